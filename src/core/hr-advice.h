@@ -1,0 +1,69 @@
+/* hr-advice.h — the reverse questions, hardware recommendations, the quant matrix and the
+ * written diagnosis, all derived from hr_estimate_compute() */
+#pragma once
+
+#include <glib.h>
+#include "hr-catalog.h"
+#include "hr-estimate.h"
+
+G_BEGIN_DECLS
+
+/* Longest context (tokens, multiple of 256, up to the model's maximum) whose estimate is not
+ * "exceeds"; 0 when even HR_MIN_CONTEXT does not fit. */
+gint64          hr_advice_max_context       (const HrScenario *scenario);
+/* Highest-precision quant of @catalog that fits (GGUF mixes for llama.cpp/Ollama, checkpoint
+ * formats for vLLM/SGLang/MLX); NULL when none. */
+const HrQuantMix *hr_advice_best_quant      (const HrScenario *scenario,
+                                             const HrCatalog *catalog);
+/* Fewest GPUs of the scenario's kind (1..max_gpus) that fit; 0 when none does. */
+int             hr_advice_min_gpus          (const HrScenario *scenario,
+                                             int              max_gpus);
+
+typedef struct
+{
+  const HrGpu *gpu;     /* borrowed from the catalog */
+  int count;
+  double price_usd;     /* count × price; NAN when unknown */
+  double decode_tps;
+  double required_gib;
+  double usable_gib;
+  HrVerdict verdict;
+} HrPick;
+
+typedef struct
+{
+  HrPick best_single;    /* cheapest single device that fits with margin, else the largest */
+  HrPick best_value;     /* cheapest known price (incl. multi-GPU up to 8 and used cards) */
+  HrPick unified;        /* cheapest unified-memory machine that fits */
+  const HrOffer *cloud;  /* cheapest cloud offer that fits; NULL when none */
+  gboolean have_single, have_value, have_unified;
+} HrRecommendations;
+
+void            hr_advice_recommend         (const HrScenario *scenario,
+                                             const HrCatalog *catalog,
+                                             const HrPricing *pricing,
+                                             HrRecommendations *out);
+
+/* The smallest catalog device (single, or ×N up to 8) that fits the scenario; count 0 when none. */
+HrPick          hr_advice_smallest_fit      (const HrScenario *scenario,
+                                             const HrCatalog *catalog);
+
+typedef struct
+{
+  const HrQuantMix *quant;
+  HrEstimate estimate;
+  HrPick smallest;       /* smallest catalog GPU that fits this quant */
+} HrMatrixRow;
+
+/* One row per quant in the matrix (in_matrix quants plus those with a measured size). */
+GArray         *hr_advice_quant_matrix      (const HrScenario *scenario,
+                                             const HrCatalog *catalog,
+                                             const HrPricing *pricing);
+
+/* Short written diagnosis lines (translated), e.g. "Does not fit: use 2 GPUs, IQ4_XS, or
+ * offload 20 % of layers" and "FP8 KV cache saves 2.87 GiB at 32K". */
+GPtrArray      *hr_advice_diagnosis         (const HrScenario *scenario,
+                                             const HrEstimate *estimate,
+                                             const HrCatalog *catalog);
+
+G_END_DECLS

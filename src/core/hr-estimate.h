@@ -1,0 +1,105 @@
+/* hr-estimate.h — the sizing model: memory, verdict and speed for one scenario
+ *
+ * Pure function of an HrScenario: no globals, no allocation on the hot path, microseconds.
+ */
+#pragma once
+
+#include <glib.h>
+#include "hr-scenario.h"
+#include "hr-pricing.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_VERDICT_FITS,      /* required <= 92 % of physical */
+  HR_VERDICT_TIGHT,     /* above 92 % of physical but within usable */
+  HR_VERDICT_EXCEEDS,   /* above usable */
+} HrVerdict;
+
+typedef enum
+{
+  HR_WEIGHTS_MEASURED,    /* measured file size of that quant */
+  HR_WEIGHTS_GGUF,        /* exact tensor bytes from a GGUF header */
+  HR_WEIGHTS_DERIVED,     /* derived per tensor from the architecture and the mix */
+  HR_WEIGHTS_CHECKPOINT,  /* official checkpoint (native dtype) */
+  HR_WEIGHTS_UNKNOWN,
+} HrWeightsSource;
+
+#define HR_FIT_FRACTION 0.92
+
+/* Weights of one model at one quant. */
+typedef struct
+{
+  double bytes;           /* all weights */
+  double expert_bytes;    /* of which routed experts (MoE) */
+  double embd_bytes;      /* token embedding (looked up, not streamed, per token) */
+  double output_bytes;    /* output head */
+  double layer_bytes;     /* average bytes of one repeating block */
+  double active_bytes;    /* read per token: non-expert + active experts (excl. embedding) */
+  HrWeightsSource source;
+  const char *source_detail;  /* e.g. the measured file's source; borrowed */
+} HrWeights;
+
+typedef struct
+{
+  /* memory, bytes; totals over the tensor-parallel group */
+  HrWeights weights;
+  double weights_gpu;      /* part of the weights in device memory */
+  double kv_bytes;         /* KV cache and recurrent state, all sequences */
+  double overhead_bytes;   /* engine & activation buffers, runtime context (all GPUs) */
+  double system_ram_bytes; /* weights kept in system RAM (offload) */
+  double required_bytes;   /* device memory needed: weights_gpu + kv + overhead */
+  double per_gpu_required; /* the largest single device's share */
+  double physical_bytes;   /* n_gpus × physical */
+  double usable_bytes;     /* n_gpus × physical × (1 − reserve), or the unified share */
+  double margin_bytes;     /* usable − required */
+  double utilization;      /* required / physical */
+  HrVerdict verdict;
+  double kv_bytes_per_token; /* growing part, for one sequence */
+  double vllm_kv_pool_bytes; /* vLLM/SGLang: what the engine pre-allocates for KV (0 otherwise) */
+
+  /* speed */
+  double decode_tps;       /* tokens/s per sequence (single stream when batch == 1) */
+  double decode_tps_low;
+  double decode_tps_high;
+  double aggregate_tps;    /* decode tokens/s over all sequences */
+  double prefill_tps;      /* NAN when the device's compute is unknown */
+  double ttft_ms;          /* for scenario->prompt_tokens */
+  double bytes_per_token;  /* bytes read per decoded token */
+  double decode_efficiency;/* fraction of peak bandwidth assumed */
+  gboolean compute_bound;  /* batched decode hits the compute roof */
+  char decode_basis[160];  /* "memory-bound: 7.4 GiB read per token at 80 % of 1008 GB/s" */
+  char prefill_basis[160];
+
+  /* cost */
+  double cost_per_mtok_usd; /* NAN when no offer fits */
+  double offer_usd_per_hour;
+  char offer_label[96];     /* "Vast.ai · 1x A100 80GB SXM" */
+} HrEstimate;
+
+/* Weights of @model at @quant ("Q4_K_M"). FALSE with an error for an unknown quant. */
+gboolean        hr_weights_compute          (const HrModel   *model,
+                                             const char      *quant,
+                                             HrWeights       *out,
+                                             GError         **error);
+
+/* Runs the whole model.  @pricing may be NULL (then cost is NAN). */
+gboolean        hr_estimate_compute         (const HrScenario *scenario,
+                                             const HrPricing *pricing,
+                                             HrEstimate      *out,
+                                             GError         **error);
+
+/* KV cache bytes for the scenario at a different context / kv type (for charts). */
+double          hr_estimate_kv_at           (const HrScenario *scenario,
+                                             gint64           context,
+                                             HrKvType         kv_type);
+
+const char     *hr_verdict_to_string        (HrVerdict        verdict);  /* fits|tight|exceeds */
+const char     *hr_verdict_display          (HrVerdict        verdict);  /* translated */
+const char     *hr_weights_source_to_string (HrWeightsSource  source);   /* measured|gguf|derived|checkpoint */
+HrVerdict       hr_verdict_for              (double           required,
+                                             double           physical,
+                                             double           usable);
+
+G_END_DECLS

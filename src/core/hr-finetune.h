@@ -1,0 +1,55 @@
+/* hr-finetune.h — memory for QLoRA, LoRA and full fine-tuning */
+#pragma once
+
+#include <glib.h>
+#include "hr-model.h"
+#include "hr-gpu.h"
+
+G_BEGIN_DECLS
+
+typedef enum { HR_FT_QLORA, HR_FT_LORA, HR_FT_FULL } HrFtMethod;
+typedef enum { HR_OPT_ADAMW, HR_OPT_ADAMW_8BIT, HR_OPT_SGD } HrOptimizer;
+typedef enum { HR_SHARD_NONE, HR_SHARD_ZERO2, HR_SHARD_ZERO3 } HrSharding;
+
+typedef struct
+{
+  const HrModel *model;
+  HrFtMethod method;
+  int seq_len;            /* 2048 */
+  int micro_batch;        /* 1 */
+  gboolean grad_checkpointing; /* TRUE */
+  HrOptimizer optimizer;
+  int lora_rank;          /* 16 */
+  gboolean lora_all_linear; /* TRUE: q,k,v,o,gate,up,down; FALSE: q,v only */
+  int n_gpus;
+  HrSharding sharding;
+} HrFtScenario;
+
+typedef struct
+{
+  double weights_bytes;      /* per GPU */
+  double trainable_params;
+  double gradients_bytes;
+  double optimizer_bytes;
+  double activations_bytes;
+  double buffers_bytes;      /* CUDA context, temp buffers */
+  double total_bytes;        /* per GPU */
+} HrFtEstimate;
+
+void            hr_ft_scenario_init         (HrFtScenario    *ft,
+                                             const HrModel   *model,
+                                             HrFtMethod       method);
+gboolean        hr_finetune_compute         (const HrFtScenario *ft,
+                                             HrFtEstimate    *out,
+                                             GError         **error);
+const char     *hr_ft_method_to_string      (HrFtMethod       method);
+gboolean        hr_ft_method_from_string    (const char      *str,
+                                             HrFtMethod      *method);
+const char     *hr_optimizer_to_string      (HrOptimizer      opt);
+gboolean        hr_optimizer_from_string    (const char      *str,
+                                             HrOptimizer     *opt);
+const char     *hr_sharding_to_string       (HrSharding       sharding);
+gboolean        hr_sharding_from_string     (const char      *str,
+                                             HrSharding      *sharding);
+
+G_END_DECLS

@@ -1,0 +1,75 @@
+/* hr-gpu.h — an accelerator (or a unified-memory machine) */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_FORM_CONSUMER,
+  HR_FORM_WORKSTATION,
+  HR_FORM_DATACENTER,
+  HR_FORM_UNIFIED,     /* CPU and GPU share one memory pool (Apple, Strix Halo, DGX Spark) */
+} HrGpuForm;
+
+typedef enum
+{
+  HR_BACKEND_CUDA,
+  HR_BACKEND_ROCM,
+  HR_BACKEND_METAL,
+  HR_BACKEND_VULKAN,
+  HR_BACKEND_SYCL,
+  HR_BACKEND_CPU,
+  HR_BACKEND_CANN,     /* Huawei Ascend */
+  HR_BACKEND_MUSA,     /* Moore Threads */
+  HR_BACKEND_OTHER,    /* vendor stacks llama.cpp has no backend for (Neuware, XPU, MXMACA…) */
+  HR_N_BACKENDS
+} HrBackend;
+
+typedef struct
+{
+  char *id;               /* stable slug, e.g. "h200-141gb" */
+  char *name;             /* "H200 141GB SXM" */
+  char *vendor;           /* "NVIDIA" */
+  HrGpuForm form;
+  double memory_gib;      /* marketed GB, which is binary: 80 GB = 80 GiB */
+  double bandwidth_gbs;   /* decimal GB/s; NAN when unknown */
+  double fp16_tflops;     /* dense FP16/BF16 with FP32 accumulate; NAN when unknown */
+  double fp8_tflops;      /* dense FP8; NAN when unknown */
+  double tdp_w;           /* NAN when unknown */
+  double price_usd;       /* NAN when unknown */
+  char *price_note;
+  char *memory_type;
+  char *interconnect;
+  char *stack;            /* "CUDA", "ROCm", "CANN", "Metal" … */
+  HrBackend backend;      /* default llama.cpp backend for this device */
+  double unified_share;   /* unified memory: GPU working-set share of RAM (0.75); else 0 */
+  int gpu_cores;          /* Apple GPU cores, 0 when not applicable */
+  gboolean used_market;   /* commonly bought used (price then is a used price) */
+  gboolean user_defined;
+  char *source;
+  char *confidence;
+} HrGpu;
+
+HrGpu          *hr_gpu_new                  (void);
+HrGpu          *hr_gpu_copy                 (const HrGpu     *gpu);
+void            hr_gpu_free                 (HrGpu           *gpu);
+
+/* Parses "memory_gib=..,bandwidth_gbs=..,fp16_tflops=..[,unified=true][,name=..][,price_usd=..]
+ * [,tdp_w=..]" as the CLI's --gpu-custom takes it. */
+HrGpu          *hr_gpu_new_from_spec        (const char      *spec,
+                                             GError         **error);
+
+gboolean        hr_gpu_is_unified           (const HrGpu     *gpu);
+
+const char     *hr_gpu_form_to_string       (HrGpuForm        form);
+gboolean        hr_gpu_form_from_string     (const char      *str,
+                                             HrGpuForm       *form);
+const char     *hr_backend_to_string        (HrBackend        backend);
+gboolean        hr_backend_from_string      (const char      *str,
+                                             HrBackend       *backend);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrGpu, hr_gpu_free)
+
+G_END_DECLS

@@ -1,0 +1,139 @@
+/* hr-model.h — an open-weight model's architecture, as the sizing core needs it
+ *
+ * Plain data: no GObject.  Every model, whether it comes from the bundled catalog, a Hugging
+ * Face config.json or a GGUF header, ends up as one HrModel.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* How one group of layers holds its attention state. */
+typedef enum
+{
+  HR_LAYER_FULL,      /* full/global attention: K and V for every token of the context */
+  HR_LAYER_SLIDING,   /* sliding-window attention: min (context, window) tokens */
+  HR_LAYER_CHUNKED,   /* chunked local attention (Llama 4): the current chunk only */
+  HR_LAYER_MLA,       /* multi-head latent attention: one latent of k_dim per token */
+  HR_LAYER_RECURRENT, /* linear attention / SSM / short conv: fixed state per sequence */
+} HrLayerKind;
+
+typedef struct
+{
+  HrLayerKind kind;
+  int count;           /* number of layers in this group */
+  int kv_heads;        /* KV heads (1 for MLA) */
+  int k_dim;           /* per-head K width; MLA: kv_lora_rank + qk_rope_head_dim */
+  int v_dim;           /* per-head V width; 0 when V is a view of K (MLA, K == V) */
+  int window;          /* sliding window or chunk size in tokens; 0 otherwise */
+  double state_bytes;  /* HR_LAYER_RECURRENT: bytes of state per sequence per layer */
+} HrLayerGroup;
+
+/* A measured file size for one quantization (or the official checkpoint). */
+typedef struct
+{
+  char *quant;    /* quant id, e.g. "Q4_K_M", "UD-Q2_K_XL", "BF16" */
+  guint64 bytes;  /* exact bytes when known */
+  char *source;   /* where the figure comes from */
+} HrQuantSize;
+
+typedef enum
+{
+  HR_MODEL_ORIGIN_CATALOG,
+  HR_MODEL_ORIGIN_CONFIG,  /* imported from a Hugging Face config.json */
+  HR_MODEL_ORIGIN_GGUF,    /* read from a GGUF header: exact tensor bytes */
+} HrModelOrigin;
+
+typedef struct
+{
+  char *id;            /* stable lower-case slug */
+  char *name;          /* display name */
+  char *family;        /* "GLM", "Qwen3", … */
+  char *vendor;
+  char *hf_repo;       /* "zai-org/GLM-4.5-Air" */
+  char *gguf_repo;     /* "unsloth/GLM-4.5-Air-GGUF", may be NULL */
+  char *license;       /* NULL when unknown */
+  char *native_dtype;  /* "BF16", "FP8", "MXFP4", NULL when unknown */
+  char *arch_label;    /* human description: "Sparse MoE + GQA" */
+  char *source;        /* where the architecture numbers come from */
+  char *confidence;    /* "sourced", "partly", "inferred" */
+  HrModelOrigin origin;
+
+  double total_params;   /* parameter count (not billions); NAN when unknown */
+  double active_params;  /* parameters used per token (MoE: shared + active experts) */
+
+  int n_layers;        /* transformer blocks (excluding MTP layers) */
+  int hidden;
+  int n_heads;
+  int head_dim;
+  int vocab;
+  int intermediate;    /* dense FFN width */
+  int n_experts;       /* routed experts per MoE layer; 0 for dense */
+  int n_experts_used;  /* experts per token */
+  int n_shared_experts;
+  int moe_intermediate;
+  int shared_intermediate;
+  int n_dense_layers;  /* leading dense-FFN layers in an MoE model */
+  int q_lora_rank;     /* MLA */
+  int kv_lora_rank;
+  int qk_rope_dim;
+  int qk_nope_dim;
+  int v_head_dim;
+  int mtp_layers;      /* multi-token-prediction layers shipped with the weights */
+  gboolean tie_embeddings;
+  gint64 max_context;
+
+  GArray *layers;      /* HrLayerGroup */
+  GPtrArray *sizes;    /* HrQuantSize, measured files per quant */
+
+  /* Set when the model comes from a GGUF header: the file's exact tensor bytes. */
+  char *gguf_quant;        /* the file's mix, e.g. "Q4_K_M" */
+  guint64 gguf_bytes;      /* sum of all tensor bytes */
+  guint64 gguf_expert_bytes; /* of which routed-expert tensors */
+  int gguf_file_type;      /* general.file_type, -1 when absent */
+} HrModel;
+
+HrModel        *hr_model_new                (void);
+HrModel        *hr_model_copy               (const HrModel   *model);
+void            hr_model_free               (HrModel         *model);
+
+void            hr_model_add_layers         (HrModel         *model,
+                                             HrLayerKind      kind,
+                                             int              count,
+                                             int              kv_heads,
+                                             int              k_dim,
+                                             int              v_dim,
+                                             int              window,
+                                             double           state_bytes);
+void            hr_model_add_size           (HrModel         *model,
+                                             const char      *quant,
+                                             guint64          bytes,
+                                             const char      *source);
+const HrQuantSize *hr_model_find_size       (const HrModel   *model,
+                                             const char      *quant);
+
+gboolean        hr_model_is_moe             (const HrModel   *model);
+/* Checks the fields the memory model needs; sets a message naming the missing ones. */
+gboolean        hr_model_validate           (const HrModel   *model,
+                                             GError         **error);
+
+/* Bytes of KV cache / state for one sequence of @context tokens with @bytes_per_elem
+ * (2 for F16/BF16, 1 for FP8, 34/32 for Q8_0, 18/32 for Q4_0).  Engine effects (padding,
+ * blocks) are applied by the caller. */
+double          hr_model_kv_bytes           (const HrModel   *model,
+                                             gint64           context,
+                                             double           bytes_per_elem);
+/* Bytes per token of the layers whose cache grows with the full context. */
+double          hr_model_kv_bytes_per_token (const HrModel   *model,
+                                             double           bytes_per_elem);
+/* Fixed recurrent state per sequence. */
+double          hr_model_state_bytes        (const HrModel   *model);
+
+const char     *hr_layer_kind_to_string     (HrLayerKind      kind);
+gboolean        hr_layer_kind_from_string   (const char      *str,
+                                             HrLayerKind     *kind);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrModel, hr_model_free)
+
+G_END_DECLS

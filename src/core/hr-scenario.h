@@ -1,0 +1,72 @@
+/* hr-scenario.h — what the user asked: one model on N accelerators with these settings */
+#pragma once
+
+#include <glib.h>
+#include "hr-model.h"
+#include "hr-gpu.h"
+#include "hr-quant.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_ENGINE_LLAMA_CPP,
+  HR_ENGINE_VLLM,
+  HR_ENGINE_SGLANG,
+  HR_ENGINE_OLLAMA,
+  HR_ENGINE_MLX,
+  HR_N_ENGINES
+} HrEngine;
+
+#define HR_SCENARIO_ERROR (hr_scenario_error_quark ())
+typedef enum
+{
+  HR_SCENARIO_ERROR_INVALID,   /* a parameter is out of range */
+} HrScenarioError;
+
+#define HR_MIN_CONTEXT     256
+#define HR_MAX_CONTEXT     (1 << 24)   /* 16M tokens */
+#define HR_MAX_GPUS        1024
+#define HR_MAX_BATCH       4096
+#define HR_DEFAULT_RESERVE 0.05
+#define HR_DEFAULT_PROMPT  4096
+
+typedef struct
+{
+  const HrModel *model;     /* borrowed */
+  const HrGpu *gpu;         /* borrowed */
+  int n_gpus;               /* tensor-parallel group size (>= 1) */
+  char quant[32];           /* quant id, "Q4_K_M" */
+  gint64 context;           /* tokens per sequence */
+  int batch;                /* concurrent sequences */
+  HrKvType kv_type;
+  HrEngine engine;
+  HrBackend backend;        /* llama.cpp backend; default from the GPU */
+  gboolean backend_set;     /* FALSE: use gpu->backend */
+  double offload_pct;       /* percent of layers kept in system RAM (0..100) */
+  int n_cpu_moe;            /* MoE: layers whose experts stay on the CPU */
+  double reserve;           /* fraction of physical memory held back (0.05) */
+  double unified_share;     /* 0: the GPU's default share; else the user's override */
+  int prompt_tokens;        /* for TTFT (4096) */
+  int ubatch;               /* llama.cpp -ub (512) */
+  gboolean flash_attn;      /* llama.cpp --flash-attn (TRUE) */
+  double gpu_mem_util;      /* vLLM/SGLang --gpu-memory-utilization (0.90) */
+  double sysram_bandwidth_gbs; /* system RAM bandwidth for offload (NAN: default per platform) */
+} HrScenario;
+
+void            hr_scenario_init            (HrScenario      *scenario,
+                                             const HrModel   *model,
+                                             const HrGpu     *gpu);
+/* Range checks with a message naming the bad value. */
+gboolean        hr_scenario_validate        (const HrScenario *scenario,
+                                             GError         **error);
+HrBackend       hr_scenario_backend         (const HrScenario *scenario);
+
+const char     *hr_engine_to_string         (HrEngine         engine);
+const char     *hr_engine_display_name      (HrEngine         engine);
+gboolean        hr_engine_from_string       (const char      *str,
+                                             HrEngine        *engine);
+
+GQuark          hr_scenario_error_quark     (void);
+
+G_END_DECLS

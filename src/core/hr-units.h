@@ -1,0 +1,33 @@
+/* hr-units.h — byte units and locale-independent number output */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define HR_GIB (1024.0 * 1024.0 * 1024.0)
+#define HR_MIB (1024.0 * 1024.0)
+#define HR_GB  1e9
+
+static inline double hr_to_gib (double bytes) { return bytes / HR_GIB; }
+static inline double hr_to_gb  (double bytes) { return bytes / HR_GB; }
+static inline double hr_from_gib (double gib) { return gib * HR_GIB; }
+
+/* Rounds to @decimals places, half away from zero. */
+double          hr_round                    (double           value,
+                                             int              decimals);
+/* Writes @value with @decimals places using '.' whatever the locale ("67.96"); "null" for NAN. */
+char           *hr_format_number_c          (double           value,
+                                             int              decimals);
+/* Same into a caller buffer. */
+const char     *hr_format_number_c_buf      (char            *buf,
+                                             gsize            size,
+                                             double           value,
+                                             int              decimals);
+/* "32K", "128K", "1M" for context lengths. */
+char           *hr_format_context_short     (gint64           tokens);
+/* Parses "32768", "32k", "128K", "1M". FALSE on garbage, overflow, or <= 0. */
+gboolean        hr_parse_context            (const char      *str,
+                                             gint64          *out);
+
+G_END_DECLS
