@@ -1,1 +1,192 @@
-#include <glib.h>
+/* hr-chart.c — themes, names and the dispatcher shared by every chart */
+
+#include <glib/gi18n-lib.h>
+
+#include "hr-chart.h"
+
+#define RGB(r, g, b) { (r) / 255.0, (g) / 255.0, (b) / 255.0, 1.0 }
+
+#define HR_CHART_FONTS "Cantarell, Noto Sans, DejaVu Sans, Noto Sans CJK SC, sans-serif"
+
+/* Okabe & Ito's palette (https://jfly.uni-koeln.de/color/): distinguishable with every common
+ * colour-vision deficiency.  Blue = weights, reddish purple = KV cache, sky blue = buffers;
+ * bluish green / orange / vermillion are kept for the verdicts, which also carry a glyph and,
+ * when the memory does not fit, a hatch, so colour is never the only cue. */
+static const HrChartTheme theme_light = {
+  .background = RGB (0xff, 0xff, 0xff),
+  .foreground = RGB (0x24, 0x1f, 0x31),
+  .muted = RGB (0x5e, 0x5c, 0x64),
+  .grid = RGB (0xe4, 0xe3, 0xe6),
+  .axis = RGB (0x9a, 0x99, 0x96),
+  .track = RGB (0xf2, 0xf2, 0xf4),
+  .physical = RGB (0x24, 0x1f, 0x31),
+  .usable = RGB (0x24, 0x1f, 0x31),
+  .fits = RGB (0x00, 0x9e, 0x73),
+  .tight = RGB (0xe6, 0x9f, 0x00),
+  .exceeds = RGB (0xd5, 0x5e, 0x00),
+  .unknown = RGB (0x9a, 0x99, 0x96),
+  .series = {
+    RGB (0x00, 0x72, 0xb2),
+    RGB (0xcc, 0x79, 0xa7),
+    RGB (0x56, 0xb4, 0xe9),
+    RGB (0x8a, 0x89, 0x86),
+  },
+  .font_family = HR_CHART_FONTS,
+  .font_size = 12.0,
+};
+
+/* The same hues, lifted so that they keep their contrast on libadwaita's dark window colour. */
+static const HrChartTheme theme_dark = {
+  .background = RGB (0x24, 0x24, 0x24),
+  .foreground = RGB (0xff, 0xff, 0xff),
+  .muted = RGB (0xc0, 0xbf, 0xbc),
+  .grid = RGB (0x3a, 0x3a, 0x3c),
+  .axis = RGB (0x77, 0x76, 0x7b),
+  .track = RGB (0x30, 0x30, 0x33),
+  .physical = RGB (0xff, 0xff, 0xff),
+  .usable = RGB (0xff, 0xff, 0xff),
+  .fits = RGB (0x2e, 0xc2, 0x7e),
+  .tight = RGB (0xf5, 0xb7, 0x00),
+  .exceeds = RGB (0xff, 0x7b, 0x2e),
+  .unknown = RGB (0x9a, 0x99, 0x96),
+  .series = {
+    RGB (0x3d, 0x9b, 0xe0),
+    RGB (0xe0, 0x8f, 0xc0),
+    RGB (0x9c, 0xd8, 0xf8),
+    RGB (0x9a, 0x99, 0x96),
+  },
+  .font_family = HR_CHART_FONTS,
+  .font_size = 12.0,
+};
+
+static const char *kind_names[HR_CHART_N_KINDS] = {
+  "breakdown", "context", "quant", "compare", "finetune", "tco",
+};
+
+const HrChartTheme *
+hr_chart_theme_light (void)
+{
+  return &theme_light;
+}
+
+const HrChartTheme *
+hr_chart_theme_dark (void)
+{
+  return &theme_dark;
+}
+
+const HrChartRgba *
+hr_chart_theme_verdict_color (const HrChartTheme *theme,
+                              HrChartVerdict      verdict)
+{
+  g_return_val_if_fail (theme != NULL, NULL);
+
+  switch (verdict)
+    {
+    case HR_CHART_VERDICT_FITS:
+      return &theme->fits;
+    case HR_CHART_VERDICT_TIGHT:
+      return &theme->tight;
+    case HR_CHART_VERDICT_EXCEEDS:
+      return &theme->exceeds;
+    case HR_CHART_VERDICT_UNKNOWN:
+    default:
+      return &theme->unknown;
+    }
+}
+
+const char *
+hr_chart_kind_to_string (HrChartKind kind)
+{
+  if ((guint) kind >= HR_CHART_N_KINDS)
+    return NULL;
+  return kind_names[kind];
+}
+
+gboolean
+hr_chart_kind_from_string (const char  *str,
+                           HrChartKind *kind)
+{
+  g_return_val_if_fail (kind != NULL, FALSE);
+
+  if (str == NULL)
+    return FALSE;
+  for (guint i = 0; i < HR_CHART_N_KINDS; i++)
+    if (g_ascii_strcasecmp (str, kind_names[i]) == 0)
+      {
+        *kind = (HrChartKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+hr_chart_verdict_display (HrChartVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_CHART_VERDICT_FITS:
+      return _("Fits with margin");
+    case HR_CHART_VERDICT_TIGHT:
+      return _("Tight fit");
+    case HR_CHART_VERDICT_EXCEEDS:
+      return _("Does not fit");
+    case HR_CHART_VERDICT_UNKNOWN:
+    default:
+      return _("Unknown");
+    }
+}
+
+/* Shapes that survive greyscale printing and colour-blindness; all in DejaVu Sans. */
+const char *
+hr_chart_verdict_glyph (HrChartVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_CHART_VERDICT_FITS:
+      return "\u2713";   /* ✓ */
+    case HR_CHART_VERDICT_TIGHT:
+      return "\u26a0";   /* ⚠ */
+    case HR_CHART_VERDICT_EXCEEDS:
+      return "\u2717";   /* ✗ */
+    case HR_CHART_VERDICT_UNKNOWN:
+    default:
+      return "?";
+    }
+}
+
+void
+hr_chart_draw (HrChartKind         kind,
+               cairo_t            *cr,
+               double              width,
+               double              height,
+               const void         *data,
+               const HrChartTheme *theme)
+{
+  g_return_if_fail (cr != NULL);
+
+  switch (kind)
+    {
+    case HR_CHART_BREAKDOWN:
+      hr_chart_breakdown_draw (cr, width, height, data, theme);
+      break;
+    case HR_CHART_CONTEXT:
+      hr_chart_context_draw (cr, width, height, data, theme);
+      break;
+    case HR_CHART_QUANT:
+      hr_chart_quant_draw (cr, width, height, data, theme);
+      break;
+    case HR_CHART_COMPARE:
+      hr_chart_compare_draw (cr, width, height, data, theme);
+      break;
+    case HR_CHART_FINETUNE:
+      hr_chart_finetune_draw (cr, width, height, data, theme);
+      break;
+    case HR_CHART_TCO:
+      hr_chart_tco_draw (cr, width, height, data, theme);
+      break;
+    case HR_CHART_N_KINDS:
+    default:
+      g_return_if_reached ();
+    }
+}

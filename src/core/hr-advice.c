@@ -1,2 +1,414 @@
-/* placeholder: being written */
-#include <glib.h>
+/* hr-advice.c — reverse questions, recommendations, the quant matrix and the diagnosis */
+#include "hr-advice.h"
+#include "hr-units.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+static gboolean
+fits (const HrScenario *s,
+      HrEstimate       *e)
+{
+  HrEstimate local;
+
+  if (e == NULL)
+    e = &local;
+  if (!hr_estimate_compute (s, NULL, e, NULL))
+    return FALSE;
+  return e->verdict != HR_VERDICT_EXCEEDS;
+}
+
+gint64
+hr_advice_max_context (const HrScenario *scenario)
+{
+  HrScenario s = *scenario;
+  gint64 lo, hi, max;
+
+  max = scenario->model->max_context > 0 ? scenario->model->max_context : HR_MAX_CONTEXT;
+  max = MIN (max, HR_MAX_CONTEXT);
+  s.context = HR_MIN_CONTEXT;
+  if (!fits (&s, NULL))
+    return 0;
+  s.context = max;
+  if (fits (&s, NULL))
+    return max;
+  /* required memory grows monotonically with context: bisect on multiples of 256 */
+  lo = HR_MIN_CONTEXT / 256;
+  hi = max / 256;
+  while (hi - lo > 1)
+    {
+      gint64 mid = (lo + hi) / 2;
+      s.context = mid * 256;
+      if (fits (&s, NULL))
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo * 256;
+}
+
+static gboolean
+quant_suits_engine (const HrQuantMix *q,
+                    HrEngine          engine)
+{
+  if (engine == HR_ENGINE_LLAMA_CPP || engine == HR_ENGINE_OLLAMA)
+    return q->gguf || g_ascii_strcasecmp (q->id, "BF16") == 0 || g_ascii_strcasecmp (q->id, "F16") == 0;
+  return !q->gguf || g_ascii_strcasecmp (q->id, "BF16") == 0;
+}
+
+static gint
+compare_bpw_desc (gconstpointer a,
+                  gconstpointer b)
+{
+  const HrQuantMix *qa = *(const HrQuantMix **) a;
+  const HrQuantMix *qb = *(const HrQuantMix **) b;
+
+  return (qa->nominal_bpw < qb->nominal_bpw) - (qa->nominal_bpw > qb->nominal_bpw);
+}
+
+const HrQuantMix *
+hr_advice_best_quant (const HrScenario *scenario,
+                      const HrCatalog  *catalog)
+{
+  g_autoptr(GPtrArray) quants = g_ptr_array_new ();
+  HrScenario s = *scenario;
+
+  for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
+    {
+      const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
+      if (quant_suits_engine (q, scenario->engine) && (q->in_matrix || !q->gguf))
+        g_ptr_array_add (quants, (gpointer) q);
+    }
+  g_ptr_array_sort (quants, compare_bpw_desc);
+  for (guint i = 0; i < quants->len; i++)
+    {
+      const HrQuantMix *q = g_ptr_array_index (quants, i);
+      g_strlcpy (s.quant, q->id, sizeof s.quant);
+      if (fits (&s, NULL))
+        return q;
+    }
+  return NULL;
+}
+
+int
+hr_advice_min_gpus (const HrScenario *scenario,
+                    int               max_gpus)
+{
+  HrScenario s = *scenario;
+
+  for (int n = 1; n <= MIN (max_gpus, HR_MAX_GPUS); n = n < 8 ? n + 1 : n * 2)
+    {
+      s.n_gpus = n;
+      if (fits (&s, NULL))
+        return n;
+    }
+  return 0;
+}
+
+static void
+pick_set (HrPick           *pick,
+          const HrGpu      *gpu,
+          int               count,
+          const HrEstimate *e)
+{
+  pick->gpu = gpu;
+  pick->count = count;
+  pick->price_usd = isfinite (gpu->price_usd) ? gpu->price_usd * count : NAN;
+  pick->decode_tps = e->decode_tps;
+  pick->required_gib = hr_to_gib (e->required_bytes);
+  pick->usable_gib = hr_to_gib (e->usable_bytes);
+  pick->verdict = e->verdict;
+}
+
+/* a better than b: priced beats unpriced, then cheaper, then less memory */
+static gboolean
+cheaper (double price_a, double mem_a,
+         double price_b, double mem_b)
+{
+  if (isfinite (price_a) != isfinite (price_b))
+    return isfinite (price_a);
+  if (isfinite (price_a) && price_a != price_b)
+    return price_a < price_b;
+  return mem_a < mem_b;
+}
+
+static const int counts[] = { 1, 2, 4, 8 };
+
+HrPick
+hr_advice_smallest_fit (const HrScenario *scenario,
+                        const HrCatalog  *catalog)
+{
+  HrPick best = { 0 };
+  double best_mem = INFINITY;
+
+  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+    {
+      const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
+      if (gpu->user_defined)
+        continue;
+      for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+        {
+          HrScenario s = *scenario;
+          HrEstimate e;
+          double mem = gpu->memory_gib * counts[c];
+
+          if (mem > best_mem)
+            break;
+          s.gpu = gpu;
+          s.n_gpus = counts[c];
+          s.backend_set = FALSE;
+          if (!fits (&s, &e))
+            continue;
+          if (mem < best_mem || (mem == best_mem && cheaper (gpu->price_usd * counts[c], mem, best.price_usd, best_mem)))
+            {
+              pick_set (&best, gpu, counts[c], &e);
+              best_mem = mem;
+            }
+          break;
+        }
+    }
+  return best;
+}
+
+void
+hr_advice_recommend (const HrScenario  *scenario,
+                     const HrCatalog   *catalog,
+                     const HrPricing   *pricing,
+                     HrRecommendations *out)
+{
+  double single_mem = INFINITY, value_mem = INFINITY, unified_mem = INFINITY;
+
+  memset (out, 0, sizeof *out);
+  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+    {
+      const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
+      gboolean unified = hr_gpu_is_unified (gpu);
+
+      if (gpu->user_defined)
+        continue;
+      for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+        {
+          HrScenario s = *scenario;
+          HrEstimate e;
+          double price = gpu->price_usd * counts[c];
+          double mem = gpu->memory_gib * counts[c];
+
+          if (unified && counts[c] > 1)
+            break;
+          s.gpu = gpu;
+          s.n_gpus = counts[c];
+          s.backend_set = FALSE;
+          if (!fits (&s, &e))
+            continue;
+          if (unified)
+            {
+              if (!out->have_unified || cheaper (price, mem, out->unified.price_usd, unified_mem))
+                {
+                  pick_set (&out->unified, gpu, 1, &e);
+                  out->have_unified = TRUE;
+                  unified_mem = mem;
+                }
+              break;
+            }
+          if (counts[c] == 1 && e.verdict == HR_VERDICT_FITS &&
+              (!out->have_single || cheaper (price, mem, out->best_single.price_usd, single_mem)))
+            {
+              pick_set (&out->best_single, gpu, 1, &e);
+              out->have_single = TRUE;
+              single_mem = mem;
+            }
+          if (isfinite (price) &&
+              (!out->have_value || cheaper (price, mem, out->best_value.price_usd, value_mem)))
+            {
+              pick_set (&out->best_value, gpu, counts[c], &e);
+              out->have_value = TRUE;
+              value_mem = mem;
+            }
+          break; /* more of the same GPU only costs more */
+        }
+    }
+
+  if (pricing != NULL && pricing->offers != NULL)
+    {
+      for (guint i = 0; i < pricing->offers->len; i++)
+        {
+          const HrOffer *o = g_ptr_array_index (pricing->offers, i);
+          const HrGpu *gpu = o->gpu_id ? hr_catalog_find_gpu (catalog, o->gpu_id) : NULL;
+          gboolean ok;
+
+          if (gpu != NULL)
+            {
+              HrScenario s = *scenario;
+              s.gpu = gpu;
+              s.n_gpus = o->count;
+              s.backend_set = FALSE;
+              ok = fits (&s, NULL);
+            }
+          else
+            {
+              HrEstimate e;
+              ok = hr_estimate_compute (scenario, NULL, &e, NULL) &&
+                   hr_to_gb (e.required_bytes) <= o->vram_gb * (1 - scenario->reserve);
+            }
+          if (ok && (out->cloud == NULL || o->usd_per_hour < out->cloud->usd_per_hour))
+            out->cloud = o;
+        }
+    }
+}
+
+static gboolean
+quant_listed (GArray     *rows,
+              const char *id)
+{
+  for (guint i = 0; i < rows->len; i++)
+    if (g_ascii_strcasecmp (g_array_index (rows, HrMatrixRow, i).quant->id, id) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+GArray *
+hr_advice_quant_matrix (const HrScenario *scenario,
+                        const HrCatalog  *catalog,
+                        const HrPricing  *pricing)
+{
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (HrMatrixRow));
+  g_autoptr(GPtrArray) quants = g_ptr_array_new ();
+
+  for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
+    {
+      const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
+      if (q->in_matrix || hr_model_find_size (scenario->model, q->id) != NULL ||
+          (scenario->model->gguf_quant && g_ascii_strcasecmp (scenario->model->gguf_quant, q->id) == 0))
+        g_ptr_array_add (quants, (gpointer) q);
+    }
+  g_ptr_array_sort (quants, compare_bpw_desc);
+
+  for (guint i = 0; i < quants->len; i++)
+    {
+      const HrQuantMix *q = g_ptr_array_index (quants, i);
+      HrMatrixRow row = { 0 };
+      HrScenario s = *scenario;
+
+      if (quant_listed (rows, q->id))
+        continue;
+      g_strlcpy (s.quant, q->id, sizeof s.quant);
+      row.quant = q;
+      if (!hr_estimate_compute (&s, pricing, &row.estimate, NULL))
+        continue;
+      row.smallest = hr_advice_smallest_fit (&s, catalog);
+      g_array_append_val (rows, row);
+    }
+  return rows;
+}
+
+static double
+min_offload_pct (const HrScenario *scenario)
+{
+  HrScenario s = *scenario;
+
+  for (int pct = 5; pct <= 100; pct += 5)
+    {
+      s.offload_pct = pct;
+      if (fits (&s, NULL))
+        return pct;
+    }
+  return NAN;
+}
+
+GPtrArray *
+hr_advice_diagnosis (const HrScenario *scenario,
+                     const HrEstimate *e,
+                     const HrCatalog  *catalog)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  char a[64], b[64], c[64];
+  g_autofree char *ctx = hr_format_context_short (scenario->context);
+  const HrModel *m = scenario->model;
+
+  if (e->verdict == HR_VERDICT_EXCEEDS)
+    {
+      g_autoptr(GString) tries = g_string_new (NULL);
+      int n = hr_advice_min_gpus (scenario, 64);
+      const HrQuantMix *q = catalog ? hr_advice_best_quant (scenario, catalog) : NULL;
+      gint64 max_ctx = hr_advice_max_context (scenario);
+
+      if (n > scenario->n_gpus)
+        g_string_append_printf (tries, _("use %d GPUs"), n);
+      if (q != NULL)
+        g_string_append_printf (tries, "%s%s", tries->len ? ", " : "", q->id);
+      if (max_ctx >= 2048 && max_ctx < scenario->context)
+        {
+          g_autofree char *mc = hr_format_context_short (max_ctx / 1024 * 1024);
+          g_string_append_printf (tries, _("%sa context of %s"), tries->len ? ", " : "", mc);
+        }
+      if (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA)
+        {
+          double pct = min_offload_pct (scenario);
+          if (isfinite (pct) && pct < 100)
+            g_string_append_printf (tries, _("%sor offload %.0f %% of layers to system RAM"),
+                                    tries->len ? ", " : "", pct);
+        }
+      g_ptr_array_add (lines, g_strdup_printf (_("Does not fit: needs %s GiB, %s GiB usable%s%s."),
+                                               hr_format_number_c_buf (a, 64, hr_to_gib (e->required_bytes), 2),
+                                               hr_format_number_c_buf (b, 64, hr_to_gib (e->usable_bytes), 2),
+                                               tries->len ? _(" — try: ") : "", tries->str));
+    }
+  else if (e->verdict == HR_VERDICT_TIGHT)
+    g_ptr_array_add (lines, g_strdup_printf (_("Tight: %s GiB of %s GiB usable (%s %% of physical memory); long prompts or more sequences may not fit."),
+                                             hr_format_number_c_buf (a, 64, hr_to_gib (e->required_bytes), 2),
+                                             hr_format_number_c_buf (b, 64, hr_to_gib (e->usable_bytes), 2),
+                                             hr_format_number_c_buf (c, 64, e->utilization * 100, 0)));
+  else
+    g_ptr_array_add (lines, g_strdup_printf (_("Fits with %s GiB to spare (%s GiB of %s GiB usable)."),
+                                             hr_format_number_c_buf (a, 64, hr_to_gib (e->margin_bytes), 2),
+                                             hr_format_number_c_buf (b, 64, hr_to_gib (e->required_bytes), 2),
+                                             hr_format_number_c_buf (c, 64, hr_to_gib (e->usable_bytes), 2)));
+
+  if (scenario->kv_type == HR_KV_F16 && e->kv_bytes > 0.02 * HR_GIB)
+    {
+      double f16 = hr_estimate_kv_at (scenario, scenario->context, HR_KV_F16);
+      gboolean llama = scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA;
+      HrKvType smaller = llama ? HR_KV_Q8_0 : HR_KV_FP8;
+      double saved = f16 - hr_estimate_kv_at (scenario, scenario->context, smaller);
+      if (saved > 0.01 * HR_GIB)
+        g_ptr_array_add (lines, g_strdup_printf (_("A %s KV cache saves %s GiB at %s."),
+                                                 llama ? "Q8_0" : "FP8",
+                                                 hr_format_number_c_buf (a, 64, hr_to_gib (saved), 2), ctx));
+    }
+
+  if (e->kv_bytes > e->weights.bytes * 0.5)
+    g_ptr_array_add (lines, g_strdup_printf (_("The KV cache (%s GiB) is more than half the weights: context length and concurrent sequences drive memory here."),
+                                             hr_format_number_c_buf (a, 64, hr_to_gib (e->kv_bytes), 2)));
+
+  if (hr_model_is_moe (m) && e->verdict == HR_VERDICT_EXCEEDS &&
+      (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA))
+    {
+      HrScenario s = *scenario;
+      int moe_layers = MAX (m->n_layers - m->n_dense_layers, 1);
+      for (int k = 1; k <= moe_layers; k++)
+        {
+          s.n_cpu_moe = k;
+          if (fits (&s, NULL))
+            {
+              g_ptr_array_add (lines, g_strdup_printf (_("Mixture of experts: keeping the experts of %d layers in system RAM (--n-cpu-moe %d) makes it fit; only %.1f B of %.1f B parameters are active per token."),
+                                                       k, k, m->active_params / 1e9, m->total_params / 1e9));
+              break;
+            }
+        }
+    }
+
+  if (scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG)
+    g_ptr_array_add (lines, g_strdup_printf (_("%s pre-allocates %s GiB (%.0f %% of memory) and fills what the weights leave with KV cache: expect the GPU to look full."),
+                                             hr_engine_display_name (scenario->engine),
+                                             hr_format_number_c_buf (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * scenario->gpu_mem_util, 1),
+                                             scenario->gpu_mem_util * 100));
+
+  if (e->weights.source == HR_WEIGHTS_DERIVED)
+    g_ptr_array_add (lines, g_strdup_printf (_("Weight size derived from the architecture and the %s mix (no measured file)."), scenario->quant));
+
+  if (e->system_ram_bytes > 0)
+    g_ptr_array_add (lines, g_strdup_printf (_("%s GiB stay in system RAM and are read at its bandwidth: they set the decode speed."),
+                                             hr_format_number_c_buf (a, 64, hr_to_gib (e->system_ram_bytes), 2)));
+  return lines;
+}

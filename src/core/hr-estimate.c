@@ -1,2 +1,456 @@
-/* placeholder: being written */
-#include <glib.h>
+/* hr-estimate.c — the sizing model (SPEC §2): memory, verdict, speed and cost of a scenario */
+#include "hr-estimate.h"
+#include "hr-calibration.h"
+#include "hr-units.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#define LLAMA_CTX_PAD      256    /* llama.cpp pads n_ctx (and the KV cache) to 256 */
+#define VLLM_BLOCK         16     /* vLLM/SGLang page size in tokens */
+#define VLLM_BATCHED_TOKENS 8192  /* vLLM's default max_num_batched_tokens for the profile run */
+#define PCIE_GBS           25.0   /* host→device copies of offloaded weights during prefill */
+#define CPU_BW_EFF         0.60   /* fraction of DRAM bandwidth a CPU decode reaches */
+
+static gint64
+pad_up (gint64 value,
+        gint64 to)
+{
+  return (value + to - 1) / to * to;
+}
+
+static gboolean
+engine_is_llama (HrEngine engine)
+{
+  return engine == HR_ENGINE_LLAMA_CPP || engine == HR_ENGINE_OLLAMA;
+}
+
+static gboolean
+engine_is_server (HrEngine engine)
+{
+  return engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG;
+}
+
+/* KV cache and recurrent state for all sequences, the way the engine allocates it. */
+static double
+engine_kv_bytes (const HrScenario *s,
+                 gint64            context,
+                 HrKvType          kv_type,
+                 double           *per_token_out)
+{
+  const HrModel *m = s->model;
+  double bpe = hr_kv_type_bytes_per_elem (kv_type);
+  double total = 0, per_token = 0;
+  gint64 batch = s->batch;
+  gint64 n_ctx, tokens_full, tokens_swa;
+
+  if (engine_is_llama (s->engine))
+    {
+      /* llama-server: one unified cache of ctx-size shared by --parallel slots; SWA layers keep
+       * window × sequences + one ubatch (llama_kv_cache_iswa). */
+      n_ctx = pad_up (context * batch, LLAMA_CTX_PAD);
+      tokens_full = n_ctx;
+    }
+  else if (engine_is_server (s->engine))
+    {
+      n_ctx = pad_up (context, VLLM_BLOCK) * batch;
+      tokens_full = n_ctx;
+    }
+  else
+    {
+      n_ctx = context * batch;
+      tokens_full = n_ctx;
+    }
+
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      double per_tok = (double) g->count * MAX (g->kv_heads, 1) * (g->k_dim + g->v_dim) * bpe;
+
+      switch (g->kind)
+        {
+        case HR_LAYER_FULL:
+        case HR_LAYER_MLA:
+          total += per_tok * (double) tokens_full;
+          per_token += per_tok;
+          break;
+        case HR_LAYER_SLIDING:
+        case HR_LAYER_CHUNKED:
+          if (engine_is_llama (s->engine))
+            tokens_swa = MIN (n_ctx, pad_up ((gint64) g->window * batch + s->ubatch, LLAMA_CTX_PAD));
+          else if (engine_is_server (s->engine))
+            tokens_swa = MIN (pad_up (context, VLLM_BLOCK),
+                              pad_up (g->window, VLLM_BLOCK) + VLLM_BLOCK) * batch;
+          else
+            tokens_swa = MIN (context, (gint64) g->window) * batch;
+          total += per_tok * (double) tokens_swa;
+          break;
+        case HR_LAYER_RECURRENT:
+          total += g->count * g->state_bytes * (double) batch;
+          break;
+        default:
+          break;
+        }
+    }
+  if (per_token_out)
+    *per_token_out = per_token;
+  return total;
+}
+
+/* KV bytes one decoded token reads at depth @depth (one sequence). */
+static double
+kv_read_bytes (const HrModel *m,
+               gint64         depth,
+               double         bpe)
+{
+  /* includes the recurrent state, which is read and written every token */
+  return hr_model_kv_bytes (m, MAX (depth, 1), bpe);
+}
+
+/* Engine & activation buffers on one device. */
+static double
+engine_overhead_per_gpu (const HrScenario *s,
+                         const HrCalibration *cal)
+{
+  const HrModel *m = s->model;
+  double ub = s->ubatch;
+  double vocab = m->vocab > 0 ? m->vocab : 32000;
+  double hidden = m->hidden;
+  double ff = hr_model_is_moe (m) ? (double) m->moe_intermediate * m->n_experts_used
+                                  : (double) m->intermediate;
+  double runtime = cal->runtime_mib * HR_MIB;
+  double compute;
+
+  if (engine_is_llama (s->engine))
+    {
+      gint64 n_ctx = pad_up (s->context * s->batch, LLAMA_CTX_PAD);
+      /* The graph allocator's peak: logits (F32, vocab × ubatch), the FFN intermediates and
+       * the residual stream; without flash attention also the KQ scores (F32,
+       * n_ctx × ubatch × heads). */
+      compute = 4.0 * MIN (ub, (double) n_ctx) * (vocab + 4 * hidden + 2 * ff);
+      if (!s->flash_attn)
+        compute += 4.0 * ub * (double) n_ctx * MAX (m->n_heads, 1);
+      if (s->engine == HR_ENGINE_OLLAMA)
+        runtime += 0.0; /* Ollama runs llama.cpp's runner: same buffers */
+      return compute + runtime;
+    }
+  if (engine_is_server (s->engine))
+    {
+      /* vLLM profiles a forward pass of max_num_batched_tokens: activations of one layer for
+       * that many tokens, plus CUDA graphs and non-torch memory (NCCL, cuBLAS workspaces). */
+      double tokens = VLLM_BATCHED_TOKENS;
+      double act = tokens * (hidden * 2 * 8 + ff * 2 * 3) + 256 * vocab * 4;
+      double graphs = 0.5 * HR_GIB;
+      double non_torch = (s->n_gpus > 1 ? 1.0 : 0.5) * HR_GIB;
+      return act + graphs + non_torch + runtime;
+    }
+  /* MLX: lazy evaluation keeps one layer's activations and the logits. */
+  compute = 4.0 * MIN (ub, (double) s->context) * (vocab + 4 * hidden + 2 * ff);
+  return compute + 0.25 * HR_GIB;
+}
+
+HrVerdict
+hr_verdict_for (double required,
+                double physical,
+                double usable)
+{
+  if (required > usable)
+    return HR_VERDICT_EXCEEDS;
+  if (required > HR_FIT_FRACTION * physical)
+    return HR_VERDICT_TIGHT;
+  return HR_VERDICT_FITS;
+}
+
+double
+hr_estimate_kv_at (const HrScenario *scenario,
+                   gint64            context,
+                   HrKvType          kv_type)
+{
+  g_return_val_if_fail (scenario != NULL && scenario->model != NULL, 0);
+  return engine_kv_bytes (scenario, context, kv_type, NULL);
+}
+
+static const HrOffer *
+offer_for_gpu (const HrPricing *pricing,
+               const HrGpu     *gpu,
+               int              n_gpus)
+{
+  const HrOffer *best = NULL;
+
+  if (pricing == NULL || pricing->offers == NULL || gpu == NULL || gpu->id == NULL)
+    return NULL;
+  for (guint i = 0; i < pricing->offers->len; i++)
+    {
+      const HrOffer *o = g_ptr_array_index (pricing->offers, i);
+      if (o->gpu_id == NULL || strcmp (o->gpu_id, gpu->id) != 0 || o->count != n_gpus)
+        continue;
+      if (best == NULL || o->usd_per_hour < best->usd_per_hour)
+        best = o;
+    }
+  return best;
+}
+
+gboolean
+hr_estimate_compute (const HrScenario  *s,
+                     const HrPricing   *pricing,
+                     HrEstimate        *out,
+                     GError           **error)
+{
+  const HrModel *m;
+  const HrGpu *gpu;
+  const HrCalibration *cal;
+  HrBackend backend;
+  double n = 0;
+  double gpu_mem, usable_per_gpu, share;
+  double cpu_layers_frac = 0, cpu_weight_bytes = 0, cpu_kv_bytes = 0;
+  double kv_total, kv_per_token, kv_per_gpu, overhead_per_gpu;
+  double bw, sysram_bw, active_params, k_frac;
+  double weights_read, kv_read, t_mem, t_cpu, t_fixed, t_compute, step;
+  double tflops, flops_per_token, attn_layers_full = 0;
+  gint64 depth;
+  const HrOffer *offer;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  if (!hr_scenario_validate (s, error))
+    return FALSE;
+
+  m = s->model;
+  gpu = s->gpu;
+  backend = hr_scenario_backend (s);
+  cal = hr_calibration_for (backend);
+  n = s->n_gpus;
+
+  if (!hr_weights_compute (m, s->quant, &out->weights, error))
+    return FALSE;
+
+  /* ---- where the weights live ---- */
+  if (s->offload_pct > 0)
+    {
+      int cpu_layers = (int) floor (m->n_layers * s->offload_pct / 100.0 + 0.5);
+      cpu_layers_frac = (double) cpu_layers / MAX (m->n_layers, 1);
+      cpu_weight_bytes = out->weights.layer_bytes * cpu_layers;
+      if (s->offload_pct >= 100)
+        cpu_weight_bytes = out->weights.bytes;
+    }
+  if (s->n_cpu_moe > 0 && hr_model_is_moe (m))
+    {
+      int moe_layers = MAX (m->n_layers - m->n_dense_layers, 1);
+      int k = MIN (s->n_cpu_moe, moe_layers);
+      /* experts of layers already on the CPU are not counted twice */
+      cpu_weight_bytes += out->weights.expert_bytes / moe_layers * k * (1.0 - cpu_layers_frac);
+    }
+  cpu_weight_bytes = MIN (cpu_weight_bytes, out->weights.bytes);
+  out->weights_gpu = out->weights.bytes - cpu_weight_bytes;
+
+  /* ---- KV cache ---- */
+  kv_total = engine_kv_bytes (s, s->context, s->kv_type, &kv_per_token);
+  out->kv_bytes_per_token = kv_per_token;
+  cpu_kv_bytes = kv_total * cpu_layers_frac;   /* llama.cpp keeps a CPU layer's cache in RAM */
+  out->kv_bytes = kv_total - cpu_kv_bytes;
+  out->system_ram_bytes = cpu_weight_bytes + cpu_kv_bytes;
+
+  /* Under tensor parallelism vLLM/SGLang shard KV heads across ranks but replicate the MLA
+   * latent cache (and heads when there are fewer KV heads than ranks). */
+  kv_per_gpu = out->kv_bytes / n;
+  if (engine_is_server (s->engine) && n > 1)
+    {
+      double mla = 0;
+      for (guint i = 0; i < m->layers->len; i++)
+        {
+          const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+          if (g->kind == HR_LAYER_MLA)
+            mla += 1;
+        }
+      if (mla > 0)
+        kv_per_gpu = out->kv_bytes;
+    }
+
+  /* ---- buffers ---- */
+  overhead_per_gpu = engine_overhead_per_gpu (s, cal);
+  out->overhead_bytes = overhead_per_gpu * n;
+
+  out->required_bytes = out->weights_gpu + kv_per_gpu * n + out->overhead_bytes;
+  out->per_gpu_required = out->weights_gpu / n + kv_per_gpu + overhead_per_gpu;
+
+  /* ---- capacity ---- */
+  gpu_mem = gpu->memory_gib * HR_GIB;
+  if (hr_gpu_is_unified (gpu))
+    {
+      share = s->unified_share > 0 ? s->unified_share
+              : gpu->unified_share > 0 ? gpu->unified_share : 0.75;
+      usable_per_gpu = gpu_mem * share;
+    }
+  else
+    usable_per_gpu = gpu_mem * (1.0 - s->reserve);
+  if (engine_is_server (s->engine))
+    usable_per_gpu = MIN (usable_per_gpu, gpu_mem * s->gpu_mem_util);
+
+  out->physical_bytes = gpu_mem * n;
+  out->usable_bytes = usable_per_gpu * n;
+  out->margin_bytes = out->usable_bytes - out->required_bytes;
+  out->utilization = out->required_bytes / out->physical_bytes;
+  out->verdict = hr_verdict_for (out->per_gpu_required, gpu_mem, usable_per_gpu);
+  if (engine_is_server (s->engine))
+    out->vllm_kv_pool_bytes = MAX (0, (gpu_mem * s->gpu_mem_util - out->weights_gpu / n -
+                                       overhead_per_gpu) * n);
+
+  /* ---- decode speed (memory-bound, up to the compute roof when batching) ---- */
+  bw = isfinite (gpu->bandwidth_gbs) ? gpu->bandwidth_gbs * 1e9 : NAN;
+  sysram_bw = (isfinite (s->sysram_bandwidth_gbs) && s->sysram_bandwidth_gbs > 0
+               ? s->sysram_bandwidth_gbs : hr_calibration_sysram_gbs (gpu)) * 1e9;
+  active_params = isfinite (m->active_params) ? m->active_params : m->total_params;
+  depth = MIN (s->context, (gint64) s->prompt_tokens);
+
+  /* MoE with B sequences touches more experts: each layer reads the union of the experts the
+   * B tokens chose, E × (1 − (1 − k/E)^B) on average. */
+  k_frac = 1.0;
+  if (hr_model_is_moe (m))
+    {
+      double kf = (double) m->n_experts_used / m->n_experts;
+      k_frac = 1.0 - pow (1.0 - kf, s->batch);
+    }
+  weights_read = out->weights.active_bytes -
+                 out->weights.expert_bytes * ((hr_model_is_moe (m) ? (double) m->n_experts_used / m->n_experts : 1.0) - k_frac);
+  kv_read = kv_read_bytes (m, depth, hr_kv_type_bytes_per_elem (s->kv_type)) * s->batch;
+
+  {
+    double gpu_share = out->weights.bytes > 0 ? out->weights_gpu / out->weights.bytes : 1;
+    double w_gpu = weights_read * gpu_share;
+    double w_cpu = weights_read * (1 - gpu_share);
+    double kv_gpu = kv_read * (1 - cpu_layers_frac);
+    double kv_cpu = kv_read * cpu_layers_frac;
+    double par = engine_is_server (s->engine) ? n : 1; /* TP reads in parallel; layer split doesn't */
+
+    out->bytes_per_token = (w_gpu + kv_gpu) / s->batch + (w_cpu + kv_cpu) / s->batch;
+    t_mem = isfinite (bw) ? (w_gpu + kv_gpu) / (bw * cal->bw_eff * par) : NAN;
+    t_cpu = (w_cpu + kv_cpu) / (sysram_bw * CPU_BW_EFF);
+    t_fixed = (cal->t_layer_us * m->n_layers + cal->t_token_us) * 1e-6;
+    if (engine_is_server (s->engine) && n > 1)
+      t_fixed += 2.0 * m->n_layers * (gpu->form == HR_FORM_DATACENTER ? 8e-6 : 25e-6);
+    else if (n > 1)
+      t_fixed += n * 30e-6; /* hand-over between devices in a layer split */
+
+    tflops = isfinite (gpu->fp16_tflops) ? gpu->fp16_tflops * 1e12 : NAN;
+    t_compute = isfinite (tflops) ? 2.0 * active_params * s->batch / (tflops * par * cal->prefill_util) : 0;
+    step = MAX (t_mem, t_compute) + t_cpu + t_fixed;
+    out->compute_bound = t_compute > t_mem;
+    out->decode_efficiency = cal->bw_eff;
+    out->decode_tps = 1.0 / step;
+    out->aggregate_tps = s->batch / step;
+    out->decode_tps_low = out->decode_tps * cal->decode_low;
+    out->decode_tps_high = out->decode_tps * cal->decode_high;
+    if (!isfinite (bw))
+      {
+        out->decode_tps = out->decode_tps_low = out->decode_tps_high = out->aggregate_tps = NAN;
+        g_snprintf (out->decode_basis, sizeof out->decode_basis,
+                    _("unknown: the device's memory bandwidth is not published"));
+      }
+    else if (out->compute_bound)
+      g_snprintf (out->decode_basis, sizeof out->decode_basis,
+                  _("compute-bound: %d sequences × %.1f B active parameters at %.0f %% of %.0f TFLOPS"),
+                  s->batch, active_params / 1e9, cal->prefill_util * 100, gpu->fp16_tflops * par);
+    else
+      g_snprintf (out->decode_basis, sizeof out->decode_basis,
+                  _("memory-bound: %.2f GiB read per token at %.0f %% of %.0f GB/s%s"),
+                  hr_to_gib (out->bytes_per_token), cal->bw_eff * 100, gpu->bandwidth_gbs * par,
+                  w_cpu > 0 ? _(" (+ system RAM)") : "");
+  }
+
+  /* ---- prefill (compute-bound) ---- */
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      double span = (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
+                    ? MIN ((double) s->prompt_tokens / 2, (double) g->window)
+                    : (g->kind == HR_LAYER_RECURRENT ? 0 : (double) s->prompt_tokens / 2);
+      attn_layers_full += g->count * span * m->n_heads * g->k_dim;
+    }
+  flops_per_token = 2.0 * active_params + 4.0 * attn_layers_full;
+  if (isfinite (tflops))
+    {
+      double par = engine_is_server (s->engine) ? n : 1;
+      double t_tok = flops_per_token / (tflops * par * cal->prefill_util);
+      /* llama.cpp streams offloaded weights to the GPU once per ubatch */
+      t_tok += cpu_weight_bytes / (PCIE_GBS * 1e9) / MAX (s->ubatch, 1);
+      out->prefill_tps = 1.0 / t_tok;
+      g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
+                  _("compute-bound: %.1f GFLOP per token at %.0f %% of %.0f TFLOPS"),
+                  flops_per_token / 1e9, cal->prefill_util * 100, gpu->fp16_tflops * par);
+    }
+  else
+    {
+      out->prefill_tps = NAN;
+      g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
+                  _("unknown: the device's FP16 throughput is not published"));
+    }
+  out->ttft_ms = isfinite (out->prefill_tps)
+                 ? s->prompt_tokens / out->prefill_tps * 1000.0 + (isfinite (out->decode_tps) ? 1000.0 / out->decode_tps : 0)
+                 : NAN;
+
+  /* ---- cost ---- */
+  out->cost_per_mtok_usd = NAN;
+  out->offer_usd_per_hour = NAN;
+  offer = offer_for_gpu (pricing, gpu, s->n_gpus);
+  if (offer != NULL && isfinite (out->aggregate_tps) && out->aggregate_tps > 0 &&
+      out->verdict != HR_VERDICT_EXCEEDS)
+    {
+      out->offer_usd_per_hour = offer->usd_per_hour;
+      out->cost_per_mtok_usd = offer->usd_per_hour / (out->aggregate_tps * 3600.0) * 1e6;
+      g_snprintf (out->offer_label, sizeof out->offer_label, "%s · %dx %s", offer->provider,
+                  offer->count, offer->gpu);
+    }
+  return TRUE;
+}
+
+const char *
+hr_verdict_to_string (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      return "fits";
+    case HR_VERDICT_TIGHT:
+      return "tight";
+    case HR_VERDICT_EXCEEDS:
+    default:
+      return "exceeds";
+    }
+}
+
+const char *
+hr_verdict_display (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      return _("Fits with margin");
+    case HR_VERDICT_TIGHT:
+      return _("Tight fit");
+    case HR_VERDICT_EXCEEDS:
+    default:
+      return _("Does not fit");
+    }
+}
+
+const char *
+hr_weights_source_to_string (HrWeightsSource source)
+{
+  switch (source)
+    {
+    case HR_WEIGHTS_MEASURED:
+      return "measured";
+    case HR_WEIGHTS_GGUF:
+      return "gguf";
+    case HR_WEIGHTS_DERIVED:
+      return "derived";
+    case HR_WEIGHTS_CHECKPOINT:
+      return "checkpoint";
+    case HR_WEIGHTS_UNKNOWN:
+    default:
+      return "unknown";
+    }
+}

@@ -52,4 +52,26 @@ const char     *hr_sharding_to_string       (HrSharding       sharding);
 gboolean        hr_sharding_from_string     (const char      *str,
                                              HrSharding      *sharding);
 
+/* Trainable LoRA parameters: @rank × (in + out) for every adapted matrix of every layer.
+ * @all_linear: q,k,v,o + gate,up,down (MLA: q_a,q_b,kv_a,kv_b,o); FALSE: q and v only.
+ * @include_experts: also every routed expert's gate/up/down (hr_finetune_compute passes FALSE:
+ * the routed experts and the router stay frozen; shared experts and dense FFNs are adapted). */
+double          hr_finetune_lora_params     (const HrModel   *model,
+                                             int              rank,
+                                             gboolean         all_linear,
+                                             gboolean         include_experts);
+
+/* Activation bytes per GPU for one micro-batch (Korthikanti et al. 2022 accounting).
+ * @flash_attention drops the 5·a·s attention-score term that fused attention never stores;
+ * hr_finetune_compute passes FALSE (the published figure). */
+double          hr_finetune_activation_bytes (const HrModel  *model,
+                                             int              seq_len,
+                                             int              micro_batch,
+                                             gboolean         grad_checkpointing,
+                                             gboolean         flash_attention);
+
+/* The formulas behind hr_finetune_compute() for @method, as several lines of plain text with
+ * their references (for the app's "formulas" popover and `headroom-cli finetune`). */
+const char     *hr_finetune_formula_text    (HrFtMethod       method);
+
 G_END_DECLS

@@ -1,2 +1,416 @@
-/* placeholder: being written */
-#include <glib.h>
+/* hr-gpu.c — an accelerator (or a unified-memory machine)
+ *
+ * Besides the plain-data helpers this parses the CLI's --gpu-custom specification.  That string
+ * comes straight from a user, so every field is checked and every error names the key at fault.
+ */
+#include "hr-gpu.h"
+
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* Limits for a user-defined device: generous, but far enough from the absurd that a typo
+ * (an extra three zeros) is caught instead of silently sized. */
+#define MAX_MEMORY_GIB    65536.0     /* 64 TiB */
+#define MAX_BANDWIDTH_GBS 1.0e6
+#define MAX_TFLOPS        1.0e6
+#define MAX_PRICE_USD     1.0e9
+#define MAX_TDP_W         1.0e6
+#define MAX_NAME_CHARS    128
+#define MAX_SPEC_BYTES    4096
+
+static const char *form_names[] = { "consumer", "workstation", "datacenter", "unified" };
+
+static const char *backend_names[] = {
+  "cuda", "rocm", "metal", "vulkan", "sycl", "cpu", "cann", "musa", "other",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (backend_names) == HR_N_BACKENDS);
+
+typedef enum
+{
+  KEY_MEMORY_GIB,
+  KEY_BANDWIDTH_GBS,
+  KEY_FP16_TFLOPS,
+  KEY_FP8_TFLOPS,
+  KEY_UNIFIED,
+  KEY_UNIFIED_SHARE,
+  KEY_NAME,
+  KEY_PRICE_USD,
+  KEY_TDP_W,
+  KEY_BACKEND,
+  N_KEYS
+} SpecKey;
+
+static const char *spec_keys[] = {
+  "memory_gib", "bandwidth_gbs", "fp16_tflops", "fp8_tflops", "unified", "unified_share",
+  "name", "price_usd", "tdp_w", "backend",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (spec_keys) == N_KEYS);
+
+static int
+spec_key_lookup (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (spec_keys); i++)
+    if (strcmp (key, spec_keys[i]) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* A plain decimal number: digits, one point, an optional exponent.  g_ascii_strtod alone would
+ * also take "nan", "inf" and hex floats, none of which a person means by a memory size. */
+static gboolean
+parse_number (const char  *key,
+              const char  *text,
+              double       max,
+              double      *out,
+              GError     **error)
+{
+  const char *p = text;
+  char *end = NULL;
+  double value;
+
+  if (*p == '+')
+    p++;
+  for (const char *c = p; *c; c++)
+    {
+      if (!g_ascii_isdigit (*c) && *c != '.' && *c != 'e' && *c != 'E' && *c != '+' && *c != '-')
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: %s must be a number, not “%s”"), key, text);
+          return FALSE;
+        }
+    }
+
+  value = g_ascii_strtod (p, &end);
+  if (end == p || *end != '\0' || !isfinite (value))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: %s must be a number, not “%s”"), key, text);
+      return FALSE;
+    }
+  if (value <= 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: %s must be greater than zero"), key);
+      return FALSE;
+    }
+  if (value > max)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: %s = %s is out of range (at most %g)"), key, text, max);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+static gboolean
+parse_bool (const char  *key,
+            const char  *text,
+            gboolean    *out,
+            GError     **error)
+{
+  if (g_ascii_strcasecmp (text, "true") == 0 || g_ascii_strcasecmp (text, "yes") == 0 ||
+      strcmp (text, "1") == 0)
+    *out = TRUE;
+  else if (g_ascii_strcasecmp (text, "false") == 0 || g_ascii_strcasecmp (text, "no") == 0 ||
+           strcmp (text, "0") == 0)
+    *out = FALSE;
+  else
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: %s must be true or false, not “%s”"), key, text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+HrGpu *
+hr_gpu_new (void)
+{
+  HrGpu *gpu = g_new0 (HrGpu, 1);
+
+  gpu->form = HR_FORM_CONSUMER;
+  gpu->bandwidth_gbs = NAN;
+  gpu->fp16_tflops = NAN;
+  gpu->fp8_tflops = NAN;
+  gpu->tdp_w = NAN;
+  gpu->price_usd = NAN;
+  gpu->backend = HR_BACKEND_OTHER;
+  return gpu;
+}
+
+HrGpu *
+hr_gpu_copy (const HrGpu *gpu)
+{
+  HrGpu *copy;
+
+  g_return_val_if_fail (gpu != NULL, NULL);
+
+  copy = g_new0 (HrGpu, 1);
+  *copy = *gpu;
+  copy->id = g_strdup (gpu->id);
+  copy->name = g_strdup (gpu->name);
+  copy->vendor = g_strdup (gpu->vendor);
+  copy->price_note = g_strdup (gpu->price_note);
+  copy->memory_type = g_strdup (gpu->memory_type);
+  copy->interconnect = g_strdup (gpu->interconnect);
+  copy->stack = g_strdup (gpu->stack);
+  copy->source = g_strdup (gpu->source);
+  copy->confidence = g_strdup (gpu->confidence);
+  return copy;
+}
+
+void
+hr_gpu_free (HrGpu *gpu)
+{
+  if (gpu == NULL)
+    return;
+  g_free (gpu->id);
+  g_free (gpu->name);
+  g_free (gpu->vendor);
+  g_free (gpu->price_note);
+  g_free (gpu->memory_type);
+  g_free (gpu->interconnect);
+  g_free (gpu->stack);
+  g_free (gpu->source);
+  g_free (gpu->confidence);
+  g_free (gpu);
+}
+
+HrGpu *
+hr_gpu_new_from_spec (const char  *spec,
+                      GError     **error)
+{
+  g_autoptr(HrGpu) gpu = NULL;
+  g_auto(GStrv) fields = NULL;
+  gboolean seen[N_KEYS] = { FALSE, };
+  gboolean unified = FALSE;
+  double unified_share = 0;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (spec == NULL || *spec == '\0')
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: empty specification; memory_gib is required"));
+      return NULL;
+    }
+  if (strlen (spec) > MAX_SPEC_BYTES || !g_utf8_validate (spec, -1, NULL))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: the specification is too long or not valid UTF-8"));
+      return NULL;
+    }
+
+  gpu = hr_gpu_new ();
+  gpu->id = g_strdup ("custom");
+  gpu->vendor = g_strdup ("Custom");
+  gpu->form = HR_FORM_WORKSTATION;
+  gpu->user_defined = TRUE;
+  gpu->confidence = g_strdup ("user");
+  gpu->source = g_strdup ("--gpu-custom");
+
+  fields = g_strsplit (spec, ",", -1);
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      g_autofree char *field = g_strstrip (g_strdup (fields[i]));
+      g_autofree char *key = NULL;
+      const char *value;
+      char *eq;
+      int k;
+
+      if (*field == '\0')
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: empty field %u (two commas in a row?)"), i + 1);
+          return NULL;
+        }
+      eq = strchr (field, '=');
+      if (eq == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: “%s” is not key=value"), field);
+          return NULL;
+        }
+      key = g_strstrip (g_strndup (field, eq - field));
+      value = g_strstrip (eq + 1);
+
+      k = spec_key_lookup (key);
+      if (k < 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: unknown key “%s” (known: memory_gib, bandwidth_gbs, "
+                         "fp16_tflops, fp8_tflops, unified, unified_share, name, price_usd, "
+                         "tdp_w, backend)"), key);
+          return NULL;
+        }
+      if (seen[k])
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: %s is given twice"), key);
+          return NULL;
+        }
+      seen[k] = TRUE;
+      if (*value == '\0')
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: %s has no value"), key);
+          return NULL;
+        }
+
+      switch ((SpecKey) k)
+        {
+        case KEY_MEMORY_GIB:
+          if (!parse_number (key, value, MAX_MEMORY_GIB, &gpu->memory_gib, error))
+            return NULL;
+          break;
+        case KEY_BANDWIDTH_GBS:
+          if (!parse_number (key, value, MAX_BANDWIDTH_GBS, &gpu->bandwidth_gbs, error))
+            return NULL;
+          break;
+        case KEY_FP16_TFLOPS:
+          if (!parse_number (key, value, MAX_TFLOPS, &gpu->fp16_tflops, error))
+            return NULL;
+          break;
+        case KEY_FP8_TFLOPS:
+          if (!parse_number (key, value, MAX_TFLOPS, &gpu->fp8_tflops, error))
+            return NULL;
+          break;
+        case KEY_PRICE_USD:
+          if (!parse_number (key, value, MAX_PRICE_USD, &gpu->price_usd, error))
+            return NULL;
+          break;
+        case KEY_TDP_W:
+          if (!parse_number (key, value, MAX_TDP_W, &gpu->tdp_w, error))
+            return NULL;
+          break;
+        case KEY_UNIFIED_SHARE:
+          if (!parse_number (key, value, 1.0, &unified_share, error))
+            return NULL;
+          break;
+        case KEY_UNIFIED:
+          if (!parse_bool (key, value, &unified, error))
+            return NULL;
+          break;
+        case KEY_NAME:
+          if (g_utf8_strlen (value, -1) > MAX_NAME_CHARS)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("--gpu-custom: name is longer than %d characters"), MAX_NAME_CHARS);
+              return NULL;
+            }
+          g_free (gpu->name);
+          gpu->name = g_strdup (value);
+          break;
+        case KEY_BACKEND:
+          if (!hr_backend_from_string (value, &gpu->backend))
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("--gpu-custom: backend “%s” is not one of cuda, rocm, metal, "
+                             "vulkan, sycl, cpu, cann, musa, other"), value);
+              return NULL;
+            }
+          break;
+        case N_KEYS:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  if (!seen[KEY_MEMORY_GIB])
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: memory_gib is required"));
+      return NULL;
+    }
+  if (seen[KEY_UNIFIED_SHARE] && !unified)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: unified_share needs unified=true"));
+      return NULL;
+    }
+
+  if (unified)
+    {
+      gpu->form = HR_FORM_UNIFIED;
+      /* Without a measured share use what macOS grants by default: about two thirds of small
+       * machines' RAM, three quarters of large ones' (reference/gpu_specs.md section 3). */
+      if (seen[KEY_UNIFIED_SHARE])
+        gpu->unified_share = unified_share;
+      else
+        gpu->unified_share = gpu->memory_gib > 36 ? 0.75 : 0.66;
+    }
+
+  if (gpu->name == NULL)
+    gpu->name = g_strdup_printf (unified ? _("Custom unified memory (%g GiB)")
+                                         : _("Custom GPU (%g GiB)"), gpu->memory_gib);
+
+  return g_steal_pointer (&gpu);
+}
+
+gboolean
+hr_gpu_is_unified (const HrGpu *gpu)
+{
+  g_return_val_if_fail (gpu != NULL, FALSE);
+
+  return gpu->form == HR_FORM_UNIFIED;
+}
+
+const char *
+hr_gpu_form_to_string (HrGpuForm form)
+{
+  if ((guint) form < G_N_ELEMENTS (form_names))
+    return form_names[form];
+  return "unknown";
+}
+
+gboolean
+hr_gpu_form_from_string (const char *str,
+                         HrGpuForm  *form)
+{
+  if (str == NULL)
+    return FALSE;
+  /* The reference tables spell the unified form "unified-memory". */
+  if (g_ascii_strcasecmp (str, "unified-memory") == 0)
+    {
+      if (form != NULL)
+        *form = HR_FORM_UNIFIED;
+      return TRUE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (form_names); i++)
+    if (g_ascii_strcasecmp (str, form_names[i]) == 0)
+      {
+        if (form != NULL)
+          *form = (HrGpuForm) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+hr_backend_to_string (HrBackend backend)
+{
+  if ((guint) backend < G_N_ELEMENTS (backend_names))
+    return backend_names[backend];
+  return "unknown";
+}
+
+gboolean
+hr_backend_from_string (const char *str,
+                        HrBackend  *backend)
+{
+  if (str == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (backend_names); i++)
+    if (g_ascii_strcasecmp (str, backend_names[i]) == 0)
+      {
+        if (backend != NULL)
+          *backend = (HrBackend) i;
+        return TRUE;
+      }
+  return FALSE;
+}

@@ -36,4 +36,20 @@ GPtrArray      *hr_launch_commands          (const HrScenario *scenario,
                                              const HrEstimate *estimate);
 void            hr_launch_command_free      (HrLaunchCommand *cmd);
 
+#define HR_LAUNCH_DEFAULT_GPUS_PER_NODE 8
+
+/* hr_launch_commands() for a model opened from a local GGUF file: llama.cpp and Ollama load
+ * @gguf_file (quoted as needed; may be NULL).  @estimate may be NULL in both. */
+GPtrArray      *hr_launch_commands_for_file (const HrScenario *scenario,
+                                             const HrEstimate *estimate,
+                                             const char       *gguf_file);
+
+/* @word quoted for a POSIX shell: returned as is when it holds only [A-Za-z0-9_@%+=:,./-],
+ * otherwise in single quotes (an embedded ' becomes '\''). Never NULL. */
+char           *hr_launch_shell_quote       (const char      *word);
+/* @cmd's command with the line continuations (" \\\n  ") replaced by single spaces. */
+char           *hr_launch_command_one_line  (const HrLaunchCommand *cmd);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrLaunchCommand, hr_launch_command_free)
+
 G_END_DECLS

@@ -1,2 +1,284 @@
-/* placeholder: being written */
-#include <glib.h>
+/* hr-model.c — an open-weight model's architecture */
+#include <gio/gio.h>
+
+#include "hr-model.h"
+
+#include <math.h>
+#include <string.h>
+
+static void
+quant_size_free (gpointer data)
+{
+  HrQuantSize *size = data;
+
+  g_free (size->quant);
+  g_free (size->source);
+  g_free (size);
+}
+
+HrModel *
+hr_model_new (void)
+{
+  HrModel *model = g_new0 (HrModel, 1);
+
+  model->total_params = NAN;
+  model->active_params = NAN;
+  model->gguf_file_type = -1;
+  model->layers = g_array_new (FALSE, TRUE, sizeof (HrLayerGroup));
+  model->sizes = g_ptr_array_new_with_free_func (quant_size_free);
+  return model;
+}
+
+void
+hr_model_free (HrModel *model)
+{
+  if (model == NULL)
+    return;
+  g_free (model->id);
+  g_free (model->name);
+  g_free (model->family);
+  g_free (model->vendor);
+  g_free (model->hf_repo);
+  g_free (model->gguf_repo);
+  g_free (model->license);
+  g_free (model->native_dtype);
+  g_free (model->arch_label);
+  g_free (model->source);
+  g_free (model->confidence);
+  g_free (model->gguf_quant);
+  g_clear_pointer (&model->layers, g_array_unref);
+  g_clear_pointer (&model->sizes, g_ptr_array_unref);
+  g_free (model);
+}
+
+HrModel *
+hr_model_copy (const HrModel *model)
+{
+  HrModel *copy;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  copy = g_new0 (HrModel, 1);
+  *copy = *model;
+  copy->id = g_strdup (model->id);
+  copy->name = g_strdup (model->name);
+  copy->family = g_strdup (model->family);
+  copy->vendor = g_strdup (model->vendor);
+  copy->hf_repo = g_strdup (model->hf_repo);
+  copy->gguf_repo = g_strdup (model->gguf_repo);
+  copy->license = g_strdup (model->license);
+  copy->native_dtype = g_strdup (model->native_dtype);
+  copy->arch_label = g_strdup (model->arch_label);
+  copy->source = g_strdup (model->source);
+  copy->confidence = g_strdup (model->confidence);
+  copy->gguf_quant = g_strdup (model->gguf_quant);
+  copy->layers = g_array_new (FALSE, TRUE, sizeof (HrLayerGroup));
+  g_array_append_vals (copy->layers, model->layers->data, model->layers->len);
+  copy->sizes = g_ptr_array_new_with_free_func (quant_size_free);
+  for (guint i = 0; i < model->sizes->len; i++)
+    {
+      const HrQuantSize *size = g_ptr_array_index (model->sizes, i);
+      hr_model_add_size (copy, size->quant, size->bytes, size->source);
+    }
+  return copy;
+}
+
+void
+hr_model_add_layers (HrModel     *model,
+                     HrLayerKind  kind,
+                     int          count,
+                     int          kv_heads,
+                     int          k_dim,
+                     int          v_dim,
+                     int          window,
+                     double       state_bytes)
+{
+  HrLayerGroup group = { kind, count, kv_heads, k_dim, v_dim, window, state_bytes };
+
+  g_return_if_fail (model != NULL);
+  g_array_append_val (model->layers, group);
+}
+
+void
+hr_model_add_size (HrModel    *model,
+                   const char *quant,
+                   guint64     bytes,
+                   const char *source)
+{
+  HrQuantSize *size;
+
+  g_return_if_fail (model != NULL);
+  g_return_if_fail (quant != NULL);
+
+  size = g_new0 (HrQuantSize, 1);
+  size->quant = g_strdup (quant);
+  size->bytes = bytes;
+  size->source = g_strdup (source);
+  g_ptr_array_add (model->sizes, size);
+}
+
+const HrQuantSize *
+hr_model_find_size (const HrModel *model,
+                    const char    *quant)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+
+  if (quant == NULL)
+    return NULL;
+  for (guint i = 0; i < model->sizes->len; i++)
+    {
+      const HrQuantSize *size = g_ptr_array_index (model->sizes, i);
+      if (g_ascii_strcasecmp (size->quant, quant) == 0)
+        return size;
+    }
+  return NULL;
+}
+
+gboolean
+hr_model_is_moe (const HrModel *model)
+{
+  return model->n_experts > 1 && model->n_experts_used > 0;
+}
+
+gboolean
+hr_model_validate (const HrModel  *model,
+                   GError        **error)
+{
+  g_autoptr(GString) missing = g_string_new (NULL);
+  int layer_sum = 0;
+
+#define NEED(cond, name) G_STMT_START { if (!(cond)) g_string_append_printf (missing, "%s%s", missing->len ? ", " : "", name); } G_STMT_END
+  NEED (model->id != NULL && *model->id, "id");
+  NEED (model->n_layers > 0 && model->n_layers <= 10000, "layers");
+  NEED (model->hidden > 0 && model->hidden <= 1 << 20, "hidden size");
+  NEED (isfinite (model->total_params) && model->total_params > 0 && model->total_params < 1e15,
+        "total parameters");
+  NEED (model->layers->len > 0, "attention layers");
+#undef NEED
+
+  for (guint i = 0; i < model->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+
+      if (g->count <= 0 || g->count > 10000 || g->kv_heads < 0 || g->kv_heads > 65536 ||
+          g->k_dim < 0 || g->k_dim > 65536 || g->v_dim < 0 || g->v_dim > 65536 ||
+          g->window < 0 || !(g->state_bytes >= 0 && g->state_bytes < 1e12))
+        {
+          g_string_append_printf (missing, "%svalid layer group %u", missing->len ? ", " : "", i);
+          break;
+        }
+      layer_sum += g->count;
+    }
+
+  if (missing->len > 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "model “%s” lacks %s", model->id ? model->id : "?", missing->str);
+      return FALSE;
+    }
+  if (layer_sum > model->n_layers * 4 + 8)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "model “%s”: attention layer groups (%d) exceed the layer count (%d)",
+                   model->id, layer_sum, model->n_layers);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static double
+group_bytes_per_token (const HrLayerGroup *g,
+                       double              bpe)
+{
+  /* MLA caches one latent of k_dim per token and layer, shared by all heads; everything else
+   * stores K and V per KV head (v_dim 0 when V is a view of K). */
+  return (double) g->count * MAX (g->kv_heads, 1) * (g->k_dim + g->v_dim) * bpe;
+}
+
+double
+hr_model_kv_bytes (const HrModel *model,
+                   gint64         context,
+                   double         bytes_per_elem)
+{
+  double total = 0;
+
+  g_return_val_if_fail (model != NULL, 0);
+
+  for (guint i = 0; i < model->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+
+      switch (g->kind)
+        {
+        case HR_LAYER_FULL:
+        case HR_LAYER_MLA:
+          total += group_bytes_per_token (g, bytes_per_elem) * (double) context;
+          break;
+        case HR_LAYER_SLIDING:
+        case HR_LAYER_CHUNKED:
+          total += group_bytes_per_token (g, bytes_per_elem) *
+                   (double) (g->window > 0 ? MIN (context, g->window) : context);
+          break;
+        case HR_LAYER_RECURRENT:
+          total += g->count * g->state_bytes;
+          break;
+        default:
+          break;
+        }
+    }
+  return total;
+}
+
+double
+hr_model_kv_bytes_per_token (const HrModel *model,
+                             double         bytes_per_elem)
+{
+  double total = 0;
+
+  for (guint i = 0; i < model->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+      if (g->kind == HR_LAYER_FULL || g->kind == HR_LAYER_MLA)
+        total += group_bytes_per_token (g, bytes_per_elem);
+    }
+  return total;
+}
+
+double
+hr_model_state_bytes (const HrModel *model)
+{
+  double total = 0;
+
+  for (guint i = 0; i < model->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+      if (g->kind == HR_LAYER_RECURRENT)
+        total += g->count * g->state_bytes;
+    }
+  return total;
+}
+
+static const char *layer_kind_names[] = { "full", "sliding", "chunked", "mla", "recurrent" };
+
+const char *
+hr_layer_kind_to_string (HrLayerKind kind)
+{
+  if ((guint) kind < G_N_ELEMENTS (layer_kind_names))
+    return layer_kind_names[kind];
+  return "unknown";
+}
+
+gboolean
+hr_layer_kind_from_string (const char  *str,
+                           HrLayerKind *kind)
+{
+  if (str == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (layer_kind_names); i++)
+    if (g_ascii_strcasecmp (str, layer_kind_names[i]) == 0)
+      {
+        *kind = (HrLayerKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}

@@ -58,6 +58,17 @@ const HrOffer  *hr_pricing_cheapest         (const HrPricing *pricing,
                                              double           needed_gib,
                                              const char      *gpu_id);
 
+/* Added: the bundled snapshot compiled into the GResource (source "snapshot"). */
+#define HR_PRICING_RESOURCE_PATH "/io/github/headroomapp/Headroom/data/pricing.json"
+
+HrPricing      *hr_pricing_load_bundled     (GError         **error);
+
+/* Added: validation limits, for the UI and the tests. */
+#define HR_PRICING_MAX_OFFERS      10000   /* more are skipped and counted */
+#define HR_PRICING_MAX_COUNT       1024    /* GPUs in one instance */
+#define HR_PRICING_MAX_USD_PER_HOUR 100000.0
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrPricing, hr_pricing_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrOffer, hr_offer_free)
 
 G_END_DECLS

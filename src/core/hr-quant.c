@@ -1,2 +1,458 @@
-/* placeholder: being written */
-#include <glib.h>
+/* hr-quant.c — ggml tensor types and the per-tensor rules of llama-quantize
+ *
+ * Block sizes from ggml (reference/quant_types.csv: ggml-org/ggml src/ggml.c type_traits and
+ * ggml-common.h block structs).  The mix rules mirror llama_tensor_get_type() in
+ * ggml-org/llama.cpp src/llama-quant.cpp (reference/quant_ftype_mixes.csv), without an imatrix.
+ */
+#include "hr-quant.h"
+
+#include <math.h>
+#include <string.h>
+
+static const HrGgmlType ggml_types[] = {
+  { "F32", 0, 1, 4 },
+  { "F16", 1, 1, 2 },
+  { "Q4_0", 2, 32, 18 },
+  { "Q4_1", 3, 32, 20 },
+  { "Q5_0", 6, 32, 22 },
+  { "Q5_1", 7, 32, 24 },
+  { "Q8_0", 8, 32, 34 },
+  { "Q8_1", 9, 32, 36 },
+  { "Q2_K", 10, 256, 84 },
+  { "Q3_K", 11, 256, 110 },
+  { "Q4_K", 12, 256, 144 },
+  { "Q5_K", 13, 256, 176 },
+  { "Q6_K", 14, 256, 210 },
+  { "Q8_K", 15, 256, 292 },
+  { "IQ2_XXS", 16, 256, 66 },
+  { "IQ2_XS", 17, 256, 74 },
+  { "IQ3_XXS", 18, 256, 98 },
+  { "IQ1_S", 19, 256, 50 },
+  { "IQ4_NL", 20, 32, 18 },
+  { "IQ3_S", 21, 256, 110 },
+  { "IQ2_S", 22, 256, 82 },
+  { "IQ4_XS", 23, 256, 136 },
+  { "I8", 24, 1, 1 },
+  { "I16", 25, 1, 2 },
+  { "I32", 26, 1, 4 },
+  { "I64", 27, 1, 8 },
+  { "F64", 28, 1, 8 },
+  { "IQ1_M", 29, 256, 56 },
+  { "BF16", 30, 1, 2 },
+  { "TQ1_0", 34, 256, 54 },
+  { "TQ2_0", 35, 256, 66 },
+  { "MXFP4", 39, 32, 17 },
+  { "NVFP4", 40, 64, 36 },
+  { "Q1_0", 41, 128, 18 },
+  { "Q2_0", 42, 64, 18 },
+};
+
+const HrGgmlType *
+hr_ggml_type_lookup (const char *name)
+{
+  if (name == NULL)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (ggml_types); i++)
+    if (g_ascii_strcasecmp (ggml_types[i].name, name) == 0)
+      return &ggml_types[i];
+  return NULL;
+}
+
+const HrGgmlType *
+hr_ggml_type_lookup_id (int id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (ggml_types); i++)
+    if (ggml_types[i].id == id)
+      return &ggml_types[i];
+  return NULL;
+}
+
+double
+hr_ggml_type_bytes (const HrGgmlType *type,
+                    double            n_elements)
+{
+  g_return_val_if_fail (type != NULL, 0);
+  return ceil (n_elements / type->block_size) * type->bytes_per_block;
+}
+
+double
+hr_ggml_type_bpw (const HrGgmlType *type)
+{
+  return 8.0 * type->bytes_per_block / type->block_size;
+}
+
+/* ---- mixes ----------------------------------------------------------------------------- */
+
+typedef enum
+{
+  MIX_NONE = -1,
+  MIX_F32, MIX_F16, MIX_BF16, MIX_Q8_0, MIX_Q6_K, MIX_Q5_K_M, MIX_Q5_K_S, MIX_Q4_K_M,
+  MIX_Q4_K_S, MIX_Q4_0, MIX_Q4_1, MIX_Q5_0, MIX_Q5_1, MIX_IQ4_XS, MIX_IQ4_NL, MIX_Q3_K_L,
+  MIX_Q3_K_M, MIX_Q3_K_S, MIX_IQ3_M, MIX_IQ3_S, MIX_IQ3_XS, MIX_IQ3_XXS, MIX_Q2_K, MIX_Q2_K_S,
+  MIX_IQ2_M, MIX_IQ2_S, MIX_IQ2_XS, MIX_IQ2_XXS, MIX_IQ1_M, MIX_IQ1_S, MIX_TQ1_0, MIX_TQ2_0,
+  MIX_MXFP4_MOE,
+} Mix;
+
+static const struct { const char *id; Mix mix; const char *default_type; } mix_table[] = {
+  { "F32", MIX_F32, "F32" },
+  { "F16", MIX_F16, "F16" },
+  { "BF16", MIX_BF16, "BF16" },
+  { "Q8_0", MIX_Q8_0, "Q8_0" },
+  { "Q6_K", MIX_Q6_K, "Q6_K" },
+  { "Q5_K_M", MIX_Q5_K_M, "Q5_K" },
+  { "Q5_K_S", MIX_Q5_K_S, "Q5_K" },
+  { "Q4_K_M", MIX_Q4_K_M, "Q4_K" },
+  { "Q4_K_S", MIX_Q4_K_S, "Q4_K" },
+  { "Q4_0", MIX_Q4_0, "Q4_0" },
+  { "Q4_1", MIX_Q4_1, "Q4_1" },
+  { "Q5_0", MIX_Q5_0, "Q5_0" },
+  { "Q5_1", MIX_Q5_1, "Q5_1" },
+  { "IQ4_XS", MIX_IQ4_XS, "IQ4_XS" },
+  { "IQ4_NL", MIX_IQ4_NL, "IQ4_NL" },
+  { "Q3_K_L", MIX_Q3_K_L, "Q3_K" },
+  { "Q3_K_M", MIX_Q3_K_M, "Q3_K" },
+  { "Q3_K_S", MIX_Q3_K_S, "Q3_K" },
+  { "IQ3_M", MIX_IQ3_M, "IQ3_S" },
+  { "IQ3_S", MIX_IQ3_S, "IQ3_S" },
+  { "IQ3_XS", MIX_IQ3_XS, "IQ3_S" },
+  { "IQ3_XXS", MIX_IQ3_XXS, "IQ3_XXS" },
+  { "Q2_K", MIX_Q2_K, "Q2_K" },
+  { "Q2_K_S", MIX_Q2_K_S, "Q2_K" },
+  { "IQ2_M", MIX_IQ2_M, "IQ2_S" },
+  { "IQ2_S", MIX_IQ2_S, "IQ2_XS" },
+  { "IQ2_XS", MIX_IQ2_XS, "IQ2_XS" },
+  { "IQ2_XXS", MIX_IQ2_XXS, "IQ2_XXS" },
+  { "IQ1_M", MIX_IQ1_M, "IQ1_M" },
+  { "IQ1_S", MIX_IQ1_S, "IQ1_S" },
+  { "TQ1_0", MIX_TQ1_0, "TQ1_0" },
+  { "TQ2_0", MIX_TQ2_0, "TQ2_0" },
+  { "MXFP4_MOE", MIX_MXFP4_MOE, "MXFP4" },
+};
+
+static Mix
+mix_lookup (const char *id,
+            const char **default_type)
+{
+  if (id == NULL)
+    return MIX_NONE;
+  for (guint i = 0; i < G_N_ELEMENTS (mix_table); i++)
+    if (g_ascii_strcasecmp (mix_table[i].id, id) == 0)
+      {
+        if (default_type)
+          *default_type = mix_table[i].default_type;
+        return mix_table[i].mix;
+      }
+  return MIX_NONE;
+}
+
+/* use_more_bits() from llama-quant.cpp: the first and last eighth of the layers, and every
+ * third layer in between, get more bits. */
+static gboolean
+use_more_bits (int i_layer,
+               int n_layers)
+{
+  return i_layer < n_layers / 8 || i_layer >= 7 * n_layers / 8 ||
+         (i_layer - n_layers / 8) % 3 == 2;
+}
+
+static const HrGgmlType *
+T (const char *name)
+{
+  return hr_ggml_type_lookup (name);
+}
+
+/* tensor_type_fallback(): K- and I-quants need rows that are a multiple of their block. */
+static const HrGgmlType *
+shape_fallback (const HrGgmlType *type,
+                gint64            row_len)
+{
+  const HrGgmlType *fb;
+
+  if (row_len <= 0 || row_len % type->block_size == 0)
+    return type;
+  switch (type->id)
+    {
+    case 16: case 17: case 22: case 18: case 21: case 19: case 29: case 10: case 11: case 23:
+      fb = T ("IQ4_NL");
+      break;
+    case 12:
+      fb = T ("Q5_0");
+      break;
+    case 13:
+      fb = T ("Q5_1");
+      break;
+    case 14:
+      fb = T ("Q8_0");
+      break;
+    case 34: case 35:
+      fb = T ("Q4_0");
+      break;
+    default:
+      fb = T ("F16");
+      break;
+    }
+  if (row_len % fb->block_size != 0)
+    fb = T ("F16");
+  return fb;
+}
+
+const HrGgmlType *
+hr_quant_tensor_type (const char   *mix_id,
+                      HrTensorKind  kind,
+                      int           layer,
+                      int           n_layers,
+                      int           n_experts,
+                      int           n_gqa,
+                      gint64        row_len)
+{
+  const char *default_name = NULL;
+  const HrGgmlType *t;
+  Mix mix = mix_lookup (mix_id, &default_name);
+  gboolean is_70b = (n_layers == 80 && n_gqa == 8 && n_experts <= 1);
+
+  if (mix == MIX_NONE)
+    return NULL;
+
+  /* Never quantized: norms, biases, routers, recurrent-state tensors are small 1D/F32. */
+  if (kind == HR_TENSOR_NORM || kind == HR_TENSOR_FFN_GATE_INP)
+    return T ("F32");
+  if (mix == MIX_F32 || mix == MIX_F16 || mix == MIX_BF16)
+    return T (default_name);
+
+  t = T (default_name);
+
+  switch (kind)
+    {
+    case HR_TENSOR_OUTPUT:
+      if (mix == MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      else if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ2_S || mix == MIX_IQ2_M ||
+               mix == MIX_IQ1_S || mix == MIX_IQ1_M || mix == MIX_IQ3_XXS)
+        t = T ("Q5_K");
+      else if (mix != MIX_Q8_0)
+        t = T ("Q6_K");
+      break;
+
+    case HR_TENSOR_TOKEN_EMBD:
+      if (mix == MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      else if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ1_S || mix == MIX_IQ1_M)
+        t = T ("Q2_K");
+      else if (mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ3_XXS)
+        t = T ("IQ3_S");
+      else if (mix == MIX_TQ1_0 || mix == MIX_TQ2_0)
+        t = T ("Q4_K");
+      break;
+
+    case HR_TENSOR_ATTN_V:
+    case HR_TENSOR_ATTN_QKV:
+    case HR_TENSOR_ATTN_KV_B:
+      if (kind == HR_TENSOR_ATTN_QKV)
+        {
+          if (mix == MIX_Q3_K_M || mix == MIX_Q3_K_L || mix == MIX_IQ3_M)
+            t = T ("Q4_K");
+          else if (mix == MIX_Q4_K_M)
+            t = T ("Q5_K");
+          else if (mix == MIX_Q5_K_M)
+            t = T ("Q6_K");
+          break;
+        }
+      if (kind == HR_TENSOR_ATTN_KV_B && mix != MIX_Q2_K)
+        break;
+      if (mix == MIX_Q2_K)
+        t = T (n_gqa >= 4 ? "Q4_K" : "Q3_K");
+      else if (mix == MIX_Q2_K_S && n_gqa >= 4)
+        t = T ("Q4_K");
+      else if (mix == MIX_IQ3_XXS)
+        t = T (n_gqa >= 4 ? "Q4_K" : "IQ3_S");
+      else if ((mix == MIX_IQ3_XS || mix == MIX_IQ3_S) && n_gqa >= 4)
+        t = T ("Q4_K");
+      else if (mix == MIX_IQ3_M)
+        t = T ("Q4_K");
+      else if (mix == MIX_Q3_K_M)
+        t = T (layer < 2 ? "Q5_K" : "Q4_K");
+      else if (mix == MIX_Q3_K_L)
+        t = T ("Q5_K");
+      else if ((mix == MIX_IQ4_NL || mix == MIX_IQ4_XS) && n_gqa >= 4)
+        t = T ("Q5_K");
+      else if ((mix == MIX_Q4_K_M || mix == MIX_Q5_K_M) && use_more_bits (layer, n_layers))
+        t = T ("Q6_K");
+      else if (mix == MIX_Q4_K_S && layer < 4)
+        t = T ("Q5_K");
+      else if ((mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ2_S || mix == MIX_IQ2_M ||
+                mix == MIX_IQ1_S || mix == MIX_IQ1_M))
+        t = T ((n_gqa >= 4 || n_experts >= 4) ? "Q4_K" : (mix == MIX_IQ2_S || mix == MIX_IQ2_M) ? "IQ3_S" : "Q2_K");
+      else if (mix == MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      if (is_70b && (t->id == 11 || t->id == 12))
+        t = T ("Q5_K");
+      if (n_experts == 8 && mix != MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      break;
+
+    case HR_TENSOR_ATTN_K:
+      if (n_experts == 8 && mix != MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      else if (mix == MIX_IQ3_XS)
+        t = T ("IQ3_XXS");
+      else if (mix == MIX_IQ3_XXS)
+        t = T ("IQ2_S");
+      else if (mix == MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      break;
+
+    case HR_TENSOR_ATTN_Q:
+      if (mix == MIX_IQ3_XS)
+        t = T ("IQ3_XXS");
+      else if (mix == MIX_IQ3_XXS)
+        t = T ("IQ2_S");
+      else if (mix == MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      break;
+
+    case HR_TENSOR_FFN_DOWN:
+    case HR_TENSOR_FFN_DOWN_EXPS:
+    case HR_TENSOR_FFN_DOWN_SHEXP:
+      if (mix == MIX_MXFP4_MOE)
+        {
+          t = T (kind == HR_TENSOR_FFN_DOWN_EXPS ? "MXFP4" : "Q8_0");
+          break;
+        }
+      if (mix == MIX_Q2_K)
+        t = T ("Q3_K");
+      else if (mix == MIX_Q2_K_S)
+        {
+          if (layer < n_layers / 8)
+            t = T ("Q4_K");
+        }
+      else if (mix == MIX_IQ3_XXS)
+        t = T (layer < n_layers / 8 ? "Q4_K" : "Q3_K");
+      else if (mix == MIX_Q3_K_M)
+        t = T (layer < n_layers / 16 ? "Q5_K" : "Q4_K");
+      else if (mix == MIX_IQ3_M && (layer < n_layers / 8 || (n_experts == 8 && use_more_bits (layer, n_layers))))
+        t = T ("Q4_K");
+      else if (mix == MIX_Q3_K_L)
+        t = T ("Q5_K");
+      else if (mix == MIX_Q4_K_M)
+        {
+          if (use_more_bits (layer, n_layers))
+            t = T ("Q6_K");
+        }
+      else if (layer < n_layers / 8 && (mix == MIX_IQ4_NL || mix == MIX_IQ4_XS))
+        t = T ("Q5_K");
+      else if (mix == MIX_Q5_K_M && use_more_bits (layer, n_layers))
+        t = T ("Q6_K");
+      else if (mix == MIX_Q4_K_S && layer < n_layers / 8)
+        t = T ("Q5_K");
+      else if ((mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ1_S || mix == MIX_IQ1_M) &&
+               layer < n_layers / 8)
+        t = T ("Q2_K");
+      else if ((mix == MIX_IQ2_S || mix == MIX_IQ2_M) && layer < n_layers / 8)
+        t = T ("IQ3_S");
+      break;
+
+    case HR_TENSOR_ATTN_OUTPUT:
+      if (mix == MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      else if (n_experts == 8)
+        {
+          if (mix == MIX_Q2_K || mix == MIX_IQ3_XXS || mix == MIX_Q3_K_S || mix == MIX_Q3_K_M ||
+              mix == MIX_IQ4_NL || mix == MIX_Q4_K_S || mix == MIX_Q4_K_M || mix == MIX_IQ3_S ||
+              mix == MIX_IQ3_M || mix == MIX_IQ4_XS || mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS ||
+              mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ1_S || mix == MIX_IQ1_M ||
+              mix == MIX_IQ3_XS)
+            t = T ("Q5_K");
+        }
+      else if (mix == MIX_Q2_K)
+        t = T ("Q3_K");
+      else if (mix == MIX_IQ3_XXS)
+        t = T ("IQ3_S");
+      else if (mix == MIX_Q3_K_M)
+        t = T ("Q4_K");
+      else if (mix == MIX_Q3_K_L)
+        t = T ("Q5_K");
+      else if (mix == MIX_IQ3_M)
+        t = T ("Q4_K");
+      else if (mix == MIX_IQ1_S || mix == MIX_IQ1_M)
+        t = T ("IQ2_XXS");
+      else if (mix == MIX_IQ2_S || mix == MIX_IQ2_M)
+        t = T ("IQ3_S");
+      break;
+
+    case HR_TENSOR_FFN_GATE_EXPS:
+    case HR_TENSOR_FFN_UP_EXPS:
+      if (mix == MIX_MXFP4_MOE)
+        t = T ("MXFP4");
+      break;
+
+    default:
+      if (mix == MIX_MXFP4_MOE)
+        t = T ("Q8_0");
+      break;
+    }
+
+  return shape_fallback (t, row_len);
+}
+
+/* ---- KV types -------------------------------------------------------------------------- */
+
+static const char *kv_names[] = { "f16", "fp8", "q8_0", "q4_0" };
+
+double
+hr_kv_type_bytes_per_elem (HrKvType kv)
+{
+  switch (kv)
+    {
+    case HR_KV_F16:
+      return 2.0;
+    case HR_KV_FP8:
+      return 1.0;
+    case HR_KV_Q8_0:
+      return 34.0 / 32.0;
+    case HR_KV_Q4_0:
+      return 18.0 / 32.0;
+    default:
+      return 2.0;
+    }
+}
+
+const char *
+hr_kv_type_to_string (HrKvType kv)
+{
+  if ((guint) kv < G_N_ELEMENTS (kv_names))
+    return kv_names[kv];
+  return "f16";
+}
+
+gboolean
+hr_kv_type_from_string (const char *str,
+                        HrKvType   *kv)
+{
+  if (str == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (str, "bf16") == 0 || g_ascii_strcasecmp (str, "fp16") == 0)
+    str = "f16";
+  if (g_ascii_strcasecmp (str, "fp8_e4m3") == 0 || g_ascii_strcasecmp (str, "fp8_e5m2") == 0 ||
+      g_ascii_strcasecmp (str, "f8") == 0)
+    str = "fp8";
+  for (guint i = 0; i < G_N_ELEMENTS (kv_names); i++)
+    if (g_ascii_strcasecmp (str, kv_names[i]) == 0)
+      {
+        *kv = (HrKvType) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+hr_quant_mix_free (HrQuantMix *mix)
+{
+  if (mix == NULL)
+    return;
+  g_free (mix->id);
+  g_free (mix->label);
+  g_free (mix->default_type);
+  g_free (mix->engines);
+  g_free (mix->source);
+  g_free (mix);
+}

@@ -1,2 +1,131 @@
-/* placeholder: being written */
-#include <glib.h>
+/* hr-scenario.c — defaults and range checks for a scenario */
+#include "hr-scenario.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (hr-scenario-error-quark, hr_scenario_error)
+
+static const struct { const char *id; const char *name; } engines[] = {
+  { "llama.cpp", "llama.cpp" },
+  { "vllm", "vLLM" },
+  { "sglang", "SGLang" },
+  { "ollama", "Ollama" },
+  { "mlx", "MLX" },
+};
+
+void
+hr_scenario_init (HrScenario    *scenario,
+                  const HrModel *model,
+                  const HrGpu   *gpu)
+{
+  g_return_if_fail (scenario != NULL);
+
+  memset (scenario, 0, sizeof *scenario);
+  scenario->model = model;
+  scenario->gpu = gpu;
+  scenario->n_gpus = 1;
+  g_strlcpy (scenario->quant, model && model->gguf_quant ? model->gguf_quant : "Q4_K_M",
+             sizeof scenario->quant);
+  scenario->context = 8192;
+  scenario->batch = 1;
+  scenario->kv_type = HR_KV_F16;
+  scenario->engine = HR_ENGINE_LLAMA_CPP;
+  scenario->backend = gpu ? gpu->backend : HR_BACKEND_CUDA;
+  scenario->backend_set = FALSE;
+  scenario->offload_pct = 0;
+  scenario->n_cpu_moe = 0;
+  scenario->reserve = HR_DEFAULT_RESERVE;
+  scenario->unified_share = 0;
+  scenario->prompt_tokens = HR_DEFAULT_PROMPT;
+  scenario->ubatch = 512;
+  scenario->flash_attn = TRUE;
+  scenario->gpu_mem_util = 0.90;
+  scenario->sysram_bandwidth_gbs = NAN;
+}
+
+HrBackend
+hr_scenario_backend (const HrScenario *scenario)
+{
+  if (scenario->backend_set || scenario->gpu == NULL)
+    return scenario->backend;
+  return scenario->gpu->backend;
+}
+
+gboolean
+hr_scenario_validate (const HrScenario  *scenario,
+                      GError           **error)
+{
+#define FAIL(...) G_STMT_START { g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID, __VA_ARGS__); return FALSE; } G_STMT_END
+  if (scenario->model == NULL)
+    FAIL ("no model chosen");
+  if (scenario->gpu == NULL)
+    FAIL ("no GPU chosen");
+  if (!(scenario->gpu->memory_gib > 0 && scenario->gpu->memory_gib < 1e7))
+    FAIL ("GPU “%s” has no usable memory size", scenario->gpu->name ? scenario->gpu->name : "?");
+  if (scenario->n_gpus < 1 || scenario->n_gpus > HR_MAX_GPUS)
+    FAIL ("number of GPUs must be between 1 and %d (got %d)", HR_MAX_GPUS, scenario->n_gpus);
+  if (scenario->context < HR_MIN_CONTEXT || scenario->context > HR_MAX_CONTEXT)
+    FAIL ("context must be between %d and %d tokens (got %" G_GINT64_FORMAT ")",
+          HR_MIN_CONTEXT, HR_MAX_CONTEXT, scenario->context);
+  if (scenario->batch < 1 || scenario->batch > HR_MAX_BATCH)
+    FAIL ("concurrent sequences must be between 1 and %d (got %d)", HR_MAX_BATCH, scenario->batch);
+  if (!(scenario->offload_pct >= 0 && scenario->offload_pct <= 100))
+    FAIL ("offload must be between 0 and 100 %% (got %g)", scenario->offload_pct);
+  if (scenario->n_cpu_moe < 0 || scenario->n_cpu_moe > 10000)
+    FAIL ("--n-cpu-moe must be between 0 and the number of layers (got %d)", scenario->n_cpu_moe);
+  if (scenario->n_cpu_moe > 0 && !hr_model_is_moe (scenario->model))
+    FAIL ("%s is not a mixture-of-experts model: --n-cpu-moe does not apply",
+          scenario->model->name ? scenario->model->name : scenario->model->id);
+  if (!(scenario->reserve >= 0 && scenario->reserve < 0.9))
+    FAIL ("memory reserve must be between 0 and 90 %% (got %g)", scenario->reserve * 100);
+  if (!(scenario->unified_share >= 0 && scenario->unified_share <= 1))
+    FAIL ("unified-memory share must be between 0 and 100 %%");
+  if (scenario->prompt_tokens < 1 || scenario->prompt_tokens > HR_MAX_CONTEXT)
+    FAIL ("prompt length must be between 1 and %d tokens", HR_MAX_CONTEXT);
+  if (scenario->ubatch < 1 || scenario->ubatch > 65536)
+    FAIL ("micro-batch (ubatch) must be between 1 and 65536");
+  if (!(scenario->gpu_mem_util > 0.05 && scenario->gpu_mem_util <= 1.0))
+    FAIL ("GPU memory utilisation must be between 0.05 and 1.0");
+  if ((guint) scenario->engine >= HR_N_ENGINES)
+    FAIL ("unknown engine");
+  if ((guint) scenario->kv_type > HR_KV_Q4_0)
+    FAIL ("unknown KV-cache type");
+  if (scenario->quant[0] == '\0')
+    FAIL ("no quantization chosen");
+#undef FAIL
+  return TRUE;
+}
+
+const char *
+hr_engine_to_string (HrEngine engine)
+{
+  if ((guint) engine < G_N_ELEMENTS (engines))
+    return engines[engine].id;
+  return "unknown";
+}
+
+const char *
+hr_engine_display_name (HrEngine engine)
+{
+  if ((guint) engine < G_N_ELEMENTS (engines))
+    return engines[engine].name;
+  return "?";
+}
+
+gboolean
+hr_engine_from_string (const char *str,
+                       HrEngine   *engine)
+{
+  if (str == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (str, "llamacpp") == 0 || g_ascii_strcasecmp (str, "llama-cpp") == 0)
+    str = "llama.cpp";
+  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
+    if (g_ascii_strcasecmp (str, engines[i].id) == 0)
+      {
+        *engine = (HrEngine) i;
+        return TRUE;
+      }
+  return FALSE;
+}

@@ -1,2 +1,98 @@
-/* placeholder: being written */
-#include <glib.h>
+/* hr-units.c — byte units and locale-independent number output */
+#include "hr-units.h"
+
+#include <math.h>
+#include <string.h>
+
+double
+hr_round (double value,
+          int    decimals)
+{
+  double scale;
+
+  if (!isfinite (value))
+    return value;
+  scale = pow (10.0, decimals);
+  /* Nudge by a few ulps so 0.125 → 0.13 and 67.955 (stored as 67.95499…) rounds the way a
+   * person writing the figure by hand would. */
+  if (value >= 0)
+    return floor (value * scale + 0.5 + 1e-9) / scale;
+  return -floor (-value * scale + 0.5 + 1e-9) / scale;
+}
+
+const char *
+hr_format_number_c_buf (char   *buf,
+                        gsize   size,
+                        double  value,
+                        int     decimals)
+{
+  char fmt[16];
+
+  if (!isfinite (value))
+    {
+      g_strlcpy (buf, "null", size);
+      return buf;
+    }
+  value = hr_round (value, decimals);
+  if (value == 0)
+    value = 0; /* no "-0.00" */
+  g_snprintf (fmt, sizeof fmt, "%%.%df", CLAMP (decimals, 0, 12));
+  /* g_ascii_formatd always writes '.', whatever LC_NUMERIC says. */
+  g_ascii_formatd (buf, size, fmt, value);
+  return buf;
+}
+
+char *
+hr_format_number_c (double value,
+                    int    decimals)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE + 32];
+
+  return g_strdup (hr_format_number_c_buf (buf, sizeof buf, value, decimals));
+}
+
+char *
+hr_format_context_short (gint64 tokens)
+{
+  if (tokens >= 1048576 && tokens % 1048576 == 0)
+    return g_strdup_printf ("%" G_GINT64_FORMAT "M", tokens / 1048576);
+  if (tokens >= 1024 && tokens % 1024 == 0)
+    return g_strdup_printf ("%" G_GINT64_FORMAT "K", tokens / 1024);
+  return g_strdup_printf ("%" G_GINT64_FORMAT, tokens);
+}
+
+gboolean
+hr_parse_context (const char *str,
+                  gint64     *out)
+{
+  const char *p;
+  guint64 value = 0;
+  guint64 mult = 1;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (str == NULL)
+    return FALSE;
+  while (g_ascii_isspace (*str))
+    str++;
+  if (!g_ascii_isdigit (*str))
+    return FALSE;
+  for (p = str; g_ascii_isdigit (*p); p++)
+    {
+      if (value > (G_MAXINT64 - 9) / 10)
+        return FALSE;
+      value = value * 10 + (guint64) (*p - '0');
+    }
+  if (*p == 'k' || *p == 'K')
+    mult = 1024, p++;
+  else if (*p == 'm' || *p == 'M')
+    mult = 1048576, p++;
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p != '\0' || value == 0)
+    return FALSE;
+  if (value > (guint64) G_MAXINT64 / mult)
+    return FALSE;
+  *out = (gint64) (value * mult);
+  return TRUE;
+}

@@ -1,0 +1,134 @@
+/* hr-chart-bars.c — horizontal stacked bars with their value labels and callouts
+ *
+ * Shared by the memory breakdown and the fine-tuning chart.
+ */
+
+#include <glib/gi18n-lib.h>
+
+#include "hr-chart-private.h"
+
+/* Readable text on a coloured segment: dark on light fills, white on dark ones. */
+const HrChartRgba *
+hr_text_on (const HrChartRgba *fill)
+{
+  static const HrChartRgba dark = { 0.1, 0.1, 0.12, 1 };
+  static const HrChartRgba light = { 1, 1, 1, 1 };
+  double l = 0.2126 * fill->red + 0.7152 * fill->green + 0.0722 * fill->blue;
+
+  return l > 0.5 ? &dark : &light;
+}
+
+void
+hr_bar_fill (HrCanvas           *c,
+             const double       *values,
+             const HrChartRgba **colors,
+             gboolean            hatched,
+             int                 n,
+             const HrAxis       *axis,
+             double              x0,
+             double              x1,
+             double              y,
+             double              h)
+{
+  double start = 0;
+
+  for (int s = 0; s < n; s++)
+    {
+      double v = hr_chart_clean (values[s]);
+      double a = hr_axis_map (axis, start, x0, x1), b = hr_axis_map (axis, start + v, x0, x1);
+      HrRect r = { a, y, b - a, h };
+
+      if (v <= 0)
+        continue;
+      cairo_rectangle (c->cr, r.x, r.y, r.w, r.h);
+      hr_canvas_set_color (c, colors[s], hatched ? 0.3 : 1.0);
+      cairo_fill (c->cr);
+      if (hatched)
+        hr_canvas_hatch (c, &r, colors[s], 1.0, MAX (4.0, c->fs * 0.45));
+      /* A hairline of background between segments keeps neighbours apart in greyscale. */
+      if (start > 0)
+        hr_canvas_line (c, a, y, a, y + h, MAX (c->px, 1.0), &c->theme->background, NULL, 0);
+      start += v;
+    }
+}
+
+/* Values inside the segments that have room; the others, when @callout_room allows, in a row
+ * under the bar with leaders, spread so that they never overlap. */
+void
+hr_bar_labels (HrCanvas           *c,
+               const double       *values,
+               const char *const  *names,
+               const HrChartRgba **colors,
+               int                 n,
+               const HrAxis       *axis,
+               double              x0,
+               double              x1,
+               double              y,
+               double              h,
+               double              callout_room)
+{
+  char text[HR_BAR_MAX_SEGS][96];
+  double cx[HR_BAR_MAX_SEGS], left[HR_BAR_MAX_SEGS], w[HR_BAR_MAX_SEGS], start = 0, lh, ly;
+  int out[HR_BAR_MAX_SEGS], n_out = 0;
+  double gap = c->fs * 0.8;
+
+  n = MIN (n, HR_BAR_MAX_SEGS);
+  hr_canvas_text_measure (c, "Hg", HR_TEXT_VALUE, NULL, &lh);
+  for (int s = 0; s < n; s++)
+    {
+      double v = hr_chart_clean (values[s]);
+      double a = hr_axis_map (axis, start, x0, x1), b = hr_axis_map (axis, start + v, x0, x1);
+      char buf[48];
+      double tw;
+
+      start += v;
+      if (v <= 0)
+        continue;
+      hr_fmt_gib (buf, sizeof buf, v);
+      hr_canvas_text_measure (c, buf, HR_TEXT_VALUE, &tw, NULL);
+      if (tw + c->fs * 0.8 < b - a && lh < h)
+        {
+          hr_canvas_text (c, buf, HR_TEXT_VALUE, (a + b) / 2, y + h / 2, 0.5, 0.5, -1,
+                          hr_text_on (colors[s]));
+          continue;
+        }
+      g_snprintf (text[n_out], sizeof text[n_out], "%s %s", names[s], buf);
+      hr_canvas_text_measure (c, text[n_out], HR_TEXT_VALUE, &w[n_out], NULL);
+      cx[n_out] = (a + b) / 2;
+      left[n_out] = cx[n_out] - w[n_out] / 2;
+      out[n_out] = s;
+      n_out++;
+    }
+  if (n_out == 0 || callout_room < lh * 2.2)
+    return;
+
+  /* Push right past the previous label, then back left from the edge. */
+  for (int i = 0; i < n_out; i++)
+    {
+      if (i > 0)
+        left[i] = MAX (left[i], left[i - 1] + w[i - 1] + gap);
+      left[i] = MAX (left[i], c->pad);
+    }
+  for (int i = n_out - 1; i >= 0; i--)
+    {
+      double limit = i == n_out - 1 ? c->width - c->pad : left[i + 1] - gap;
+
+      left[i] = MIN (left[i], limit - w[i]);
+    }
+  ly = y + h + MIN (callout_room - lh, lh * 1.4);
+  for (int i = 0; i < n_out; i++)
+    {
+      double lx = CLAMP (cx[i], left[i] + c->fs * 0.3, left[i] + w[i] - c->fs * 0.3);
+
+      cairo_set_line_cap (c->cr, CAIRO_LINE_CAP_ROUND);
+      hr_canvas_line (c, cx[i], y + h + c->fs * 0.15, lx, ly - c->fs * 0.15, MAX (c->px, 1.0),
+                      &c->theme->axis, NULL, 0);
+      cairo_set_line_cap (c->cr, CAIRO_LINE_CAP_BUTT);
+      hr_canvas_set_color (c, colors[out[i]], 1.0);
+      cairo_rectangle (c->cr, left[i], ly + lh * 0.15, c->fs * 0.2, lh * 0.7);
+      cairo_fill (c->cr);
+      hr_canvas_text_boxed (c, text[i], HR_TEXT_VALUE, left[i] + c->fs * 0.4, ly, 0, 0,
+                            &c->theme->foreground);
+    }
+}
+

@@ -1,0 +1,704 @@
+/* hr-chart-canvas.c — text, header, legend, badges and patterns shared by the charts
+ *
+ * One PangoLayout per drawing, re-used for every label.  Metrics are unhinted and glyph
+ * positions unrounded so that a chart lays out identically at scale 1 and 2, in a widget and
+ * in an SVG.
+ */
+
+#include <glib/gi18n-lib.h>
+
+#include "hr-chart-private.h"
+
+/* Verdict colours are bright in both themes: dark text on them reads in both. */
+static const HrChartRgba on_verdict = { 0.10, 0.10, 0.12, 1.0 };
+
+static void
+canvas_prepare (HrCanvas    *c,
+                const char  *text,
+                HrTextStyle  style,
+                double       max_width)
+{
+  pango_font_description_set_absolute_size (c->font, c->size[style] * PANGO_SCALE);
+  pango_font_description_set_weight (c->font,
+                                     c->bold[style] ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (c->layout, c->font);
+  pango_layout_set_alignment (c->layout, PANGO_ALIGN_LEFT);
+  pango_layout_set_wrap (c->layout, PANGO_WRAP_WORD);
+  if (max_width > 0 && isfinite (max_width))
+    {
+      pango_layout_set_width (c->layout, (int) (max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (c->layout, c->ellipsize);
+    }
+  else
+    {
+      pango_layout_set_width (c->layout, -1);
+      pango_layout_set_ellipsize (c->layout, PANGO_ELLIPSIZE_NONE);
+    }
+  pango_layout_set_text (c->layout, text != NULL ? text : "", -1);
+}
+
+static void
+canvas_extents (HrCanvas *c,
+                double   *x,
+                double   *y,
+                double   *w,
+                double   *h)
+{
+  PangoRectangle logical;
+
+  pango_layout_get_extents (c->layout, NULL, &logical);
+  *x = (double) logical.x / PANGO_SCALE;
+  *y = (double) logical.y / PANGO_SCALE;
+  *w = (double) logical.width / PANGO_SCALE;
+  *h = (double) logical.height / PANGO_SCALE;
+}
+
+gboolean
+hr_canvas_begin (HrCanvas           *c,
+                 cairo_t            *cr,
+                 double              width,
+                 double              height,
+                 const HrChartTheme *theme)
+{
+  cairo_font_options_t *options;
+  double dx = 1, dy = 0, scale;
+
+  g_return_val_if_fail (c != NULL, FALSE);
+  memset (c, 0, sizeof *c);
+
+  if (cr == NULL || cairo_status (cr) != CAIRO_STATUS_SUCCESS)
+    return FALSE;
+  if (!isfinite (width) || !isfinite (height) || width < 1 || height < 1
+      || width > 1e6 || height > 1e6)
+    return FALSE;
+
+  c->cr = cr;
+  c->theme = theme != NULL ? theme : hr_chart_theme_light ();
+  c->width = width;
+  c->height = height;
+
+  cairo_save (cr);
+  cairo_user_to_device_distance (cr, &dx, &dy);
+  scale = hypot (dx, dy);
+  c->px = (isfinite (scale) && scale > 0) ? 1.0 / scale : 1.0;
+
+  /* Text follows the chart's size a little (exports at 1200×700 get larger type than a
+   * 500-pixel widget) but stays within a readable range. */
+  c->fs = c->theme->font_size > 0 ? c->theme->font_size : 12.0;
+  c->fs *= CLAMP (MIN (width / 900.0, height / 520.0), 0.8, 1.25);
+  c->pad = CLAMP (c->fs * 1.3, 6.0, 24.0);
+
+  c->size[HR_TEXT_TITLE] = c->fs * 1.4;
+  c->size[HR_TEXT_SUBTITLE] = c->fs * 1.0;
+  c->size[HR_TEXT_LABEL] = c->fs * 0.92;
+  c->size[HR_TEXT_VALUE] = c->fs * 0.92;
+  c->size[HR_TEXT_STRONG] = c->fs * 1.0;
+  c->size[HR_TEXT_SMALL] = c->fs * 0.85;
+  c->bold[HR_TEXT_TITLE] = TRUE;
+  c->bold[HR_TEXT_STRONG] = TRUE;
+  c->ellipsize = PANGO_ELLIPSIZE_END;
+
+  c->pctx = pango_cairo_create_context (cr);
+  options = cairo_font_options_create ();
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  pango_cairo_context_set_font_options (c->pctx, options);
+  cairo_font_options_destroy (options);
+  pango_context_set_round_glyph_positions (c->pctx, FALSE);
+  c->layout = pango_layout_new (c->pctx);
+  c->font = pango_font_description_new ();
+  pango_font_description_set_family (c->font, c->theme->font_family[0] != '\0'
+                                              ? c->theme->font_family : "sans-serif");
+  return TRUE;
+}
+
+void
+hr_canvas_end (HrCanvas *c)
+{
+  g_clear_pointer (&c->font, pango_font_description_free);
+  g_clear_object (&c->layout);
+  g_clear_object (&c->pctx);
+  if (c->cr != NULL)
+    cairo_restore (c->cr);
+  c->cr = NULL;
+}
+
+void
+hr_canvas_set_color (HrCanvas          *c,
+                     const HrChartRgba *color,
+                     double             alpha_factor)
+{
+  cairo_set_source_rgba (c->cr, color->red, color->green, color->blue,
+                         color->alpha * alpha_factor);
+}
+
+double
+hr_canvas_snap (HrCanvas *c,
+                double    v,
+                double    line_width)
+{
+  double dev = v / c->px;
+  long lw = lround (line_width / c->px);
+
+  if (!isfinite (dev))
+    return v;
+  if (lw % 2 == 1)
+    return (floor (dev) + 0.5) * c->px;
+  return round (dev) * c->px;
+}
+
+void
+hr_canvas_text_measure (HrCanvas    *c,
+                        const char  *text,
+                        HrTextStyle  style,
+                        double      *width,
+                        double      *height)
+{
+  double x, y, w, h;
+
+  canvas_prepare (c, text, style, -1);
+  canvas_extents (c, &x, &y, &w, &h);
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+}
+
+double
+hr_canvas_text (HrCanvas          *c,
+                const char        *text,
+                HrTextStyle        style,
+                double             x,
+                double             y,
+                double             xalign,
+                double             yalign,
+                double             max_width,
+                const HrChartRgba *color)
+{
+  double lx, ly, w, h;
+
+  if (text == NULL || *text == '\0')
+    return 0;
+  canvas_prepare (c, text, style, max_width);
+  canvas_extents (c, &lx, &ly, &w, &h);
+  hr_canvas_set_color (c, color != NULL ? color : &c->theme->foreground, 1.0);
+  cairo_move_to (c->cr, x - xalign * w - lx, y - yalign * h - ly);
+  pango_cairo_show_layout (c->cr, c->layout);
+  cairo_new_path (c->cr);
+  return w;
+}
+
+void
+hr_canvas_text_rotated (HrCanvas          *c,
+                        const char        *text,
+                        HrTextStyle        style,
+                        double             x,
+                        double             y,
+                        double             xalign,
+                        double             yalign,
+                        double             angle,
+                        double             max_width,
+                        const HrChartRgba *color)
+{
+  double lx, ly, w, h;
+
+  if (text == NULL || *text == '\0')
+    return;
+  canvas_prepare (c, text, style, max_width);
+  canvas_extents (c, &lx, &ly, &w, &h);
+  cairo_save (c->cr);
+  cairo_translate (c->cr, x, y);
+  cairo_rotate (c->cr, angle);
+  pango_cairo_update_layout (c->cr, c->layout);
+  hr_canvas_set_color (c, color != NULL ? color : &c->theme->foreground, 1.0);
+  cairo_move_to (c->cr, -xalign * w - lx, -yalign * h - ly);
+  pango_cairo_show_layout (c->cr, c->layout);
+  cairo_new_path (c->cr);
+  cairo_restore (c->cr);
+  pango_cairo_update_layout (c->cr, c->layout);
+}
+
+double
+hr_canvas_paragraph (HrCanvas          *c,
+                     const char        *text,
+                     HrTextStyle        style,
+                     const HrRect      *r,
+                     const HrChartRgba *color)
+{
+  double lx, ly, w, h;
+
+  if (text == NULL || *text == '\0' || r->w <= 1)
+    return 0;
+  canvas_prepare (c, text, style, -1);
+  pango_layout_set_width (c->layout, (int) (r->w * PANGO_SCALE));
+  pango_layout_set_wrap (c->layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_alignment (c->layout, PANGO_ALIGN_CENTER);
+  canvas_extents (c, &lx, &ly, &w, &h);
+  hr_canvas_set_color (c, color != NULL ? color : &c->theme->muted, 1.0);
+  cairo_move_to (c->cr, r->x, r->y + MAX (0, (r->h - h) / 2) - ly);
+  pango_cairo_show_layout (c->cr, c->layout);
+  cairo_new_path (c->cr);
+  return h;
+}
+
+void
+hr_canvas_background (HrCanvas *c)
+{
+  const HrChartRgba *bg = &c->theme->background;
+
+  if (bg->alpha <= 0)
+    return;
+  hr_canvas_set_color (c, bg, 1.0);
+  cairo_rectangle (c->cr, 0, 0, c->width, c->height);
+  cairo_fill (c->cr);
+}
+
+double
+hr_canvas_badge (HrCanvas       *c,
+                 HrChartVerdict  verdict,
+                 const char     *text,
+                 double          right,
+                 double          top,
+                 gboolean        draw,
+                 double         *height)
+{
+  g_autofree char *label = NULL;
+  double tw, th, w, h;
+
+  label = g_strdup_printf ("%s %s", hr_chart_verdict_glyph (verdict),
+                           text != NULL ? text : hr_chart_verdict_display (verdict));
+  hr_canvas_text_measure (c, label, HR_TEXT_STRONG, &tw, &th);
+  h = th + c->fs * 0.5;
+  w = tw + c->fs * 1.2;
+  if (height != NULL)
+    *height = h;
+  if (!draw)
+    return w;
+
+  hr_canvas_rounded_rect (c, right - w, top, w, h, h / 2);
+  hr_canvas_set_color (c, hr_chart_theme_verdict_color (c->theme, verdict), 1.0);
+  cairo_fill (c->cr);
+  hr_canvas_text (c, label, HR_TEXT_STRONG, right - w / 2, top + h / 2, 0.5, 0.5, -1,
+                  &on_verdict);
+  return w;
+}
+
+double
+hr_canvas_header (HrCanvas       *c,
+                  const char     *title,
+                  const char     *subtitle,
+                  HrChartVerdict  verdict,
+                  const char     *badge)
+{
+  double y = c->pad, row = 0, badge_w = 0, badge_h = 0, th = 0;
+  double avail = c->width - 2 * c->pad;
+
+  if (badge != NULL)
+    {
+      badge_w = hr_canvas_badge (c, verdict, badge, 0, 0, FALSE, &badge_h);
+      /* On a narrow chart the badge would eat the title: drop it, the chart says it too. */
+      if (badge_w > avail * 0.6)
+        badge_w = badge_h = 0;
+      else
+        hr_canvas_badge (c, verdict, badge, c->width - c->pad, y, TRUE, NULL);
+    }
+  if (title != NULL && *title != '\0')
+    {
+      double title_w = avail - (badge_w > 0 ? badge_w + c->fs : 0);
+
+      hr_canvas_text_measure (c, title, HR_TEXT_TITLE, NULL, &th);
+      hr_canvas_text (c, title, HR_TEXT_TITLE, c->pad, y + MAX (0, (badge_h - th) / 2), 0, 0,
+                      title_w, &c->theme->foreground);
+    }
+  row = MAX (th, badge_h);
+  y += row;
+  if (subtitle != NULL && *subtitle != '\0')
+    {
+      double sh;
+
+      hr_canvas_text_measure (c, subtitle, HR_TEXT_SUBTITLE, NULL, &sh);
+      y += c->fs * 0.2;
+      hr_canvas_text (c, subtitle, HR_TEXT_SUBTITLE, c->pad, y, 0, 0, avail, &c->theme->muted);
+      y += sh;
+    }
+  return y + (row > 0 ? c->fs * 0.8 : 0);
+}
+
+static void
+legend_swatch (HrCanvas           *c,
+               const HrLegendItem *item,
+               double              x,
+               double              cy,
+               double              sw,
+               double              box)
+{
+  static const double dash[] = { 6, 4 };
+  static const double dot[] = { 1.5, 3 };
+
+  switch (item->swatch)
+    {
+    case HR_SWATCH_LINE:
+    case HR_SWATCH_DASH:
+    case HR_SWATCH_DOT:
+      cairo_set_line_cap (c->cr, item->swatch == HR_SWATCH_DOT ? CAIRO_LINE_CAP_ROUND
+                                                               : CAIRO_LINE_CAP_BUTT);
+      hr_canvas_line (c, x, cy, x + sw, cy, MAX (2.0, c->fs * 0.16), item->color,
+                      item->swatch == HR_SWATCH_DASH ? dash
+                      : item->swatch == HR_SWATCH_DOT ? dot : NULL,
+                      item->swatch == HR_SWATCH_LINE ? 0 : 2);
+      cairo_set_line_cap (c->cr, CAIRO_LINE_CAP_BUTT);
+      if (item->marker >= 0)
+        hr_canvas_marker (c, item->marker, x + sw / 2, cy, c->fs * 0.55, item->color);
+      break;
+    case HR_SWATCH_GLYPH:
+      hr_canvas_text (c, item->glyph, HR_TEXT_STRONG, x + sw / 2, cy, 0.5, 0.5, -1, item->color);
+      break;
+    case HR_SWATCH_HATCH:
+    case HR_SWATCH_BOX:
+    default:
+      {
+        HrRect r = { x, cy - box / 2, box, box };
+
+        hr_canvas_rounded_rect (c, r.x, r.y, r.w, r.h, box * 0.2);
+        hr_canvas_set_color (c, item->color, item->swatch == HR_SWATCH_HATCH ? 0.35 : 1.0);
+        cairo_fill (c->cr);
+        if (item->swatch == HR_SWATCH_HATCH)
+          hr_canvas_hatch (c, &r, item->color, 1.0, box / 3.5);
+      }
+      break;
+    }
+}
+
+double
+hr_canvas_legend (HrCanvas           *c,
+                  const HrLegendItem *items,
+                  int                 n_items,
+                  double              x,
+                  double              y,
+                  double              max_width,
+                  gboolean            draw)
+{
+  double box = c->size[HR_TEXT_LABEL] * 0.85;
+  double gap = c->fs * 0.4, item_gap = c->fs * 1.3;
+  double line_h, cx = x, cy = y;
+
+  if (n_items <= 0 || max_width <= box * 4)
+    return 0;
+  hr_canvas_text_measure (c, "Hg", HR_TEXT_LABEL, NULL, &line_h);
+  line_h *= 1.25;
+
+  for (int i = 0; i < n_items; i++)
+    {
+      const HrLegendItem *item = &items[i];
+      gboolean is_line = item->swatch == HR_SWATCH_LINE || item->swatch == HR_SWATCH_DASH
+                         || item->swatch == HR_SWATCH_DOT;
+      double sw = is_line ? c->fs * 2.2 : box;
+
+      if (item->swatch == HR_SWATCH_GLYPH)
+        hr_canvas_text_measure (c, item->glyph, HR_TEXT_STRONG, &sw, NULL);
+      double tw, need;
+
+      hr_canvas_text_measure (c, item->label, HR_TEXT_LABEL, &tw, NULL);
+      tw = MIN (tw, max_width - sw - gap);
+      need = sw + gap + tw;
+      if (cx > x && cx + need > x + max_width)
+        {
+          cx = x;
+          cy += line_h;
+        }
+      if (draw)
+        {
+          legend_swatch (c, item, cx, cy + line_h / 2, sw, box);
+          hr_canvas_text (c, item->label, HR_TEXT_LABEL, cx + sw + gap, cy + line_h / 2, 0, 0.5,
+                          max_width - sw - gap, &c->theme->foreground);
+        }
+      cx += need + item_gap;
+    }
+  return cy + line_h - y;
+}
+
+void
+hr_canvas_message (HrCanvas     *c,
+                   const HrRect *r,
+                   const char   *text)
+{
+  HrRect inner = { r->x + c->pad, r->y, r->w - 2 * c->pad, r->h };
+
+  if (inner.w < 10 || inner.h < 5)
+    return;
+  hr_canvas_paragraph (c, text, HR_TEXT_SUBTITLE, &inner, &c->theme->muted);
+}
+
+void
+hr_canvas_hatch (HrCanvas          *c,
+                 const HrRect      *r,
+                 const HrChartRgba *color,
+                 double             alpha,
+                 double             spacing)
+{
+  cairo_t *cr = c->cr;
+
+  if (r->w <= 0 || r->h <= 0 || spacing <= 0)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, r->x, r->y, r->w, r->h);
+  cairo_clip (cr);
+  hr_canvas_set_color (c, color, alpha);
+  cairo_set_line_width (cr, MAX (c->px, spacing * 0.28));
+  /* Lines at 45°, anchored to the page so adjacent hatched boxes line up. */
+  for (double k = floor ((r->x + r->y) / spacing) * spacing; k <= r->x + r->w + r->y + r->h;
+       k += spacing)
+    {
+      cairo_move_to (cr, k - r->y + 1, r->y - 1);
+      cairo_line_to (cr, k - (r->y + r->h) - 1, r->y + r->h + 1);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+hr_canvas_marker (HrCanvas          *c,
+                  int                marker,
+                  double             x,
+                  double             y,
+                  double             size,
+                  const HrChartRgba *fill)
+{
+  cairo_t *cr = c->cr;
+  double r = size / 2;
+
+  switch (marker)
+    {
+    case HR_MARKER_SQUARE:
+      cairo_rectangle (cr, x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);
+      break;
+    case HR_MARKER_TRIANGLE:
+      cairo_move_to (cr, x, y - r * 1.1);
+      cairo_line_to (cr, x + r, y + r * 0.75);
+      cairo_line_to (cr, x - r, y + r * 0.75);
+      cairo_close_path (cr);
+      break;
+    case HR_MARKER_DIAMOND:
+      cairo_move_to (cr, x, y - r * 1.15);
+      cairo_line_to (cr, x + r, y);
+      cairo_line_to (cr, x, y + r * 1.15);
+      cairo_line_to (cr, x - r, y);
+      cairo_close_path (cr);
+      break;
+    case HR_MARKER_CIRCLE:
+    default:
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+      break;
+    }
+  hr_canvas_set_color (c, fill, 1.0);
+  cairo_fill_preserve (cr);
+  hr_canvas_set_color (c, &c->theme->background, c->theme->background.alpha > 0 ? 1.0 : 0.0);
+  cairo_set_line_width (cr, MAX (c->px, size * 0.15));
+  cairo_stroke (cr);
+}
+
+void
+hr_canvas_rounded_rect (HrCanvas *c,
+                        double    x,
+                        double    y,
+                        double    w,
+                        double    h,
+                        double    radius)
+{
+  cairo_t *cr = c->cr;
+
+  radius = MIN (radius, MIN (w, h) / 2);
+  if (radius <= 0)
+    {
+      cairo_rectangle (cr, x, y, w, h);
+      return;
+    }
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - radius, y + radius, radius, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - radius, y + h - radius, radius, 0, G_PI / 2);
+  cairo_arc (cr, x + radius, y + h - radius, radius, G_PI / 2, G_PI);
+  cairo_arc (cr, x + radius, y + radius, radius, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+void
+hr_canvas_line (HrCanvas          *c,
+                double             x0,
+                double             y0,
+                double             x1,
+                double             y1,
+                double             line_width,
+                const HrChartRgba *color,
+                const double      *dashes,
+                int                n_dashes)
+{
+  cairo_t *cr = c->cr;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, line_width);
+  cairo_set_dash (cr, dashes, dashes != NULL ? n_dashes : 0, 0);
+  hr_canvas_set_color (c, color, 1.0);
+  cairo_move_to (cr, x0, y0);
+  cairo_line_to (cr, x1, y1);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+double
+hr_canvas_text_boxed (HrCanvas          *c,
+                      const char        *text,
+                      HrTextStyle        style,
+                      double             x,
+                      double             y,
+                      double             xalign,
+                      double             yalign,
+                      const HrChartRgba *color)
+{
+  double w, h, m = c->fs * 0.2;
+
+  hr_canvas_text_measure (c, text, style, &w, &h);
+  if (c->theme->background.alpha > 0)
+    {
+      hr_canvas_rounded_rect (c, x - xalign * w - m, y - yalign * h, w + 2 * m, h, m);
+      hr_canvas_set_color (c, &c->theme->background, 0.85);
+      cairo_fill (c->cr);
+    }
+  return hr_canvas_text (c, text, style, x, y, xalign, yalign, -1, color);
+}
+
+int
+hr_canvas_place_marks (HrCanvas    *c,
+                       HrMarkLabel *marks,
+                       int          n_marks,
+                       double       x_min,
+                       double       x_max)
+{
+  double gap = c->fs * 0.35;
+  int n_tiers = 0;
+
+  for (int i = 0; i < n_marks; i++)
+    {
+      HrMarkLabel *m = &marks[i];
+      double w;
+      gboolean placed = FALSE;
+
+      hr_canvas_text_measure (c, m->text, HR_TEXT_SMALL, &w, NULL);
+      m->width = w;
+      for (int tier = 0; tier < 4 && !placed; tier++)
+        for (int side = 0; side < 2 && !placed; side++)
+          {
+            /* Preferred side first; fall back to the other one. */
+            double xalign = (side == 0) == m->prefer_left ? 1.0 : 0.0;
+            double left = xalign > 0.5 ? m->x - gap - w : m->x + gap;
+            gboolean clash = left < x_min || left + w > x_max;
+
+            for (int j = 0; j < i && !clash; j++)
+              if (marks[j].tier == tier
+                  && left < marks[j].left + marks[j].width + gap
+                  && marks[j].left < left + w + gap)
+                clash = TRUE;
+            /* A label must not cross another mark's line in its own tier. */
+            for (int j = 0; j < n_marks && !clash; j++)
+              if (j != i && marks[j].x > left - gap / 2 && marks[j].x < left + w + gap / 2)
+                clash = tier == 0;
+            if (!clash)
+              {
+                m->tier = tier;
+                m->xalign = xalign;
+                m->left = left;
+                placed = TRUE;
+              }
+          }
+      if (!placed)
+        {
+          /* Last resort: clamp into the span on a tier of its own. */
+          m->tier = MIN (n_tiers, 3);
+          m->left = CLAMP (m->x - w / 2, x_min, MAX (x_min, x_max - w));
+          m->xalign = 0;
+        }
+      n_tiers = MAX (n_tiers, m->tier + 1);
+    }
+  return n_tiers;
+}
+
+double
+hr_canvas_marks_tier_height (HrCanvas *c)
+{
+  double h;
+
+  hr_canvas_text_measure (c, "Hg", HR_TEXT_SMALL, NULL, &h);
+  return h * 1.1;
+}
+
+void
+hr_canvas_draw_marks (HrCanvas          *c,
+                      const HrMarkLabel *marks,
+                      int                n_marks,
+                      int                n_tiers,
+                      double             y_bottom)
+{
+  double th = hr_canvas_marks_tier_height (c);
+
+  for (int i = 0; i < n_marks; i++)
+    {
+      const HrMarkLabel *m = &marks[i];
+      double y = y_bottom - (m->tier + 1) * th;
+
+      hr_canvas_text (c, m->text, HR_TEXT_SMALL, m->left, y + th * 0.05, 0, 0, -1,
+                      m->color != NULL ? m->color : &c->theme->foreground);
+      /* Labels above the first tier get a thin leader down to their line's top. */
+      if (m->tier > 0)
+        {
+          double lx = m->xalign > 0.5 ? m->left + m->width : m->left;
+
+          hr_canvas_line (c, lx, y + th * 0.55, m->x, y_bottom, MAX (c->px, 0.75),
+                          &c->theme->axis, NULL, 0);
+        }
+    }
+}
+
+void
+hr_spread (double       *pos,
+           const double *size,
+           int           n,
+           double        gap,
+           double        lo,
+           double        hi)
+{
+  if (n <= 0)
+    return;
+  for (int i = 0; i < n; i++)
+    {
+      double min = i == 0 ? lo + size[0] / 2
+                          : pos[i - 1] + (size[i - 1] + size[i]) / 2 + gap;
+
+      pos[i] = MAX (pos[i], min);
+    }
+  for (int i = n - 1; i >= 0; i--)
+    {
+      double max = i == n - 1 ? hi - size[i] / 2
+                              : pos[i + 1] - (size[i + 1] + size[i]) / 2 - gap;
+
+      pos[i] = MIN (pos[i], max);
+    }
+}
+
+void
+hr_canvas_text_rotated_boxed (HrCanvas          *c,
+                              const char        *text,
+                              HrTextStyle        style,
+                              double             x,
+                              double             y,
+                              double             xalign,
+                              double             yalign,
+                              double             angle,
+                              const HrChartRgba *color)
+{
+  cairo_save (c->cr);
+  cairo_translate (c->cr, x, y);
+  cairo_rotate (c->cr, angle);
+  pango_cairo_update_layout (c->cr, c->layout);
+  hr_canvas_text_boxed (c, text, style, 0, 0, xalign, yalign, color);
+  cairo_restore (c->cr);
+  pango_cairo_update_layout (c->cr, c->layout);
+}

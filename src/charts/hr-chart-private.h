@@ -1,0 +1,388 @@
+/* hr-chart-private.h — the drawing kit the charts share: text, axes, legend, header, patterns
+ *
+ * Not installed, not used outside src/charts/.
+ */
+#pragma once
+
+#include <math.h>
+#include <pango/pangocairo.h>
+#include "hr-chart.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_TEXT_TITLE,
+  HR_TEXT_SUBTITLE,
+  HR_TEXT_LABEL,     /* tick and category labels */
+  HR_TEXT_VALUE,     /* numbers next to bars */
+  HR_TEXT_STRONG,    /* badges, panel titles */
+  HR_TEXT_SMALL,     /* notes */
+  HR_N_TEXT_STYLES
+} HrTextStyle;
+
+typedef struct
+{
+  cairo_t *cr;
+  const HrChartTheme *theme;
+  PangoContext *pctx;
+  PangoLayout *layout;
+  PangoFontDescription *font;
+  double width;
+  double height;
+  double fs;                      /* adapted base font size, logical px */
+  double pad;                     /* outer padding */
+  double px;                      /* one device pixel in logical units */
+  double size[HR_N_TEXT_STYLES];  /* text sizes per style; charts may shrink them */
+  gboolean bold[HR_N_TEXT_STYLES];
+  PangoEllipsizeMode ellipsize;   /* for text with a max width (END) */
+} HrCanvas;
+
+typedef enum
+{
+  HR_SWATCH_BOX,
+  HR_SWATCH_HATCH,        /* box with a diagonal hatch: system RAM, "does not fit" */
+  HR_SWATCH_LINE,
+  HR_SWATCH_DASH,
+  HR_SWATCH_DOT,
+  HR_SWATCH_GLYPH,        /* @glyph drawn in @color: the verdict key */
+} HrSwatch;
+
+typedef struct
+{
+  const char *label;
+  const HrChartRgba *color;
+  HrSwatch swatch;
+  int marker;             /* HR_MARKER_* for line swatches, -1 for none */
+  const char *glyph;
+} HrLegendItem;
+
+enum
+{
+  HR_MARKER_CIRCLE,
+  HR_MARKER_SQUARE,
+  HR_MARKER_TRIANGLE,
+  HR_MARKER_DIAMOND,
+};
+
+#define HR_AXIS_MAX_TICKS 64
+
+typedef struct
+{
+  double min;             /* axis range (after rounding to ticks) */
+  double max;
+  double step;
+  int decimals;           /* for tick labels */
+  gboolean log2;
+  int n_ticks;
+  double ticks[HR_AXIS_MAX_TICKS];
+} HrAxis;
+
+typedef struct
+{
+  double x, y, w, h;
+} HrRect;
+
+/* A label for a vertical reference line (capacity, current context…). */
+typedef struct
+{
+  const char *text;
+  double x;                       /* the line */
+  gboolean prefer_left;           /* text ends at the line rather than starting there */
+  const HrChartRgba *color;
+  /* set by hr_canvas_place_marks */
+  int tier;
+  double xalign;
+  double left;
+  double width;
+} HrMarkLabel;
+
+/* Canvas ----------------------------------------------------------------------------------- */
+
+/* FALSE when there is nothing sensible to draw into (zero/negative/NAN size or a cairo_t in
+ * an error state); then nothing is drawn and hr_canvas_end must not be called. */
+gboolean        hr_canvas_begin             (HrCanvas           *c,
+                                             cairo_t            *cr,
+                                             double              width,
+                                             double              height,
+                                             const HrChartTheme *theme);
+void            hr_canvas_end               (HrCanvas           *c);
+
+void            hr_canvas_set_color         (HrCanvas           *c,
+                                             const HrChartRgba  *color,
+                                             double              alpha_factor);
+/* Snaps a coordinate so that a line of @line_width logical units lands on whole device pixels. */
+double          hr_canvas_snap              (HrCanvas           *c,
+                                             double              v,
+                                             double              line_width);
+
+/* Text ------------------------------------------------------------------------------------- */
+
+void            hr_canvas_text_measure      (HrCanvas           *c,
+                                             const char         *text,
+                                             HrTextStyle         style,
+                                             double             *width,
+                                             double             *height);
+/* Draws @text with its box aligned at (@x, @y) by @xalign/@yalign (0 = left/top, 1 =
+ * right/bottom), ellipsized to @max_width when > 0.  Returns the drawn width. */
+double          hr_canvas_text              (HrCanvas           *c,
+                                             const char         *text,
+                                             HrTextStyle         style,
+                                             double              x,
+                                             double              y,
+                                             double              xalign,
+                                             double              yalign,
+                                             double              max_width,
+                                             const HrChartRgba  *color);
+/* Same, rotated by @angle (radians, negative = counter-clockwise) around (@x, @y). */
+void            hr_canvas_text_rotated      (HrCanvas           *c,
+                                             const char         *text,
+                                             HrTextStyle         style,
+                                             double              x,
+                                             double              y,
+                                             double              xalign,
+                                             double              yalign,
+                                             double              angle,
+                                             double              max_width,
+                                             const HrChartRgba  *color);
+/* Wrapped paragraph centred in @r; returns its height. */
+double          hr_canvas_paragraph         (HrCanvas           *c,
+                                             const char         *text,
+                                             HrTextStyle         style,
+                                             const HrRect       *r,
+                                             const HrChartRgba  *color);
+
+/* Furniture -------------------------------------------------------------------------------- */
+
+void            hr_canvas_background        (HrCanvas           *c);
+/* Title, subtitle and an optional verdict badge at the top right (@badge NULL for none).
+ * Returns the y below the header. */
+double          hr_canvas_header            (HrCanvas           *c,
+                                             const char         *title,
+                                             const char         *subtitle,
+                                             HrChartVerdict      verdict,
+                                             const char         *badge);
+/* A pill with the verdict's glyph, text and colour; right-aligned at (@right, @top) when
+ * @draw.  Returns its width; @height receives its height. */
+double          hr_canvas_badge             (HrCanvas           *c,
+                                             HrChartVerdict      verdict,
+                                             const char         *text,
+                                             double              right,
+                                             double              top,
+                                             gboolean            draw,
+                                             double             *height);
+/* Flowing legend left-aligned at (@x, @y), wrapping within @max_width.  Returns its height;
+ * draws only when @draw. */
+double          hr_canvas_legend            (HrCanvas           *c,
+                                             const HrLegendItem *items,
+                                             int                 n_items,
+                                             double              x,
+                                             double              y,
+                                             double              max_width,
+                                             gboolean            draw);
+/* Text on a knock-out box of the background colour, so reference lines pass behind it. */
+double          hr_canvas_text_boxed        (HrCanvas           *c,
+                                             const char         *text,
+                                             HrTextStyle         style,
+                                             double              x,
+                                             double              y,
+                                             double              xalign,
+                                             double              yalign,
+                                             const HrChartRgba  *color);
+void            hr_canvas_text_rotated_boxed (HrCanvas          *c,
+                                              const char        *text,
+                                              HrTextStyle        style,
+                                              double             x,
+                                              double             y,
+                                              double             xalign,
+                                              double             yalign,
+                                              double             angle,
+                                              const HrChartRgba *color);
+/* Places labels beside their lines in as few tiers as keep them apart within [@x_min,
+ * @x_max].  Returns the number of tiers. */
+int             hr_canvas_place_marks       (HrCanvas           *c,
+                                             HrMarkLabel        *marks,
+                                             int                 n_marks,
+                                             double              x_min,
+                                             double              x_max);
+double          hr_canvas_marks_tier_height (HrCanvas           *c);
+/* Draws placed labels in tiers stacked upwards from @y_bottom. */
+void            hr_canvas_draw_marks        (HrCanvas           *c,
+                                             const HrMarkLabel  *marks,
+                                             int                 n_marks,
+                                             int                 n_tiers,
+                                             double              y_bottom);
+/* Moves @n intervals centred at @pos (ascending) with extents @size apart by at least @gap,
+ * keeping them within [@lo, @hi] when there is room: the label de-overlap of every chart. */
+void            hr_spread                   (double             *pos,
+                                             const double       *size,
+                                             int                 n,
+                                             double              gap,
+                                             double              lo,
+                                             double              hi);
+/* A centred message for charts without data ("No data", "Memory figures unknown"). */
+void            hr_canvas_message           (HrCanvas           *c,
+                                             const HrRect       *r,
+                                             const char         *text);
+
+void            hr_canvas_hatch             (HrCanvas           *c,
+                                             const HrRect       *r,
+                                             const HrChartRgba  *color,
+                                             double              alpha,
+                                             double              spacing);
+void            hr_canvas_marker            (HrCanvas           *c,
+                                             int                 marker,
+                                             double              x,
+                                             double              y,
+                                             double              size,
+                                             const HrChartRgba  *fill);
+void            hr_canvas_rounded_rect      (HrCanvas           *c,
+                                             double              x,
+                                             double              y,
+                                             double              w,
+                                             double              h,
+                                             double              radius);
+void            hr_canvas_line              (HrCanvas           *c,
+                                             double              x0,
+                                             double              y0,
+                                             double              x1,
+                                             double              y1,
+                                             double              line_width,
+                                             const HrChartRgba  *color,
+                                             const double       *dashes,
+                                             int                 n_dashes);
+
+/* Stacked horizontal bars ------------------------------------------------------------------ */
+
+#define HR_BAR_MAX_SEGS 6
+
+/* Dark or white text, whichever reads on @fill. */
+const HrChartRgba *hr_text_on               (const HrChartRgba  *fill);
+/* Segments of @values (non-finite and negative count as 0) from the axis origin, in @colors,
+ * hatched when @hatched. */
+void            hr_bar_fill                 (HrCanvas           *c,
+                                             const double       *values,
+                                             const HrChartRgba **colors,
+                                             gboolean            hatched,
+                                             int                 n,
+                                             const HrAxis       *axis,
+                                             double              x0,
+                                             double              x1,
+                                             double              y,
+                                             double              h);
+/* Values inside the segments with room; the others as callouts in @callout_room under the
+ * bar ("KV cache 1.44 GiB"), spread so that they never overlap.  No callouts when the room
+ * is too small. */
+void            hr_bar_labels               (HrCanvas           *c,
+                                             const double       *values,
+                                             const char *const  *names,
+                                             const HrChartRgba **colors,
+                                             int                 n,
+                                             const HrAxis       *axis,
+                                             double              x0,
+                                             double              x1,
+                                             double              y,
+                                             double              h,
+                                             double              callout_room);
+
+/* Axes ------------------------------------------------------------------------------------- */
+
+/* Nice linear ticks covering [@min, @max] with at most @max_ticks ticks. */
+void            hr_axis_linear              (HrAxis             *axis,
+                                             double              min,
+                                             double              max,
+                                             int                 max_ticks);
+/* Base-2 log axis over [@min, @max] (both > 0) with ticks at powers of two, thinned to at most
+ * @max_ticks. */
+void            hr_axis_log2                (HrAxis             *axis,
+                                             double              min,
+                                             double              max,
+                                             int                 max_ticks);
+/* Maps @v on the axis to [@p0, @p1]. */
+double          hr_axis_map                 (const HrAxis       *axis,
+                                             double              v,
+                                             double              p0,
+                                             double              p1);
+/* How many ticks fit in @length logical units when each label needs about @label_extent. */
+int             hr_axis_max_ticks           (double              length,
+                                             double              label_extent);
+
+typedef const char *(*HrTickFormat) (char         *buf,
+                                     gsize         size,
+                                     const HrAxis *axis,
+                                     double        value);
+
+/* Height below the plot that hr_canvas_xaxis needs for its labels and @title. */
+double          hr_canvas_xaxis_height      (HrCanvas           *c,
+                                             const char         *title);
+/* Tick budget for an axis of @length whose widest label is like @widest. */
+int             hr_canvas_xaxis_max_ticks   (HrCanvas           *c,
+                                             double              length,
+                                             const char         *widest);
+/* Vertical grid lines from @y_top to @y_bottom, tick labels and @title under @y_bottom.
+ * @format NULL: plain numbers. */
+void            hr_canvas_xaxis             (HrCanvas           *c,
+                                             const HrAxis       *axis,
+                                             HrTickFormat        format,
+                                             double              x0,
+                                             double              x1,
+                                             double              y_top,
+                                             double              y_bottom,
+                                             const char         *title);
+double          hr_canvas_yaxis_width       (HrCanvas           *c,
+                                             const HrAxis       *axis,
+                                             HrTickFormat        format,
+                                             const char         *title);
+/* Horizontal grid lines from @x0 to @x1, labels right-aligned left of @x0, @title rotated at
+ * @x_left. */
+void            hr_canvas_yaxis             (HrCanvas           *c,
+                                             const HrAxis       *axis,
+                                             HrTickFormat        format,
+                                             double              x_left,
+                                             double              x0,
+                                             double              x1,
+                                             double              y_bottom,
+                                             double              y_top,
+                                             const char         *title);
+
+/* Formatting (values for display, in the user's locale) ------------------------------------ */
+
+/* All write into @buf and return it.  Non-finite values give "unknown". */
+const char     *hr_fmt_gib                  (char               *buf,
+                                             gsize               size,
+                                             double              gib);
+const char     *hr_fmt_number               (char               *buf,
+                                             gsize               size,
+                                             double              value,
+                                             int                 decimals);
+const char     *hr_fmt_tps                  (char               *buf,
+                                             gsize               size,
+                                             double              tps);
+const char     *hr_fmt_usd                  (char               *buf,
+                                             gsize               size,
+                                             double              usd);
+const char     *hr_fmt_usd_short            (char               *buf,
+                                             gsize               size,
+                                             double              usd);
+const char     *hr_fmt_context              (char               *buf,
+                                             gsize               size,
+                                             double              tokens);
+const char     *hr_fmt_tick                 (char               *buf,
+                                             gsize               size,
+                                             const HrAxis       *axis,
+                                             double              value);
+
+/* A value usable on a bar: finite and >= 0, else 0. */
+static inline double
+hr_chart_clean (double v)
+{
+  return (isfinite (v) && v > 0) ? v : 0;
+}
+
+static inline gboolean
+hr_chart_known (double v)
+{
+  return isfinite (v);
+}
+
+G_END_DECLS

@@ -1,0 +1,279 @@
+/* hr-chart.h — Headroom's charts: plain data in, cairo drawing out
+ *
+ * Every chart is one function that draws into any cairo_t (a widget's snapshot, a PNG, an SVG
+ * or a PDF surface) from a plain struct defined here.  The structs hold display values only
+ * (GiB, tok/s, USD), so the drawing code never depends on how the core computes them;
+ * hr-chart-data.h fills them from core results.
+ *
+ * All coordinates are logical units: for HiDPI the caller scales the cairo_t and passes the
+ * logical width and height.  Unknown figures are NAN and are drawn as "unknown".
+ */
+#pragma once
+
+#include <glib.h>
+#include <cairo.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_CHART_BREAKDOWN,  /* HrChartBreakdown */
+  HR_CHART_CONTEXT,    /* HrChartContext */
+  HR_CHART_QUANT,      /* HrChartQuant */
+  HR_CHART_COMPARE,    /* HrChartCompare */
+  HR_CHART_FINETUNE,   /* HrChartFinetune */
+  HR_CHART_TCO,        /* HrChartTco */
+  HR_CHART_N_KINDS
+} HrChartKind;
+
+/* Mirrors HrVerdict, plus "unknown" for figures the core could not compute. */
+typedef enum
+{
+  HR_CHART_VERDICT_FITS,
+  HR_CHART_VERDICT_TIGHT,
+  HR_CHART_VERDICT_EXCEEDS,
+  HR_CHART_VERDICT_UNKNOWN,
+} HrChartVerdict;
+
+typedef struct
+{
+  double red, green, blue, alpha;
+} HrChartRgba;
+
+#define HR_CHART_N_SERIES_COLORS 4
+
+typedef struct
+{
+  HrChartRgba background;   /* painted first; alpha 0 leaves the surface as it is */
+  HrChartRgba foreground;   /* titles, values */
+  HrChartRgba muted;        /* subtitles, tick labels, notes */
+  HrChartRgba grid;
+  HrChartRgba axis;
+  HrChartRgba track;        /* empty capacity behind a bar */
+  HrChartRgba physical;     /* physical-memory line */
+  HrChartRgba usable;       /* usable-memory line */
+  HrChartRgba fits;
+  HrChartRgba tight;
+  HrChartRgba exceeds;
+  HrChartRgba unknown;
+  HrChartRgba series[HR_CHART_N_SERIES_COLORS]; /* weights, KV, buffers, system RAM / etc. */
+  char font_family[96];     /* Pango family list */
+  double font_size;         /* base size in logical pixels, before size adaptation */
+} HrChartTheme;
+
+/* Okabe-Ito based, colour-blind safe. */
+const HrChartTheme *hr_chart_theme_light    (void);
+const HrChartTheme *hr_chart_theme_dark     (void);
+const HrChartRgba  *hr_chart_theme_verdict_color (const HrChartTheme *theme,
+                                                  HrChartVerdict      verdict);
+
+#define HR_CHART_TITLE_LEN 160
+#define HR_CHART_LABEL_LEN 96
+
+/* 1. Memory breakdown ---------------------------------------------------------------------- */
+
+#define HR_CHART_MAX_DEVICES 16
+
+typedef struct
+{
+  char label[HR_CHART_LABEL_LEN];  /* "GPU 1 · RTX 4090" */
+  double weights_gib;
+  double kv_gib;                   /* KV cache & recurrent state */
+  double buffers_gib;              /* engine & activation buffers */
+  double physical_gib;
+  double usable_gib;
+} HrChartDevice;
+
+typedef struct
+{
+  char title[HR_CHART_TITLE_LEN];
+  char subtitle[HR_CHART_TITLE_LEN * 2];
+  int n_devices;                   /* 1 … HR_CHART_MAX_DEVICES; one bar each */
+  HrChartDevice devices[HR_CHART_MAX_DEVICES];
+  double system_ram_gib;           /* weights kept in system RAM (offload); 0 for none */
+  double required_gib;             /* device memory over all devices */
+  double physical_gib;             /* over all devices */
+  double usable_gib;
+  HrChartVerdict verdict;
+} HrChartBreakdown;
+
+/* 2. Memory against context window ---------------------------------------------------------- */
+
+#define HR_CHART_MAX_POINTS 64
+#define HR_CHART_MAX_LINES  4
+
+typedef struct
+{
+  char label[32];                  /* "F16", "FP8 / Q8_0", "Q4_0" */
+  int n_points;
+  double context[HR_CHART_MAX_POINTS];       /* tokens, increasing */
+  double required_gib[HR_CHART_MAX_POINTS];  /* device memory at that context */
+} HrChartLine;
+
+typedef struct
+{
+  char title[HR_CHART_TITLE_LEN];
+  char subtitle[HR_CHART_TITLE_LEN * 2];
+  int n_lines;
+  HrChartLine lines[HR_CHART_MAX_LINES];
+  int current_line;                /* the scenario's KV precision (drawn heavier) */
+  double usable_gib;
+  double physical_gib;
+  double current_context;          /* tokens; 0 for none */
+  HrChartVerdict verdict;          /* at the current context and KV precision */
+  double max_fit_context;          /* largest context that fits on the current line; 0: none */
+  double min_context, max_context; /* x range, tokens (log axis) */
+} HrChartContext;
+
+/* 3. Quantizations --------------------------------------------------------------------------- */
+
+#define HR_CHART_MAX_QUANTS 32
+
+typedef struct
+{
+  char label[32];                  /* "Q4_K_M" */
+  double weights_gib;
+  double kv_gib;
+  double buffers_gib;
+  double decode_tps;               /* NAN when unknown */
+  HrChartVerdict verdict;
+} HrChartQuantRow;
+
+typedef struct
+{
+  char title[HR_CHART_TITLE_LEN];
+  char subtitle[HR_CHART_TITLE_LEN * 2];
+  int n_rows;
+  HrChartQuantRow rows[HR_CHART_MAX_QUANTS];
+  int current_row;                 /* -1 for none */
+  double usable_gib;
+  double physical_gib;
+} HrChartQuant;
+
+/* 4. GPU comparison ------------------------------------------------------------------------- */
+
+#define HR_CHART_MAX_GPUS 128
+
+typedef enum
+{
+  HR_CHART_SORT_VERDICT,           /* fits first, then faster first */
+  HR_CHART_SORT_NONE,              /* as given */
+  HR_CHART_SORT_DECODE,            /* fastest first */
+  HR_CHART_SORT_COST,              /* cheapest per token first */
+  HR_CHART_SORT_MARGIN,            /* most headroom first */
+} HrChartSort;
+
+typedef struct
+{
+  char name[HR_CHART_LABEL_LEN];   /* "H100 80GB SXM" */
+  int count;                       /* GPUs of that kind (×N shown when > 1) */
+  double required_gib;
+  double usable_gib;
+  double decode_tps;               /* NAN when unknown */
+  double cost_per_mtok_usd;        /* NAN when unknown */
+  HrChartVerdict verdict;
+} HrChartCompareItem;
+
+typedef struct
+{
+  char title[HR_CHART_TITLE_LEN];
+  char subtitle[HR_CHART_TITLE_LEN * 2];
+  int n_items;
+  HrChartCompareItem items[HR_CHART_MAX_GPUS];
+  HrChartSort sort;
+} HrChartCompare;
+
+/* 5a. Fine-tuning ----------------------------------------------------------------------------- */
+
+#define HR_CHART_MAX_FT 4
+
+typedef struct
+{
+  char label[32];                  /* "QLoRA (4-bit)" */
+  double weights_gib;
+  double grad_optimizer_gib;       /* gradients + optimizer states */
+  double activations_gib;
+  double buffers_gib;
+  HrChartVerdict verdict;
+  char note[HR_CHART_LABEL_LEN];   /* "Recommended: RTX PRO 6000 (96 GB)"; may be empty */
+} HrChartFtMethod;
+
+typedef struct
+{
+  char title[HR_CHART_TITLE_LEN];
+  char subtitle[HR_CHART_TITLE_LEN * 2];
+  int n_methods;
+  HrChartFtMethod methods[HR_CHART_MAX_FT];
+  char gpu_label[HR_CHART_LABEL_LEN]; /* the capacity the bars are drawn against */
+  double physical_gib;             /* per GPU; NAN for no capacity lines */
+  double usable_gib;
+} HrChartFinetune;
+
+/* 5b. Rent versus buy ----------------------------------------------------------------------- */
+
+#define HR_CHART_MAX_MONTHS 241
+
+typedef struct
+{
+  char title[HR_CHART_TITLE_LEN];
+  char subtitle[HR_CHART_TITLE_LEN * 2];
+  char cloud_label[HR_CHART_LABEL_LEN]; /* "Cloud: Vast.ai 1x A100 80GB" */
+  char buy_label[HR_CHART_LABEL_LEN];   /* "Buy: RTX PRO 6000" */
+  int n_points;
+  double month[HR_CHART_MAX_MONTHS];    /* increasing, from 0 */
+  double cloud_usd[HR_CHART_MAX_MONTHS]; /* cumulative; NAN when unknown */
+  double buy_usd[HR_CHART_MAX_MONTHS];
+  double cloud_monthly_usd;
+  double electricity_monthly_usd;
+  double hardware_usd;
+  double break_even_month;         /* INFINITY when buying never pays off; NAN when unknown */
+} HrChartTco;
+
+/* Drawing ------------------------------------------------------------------------------------- */
+
+void            hr_chart_breakdown_draw     (cairo_t                *cr,
+                                             double                  width,
+                                             double                  height,
+                                             const HrChartBreakdown *data,
+                                             const HrChartTheme     *theme);
+void            hr_chart_context_draw       (cairo_t                *cr,
+                                             double                  width,
+                                             double                  height,
+                                             const HrChartContext   *data,
+                                             const HrChartTheme     *theme);
+void            hr_chart_quant_draw         (cairo_t                *cr,
+                                             double                  width,
+                                             double                  height,
+                                             const HrChartQuant     *data,
+                                             const HrChartTheme     *theme);
+void            hr_chart_compare_draw       (cairo_t                *cr,
+                                             double                  width,
+                                             double                  height,
+                                             const HrChartCompare   *data,
+                                             const HrChartTheme     *theme);
+void            hr_chart_finetune_draw      (cairo_t                *cr,
+                                             double                  width,
+                                             double                  height,
+                                             const HrChartFinetune  *data,
+                                             const HrChartTheme     *theme);
+void            hr_chart_tco_draw           (cairo_t                *cr,
+                                             double                  width,
+                                             double                  height,
+                                             const HrChartTco       *data,
+                                             const HrChartTheme     *theme);
+
+/* Dispatches on @kind; @data points to the struct that goes with it. */
+void            hr_chart_draw               (HrChartKind             kind,
+                                             cairo_t                *cr,
+                                             double                  width,
+                                             double                  height,
+                                             const void             *data,
+                                             const HrChartTheme     *theme);
+
+const char     *hr_chart_kind_to_string     (HrChartKind             kind);
+gboolean        hr_chart_kind_from_string   (const char             *str,
+                                             HrChartKind            *kind);
+const char     *hr_chart_verdict_display    (HrChartVerdict          verdict);
+const char     *hr_chart_verdict_glyph      (HrChartVerdict          verdict);
+
+G_END_DECLS

@@ -1,0 +1,649 @@
+/* headroom-cli.c — Headroom from the command line (SPEC §5: a stable contract)
+ *
+ * Exit codes: 0 success, 1 the work failed, 2 bad arguments; errors are one line on stderr.
+ */
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hr-advice.h"
+#include "hr-catalog.h"
+#include "hr-cli-common.h"
+#include "hr-cli-bench.h"
+#include "hr-cli-chart.h"
+#include "hr-cli-inspect.h"
+#include "hr-cli-pricing.h"
+#include "hr-finetune.h"
+#include "hr-launch.h"
+#include "hr-report.h"
+#include "hr-units.h"
+
+static const char usage_text[] =
+  "Usage: headroom-cli COMMAND [OPTIONS]\n"
+  "\n"
+  "Commands:\n"
+  "  list models|gpus|quants|engines [--json]\n"
+  "  estimate  --model ID|--model-config FILE|--gguf FILE --gpu ID|--gpu-custom SPEC [options] [--json]\n"
+  "  matrix    (scenario options) [--json]       every quantization on this hardware\n"
+  "  compare   --model ID --gpu A --gpu B …|--all-gpus [--json|--csv]\n"
+  "  finetune  --model ID --method qlora|lora|full [--seq N] [--micro-batch N] [--gpus N] [--json]\n"
+  "  inspect   FILE.gguf|URL [--context N] [--json]\n"
+  "  pricing   [--url URL] [--json]\n"
+  "  chart     breakdown|context|quant|compare|finetune|tco (scenario options) --out FILE\n"
+  "  bench     [--json]\n"
+  "\n"
+  "Run “headroom-cli COMMAND --help” for a command's options.\n";
+
+static int
+usage_error (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
+
+static int
+usage_error (const char *fmt, ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "headroom-cli: %s\n", msg);
+  return 2;
+}
+
+/* Parses argv with the scenario options plus @extra entries. */
+static gboolean
+parse_options (int                *argc,
+               char             ***argv,
+               const char         *command,
+               const GOptionEntry *extra,
+               HrCliArgs          *args,
+               GError            **error)
+{
+  g_autofree char *param = g_strdup_printf ("%s", command);
+  g_autoptr(GOptionContext) ctx = g_option_context_new (param);
+
+  g_option_context_set_summary (ctx, "Size open-weight LLMs on GPUs.");
+  if (extra)
+    g_option_context_add_main_entries (ctx, extra, NULL);
+  g_option_context_add_group (ctx, hr_cli_scenario_options (args));
+  if (!g_option_context_parse (ctx, argc, argv, error))
+    {
+      GError *e = *error;
+      *error = g_error_new (HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "%s", e->message);
+      g_error_free (e);
+      return FALSE;
+    }
+  if (*argc > 1)
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "unexpected argument “%s”", (*argv)[1]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- list -------------------------------------------------------------------------------- */
+
+static void
+json_maybe_number (HrJsonWriter *w,
+                   const char   *key,
+                   double        v,
+                   int           decimals)
+{
+  hr_json_key (w, key);
+  hr_json_number (w, v, decimals);
+}
+
+static int
+cmd_list (int              argc,
+          char           **argv,
+          const HrCatalog *catalog)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("models|gpus|quants|engines");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  HrJsonWriter w;
+  const char *what;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return usage_error ("%s", error->message);
+  if (argc != 2)
+    return usage_error ("list what? models, gpus, quants or engines");
+  what = argv[1];
+  hr_json_init (&w, out, TRUE);
+
+  if (g_str_equal (what, "models"))
+    {
+      if (json)
+        hr_json_begin_array (&w);
+      for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
+        {
+          const HrModel *m = hr_catalog_get_model (catalog, i);
+          if (json)
+            {
+              hr_json_begin_object (&w);
+              hr_json_key (&w, "id"); hr_json_string (&w, m->id);
+              hr_json_key (&w, "name"); hr_json_string (&w, m->name);
+              hr_json_key (&w, "family"); hr_json_string (&w, m->family);
+              json_maybe_number (&w, "total_params_b", m->total_params / 1e9, 2);
+              json_maybe_number (&w, "active_params_b", m->active_params / 1e9, 2);
+              hr_json_key (&w, "layers"); hr_json_int (&w, m->n_layers);
+              hr_json_key (&w, "max_context"); hr_json_int (&w, m->max_context);
+              hr_json_key (&w, "architecture"); hr_json_string (&w, m->arch_label);
+              hr_json_key (&w, "license"); hr_json_string (&w, m->license);
+              hr_json_key (&w, "hf_repo"); hr_json_string (&w, m->hf_repo);
+              hr_json_end_object (&w);
+            }
+          else
+            {
+              char a[64], b[64];
+              g_string_append_printf (out, "%-34s %-40s %8sB / %-8s %s\n", m->id, m->name,
+                                      hr_format_number_c_buf (a, sizeof a, m->total_params / 1e9, 1),
+                                      isfinite (m->active_params) ? hr_format_number_c_buf (b, sizeof b, m->active_params / 1e9, 1) : "?",
+                                      m->arch_label ? m->arch_label : "");
+            }
+        }
+      if (json)
+        hr_json_end_array (&w);
+    }
+  else if (g_str_equal (what, "gpus"))
+    {
+      if (json)
+        hr_json_begin_array (&w);
+      for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+        {
+          const HrGpu *g = hr_catalog_get_gpu (catalog, i);
+          if (json)
+            {
+              hr_json_begin_object (&w);
+              hr_json_key (&w, "id"); hr_json_string (&w, g->id);
+              hr_json_key (&w, "name"); hr_json_string (&w, g->name);
+              hr_json_key (&w, "vendor"); hr_json_string (&w, g->vendor);
+              hr_json_key (&w, "form"); hr_json_string (&w, hr_gpu_form_to_string (g->form));
+              json_maybe_number (&w, "memory_gib", g->memory_gib, 0);
+              json_maybe_number (&w, "bandwidth_gbs", g->bandwidth_gbs, 0);
+              json_maybe_number (&w, "fp16_tflops", g->fp16_tflops, 1);
+              json_maybe_number (&w, "tdp_w", g->tdp_w, 0);
+              json_maybe_number (&w, "price_usd", g->price_usd, 0);
+              hr_json_key (&w, "backend"); hr_json_string (&w, hr_backend_to_string (g->backend));
+              hr_json_end_object (&w);
+            }
+          else
+            {
+              char a[64], b[64];
+              g_string_append_printf (out, "%-30s %-44s %6s GB %8s GB/s  %s\n", g->id, g->name,
+                                      hr_format_number_c_buf (a, sizeof a, g->memory_gib, 0),
+                                      isfinite (g->bandwidth_gbs) ? hr_format_number_c_buf (b, sizeof b, g->bandwidth_gbs, 0) : "?",
+                                      hr_gpu_form_to_string (g->form));
+            }
+        }
+      if (json)
+        hr_json_end_array (&w);
+    }
+  else if (g_str_equal (what, "quants"))
+    {
+      if (json)
+        hr_json_begin_array (&w);
+      for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
+        {
+          const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
+          if (json)
+            {
+              hr_json_begin_object (&w);
+              hr_json_key (&w, "id"); hr_json_string (&w, q->id);
+              hr_json_key (&w, "label"); hr_json_string (&w, q->label);
+              hr_json_key (&w, "default_type"); hr_json_string (&w, q->default_type);
+              json_maybe_number (&w, "nominal_bpw", q->nominal_bpw, 4);
+              hr_json_key (&w, "gguf"); hr_json_bool (&w, q->gguf);
+              hr_json_key (&w, "engines"); hr_json_string (&w, q->engines);
+              hr_json_end_object (&w);
+            }
+          else
+            g_string_append_printf (out, "%-14s %-36s %s\n", q->id, q->label ? q->label : "",
+                                    q->engines ? q->engines : "");
+        }
+      if (json)
+        hr_json_end_array (&w);
+    }
+  else if (g_str_equal (what, "engines"))
+    {
+      if (json)
+        hr_json_begin_array (&w);
+      for (int e = 0; e < HR_N_ENGINES; e++)
+        {
+          if (json)
+            {
+              hr_json_begin_object (&w);
+              hr_json_key (&w, "id"); hr_json_string (&w, hr_engine_to_string (e));
+              hr_json_key (&w, "name"); hr_json_string (&w, hr_engine_display_name (e));
+              hr_json_end_object (&w);
+            }
+          else
+            g_string_append_printf (out, "%-10s %s\n", hr_engine_to_string (e), hr_engine_display_name (e));
+        }
+      if (json)
+        hr_json_end_array (&w);
+    }
+  else
+    return usage_error ("list: unknown list “%s” (models, gpus, quants, engines)", what);
+
+  if (json)
+    g_string_append_c (out, '\n');
+  fputs (out->str, stdout);
+  return 0;
+}
+
+/* ---- estimate ---------------------------------------------------------------------------- */
+
+static int
+cmd_estimate (int              argc,
+              char           **argv,
+              const HrCatalog *catalog)
+{
+  HrCliArgs args;
+  HrCliScenario cs = { 0 };
+  HrEstimate est;
+  g_autoptr(GError) error = NULL;
+  int rc = 0;
+
+  hr_cli_args_init (&args);
+  if (!parse_options (&argc, &argv, "estimate", NULL, &args, &error) ||
+      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error) ||
+      !hr_estimate_compute (&cs.scenario, hr_catalog_get_pricing (catalog), &est, &error))
+    rc = hr_cli_fail (error);
+  else if (cs.json)
+    {
+      g_autofree char *json = hr_report_estimate_json (&cs.scenario, &est);
+      fputs (json, stdout);
+    }
+  else
+    {
+      g_autofree char *text = hr_report_estimate_text (&cs.scenario, &est);
+      g_autoptr(GPtrArray) diag = hr_advice_diagnosis (&cs.scenario, &est, catalog);
+      fputs (text, stdout);
+      for (guint i = 0; diag && i < diag->len; i++)
+        printf ("• %s\n", (const char *) g_ptr_array_index (diag, i));
+    }
+  hr_cli_scenario_clear (&cs);
+  hr_cli_args_clear (&args);
+  return rc;
+}
+
+/* ---- matrix ------------------------------------------------------------------------------ */
+
+static int
+cmd_matrix (int              argc,
+            char           **argv,
+            const HrCatalog *catalog)
+{
+  HrCliArgs args;
+  HrCliScenario cs = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  HrJsonWriter w;
+
+  hr_cli_args_init (&args);
+  if (!parse_options (&argc, &argv, "matrix", NULL, &args, &error) ||
+      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error))
+    {
+      int rc = hr_cli_fail (error);
+      hr_cli_scenario_clear (&cs);
+      hr_cli_args_clear (&args);
+      return rc;
+    }
+
+  rows = hr_advice_quant_matrix (&cs.scenario, catalog, hr_catalog_get_pricing (catalog));
+  hr_json_init (&w, out, TRUE);
+  if (cs.json)
+    hr_json_begin_array (&w);
+  else
+    g_string_append_printf (out, "%-12s %10s %9s %10s %10s  %-8s %-28s %s\n", "quant", "weights", "KV",
+                            "total", "decode", "verdict", "smallest GPU that fits", "source");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      HrMatrixRow *r = &g_array_index (rows, HrMatrixRow, i);
+      HrScenario s = cs.scenario;
+
+      g_strlcpy (s.quant, r->quant->id, sizeof s.quant);
+      if (cs.json)
+        {
+          hr_json_begin_object (&w);
+          hr_report_estimate_members (&w, &s, &r->estimate);
+          hr_json_key (&w, "smallest_gpu");
+          hr_json_string (&w, r->smallest.count > 0 ? r->smallest.gpu->id : NULL);
+          hr_json_key (&w, "smallest_gpu_count");
+          hr_json_int (&w, r->smallest.count);
+          hr_json_end_object (&w);
+        }
+      else
+        {
+          char a[64], b[64], c[64], d[64];
+          g_autofree char *smallest = r->smallest.count > 1
+            ? g_strdup_printf ("%d× %s", r->smallest.count, r->smallest.gpu->name)
+            : g_strdup (r->smallest.count == 1 ? r->smallest.gpu->name : "—");
+          g_string_append_printf (out, "%-12s %6s GiB %5s GiB %6s GiB %6s t/s  %-8s %-28.28s %s\n", r->quant->id,
+                                  hr_format_number_c_buf (a, 64, hr_to_gib (r->estimate.weights.bytes), 2),
+                                  hr_format_number_c_buf (b, 64, hr_to_gib (r->estimate.kv_bytes), 2),
+                                  hr_format_number_c_buf (c, 64, hr_to_gib (r->estimate.required_bytes), 2),
+                                  isfinite (r->estimate.decode_tps) ? hr_format_number_c_buf (d, 64, r->estimate.decode_tps, 1) : "?",
+                                  hr_verdict_to_string (r->estimate.verdict), smallest,
+                                  hr_weights_source_to_string (r->estimate.weights.source));
+        }
+    }
+  if (cs.json)
+    {
+      hr_json_end_array (&w);
+      g_string_append_c (out, '\n');
+    }
+  fputs (out->str, stdout);
+  hr_cli_scenario_clear (&cs);
+  hr_cli_args_clear (&args);
+  return 0;
+}
+
+/* ---- compare ----------------------------------------------------------------------------- */
+
+static int
+cmd_compare (int              argc,
+             char           **argv,
+             const HrCatalog *catalog)
+{
+  HrCliArgs args;
+  HrCliScenario cs = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  HrJsonWriter w;
+  int rc = 0;
+
+  hr_cli_args_init (&args);
+  if (!parse_options (&argc, &argv, "compare", NULL, &args, &error) ||
+      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error))
+    {
+      rc = hr_cli_fail (error);
+      goto out;
+    }
+  if (cs.json && cs.csv)
+    {
+      rc = usage_error ("--json and --csv exclude each other");
+      goto out;
+    }
+
+  hr_json_init (&w, out, TRUE);
+  if (cs.json)
+    hr_json_begin_array (&w);
+  else if (cs.csv)
+    {
+      const char *cols[] = { "gpu", "gpu_name", "gpus", "verdict", "required_gib", "usable_gib",
+                             "margin_gib", "utilization_pct", "max_context", "best_quant",
+                             "decode_tps", "decode_tps_low", "decode_tps_high", "prefill_tps",
+                             "ttft_ms", "cost_per_mtok_usd", "price_usd", "usd_per_decode_tps",
+                             "power_w" };
+      g_string_append_printf (out, "# model=%s quant=%s context=%" G_GINT64_FORMAT " batch=%d kv_type=%s engine=%s\n",
+                              cs.scenario.model->id, cs.scenario.quant, cs.scenario.context,
+                              cs.scenario.batch, hr_kv_type_to_string (cs.scenario.kv_type),
+                              hr_engine_to_string (cs.scenario.engine));
+      for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
+        hr_csv_field (out, cols[i], i + 1 == G_N_ELEMENTS (cols));
+    }
+  else
+    g_string_append_printf (out, "%-34s %-8s %10s %10s %9s %10s %10s %9s\n", "GPU", "verdict",
+                            "required", "usable", "decode", "prefill", "$/1M tok", "max ctx");
+
+  for (guint i = 0; i < cs.gpus->len; i++)
+    {
+      HrScenario s = cs.scenario;
+      HrEstimate e;
+      gint64 max_ctx;
+      const HrQuantMix *best;
+      double price, per_tps;
+
+      s.gpu = g_ptr_array_index (cs.gpus, i);
+      if (!s.backend_set)
+        s.backend = s.gpu->backend;
+      if (!hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error))
+        {
+          rc = hr_cli_fail (error);
+          goto out;
+        }
+      max_ctx = hr_advice_max_context (&s);
+      best = hr_advice_best_quant (&s, catalog);
+      price = isfinite (s.gpu->price_usd) ? s.gpu->price_usd * s.n_gpus : NAN;
+      per_tps = isfinite (price) && e.decode_tps > 0 && e.verdict != HR_VERDICT_EXCEEDS ? price / e.decode_tps : NAN;
+
+      if (cs.json)
+        {
+          hr_json_begin_object (&w);
+          hr_report_estimate_members (&w, &s, &e);
+          hr_json_key (&w, "max_context"); hr_json_int (&w, max_ctx);
+          hr_json_key (&w, "best_quant"); hr_json_string (&w, best ? best->id : NULL);
+          json_maybe_number (&w, "price_usd", price, 0);
+          json_maybe_number (&w, "usd_per_decode_tps", per_tps, 2);
+          json_maybe_number (&w, "power_w", s.gpu->tdp_w * s.n_gpus, 0);
+          hr_json_end_object (&w);
+        }
+      else if (cs.csv)
+        {
+          g_autofree char *n = g_strdup_printf ("%d", s.n_gpus);
+          g_autofree char *mc = g_strdup_printf ("%" G_GINT64_FORMAT, max_ctx);
+          hr_csv_field (out, s.gpu->id, FALSE);
+          hr_csv_field (out, s.gpu->name, FALSE);
+          hr_csv_field (out, n, FALSE);
+          hr_csv_field (out, hr_verdict_to_string (e.verdict), FALSE);
+          hr_csv_number (out, hr_to_gib (e.required_bytes), 2, FALSE);
+          hr_csv_number (out, hr_to_gib (e.usable_bytes), 2, FALSE);
+          hr_csv_number (out, hr_to_gib (e.margin_bytes), 2, FALSE);
+          hr_csv_number (out, e.utilization * 100, 1, FALSE);
+          hr_csv_field (out, mc, FALSE);
+          hr_csv_field (out, best ? best->id : "", FALSE);
+          hr_csv_number (out, e.decode_tps, 1, FALSE);
+          hr_csv_number (out, e.decode_tps_low, 1, FALSE);
+          hr_csv_number (out, e.decode_tps_high, 1, FALSE);
+          hr_csv_number (out, e.prefill_tps, 0, FALSE);
+          hr_csv_number (out, e.ttft_ms, 0, FALSE);
+          hr_csv_number (out, e.cost_per_mtok_usd, 2, FALSE);
+          hr_csv_number (out, price, 0, FALSE);
+          hr_csv_number (out, per_tps, 2, FALSE);
+          hr_csv_number (out, s.gpu->tdp_w * s.n_gpus, 0, TRUE);
+        }
+      else
+        {
+          char a[64], b[64], c[64], d[64], f[64];
+          g_autofree char *ctx = hr_format_context_short (max_ctx);
+          g_string_append_printf (out, "%-34.34s %-8s %6s GiB %6s GiB %5s t/s %6s t/s %10s %9s\n",
+                                  s.gpu->name, hr_verdict_to_string (e.verdict),
+                                  hr_format_number_c_buf (a, 64, hr_to_gib (e.required_bytes), 1),
+                                  hr_format_number_c_buf (b, 64, hr_to_gib (e.usable_bytes), 1),
+                                  isfinite (e.decode_tps) ? hr_format_number_c_buf (c, 64, e.decode_tps, 1) : "?",
+                                  isfinite (e.prefill_tps) ? hr_format_number_c_buf (d, 64, e.prefill_tps, 0) : "?",
+                                  isfinite (e.cost_per_mtok_usd) ? hr_format_number_c_buf (f, 64, e.cost_per_mtok_usd, 2) : "—",
+                                  max_ctx > 0 ? ctx : "—");
+        }
+    }
+  if (cs.json)
+    {
+      hr_json_end_array (&w);
+      g_string_append_c (out, '\n');
+    }
+  fputs (out->str, stdout);
+
+out:
+  hr_cli_scenario_clear (&cs);
+  hr_cli_args_clear (&args);
+  return rc;
+}
+
+/* ---- finetune ---------------------------------------------------------------------------- */
+
+static int
+cmd_finetune (int              argc,
+              char           **argv,
+              const HrCatalog *catalog)
+{
+  g_autofree char *model_id = NULL, *method = NULL, *optimizer = NULL, *sharding = NULL, *gpu_id = NULL;
+  int seq = 2048, micro = 1, gpus = 1, rank = 16;
+  gboolean json = FALSE, no_ckpt = FALSE;
+  const GOptionEntry entries[] = {
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model_id, "Model id", "ID" },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &method, "qlora|lora|full", "M" },
+    { "seq", 0, 0, G_OPTION_ARG_INT, &seq, "Sequence length (2048)", "N" },
+    { "micro-batch", 0, 0, G_OPTION_ARG_INT, &micro, "Micro-batch (1)", "N" },
+    { "gpus", 0, 0, G_OPTION_ARG_INT, &gpus, "GPUs to shard across (1)", "N" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_id, "GPU to check the verdict on", "ID" },
+    { "lora-rank", 0, 0, G_OPTION_ARG_INT, &rank, "LoRA rank (16)", "R" },
+    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &optimizer, "adamw|adamw8bit|sgd", "O" },
+    { "sharding", 0, 0, G_OPTION_ARG_STRING, &sharding, "none|zero2|zero3", "S" },
+    { "no-checkpointing", 0, 0, G_OPTION_ARG_NONE, &no_ckpt, "Disable gradient checkpointing", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("");
+  g_autoptr(GError) error = NULL;
+  const HrModel *model;
+  const HrGpu *gpu = NULL;
+  HrFtScenario ft;
+  HrFtEstimate est;
+  HrFtMethod m = HR_FT_QLORA;
+  char a[64];
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return usage_error ("%s", error->message);
+  if (argc > 1)
+    return usage_error ("unexpected argument “%s”", argv[1]);
+  if (model_id == NULL)
+    return usage_error ("choose a model with --model ID");
+  if ((model = hr_cli_find_model (catalog, model_id, &error)) == NULL)
+    return hr_cli_fail (error);
+  if (method && !hr_ft_method_from_string (method, &m))
+    return usage_error ("--method: unknown method “%s” (qlora, lora, full)", method);
+  if (gpu_id && (gpu = hr_cli_find_gpu (catalog, gpu_id, &error)) == NULL)
+    return hr_cli_fail (error);
+
+  hr_ft_scenario_init (&ft, model, m);
+  ft.seq_len = seq;
+  ft.micro_batch = micro;
+  ft.n_gpus = gpus;
+  ft.lora_rank = rank;
+  ft.grad_checkpointing = !no_ckpt;
+  if (optimizer && !hr_optimizer_from_string (optimizer, &ft.optimizer))
+    return usage_error ("--optimizer: unknown optimizer “%s” (adamw, adamw8bit, sgd)", optimizer);
+  if (sharding && !hr_sharding_from_string (sharding, &ft.sharding))
+    return usage_error ("--sharding: unknown sharding “%s” (none, zero2, zero3)", sharding);
+  if (!hr_finetune_compute (&ft, &est, &error))
+    return usage_error ("%s", error->message);
+
+  if (json)
+    {
+      g_autoptr(GString) out = g_string_new (NULL);
+      HrJsonWriter w;
+
+      hr_json_init (&w, out, TRUE);
+      hr_json_begin_object (&w);
+      hr_json_key (&w, "model"); hr_json_string (&w, model->id);
+      hr_json_key (&w, "method"); hr_json_string (&w, hr_ft_method_to_string (m));
+      hr_json_key (&w, "seq"); hr_json_int (&w, ft.seq_len);
+      hr_json_key (&w, "micro_batch"); hr_json_int (&w, ft.micro_batch);
+      hr_json_key (&w, "gpus"); hr_json_int (&w, ft.n_gpus);
+      hr_json_key (&w, "optimizer"); hr_json_string (&w, hr_optimizer_to_string (ft.optimizer));
+      hr_json_key (&w, "sharding"); hr_json_string (&w, hr_sharding_to_string (ft.sharding));
+      hr_json_key (&w, "gradient_checkpointing"); hr_json_bool (&w, ft.grad_checkpointing);
+      json_maybe_number (&w, "trainable_params_m", est.trainable_params / 1e6, 2);
+      json_maybe_number (&w, "weights_gib", hr_to_gib (est.weights_bytes), 2);
+      json_maybe_number (&w, "gradients_gib", hr_to_gib (est.gradients_bytes), 2);
+      json_maybe_number (&w, "optimizer_gib", hr_to_gib (est.optimizer_bytes), 2);
+      json_maybe_number (&w, "activations_gib", hr_to_gib (est.activations_bytes), 2);
+      json_maybe_number (&w, "buffers_gib", hr_to_gib (est.buffers_bytes), 2);
+      json_maybe_number (&w, "total_per_gpu_gib", hr_to_gib (est.total_bytes), 2);
+      if (gpu)
+        {
+          double phys = gpu->memory_gib * HR_GIB;
+          hr_json_key (&w, "gpu"); hr_json_string (&w, gpu->id);
+          hr_json_key (&w, "verdict");
+          hr_json_string (&w, hr_verdict_to_string (hr_verdict_for (est.total_bytes, phys, phys * (1 - HR_DEFAULT_RESERVE))));
+        }
+      hr_json_end_object (&w);
+      g_string_append_c (out, '\n');
+      fputs (out->str, stdout);
+    }
+  else
+    {
+      printf ("%s · %s · seq %d × micro-batch %d · %d GPU(s)\n", model->name, hr_ft_method_to_string (m),
+              ft.seq_len, ft.micro_batch, ft.n_gpus);
+      printf ("  %-28s %s GiB\n", "Weights", hr_format_number_c_buf (a, 64, hr_to_gib (est.weights_bytes), 2));
+      printf ("  %-28s %s GiB\n", "Gradients", hr_format_number_c_buf (a, 64, hr_to_gib (est.gradients_bytes), 2));
+      printf ("  %-28s %s GiB\n", "Optimizer states", hr_format_number_c_buf (a, 64, hr_to_gib (est.optimizer_bytes), 2));
+      printf ("  %-28s %s GiB\n", "Activations", hr_format_number_c_buf (a, 64, hr_to_gib (est.activations_bytes), 2));
+      printf ("  %-28s %s GiB\n", "Buffers", hr_format_number_c_buf (a, 64, hr_to_gib (est.buffers_bytes), 2));
+      printf ("  %-28s %s GiB per GPU\n", "Total", hr_format_number_c_buf (a, 64, hr_to_gib (est.total_bytes), 2));
+    }
+  return 0;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(HrCatalog) catalog = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *command;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
+      g_str_equal (argv[1], "help"))
+    {
+      fputs (usage_text, argc < 2 ? stderr : stdout);
+      return argc < 2 ? 2 : 0;
+    }
+  if (g_str_equal (argv[1], "--version"))
+    {
+      printf ("headroom-cli %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  command = argv[1];
+  /* drop the command: each command sees argv[0] and its own options */
+  argv[1] = argv[0];
+  argc--;
+  argv++;
+
+  if (g_str_equal (command, "inspect"))
+    return hr_cli_inspect (argc, argv);
+  if (g_str_equal (command, "pricing"))
+    return hr_cli_pricing (argc, argv);
+
+  catalog = hr_catalog_new_default (&error);
+  if (catalog == NULL)
+    {
+      fprintf (stderr, "headroom-cli: cannot load the bundled catalog: %s\n", error->message);
+      return 1;
+    }
+
+  if (g_str_equal (command, "list"))
+    return cmd_list (argc, argv, catalog);
+  if (g_str_equal (command, "estimate"))
+    return cmd_estimate (argc, argv, catalog);
+  if (g_str_equal (command, "matrix"))
+    return cmd_matrix (argc, argv, catalog);
+  if (g_str_equal (command, "compare"))
+    return cmd_compare (argc, argv, catalog);
+  if (g_str_equal (command, "finetune"))
+    return cmd_finetune (argc, argv, catalog);
+  if (g_str_equal (command, "chart"))
+    return hr_cli_chart (argc, argv, catalog);
+  if (g_str_equal (command, "bench"))
+    return hr_cli_bench (argc, argv, catalog);
+
+  return usage_error ("unknown command “%s” (see: headroom-cli --help)", command);
+}

@@ -1,0 +1,368 @@
+/* hr-cli-common.c — scenario options shared by headroom-cli's commands */
+#include "hr-cli-common.h"
+#include "hr-gguf.h"
+#include "hr-hfconfig.h"
+#include "hr-units.h"
+
+#include <gio/gio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+G_DEFINE_QUARK (hr-cli-error-quark, hr_cli_error)
+
+void
+hr_cli_args_init (HrCliArgs *args)
+{
+  memset (args, 0, sizeof *args);
+  args->gpus = 1;
+  args->batch = 1;
+  args->offload_pct = 0;
+  args->reserve_pct = HR_DEFAULT_RESERVE * 100;
+  args->gpu_mem_util = 0.90;
+  args->prompt = HR_DEFAULT_PROMPT;
+  args->ubatch = 512;
+}
+
+void
+hr_cli_args_clear (HrCliArgs *args)
+{
+  g_free (args->model);
+  g_free (args->model_config);
+  g_free (args->gguf);
+  g_strfreev (args->gpu);
+  g_free (args->gpu_custom);
+  g_free (args->quant);
+  g_free (args->context);
+  g_free (args->kv_type);
+  g_free (args->engine);
+  g_free (args->backend);
+  memset (args, 0, sizeof *args);
+}
+
+GOptionGroup *
+hr_cli_scenario_options (HrCliArgs *args)
+{
+  const GOptionEntry entries[] = {
+    { "model", 0, 0, G_OPTION_ARG_STRING, &args->model, "Model id (see: list models)", "ID" },
+    { "model-config", 0, 0, G_OPTION_ARG_FILENAME, &args->model_config, "A Hugging Face config.json", "FILE" },
+    { "gguf", 0, 0, G_OPTION_ARG_FILENAME, &args->gguf, "A local GGUF file (exact tensor sizes)", "FILE" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->gpu, "GPU id (see: list gpus); repeat for compare", "ID" },
+    { "gpu-custom", 0, 0, G_OPTION_ARG_STRING, &args->gpu_custom,
+      "Custom GPU: memory_gib=..,bandwidth_gbs=..,fp16_tflops=..[,unified=true]", "SPEC" },
+    { "all-gpus", 0, 0, G_OPTION_ARG_NONE, &args->all_gpus, "Compare every GPU in the catalog", NULL },
+    { "gpus", 0, 0, G_OPTION_ARG_INT, &args->gpus, "Number of GPUs (tensor parallel)", "N" },
+    { "quant", 0, 0, G_OPTION_ARG_STRING, &args->quant, "Quantization (Q4_K_M, Q8_0, BF16, FP8…)", "Q" },
+    { "context", 0, 0, G_OPTION_ARG_STRING, &args->context, "Context window in tokens (32768, 32k)", "N" },
+    { "batch", 0, 0, G_OPTION_ARG_INT, &args->batch, "Concurrent sequences", "N" },
+    { "kv-type", 0, 0, G_OPTION_ARG_STRING, &args->kv_type, "KV cache: f16|fp8|q8_0|q4_0", "T" },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &args->engine, "llama.cpp|vllm|sglang|ollama|mlx", "E" },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &args->backend, "cuda|rocm|metal|vulkan|sycl|cpu (default: from the GPU)", "B" },
+    { "offload-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->offload_pct, "Percent of layers kept in system RAM", "P" },
+    { "n-cpu-moe", 0, 0, G_OPTION_ARG_INT, &args->n_cpu_moe, "MoE: layers whose experts stay on the CPU", "N" },
+    { "reserve-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->reserve_pct, "Memory held back, percent (5)", "P" },
+    { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_DOUBLE, &args->gpu_mem_util, "vLLM/SGLang memory fraction (0.90)", "F" },
+    { "prompt", 0, 0, G_OPTION_ARG_INT, &args->prompt, "Prompt tokens for time to first token (4096)", "N" },
+    { "ubatch", 0, 0, G_OPTION_ARG_INT, &args->ubatch, "llama.cpp micro-batch (512)", "N" },
+    { "no-flash-attn", 0, 0, G_OPTION_ARG_NONE, &args->no_flash_attn, "llama.cpp without flash attention", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &args->json, "JSON output", NULL },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &args->csv, "CSV output", NULL },
+    { NULL }
+  };
+  GOptionGroup *group = g_option_group_new ("scenario", "Scenario options:", "Show scenario options", NULL, NULL);
+
+  g_option_group_add_entries (group, entries);
+  return group;
+}
+
+static gboolean
+usage (GError     **error,
+       const char  *fmt,
+       ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+usage (GError     **error,
+       const char  *fmt,
+       ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error_literal (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, msg);
+  return FALSE;
+}
+
+static char *
+suggestions_text (GPtrArray *ids)
+{
+  GString *s;
+
+  if (ids == NULL || ids->len == 0)
+    return g_strdup ("");
+  s = g_string_new ("; did you mean ");
+  for (guint i = 0; i < ids->len; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (const char *) g_ptr_array_index (ids, i));
+  g_string_append (s, "?");
+  return g_string_free (s, FALSE);
+}
+
+const HrModel *
+hr_cli_find_model (const HrCatalog  *catalog,
+                   const char       *id,
+                   GError          **error)
+{
+  const HrModel *model = hr_catalog_find_model (catalog, id);
+
+  if (model == NULL)
+    {
+      g_autoptr(GPtrArray) near = hr_catalog_suggest_models (catalog, id, 3);
+      g_autofree char *hint = suggestions_text (near);
+      usage (error, "unknown model “%s”%s (see: headroom-cli list models)", id, hint);
+    }
+  return model;
+}
+
+const HrGpu *
+hr_cli_find_gpu (const HrCatalog  *catalog,
+                 const char       *id,
+                 GError          **error)
+{
+  const HrGpu *gpu = hr_catalog_find_gpu (catalog, id);
+
+  if (gpu == NULL)
+    {
+      g_autoptr(GPtrArray) near = hr_catalog_suggest_gpus (catalog, id, 3);
+      g_autofree char *hint = suggestions_text (near);
+      usage (error, "unknown GPU “%s”%s (see: headroom-cli list gpus)", id, hint);
+    }
+  return gpu;
+}
+
+#define MAX_CONFIG_BYTES (16 * 1024 * 1024)
+
+/* Reads at most @max bytes: a config.json is a few KiB, and /dev/zero must not hang us. */
+static char *
+read_bounded (const char  *path,
+              gsize        max,
+              gsize       *len_out,
+              GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, error);
+  g_autoptr(GByteArray) buf = g_byte_array_new ();
+  guint8 chunk[65536];
+
+  if (in == NULL)
+    return NULL;
+  for (;;)
+    {
+      gssize n = g_input_stream_read (G_INPUT_STREAM (in), chunk, sizeof chunk, NULL, error);
+      if (n < 0)
+        return NULL;
+      if (n == 0)
+        break;
+      if (buf->len + (gsize) n > max)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                       "larger than %u MiB: not a config.json", (guint) (max >> 20));
+          return NULL;
+        }
+      g_byte_array_append (buf, chunk, (guint) n);
+    }
+  *len_out = buf->len;
+  g_byte_array_append (buf, (const guint8 *) "", 1);
+  return (char *) g_byte_array_free (g_steal_pointer (&buf), FALSE);
+}
+
+static HrModel *
+load_model_file (const HrCliArgs  *args,
+                 GError          **error)
+{
+  g_autoptr(GError) local = NULL;
+  HrModel *model = NULL;
+
+  if (args->model_config)
+    {
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+      g_autofree char *base = g_path_get_basename (args->model_config);
+
+      if ((contents = read_bounded (args->model_config, MAX_CONFIG_BYTES, &len, &local)) == NULL)
+        {
+          g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "cannot read %s: %s",
+                       args->model_config, local->message);
+          return NULL;
+        }
+      model = hr_hfconfig_parse (contents, (gssize) len, base, &local);
+      if (model == NULL)
+        g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "%s: %s", args->model_config, local->message);
+      return model;
+    }
+
+  {
+    g_autoptr(HrGguf) gguf = hr_gguf_load_file (args->gguf, &local);
+    if (gguf == NULL)
+      {
+        g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "%s: %s", args->gguf, local->message);
+        return NULL;
+      }
+    model = hr_gguf_to_model (gguf, &local);
+    if (model == NULL)
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "%s: %s", args->gguf, local->message);
+    return model;
+  }
+}
+
+gboolean
+hr_cli_scenario_resolve (const HrCliArgs  *args,
+                         const HrCatalog  *catalog,
+                         gboolean          need_gpu,
+                         HrCliScenario    *out,
+                         GError          **error)
+{
+  const HrModel *model = NULL;
+  const HrGpu *gpu = NULL;
+  HrScenario *s = &out->scenario;
+  int n_sources;
+
+  memset (out, 0, sizeof *out);
+  out->gpus = g_ptr_array_new ();
+  out->json = args->json;
+  out->csv = args->csv;
+
+  n_sources = (args->model != NULL) + (args->model_config != NULL) + (args->gguf != NULL);
+  if (n_sources == 0)
+    return usage (error, "choose a model with --model ID, --model-config FILE or --gguf FILE");
+  if (n_sources > 1)
+    return usage (error, "--model, --model-config and --gguf exclude each other");
+
+  if (args->model)
+    {
+      if ((model = hr_cli_find_model (catalog, args->model, error)) == NULL)
+        return FALSE;
+    }
+  else
+    {
+      if ((out->owned_model = load_model_file (args, error)) == NULL)
+        return FALSE;
+      model = out->owned_model;
+    }
+
+  if (args->gpu_custom)
+    {
+      g_autoptr(GError) local = NULL;
+      out->owned_gpu = hr_gpu_new_from_spec (args->gpu_custom, &local);
+      if (out->owned_gpu == NULL)
+        return usage (error, "--gpu-custom: %s", local->message);
+      g_ptr_array_add (out->gpus, out->owned_gpu);
+    }
+  for (int i = 0; args->gpu && args->gpu[i]; i++)
+    {
+      const HrGpu *g = hr_cli_find_gpu (catalog, args->gpu[i], error);
+      if (g == NULL)
+        return FALSE;
+      g_ptr_array_add (out->gpus, (gpointer) g);
+    }
+  if (args->all_gpus)
+    for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+      g_ptr_array_add (out->gpus, (gpointer) hr_catalog_get_gpu (catalog, i));
+  if (out->gpus->len > 0)
+    gpu = g_ptr_array_index (out->gpus, 0);
+  else if (need_gpu)
+    return usage (error, "choose a GPU with --gpu ID or --gpu-custom SPEC");
+
+  hr_scenario_init (s, model, gpu);
+  s->n_gpus = args->gpus;
+  if (args->quant)
+    {
+      if (strlen (args->quant) >= sizeof s->quant)
+        return usage (error, "unknown quantization “%.40s…”", args->quant);
+      g_strlcpy (s->quant, args->quant, sizeof s->quant);
+    }
+  if (args->context && !hr_parse_context (args->context, &s->context))
+    return usage (error, "--context: “%s” is not a token count (e.g. 32768 or 32k)", args->context);
+  s->batch = args->batch;
+  if (args->kv_type && !hr_kv_type_from_string (args->kv_type, &s->kv_type))
+    return usage (error, "--kv-type: unknown type “%s” (f16, fp8, q8_0, q4_0)", args->kv_type);
+  if (args->engine && !hr_engine_from_string (args->engine, &s->engine))
+    return usage (error, "--engine: unknown engine “%s” (llama.cpp, vllm, sglang, ollama, mlx)", args->engine);
+  if (args->backend)
+    {
+      if (!hr_backend_from_string (args->backend, &s->backend))
+        return usage (error, "--backend: unknown backend “%s” (cuda, rocm, metal, vulkan, sycl, cpu)", args->backend);
+      s->backend_set = TRUE;
+    }
+  s->offload_pct = args->offload_pct;
+  s->n_cpu_moe = args->n_cpu_moe;
+  s->reserve = args->reserve_pct / 100.0;
+  s->gpu_mem_util = args->gpu_mem_util;
+  s->prompt_tokens = args->prompt;
+  s->ubatch = args->ubatch;
+  s->flash_attn = !args->no_flash_attn;
+
+  if (gpu != NULL)
+    {
+      g_autoptr(GError) local = NULL;
+      if (!hr_scenario_validate (s, &local))
+        return usage (error, "%s", local->message);
+      if (hr_catalog_find_quant (catalog, s->quant) == NULL)
+        {
+          HrWeights w;
+          if (!hr_weights_compute (model, s->quant, &w, NULL))
+            return usage (error, "--quant: unknown quantization “%s” (see: headroom-cli list quants)", s->quant);
+        }
+    }
+  return TRUE;
+}
+
+void
+hr_cli_scenario_clear (HrCliScenario *cs)
+{
+  g_clear_pointer (&cs->owned_model, hr_model_free);
+  g_clear_pointer (&cs->owned_gpu, hr_gpu_free);
+  g_clear_pointer (&cs->gpus, g_ptr_array_unref);
+}
+
+gboolean
+hr_cli_parse_scenario (int              *argc,
+                       char           ***argv,
+                       const HrCatalog  *catalog,
+                       HrCliScenario    *out,
+                       GError          **error)
+{
+  HrCliArgs args;
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr(GError) local = NULL;
+  gboolean ok;
+
+  hr_cli_args_init (&args);
+  g_option_context_set_main_group (ctx, hr_cli_scenario_options (&args));
+  g_option_context_set_ignore_unknown_options (ctx, TRUE);
+  g_option_context_set_help_enabled (ctx, FALSE);
+  if (!g_option_context_parse (ctx, argc, argv, &local))
+    {
+      hr_cli_args_clear (&args);
+      return usage (error, "%s", local->message);
+    }
+  ok = hr_cli_scenario_resolve (&args, catalog, TRUE, out, error);
+  hr_cli_args_clear (&args);
+  return ok;
+}
+
+int
+hr_cli_fail (GError *error)
+{
+  int code = 1;
+
+  if (error == NULL)
+    return 1;
+  if (error->domain == HR_CLI_ERROR && error->code == HR_CLI_ERROR_USAGE)
+    code = 2;
+  else if (error->domain == G_OPTION_ERROR || error->domain == HR_SCENARIO_ERROR)
+    code = 2;
+  fprintf (stderr, "headroom-cli: %s\n", error->message);
+  return code;
+}

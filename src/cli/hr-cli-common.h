@@ -1,0 +1,87 @@
+/* hr-cli-common.h — scenario options shared by headroom-cli's commands */
+#pragma once
+
+#include <glib.h>
+#include "hr-catalog.h"
+#include "hr-estimate.h"
+
+G_BEGIN_DECLS
+
+#define HR_CLI_ERROR (hr_cli_error_quark ())
+typedef enum
+{
+  HR_CLI_ERROR_USAGE = 2,   /* bad arguments: exit 2 */
+  HR_CLI_ERROR_FAILED = 1,  /* the work failed: exit 1 */
+} HrCliError;
+
+/* The raw option values, filled by GOption. */
+typedef struct
+{
+  char *model;
+  char *model_config;
+  char *gguf;
+  char **gpu;           /* repeatable */
+  char *gpu_custom;
+  gboolean all_gpus;
+  int gpus;
+  char *quant;
+  char *context;
+  int batch;
+  char *kv_type;
+  char *engine;
+  char *backend;
+  double offload_pct;
+  int n_cpu_moe;
+  double reserve_pct;
+  double gpu_mem_util;
+  int prompt;
+  int ubatch;
+  gboolean no_flash_attn;
+  gboolean json;
+  gboolean csv;
+} HrCliArgs;
+
+/* A resolved scenario: owns imported models/GPUs; borrows catalog entries. */
+typedef struct
+{
+  HrScenario scenario;
+  HrModel *owned_model;
+  HrGpu *owned_gpu;
+  GPtrArray *gpus;      /* const HrGpu* for compare (borrowed or owned_gpu) */
+  gboolean json;
+  gboolean csv;
+} HrCliScenario;
+
+GQuark          hr_cli_error_quark          (void);
+
+void            hr_cli_args_init            (HrCliArgs       *args);
+void            hr_cli_args_clear           (HrCliArgs       *args);
+/* GOption entries for the scenario options, writing into @args. */
+GOptionGroup   *hr_cli_scenario_options     (HrCliArgs       *args);
+/* Turns parsed options into a scenario. @need_gpu: whether a GPU is mandatory. */
+gboolean        hr_cli_scenario_resolve     (const HrCliArgs *args,
+                                             const HrCatalog *catalog,
+                                             gboolean         need_gpu,
+                                             HrCliScenario   *out,
+                                             GError         **error);
+void            hr_cli_scenario_clear       (HrCliScenario   *cs);
+
+/* Parses the scenario options out of argv (leaving other arguments in place) and resolves them. */
+gboolean        hr_cli_parse_scenario       (int             *argc,
+                                             char          ***argv,
+                                             const HrCatalog *catalog,
+                                             HrCliScenario   *out,
+                                             GError         **error);
+
+/* Prints "headroom-cli: message" and returns the exit code for @error. */
+int             hr_cli_fail                 (GError          *error);
+
+/* Resolves a GPU id or fails with suggestions. */
+const HrGpu    *hr_cli_find_gpu             (const HrCatalog *catalog,
+                                             const char      *id,
+                                             GError         **error);
+const HrModel  *hr_cli_find_model           (const HrCatalog *catalog,
+                                             const char      *id,
+                                             GError         **error);
+
+G_END_DECLS

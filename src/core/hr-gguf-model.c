@@ -1,0 +1,701 @@
+/* hr-gguf-model.c — a GGUF header's `<arch>.*` keys as an HrModel
+ *
+ * Key names and per-architecture defaults follow ggml-org/llama.cpp (src/llama-arch.cpp
+ * LLM_KV_NAMES, src/llama-model.cpp load_hparams): per-layer values may be a scalar or an
+ * array (`get_key_or_arr`), sliding-window layers follow `set_swa_pattern (period)` where layer
+ * i slides when i % period < period − 1, and hybrids mark their recurrent layers with a zero
+ * KV-head count or a full-attention interval.  Recurrent state sizes use the shapes of
+ * reference/model_specs.md §3.5 (conv state 2 bytes, SSM state 4 bytes), so a model imported
+ * from its GGUF and from its config.json gets the same numbers.
+ */
+#include "hr-gguf.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_LAYERS   10000
+#define MAX_DIM      (1 << 20)
+
+typedef struct
+{
+  const HrGguf *gguf;
+  const char *arch;
+  int n_blocks;
+  GString *missing;
+  GError *error;   /* first range error */
+} Ctx;
+
+typedef struct
+{
+  gboolean attn;      /* holds a KV cache */
+  gboolean state;     /* holds a recurrent state */
+  gboolean swa;
+  int kv_heads;
+  int k_dim;
+  int v_dim;
+} LayerInfo;
+
+static char *
+akey (const Ctx  *ctx,
+      const char *suffix)
+{
+  return g_strdup_printf ("%s.%s", ctx->arch, suffix);
+}
+
+static void
+range_error (Ctx        *ctx,
+             const char *key,
+             gint64      value)
+{
+  if (ctx->error == NULL)
+    g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                 "%s is out of range (%" G_GINT64_FORMAT ")", key, value);
+}
+
+/* An integer `<arch>.suffix` in [min, max]; @def when absent (and noted as missing when
+ * @required).  A value of the wrong type counts as absent. */
+static int
+arch_int (Ctx        *ctx,
+          const char *suffix,
+          int         min,
+          int         max,
+          int         def,
+          gboolean    required)
+{
+  g_autofree char *key = akey (ctx, suffix);
+  gint64 v;
+  double d;
+
+  if (!hr_gguf_get_int (ctx->gguf, key, &v))
+    {
+      /* A few converters write integers as floats. */
+      if (hr_gguf_get_double (ctx->gguf, key, &d) && isfinite (d) && d == floor (d) &&
+          fabs (d) < 1e15)
+        v = (gint64) d;
+      else
+        {
+          if (required)
+            g_string_append_printf (ctx->missing, "%s%s", ctx->missing->len ? ", " : "", key);
+          return def;
+        }
+    }
+  if (v < min || v > max)
+    {
+      range_error (ctx, key, v);
+      return def;
+    }
+  return (int) v;
+}
+
+/* A value that may be a scalar or one entry per layer (llama.cpp get_key_or_arr). */
+static gboolean
+arch_layer_values (Ctx        *ctx,
+                   const char *suffix,
+                   int         min,
+                   int         max,
+                   int        *out,
+                   gboolean   *found)
+{
+  g_autofree char *key = akey (ctx, suffix);
+  HrGgufType elem;
+  guint64 n;
+  gint64 v;
+
+  *found = FALSE;
+  if (hr_gguf_get_array_info (ctx->gguf, key, &elem, &n))
+    {
+      if (n != (guint64) ctx->n_blocks)
+        {
+          if (ctx->error == NULL)
+            g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                         "%s has %" G_GUINT64_FORMAT " entries for %d layers", key, n,
+                         ctx->n_blocks);
+          return FALSE;
+        }
+      for (int i = 0; i < ctx->n_blocks; i++)
+        {
+          if (!hr_gguf_get_array_int (ctx->gguf, key, (guint64) i, &v))
+            {
+              if (ctx->error == NULL)
+                g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                             "%s is not an array of integers", key);
+              return FALSE;
+            }
+          if (v < min || v > max)
+            {
+              range_error (ctx, key, v);
+              return FALSE;
+            }
+          out[i] = (int) v;
+        }
+      *found = TRUE;
+      return TRUE;
+    }
+  if (hr_gguf_has_key (ctx->gguf, key))
+    {
+      int s = arch_int (ctx, suffix, min, max, -1, FALSE);
+
+      if (s < 0 || ctx->error != NULL)
+        {
+          if (ctx->error == NULL)
+            g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                         "%s is not an integer", key);
+          return FALSE;
+        }
+      for (int i = 0; i < ctx->n_blocks; i++)
+        out[i] = s;
+      *found = TRUE;
+    }
+  return TRUE;
+}
+
+static int
+max_of (const int *v,
+        int        n)
+{
+  int m = 0;
+
+  for (int i = 0; i < n; i++)
+    m = MAX (m, v[i]);
+  return m;
+}
+
+static gboolean
+arch_in (const char         *arch,
+         const char * const *list)
+{
+  for (; *list != NULL; list++)
+    if (g_strcmp0 (arch, *list) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* llama_hparams::set_swa_pattern (dense_first = false). */
+static void
+set_swa_pattern (LayerInfo *layers,
+                 int        n,
+                 int        period)
+{
+  for (int i = 0; i < n; i++)
+    layers[i].swa = period == 0 || (i % period < period - 1);
+}
+
+/* Default sliding-window period per architecture when the file has no pattern key. */
+static int
+default_swa_period (const char *arch)
+{
+  static const struct { const char *arch; int period; } periods[] = {
+    { "gemma2", 2 }, { "gemma3", 6 }, { "gemma3n", 5 }, { "gpt-oss", 2 }, { "cohere2", 4 },
+    { "cohere2moe", 4 }, { "exaone4", 4 }, { "plamo3", 8 }, { "llama4", 4 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (periods); i++)
+    if (strcmp (arch, periods[i].arch) == 0)
+      return periods[i].period;
+  return -1;
+}
+
+/* Which blocks carry recurrent-state tensors (ssm_*, shortconv, time_mix) or any tensor. */
+static void
+scan_block_tensors (const HrGguf *gguf,
+                    int           n_blocks,
+                    gboolean     *has_any,
+                    gboolean     *has_state)
+{
+  for (guint t = 0; t < hr_gguf_get_n_tensors (gguf); t++)
+    {
+      const char *name = hr_gguf_get_tensor (gguf, t)->name;
+      const char *p;
+      guint64 block;
+      char *end;
+
+      if (!g_str_has_prefix (name, "blk.") || !g_ascii_isdigit (name[4]))
+        continue;
+      block = g_ascii_strtoull (name + 4, &end, 10);
+      if (*end != '.' || block >= (guint64) n_blocks)
+        continue;
+      p = end + 1;
+      has_any[block] = TRUE;
+      if (g_str_has_prefix (p, "ssm_") || g_str_has_prefix (p, "shortconv") ||
+          g_str_has_prefix (p, "time_mix"))
+        has_state[block] = TRUE;
+    }
+}
+
+/* Fixed state per sequence of one recurrent layer (bytes). */
+static double
+recurrent_state_bytes (Ctx *ctx,
+                       int  hidden)
+{
+  static const char * const gdn[] = { "qwen3next", "qwen35", "qwen35moe", NULL };
+  static const char * const rwkv[] = { "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", NULL };
+  int kernel = arch_int (ctx, "ssm.conv_kernel", 0, 1024, 0, FALSE);
+  int d_inner = arch_int (ctx, "ssm.inner_size", 0, MAX_DIM, 0, FALSE);
+  int d_state = arch_int (ctx, "ssm.state_size", 0, MAX_DIM, 0, FALSE);
+  int n_group = arch_int (ctx, "ssm.group_count", 0, MAX_DIM, 0, FALSE);
+  int dt_rank = arch_int (ctx, "ssm.time_step_rank", 0, MAX_DIM, 0, FALSE);
+
+  if (arch_in (ctx->arch, gdn))
+    {
+      /* Gated DeltaNet: group_count = key heads, state_size = key head dim,
+       * time_step_rank = value heads, inner_size = value heads × value head dim. */
+      double nk = n_group, dk = d_state, nv = dt_rank;
+      double dv = dt_rank > 0 ? (double) d_inner / dt_rank : 0;
+      double conv = (dk * nk * 2 + dv * nv) * MAX (kernel - 1, 0) * 2;
+
+      return conv + nv * dv * dk * 4;
+    }
+  if (g_str_has_prefix (ctx->arch, "lfm2"))
+    {
+      int l_cache = arch_int (ctx, "shortconv.l_cache", 0, 1024, 0, FALSE);
+
+      return (double) MAX (l_cache - 1, 0) * hidden * 2;
+    }
+  if (arch_in (ctx->arch, rwkv))
+    {
+      int head_size = arch_int (ctx, "wkv.head_size", 0, MAX_DIM, 0, FALSE);
+      int shifts = arch_int (ctx, "token_shift_count", 0, 16, 2, FALSE);
+
+      return (double) hidden * head_size * 4 + (double) shifts * hidden * 4;
+    }
+  if (n_group > 0)
+    {
+      /* Mamba-2: conv (kernel − 1) × (d_inner + 2 · groups · d_state), SSM d_inner × d_state. */
+      double conv = (double) MAX (kernel - 1, 0) * (d_inner + 2.0 * n_group * d_state) * 2;
+
+      return conv + (double) d_inner * d_state * 4;
+    }
+  /* Mamba-1 */
+  return (double) MAX (kernel - 1, 0) * d_inner * 2 + (double) d_inner * d_state * 4;
+}
+
+static void
+add_group (HrModel     *model,
+           HrLayerKind  kind,
+           int          kv_heads,
+           int          k_dim,
+           int          v_dim,
+           int          window,
+           double       state)
+{
+  /* Merge with an identical group so the groups read as a summary. */
+  for (guint i = 0; i < model->layers->len; i++)
+    {
+      HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+
+      if (g->kind == kind && g->kv_heads == kv_heads && g->k_dim == k_dim && g->v_dim == v_dim &&
+          g->window == window && g->state_bytes == state)
+        {
+          g->count++;
+          return;
+        }
+    }
+  hr_model_add_layers (model, kind, 1, kv_heads, k_dim, v_dim, window, state);
+}
+
+static char *
+slugify (const char *text)
+{
+  GString *s = g_string_new (NULL);
+  gboolean dash = FALSE;
+
+  for (const char *p = text; *p != '\0' && s->len < 80; p++)
+    {
+      if (g_ascii_isalnum (*p) || *p == '.' || *p == '_')
+        {
+          if (dash && s->len > 0)
+            g_string_append_c (s, '-');
+          g_string_append_c (s, g_ascii_tolower (*p));
+          dash = FALSE;
+        }
+      else
+        dash = TRUE;
+    }
+  if (s->len == 0)
+    g_string_append (s, "gguf-model");
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+arch_name_ok (const char *arch)
+{
+  gsize len = strlen (arch);
+
+  if (len == 0 || len > 64)
+    return FALSE;
+  for (const char *p = arch; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_' && *p != '-' && *p != '.')
+      return FALSE;
+  return TRUE;
+}
+
+HrModel *
+hr_gguf_to_model (const HrGguf  *gguf,
+                  GError       **error)
+{
+  static const char * const hybrid_by_kv[] = {
+    "lfm2", "lfm2moe", "nemotron_h", "nemotron_h_moe", "granitehybrid", "jamba", "plamo2", NULL,
+  };
+  static const char * const pure_recurrent[] = {
+    "mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", NULL,
+  };
+  static const char * const gdn[] = { "qwen3next", "qwen35", "qwen35moe", NULL };
+  g_autoptr(HrModel) model = NULL;
+  g_autoptr(GString) missing = g_string_new (NULL);
+  g_autofree int *heads = NULL;
+  g_autofree int *kv = NULL;
+  g_autofree int *ff = NULL;
+  g_autofree LayerInfo *layers = NULL;
+  g_autofree gboolean *has_any = NULL;
+  g_autofree gboolean *has_state = NULL;
+  g_autofree char *swa_key = NULL;
+  Ctx ctx = { gguf, NULL, 0, missing, NULL };
+  const char *arch, *name, *quant;
+  const HrGgufTensor *embd;
+  gboolean found_heads, found_kv, found_ff, is_mla, chunked = FALSE;
+  int hidden, nextn, n_layers, key_len, value_len, key_len_swa, value_len_swa;
+  int window = 0, kv_lora, rope_dim, shared_kv, n_ff_max;
+  double state = 0;
+  gint64 vocab = 0;
+
+  g_return_val_if_fail (gguf != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  arch = hr_gguf_get_architecture (gguf);
+  if (arch == NULL)
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                   "the GGUF metadata lacks general.architecture");
+      return NULL;
+    }
+  if (!arch_name_ok (arch))
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                   "general.architecture is not a valid name");
+      return NULL;
+    }
+  ctx.arch = arch;
+
+  ctx.n_blocks = arch_int (&ctx, "block_count", 1, MAX_LAYERS, 0, TRUE);
+  hidden = arch_int (&ctx, "embedding_length", 1, MAX_DIM, 0, TRUE);
+  if (ctx.error != NULL || missing->len > 0)
+    goto fail;
+
+  heads = g_new0 (int, ctx.n_blocks);
+  kv = g_new0 (int, ctx.n_blocks);
+  ff = g_new0 (int, ctx.n_blocks);
+  layers = g_new0 (LayerInfo, ctx.n_blocks);
+  has_any = g_new0 (gboolean, ctx.n_blocks);
+  has_state = g_new0 (gboolean, ctx.n_blocks);
+
+  if (!arch_layer_values (&ctx, "attention.head_count", 0, 65536, heads, &found_heads) ||
+      !arch_layer_values (&ctx, "attention.head_count_kv", 0, 65536, kv, &found_kv) ||
+      !arch_layer_values (&ctx, "feed_forward_length", 0, MAX_DIM * 64, ff, &found_ff))
+    goto fail;
+  if (!found_heads && !arch_in (arch, pure_recurrent))
+    g_string_append_printf (missing, "%s%s.attention.head_count", missing->len ? ", " : "", arch);
+  if (!found_kv)
+    memcpy (kv, heads, sizeof (int) * ctx.n_blocks);
+
+  nextn = arch_int (&ctx, "nextn_predict_layers", 0, MAX_LAYERS, 0, FALSE);
+  if (nextn >= ctx.n_blocks)
+    nextn = 0;
+  n_layers = ctx.n_blocks - nextn;
+
+  n_ff_max = max_of (ff, ctx.n_blocks);
+  {
+    int n_heads = max_of (heads, ctx.n_blocks);
+    int def_head = n_heads > 0 ? hidden / n_heads : 0;
+
+    key_len = arch_int (&ctx, "attention.key_length", 0, 65536, def_head, FALSE);
+    value_len = arch_int (&ctx, "attention.value_length", 0, 65536, key_len, FALSE);
+    key_len_swa = arch_int (&ctx, "attention.key_length_swa", 0, 65536, key_len, FALSE);
+    value_len_swa = arch_int (&ctx, "attention.value_length_swa", 0, 65536, key_len_swa, FALSE);
+  }
+  kv_lora = arch_int (&ctx, "attention.kv_lora_rank", 0, 65536, 0, FALSE);
+  rope_dim = arch_int (&ctx, "rope.dimension_count", 0, 65536, 0, FALSE);
+  is_mla = kv_lora > 0;
+  if (ctx.error != NULL || missing->len > 0)
+    goto fail;
+
+  /* Attention layers and their widths. */
+  for (int i = 0; i < ctx.n_blocks; i++)
+    {
+      layers[i].attn = kv[i] > 0;
+      layers[i].kv_heads = kv[i];
+    }
+
+  /* Sliding-window / chunked layers. */
+  window = arch_int (&ctx, "attention.sliding_window", 0, G_MAXINT, 0, FALSE);
+  swa_key = akey (&ctx, "attention.sliding_window_pattern");
+  if (strcmp (arch, "llama4") == 0)
+    {
+      /* llama.cpp: chunked attention over 8192 tokens, every 4th layer global, unless the
+       * file sets sliding_window to 0. */
+      g_autofree char *k = akey (&ctx, "attention.sliding_window");
+
+      if (!hr_gguf_has_key (gguf, k) || window > 0)
+        {
+          window = 8192;
+          chunked = TRUE;
+          set_swa_pattern (layers, ctx.n_blocks, 4);
+        }
+    }
+  else if (window > 0)
+    {
+      HrGgufType elem;
+      guint64 n;
+      gint64 period;
+
+      if (hr_gguf_get_array_info (gguf, swa_key, &elem, &n))
+        {
+          if (n != (guint64) ctx.n_blocks)
+            {
+              g_set_error (&ctx.error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                           "%s has %" G_GUINT64_FORMAT " entries for %d layers", swa_key, n,
+                           ctx.n_blocks);
+              goto fail;
+            }
+          for (int i = 0; i < ctx.n_blocks; i++)
+            {
+              gint64 v = 0;
+
+              if (!hr_gguf_get_array_int (gguf, swa_key, (guint64) i, &v))
+                {
+                  g_set_error (&ctx.error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                               "%s is not an array of booleans", swa_key);
+                  goto fail;
+                }
+              layers[i].swa = v != 0;
+            }
+        }
+      else if (hr_gguf_get_int (gguf, swa_key, &period))
+        {
+          if (period < 0 || period > MAX_LAYERS)
+            {
+              range_error (&ctx, swa_key, period);
+              goto fail;
+            }
+          set_swa_pattern (layers, ctx.n_blocks, (int) period);
+        }
+      else if (default_swa_period (arch) >= 0)
+        set_swa_pattern (layers, ctx.n_blocks, default_swa_period (arch));
+      /* Otherwise llama.cpp ignores the window (e.g. Phi-3, whose SWA it disables). */
+    }
+
+  /* Recurrent layers. */
+  scan_block_tensors (gguf, ctx.n_blocks, has_any, has_state);
+  if (arch_in (arch, gdn))
+    {
+      int interval = arch_int (&ctx, "full_attention_interval", 1, MAX_LAYERS, 4, FALSE);
+
+      for (int i = 0; i < ctx.n_blocks; i++)
+        {
+          layers[i].state = (i + 1) % interval != 0;
+          layers[i].attn = layers[i].attn && !layers[i].state;
+        }
+    }
+  else if (arch_in (arch, pure_recurrent))
+    {
+      for (int i = 0; i < ctx.n_blocks; i++)
+        {
+          layers[i].state = TRUE;
+          layers[i].attn = FALSE;
+        }
+    }
+  else if (strcmp (arch, "falcon-h1") == 0)
+    {
+      /* Attention and Mamba-2 side by side in every layer. */
+      for (int i = 0; i < ctx.n_blocks; i++)
+        layers[i].state = TRUE;
+    }
+  else
+    {
+      /* Hybrids that mark recurrent layers with zero KV heads.  The block's own tensors tell
+       * best; without them (a header written for a test), trust the architecture. */
+      gboolean known = arch_in (arch, hybrid_by_kv);
+      gboolean nemotron = g_str_has_prefix (arch, "nemotron_h");
+
+      for (int i = 0; i < ctx.n_blocks; i++)
+        {
+          if (kv[i] > 0)
+            continue;
+          if (has_any[i])
+            layers[i].state = has_state[i];
+          else if (known)
+            /* Nemotron-H's MoE/MLP blocks have a feed-forward width, its Mamba blocks not. */
+            layers[i].state = nemotron ? ff[i] == 0 : TRUE;
+        }
+    }
+
+  /* Gemma 3n / 4: the last layers reuse earlier layers' KV. */
+  shared_kv = arch_int (&ctx, "attention.shared_kv_layers", 0, MAX_LAYERS, 0, FALSE);
+  for (int i = MAX (ctx.n_blocks - shared_kv, 0); i < ctx.n_blocks; i++)
+    layers[i].attn = FALSE;
+
+  if (ctx.error != NULL)
+    goto fail;
+
+  for (int i = 0; i < ctx.n_blocks; i++)
+    if (layers[i].state)
+      {
+        state = recurrent_state_bytes (&ctx, hidden);
+        break;
+      }
+  if (ctx.error != NULL)
+    goto fail;
+
+  /* The model. */
+  model = hr_model_new ();
+  model->origin = HR_MODEL_ORIGIN_GGUF;
+  name = hr_gguf_get_name (gguf);
+  if (name == NULL || *name == '\0')
+    name = hr_gguf_get_string (gguf, "general.basename");
+  if (name == NULL || *name == '\0')
+    name = arch;
+  model->name = g_strdup (name);
+  quant = hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf));
+  {
+    g_autofree char *base = slugify (name);
+    g_autofree char *q = quant != NULL ? slugify (quant) : NULL;
+
+    model->id = q != NULL && !g_str_has_suffix (base, q) ? g_strdup_printf ("%s-%s", base, q)
+                                                          : g_steal_pointer (&base);
+  }
+  model->family = g_strdup (hr_gguf_get_string (gguf, "general.basename") != NULL
+                            ? hr_gguf_get_string (gguf, "general.basename") : arch);
+  model->vendor = g_strdup (hr_gguf_get_string (gguf, "general.organization"));
+  model->license = g_strdup (hr_gguf_get_string (gguf, "general.license"));
+  model->hf_repo = g_strdup (hr_gguf_get_string (gguf, "general.source.huggingface.repository"));
+  model->source = g_strdup_printf ("GGUF header (architecture %s)", arch);
+  model->confidence = g_strdup ("sourced");
+
+  model->n_layers = n_layers;
+  model->mtp_layers = nextn;
+  model->hidden = hidden;
+  model->n_heads = max_of (heads, ctx.n_blocks);
+  model->head_dim = key_len;
+  model->intermediate = n_ff_max;
+  model->max_context = arch_int (&ctx, "context_length", 0, G_MAXINT, 0, FALSE);
+  model->n_experts = arch_int (&ctx, "expert_count", 0, 65536, 0, FALSE);
+  model->n_experts_used = arch_int (&ctx, "expert_used_count", 0, 65536, 0, FALSE);
+  model->n_shared_experts = arch_int (&ctx, "expert_shared_count", 0, 65536, 0, FALSE);
+  model->n_dense_layers = arch_int (&ctx, "leading_dense_block_count", 0, MAX_LAYERS, 0, FALSE);
+  model->moe_intermediate = arch_int (&ctx, "expert_feed_forward_length", 0, MAX_DIM, 0, FALSE);
+  model->shared_intermediate =
+    arch_int (&ctx, "expert_shared_feed_forward_length", 0, MAX_DIM,
+              model->n_shared_experts * model->moe_intermediate, FALSE);
+  if (model->n_experts_used > model->n_experts)
+    model->n_experts_used = model->n_experts;
+  if (ctx.error != NULL)
+    goto fail;
+
+  if (is_mla)
+    {
+      int key_mla = arch_int (&ctx, "attention.key_length_mla", 0, 65536, 0, FALSE);
+      int value_mla = arch_int (&ctx, "attention.value_length_mla", 0, 65536, 0, FALSE);
+      int qk_head = key_mla > 0 ? key_mla : key_len;
+
+      model->kv_lora_rank = kv_lora;
+      model->q_lora_rank = arch_int (&ctx, "attention.q_lora_rank", 0, 65536, 0, FALSE);
+      model->qk_rope_dim = rope_dim;
+      model->qk_nope_dim = MAX (qk_head - rope_dim, 0);
+      model->v_head_dim = value_mla > 0 ? value_mla : value_len;
+      model->head_dim = qk_head;
+    }
+
+  /* Vocabulary: the explicit key, the tokenizer's length, or the embedding's rows. */
+  {
+    g_autofree char *k = akey (&ctx, "vocab_size");
+    guint64 n = 0;
+
+    if (!hr_gguf_get_int (gguf, k, &vocab) || vocab <= 0)
+      {
+        vocab = 0;
+        if (hr_gguf_get_array_info (gguf, "tokenizer.ggml.tokens", NULL, &n))
+          vocab = (gint64) MIN (n, (guint64) G_MAXINT);
+        else if ((embd = hr_gguf_find_tensor (gguf, "token_embd.weight")) != NULL)
+          vocab = (gint64) MIN (embd->dims[1], (guint64) G_MAXINT);
+      }
+    model->vocab = (int) CLAMP (vocab, 0, G_MAXINT);
+  }
+
+  /* The file itself. */
+  model->gguf_bytes = hr_gguf_get_tensor_bytes (gguf);
+  model->gguf_expert_bytes = hr_gguf_get_expert_bytes (gguf);
+  model->gguf_file_type = hr_gguf_get_file_type (gguf);
+  model->gguf_quant = g_strdup (quant);
+  if (hr_gguf_get_n_tensors (gguf) > 0)
+    {
+      double total = (double) hr_gguf_get_n_params (gguf);
+      double experts = (double) hr_gguf_get_expert_params (gguf);
+
+      model->total_params = total;
+      model->active_params = total;
+      if (model->n_experts > 0 && model->n_experts_used > 0)
+        model->active_params = total - experts +
+                               experts * model->n_experts_used / model->n_experts;
+      model->tie_embeddings = hr_gguf_find_tensor (gguf, "output.weight") == NULL;
+    }
+
+  /* KV groups over the model's layers (MTP layers excluded). */
+  for (int i = 0; i < n_layers; i++)
+    {
+      const LayerInfo *l = &layers[i];
+
+      if (l->state)
+        add_group (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, state);
+      if (!l->attn)
+        continue;
+      if (is_mla)
+        add_group (model, HR_LAYER_MLA, 1, kv_lora + rope_dim, 0, 0, 0);
+      else if (l->swa)
+        add_group (model, chunked ? HR_LAYER_CHUNKED : HR_LAYER_SLIDING, l->kv_heads,
+                   key_len_swa, value_len_swa, window, 0);
+      else
+        add_group (model, HR_LAYER_FULL, l->kv_heads, key_len, value_len, 0, 0);
+    }
+
+  /* A short description for the UI. */
+  {
+    GString *label = g_string_new (model->n_experts > 0 ? "Sparse MoE" : "Dense");
+    gboolean any_state = FALSE, any_swa = FALSE;
+
+    for (int i = 0; i < n_layers; i++)
+      {
+        any_state = any_state || layers[i].state;
+        any_swa = any_swa || (layers[i].attn && layers[i].swa);
+      }
+    if (any_state && arch_in (arch, pure_recurrent))
+      g_string_append (label, " recurrent (state space)");
+    else
+      {
+        if (any_state)
+          g_string_append (label, " hybrid (recurrent + attention)");
+        g_string_append (label, is_mla ? " + MLA" : " + GQA");
+        if (any_swa)
+          g_string_append (label, chunked ? " (chunked local)" : " (sliding window)");
+      }
+    model->arch_label = g_string_free (label, FALSE);
+  }
+
+  if (ctx.error != NULL)
+    goto fail;
+  if (!hr_model_validate (model, &ctx.error))
+    {
+      g_autofree char *msg = g_strdup (ctx.error->message);
+
+      g_clear_error (&ctx.error);
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL, "%s", msg);
+      return NULL;
+    }
+  return g_steal_pointer (&model);
+
+fail:
+  if (ctx.error != NULL)
+    g_propagate_error (error, ctx.error);
+  else
+    g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                 "the GGUF metadata lacks %s", missing->str);
+  return NULL;
+}

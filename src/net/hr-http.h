@@ -1,0 +1,45 @@
+/* hr-http.h — the one SoupSession, and bounded GETs over it */
+#pragma once
+
+#include <gio/gio.h>
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+#define HR_HTTP_ERROR (hr_http_error_quark ())
+typedef enum
+{
+  HR_HTTP_ERROR_INVALID_URL,  /* not an http(s) URL with a host */
+  HR_HTTP_ERROR_NETWORK,      /* DNS failure, no route, connection refused or reset */
+  HR_HTTP_ERROR_TLS,          /* handshake failed or the certificate was refused */
+  HR_HTTP_ERROR_STATUS,       /* the server answered with a non-2xx status */
+  HR_HTTP_ERROR_TIMEOUT,      /* no complete answer within the timeout */
+  HR_HTTP_ERROR_TOO_LARGE,    /* the body is longer than the caller's limit */
+  HR_HTTP_ERROR_PROTOCOL,     /* malformed HTTP, redirect loop */
+} HrHttpError;
+
+#define HR_HTTP_DEFAULT_TIMEOUT 10   /* seconds */
+#define HR_HTTP_MAX_TIMEOUT     600
+
+GQuark          hr_http_error_quark         (void);
+
+/* The application's session (User-Agent "Headroom/VERSION"), made on first use.  Like every
+ * SoupSession, use it from one thread only: the one that first asked for it. */
+SoupSession    *hr_http_get_session         (void);
+
+/* Seconds allowed for a whole request, from connecting to the last byte (1 … 600). */
+void            hr_http_set_timeout         (guint                seconds);
+guint           hr_http_get_timeout         (void);
+
+/* GETs @url (http or https) and returns its body, failing with HR_HTTP_ERROR_TOO_LARGE as soon
+ * as it exceeds @max_bytes, without reading the rest.  Errors are in HR_HTTP_ERROR, except a
+ * cancelled @cancellable, which gives G_IO_ERROR_CANCELLED. */
+void            hr_http_get_bytes_async     (const char          *url,
+                                             gsize                max_bytes,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+GBytes         *hr_http_get_bytes_finish    (GAsyncResult        *result,
+                                             GError             **error);
+
+G_END_DECLS

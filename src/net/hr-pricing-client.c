@@ -1,0 +1,204 @@
+/* hr-pricing-client.c — the pricing feed over HTTP, and its on-disk cache
+ *
+ * The cache is written only from a feed that passed validation, atomically, so the offline
+ * fallback is always the last good feed.  A cache that no longer parses is set aside rather
+ * than deleted or overwritten, so a person can see what went wrong.
+ */
+#include "hr-pricing-client.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "hr-http.h"
+
+/* Larger than any feed we accept; reading a bigger file would only be a waste of memory. */
+#define CACHE_MAX_BYTES (2 * HR_PRICING_FEED_MAX_BYTES)
+
+static void
+fetch_bytes_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  const char *cache_path = g_task_get_task_data (task);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = NULL;
+  const char *data;
+  gsize size;
+
+  bytes = hr_http_get_bytes_finish (result, &error);
+  if (bytes == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  data = g_bytes_get_data (bytes, &size);
+  pricing = hr_pricing_parse (data, size, "feed", &error);
+  if (pricing == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (g_task_get_source_tag (task) == hr_pricing_client_refresh_async
+      && !hr_pricing_cache_save (pricing, cache_path, &error))
+    g_warning ("Could not save the pricing cache: %s", error->message);
+
+  g_task_return_pointer (task, g_steal_pointer (&pricing), (GDestroyNotify) hr_pricing_free);
+}
+
+void
+hr_pricing_client_fetch_async (const char          *url,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (url != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hr_pricing_client_fetch_async);
+  hr_http_get_bytes_async (url, HR_PRICING_FEED_MAX_BYTES, cancellable, fetch_bytes_cb, task);
+}
+
+HrPricing *
+hr_pricing_client_fetch_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_pricing_client_fetch_async,
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+hr_pricing_client_refresh_async (const char          *url,
+                                 const char          *cache_path,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (url != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hr_pricing_client_refresh_async);
+  g_task_set_task_data (task,
+                        cache_path != NULL ? g_strdup (cache_path) : hr_pricing_cache_default_path (),
+                        g_free);
+  hr_http_get_bytes_async (url, HR_PRICING_FEED_MAX_BYTES, cancellable, fetch_bytes_cb, task);
+}
+
+HrPricing *
+hr_pricing_client_refresh_finish (GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_pricing_client_refresh_async,
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+char *
+hr_pricing_cache_default_path (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "headroom", "pricing.json", NULL);
+}
+
+HrPricing *
+hr_pricing_cache_load (const char  *path,
+                       GError     **error)
+{
+  g_autofree char *default_path = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *corrupt_path = NULL;
+  g_autoptr(GError) parse_error = NULL;
+  HrPricing *pricing = NULL;
+  GStatBuf st;
+  gsize length;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (path == NULL)
+    path = default_path = hr_pricing_cache_default_path ();
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   _("Could not read the saved pricing %s: %s"), path, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  if (st.st_size > CACHE_MAX_BYTES)
+    g_set_error (&parse_error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE,
+                 _("it is larger than any pricing feed"));
+  else if (!g_file_get_contents (path, &contents, &length, error))
+    return NULL;
+  else
+    pricing = hr_pricing_parse (contents, length, "cache", &parse_error);
+
+  if (pricing != NULL)
+    return pricing;
+
+  corrupt_path = g_strconcat (path, ".corrupt", NULL);
+  if (g_rename (path, corrupt_path) == 0)
+    g_set_error (error, HR_PRICING_ERROR, parse_error->code,
+                 _("The saved pricing was damaged and has been moved to %s (%s)"),
+                 corrupt_path, parse_error->message);
+  else
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, HR_PRICING_ERROR, parse_error->code,
+                   _("The saved pricing %s is damaged and could not be moved aside: %s (%s)"),
+                   path, g_strerror (saved_errno), parse_error->message);
+    }
+  return NULL;
+}
+
+gboolean
+hr_pricing_cache_save (const HrPricing  *pricing,
+                       const char       *path,
+                       GError          **error)
+{
+  g_autofree char *default_path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *json = NULL;
+
+  g_return_val_if_fail (pricing != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (pricing->offers == NULL || pricing->offers->len == 0)
+    {
+      g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_EMPTY,
+                   _("A pricing without offers is not worth saving"));
+      return FALSE;
+    }
+
+  if (path == NULL)
+    path = default_path = hr_pricing_cache_default_path ();
+
+  dir = g_path_get_dirname (path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   _("Could not create %s: %s"), dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  json = hr_pricing_to_json (pricing);
+  return g_file_set_contents_full (path, json, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+}

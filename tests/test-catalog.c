@@ -1,0 +1,710 @@
+/* test-catalog.c — the bundled catalogs, their parsers on hostile input, and --gpu-custom */
+#include "hr-catalog.h"
+
+#include <math.h>
+#include <string.h>
+
+/* GPU ids the seed sizing pages list ("Evaluate this model on other GPUs"), minus the
+ * Mac Studio M4 Ultra, which does not exist. */
+static const char *seed_gpu_ids[] = {
+  "rtx-3060-12gb", "rtx-4060-ti-16gb", "rtx-5060-ti-16gb", "rtx-4070-ti-super-16gb",
+  "rtx-4080-super-16gb", "rtx-5070-12gb", "rtx-5070-ti-16gb", "rtx-5080-16gb",
+  "rtx-3090-24gb", "rtx-4090-24gb", "rtx-4090-d-24gb", "rtx-5090-32gb", "rtx-5090-d-32gb",
+  "rtx-a6000-48gb", "rtx-6000-ada-48gb", "rtx-pro-6000-blackwell-96gb", "dgx-spark-128gb",
+  "l4-24gb", "a40-48gb", "l20-48gb", "l40s-48gb", "a800-80gb-sxm", "a100-80gb-sxm",
+  "h800-80gb-sxm", "h100-80gb-sxm", "h20-96gb", "h20-141gb", "h200-141gb", "b200-180gb",
+  "b300-288gb", "ascend-910b-64gb", "ascend-910c-128gb", "atlas-300i-duo-96gb",
+  "mlu590-80gb", "dcu-k100-ai-64gb", "metax-c500-64gb", "kunlunxin-p800-64gb",
+  "mtt-s4000-48gb", "rx-7900-xtx-24gb", "radeon-ai-pro-r9700-32gb", "ryzen-ai-max-395-128gb",
+  "mi300x-192gb", "mi325x-256gb", "mi355x-288gb", "arc-pro-b60-24gb", "gaudi3-128gb",
+  "m4-pro-64gb", "m4-max-128gb", "m3-ultra-512gb",
+};
+
+/* Models the seed pages list that have a sourced architecture. */
+static const char *seed_model_ids[] = {
+  "glm-4.5", "glm-4.5-air", "glm-5", "glm-4-32b-0414", "qwen3-30b-a3b", "qwen3-235b-a22b",
+  "qwen3-coder-480b-a35b", "qwen3-coder-30b-a3b", "qwen3-next-80b-a3b", "qwen3.5-27b",
+  "qwen3.5-35b-a3b", "qwen3.5-122b-a10b", "qwen3.5-397b-a17b", "qwen3.6-35b-a3b",
+  "qwen3-32b", "qwen3-14b", "qwen3-8b", "qwen3-1.7b", "qwen3-0.6b", "qwen2.5-72b",
+  "qwen2.5-coder-32b", "qwq-32b", "deepseek-v3", "deepseek-r1", "deepseek-v3.2",
+  "deepseek-r1-distill-llama-70b", "deepseek-r1-distill-qwen-32b",
+  "deepseek-r1-distill-qwen-14b", "deepseek-r1-distill-llama-8b", "gpt-oss-20b",
+  "gpt-oss-120b", "gemma-4-31b", "gemma-4-26b-a4b", "gemma-3-27b", "gemma-3-12b",
+  "gemma-3-4b", "kimi-k2", "minimax-m2.5", "step-3.5-flash", "ernie-4.5-300b-a47b",
+  "ernie-4.5-21b-a3b", "hunyuan-a13b", "llama-4-maverick", "llama-4-scout", "llama-3.1-405b",
+  "llama-3.3-70b", "llama-3.1-8b", "llama-3.2-3b", "mistral-large-2", "mixtral-8x22b",
+  "mixtral-8x7b", "mistral-small-3.2-24b", "devstral-small-2505",
+  "nemotron-3-ultra-550b-a55b", "nemotron-3-super-120b-a12b", "nemotron-3-nano-30b-a3b",
+  "phi-4",
+};
+
+static const char *matrix_quants[] = {
+  "BF16", "Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS", "Q3_K_M", "UD-Q2_K_XL",
+};
+
+static HrCatalog *
+load_default (void)
+{
+  g_autoptr(GError) error = NULL;
+  HrCatalog *catalog = hr_catalog_new_default (&error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (catalog);
+  return catalog;
+}
+
+static double
+round2 (double value)
+{
+  return round (value * 100.0) / 100.0;
+}
+
+static void
+test_bundled_counts (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+
+  g_assert_cmpuint (hr_catalog_n_models (catalog), >=, 70);
+  g_assert_cmpuint (hr_catalog_n_gpus (catalog), >=, 55);
+  g_assert_cmpuint (hr_catalog_n_quants (catalog), >=, 25);
+  g_assert_nonnull (hr_catalog_get_pricing (catalog));
+}
+
+static void
+test_bundled_models (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+
+  for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
+    {
+      const HrModel *model = hr_catalog_get_model (catalog, i);
+      int attention = 0;
+      gboolean recurrent = FALSE;
+
+      g_test_message ("model %s", model->id);
+      g_assert_nonnull (model->name);
+      g_assert_true (hr_catalog_find_model (catalog, model->id) == model);
+      g_assert_cmpint (model->n_layers, >, 0);
+      g_assert_cmpuint (model->layers->len, >=, 1);
+      g_assert_true (isnan (model->total_params) || model->total_params > 0);
+      if (!isnan (model->total_params) && !isnan (model->active_params))
+        g_assert_cmpfloat (model->active_params, <=, model->total_params);
+
+      for (guint j = 0; j < model->layers->len; j++)
+        {
+          const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, j);
+
+          g_assert_cmpint (g->count, >, 0);
+          attention += g->count;
+          if (g->kind == HR_LAYER_RECURRENT)
+            {
+              recurrent = TRUE;
+              g_assert_cmpfloat (g->state_bytes, >, 0);
+            }
+          else
+            {
+              g_assert_cmpint (g->kv_heads, >=, 1);
+              g_assert_cmpint (g->k_dim, >=, 1);
+            }
+          if (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
+            g_assert_cmpint (g->window, >, 0);
+          if (g->kind == HR_LAYER_MLA)
+            {
+              g_assert_cmpint (g->kv_heads, ==, 1);
+              g_assert_cmpint (g->v_dim, ==, 0);
+            }
+        }
+
+      /* Every layer is accounted for, except in hybrid Mamba models whose MoE blocks count
+       * as layers of their own and hold no state. */
+      if (recurrent && strstr (model->arch_label, "Mamba") != NULL)
+        g_assert_cmpint (attention, <, model->n_layers);
+      else
+        g_assert_cmpint (attention, ==, model->n_layers);
+
+      for (guint j = 0; j < model->sizes->len; j++)
+        {
+          const HrQuantSize *size = g_ptr_array_index (model->sizes, j);
+
+          g_assert_cmpuint (size->bytes, >, 0);
+          g_assert_nonnull (size->source);
+        }
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (seed_model_ids); i++)
+    {
+      g_test_message ("seed model %s", seed_model_ids[i]);
+      g_assert_nonnull (hr_catalog_find_model (catalog, seed_model_ids[i]));
+    }
+}
+
+static void
+test_glm_seed_figures (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+  const HrModel *air = hr_catalog_find_model (catalog, "glm-4.5-air");
+  const HrModel *glm = hr_catalog_find_model (catalog, "glm-4.5");
+  const HrQuantSize *q4;
+  const HrLayerGroup *g;
+
+  g_assert_nonnull (air);
+  g_assert_nonnull (glm);
+
+  g_assert_cmpfloat_with_epsilon (air->total_params, 110.47e9, 1e3);
+  g_assert_cmpfloat (round2 (air->total_params * 2 / (1 << 30)), ==, 205.77);
+  g_assert_cmpfloat_with_epsilon (air->active_params, 12e9, 1e3);
+
+  q4 = hr_model_find_size (air, "Q4_K_M");
+  g_assert_nonnull (q4);
+  g_assert_cmpfloat (round2 ((double) q4->bytes / (1 << 30)), ==, 67.96);
+  g_assert_cmpfloat (round2 ((double) hr_model_find_size (air, "UD-Q2_K_XL")->bytes / (1 << 30)),
+                     ==, 44.19);
+
+  /* 46 × 8 × 128 and 92 × 8 × 128, full attention. */
+  g_assert_cmpuint (air->layers->len, ==, 1);
+  g = &g_array_index (air->layers, HrLayerGroup, 0);
+  g_assert_cmpint (g->kind, ==, HR_LAYER_FULL);
+  g_assert_cmpint (g->count, ==, 46);
+  g_assert_cmpint (g->kv_heads, ==, 8);
+  g_assert_cmpint (g->k_dim, ==, 128);
+  g_assert_cmpint (g->v_dim, ==, 128);
+  g = &g_array_index (glm->layers, HrLayerGroup, 0);
+  g_assert_cmpint (g->count, ==, 92);
+  g_assert_cmpint (g->kv_heads, ==, 8);
+  g_assert_cmpint (g->k_dim, ==, 128);
+
+  /* KV at 8K in F16: 1.44 and 2.88 GiB (by the group numbers, independent of hr-model.c). */
+  g_assert_cmpfloat (round2 (46.0 * 2 * 8 * 128 * 2 * 8192 / (1 << 30)), ==, 1.44);
+  g_assert_cmpfloat (round2 (92.0 * 2 * 8 * 128 * 2 * 8192 / (1 << 30)), ==, 2.88);
+  g_assert_cmpfloat_with_epsilon (glm->total_params, 355e9, 1e3);
+}
+
+static void
+test_special_attention (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+  const HrModel *m;
+  const HrLayerGroup *g;
+
+  /* MLA: one 576-wide latent per token and layer. */
+  m = hr_catalog_find_model (catalog, "deepseek-v3");
+  g = &g_array_index (m->layers, HrLayerGroup, 0);
+  g_assert_cmpint (g->kind, ==, HR_LAYER_MLA);
+  g_assert_cmpint (g->count, ==, 61);
+  g_assert_cmpint (g->k_dim, ==, 576);
+
+  /* gpt-oss alternates 128-token sliding and full layers. */
+  m = hr_catalog_find_model (catalog, "gpt-oss-120b");
+  g_assert_cmpuint (m->layers->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g = &g_array_index (m->layers, HrLayerGroup, i);
+      g_assert_cmpint (g->count, ==, 18);
+      if (g->kind == HR_LAYER_SLIDING)
+        g_assert_cmpint (g->window, ==, 128);
+      else
+        g_assert_cmpint (g->kind, ==, HR_LAYER_FULL);
+    }
+
+  /* Gemma 4: global layers store K once (K == V), 512 wide. */
+  m = hr_catalog_find_model (catalog, "gemma-4-31b");
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      g = &g_array_index (m->layers, HrLayerGroup, i);
+      if (g->kind == HR_LAYER_FULL)
+        {
+          g_assert_cmpint (g->k_dim, ==, 512);
+          g_assert_cmpint (g->v_dim, ==, 0);
+          g_assert_cmpint (g->kv_heads, ==, 4);
+        }
+      else
+        g_assert_cmpint (g->window, ==, 1024);
+    }
+
+  /* Llama 4: 36 chunked layers of 8192. */
+  m = hr_catalog_find_model (catalog, "llama-4-scout");
+  g = &g_array_index (m->layers, HrLayerGroup, 1);
+  g_assert_cmpint (g->kind, ==, HR_LAYER_CHUNKED);
+  g_assert_cmpint (g->count, ==, 36);
+  g_assert_cmpint (g->window, ==, 8192);
+
+  /* Qwen3-Next: 12 attention layers + 36 Gated DeltaNet layers sharing 77,266,944 B. */
+  m = hr_catalog_find_model (catalog, "qwen3-next-80b-a3b");
+  g = &g_array_index (m->layers, HrLayerGroup, 1);
+  g_assert_cmpint (g->kind, ==, HR_LAYER_RECURRENT);
+  g_assert_cmpfloat (g->count * g->state_bytes, ==, 77266944.0);
+}
+
+static void
+test_bundled_gpus (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+  const HrGpu *gpu;
+
+  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+    {
+      gpu = hr_catalog_get_gpu (catalog, i);
+      g_test_message ("gpu %s", gpu->id);
+      g_assert_true (hr_catalog_find_gpu (catalog, gpu->id) == gpu);
+      g_assert_cmpfloat (gpu->memory_gib, >, 0);
+      g_assert_null (strstr (gpu->name, "M4 Ultra"));
+      g_assert_true (isnan (gpu->price_usd) || gpu->price_usd > 0);
+      if (gpu->form == HR_FORM_UNIFIED && g_strcmp0 (gpu->vendor, "Apple") == 0)
+        {
+          g_assert_cmpint (gpu->backend, ==, HR_BACKEND_METAL);
+          g_assert_cmpfloat (gpu->unified_share, ==, gpu->memory_gib > 36 ? 0.75 : 0.66);
+        }
+      if (gpu->form != HR_FORM_UNIFIED)
+        g_assert_cmpfloat (gpu->unified_share, ==, 0);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (seed_gpu_ids); i++)
+    {
+      g_test_message ("seed gpu %s", seed_gpu_ids[i]);
+      g_assert_nonnull (hr_catalog_find_gpu (catalog, seed_gpu_ids[i]));
+    }
+
+  /* Strix Halo is AMD, not Apple; Chinese accelerators get their own stacks. */
+  gpu = hr_catalog_find_gpu (catalog, "ryzen-ai-max-395-128gb");
+  g_assert_cmpstr (gpu->vendor, ==, "AMD");
+  g_assert_cmpint (gpu->form, ==, HR_FORM_UNIFIED);
+  g_assert_cmpint (gpu->backend, ==, HR_BACKEND_ROCM);
+  g_assert_cmpfloat_with_epsilon (gpu->unified_share, 108.0 / 128.0, 1e-9);
+  g_assert_cmpint (hr_catalog_find_gpu (catalog, "dcu-k100-ai-64gb")->backend, ==,
+                   HR_BACKEND_ROCM);
+  g_assert_cmpint (hr_catalog_find_gpu (catalog, "ascend-910b-64gb")->backend, ==,
+                   HR_BACKEND_CANN);
+  g_assert_cmpint (hr_catalog_find_gpu (catalog, "mtt-s4000-48gb")->backend, ==,
+                   HR_BACKEND_MUSA);
+  g_assert_cmpint (hr_catalog_find_gpu (catalog, "mlu590-80gb")->backend, ==, HR_BACKEND_OTHER);
+  g_assert_cmpint (hr_catalog_find_gpu (catalog, "arc-pro-b60-24gb")->backend, ==,
+                   HR_BACKEND_SYCL);
+  g_assert_cmpint (hr_catalog_find_gpu (catalog, "dgx-spark-128gb")->form, ==, HR_FORM_UNIFIED);
+  g_assert_true (hr_catalog_find_gpu (catalog, "rtx-3090-24gb")->used_market);
+  g_assert_false (hr_catalog_find_gpu (catalog, "rtx-4090-24gb")->used_market);
+  g_assert_cmpfloat (hr_catalog_find_gpu (catalog, "h100-80gb-sxm")->memory_gib, ==, 80);
+}
+
+static void
+test_bundled_quants (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+  const HrQuantMix *mix;
+
+  for (guint i = 0; i < G_N_ELEMENTS (matrix_quants); i++)
+    {
+      mix = hr_catalog_find_quant (catalog, matrix_quants[i]);
+      g_assert_nonnull (mix);
+      g_assert_true (mix->in_matrix);
+    }
+  for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
+    {
+      mix = hr_catalog_get_quant (catalog, i);
+      g_assert_cmpfloat (mix->nominal_bpw, >, 0);
+      g_assert_nonnull (mix->label);
+    }
+
+  mix = hr_catalog_find_quant (catalog, "q4_k_m");
+  g_assert_nonnull (mix);
+  g_assert_cmpstr (mix->default_type, ==, "Q4_K");
+  g_assert_cmpfloat (mix->nominal_bpw, ==, 4.5);
+  mix = hr_catalog_find_quant (catalog, "FP8");
+  g_assert_nonnull (mix);
+  g_assert_null (mix->default_type);
+  g_assert_false (mix->gguf);
+  g_assert_null (hr_catalog_find_quant (catalog, "Q9_Z"));
+}
+
+static void
+test_suggestions (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+  g_autoptr(GPtrArray) models = hr_catalog_suggest_models (catalog, "glm-45-air", 5);
+  g_autoptr(GPtrArray) upper = hr_catalog_suggest_models (catalog, "GLM-4.5 Air", 5);
+  g_autoptr(GPtrArray) gpus = hr_catalog_suggest_gpus (catalog, "rtx4090", 5);
+  g_autoptr(GPtrArray) none = hr_catalog_suggest_models (catalog, "zzzzzzzzzzzzzzzz", 5);
+  g_autoptr(GPtrArray) zero = hr_catalog_suggest_gpus (catalog, "h100", 0);
+  g_autofree char *huge = g_strnfill (100000, 'a');
+  g_autoptr(GPtrArray) big = hr_catalog_suggest_models (catalog, huge, 5);
+  gboolean found = FALSE;
+
+  g_assert_cmpuint (models->len, >=, 1);
+  g_assert_cmpuint (models->len, <=, 5);
+  for (guint i = 0; i < models->len; i++)
+    found |= g_strcmp0 (g_ptr_array_index (models, i), "glm-4.5-air") == 0;
+  g_assert_true (found);
+  g_assert_cmpstr (g_ptr_array_index (models, 0), ==, "glm-4.5-air");
+  g_assert_cmpstr (g_ptr_array_index (upper, 0), ==, "glm-4.5-air");
+  g_assert_cmpstr (g_ptr_array_index (gpus, 0), ==, "rtx-4090-24gb");
+  g_assert_cmpuint (none->len, ==, 0);
+  g_assert_cmpuint (zero->len, ==, 0);
+  g_assert_cmpuint (big->len, ==, 0);
+}
+
+static void
+test_add_replace_remove (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+  HrGpu *a = hr_gpu_new ();
+  HrGpu *b = hr_gpu_new ();
+
+  a->id = g_strdup ("x");
+  a->memory_gib = 8;
+  b->id = g_strdup ("x");
+  b->memory_gib = 16;
+  hr_catalog_add_gpu (catalog, a);
+  hr_catalog_add_gpu (catalog, b);
+  g_assert_cmpuint (hr_catalog_n_gpus (catalog), ==, 1);
+  g_assert_cmpfloat (hr_catalog_find_gpu (catalog, "x")->memory_gib, ==, 16);
+  g_assert_true (hr_catalog_remove_gpu (catalog, "x"));
+  g_assert_false (hr_catalog_remove_gpu (catalog, "x"));
+  g_assert_null (hr_catalog_find_gpu (catalog, "x"));
+  g_assert_cmpuint (hr_catalog_n_gpus (catalog), ==, 0);
+  g_assert_null (hr_catalog_get_pricing (catalog));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hostile input                                                                               */
+
+#define GOOD_MODEL \
+  "{\"id\":\"m\",\"name\":\"M\",\"total_params_b\":1,\"arch\":{\"layers\":2}," \
+  "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,\"v_dim\":64}]}"
+
+#define GOOD_GPU \
+  "{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\",\"backend\":\"cuda\",\"memory_gb\":24}"
+
+typedef gboolean (*LoadFunc) (HrCatalog *, const char *, gssize, GError **);
+
+/* Expects @json to be refused with an error (and to leave the catalog empty). */
+static void
+expect_error (LoadFunc    load,
+              const char *json,
+              gssize      length,
+              const char *needle)
+{
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (load (catalog, json, length, &error));
+  g_assert_error (error, HR_CATALOG_ERROR, error->code);
+  g_assert_nonnull (error->message);
+  if (needle != NULL && strstr (error->message, needle) == NULL)
+    g_error ("“%s” not in error “%s”", needle, error->message);
+  g_assert_cmpuint (hr_catalog_n_models (catalog), ==, 0);
+  g_assert_cmpuint (hr_catalog_n_gpus (catalog), ==, 0);
+  g_assert_cmpuint (hr_catalog_n_quants (catalog), ==, 0);
+}
+
+static void
+expect_ok (LoadFunc    load,
+           const char *json)
+{
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (load (catalog, json, -1, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_hostile_models (void)
+{
+  const char *cases[][2] = {
+    { "", "empty" },
+    { "{", "JSON" },
+    { "[]", "object" },
+    { "{\"schema\":2,\"models\":[]}", "schema" },
+    { "{\"schema\":\"1\",\"models\":[]}", "schema" },
+    { "{\"schema\":1}", "models" },
+    { "{\"schema\":1,\"models\":{}}", "models" },
+    { "{\"schema\":1,\"models\":[1]}", "model #1" },
+    { "{\"schema\":1,\"models\":[{}]}", "“id”" },
+    { "{\"schema\":1,\"models\":[{\"id\":7}]}", "“id”" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"Bad Id\"}]}", "“id”" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2}}]}",
+      "kv_groups" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":-2},"
+      "\"kv_groups\":[]}]}", "layers" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"total_params_b\":\"NaN\","
+      "\"arch\":{\"layers\":2},\"kv_groups\":[]}]}", "total_params_b" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"total_params_b\":1e999,"
+      "\"arch\":{\"layers\":2},\"kv_groups\":[]}]}", NULL },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"total_params_b\":-3,"
+      "\"arch\":{\"layers\":2},\"kv_groups\":[]}]}", "total_params_b" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":3,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}]}]}", "kv_groups" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"warp\",\"layers\":2}]}]}", "kind" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"sliding\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}]}]}", "window" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"recurrent\",\"layers\":2}]}]}", "state_bytes" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2.5},"
+      "\"kv_groups\":[]}]}", "whole number" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":"
+      "99999999999999999999999999},\"kv_groups\":[]}]}", NULL },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"sizes\":[{\"quant\":\"Q4_K_M\",\"bytes\":-1}]}]}", "bytes" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"sizes\":[{\"quant\":\"Q4\",\"bytes\":1},{\"quant\":\"Q4\","
+      "\"bytes\":2}]}]}", "twice" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"total_params_b\":1,"
+      "\"active_params_b\":2,\"arch\":{\"layers\":2},\"kv_groups\":[]}]}", "active" },
+    { "{\"schema\":1,\"models\":[" GOOD_MODEL "," GOOD_MODEL "]}", "duplicate" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"\\ud800\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}]}]}", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("case %u: %s", i, cases[i][0]);
+      expect_error (hr_catalog_load_models, cases[i][0], -1, cases[i][1]);
+    }
+
+  expect_ok (hr_catalog_load_models, "{\"schema\":1,\"models\":[" GOOD_MODEL "]}");
+  expect_ok (hr_catalog_load_models, "{\"schema\":1,\"models\":[]}");
+
+  /* Truncated at every length: never a crash, never a half-loaded catalog. */
+  {
+    const char *good = "{\"schema\":1,\"models\":[" GOOD_MODEL "]}";
+    gsize len = strlen (good);
+
+    for (gsize cut = 0; cut < len; cut++)
+      expect_error (hr_catalog_load_models, good, (gssize) cut, NULL);
+  }
+
+  /* Bytes that are not UTF-8, and an embedded NUL. */
+  expect_error (hr_catalog_load_models, "{\"schema\":1,\"models\":[{\"id\":\"\xff\xfe\"}]}", -1,
+                "UTF-8");
+  expect_error (hr_catalog_load_models, "{\"schema\":1,\0\"models\":[]}", 25, NULL);
+  expect_error (hr_catalog_load_models, NULL, -1, NULL);
+}
+
+static void
+test_hostile_gpus (void)
+{
+  const char *cases[][2] = {
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"cuda\",\"memory_gb\":-24}]}", "memory_gb" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"cuda\",\"memory_gb\":0}]}", "memory_gb" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"cuda\",\"memory_gb\":\"24\"}]}", "memory_gb" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"cuda\",\"memory_gb\":1e300}]}", "memory_gb" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"cuda\"}]}", "memory_gb" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"laptop\","
+      "\"backend\":\"cuda\",\"memory_gb\":24}]}", "form" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"glide\",\"memory_gb\":24}]}", "backend" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"cuda\",\"memory_gb\":24,\"unified_share\":0.7}]}", "unified_share" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"cuda\",\"memory_gb\":24,\"used_market\":1}]}", "used_market" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":[],\"form\":\"consumer\","
+      "\"backend\":\"cuda\",\"memory_gb\":24}]}", "name" },
+    { "{\"schema\":1,\"gpus\":[" GOOD_GPU "," GOOD_GPU "]}", "“g”" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("case %u: %s", i, cases[i][0]);
+      expect_error (hr_catalog_load_gpus, cases[i][0], -1, cases[i][1]);
+    }
+  expect_ok (hr_catalog_load_gpus, "{\"schema\":1,\"gpus\":[" GOOD_GPU "]}");
+}
+
+static void
+test_hostile_quants (void)
+{
+  expect_error (hr_catalog_load_quants,
+                "{\"schema\":1,\"mixes\":[{\"id\":\"X\",\"label\":\"x\",\"default_type\":"
+                "\"Q99_K\"}]}", -1, "default_type");
+  expect_error (hr_catalog_load_quants,
+                "{\"schema\":1,\"mixes\":[{\"id\":\"X\",\"label\":\"x\"}]}", -1, "nominal_bpw");
+  expect_error (hr_catalog_load_quants,
+                "{\"schema\":1,\"ggml_types\":[{\"name\":\"T\",\"id\":1,\"block_size\":0,"
+                "\"bytes_per_block\":2}],\"mixes\":[]}", -1, "block_size");
+  expect_error (hr_catalog_load_quants,
+                "{\"schema\":1,\"mixes\":[{\"id\":\"X\",\"label\":\"x\",\"nominal_bpw\":4},"
+                "{\"id\":\"X\",\"label\":\"y\",\"nominal_bpw\":4}]}", -1, "duplicate");
+  expect_ok (hr_catalog_load_quants,
+             "{\"schema\":1,\"ggml_types\":[{\"name\":\"T\",\"id\":99,\"block_size\":32,"
+             "\"bytes_per_block\":18}],\"mixes\":[{\"id\":\"X\",\"label\":\"x\","
+             "\"default_type\":\"T\"}]}");
+}
+
+static void
+test_hostile_huge (void)
+{
+  GString *nested = g_string_new ("{\"schema\":1,\"models\":");
+  GString *big = g_string_new ("{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"");
+  g_autofree char *nested_str = NULL;
+  g_autofree char *big_str = NULL;
+
+  /* 10 000 nested arrays: refused before json-glib recurses into them. */
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_c (nested, '[');
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_c (nested, ']');
+  g_string_append_c (nested, '}');
+  nested_str = g_string_free (nested, FALSE);
+  expect_error (hr_catalog_load_models, nested_str, -1, "nested");
+
+  /* A 10 MB name. */
+  for (guint i = 0; i < 10 * 1000 * 1000 / 10; i++)
+    g_string_append (big, "abcdefghij");
+  g_string_append (big, "\",\"form\":\"consumer\",\"backend\":\"cuda\",\"memory_gb\":24}]}");
+  big_str = g_string_free (big, FALSE);
+  expect_error (hr_catalog_load_gpus, big_str, -1, "name");
+}
+
+static void
+test_load_is_atomic (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_catalog_load_gpus (catalog, "{\"schema\":1,\"gpus\":[" GOOD_GPU "]}", -1,
+                                       &error));
+  /* A good entry followed by a bad one: nothing of the second file is added. */
+  g_assert_false (hr_catalog_load_gpus (catalog,
+                                        "{\"schema\":1,\"gpus\":[{\"id\":\"ok\",\"name\":\"O\","
+                                        "\"form\":\"consumer\",\"backend\":\"cuda\","
+                                        "\"memory_gb\":8},{\"id\":\"bad\"}]}", -1, &error));
+  g_assert_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID);
+  g_assert_cmpuint (hr_catalog_n_gpus (catalog), ==, 1);
+  g_assert_null (hr_catalog_find_gpu (catalog, "ok"));
+  g_assert_nonnull (hr_catalog_find_gpu (catalog, "g"));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* --gpu-custom                                                                                */
+
+static void
+test_gpu_spec_good (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGpu) gpu = NULL;
+  g_autoptr(HrGpu) mac = NULL;
+  g_autoptr(HrGpu) copy = NULL;
+
+  gpu = hr_gpu_new_from_spec ("memory_gib=24, bandwidth_gbs=1008,fp16_tflops=165.2,"
+                              "name=My card,price_usd=1599,tdp_w=450", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (gpu->memory_gib, ==, 24);
+  g_assert_cmpfloat (gpu->bandwidth_gbs, ==, 1008);
+  g_assert_cmpfloat (gpu->fp16_tflops, ==, 165.2);
+  g_assert_cmpfloat (gpu->price_usd, ==, 1599);
+  g_assert_cmpfloat (gpu->tdp_w, ==, 450);
+  g_assert_cmpstr (gpu->name, ==, "My card");
+  g_assert_true (gpu->user_defined);
+  g_assert_false (hr_gpu_is_unified (gpu));
+  g_assert_true (isnan (gpu->fp8_tflops));
+
+  mac = hr_gpu_new_from_spec ("memory_gib=128,bandwidth_gbs=546,unified=true", &error);
+  g_assert_no_error (error);
+  g_assert_true (hr_gpu_is_unified (mac));
+  g_assert_cmpfloat (mac->unified_share, ==, 0.75);
+  g_assert_true (isnan (mac->fp16_tflops));
+  g_assert_nonnull (mac->name);
+
+  copy = hr_gpu_copy (gpu);
+  g_assert_cmpstr (copy->name, ==, gpu->name);
+  g_assert_true (copy->name != gpu->name);
+}
+
+static void
+test_gpu_spec_bad (void)
+{
+  const char *cases[][2] = {
+    { "", "memory_gib" },
+    { "bandwidth_gbs=100", "memory_gib" },
+    { "memory_gib=abc", "memory_gib" },
+    { "memory_gib=-8", "memory_gib" },
+    { "memory_gib=0", "memory_gib" },
+    { "memory_gib=nan", "memory_gib" },
+    { "memory_gib=inf", "memory_gib" },
+    { "memory_gib=1e999", "memory_gib" },
+    { "memory_gib=0x10", "memory_gib" },
+    { "memory_gib=24,bandwidth_gbs=", "bandwidth_gbs" },
+    { "memory_gib=24,fp16_tflops=1.2.3", "fp16_tflops" },
+    { "memory_gib=24,colour=red", "colour" },
+    { "memory_gib=24,memory_gib=48", "memory_gib" },
+    { "memory_gib=24,,bandwidth_gbs=5", "empty" },
+    { "memory_gib=24,unified=maybe", "unified" },
+    { "memory_gib=24,price_usd=-1", "price_usd" },
+    { "memory_gib=24,tdp_w=NaN", "tdp_w" },
+    { "memory_gib", "memory_gib" },
+    { "memory_gib=24,unified_share=0.8", "unified_share" },
+    { "memory_gib=99999999", "memory_gib" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrGpu) gpu = hr_gpu_new_from_spec (cases[i][0], &error);
+
+      g_test_message ("spec “%s”", cases[i][0]);
+      g_assert_null (gpu);
+      g_assert_nonnull (error);
+      if (strstr (error->message, cases[i][1]) == NULL)
+        g_error ("“%s” not in error “%s”", cases[i][1], error->message);
+    }
+}
+
+static void
+test_enum_strings (void)
+{
+  HrBackend backend;
+  HrGpuForm form;
+
+  for (int i = 0; i < HR_N_BACKENDS; i++)
+    {
+      g_assert_true (hr_backend_from_string (hr_backend_to_string (i), &backend));
+      g_assert_cmpint (backend, ==, i);
+    }
+  for (int i = HR_FORM_CONSUMER; i <= HR_FORM_UNIFIED; i++)
+    {
+      g_assert_true (hr_gpu_form_from_string (hr_gpu_form_to_string (i), &form));
+      g_assert_cmpint (form, ==, i);
+    }
+  g_assert_true (hr_gpu_form_from_string ("unified-memory", &form));
+  g_assert_cmpint (form, ==, HR_FORM_UNIFIED);
+  g_assert_false (hr_backend_from_string ("opencl", &backend));
+  g_assert_false (hr_backend_from_string (NULL, &backend));
+  g_assert_false (hr_gpu_form_from_string ("", &form));
+  g_assert_cmpstr (hr_backend_to_string (HR_N_BACKENDS), ==, "unknown");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/catalog/bundled/counts", test_bundled_counts);
+  g_test_add_func ("/catalog/bundled/models", test_bundled_models);
+  g_test_add_func ("/catalog/bundled/glm-seed-figures", test_glm_seed_figures);
+  g_test_add_func ("/catalog/bundled/special-attention", test_special_attention);
+  g_test_add_func ("/catalog/bundled/gpus", test_bundled_gpus);
+  g_test_add_func ("/catalog/bundled/quants", test_bundled_quants);
+  g_test_add_func ("/catalog/suggestions", test_suggestions);
+  g_test_add_func ("/catalog/add-replace-remove", test_add_replace_remove);
+  g_test_add_func ("/catalog/hostile/models", test_hostile_models);
+  g_test_add_func ("/catalog/hostile/gpus", test_hostile_gpus);
+  g_test_add_func ("/catalog/hostile/quants", test_hostile_quants);
+  g_test_add_func ("/catalog/hostile/huge", test_hostile_huge);
+  g_test_add_func ("/catalog/hostile/atomic", test_load_is_atomic);
+  g_test_add_func ("/catalog/gpu-spec/good", test_gpu_spec_good);
+  g_test_add_func ("/catalog/gpu-spec/bad", test_gpu_spec_bad);
+  g_test_add_func ("/catalog/enum-strings", test_enum_strings);
+
+  return g_test_run ();
+}

@@ -1,0 +1,206 @@
+/* test-cli.c — headroom-cli's contract (SPEC §5): keys, exit codes, one-line errors,
+ * locale-independent numbers */
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+static const char *cli;
+
+typedef struct
+{
+  char *out;
+  char *err;
+  int status;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+static void
+run_cli (Run        *r,
+         const char *locale,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list ap;
+  int wait_status = 0;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  va_start (ap, locale);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  envp = g_environ_setenv (envp, "LC_ALL", locale ? locale : "C.UTF-8", TRUE);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  /* a signal is never acceptable */
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static JsonObject *
+parse_object (const char *text,
+              JsonParser *parser)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  root = json_parser_get_root (parser);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  return json_node_get_object (root);
+}
+
+static void
+test_estimate_json (void)
+{
+  Run r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+  const char *keys[] = { "model", "gpu", "gpus", "quant", "context", "batch", "kv_type", "engine",
+                         "weights_gib", "weights_source", "kv_cache_gib", "overhead_gib",
+                         "system_ram_gib", "required_gib", "physical_gib", "usable_gib",
+                         "margin_gib", "utilization_pct", "verdict", "decode_tps",
+                         "decode_tps_low", "decode_tps_high", "prefill_tps", "ttft_ms",
+                         "cost_per_mtok_usd" };
+
+  run_cli (&r, NULL, "estimate", "--model", "glm-4.5-air", "--gpu", "mlu590-80gb",
+           "--context", "32768", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out, parser);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (!json_object_has_member (o, keys[i]))
+      g_error ("estimate --json lacks “%s”", keys[i]);
+  g_assert_cmpfloat (json_object_get_double_member (o, "weights_gib"), ==, 67.96);
+  g_assert_cmpfloat (json_object_get_double_member (o, "kv_cache_gib"), ==, 5.75);
+  g_assert_cmpfloat (json_object_get_double_member (o, "usable_gib"), ==, 76.0);
+  g_assert_cmpstr (json_object_get_string_member (o, "weights_source"), ==, "measured");
+  g_assert_cmpint (json_object_get_int_member (o, "context"), ==, 32768);
+  run_clear (&r);
+}
+
+static void
+test_estimate_german_locale (void)
+{
+  Run r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  /* A German desktop must not write "67,96" into JSON. */
+  run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "glm-4.5-air", "--gpu", "dcu-k100-ai-64gb", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"weights_gib\": 67.96"));
+  g_assert_null (strstr (r.out, "67,96"));
+  parse_object (r.out, parser);
+  run_clear (&r);
+}
+
+static void
+test_compare_all_csv (void)
+{
+  Run r = { 0 }, list = { 0 };
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) gpus = NULL;
+  guint n_rows = 0, n_gpus = 0;
+
+  run_cli (&list, NULL, "list", "gpus", NULL);
+  g_assert_cmpint (list.status, ==, 0);
+  gpus = g_strsplit (list.out, "\n", -1);
+  for (guint i = 0; gpus[i]; i++)
+    n_gpus += gpus[i][0] != '\0';
+
+  run_cli (&r, NULL, "compare", "--model", "glm-4.5-air", "--all-gpus", "--csv", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "# model=glm-4.5-air"));
+  g_assert_true (g_str_has_prefix (lines[1], "gpu,gpu_name,gpus,verdict,"));
+  for (guint i = 2; lines[i]; i++)
+    {
+      if (lines[i][0] == '\0')
+        continue;
+      n_rows++;
+      g_assert_true (strstr (lines[i], ",fits,") || strstr (lines[i], ",tight,") || strstr (lines[i], ",exceeds,"));
+    }
+  /* every accelerator in the catalog, with a verdict */
+  g_assert_cmpuint (n_rows, ==, n_gpus);
+  g_assert_cmpuint (n_rows, >=, 55);
+  run_clear (&r);
+  run_clear (&list);
+}
+
+static void
+test_bad_arguments (void)
+{
+  struct { const char *args[8]; int code; const char *needle; } cases[] = {
+    { { "estimate", "--model", "glm-45-air", "--gpu", "h100-80gb-sxm", NULL }, 2, "glm-4.5-air" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100", NULL }, 2, "unknown GPU" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--context", "-5", NULL }, 2, "context" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--context", "1000000000000", NULL }, 2, "context" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--gpus", "0", NULL }, 2, "GPUs" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--gpus", "10000", NULL }, 2, "GPUs" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--kv-type", "q9", NULL }, 2, "q9" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--offload-pct", "nan", NULL }, 2, "offload" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--quant", "Q9_Z", NULL }, 2, "Q9_Z" },
+    { { "estimate", "--model", "glm-4.5-air", NULL }, 2, "GPU" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu-custom", "memory_gib=-1", NULL }, 2, "memory_gib" },
+    { { "estimate", "--model-config", "/nonexistent/config.json", "--gpu", "h100-80gb-sxm", NULL }, 1, "config.json" },
+    { { "list", "toasters", NULL }, 2, "toasters" },
+    { { "frobnicate", NULL }, 2, "frobnicate" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Run r = { 0 };
+      const char **a = cases[i].args;
+      run_cli (&r, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+      if (r.status != cases[i].code || strstr (r.err, cases[i].needle) == NULL)
+        g_error ("case %u (%s %s …): exit %d, stderr “%s”", i, a[0], a[1] ? a[1] : "", r.status, r.err);
+      /* one line on stderr */
+      g_assert_cmpint (strlen (r.err), >, 0);
+      g_assert_null (strchr (r.err, '\n') == r.err + strlen (r.err) - 1 ? NULL : strchr (r.err, '\n'));
+      run_clear (&r);
+    }
+}
+
+static void
+test_gpu_custom (void)
+{
+  Run r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b",
+           "--gpu-custom", "memory_gib=24,bandwidth_gbs=1008,fp16_tflops=165", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out, parser);
+  g_assert_cmpfloat (json_object_get_double_member (o, "physical_gib"), ==, 24.0);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "fits");
+  run_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  cli = g_getenv ("HEADROOM_CLI");
+  if (cli == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI not set");
+      return 77;
+    }
+  g_test_add_func ("/cli/estimate-json", test_estimate_json);
+  g_test_add_func ("/cli/estimate-german-locale", test_estimate_german_locale);
+  g_test_add_func ("/cli/compare-all-csv", test_compare_all_csv);
+  g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/cli/gpu-custom", test_gpu_custom);
+  return g_test_run ();
+}

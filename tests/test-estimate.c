@@ -1,0 +1,290 @@
+/* test-estimate.c — the sizing model against the seed figures and hand-computed values
+ *
+ * The seed figures (SPEC §2) are facts of the model: exact to the printed digit.
+ */
+#include <math.h>
+
+#include "hr-advice.h"
+#include "hr-catalog.h"
+#include "hr-estimate.h"
+#include "hr-units.h"
+
+static HrCatalog *catalog;
+
+static void
+scenario (HrScenario *s,
+          const char *model_id,
+          const char *gpu_id)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, model_id);
+  const HrGpu *g = hr_catalog_find_gpu (catalog, gpu_id);
+
+  g_assert_nonnull (m);
+  g_assert_nonnull (g);
+  hr_scenario_init (s, m, g);
+}
+
+static double
+gib2 (double bytes)
+{
+  return hr_round (hr_to_gib (bytes), 2);
+}
+
+static void
+test_seed_glm45_air (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  HrWeights w;
+  g_autoptr(GError) error = NULL;
+
+  scenario (&s, "glm-4.5-air", "dcu-k100-ai-64gb");
+  g_assert_cmpfloat (s.model->total_params, ==, 110.47e9);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (gib2 (e.weights.bytes), ==, 67.96);
+  g_assert_cmpint (e.weights.source, ==, HR_WEIGHTS_MEASURED);
+  g_assert_cmpfloat (gib2 (e.kv_bytes), ==, 1.44);
+  g_assert_cmpfloat (gib2 (e.usable_bytes), ==, 60.80);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  g_assert_cmpfloat (e.margin_bytes, <, 0);
+
+  s.context = 32768;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (gib2 (e.kv_bytes), ==, 5.75);
+  /* FP8 KV halves the cache: 5.75 → 2.875 GiB */
+  g_assert_cmpfloat (hr_to_gib (hr_estimate_kv_at (&s, 32768, HR_KV_FP8)), ==, 2.875);
+
+  /* the 80 GB MLU590: 76 GiB usable, fits with margin at 8K */
+  scenario (&s, "glm-4.5-air", "mlu590-80gb");
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (gib2 (e.usable_bytes), ==, 76.00);
+  g_assert_cmpfloat (gib2 (e.physical_bytes), ==, 80.00);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_FITS);
+
+  /* BF16: 2 bytes per parameter of the official checkpoint */
+  g_assert_true (hr_weights_compute (s.model, "BF16", &w, NULL));
+  g_assert_cmpfloat (gib2 (w.bytes), ==, 205.77);
+  g_assert_cmpint (w.source, ==, HR_WEIGHTS_CHECKPOINT);
+}
+
+static void
+test_seed_glm45 (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  scenario (&s, "glm-4.5", "dcu-k100-ai-64gb");
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (gib2 (e.kv_bytes), ==, 2.88);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  s.context = 32768;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (gib2 (e.kv_bytes), ==, 11.50);
+}
+
+/* One model of each attention kind against values computed by hand from config.json. */
+static void
+test_kv_per_kind (void)
+{
+  const HrModel *m;
+
+  /* GQA, Llama 3.1 8B: 32 layers × 2 (K,V) × 8 KV heads × 128 × 2 bytes */
+  m = hr_catalog_find_model (catalog, "llama-3.1-8b");
+  g_assert_cmpfloat (hr_model_kv_bytes_per_token (m, 2), ==, 32.0 * 2 * 8 * 128 * 2);
+
+  /* MLA, DeepSeek-V3: 61 layers × (512 latent + 64 rope) × 2 bytes, no separate V */
+  m = hr_catalog_find_model (catalog, "deepseek-v3");
+  g_assert_cmpfloat (hr_model_kv_bytes_per_token (m, 2), ==, 61.0 * 576 * 2);
+
+  /* sliding window, gpt-oss-120b: 18 full + 18 sliding (window 128), 8 KV heads × 64 */
+  m = hr_catalog_find_model (catalog, "gpt-oss-120b");
+  g_assert_cmpfloat (hr_model_kv_bytes (m, 8192, 2), ==,
+                     18.0 * 2 * 8 * 64 * 2 * 8192 + 18.0 * 2 * 8 * 64 * 2 * 128);
+
+  /* hybrid, Qwen3-Next-80B-A3B: 12 attention layers (2 KV heads × 256) grow with the
+   * context; 36 Gated-DeltaNet layers hold a fixed state per sequence:
+   * conv (128·16·2 + 128·32) × 3 × 2 B + ssm 32 × 128 × 128 × 4 B = 2,146,304 B */
+  m = hr_catalog_find_model (catalog, "qwen3-next-80b-a3b");
+  g_assert_cmpfloat (hr_model_kv_bytes_per_token (m, 2), ==, 12.0 * 2 * 2 * 256 * 2);
+  g_assert_cmpfloat (hr_model_state_bytes (m), ==, 36.0 * 2146304);
+  g_assert_cmpfloat (hr_model_kv_bytes (m, 4096, 2), ==, 12.0 * 2 * 2 * 256 * 2 * 4096 + 36.0 * 2146304);
+}
+
+static void
+test_quantized_kv (void)
+{
+  HrScenario s;
+  double f16, q8, q4;
+
+  scenario (&s, "llama-3.1-8b", "rtx-4090-24gb");
+  f16 = hr_estimate_kv_at (&s, 32768, HR_KV_F16);
+  q8 = hr_estimate_kv_at (&s, 32768, HR_KV_Q8_0);
+  q4 = hr_estimate_kv_at (&s, 32768, HR_KV_Q4_0);
+  g_assert_cmpfloat (f16, ==, 131072.0 * 32768);
+  g_assert_cmpfloat (q8, ==, f16 / 2 * 34 / 32);
+  g_assert_cmpfloat (q4, ==, f16 / 2 * 18 / 32);
+  /* concurrent sequences multiply the cache */
+  s.batch = 4;
+  g_assert_cmpfloat (hr_estimate_kv_at (&s, 32768, HR_KV_F16), ==, 4 * f16);
+}
+
+static void
+test_every_entry (void)
+{
+  for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
+    for (guint j = 0; j < hr_catalog_n_gpus (catalog); j++)
+      {
+        HrScenario s;
+        HrEstimate e;
+        g_autoptr(GError) error = NULL;
+        const HrModel *m = hr_catalog_get_model (catalog, i);
+        const HrGpu *g = hr_catalog_get_gpu (catalog, j);
+
+        hr_scenario_init (&s, m, g);
+        if (!hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error))
+          g_error ("%s on %s: %s", m->id, g->id, error->message);
+        g_assert_true (isfinite (e.weights.bytes) && e.weights.bytes > 0);
+        g_assert_true (isfinite (e.kv_bytes) && e.kv_bytes >= 0);
+        g_assert_true (isfinite (e.overhead_bytes) && e.overhead_bytes > 0);
+        g_assert_true (isfinite (e.required_bytes) && e.required_bytes > e.weights.bytes * 0.5);
+        g_assert_true (isfinite (e.usable_bytes) && e.usable_bytes > 0);
+        g_assert_true (isfinite (e.utilization) && e.utilization > 0);
+        /* speed may be unknown (no published bandwidth), never negative or NaN-by-accident */
+        if (isfinite (g->bandwidth_gbs))
+          {
+            g_assert_true (isfinite (e.decode_tps) && e.decode_tps > 0);
+            g_assert_cmpfloat (e.decode_tps_low, <=, e.decode_tps);
+            g_assert_cmpfloat (e.decode_tps_high, >=, e.decode_tps);
+          }
+        else
+          g_assert_true (isnan (e.decode_tps));
+        if (isfinite (e.prefill_tps))
+          g_assert_cmpfloat (e.prefill_tps, >, 0);
+      }
+}
+
+static void
+test_bad_arguments (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  struct { const char *what; void (*apply) (HrScenario *); } cases[] = { { NULL, NULL } };
+  (void) cases;
+
+  scenario (&s, "llama-3.1-8b", "rtx-4090-24gb");
+#define REJECT(stmt) G_STMT_START { HrScenario t = s; g_autoptr(GError) err = NULL; stmt; \
+    g_assert_false (hr_estimate_compute (&t, NULL, &e, &err)); g_assert_nonnull (err); } G_STMT_END
+  REJECT (t.context = 0);
+  REJECT (t.context = -5);
+  REJECT (t.context = (gint64) 1e12);
+  REJECT (t.n_gpus = 0);
+  REJECT (t.n_gpus = 10000);
+  REJECT (t.batch = 0);
+  REJECT (t.batch = -1);
+  REJECT (t.offload_pct = -1);
+  REJECT (t.offload_pct = NAN);
+  REJECT (t.offload_pct = 101);
+  REJECT (t.n_cpu_moe = 3);  /* Llama is dense */
+  REJECT (t.reserve = NAN);
+  REJECT (g_strlcpy (t.quant, "Q9_Z", sizeof t.quant));
+  REJECT (t.model = NULL);
+#undef REJECT
+}
+
+static void
+test_multi_gpu_and_offload (void)
+{
+  HrScenario s;
+  HrEstimate one, two, off;
+
+  scenario (&s, "llama-3.1-70b", "rtx-4090-24gb");
+  g_assert_true (hr_estimate_compute (&s, NULL, &one, NULL));
+  g_assert_cmpint (one.verdict, ==, HR_VERDICT_EXCEEDS);
+  /* memory is never simply summed: each card carries its own buffers */
+  s.n_gpus = 2;
+  g_assert_true (hr_estimate_compute (&s, NULL, &two, NULL));
+  g_assert_cmpfloat (two.overhead_bytes, >, one.overhead_bytes * 1.9);
+  g_assert_cmpfloat (two.per_gpu_required, <, one.per_gpu_required);
+  g_assert_cmpint (hr_advice_min_gpus (&s, 16), >=, 2);
+
+  s.n_gpus = 1;
+  s.offload_pct = 50;
+  g_assert_true (hr_estimate_compute (&s, NULL, &off, NULL));
+  g_assert_cmpfloat (off.system_ram_bytes, >, 0);
+  g_assert_cmpfloat (off.required_bytes, <, one.required_bytes);
+  /* offloaded layers run at system-RAM speed: slower than all-in-VRAM on the same GPU */
+  g_assert_cmpfloat (off.decode_tps, <, one.decode_tps);
+}
+
+static void
+test_reverse_questions (void)
+{
+  HrScenario s;
+  gint64 max_ctx;
+  const HrQuantMix *q;
+
+  scenario (&s, "glm-4.5-air", "mlu590-80gb");
+  max_ctx = hr_advice_max_context (&s);
+  g_assert_cmpint (max_ctx, >, 8192);
+  g_assert_cmpint (max_ctx % 256, ==, 0);
+  s.context = max_ctx;
+  {
+    HrEstimate e;
+    g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+    g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+    s.context = max_ctx + 256;
+    g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+    g_assert_true (e.verdict == HR_VERDICT_EXCEEDS || max_ctx == s.model->max_context);
+  }
+
+  scenario (&s, "glm-4.5-air", "dcu-k100-ai-64gb");
+  q = hr_advice_best_quant (&s, catalog);
+  g_assert_nonnull (q);
+  g_strlcpy (s.quant, q->id, sizeof s.quant);
+  {
+    HrEstimate e;
+    g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+    g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  }
+}
+
+static void
+test_recommendations (void)
+{
+  HrScenario s;
+  HrRecommendations r;
+
+  scenario (&s, "glm-4.5-air", "dcu-k100-ai-64gb");
+  hr_advice_recommend (&s, catalog, hr_catalog_get_pricing (catalog), &r);
+  g_assert_true (r.have_single);
+  g_assert_cmpint (r.best_single.verdict, ==, HR_VERDICT_FITS);
+  g_assert_true (r.have_unified);
+  g_assert_true (hr_gpu_is_unified (r.unified.gpu));
+  g_assert_nonnull (r.cloud);
+  g_assert_cmpfloat (r.cloud->vram_gb, >=, 70);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  catalog = hr_catalog_new_default (&error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/estimate/seed/glm-4.5-air", test_seed_glm45_air);
+  g_test_add_func ("/estimate/seed/glm-4.5", test_seed_glm45);
+  g_test_add_func ("/estimate/kv/per-kind", test_kv_per_kind);
+  g_test_add_func ("/estimate/kv/quantized", test_quantized_kv);
+  g_test_add_func ("/estimate/catalog/every-entry", test_every_entry);
+  g_test_add_func ("/estimate/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/estimate/multi-gpu-offload", test_multi_gpu_and_offload);
+  g_test_add_func ("/estimate/reverse", test_reverse_questions);
+  g_test_add_func ("/estimate/recommendations", test_recommendations);
+  rc = g_test_run ();
+  hr_catalog_free (catalog);
+  return rc;
+}

@@ -1,0 +1,171 @@
+/* test-hostile.c — hostile input, end to end through headroom-cli
+ *
+ * Every numeric option at 0, negative, NaN, huge; every file input empty, binary, truncated
+ * and enormous; under the C and the German locale.  Never a signal; exit 0, 1 or 2; a
+ * one-line message on failure; valid JSON whenever --json succeeds.
+ */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *cli;
+static char *tmpdir;
+
+static int
+run (const char  *locale,
+     char       **argv_in,
+     char       **out,
+     char       **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", locale, TRUE);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (int i = 0; argv_in[i]; i++)
+    g_ptr_array_add (argv, argv_in[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &status, &error));
+  g_assert_no_error (error);
+  if (!WIFEXITED (status))
+    g_error ("headroom-cli %s died with signal %d", argv_in[0], WTERMSIG (status));
+  return WEXITSTATUS (status);
+}
+
+static void
+check (const char  *locale,
+       const char  *line)
+{
+  g_auto(GStrv) argv = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int code;
+
+  g_assert_true (g_shell_parse_argv (line, NULL, &argv, &error));
+  code = run (locale, argv, &out, &err);
+  if (code != 0 && code != 1 && code != 2)
+    g_error ("[%s] %s: exit %d", locale, line, code);
+  if (code != 0)
+    {
+      /* one line, prefixed */
+      if (!g_str_has_prefix (err, "headroom-cli:") || strchr (err, '\n') != err + strlen (err) - 1)
+        g_error ("[%s] %s: exit %d, stderr not one line: “%s”", locale, line, code, err);
+    }
+  else if (strstr (line, "--json"))
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      if (!json_parser_load_from_data (parser, out, -1, &error))
+        g_error ("[%s] %s: invalid JSON: %s", locale, line, error->message);
+      if (strstr (out, ",5") && g_str_has_prefix (locale, "de"))
+        g_assert_null (g_regex_match_simple ("\": -?[0-9]+,[0-9]", out, 0, 0) ? "comma decimal" : NULL);
+    }
+}
+
+static char *
+write_file (const char *name,
+            const void *data,
+            gsize       len)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+  return path;
+}
+
+static void
+test_numeric_options (gconstpointer locale)
+{
+  const char *options[] = { "--context", "--gpus", "--batch", "--offload-pct", "--n-cpu-moe",
+                            "--reserve-pct", "--prompt", "--ubatch", "--gpu-memory-utilization" };
+  const char *values[] = { "0", "-1", "nan", "NaN", "inf", "1e12", "1000000000000", "10000",
+                           "99999999999999999999", "abc", "", "1,5" };
+
+  for (guint o = 0; o < G_N_ELEMENTS (options); o++)
+    for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+      {
+        g_autofree char *line = g_strdup_printf ("estimate --model qwen3-30b-a3b --gpu rtx-4090-24gb %s '%s' --json",
+                                                 options[o], values[v]);
+        check (locale, line);
+      }
+  check (locale, "estimate --model llama-3.1-8b --gpu h100-80gb-sxm --gpus 1024 --batch 4096 --context 16M --json");
+  check (locale, "compare --model glm-4.5-air --all-gpus --gpus 1024 --json");
+  check (locale, "matrix --model deepseek-v3 --gpu h100-80gb-sxm --context 1M --json");
+  check (locale, "finetune --model llama-3.1-8b --method full --seq 0 --json");
+  check (locale, "finetune --model llama-3.1-8b --method full --seq 1000000000 --micro-batch 100000 --json");
+  check (locale, "finetune --model llama-3.1-8b --method qlora --gpus -3 --json");
+  check (locale, "estimate --model glm-4.5-air --gpu-custom 'memory_gib=nan,bandwidth_gbs=1,fp16_tflops=1' --json");
+  check (locale, "estimate --model glm-4.5-air --gpu-custom 'memory_gib=1e300,bandwidth_gbs=1e300,fp16_tflops=1e300' --json");
+  check (locale, "estimate --model glm-4.5-air --gpu-custom 'memory_gib=24,bandwidth_gbs=0,fp16_tflops=0' --json");
+  check (locale, "estimate --model glm-4.5-air --gpu-custom ',,,=,' --json");
+}
+
+static void
+test_file_inputs (gconstpointer locale)
+{
+  static const guint8 binary[] = { 0x47, 0x47, 0x55, 0x46, 0xff, 0xff, 0xff, 0xff, 0, 1, 2, 3, 0x80, 0xfe };
+  g_autofree char *empty = write_file ("empty", "", 0);
+  g_autofree char *bin = write_file ("binary.bin", binary, sizeof binary);
+  g_autofree char *trunc_json = write_file ("trunc.json", "{\"num_hidden_layers\": 32, \"hidden_si", 36);
+  g_autofree char *gguf_trunc = write_file ("trunc.gguf", "GGUF\3\0\0\0\1\0\0\0", 12);
+  g_autofree char *huge = g_build_filename (tmpdir, "huge.gguf", NULL);
+  const char *files[5];
+  const char *forms[] = { "estimate --gpu rtx-4090-24gb --json --model-config %s",
+                          "estimate --gpu rtx-4090-24gb --json --gguf %s",
+                          "inspect %s --json",
+                          "inspect %s --context 4096 --json" };
+
+  /* An enormous sparse file: a valid magic and then nothing but zeros for 4 GiB. */
+  {
+    FILE *f = fopen (huge, "wb");
+    g_assert_nonnull (f);
+    fwrite ("GGUF\3\0\0\0", 1, 8, f);
+    g_assert_cmpint (fseeko (f, (off_t) 4 << 30, SEEK_SET), ==, 0);
+    fputc (0, f);
+    fclose (f);
+  }
+  files[0] = empty;
+  files[1] = bin;
+  files[2] = trunc_json;
+  files[3] = gguf_trunc;
+  files[4] = huge;
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    for (guint k = 0; k < G_N_ELEMENTS (forms); k++)
+      {
+        g_autofree char *quoted = g_shell_quote (files[f]);
+        g_autofree char *line = g_strdup_printf (forms[k], quoted);
+        check (locale, line);
+      }
+  check (locale, "inspect /nonexistent/file.gguf --json");
+  check (locale, "estimate --gpu rtx-4090-24gb --model-config /dev/zero --json");
+  g_unlink (huge);
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  cli = g_getenv ("HEADROOM_CLI");
+  if (cli == NULL)
+    return 77;
+  tmpdir = g_dir_make_tmp ("headroom-hostile-XXXXXX", NULL);
+  g_test_add_data_func ("/hostile/numeric/C", "C.UTF-8", test_numeric_options);
+  g_test_add_data_func ("/hostile/numeric/de", "de_DE.UTF-8", test_numeric_options);
+  g_test_add_data_func ("/hostile/files/C", "C.UTF-8", test_file_inputs);
+  g_test_add_data_func ("/hostile/files/de", "de_DE.UTF-8", test_file_inputs);
+  rc = g_test_run ();
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+    while (dir && (name = g_dir_read_name (dir)))
+      {
+        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
+        g_unlink (p);
+      }
+    g_rmdir (tmpdir);
+  }
+  return rc;
+}

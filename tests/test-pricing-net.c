@@ -1,0 +1,809 @@
+/* test-pricing-net.c — hr-http and the pricing client against a local SoupServer
+ *
+ * The server runs on 127.0.0.1, port 0, in its own thread with its own main context (the
+ * pattern of gnome-calendar's tests/gcal-simple-server.c); the client runs in the test's main
+ * context.  Nothing here reaches the outside network.
+ */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "hr-http.h"
+#include "hr-pricing-client.h"
+
+#define FEED_HEAD "{\"schema\": 1, \"updated\": \"2026-11-05\", \"currency\": \"USD\", \"offers\": ["
+
+#define GOOD_FEED FEED_HEAD \
+  "{\"provider\": \"RunPod\", \"gpu_id\": \"a100-80gb-sxm\", \"gpu\": \"A100 80GB SXM\", " \
+  "\"count\": 1, \"vram_gb\": 80, \"usd_per_hour\": 1.19, \"billing\": \"per-second\", " \
+  "\"tier\": \"Community Cloud\", \"url\": \"https://www.runpod.io/pricing\"}, " \
+  "{\"provider\": \"DigitalOcean\", \"gpu_id\": \"mi325x-256gb\", \"gpu\": \"Instinct MI325X 256GB\", " \
+  "\"count\": 1, \"vram_gb\": 256, \"usd_per_hour\": 3.80, \"billing\": \"per-second\", " \
+  "\"url\": \"https://www.digitalocean.com/pricing/gpu-droplets\"}]}"
+
+#define BAD_OFFERS_FEED FEED_HEAD \
+  "{\"provider\": \"RunPod\", \"gpu\": \"A100 80GB SXM\", \"count\": 1, \"vram_gb\": 80, \"usd_per_hour\": 1.19}, " \
+  "{\"provider\": \"\", \"gpu\": \"A100 80GB SXM\", \"count\": 1, \"vram_gb\": 80, \"usd_per_hour\": 1.19}, " \
+  "{\"provider\": \"Evil\", \"gpu\": \"A100\", \"count\": 0, \"vram_gb\": 80, \"usd_per_hour\": 1.19}, " \
+  "{\"provider\": \"Evil\", \"gpu\": \"A100\", \"count\": 1, \"vram_gb\": -1, \"usd_per_hour\": 1.19}, " \
+  "{\"provider\": \"Evil\", \"gpu\": \"A100\", \"count\": 1, \"vram_gb\": 80, \"usd_per_hour\": 1e400}, " \
+  "{\"provider\": \"Evil\", \"gpu\": \"A100\", \"count\": 1, \"vram_gb\": 80, \"usd_per_hour\": 1, \"url\": \"file:///etc/passwd\"}, " \
+  "{\"provider\": \"Vast.ai\", \"gpu\": \"H200 141GB SXM\", \"count\": 2, \"vram_gb\": 282, \"usd_per_hour\": 7.738}]}"
+
+#define CHUNK_SIZE (64 * 1024)
+
+/* The server, shared by every test. */
+static struct
+{
+  GThread    *thread;
+  GMainLoop  *loop;
+  char       *base_url;    /* "http://127.0.0.1:PORT" */
+  GMutex      mutex;
+  GCond       cond;
+  gboolean    running;
+  char       *user_agent;  /* of the last request; under mutex */
+  char       *raw_url;     /* "127.0.0.1:PORT" of a TCP server that answers plain text */
+} server;
+
+/* Server thread */
+
+static void
+respond (SoupServerMessage *msg,
+         guint              status,
+         const char        *body)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  if (body != NULL)
+    soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY,
+                                      body, strlen (body));
+}
+
+static void
+respond_chunked (SoupServerMessage *msg,
+                 const char        *text,
+                 gsize              total)
+{
+  SoupMessageBody *body = soup_server_message_get_response_body (msg);
+  gsize len = strlen (text);
+  gsize sent;
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg),
+                                     SOUP_ENCODING_CHUNKED);
+  soup_message_body_append (body, SOUP_MEMORY_COPY, text, len);
+  for (sent = len; sent < total; sent += CHUNK_SIZE)
+    {
+      g_autofree char *pad = g_strnfill (MIN (CHUNK_SIZE, total - sent), ' ');
+
+      soup_message_body_append (body, SOUP_MEMORY_COPY, pad, strlen (pad));
+    }
+  soup_message_body_complete (body);
+}
+
+/* An endless body: each chunk written asks for the next one. */
+static void
+endless_wrote_chunk_cb (SoupServerMessage *msg,
+                        gpointer           user_data)
+{
+  static char pad[CHUNK_SIZE];
+
+  memset (pad, ' ', sizeof pad);
+  soup_message_body_append (soup_server_message_get_response_body (msg),
+                            SOUP_MEMORY_COPY, pad, sizeof pad);
+}
+
+static void
+server_cb (SoupServer        *soup_server,
+           SoupServerMessage *msg,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  const char *ua = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                 "User-Agent");
+
+  g_mutex_lock (&server.mutex);
+  g_free (server.user_agent);
+  server.user_agent = g_strdup (ua);
+  g_mutex_unlock (&server.mutex);
+
+  if (g_str_equal (path, "/good"))
+    respond (msg, SOUP_STATUS_OK, GOOD_FEED);
+  else if (g_str_equal (path, "/good-chunked"))
+    respond_chunked (msg, GOOD_FEED, 0);
+  else if (g_str_equal (path, "/404"))
+    respond (msg, SOUP_STATUS_NOT_FOUND, "{\"error\": \"no such feed\"}");
+  else if (g_str_equal (path, "/500"))
+    respond (msg, SOUP_STATUS_INTERNAL_SERVER_ERROR, NULL);
+  else if (g_str_equal (path, "/malformed"))
+    respond (msg, SOUP_STATUS_OK, "{\"schema\": 1, \"updated\": \"2026-11-05\", \"offers\": [{");
+  else if (g_str_equal (path, "/html"))
+    respond (msg, SOUP_STATUS_OK, "<html><body>Gateway login</body></html>");
+  else if (g_str_equal (path, "/schema"))
+    respond (msg, SOUP_STATUS_OK, "{\"schema\": 2, \"updated\": \"2026-11-05\", \"offers\": []}");
+  else if (g_str_equal (path, "/empty"))
+    respond (msg, SOUP_STATUS_OK, FEED_HEAD "]}");
+  else if (g_str_equal (path, "/empty-body"))
+    respond (msg, SOUP_STATUS_OK, "");
+  else if (g_str_equal (path, "/bad-offers"))
+    respond (msg, SOUP_STATUS_OK, BAD_OFFERS_FEED);
+  else if (g_str_equal (path, "/huge"))
+    {
+      /* A valid feed padded past the limit, with a Content-Length. */
+      GString *s = g_string_new (GOOD_FEED);
+      gsize len;
+
+      while (s->len <= HR_PRICING_FEED_MAX_BYTES)
+        g_string_append_c (s, ' ');
+      len = s->len;
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
+                                        g_string_free (s, FALSE), len);
+    }
+  else if (g_str_equal (path, "/huge-chunked"))
+    respond_chunked (msg, GOOD_FEED, HR_PRICING_FEED_MAX_BYTES + 1);
+  else if (g_str_equal (path, "/exact-limit"))
+    respond_chunked (msg, GOOD_FEED, HR_PRICING_FEED_MAX_BYTES);
+  else if (g_str_equal (path, "/endless"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg),
+                                         SOUP_ENCODING_CHUNKED);
+      g_signal_connect (msg, "wrote-chunk", G_CALLBACK (endless_wrote_chunk_cb), NULL);
+      endless_wrote_chunk_cb (msg, NULL);
+    }
+  else if (g_str_equal (path, "/hang"))
+    soup_server_message_pause (msg);   /* never answered */
+  else
+    respond (msg, SOUP_STATUS_NOT_FOUND, NULL);
+}
+
+/* Whatever the client says (a TLS hello), answer in plain HTTP and hang up. */
+static gboolean
+raw_incoming_cb (GSocketService    *service,
+                 GSocketConnection *connection,
+                 GObject           *source,
+                 gpointer           user_data)
+{
+  static const char answer[] = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
+                             answer, sizeof answer - 1, NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+static char *
+raw_server_start (GSocketService *service)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) effective = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_socket_listener_add_address (G_SOCKET_LISTENER (service), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_TCP, NULL, &effective, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "incoming", G_CALLBACK (raw_incoming_cb), NULL);
+  g_socket_service_start (service);
+  return g_strdup_printf ("127.0.0.1:%u",
+                          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective)));
+}
+
+static gpointer
+server_thread (gpointer data)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(SoupServer) soup_server = NULL;
+  g_autoptr(GSocketService) raw = NULL;
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  g_main_context_push_thread_default (context);
+  server.loop = g_main_loop_new (context, FALSE);
+
+  soup_server = soup_server_new ("server-header", "headroom-test-server", NULL);
+  soup_server_add_handler (soup_server, NULL, server_cb, NULL, NULL);
+  soup_server_listen_local (soup_server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (soup_server);
+  g_assert_nonnull (uris);
+  server.base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  raw = g_socket_service_new ();
+  server.raw_url = raw_server_start (raw);
+
+  g_mutex_lock (&server.mutex);
+  server.running = TRUE;
+  g_cond_signal (&server.cond);
+  g_mutex_unlock (&server.mutex);
+
+  g_main_loop_run (server.loop);
+
+  g_socket_service_stop (raw);
+  g_socket_listener_close (G_SOCKET_LISTENER (raw));
+  soup_server_disconnect (soup_server);
+  g_clear_pointer (&server.loop, g_main_loop_unref);
+  g_main_context_pop_thread_default (context);
+  return NULL;
+}
+
+static void
+server_start (void)
+{
+  g_mutex_init (&server.mutex);
+  g_cond_init (&server.cond);
+  server.thread = g_thread_new ("test-server", server_thread, NULL);
+
+  g_mutex_lock (&server.mutex);
+  while (!server.running)
+    g_cond_wait (&server.cond, &server.mutex);
+  g_mutex_unlock (&server.mutex);
+}
+
+static gboolean
+quit_cb (gpointer data)
+{
+  g_main_loop_quit (server.loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+server_stop (void)
+{
+  g_main_context_invoke (g_main_loop_get_context (server.loop), quit_cb, NULL);
+  g_thread_join (server.thread);
+  g_clear_pointer (&server.base_url, g_free);
+  g_clear_pointer (&server.user_agent, g_free);
+  g_clear_pointer (&server.raw_url, g_free);
+}
+
+/* Client helpers: run the test's main context until the callback has run. */
+
+typedef struct
+{
+  gboolean   done;
+  HrPricing *pricing;
+  GBytes    *bytes;
+  GError    *error;
+} Result;
+
+static char *
+url_for (const char *path)
+{
+  return g_strconcat (server.base_url, path, NULL);
+}
+
+static void
+fetch_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->pricing = hr_pricing_client_fetch_finish (result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+refresh_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->pricing = hr_pricing_client_refresh_finish (result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+bytes_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->bytes = hr_http_get_bytes_finish (result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+wait_for (Result *r)
+{
+  while (!r->done)
+    g_main_context_iteration (NULL, TRUE);
+  /* Exactly one of them. */
+  g_assert_true ((r->error == NULL) != (r->pricing == NULL && r->bytes == NULL));
+}
+
+static HrPricing *
+fetch (const char    *path,
+       GCancellable  *cancellable,
+       GError       **error)
+{
+  g_autofree char *url = url_for (path);
+  Result r = { 0 };
+
+  hr_pricing_client_fetch_async (url, cancellable, fetch_cb, &r);
+  wait_for (&r);
+  if (r.error != NULL)
+    g_propagate_error (error, r.error);
+  return r.pricing;
+}
+
+static HrPricing *
+refresh (const char  *path,
+         GError     **error)
+{
+  g_autofree char *url = url_for (path);
+  Result r = { 0 };
+
+  hr_pricing_client_refresh_async (url, NULL, NULL, refresh_cb, &r);
+  wait_for (&r);
+  if (r.error != NULL)
+    g_propagate_error (error, r.error);
+  return r.pricing;
+}
+
+static GBytes *
+get_bytes (const char  *url,
+           gsize        max_bytes,
+           GError     **error)
+{
+  Result r = { 0 };
+
+  hr_http_get_bytes_async (url, max_bytes, NULL, bytes_cb, &r);
+  wait_for (&r);
+  if (r.error != NULL)
+    g_propagate_error (error, r.error);
+  return r.bytes;
+}
+
+static void
+assert_fetch_fails (const char *path,
+                    GQuark      domain,
+                    int         code)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = fetch (path, NULL, &error);
+
+  g_assert_null (pricing);
+  g_assert_error (error, domain, code);
+  g_assert_null (strchr (error->message, '\n'));
+  g_test_message ("%s: %s", path, error->message);
+}
+
+/* Tests */
+
+static void
+test_fetch_good (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = fetch ("/good", NULL, &error);
+  g_autoptr(HrPricing) chunked = NULL;
+  const HrOffer *offer;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (pricing->source, ==, "feed");
+  g_assert_cmpstr (pricing->updated, ==, "2026-11-05");
+  g_assert_cmpuint (pricing->offers->len, ==, 2);
+  g_assert_cmpuint (pricing->skipped, ==, 0);
+  offer = g_ptr_array_index (pricing->offers, 1);
+  g_assert_cmpstr (offer->provider, ==, "DigitalOcean");
+  g_assert_cmpfloat (offer->usd_per_hour, ==, 3.80);
+
+  chunked = fetch ("/good-chunked", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chunked->offers->len, ==, 2);
+
+  g_mutex_lock (&server.mutex);
+  g_assert_cmpstr (server.user_agent, ==, "Headroom/" PACKAGE_VERSION);
+  g_mutex_unlock (&server.mutex);
+}
+
+static void
+test_fetch_status (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = fetch ("/404", NULL, &error);
+
+  g_assert_null (pricing);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS);
+  g_assert_nonnull (strstr (error->message, "404"));
+  g_assert_nonnull (strstr (error->message, "Not Found"));
+  g_clear_error (&error);
+
+  pricing = fetch ("/500", NULL, &error);
+  g_assert_null (pricing);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS);
+  g_assert_nonnull (strstr (error->message, "500"));
+  g_assert_nonnull (strstr (error->message, "Internal Server Error"));
+  g_test_message ("%s", error->message);
+}
+
+static void
+test_fetch_bad_content (void)
+{
+  assert_fetch_fails ("/malformed", HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
+  assert_fetch_fails ("/html", HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
+  assert_fetch_fails ("/empty-body", HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
+  assert_fetch_fails ("/schema", HR_PRICING_ERROR, HR_PRICING_ERROR_SCHEMA);
+  assert_fetch_fails ("/empty", HR_PRICING_ERROR, HR_PRICING_ERROR_EMPTY);
+}
+
+static void
+test_fetch_bad_offers (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = fetch ("/bad-offers", NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (pricing->offers->len, ==, 2);
+  g_assert_cmpuint (pricing->skipped, ==, 5);
+  g_assert_cmpstr (((HrOffer *) g_ptr_array_index (pricing->offers, 0))->provider, ==, "RunPod");
+  g_assert_cmpstr (((HrOffer *) g_ptr_array_index (pricing->offers, 1))->provider, ==, "Vast.ai");
+}
+
+static void
+test_fetch_too_large (void)
+{
+  gint64 start;
+
+  /* Declared by Content-Length, streamed in chunks, and never ending. */
+  assert_fetch_fails ("/huge", HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE);
+  assert_fetch_fails ("/huge-chunked", HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE);
+
+  start = g_get_monotonic_time ();
+  assert_fetch_fails ("/endless", HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE);
+  g_test_message ("endless body refused after %.3f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+
+  /* The server is still usable afterwards. */
+  {
+    g_autoptr(HrPricing) pricing = fetch ("/good", NULL, NULL);
+
+    g_assert_nonnull (pricing);
+  }
+}
+
+static void
+test_bytes_limit_boundary (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *good = url_for ("/good");
+  g_autofree char *good_chunked = url_for ("/good-chunked");
+  g_autofree char *exact = url_for ("/exact-limit");
+  gsize size = strlen (GOOD_FEED);
+  GBytes *bytes;
+
+  /* Exactly the limit passes; one byte less fails, both with and without Content-Length. */
+  bytes = get_bytes (good, size, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, size);
+  g_bytes_unref (bytes);
+  bytes = get_bytes (good, size - 1, &error);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE);
+  g_assert_null (bytes);
+  g_clear_error (&error);
+
+  bytes = get_bytes (good_chunked, size, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, size);
+  g_bytes_unref (bytes);
+  bytes = get_bytes (good_chunked, size - 1, &error);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE);
+  g_assert_null (bytes);
+  g_clear_error (&error);
+
+  /* A feed of exactly 4 MiB is accepted. */
+  {
+    g_autoptr(HrPricing) pricing = fetch ("/exact-limit", NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (pricing->offers->len, ==, 2);
+  }
+}
+
+static void
+test_fetch_timeout (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = NULL;
+  gint64 start, elapsed;
+
+  hr_http_set_timeout (1);
+  g_assert_cmpuint (hr_http_get_timeout (), ==, 1);
+  start = g_get_monotonic_time ();
+  pricing = fetch ("/hang", NULL, &error);
+  elapsed = g_get_monotonic_time () - start;
+  hr_http_set_timeout (HR_HTTP_DEFAULT_TIMEOUT);
+
+  g_test_message ("timeout after %.3f s: %s", elapsed / 1e6, error ? error->message : "-");
+  g_assert_null (pricing);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
+  g_assert_cmpint (elapsed, >=, 900 * 1000);
+  g_assert_cmpint (elapsed, <, 3 * G_USEC_PER_SEC);
+}
+
+static gboolean
+cancel_cb (gpointer data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (data));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_fetch_cancel (void)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = NULL;
+  gint64 start, elapsed;
+
+  /* Cancelled while the server says nothing (the 10 s timeout is far away). */
+  g_assert_cmpuint (hr_http_get_timeout (), ==, HR_HTTP_DEFAULT_TIMEOUT);
+  g_timeout_add (200, cancel_cb, cancellable);
+  start = g_get_monotonic_time ();
+  pricing = fetch ("/hang", cancellable, &error);
+  elapsed = g_get_monotonic_time () - start;
+  g_test_message ("cancelled after %.3f s", elapsed / 1e6);
+  g_assert_null (pricing);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (elapsed, <, 2 * G_USEC_PER_SEC);
+  g_clear_error (&error);
+
+  /* Cancelled before it starts. */
+  g_cancellable_cancel (cancelled);
+  pricing = fetch ("/good", cancelled, &error);
+  g_assert_null (pricing);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+static void
+test_http_errors (void)
+{
+  const char *invalid[] = { "", "not a url", "ftp://example.com/pricing.json",
+                            "file:///etc/passwd", "http:///pricing.json", "javascript:alert(1)" };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *https_to_http = NULL;
+  GBytes *bytes;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (invalid); i++)
+    {
+      bytes = get_bytes (invalid[i], 1024, &error);
+      g_assert_null (bytes);
+      g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_INVALID_URL);
+      g_clear_error (&error);
+    }
+
+  /* Nothing listens on port 1. */
+  bytes = get_bytes ("http://127.0.0.1:1/pricing.json", 1024, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK);
+  g_test_message ("refused: %s", error->message);
+  g_clear_error (&error);
+
+  /* A server answering a TLS hello in plain text fails the handshake (or, without a TLS
+   * backend, TLS is unavailable): a TLS error either way. */
+  https_to_http = g_strconcat ("https://", server.raw_url, "/pricing.json", NULL);
+  hr_http_set_timeout (3);
+  bytes = get_bytes (https_to_http, 1024, &error);
+  hr_http_set_timeout (HR_HTTP_DEFAULT_TIMEOUT);
+  g_assert_null (bytes);
+  g_test_message ("https to http: %s", error->message);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TLS);
+  g_clear_error (&error);
+
+  /* .invalid never resolves (RFC 2606); without DNS at all the lookup may time out instead. */
+  hr_http_set_timeout (3);
+  bytes = get_bytes ("http://headroom-test.invalid/pricing.json", 1024, &error);
+  hr_http_set_timeout (HR_HTTP_DEFAULT_TIMEOUT);
+  g_assert_null (bytes);
+  g_test_message ("no such host: %s", error->message);
+  g_assert_true (g_error_matches (error, HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK)
+                 || g_error_matches (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT));
+}
+
+static gboolean
+file_equals (const char *path,
+             const char *expected)
+{
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (path, &contents, NULL, NULL) && g_strcmp0 (contents, expected) == 0;
+}
+
+static void
+test_cache_only_after_good_fetch (void)
+{
+  g_autofree char *path = hr_pricing_cache_default_path ();
+  g_autofree char *expected_dir = g_build_filename (g_get_user_cache_dir (), "headroom", NULL);
+  g_autofree char *saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = NULL;
+  g_autoptr(HrPricing) cached = NULL;
+  const char *bad[] = { "/500", "/404", "/malformed", "/schema", "/empty", "/huge" };
+  guint i;
+
+  /* The cache lives in XDG_CACHE_HOME, which g_test isolates in a temporary directory. */
+  g_test_message ("cache: %s", path);
+  g_assert_true (g_str_has_prefix (path, expected_dir));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* A failed refresh writes nothing. */
+  pricing = refresh ("/500", &error);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS);
+  g_assert_null (pricing);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  /* A good one writes the cache. */
+  pricing = refresh ("/good", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (pricing);
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+
+  cached = hr_pricing_cache_load (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cached->source, ==, "cache");
+  g_assert_cmpstr (cached->updated, ==, "2026-11-05");
+  g_assert_cmpuint (cached->offers->len, ==, 2);
+  g_clear_pointer (&cached, hr_pricing_free);
+  g_clear_pointer (&pricing, hr_pricing_free);
+
+  /* Later bad fetches leave it exactly as it was. */
+  for (i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      pricing = refresh (bad[i], &error);
+      g_assert_null (pricing);
+      g_assert_nonnull (error);
+      g_clear_error (&error);
+      g_assert_true (file_equals (path, saved));
+    }
+
+  cached = hr_pricing_cache_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cached->offers->len, ==, 2);
+
+  /* The save is atomic: no temporary file is left beside it. */
+  {
+    g_autoptr(GDir) dir = g_dir_open (expected_dir, 0, NULL);
+    const char *name;
+    guint n = 0;
+
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        g_test_message ("cache dir: %s", name);
+        n++;
+      }
+    g_assert_cmpuint (n, ==, 1);
+  }
+}
+
+static void
+test_cache_corrupt (void)
+{
+  g_autofree char *path = hr_pricing_cache_default_path ();
+  g_autofree char *corrupt = g_strconcat (path, ".corrupt", NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = NULL;
+  const char *garbage = "{\"schema\": 1, \"updated\": \"2026-11-05\", \"offers\": [{\"prov";
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, garbage, -1, NULL));
+
+  pricing = hr_pricing_cache_load (NULL, &error);
+  g_assert_null (pricing);
+  g_assert_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, corrupt));
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+
+  /* Moved aside, intact, not deleted. */
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_true (file_equals (corrupt, garbage));
+
+  /* Now there is simply no cache; a good refresh makes a new one. */
+  pricing = hr_pricing_cache_load (NULL, &error);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_clear_error (&error);
+  pricing = refresh ("/good", &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&pricing, hr_pricing_free);
+  pricing = hr_pricing_cache_load (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (pricing->offers->len, ==, 2);
+  g_clear_pointer (&pricing, hr_pricing_free);
+
+  /* Valid JSON of the wrong shape, and an oversized file, are damaged too. */
+  g_assert_true (g_file_set_contents (path, "{\"schema\": 99}", -1, NULL));
+  pricing = hr_pricing_cache_load (NULL, &error);
+  g_assert_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_SCHEMA);
+  g_clear_error (&error);
+  g_assert_true (file_equals (corrupt, "{\"schema\": 99}"));
+
+  {
+    g_autofree char *big = g_strnfill (3 * HR_PRICING_FEED_MAX_BYTES, ' ');
+
+    g_assert_true (g_file_set_contents (path, big, -1, NULL));
+    pricing = hr_pricing_cache_load (NULL, &error);
+    g_assert_null (pricing);
+    g_assert_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
+    g_clear_error (&error);
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  }
+}
+
+static void
+test_cache_save (void)
+{
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "deep", "er", "p.json", NULL);
+  g_autoptr(HrPricing) empty = hr_pricing_new ();
+  g_autoptr(HrPricing) pricing = NULL;
+  g_autoptr(HrPricing) back = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Nothing worth caching. */
+  g_assert_false (hr_pricing_cache_save (empty, path, &error));
+  g_assert_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_EMPTY);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* Creates the directories; replaces an older cache. */
+  pricing = fetch ("/bad-offers", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (hr_pricing_cache_save (pricing, path, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&pricing, hr_pricing_free);
+  pricing = fetch ("/good", NULL, &error);
+  g_assert_true (hr_pricing_cache_save (pricing, path, &error));
+  g_assert_no_error (error);
+
+  back = hr_pricing_cache_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->offers->len, ==, 2);
+  g_assert_cmpstr (((HrOffer *) g_ptr_array_index (back->offers, 1))->provider, ==, "DigitalOcean");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  /* Talk to 127.0.0.1 directly, whatever proxy the environment or the desktop names; the
+   * desktop's proxy settings would also need GSettings schemas, which the isolated
+   * XDG_DATA_DIRS below do not have. */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+  g_unsetenv ("http_proxy");
+  g_unsetenv ("https_proxy");
+  g_unsetenv ("HTTP_PROXY");
+  g_unsetenv ("HTTPS_PROXY");
+  g_unsetenv ("all_proxy");
+  g_unsetenv ("ALL_PROXY");
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/net/fetch/good", test_fetch_good);
+  g_test_add_func ("/net/fetch/http-status", test_fetch_status);
+  g_test_add_func ("/net/fetch/bad-content", test_fetch_bad_content);
+  g_test_add_func ("/net/fetch/bad-offers", test_fetch_bad_offers);
+  g_test_add_func ("/net/fetch/too-large", test_fetch_too_large);
+  g_test_add_func ("/net/fetch/limit-boundary", test_bytes_limit_boundary);
+  g_test_add_func ("/net/fetch/timeout", test_fetch_timeout);
+  g_test_add_func ("/net/fetch/cancel", test_fetch_cancel);
+  g_test_add_func ("/net/http/errors", test_http_errors);
+  g_test_add_func ("/net/cache/only-after-good-fetch", test_cache_only_after_good_fetch);
+  g_test_add_func ("/net/cache/corrupt", test_cache_corrupt);
+  g_test_add_func ("/net/cache/save", test_cache_save);
+
+  server_start ();
+  ret = g_test_run ();
+  server_stop ();
+
+  return ret;
+}

@@ -1,0 +1,61 @@
+/* test-units.c — rounding, locale-independent numbers, context parsing */
+#include <locale.h>
+#include <math.h>
+
+#include "hr-units.h"
+
+static void
+test_round (void)
+{
+  g_assert_cmpfloat (hr_round (67.955, 2), ==, 67.96);
+  g_assert_cmpfloat (hr_round (1.4375, 2), ==, 1.44);
+  g_assert_cmpfloat (hr_round (-9.155, 2), ==, -9.16);
+  g_assert_cmpfloat (hr_round (2.875, 2), ==, 2.88);
+}
+
+static void
+test_format_c_locale (void)
+{
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  /* A German desktop must not write "67,96" into JSON. */
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    g_test_message ("de_DE.UTF-8 not available; checking in the C locale only");
+  a = hr_format_number_c (67.955, 2);
+  g_assert_cmpstr (a, ==, "67.96");
+  b = hr_format_number_c (NAN, 2);
+  g_assert_cmpstr (b, ==, "null");
+  setlocale (LC_NUMERIC, "C");
+}
+
+static void
+test_context (void)
+{
+  gint64 v = 0;
+  g_autofree char *s = hr_format_context_short (32768);
+
+  g_assert_cmpstr (s, ==, "32K");
+  g_assert_true (hr_parse_context ("32768", &v));
+  g_assert_cmpint (v, ==, 32768);
+  g_assert_true (hr_parse_context ("128k", &v));
+  g_assert_cmpint (v, ==, 131072);
+  g_assert_true (hr_parse_context ("1M", &v));
+  g_assert_cmpint (v, ==, 1048576);
+  g_assert_false (hr_parse_context ("", &v));
+  g_assert_false (hr_parse_context ("-5", &v));
+  g_assert_false (hr_parse_context ("0", &v));
+  g_assert_false (hr_parse_context ("12abc", &v));
+  g_assert_false (hr_parse_context ("99999999999999999999999", &v));
+  g_assert_false (hr_parse_context ("9999999999999999999M", &v));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/units/round", test_round);
+  g_test_add_func ("/units/format-c-locale", test_format_c_locale);
+  g_test_add_func ("/units/context", test_context);
+  return g_test_run ();
+}
