@@ -946,6 +946,81 @@ test_split (void)
   g_rmdir (dir);
 }
 
+/* The pieces a remote reader uses: names, per-part sizes and an in-memory merge. */
+static void
+test_split_in_memory (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prefix = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr(HrGguf) merged = NULL;
+  HrGguf *parts[2] = { NULL, NULL };
+  guint no = 0, count = 0;
+
+  g_assert_true (hr_gguf_split_name_parse ("https://h/x/Model-Q8_0-00002-of-00005.gguf", &prefix,
+                                           &no, &count));
+  g_assert_cmpstr (prefix, ==, "https://h/x/Model-Q8_0");
+  g_assert_cmpuint (no, ==, 2);
+  g_assert_cmpuint (count, ==, 5);
+  name = hr_gguf_split_name (prefix, 3, 5);
+  g_assert_cmpstr (name, ==, "https://h/x/Model-Q8_0-00003-of-00005.gguf");
+  g_assert_false (hr_gguf_split_name_parse ("model.gguf", NULL, NULL, NULL));
+  g_assert_false (hr_gguf_split_name_parse ("m-00006-of-00005.gguf", NULL, NULL, NULL));
+  g_assert_false (hr_gguf_split_name_parse ("m-00000-of-00005.gguf", NULL, NULL, NULL));
+  g_assert_false (hr_gguf_split_name_parse ("m-0001-of-00005.gguf", NULL, NULL, NULL));
+
+  for (int i = 0; i < 2; i++)
+    {
+      g_autoptr(Builder) b = builder_new ();
+      g_autoptr(GBytes) bytes = NULL;
+      char tname[32];
+
+      if (i == 0)
+        kv_str (b, "general.architecture", "llama");
+      put_str (b->kv, "split.no");
+      put_u32 (b->kv, HR_GGUF_TYPE_UINT16);
+      g_byte_array_append (b->kv, (const guint8 []) { i, 0 }, 2);
+      put_str (b->kv, "split.count");
+      put_u32 (b->kv, HR_GGUF_TYPE_UINT16);
+      g_byte_array_append (b->kv, (const guint8 []) { 2, 0 }, 2);
+      b->n_kv += 2;
+      g_snprintf (tname, sizeof tname, "t%d", i);
+      tensor (b, tname, F32, 64, 1, 1);
+      bytes = builder_finish (b, NULL);
+      parts[i] = parse_bytes (bytes, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (hr_gguf_get_split_count (parts[i]), ==, 2);
+      /* the remote file is complete: header plus 256 bytes of tensor data */
+      hr_gguf_set_file_size (parts[i], hr_gguf_get_data_offset (parts[i]) + 256);
+      g_assert_true (hr_gguf_is_complete (parts[i]));
+    }
+  merged = hr_gguf_merge_split (parts, 2, &error);
+  g_assert_no_error (error);
+  g_assert_null (parts[0]);
+  g_assert_null (parts[1]);
+  g_assert_cmpuint (hr_gguf_get_n_tensors (merged), ==, 2);
+  g_assert_cmpuint (hr_gguf_get_tensor_bytes (merged), ==, 2 * 64 * 4);
+  g_assert_cmpuint (hr_gguf_get_n_splits (merged), ==, 2);
+  g_assert_true (hr_gguf_is_complete (merged));
+  g_assert_cmpstr (hr_gguf_get_architecture (merged), ==, "llama");
+
+  /* wrong order: an error, and both parts freed */
+  {
+    g_autoptr(Builder) b = builder_new ();
+    g_autoptr(GBytes) bytes = NULL;
+    HrGguf *bad[2];
+
+    kv_str (b, "general.architecture", "llama");
+    bytes = builder_finish (b, NULL);
+    bad[0] = parse_bytes (bytes, NULL);
+    bad[1] = parse_bytes (bytes, NULL);
+    g_assert_null (hr_gguf_merge_split (bad, 2, &error));
+    g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT);
+    g_assert_null (bad[0]);
+    g_assert_null (bad[1]);
+  }
+}
+
 /* ---- hostile files --------------------------------------------------------------------- */
 
 static void
@@ -1356,6 +1431,7 @@ main (int    argc,
   g_test_add_func ("/gguf/gemma4-pattern-array", test_gemma4_pattern_array);
   g_test_add_func ("/gguf/file-types", test_file_types);
   g_test_add_func ("/gguf/split", test_split);
+  g_test_add_func ("/gguf/split-in-memory", test_split_in_memory);
   g_test_add_func ("/gguf/truncated-everywhere", test_truncated_everywhere);
   g_test_add_func ("/gguf/hostile", test_hostile);
   g_test_add_func ("/gguf/model-errors", test_model_errors);

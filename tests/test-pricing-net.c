@@ -5,6 +5,7 @@
  * context.  Nothing here reaches the outside network.
  */
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <string.h>
 
 #include "hr-http.h"
@@ -91,6 +92,40 @@ endless_wrote_chunk_cb (SoupServerMessage *msg,
                             SOUP_MEMORY_COPY, pad, sizeof pad);
 }
 
+/* A body that never stops and never stalls: one byte every 300 ms, so no single read waits
+ * long enough for libsoup's socket timeout; only the request deadline ends it. */
+static gboolean
+drip_cb (gpointer data)
+{
+  SoupServerMessage *msg = data;
+
+  soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_STATIC, " ", 1);
+  soup_server_message_unpause (msg);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+drip_finished_cb (SoupServerMessage *msg,
+                  gpointer           data)
+{
+  g_source_destroy (data);
+}
+
+static void
+start_drip (SoupServerMessage *msg)
+{
+  GSource *source = g_timeout_source_new (300);
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg),
+                                     SOUP_ENCODING_CHUNKED);
+  soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_STATIC, "{", 1);
+  g_source_set_callback (source, drip_cb, g_object_ref (msg), g_object_unref);
+  g_source_attach (source, g_main_context_get_thread_default ());
+  g_signal_connect_data (msg, "finished", G_CALLBACK (drip_finished_cb),
+                         source, (GClosureNotify) (void (*) (void)) g_source_unref, 0);
+}
+
 static void
 server_cb (SoupServer        *soup_server,
            SoupServerMessage *msg,
@@ -151,6 +186,8 @@ server_cb (SoupServer        *soup_server,
       g_signal_connect (msg, "wrote-chunk", G_CALLBACK (endless_wrote_chunk_cb), NULL);
       endless_wrote_chunk_cb (msg, NULL);
     }
+  else if (g_str_equal (path, "/drip"))
+    start_drip (msg);
   else if (g_str_equal (path, "/hang"))
     soup_server_message_pause (msg);   /* never answered */
   else
@@ -524,6 +561,19 @@ test_fetch_timeout (void)
   g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
   g_assert_cmpint (elapsed, >=, 900 * 1000);
   g_assert_cmpint (elapsed, <, 3 * G_USEC_PER_SEC);
+  g_clear_error (&error);
+
+  /* A server that keeps sending, too slowly to finish, meets the same deadline. */
+  hr_http_set_timeout (1);
+  start = g_get_monotonic_time ();
+  pricing = fetch ("/drip", NULL, &error);
+  elapsed = g_get_monotonic_time () - start;
+  hr_http_set_timeout (HR_HTTP_DEFAULT_TIMEOUT);
+
+  g_test_message ("dripping body cut after %.3f s: %s", elapsed / 1e6, error ? error->message : "-");
+  g_assert_null (pricing);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
+  g_assert_cmpint (elapsed, <, 3 * G_USEC_PER_SEC);
 }
 
 static gboolean
@@ -779,6 +829,7 @@ main (int   argc,
    * desktop's proxy settings would also need GSettings schemas, which the isolated
    * XDG_DATA_DIRS below do not have. */
   g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+  setlocale (LC_ALL, "");
   g_unsetenv ("http_proxy");
   g_unsetenv ("https_proxy");
   g_unsetenv ("HTTP_PROXY");

@@ -127,7 +127,7 @@ hr_bar_labels (HrCanvas           *c,
       hr_canvas_set_color (c, colors[out[i]], 1.0);
       cairo_rectangle (c->cr, left[i], ly + lh * 0.15, c->fs * 0.2, lh * 0.7);
       cairo_fill (c->cr);
-      hr_canvas_text_boxed (c, text[i], HR_TEXT_VALUE, left[i] + c->fs * 0.4, ly, 0, 0,
+      hr_canvas_text_boxed (c, text[i], HR_TEXT_VALUE, left[i] + c->fs * 0.4, ly, 0, 0, -1,
                             &c->theme->foreground);
     }
 }

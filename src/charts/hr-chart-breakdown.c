@@ -185,6 +185,13 @@ hr_chart_breakdown_draw (cairo_t                *cr,
         g_string_append_printf (summary, _("%s in system RAM"),
                                 hr_fmt_gib (a, sizeof a, data->system_ram_gib));
       }
+    if (isfinite (data->weights_file_gib) && data->weights_file_gib > 0)
+      {
+        g_string_append (summary, "  ·  ");
+        /* TRANSLATORS: the size of all the weights, of which the bars show the loaded part */
+        g_string_append_printf (summary, _("weights file %s"),
+                                hr_fmt_gib (a, sizeof a, data->weights_file_gib));
+      }
     hr_canvas_text_measure (c, summary->str, HR_TEXT_SUBTITLE, NULL, &lh);
     hr_canvas_text (c, summary->str, HR_TEXT_SUBTITLE, c->pad, y, 0, 0, width - 2 * c->pad,
                     &t->foreground);
@@ -334,7 +341,7 @@ hr_chart_breakdown_draw (cairo_t                *cr,
                   continue;
                 }
               hr_bar_labels (c, values, seg_names, colors, N_SEGS, &axis, x0, x1, by, bar_h,
-                          n_rows == 1 ? pitch / 2 - bar_h / 2 : 0);
+                             pitch / 2 - bar_h / 2);
               label = d->label;
               if (label[0] == '\0')
                 {
@@ -361,7 +368,7 @@ hr_chart_breakdown_draw (cairo_t                *cr,
                             i < n ? &t->foreground : &t->muted);
           hr_canvas_text_boxed (c, hr_fmt_gib (vbuf, sizeof vbuf, total), HR_TEXT_VALUE,
                                 hr_axis_map (&axis, total, x0, x1) + c->fs * 0.4, cy, 0, 0.5,
-                                &t->foreground);
+                                -1, &t->foreground);
         }
 
       /* One pair of capacity lines across all the device rows */

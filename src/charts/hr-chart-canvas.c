@@ -392,10 +392,10 @@ hr_canvas_legend (HrCanvas           *c,
       gboolean is_line = item->swatch == HR_SWATCH_LINE || item->swatch == HR_SWATCH_DASH
                          || item->swatch == HR_SWATCH_DOT;
       double sw = is_line ? c->fs * 2.2 : box;
+      double tw, need;
 
       if (item->swatch == HR_SWATCH_GLYPH)
         hr_canvas_text_measure (c, item->glyph, HR_TEXT_STRONG, &sw, NULL);
-      double tw, need;
 
       hr_canvas_text_measure (c, item->label, HR_TEXT_LABEL, &tw, NULL);
       tw = MIN (tw, max_width - sw - gap);
@@ -552,18 +552,21 @@ hr_canvas_text_boxed (HrCanvas          *c,
                       double             y,
                       double             xalign,
                       double             yalign,
+                      double             max_width,
                       const HrChartRgba *color)
 {
   double w, h, m = c->fs * 0.2;
 
   hr_canvas_text_measure (c, text, style, &w, &h);
+  if (max_width > 0)
+    w = MIN (w, max_width);
   if (c->theme->background.alpha > 0)
     {
       hr_canvas_rounded_rect (c, x - xalign * w - m, y - yalign * h, w + 2 * m, h, m);
       hr_canvas_set_color (c, &c->theme->background, 0.85);
       cairo_fill (c->cr);
     }
-  return hr_canvas_text (c, text, style, x, y, xalign, yalign, -1, color);
+  return hr_canvas_text (c, text, style, x, y, xalign, yalign, max_width, color);
 }
 
 int
@@ -698,7 +701,7 @@ hr_canvas_text_rotated_boxed (HrCanvas          *c,
   cairo_translate (c->cr, x, y);
   cairo_rotate (c->cr, angle);
   pango_cairo_update_layout (c->cr, c->layout);
-  hr_canvas_text_boxed (c, text, style, 0, 0, xalign, yalign, color);
+  hr_canvas_text_boxed (c, text, style, 0, 0, xalign, yalign, -1, color);
   cairo_restore (c->cr);
   pango_cairo_update_layout (c->cr, c->layout);
 }

@@ -175,7 +175,8 @@ hr_chart_compare_draw (cairo_t              *cr,
   double max_v[N_PANELS] = { 0 }, value_w[N_PANELS] = { 0 }, name_w = 0, glyph_w = 0;
   double y, legend_h, axis_h, rows_top, rows_bottom, pitch, bar_h, lh, header_h, x;
   double base_size[HR_N_TEXT_STYLES], row_size[HR_N_TEXT_STYLES];
-  int order[HR_CHART_MAX_GPUS], n, n_fit = 0, n_legend = 0, label_every = 1;
+  int order[HR_CHART_MAX_GPUS], n, n_fit = 0, n_known = 0, n_legend = 0, n_shown;
+  double note_h = 0;
 
   if (!hr_canvas_begin (c, cr, width, height, theme))
     return;
@@ -197,13 +198,8 @@ hr_chart_compare_draw (cairo_t              *cr,
       if (data->items[i].verdict == HR_CHART_VERDICT_FITS
           || data->items[i].verdict == HR_CHART_VERDICT_TIGHT)
         n_fit++;
-      for (int p = 0; p < N_PANELS; p++)
-        {
-          double v = panel_value (&data->items[i], p);
-
-          if (isfinite (v))
-            max_v[p] = MAX (max_v[p], v);
-        }
+      if (data->items[i].verdict != HR_CHART_VERDICT_UNKNOWN)
+        n_known++;
     }
   g_qsort_with_data (order, n, sizeof order[0], compare_items, (gpointer) data);
 
@@ -211,7 +207,8 @@ hr_chart_compare_draw (cairo_t              *cr,
   g_snprintf (badge, sizeof badge, g_dngettext (GETTEXT_PACKAGE, "%d of %d fits",
                                                 "%d of %d fit", n), n_fit, n);
   y = hr_canvas_header (c, data->title, data->subtitle,
-                        n_fit > 0 ? HR_CHART_VERDICT_FITS : HR_CHART_VERDICT_EXCEEDS,
+                        n_fit > 0 ? HR_CHART_VERDICT_FITS
+                        : n_known > 0 ? HR_CHART_VERDICT_EXCEEDS : HR_CHART_VERDICT_UNKNOWN,
                         n > 0 ? badge : NULL);
   if (n == 0)
     {
@@ -249,29 +246,42 @@ hr_chart_compare_draw (cairo_t              *cr,
       hr_canvas_end (c);
       return;
     }
-  pitch = (rows_bottom - rows_top) / n;
-  bar_h = MIN (pitch * 0.62, c->fs * 3.5);
   memcpy (base_size, c->size, sizeof base_size);
 
-  /* Rows shrink their text with their height; below a readable size, label every k-th row
-   * rather than let labels touch. */
+  /* Rows shrink their text with their height down to a readable size; past that, the rows
+   * that do not fit are left out (the weakest, as sorted) and counted in a note, rather
+   * than labels touching or rows going unlabelled. */
   {
-    double size = MIN (c->size[HR_TEXT_LABEL], pitch * 0.78);
-    double min_size = MAX (7.0, c->fs * 0.6);
+    double min_size = MAX (7.5, c->fs * 0.6), min_pitch = min_size / 0.78, size;
 
-    if (size < min_size)
+    n_shown = n;
+    if ((rows_bottom - rows_top) / n < min_pitch)
       {
-        label_every = (int) ceil (min_size / MAX (pitch * 0.78, 0.01));
-        size = min_size;
+        hr_canvas_text_measure (c, "Hg", HR_TEXT_SMALL, NULL, &note_h);
+        note_h *= 1.4;
+        n_shown = (int) MAX (1, floor ((rows_bottom - rows_top - note_h) / min_pitch));
       }
+    /* The note goes under the axis, above the legend */
+    rows_bottom -= note_h;
+    pitch = (rows_bottom - rows_top) / n_shown;
+    size = MAX (min_size, MIN (c->size[HR_TEXT_LABEL], pitch * 0.78));
     c->size[HR_TEXT_LABEL] = c->size[HR_TEXT_VALUE] = c->size[HR_TEXT_SMALL] = size;
     memcpy (row_size, c->size, sizeof row_size);
   }
+  bar_h = MIN (pitch * 0.62, c->fs * 3.5);
+  for (int k = 0; k < n_shown; k++)
+    for (int p = 0; p < N_PANELS; p++)
+      {
+        double v = panel_value (&data->items[order[k]], p);
+
+        if (isfinite (v))
+          max_v[p] = MAX (max_v[p], v);
+      }
   hr_canvas_text_measure (c, "Hg", HR_TEXT_LABEL, NULL, &lh);
 
-  for (int i = 0; i < n; i++)
+  for (int k = 0; k < n_shown; k++)
     {
-      const HrChartCompareItem *item = &data->items[i];
+      const HrChartCompareItem *item = &data->items[order[k]];
       double w;
 
       item_name (item, name, sizeof name);
@@ -321,12 +331,11 @@ hr_chart_compare_draw (cairo_t              *cr,
     }
 
   memcpy (c->size, row_size, sizeof row_size);
-  for (int k = 0; k < n; k++)
+  for (int k = 0; k < n_shown; k++)
     {
       const HrChartCompareItem *item = &data->items[order[k]];
       double cy = rows_top + pitch * (k + 0.5);
       const HrChartRgba *vcolor = hr_chart_theme_verdict_color (t, item->verdict);
-      gboolean labelled = k % label_every == 0;
 
       /* Zebra bands keep long rows traceable */
       if (k % 2 == 1 && pitch >= 4)
@@ -335,7 +344,6 @@ hr_chart_compare_draw (cairo_t              *cr,
           hr_canvas_set_color (c, &t->track, 0.6);
           cairo_fill (c->cr);
         }
-      if (labelled)
         {
           item_name (item, name, sizeof name);
           hr_canvas_text (c, hr_chart_verdict_glyph (item->verdict), HR_TEXT_LABEL, c->pad, cy, 0,
@@ -388,14 +396,23 @@ hr_chart_compare_draw (cairo_t              *cr,
                   cairo_fill (c->cr);
                 }
             }
-          if (labelled)
-            hr_canvas_text (c, panel_label (item, p, buf, sizeof buf), HR_TEXT_VALUE,
+          hr_canvas_text (c, panel_label (item, p, buf, sizeof buf), HR_TEXT_VALUE,
                             end + c->fs * 0.3, cy, 0, 0.5, -1,
                             isfinite (panel_value (item, p)) ? &t->foreground : &t->muted);
         }
     }
 
   memcpy (c->size, base_size, sizeof base_size);
+  if (n_shown < n)
+    {
+      g_snprintf (buf, sizeof buf,
+                  g_dngettext (GETTEXT_PACKAGE, "%d more GPU not shown: make the chart taller",
+                               "%d more GPUs not shown: make the chart taller", n - n_shown),
+                  n - n_shown);
+      hr_canvas_text (c, buf, HR_TEXT_SMALL, c->pad, rows_bottom + axis_h + note_h / 2, 0, 0.5,
+                      width - 2 * c->pad, &t->muted);
+    }
+
   hr_canvas_legend (c, legend, n_legend, c->pad, height - c->pad - legend_h, width - 2 * c->pad,
                     TRUE);
   hr_canvas_end (c);

@@ -87,6 +87,7 @@ hr_chart_context_draw (cairo_t              *cr,
   int end_idx[HR_CHART_MAX_LINES + 2], n_end = 0;
   int n_lines, n_legend = 0, n_marks = 0, n_tiers, cur;
   gboolean any = FALSE, has_cross;
+  const char *y_title;
   HrAxis xaxis, yaxis;
 
   if (!hr_canvas_begin (c, cr, width, height, theme))
@@ -102,6 +103,7 @@ hr_chart_context_draw (cairo_t              *cr,
       return;
     }
 
+  y_title = data->per_device ? _("Memory per GPU (GiB)") : _("Memory (GiB)");
   n_lines = CLAMP (data->n_lines, 0, HR_CHART_MAX_LINES);
   cur = data->current_line >= 0 && data->current_line < n_lines ? data->current_line : -1;
   for (int l = 0; l < n_lines; l++)
@@ -219,13 +221,18 @@ hr_chart_context_draw (cairo_t              *cr,
    * interesting part is how the cache grows on top of them. */
   if (min_v > 0.4 * max_v)
     y_lo = MAX (0, min_v - (max_v - min_v) * 0.25);
+  /* …but never so high that the usable line falls off the bottom */
+  if (isfinite (data->usable_gib))
+    y_lo = MIN (y_lo, data->usable_gib - (max_v - data->usable_gib) * 0.1);
+  if (y_lo < 0.15 * max_v)
+    y_lo = 0;
 
   hr_canvas_text_measure (c, "Hg", HR_TEXT_LABEL, NULL, &lh);
   x1 = width - c->pad - (end_w > 0 ? end_w + c->fs * 0.8 : 0);
 
   /* Marks above the plot: current context, longest that fits (x known once x0 is) */
   hr_axis_linear (&yaxis, y_lo, max_v, MAX (2, (int) ((y1 - y) / (lh * 2.5))));
-  yaxis_w = hr_canvas_yaxis_width (c, &yaxis, NULL, _("Memory (GiB)"));
+  yaxis_w = hr_canvas_yaxis_width (c, &yaxis, NULL, y_title);
   x0 = c->pad + yaxis_w;
   if (x1 - x0 < c->fs * 4 || y1 - y < c->fs * 3)
     {
@@ -280,7 +287,7 @@ hr_chart_context_draw (cairo_t              *cr,
   /* "Does not fit" region above the usable line */
   if (isfinite (data->usable_gib) && data->usable_gib < yaxis.max)
     {
-      double uy = hr_axis_map (&yaxis, data->usable_gib, y1, y0);
+      double uy = CLAMP (hr_axis_map (&yaxis, data->usable_gib, y1, y0), y0, y1);
       HrRect band = { x0, y0, x1 - x0, MAX (0, uy - y0) };
 
       cairo_rectangle (c->cr, band.x, band.y, band.w, band.h);
@@ -290,9 +297,10 @@ hr_chart_context_draw (cairo_t              *cr,
     }
 
   hr_canvas_xaxis (c, &xaxis, NULL, x0, x1, y0, y1, _("Context window (tokens, log scale)"));
-  hr_canvas_yaxis (c, &yaxis, NULL, c->pad, x0, x1, y1, y0, _("Memory (GiB)"));
+  hr_canvas_yaxis (c, &yaxis, NULL, c->pad, x0, x1, y1, y0, y_title);
 
-  if (isfinite (data->usable_gib) && data->usable_gib < yaxis.max)
+  if (isfinite (data->usable_gib) && data->usable_gib < yaxis.max
+      && data->usable_gib >= yaxis.min)
     {
       double uy = hr_axis_map (&yaxis, data->usable_gib, y1, y0);
       double lw = MAX (1.5, c->fs * 0.12);
@@ -303,7 +311,8 @@ hr_chart_context_draw (cairo_t              *cr,
                         0, 0, -1, &t->exceeds);
       hr_canvas_line (c, x0, hr_canvas_snap (c, uy, lw), x1, hr_canvas_snap (c, uy, lw), lw,
                       &t->usable, dash, 2);
-      if (isfinite (data->physical_gib) && data->physical_gib <= yaxis.max)
+      if (isfinite (data->physical_gib) && data->physical_gib <= yaxis.max
+          && data->physical_gib >= yaxis.min)
         {
           double py = hr_axis_map (&yaxis, data->physical_gib, y1, y0);
 
@@ -423,7 +432,7 @@ hr_chart_context_draw (cairo_t              *cr,
           hr_canvas_text_boxed (c, value_buf, HR_TEXT_STRONG,
                                 ax[k] > 0.5 ? px - r * 1.2 : px + r * 1.2,
                                 ay[k] > 0.5 ? py - r * 0.8 : py + r * 0.8, ax[k], ay[k],
-                                &t->foreground);
+                                -1, &t->foreground);
         }
     }
 

@@ -205,6 +205,14 @@ hr_chart_finetune_draw (cairo_t               *cr,
           double cy = rows_top + pitch * (i + 0.5), by = cy - bar_h / 2;
           double total = method_total (m), end = hr_axis_map (&axis, total, x0, x1);
 
+          if (pass == 1)
+            {
+              hr_canvas_text (c, m->label, HR_TEXT_STRONG, c->pad,
+                              cy - (m->note[0] ? lh * 0.55 : 0), 0, 0.5, label_w, &t->foreground);
+              if (m->note[0] != '\0')
+                hr_canvas_text (c, m->note, HR_TEXT_SMALL, c->pad, cy + lh * 0.6, 0, 0.5, label_w,
+                                &t->muted);
+            }
           if (!isfinite (m->weights_gib))
             {
               if (pass == 1)
@@ -249,11 +257,12 @@ hr_chart_finetune_draw (cairo_t               *cr,
                   g_string_append_printf (parts, "%s %s", seg_names[s],
                                           hr_fmt_gib (v, sizeof v, values[s]));
                 }
-              c->size[HR_TEXT_SMALL] = MIN (c->size[HR_TEXT_SMALL],
-                                            c->size[HR_TEXT_SMALL] * (width - c->pad - x0)
-                                            / MAX (1, parts_w (c, parts->str)));
+              /* Shrink a little before ellipsizing */
+              c->size[HR_TEXT_SMALL] = CLAMP (small * (width - c->pad - x0)
+                                              / MAX (1, parts_w (c, parts->str)),
+                                              small * 0.75, small);
               hr_canvas_text_boxed (c, parts->str, HR_TEXT_SMALL, x0, by + bar_h + lh * 0.3, 0, 0,
-                                    &t->muted);
+                                    width - c->pad - x0, &t->muted);
               c->size[HR_TEXT_SMALL] = small;
             }
           {
@@ -264,7 +273,7 @@ hr_chart_finetune_draw (cairo_t               *cr,
             /* Total, then the verdict in its colour after it */
             hr_fmt_gib (v, sizeof v, total);
             tw = hr_canvas_text_boxed (c, v, HR_TEXT_VALUE, end + c->fs * 0.4, cy, 0, 0.5,
-                                       &t->foreground);
+                                       -1, &t->foreground);
             if (capacity && m->verdict != HR_CHART_VERDICT_UNKNOWN)
               {
                 double bw, bh;
@@ -279,11 +288,6 @@ hr_chart_finetune_draw (cairo_t               *cr,
                                   0, 0.5, -1, vc);
               }
           }
-          hr_canvas_text (c, m->label, HR_TEXT_STRONG, c->pad, cy - (m->note[0] ? lh * 0.55 : 0),
-                          0, 0.5, label_w, &t->foreground);
-          if (m->note[0] != '\0')
-            hr_canvas_text (c, m->note, HR_TEXT_SMALL, c->pad, cy + lh * 0.6, 0, 0.5, label_w,
-                            &t->muted);
         }
       if (pass == 0 && capacity)
         {

@@ -188,6 +188,7 @@ double          hr_canvas_text_boxed        (HrCanvas           *c,
                                              double              y,
                                              double              xalign,
                                              double              yalign,
+                                             double              max_width,
                                              const HrChartRgba  *color);
 void            hr_canvas_text_rotated_boxed (HrCanvas          *c,
                                               const char        *text,

@@ -290,7 +290,7 @@ hr_chart_quant_draw (cairo_t            *cr,
         continue;
       if (values_fit)
         hr_canvas_text_boxed (c, hr_fmt_gib (buf, sizeof buf, total), HR_TEXT_SMALL, cx,
-                              top - c->fs * 0.25, 0.5, 1, &t->foreground);
+                              top - c->fs * 0.25, 0.5, 1, -1, &t->foreground);
       else
         {
           /* Too narrow for "205.77 GiB": the number alone, rotated. */

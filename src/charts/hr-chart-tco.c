@@ -133,7 +133,7 @@ label_gap (HrCanvas         *c,
            const HrRect     *r)
 {
   double m = (m0 + m1) / 2, cloud = series_at (data, n, TRUE, m);
-  double buy = series_at (data, n, FALSE, m), yc, yb, tw, th;
+  double buy = series_at (data, n, FALSE, m), yc, yb, tw, th, dm;
   const char *text;
 
   if (!isfinite (cloud) || !isfinite (buy))
@@ -142,10 +142,21 @@ label_gap (HrCanvas         *c,
   hr_canvas_text_measure (c, text, HR_TEXT_SMALL, &tw, &th);
   yc = hr_axis_map (ya, cloud, r->y + r->h, r->y);
   yb = hr_axis_map (ya, buy, r->y + r->h, r->y);
-  if (fabs (yc - yb) < th * 1.8
-      || hr_axis_map (xa, m1, r->x, r->x + r->w) - hr_axis_map (xa, m0, r->x, r->x + r->w)
-         < tw + c->fs * 2)
+  if (hr_axis_map (xa, m1, r->x, r->x + r->w) - hr_axis_map (xa, m0, r->x, r->x + r->w)
+      < tw + c->fs * 2)
     return;
+  /* The lines converge: the gap must hold the text at both of its ends, not just mid-way */
+  dm = (tw / 2 + c->fs * 0.3) / (r->w / (xa->max - xa->min));
+  for (int k = -1; k <= 1; k += 2)
+    {
+      double ck = series_at (data, n, TRUE, m + k * dm), bk = series_at (data, n, FALSE, m + k * dm);
+      double y_c = hr_axis_map (ya, ck, r->y + r->h, r->y), y_b = hr_axis_map (ya, bk, r->y + r->h,
+                                                                               r->y);
+
+      if (!isfinite (ck) || !isfinite (bk) || fabs (y_c - y_b) < th * 1.6
+          || MIN (y_c, y_b) > (yc + yb) / 2 - th * 0.7 || MAX (y_c, y_b) < (yc + yb) / 2 + th * 0.7)
+        return;
+    }
   hr_canvas_text (c, text, HR_TEXT_SMALL, hr_axis_map (xa, m, r->x, r->x + r->w), (yc + yb) / 2,
                   0.5, 0.5, -1, cloud < buy ? &c->theme->series[1] : &c->theme->series[0]);
 }
@@ -205,12 +216,18 @@ hr_chart_tco_draw (cairo_t            *cr,
   y = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
 
   /* Summary: monthly figures and the verdict of the comparison in words */
-  g_string_append_printf (summary, _("Cloud %s/month"),
-                          hr_fmt_usd (a, sizeof a, data->cloud_monthly_usd));
+  if (isfinite (data->cloud_monthly_usd))
+    g_string_append_printf (summary, _("Cloud %s/month"),
+                            hr_fmt_usd (a, sizeof a, data->cloud_monthly_usd));
+  else
+    g_string_append (summary, _("Cloud price unknown"));
   g_string_append (summary, "  ·  ");
-  g_string_append_printf (summary, _("hardware %s + electricity %s/month"),
-                          hr_fmt_usd (a, sizeof a, data->hardware_usd),
-                          hr_fmt_usd (b, sizeof b, data->electricity_monthly_usd));
+  if (isfinite (data->hardware_usd))
+    g_string_append_printf (summary, _("hardware %s + electricity %s/month"),
+                            hr_fmt_usd (a, sizeof a, data->hardware_usd),
+                            hr_fmt_usd (b, sizeof b, data->electricity_monthly_usd));
+  else
+    g_string_append (summary, _("hardware price unknown"));
   g_string_append (summary, "  ·  ");
   if (isnan (data->break_even_month))
     g_string_append (summary, _("break-even unknown"));
@@ -360,7 +377,8 @@ hr_chart_tco_draw (cairo_t            *cr,
 
           hr_canvas_marker (c, HR_MARKER_CIRCLE, mark.x, py, c->fs * 0.75, &t->foreground);
           hr_canvas_text_boxed (c, hr_fmt_usd (a, sizeof a, cost), HR_TEXT_STRONG,
-                                mark.x - c->fs * 0.6, py - c->fs * 0.4, 1, 1, &t->foreground);
+                                mark.x - c->fs * 0.6, py - c->fs * 0.4, 1, 1, -1,
+                                &t->foreground);
         }
     }
 

@@ -91,6 +91,8 @@ typedef struct
   int n_devices;                   /* 1 … HR_CHART_MAX_DEVICES; one bar each */
   HrChartDevice devices[HR_CHART_MAX_DEVICES];
   double system_ram_gib;           /* weights kept in system RAM (offload); 0 for none */
+  double weights_file_gib;         /* all the weights (the file), when it differs from what
+                                    * is loaded; 0 or NAN: not shown */
   double required_gib;             /* device memory over all devices */
   double physical_gib;             /* over all devices */
   double usable_gib;
@@ -119,6 +121,7 @@ typedef struct
   int current_line;                /* the scenario's KV precision (drawn heavier) */
   double usable_gib;
   double physical_gib;
+  gboolean per_device;             /* values are per GPU of a multi-GPU group */
   double current_context;          /* tokens; 0 for none */
   HrChartVerdict verdict;          /* at the current context and KV precision */
   double max_fit_context;          /* largest context that fits on the current line; 0: none */

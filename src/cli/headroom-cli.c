@@ -257,8 +257,13 @@ cmd_estimate (int              argc,
   if (!parse_options (&argc, &argv, "estimate", NULL, &args, &error) ||
       !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error) ||
       !hr_estimate_compute (&cs.scenario, hr_catalog_get_pricing (catalog), &est, &error))
-    rc = hr_cli_fail (error);
-  else if (cs.json)
+    {
+      rc = hr_cli_fail (error);
+      goto out;
+    }
+
+  hr_advice_fill_cost (&cs.scenario, catalog, hr_catalog_get_pricing (catalog), &est);
+  if (cs.json)
     {
       g_autofree char *json = hr_report_estimate_json (&cs.scenario, &est);
       fputs (json, stdout);
@@ -271,6 +276,8 @@ cmd_estimate (int              argc,
       for (guint i = 0; diag && i < diag->len; i++)
         printf ("• %s\n", (const char *) g_ptr_array_index (diag, i));
     }
+
+out:
   hr_cli_scenario_clear (&cs);
   hr_cli_args_clear (&args);
   return rc;
@@ -413,6 +420,7 @@ cmd_compare (int              argc,
           rc = hr_cli_fail (error);
           goto out;
         }
+      hr_advice_fill_cost (&s, catalog, hr_catalog_get_pricing (catalog), &e);
       max_ctx = hr_advice_max_context (&s);
       best = hr_advice_best_quant (&s, catalog);
       price = isfinite (s.gpu->price_usd) ? s.gpu->price_usd * s.n_gpus : NAN;

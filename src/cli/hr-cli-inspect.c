@@ -1,4 +1,611 @@
-/* TEMPORARY shim written by the lead so the CLI links; the helper owning this file replaces it. */
-#include <stdio.h>
+/* hr-cli-inspect.c — `headroom-cli inspect FILE.gguf [--context N] [--batch N] [--kv-type T]
+ *                    [--backend B] [--gpu ID|--gpu-custom SPEC] [--gpus N] [--engine E] [--json]`
+ *
+ * Reads only the GGUF header (all parts of a split model) and prints the file's facts: the
+ * architecture, tensor count, parameter count, exact tensor bytes, bytes per ggml type and the
+ * mix.  With --context it adds the memory estimate for that file: on a given GPU the full
+ * estimate, otherwise what the model needs on any device of the chosen backend.
+ */
 #include "hr-cli-inspect.h"
-int hr_cli_inspect (int argc, char **argv) { fprintf (stderr, "headroom-cli: inspect is not built yet\n"); return 1; }
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-cli-common.h"
+#include "hr-estimate.h"
+#include "hr-gguf.h"
+#include "hr-report.h"
+#include "hr-units.h"
+
+typedef struct
+{
+  char *context;
+  int batch;
+  char *kv_type;
+  char *backend;
+  char *engine;
+  char *gpu;
+  char *gpu_custom;
+  int gpus;
+  gboolean json;
+  char **files;
+} InspectArgs;
+
+static void
+inspect_args_clear (InspectArgs *a)
+{
+  g_free (a->context);
+  g_free (a->kv_type);
+  g_free (a->backend);
+  g_free (a->engine);
+  g_free (a->gpu);
+  g_free (a->gpu_custom);
+  g_strfreev (a->files);
+}
+
+static int
+usage_fail (const char *fmt,
+            ...) G_GNUC_PRINTF (1, 2);
+
+static int
+usage_fail (const char *fmt,
+            ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_strdelimit (msg, "\r\n", ' ');
+  fprintf (stderr, "headroom-cli inspect: %s\n", msg);
+  return 2;
+}
+
+static int
+failure (const char *message)
+{
+  g_autofree char *line = g_strdup (message);
+
+  g_strdelimit (line, "\r\n", ' ');
+  fprintf (stderr, "headroom-cli inspect: %s\n", line);
+  return 1;
+}
+
+static const char *
+num (char   *buf,
+     double  value,
+     int     decimals)
+{
+  return hr_format_number_c_buf (buf, 64, value, decimals);
+}
+
+/* ---- the estimate ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  HrScenario scenario;
+  HrEstimate estimate;
+  HrGpu *owned_gpu;
+  HrCatalog *catalog;
+  gboolean on_gpu;     /* a real GPU was given: verdict and speed mean something */
+} InspectEstimate;
+
+static void
+inspect_estimate_clear (InspectEstimate *ie)
+{
+  g_clear_pointer (&ie->owned_gpu, hr_gpu_free);
+  g_clear_pointer (&ie->catalog, hr_catalog_free);
+}
+
+/* The dominant tensor type as a mix name, for files without general.file_type. */
+static const char *
+fallback_quant (const HrGguf *gguf)
+{
+  const GArray *by_type = hr_gguf_get_bytes_by_type (gguf);
+  static const char *plain[] = { "F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
+                                 "Q6_K", "IQ4_NL", "IQ4_XS" };
+
+  if (by_type->len > 0)
+    {
+      const char *name = g_array_index (by_type, HrGgufTypeTotal, 0).type_name;
+
+      for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+        if (g_strcmp0 (name, plain[i]) == 0)
+          return plain[i];
+    }
+  return "Q4_K_M";
+}
+
+static gboolean
+compute_estimate (const InspectArgs  *a,
+                  const HrGguf       *gguf,
+                  HrModel            *model,
+                  InspectEstimate    *ie,
+                  int                *exit_code,
+                  GError            **error)
+{
+  HrScenario *s = &ie->scenario;
+  const HrGpu *gpu = NULL;
+  const HrPricing *pricing = NULL;
+  HrWeights w;
+
+  *exit_code = 2;
+  if (a->gpu != NULL && a->gpu_custom != NULL)
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "--gpu and --gpu-custom exclude each other");
+      return FALSE;
+    }
+  if (a->gpu != NULL)
+    {
+      g_autoptr(GError) local = NULL;
+
+      ie->catalog = hr_catalog_new_default (&local);
+      if (ie->catalog == NULL)
+        {
+          *exit_code = 1;
+          g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED,
+                       "cannot load the bundled catalog: %s", local->message);
+          return FALSE;
+        }
+      gpu = hr_cli_find_gpu (ie->catalog, a->gpu, error);
+      if (gpu == NULL)
+        return FALSE;
+      pricing = hr_catalog_get_pricing (ie->catalog);
+      ie->on_gpu = TRUE;
+    }
+  else if (a->gpu_custom != NULL)
+    {
+      g_autoptr(GError) local = NULL;
+
+      ie->owned_gpu = hr_gpu_new_from_spec (a->gpu_custom, &local);
+      if (ie->owned_gpu == NULL)
+        {
+          g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "--gpu-custom: %s", local->message);
+          return FALSE;
+        }
+      gpu = ie->owned_gpu;
+      ie->on_gpu = TRUE;
+    }
+  else
+    {
+      /* No device given: a device too large to matter, so only the model's needs show. */
+      ie->owned_gpu = hr_gpu_new ();
+      ie->owned_gpu->id = g_strdup ("any");
+      ie->owned_gpu->name = g_strdup ("any device");
+      ie->owned_gpu->memory_gib = 1e6;
+      ie->owned_gpu->form = HR_FORM_DATACENTER;
+      ie->owned_gpu->backend = HR_BACKEND_CUDA;
+      gpu = ie->owned_gpu;
+    }
+
+  hr_scenario_init (s, model, gpu);
+  s->n_gpus = a->gpus;
+  s->batch = a->batch;
+  if (!hr_parse_context (a->context, &s->context))
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE,
+                   "--context: “%s” is not a token count (e.g. 32768 or 32k)", a->context);
+      return FALSE;
+    }
+  if (a->kv_type != NULL && !hr_kv_type_from_string (a->kv_type, &s->kv_type))
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE,
+                   "--kv-type: unknown type “%s” (f16, fp8, q8_0, q4_0)", a->kv_type);
+      return FALSE;
+    }
+  if (a->engine != NULL && !hr_engine_from_string (a->engine, &s->engine))
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE,
+                   "--engine: unknown engine “%s” (llama.cpp, vllm, sglang, ollama, mlx)", a->engine);
+      return FALSE;
+    }
+  if (a->backend != NULL)
+    {
+      if (!hr_backend_from_string (a->backend, &s->backend))
+        {
+          g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE,
+                       "--backend: unknown backend “%s” (cuda, rocm, metal, vulkan, sycl, cpu)",
+                       a->backend);
+          return FALSE;
+        }
+      s->backend_set = TRUE;
+    }
+
+  /* The file's own mix; a mix the core does not know still gets the exact bytes. */
+  if (model->gguf_quant == NULL || !hr_weights_compute (model, model->gguf_quant, &w, NULL))
+    {
+      g_clear_pointer (&model->gguf_quant, g_free);
+      g_strlcpy (s->quant, fallback_quant (gguf), sizeof s->quant);
+    }
+
+  if (!hr_scenario_validate (s, error))
+    return FALSE;
+
+  *exit_code = 1;
+  if (!hr_estimate_compute (s, pricing, &ie->estimate, error))
+    return FALSE;
+  *exit_code = 0;
+  return TRUE;
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+static void
+write_json (const char            *file,
+            const HrGguf          *gguf,
+            const HrModel         *model,
+            const GError          *model_error,
+            const InspectEstimate *ie)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const GArray *by_type = hr_gguf_get_bytes_by_type (gguf);
+  const char *quant = hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf));
+  HrJsonWriter w;
+
+  hr_json_init (&w, out, TRUE);
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "file");
+  hr_json_string (&w, file);
+  hr_json_key (&w, "gguf_version");
+  hr_json_int (&w, hr_gguf_get_version (gguf));
+  hr_json_key (&w, "splits");
+  hr_json_int (&w, hr_gguf_get_n_splits (gguf));
+  hr_json_key (&w, "complete");
+  hr_json_bool (&w, hr_gguf_is_complete (gguf));
+  hr_json_key (&w, "architecture");
+  if (hr_gguf_get_architecture (gguf) != NULL)
+    hr_json_string (&w, hr_gguf_get_architecture (gguf));
+  else
+    hr_json_null (&w);
+  hr_json_key (&w, "name");
+  if (hr_gguf_get_name (gguf) != NULL)
+    hr_json_string (&w, hr_gguf_get_name (gguf));
+  else
+    hr_json_null (&w);
+  hr_json_key (&w, "n_tensors");
+  hr_json_int (&w, hr_gguf_get_n_tensors (gguf));
+  hr_json_key (&w, "n_params");
+  hr_json_int (&w, (gint64) hr_gguf_get_n_params (gguf));
+  hr_json_key (&w, "tensor_bytes");
+  hr_json_int (&w, (gint64) hr_gguf_get_tensor_bytes (gguf));
+  hr_json_key (&w, "tensor_gib");
+  hr_json_number (&w, hr_to_gib ((double) hr_gguf_get_tensor_bytes (gguf)), 2);
+  hr_json_key (&w, "expert_bytes");
+  hr_json_int (&w, (gint64) hr_gguf_get_expert_bytes (gguf));
+  hr_json_key (&w, "bytes_by_type");
+  hr_json_begin_object (&w);
+  for (guint i = 0; i < by_type->len; i++)
+    {
+      const HrGgufTypeTotal *t = &g_array_index (by_type, HrGgufTypeTotal, i);
+
+      hr_json_key (&w, t->type_name);
+      hr_json_int (&w, (gint64) t->bytes);
+    }
+  hr_json_end_object (&w);
+  hr_json_key (&w, "file_type");
+  if (hr_gguf_get_file_type (gguf) >= 0)
+    hr_json_int (&w, hr_gguf_get_file_type (gguf));
+  else
+    hr_json_null (&w);
+  hr_json_key (&w, "quant");
+  if (quant != NULL)
+    hr_json_string (&w, quant);
+  else
+    hr_json_null (&w);
+
+  hr_json_key (&w, "model");
+  if (model != NULL)
+    {
+      hr_json_begin_object (&w);
+      hr_json_key (&w, "id");
+      hr_json_string (&w, model->id);
+      hr_json_key (&w, "arch_label");
+      hr_json_string (&w, model->arch_label);
+      hr_json_key (&w, "layers");
+      hr_json_int (&w, model->n_layers);
+      hr_json_key (&w, "hidden");
+      hr_json_int (&w, model->hidden);
+      hr_json_key (&w, "heads");
+      hr_json_int (&w, model->n_heads);
+      hr_json_key (&w, "head_dim");
+      hr_json_int (&w, model->head_dim);
+      hr_json_key (&w, "vocab");
+      hr_json_int (&w, model->vocab);
+      hr_json_key (&w, "experts");
+      hr_json_int (&w, model->n_experts);
+      hr_json_key (&w, "experts_used");
+      hr_json_int (&w, model->n_experts_used);
+      hr_json_key (&w, "max_context");
+      hr_json_int (&w, model->max_context);
+      hr_json_key (&w, "total_params");
+      hr_json_number (&w, model->total_params, 0);
+      hr_json_key (&w, "active_params");
+      hr_json_number (&w, model->active_params, 0);
+      hr_json_key (&w, "kv_bytes_per_token_f16");
+      hr_json_number (&w, hr_model_kv_bytes_per_token (model, 2), 0);
+      hr_json_key (&w, "state_bytes_per_seq");
+      hr_json_number (&w, hr_model_state_bytes (model), 0);
+      hr_json_key (&w, "kv_groups");
+      hr_json_begin_array (&w);
+      for (guint i = 0; i < model->layers->len; i++)
+        {
+          const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+
+          hr_json_begin_object (&w);
+          hr_json_key (&w, "kind");
+          hr_json_string (&w, hr_layer_kind_to_string (g->kind));
+          hr_json_key (&w, "layers");
+          hr_json_int (&w, g->count);
+          if (g->kind == HR_LAYER_RECURRENT)
+            {
+              hr_json_key (&w, "state_bytes");
+              hr_json_number (&w, g->state_bytes, 0);
+            }
+          else
+            {
+              hr_json_key (&w, "kv_heads");
+              hr_json_int (&w, g->kv_heads);
+              hr_json_key (&w, "k_dim");
+              hr_json_int (&w, g->k_dim);
+              hr_json_key (&w, "v_dim");
+              hr_json_int (&w, g->v_dim);
+              if (g->window > 0)
+                {
+                  hr_json_key (&w, "window");
+                  hr_json_int (&w, g->window);
+                }
+            }
+          hr_json_end_object (&w);
+        }
+      hr_json_end_array (&w);
+      hr_json_end_object (&w);
+    }
+  else
+    hr_json_null (&w);
+  if (model_error != NULL)
+    {
+      hr_json_key (&w, "model_error");
+      hr_json_string (&w, model_error->message);
+    }
+
+  if (ie != NULL)
+    {
+      const HrEstimate *e = &ie->estimate;
+      const HrScenario *s = &ie->scenario;
+
+      hr_json_key (&w, "estimate");
+      hr_json_begin_object (&w);
+      if (ie->on_gpu)
+        hr_report_estimate_members (&w, s, e);
+      else
+        {
+          /* No device: only what the model needs. */
+          hr_json_key (&w, "quant");
+          hr_json_string (&w, s->quant);
+          hr_json_key (&w, "context");
+          hr_json_int (&w, s->context);
+          hr_json_key (&w, "batch");
+          hr_json_int (&w, s->batch);
+          hr_json_key (&w, "kv_type");
+          hr_json_string (&w, hr_kv_type_to_string (s->kv_type));
+          hr_json_key (&w, "engine");
+          hr_json_string (&w, hr_engine_to_string (s->engine));
+          hr_json_key (&w, "backend");
+          hr_json_string (&w, hr_backend_to_string (hr_scenario_backend (s)));
+          hr_json_key (&w, "weights_gib");
+          hr_json_number (&w, hr_to_gib (e->weights.bytes), 2);
+          hr_json_key (&w, "weights_source");
+          hr_json_string (&w, hr_weights_source_to_string (e->weights.source));
+          hr_json_key (&w, "kv_cache_gib");
+          hr_json_number (&w, hr_to_gib (e->kv_bytes), 2);
+          hr_json_key (&w, "kv_bytes_per_token");
+          hr_json_number (&w, e->kv_bytes_per_token, 0);
+          hr_json_key (&w, "overhead_gib");
+          hr_json_number (&w, hr_to_gib (e->overhead_bytes), 2);
+          hr_json_key (&w, "required_gib");
+          hr_json_number (&w, hr_to_gib (e->required_bytes), 2);
+        }
+      hr_json_end_object (&w);
+    }
+  hr_json_end_object (&w);
+  g_string_append_c (out, '\n');
+  fputs (out->str, stdout);
+}
+
+static void
+write_text (const char            *file,
+            const HrGguf          *gguf,
+            const HrModel         *model,
+            const GError          *model_error,
+            const InspectEstimate *ie)
+{
+  const GArray *by_type = hr_gguf_get_bytes_by_type (gguf);
+  const char *quant = hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf));
+  double bytes = (double) hr_gguf_get_tensor_bytes (gguf);
+  char a[64], b[64];
+
+  printf ("%-14s %s (GGUF v%u%s)\n", "file", file, hr_gguf_get_version (gguf),
+          hr_gguf_get_n_splits (gguf) > 1 ? ", split" : "");
+  if (hr_gguf_get_n_splits (gguf) > 1)
+    printf ("%-14s %u\n", "splits", hr_gguf_get_n_splits (gguf));
+  printf ("%-14s %s\n", "architecture", hr_gguf_get_architecture (gguf) ? hr_gguf_get_architecture (gguf) : "—");
+  printf ("%-14s %s\n", "name", hr_gguf_get_name (gguf) ? hr_gguf_get_name (gguf) : "—");
+  if (hr_gguf_get_file_type (gguf) >= 0)
+    printf ("%-14s %s (file_type %d)\n", "quant", quant ? quant : "unknown", hr_gguf_get_file_type (gguf));
+  else
+    printf ("%-14s %s\n", "quant", "— (no general.file_type)");
+  printf ("%-14s %u\n", "n_tensors", hr_gguf_get_n_tensors (gguf));
+  printf ("%-14s %" G_GUINT64_FORMAT " (%s B)\n", "n_params", hr_gguf_get_n_params (gguf),
+          num (a, (double) hr_gguf_get_n_params (gguf) / 1e9, 2));
+  printf ("%-14s %" G_GUINT64_FORMAT " (%s GiB, %s GB)\n", "tensor_bytes",
+          hr_gguf_get_tensor_bytes (gguf), num (a, hr_to_gib (bytes), 2), num (b, hr_to_gb (bytes), 2));
+  if (hr_gguf_get_expert_bytes (gguf) > 0)
+    printf ("%-14s %" G_GUINT64_FORMAT " (%s GiB)\n", "expert_bytes", hr_gguf_get_expert_bytes (gguf),
+            num (a, hr_to_gib ((double) hr_gguf_get_expert_bytes (gguf)), 2));
+  printf ("bytes_by_type\n");
+  for (guint i = 0; i < by_type->len; i++)
+    {
+      const HrGgufTypeTotal *t = &g_array_index (by_type, HrGgufTypeTotal, i);
+
+      printf ("  %-12s %" G_GUINT64_FORMAT " (%s GiB, %u tensors)\n", t->type_name, t->bytes,
+              num (a, hr_to_gib ((double) t->bytes), 2), t->n_tensors);
+    }
+  if (!hr_gguf_is_complete (gguf))
+    printf ("%-14s %s\n", "warning", "the file is shorter than its tensors (an unfinished download?)");
+
+  if (model != NULL)
+    {
+      printf ("%-14s %s\n", "model", model->arch_label);
+      printf ("%-14s %d (hidden %d, %d heads × %d)\n", "layers", model->n_layers, model->hidden,
+              model->n_heads, model->head_dim);
+      if (model->n_experts > 0)
+        printf ("%-14s %d, %d per token\n", "experts", model->n_experts, model->n_experts_used);
+      for (guint i = 0; i < model->layers->len; i++)
+        {
+          const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+
+          if (g->kind == HR_LAYER_RECURRENT)
+            printf ("  %-12s %d layers, %s MiB state per sequence each\n",
+                    hr_layer_kind_to_string (g->kind), g->count,
+                    num (a, g->state_bytes / HR_MIB, 2));
+          else if (g->window > 0)
+            printf ("  %-12s %d layers, %d KV heads × %d/%d, window %d\n",
+                    hr_layer_kind_to_string (g->kind), g->count, g->kv_heads, g->k_dim, g->v_dim,
+                    g->window);
+          else
+            printf ("  %-12s %d layers, %d KV heads × %d/%d\n", hr_layer_kind_to_string (g->kind),
+                    g->count, g->kv_heads, g->k_dim, g->v_dim);
+        }
+      printf ("%-14s %s B/token (F16)\n", "kv_cache", num (a, hr_model_kv_bytes_per_token (model, 2), 0));
+      if (model->max_context > 0)
+        printf ("%-14s %" G_GINT64_FORMAT "\n", "max_context", model->max_context);
+    }
+  else if (model_error != NULL)
+    printf ("%-14s %s\n", "model", model_error->message);
+
+  if (ie != NULL)
+    {
+      if (ie->on_gpu)
+        {
+          g_autofree char *text = hr_report_estimate_text (&ie->scenario, &ie->estimate);
+
+          printf ("\n%s", text);
+        }
+      else
+        {
+          const HrEstimate *e = &ie->estimate;
+          g_autofree char *ctx = hr_format_context_short (ie->scenario.context);
+
+          printf ("\nestimate       %s context × %d, KV %s, %s (%s)\n", ctx, ie->scenario.batch,
+                  hr_kv_type_to_string (ie->scenario.kv_type),
+                  hr_engine_display_name (ie->scenario.engine),
+                  hr_backend_to_string (hr_scenario_backend (&ie->scenario)));
+          printf ("  %-12s %s GiB\n", "weights", num (a, hr_to_gib (e->weights.bytes), 2));
+          printf ("  %-12s %s GiB\n", "kv_cache", num (a, hr_to_gib (e->kv_bytes), 2));
+          printf ("  %-12s %s GiB\n", "overhead", num (a, hr_to_gib (e->overhead_bytes), 2));
+          printf ("  %-12s %s GiB (%s GB)\n", "required", num (a, hr_to_gib (e->required_bytes), 2),
+                  num (b, hr_to_gb (e->required_bytes), 2));
+        }
+    }
+}
+
+int
+hr_cli_inspect (int    argc,
+                char **argv)
+{
+  InspectArgs a = { 0 };
+  const GOptionEntry entries[] = {
+    { "context", 0, 0, G_OPTION_ARG_STRING, &a.context, "Also estimate memory at this context (32768, 32k)", "N" },
+    { "batch", 0, 0, G_OPTION_ARG_INT, &a.batch, "Concurrent sequences (1)", "N" },
+    { "kv-type", 0, 0, G_OPTION_ARG_STRING, &a.kv_type, "KV cache: f16|fp8|q8_0|q4_0", "T" },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &a.backend, "cuda|rocm|metal|vulkan|sycl|cpu (cuda)", "B" },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &a.engine, "llama.cpp|vllm|sglang|ollama|mlx (llama.cpp)", "E" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &a.gpu, "Estimate on this GPU (see: list gpus)", "ID" },
+    { "gpu-custom", 0, 0, G_OPTION_ARG_STRING, &a.gpu_custom, "Estimate on a custom GPU", "SPEC" },
+    { "gpus", 0, 0, G_OPTION_ARG_INT, &a.gpus, "Number of GPUs (1)", "N" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "JSON output", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.files, NULL, "FILE.gguf" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) octx = g_option_context_new ("FILE.gguf — the exact sizes in a GGUF header");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) model_error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  g_autoptr(HrModel) model = NULL;
+  InspectEstimate ie = { 0 };
+  const char *file;
+  int rc = 0;
+
+  a.batch = 1;
+  a.gpus = 1;
+  g_option_context_add_main_entries (octx, entries, NULL);
+  g_option_context_set_help_enabled (octx, TRUE);
+  if (!g_option_context_parse (octx, &argc, &argv, &error))
+    {
+      rc = usage_fail ("%s", error->message);
+      goto out;
+    }
+  if (a.files == NULL || a.files[0] == NULL)
+    {
+      rc = usage_fail ("which file? headroom-cli inspect FILE.gguf [--context N] [--json]");
+      goto out;
+    }
+  if (a.files[1] != NULL)
+    {
+      rc = usage_fail ("one file at a time (got “%s” and “%s”)", a.files[0], a.files[1]);
+      goto out;
+    }
+  file = a.files[0];
+  if (g_str_has_prefix (file, "http://") || g_str_has_prefix (file, "https://"))
+    {
+      rc = usage_fail ("inspecting a URL is not supported yet; download the file or its first part");
+      goto out;
+    }
+  if (a.context == NULL && (a.gpu != NULL || a.gpu_custom != NULL || a.kv_type != NULL ||
+                            a.backend != NULL || a.engine != NULL))
+    {
+      rc = usage_fail ("--gpu, --kv-type, --backend and --engine need --context N");
+      goto out;
+    }
+
+  gguf = hr_gguf_load_split (file, &error);
+  if (gguf == NULL)
+    {
+      rc = failure (error->message);
+      goto out;
+    }
+  model = hr_gguf_to_model (gguf, &model_error);
+
+  if (a.context != NULL)
+    {
+      int code = 0;
+
+      if (model == NULL)
+        {
+          g_autofree char *msg = g_strdup_printf ("cannot estimate %s: %s", file, model_error->message);
+          rc = failure (msg);
+          goto out;
+        }
+      if (!compute_estimate (&a, gguf, model, &ie, &code, &error))
+        {
+          if (code == 2)
+            rc = usage_fail ("%s", error->message);
+          else
+            rc = failure (error->message);
+          goto out;
+        }
+    }
+
+  if (a.json)
+    write_json (file, gguf, model, model_error, a.context != NULL ? &ie : NULL);
+  else
+    write_text (file, gguf, model, model_error, a.context != NULL ? &ie : NULL);
+
+out:
+  inspect_estimate_clear (&ie);
+  inspect_args_clear (&a);
+  return rc;
+}

@@ -1,4 +1,13 @@
-/* TEMPORARY shim written by the lead so the CLI links; the helper owning this file replaces it. */
+/* hr-cli-inspect.h — `headroom-cli inspect FILE.gguf [--context N] [--json]` */
 #pragma once
-#include "hr-catalog.h"
-int hr_cli_inspect (int argc, char **argv);
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* @argv[0] is the program, the command already removed.  Returns the exit status: 0, 1 when the
+ * file cannot be read or is not a valid GGUF, 2 for bad arguments. */
+int             hr_cli_inspect              (int              argc,
+                                             char           **argv);
+
+G_END_DECLS

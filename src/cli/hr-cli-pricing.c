@@ -6,7 +6,7 @@
  */
 #include "hr-cli-pricing.h"
 
-#include <glib/gi18n-lib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,26 +42,11 @@ print_padded (const char *text,
     fputc (' ', stdout);
 }
 
-static int
-text_width (const HrPricing *pricing,
-            const char      *header,
-            const char *(*get) (const HrOffer *))
+static const char *
+or_dash (const char *text)
 {
-  glong width = g_utf8_strlen (header, -1);
-  guint i;
-
-  for (i = 0; i < pricing->offers->len; i++)
-    {
-      const char *text = get (g_ptr_array_index (pricing->offers, i));
-
-      width = MAX (width, g_utf8_strlen (text != NULL ? text : "", -1));
-    }
-  return (int) width;
+  return text != NULL ? text : "—";
 }
-
-static const char *get_provider (const HrOffer *offer) { return offer->provider; }
-static const char *get_billing  (const HrOffer *offer) { return offer->billing != NULL ? offer->billing : "—"; }
-static const char *get_tier     (const HrOffer *offer) { return offer->tier != NULL ? offer->tier : "—"; }
 
 static char *
 instance_label (const HrOffer *offer)
@@ -72,17 +57,21 @@ instance_label (const HrOffer *offer)
 static void
 print_table (const HrPricing *pricing)
 {
-  int provider_w = text_width (pricing, "Provider", get_provider);
-  int billing_w = text_width (pricing, "Billing", get_billing);
-  int tier_w = text_width (pricing, "Tier", get_tier);
+  int provider_w = (int) strlen ("Provider");
   int instance_w = (int) strlen ("Instance");
+  int billing_w = (int) strlen ("Billing");
+  int tier_w = (int) strlen ("Tier");
   guint i;
 
   for (i = 0; i < pricing->offers->len; i++)
     {
-      g_autofree char *label = instance_label (g_ptr_array_index (pricing->offers, i));
+      const HrOffer *offer = g_ptr_array_index (pricing->offers, i);
+      g_autofree char *label = instance_label (offer);
 
+      provider_w = MAX (provider_w, (int) g_utf8_strlen (offer->provider, -1));
       instance_w = MAX (instance_w, (int) g_utf8_strlen (label, -1));
+      billing_w = MAX (billing_w, (int) g_utf8_strlen (or_dash (offer->billing), -1));
+      tier_w = MAX (tier_w, (int) g_utf8_strlen (or_dash (offer->tier), -1));
     }
 
   printf ("Cloud GPU offers (%s, updated %s, %s)\n",
@@ -99,18 +88,20 @@ print_table (const HrPricing *pricing)
     {
       const HrOffer *offer = g_ptr_array_index (pricing->offers, i);
       g_autofree char *label = instance_label (offer);
-      char num[G_ASCII_DTOSTR_BUF_SIZE];
       g_autofree char *vram = NULL;
+      char num[G_ASCII_DTOSTR_BUF_SIZE];
 
-      vram = g_strdup_printf ("%s GB", hr_format_number_c_buf (num, sizeof num, offer->vram_gb,
-                                                                offer->vram_gb == (int) offer->vram_gb ? 0 : 1));
+      /* "80 GB", "282 GB", "0.5 GB": whole numbers without decimals. */
+      hr_format_number_c_buf (num, sizeof num, offer->vram_gb,
+                              offer->vram_gb == floor (offer->vram_gb) ? 0 : 1);
+      vram = g_strdup_printf ("%s GB", num);
       print_padded (offer->provider, provider_w + 2);
       print_padded (label, instance_w + 2);
       print_padded (vram, 10);
       print_padded (hr_format_number_c_buf (num, sizeof num, offer->usd_per_hour, 2), 10);
-      print_padded (get_billing (offer), billing_w + 2);
-      print_padded (get_tier (offer), tier_w + 2);
-      printf ("%s\n", offer->url != NULL ? offer->url : "—");
+      print_padded (or_dash (offer->billing), billing_w + 2);
+      print_padded (or_dash (offer->tier), tier_w + 2);
+      printf ("%s\n", or_dash (offer->url));
     }
 
   printf ("%u offers", pricing->offers->len);

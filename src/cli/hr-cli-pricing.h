@@ -5,8 +5,9 @@
 
 G_BEGIN_DECLS
 
-/* @argv[0] is the subcommand ("pricing"); the options follow.  Prints the bundled snapshot, or
- * the validated feed at --url.  Returns the exit status: 0, 1 on failure, 2 on bad arguments. */
+/* @argv[0] is the program or subcommand name (a "pricing" after the program name is accepted
+ * too); the options follow.  Prints the bundled snapshot, or the validated feed at --url.
+ * Returns the exit status: 0, 1 on failure (one line on stderr), 2 on bad arguments. */
 int             hr_cli_pricing              (int     argc,
                                              char  **argv);
 

@@ -257,6 +257,47 @@ hr_advice_recommend (const HrScenario  *scenario,
     }
 }
 
+void
+hr_advice_fill_cost (const HrScenario *scenario,
+                     const HrCatalog  *catalog,
+                     const HrPricing  *pricing,
+                     HrEstimate       *e)
+{
+  const HrOffer *best = NULL;
+  double best_cost = INFINITY;
+
+  if (pricing == NULL || pricing->offers == NULL || isfinite (e->cost_per_mtok_usd))
+    return;
+  for (guint i = 0; i < pricing->offers->len; i++)
+    {
+      const HrOffer *o = g_ptr_array_index (pricing->offers, i);
+      const HrGpu *gpu = o->gpu_id ? hr_catalog_find_gpu (catalog, o->gpu_id) : NULL;
+      HrScenario s = *scenario;
+      HrEstimate oe;
+      double cost;
+
+      if (gpu == NULL)
+        continue;
+      s.gpu = gpu;
+      s.n_gpus = o->count;
+      s.backend_set = FALSE;
+      if (!fits (&s, &oe) || !isfinite (oe.aggregate_tps) || oe.aggregate_tps <= 0)
+        continue;
+      /* cost per token, not per hour: a dearer but faster offer may be cheaper per 1M */
+      cost = o->usd_per_hour / (oe.aggregate_tps * 3600.0) * 1e6;
+      if (cost < best_cost)
+        {
+          best_cost = cost;
+          best = o;
+        }
+    }
+  if (best == NULL)
+    return;
+  e->cost_per_mtok_usd = best_cost;
+  e->offer_usd_per_hour = best->usd_per_hour;
+  g_snprintf (e->offer_label, sizeof e->offer_label, "%s · %dx %s", best->provider, best->count, best->gpu);
+}
+
 static gboolean
 quant_listed (GArray     *rows,
               const char *id)
@@ -385,7 +426,7 @@ hr_advice_diagnosis (const HrScenario *scenario,
       (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA))
     {
       HrScenario s = *scenario;
-      int moe_layers = MAX (m->n_layers - m->n_dense_layers, 1);
+      int moe_layers = hr_model_moe_layers (m);
       for (int k = 1; k <= moe_layers; k++)
         {
           s.n_cpu_moe = k;

@@ -55,6 +55,14 @@ typedef struct
   HrPick smallest;       /* smallest catalog GPU that fits this quant */
 } HrMatrixRow;
 
+/* When the estimate found no cloud offer for the scenario's own GPU, prices the scenario on the
+ * cheapest offer that fits (its speed estimated on that offer's hardware) and fills
+ * cost_per_mtok_usd / offer_label.  No-op when no offer fits. */
+void            hr_advice_fill_cost         (const HrScenario *scenario,
+                                             const HrCatalog *catalog,
+                                             const HrPricing *pricing,
+                                             HrEstimate      *estimate);
+
 /* One row per quant in the matrix (in_matrix quants plus those with a measured size). */
 GArray         *hr_advice_quant_matrix      (const HrScenario *scenario,
                                              const HrCatalog *catalog,

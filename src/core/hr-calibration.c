@@ -1,21 +1,40 @@
-/* hr-calibration.c — fitted constants per backend family (see hr-calibration.h) */
+/* hr-calibration.c — fitted constants per backend family (see hr-calibration.h)
+ *
+ * Each constant is a physical quantity, fitted by tests/accuracy (--dump) on
+ * reference/bench_dev.csv, serving_throughput_dev.csv and memory_dev.csv; the resulting
+ * errors are in tests/accuracy/REPORT.md.  No constant is specific to one device.
+ *
+ *   bw_eff       fraction of peak DRAM bandwidth the decode mat-vec kernels reach
+ *   t_layer_us   fixed cost per layer per token (kernel launches and syncs)
+ *   t_token_us   fixed cost per token (graph build, sampling, host round trip)
+ *   prefill_util reference rate (TFLOPS) of the prefill law √(peak × reference), for
+ *                quantized weights (16-bit weights get HR_CAL_F16_PREFILL_GAIN more);
+ *                Metal: a factor on the per-core rate
+ *   runtime_mib  the backend's own context per device (CUDA context, cuBLAS workspaces)
+ *   low / high   the range around each estimate, sized to hold ~80 % of measurements
+ *   kv_eff       bandwidth fraction reached reading the KV cache without flash attention
+ *   attn_util    tensor-rate fraction of prefill attention without flash attention
+ *   t_hop_us     layer split: per extra device per token
+ */
 #include "hr-calibration.h"
 
 #include <math.h>
 
-/* Initial values from the physics (peak bandwidth is never reached: ~70-85 % on GDDR/HBM with
- * good kernels); refined by the fit in tests/accuracy. */
 static const HrCalibration calibrations[HR_N_BACKENDS] = {
-  [HR_BACKEND_CUDA]   = { "CUDA",   0.78, 6.0, 300, 0.45, 350, 0.85, 1.15, 0.70, 1.30 },
-  [HR_BACKEND_ROCM]   = { "ROCm",   0.62, 9.0, 400, 0.30, 400, 0.80, 1.20, 0.60, 1.40 },
-  [HR_BACKEND_METAL]  = { "Metal",  0.75, 6.0, 400, 0.50, 0,   0.85, 1.15, 0.70, 1.30 },
-  [HR_BACKEND_VULKAN] = { "Vulkan", 0.65, 9.0, 500, 0.30, 300, 0.80, 1.20, 0.60, 1.40 },
-  [HR_BACKEND_SYCL]   = { "SYCL",   0.50, 12.0, 600, 0.25, 400, 0.75, 1.25, 0.55, 1.45 },
-  [HR_BACKEND_CPU]    = { "CPU",    0.60, 2.0, 200, 0.50, 0,   0.75, 1.25, 0.60, 1.40 },
-  [HR_BACKEND_CANN]   = { "CANN",   0.45, 15.0, 800, 0.25, 500, 0.70, 1.30, 0.50, 1.50 },
-  [HR_BACKEND_MUSA]   = { "MUSA",   0.50, 12.0, 600, 0.25, 400, 0.70, 1.30, 0.50, 1.50 },
-  [HR_BACKEND_OTHER]  = { "vendor stack", 0.50, 12.0, 600, 0.25, 500, 0.65, 1.35, 0.50, 1.50 },
+  /*                     name      bw    t_layer t_tok  ppref rt_MiB dlo   dhi   plo   phi   kv    attn  hop */
+  [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 121.0, 0,    24.5, 350,   0.75, 1.15, 0.62, 1.55, 0.92, 0.20, 71 },
+  [HR_BACKEND_ROCM]   = { "ROCm",   0.80, 121.0, 0,    20.0, 400,   0.70, 1.20, 0.55, 1.60, 0.80, 0.20, 71 },
+  [HR_BACKEND_METAL]  = { "Metal",  0.90, 208.0, 0,    1.00, 0,     0.55, 1.12, 0.80, 1.20, 0.90, 1.00, 159 },
+  [HR_BACKEND_VULKAN] = { "Vulkan", 0.80, 121.0, 0,    20.0, 300,   0.70, 1.20, 0.55, 1.60, 0.80, 0.20, 71 },
+  [HR_BACKEND_SYCL]   = { "SYCL",   0.60, 160.0, 0,    12.0, 400,   0.60, 1.25, 0.50, 1.60, 0.60, 0.15, 150 },
+  [HR_BACKEND_CPU]    = { "CPU",    0.60, 2.0,   200,  1.00, 0,     0.60, 1.25, 0.50, 1.50, 0.60, 0.30, 0 },
+  [HR_BACKEND_CANN]   = { "CANN",   0.50, 160.0, 0,    12.0, 500,   0.55, 1.30, 0.45, 1.60, 0.50, 0.15, 150 },
+  [HR_BACKEND_MUSA]   = { "MUSA",   0.55, 160.0, 0,    12.0, 400,   0.55, 1.30, 0.45, 1.60, 0.55, 0.15, 150 },
+  [HR_BACKEND_OTHER]  = { "vendor stack", 0.50, 160.0, 0, 12.0, 500, 0.50, 1.35, 0.40, 1.60, 0.50, 0.15, 150 },
 };
+
+/* Effective dense FLOP/s per Apple GPU core in prefill (see hr_calibration_metal_pp_per_core) */
+#define METAL_FLOPS_PER_CORE 0.25e12
 
 const HrCalibration *
 hr_calibration_for (HrBackend backend)
@@ -50,5 +69,42 @@ hr_calibration_sysram_gbs (const HrGpu *gpu)
 double
 hr_calibration_metal_pp_per_core (void)
 {
+  return METAL_FLOPS_PER_CORE;
+}
+
+double
+hr_calibration_tensor_flops (const HrGpu *gpu)
+{
+  if (gpu == NULL)
+    return NAN;
+  if (isfinite (gpu->fp16_tflops) && gpu->fp16_tflops > 0)
+    {
+      /* GeForce halves FP16 with FP32 accumulate (the catalog's figure) but not FP16 / INT8
+       * accumulation, which llama.cpp's cuBLAS F16 GEMMs and MMQ kernels use
+       * (reference/gpu_specs.md §2). */
+      gboolean geforce = gpu->form == HR_FORM_CONSUMER && gpu->vendor != NULL &&
+                         g_ascii_strcasecmp (gpu->vendor, "NVIDIA") == 0;
+      return gpu->fp16_tflops * 1e12 * (geforce ? 2.0 : 1.0);
+    }
+  if (gpu->backend == HR_BACKEND_METAL && gpu->gpu_cores > 0)
+    return gpu->gpu_cores * METAL_FLOPS_PER_CORE;
   return NAN;
+}
+
+double
+hr_calibration_prefill_flops (const HrGpu         *gpu,
+                              const HrCalibration *cal)
+{
+  double peak;
+
+  if (gpu == NULL || cal == NULL)
+    return NAN;
+  if (!(isfinite (gpu->fp16_tflops) && gpu->fp16_tflops > 0))
+    {
+      if (gpu->backend == HR_BACKEND_METAL && gpu->gpu_cores > 0)
+        return gpu->gpu_cores * METAL_FLOPS_PER_CORE * cal->prefill_util;
+      return NAN;
+    }
+  peak = hr_calibration_tensor_flops (gpu);
+  return sqrt (peak * cal->prefill_util * 1e12);
 }

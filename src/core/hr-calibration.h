@@ -15,19 +15,45 @@ typedef struct
   double bw_eff;          /* fraction of peak DRAM bandwidth reached when decoding */
   double t_layer_us;      /* fixed cost per layer per decoded token (kernel launches, sync) */
   double t_token_us;      /* fixed cost per decoded token (sampling, graph launch) */
-  double prefill_util;    /* fraction of dense FP16 tensor TFLOPS reached in prefill */
+  double prefill_util;    /* prefill: reference tensor rate in TFLOPS; the achieved dense rate is
+                           * √(peak × reference) (Metal: per-core rate × this factor) */
   double runtime_mib;     /* the backend's own context on the device (CUDA context …) */
   double decode_low;      /* multiplicative range around the decode estimate */
   double decode_high;
   double prefill_low;
   double prefill_high;
+  double kv_eff;          /* fraction of peak bandwidth reached reading the KV cache in decode
+                           * without flash attention (separate KQ / softmax / KQV kernels) */
+  double attn_util;       /* prefill attention (KQ, softmax, KQV) without flash attention, as a
+                           * fraction of the achieved dense rate */
+  double t_hop_us;        /* llama.cpp layer split: hand-over cost per extra device per token */
 } HrCalibration;
 
 const HrCalibration *hr_calibration_for       (HrBackend        backend);
 /* System-RAM bandwidth (GB/s) assumed for offloaded weights when the user gives none. */
 double               hr_calibration_sysram_gbs (const HrGpu     *gpu);
-/* Prefill rate per GPU core per billion active parameters for devices that publish no
- * tensor TFLOPS (Apple): fitted on Metal llama-bench pp512 rows. */
+/* Effective prefill FLOP/s per GPU core for devices that publish no tensor TFLOPS (Apple
+ * M-series): fitted on Metal llama-bench pp512 rows of 15 chips (M1 … M4 Max). */
 double               hr_calibration_metal_pp_per_core (void);
+/* The dense FP16 tensor rate (FLOP/s) llama.cpp's matrix multiplications run against: the
+ * published FP32-accumulate figure, doubled on GeForce cards (llama.cpp's GEMMs accumulate in
+ * FP16 / INT32, which GeForce runs at full rate), or Apple GPU cores × the per-core rate.
+ * NAN when unknown. */
+double               hr_calibration_tensor_flops (const HrGpu     *gpu);
+/* The dense rate (FLOP/s) llama.cpp-style prefill achieves on @gpu with @cal: on devices with
+ * a published tensor rate, √(peak × reference) — measured prefill grows with the square root
+ * of the tensor peak across 20 NVIDIA parts (big datacenter parts are held back by the
+ * non-tensor work of dequantization, norms and softmax); on Apple GPUs, cores × the per-core
+ * rate.  NAN when unknown. */
+double               hr_calibration_prefill_flops (const HrGpu         *gpu,
+                                                   const HrCalibration *cal);
+/* Flash attention: KV-read and attention efficiencies are this much closer to the weights'. */
+#define HR_CAL_FA_KV_GAIN 2.0
+/* 16-bit weights in prefill: cuBLAS / MPS GEMMs reach this much more of the tensor rate than
+ * the dequantizing kernels of quantized weights. */
+#define HR_CAL_F16_PREFILL_GAIN 1.30
+/* llama.cpp layer split: each further device in the pipeline adds this fraction of one
+ * device's prefill rate (when the logical batch holds enough ubatches). */
+#define HR_CAL_PIPELINE_EFF 0.44
 
 G_END_DECLS

@@ -7,6 +7,7 @@
  * anywhere leaves the catalog as it was.
  */
 #include "hr-catalog.h"
+#include "hr-estimate.h"
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
@@ -606,7 +607,9 @@ parse_arch (const Entry  *model_entry,
       !read_count (entry, arch, "qk_nope_dim", FALSE, 0, 65536, &model->qk_nope_dim, error) ||
       !read_count (entry, arch, "v_head_dim", FALSE, 0, 65536, &model->v_head_dim, error) ||
       !read_count (entry, arch, "mtp_layers", FALSE, 0, 64, &model->mtp_layers, error) ||
-      !read_bool (entry, arch, "tie_embeddings", FALSE, &model->tie_embeddings, error))
+      !read_count (entry, arch, "ffn_layers", FALSE, 0, n_layers, &model->n_ffn_layers, error) ||
+      !read_bool (entry, arch, "tie_embeddings", FALSE, &model->tie_embeddings, error) ||
+      !read_bool (entry, arch, "ffn_ungated", FALSE, &model->ffn_ungated, error))
     return FALSE;
 
   if (model->n_experts_used > MAX (model->n_experts, 0) && model->n_experts > 0)
@@ -787,6 +790,40 @@ parse_sizes (const Entry  *entry,
   return TRUE;
 }
 
+/* A blank parameter count in the source tables is not a fact we may invent, but it is one we
+ * can count: the tensor shapes in config.json determine it.  The entry's source says so. */
+static void
+fill_unknown_params (HrModel *model)
+{
+  HrWeights w;
+  gboolean counted = FALSE;
+
+  if (!isfinite (model->total_params) && hr_weights_derive (model, "BF16", &w, NULL) && w.params > 0)
+    {
+      model->total_params = w.params;
+      counted = TRUE;
+    }
+  if (!isfinite (model->active_params) && isfinite (model->total_params))
+    {
+      if (!hr_model_is_moe (model))
+        model->active_params = model->total_params;
+      else if (hr_weights_derive (model, "BF16", &w, NULL))
+        {
+          double expert_params = w.expert_bytes / 2.0;
+          model->active_params = model->total_params -
+                                 expert_params * (1.0 - (double) model->n_experts_used / model->n_experts);
+        }
+      counted = TRUE;
+    }
+  if (counted)
+    {
+      char *source = g_strdup_printf ("%s; parameter count derived from the config's tensor shapes",
+                                      model->source ? model->source : "");
+      g_free (model->source);
+      model->source = source;
+    }
+}
+
 static HrModel *
 parse_model (const char  *file,
              JsonArray   *array,
@@ -852,6 +889,7 @@ parse_model (const char  *file,
   model->total_params = isfinite (total_b) ? total_b * 1e9 : NAN;
   model->active_params = isfinite (active_b) ? active_b * 1e9 : NAN;
   model->max_context = max_context;
+  fill_unknown_params (model);
   return g_steal_pointer (&model);
 }
 

@@ -12,6 +12,9 @@
 #define VLLM_BATCHED_TOKENS 8192  /* vLLM's default max_num_batched_tokens for the profile run */
 #define PCIE_GBS           25.0   /* host→device copies of offloaded weights during prefill */
 #define CPU_BW_EFF         0.60   /* fraction of DRAM bandwidth a CPU decode reaches */
+#define LLAMA_COMPUTE_SLACK (1.0 * 1024 * 1024) /* ggml-alloc alignment and small tensors */
+#define LLAMA_N_BATCH      2048   /* llama.cpp's logical batch (-b): ubatches pipelined across
+                                   * devices in a layer split */
 
 static gint64
 pad_up (gint64 value,
@@ -108,46 +111,79 @@ kv_read_bytes (const HrModel *m,
   return hr_model_kv_bytes (m, MAX (depth, 1), bpe);
 }
 
-/* Engine & activation buffers on one device. */
+/* The largest single weight matrix, in elements (the FFN projection, or one expert's). */
 static double
-engine_overhead_per_gpu (const HrScenario *s,
-                         const HrCalibration *cal)
+largest_matrix (const HrModel *m)
+{
+  double ff = MAX ((double) m->intermediate, (double) m->moe_intermediate);
+  double attn = (double) m->n_heads * MAX (m->head_dim, 1);
+
+  return (double) m->hidden * MAX (ff, attn);
+}
+
+/* The engine's compute / activation buffers on one device (not its runtime context). */
+static double
+engine_compute_per_gpu (const HrScenario *s)
 {
   const HrModel *m = s->model;
-  double ub = s->ubatch;
   double vocab = m->vocab > 0 ? m->vocab : 32000;
   double hidden = m->hidden;
-  double ff = hr_model_is_moe (m) ? (double) m->moe_intermediate * m->n_experts_used
+  double ff = hr_model_is_moe (m) ? MAX ((double) m->moe_intermediate * m->n_experts_used,
+                                         (double) m->intermediate)
                                   : (double) m->intermediate;
-  double runtime = cal->runtime_mib * HR_MIB;
-  double compute;
 
   if (engine_is_llama (s->engine))
     {
       gint64 n_ctx = pad_up (s->context * s->batch, LLAMA_CTX_PAD);
-      /* The graph allocator's peak: logits (F32, vocab × ubatch), the FFN intermediates and
-       * the residual stream; without flash attention also the KQ scores (F32,
-       * n_ctx × ubatch × heads). */
-      compute = 4.0 * MIN (ub, (double) n_ctx) * (vocab + 4 * hidden + 2 * ff);
-      if (!s->flash_attn)
-        compute += 4.0 * ub * (double) n_ctx * MAX (m->n_heads, 1);
-      if (s->engine == HR_ENGINE_OLLAMA)
-        runtime += 0.0; /* Ollama runs llama.cpp's runner: same buffers */
-      return compute + runtime;
+      double ub = MIN ((double) s->ubatch, (double) n_ctx);
+      double heads = MAX (m->n_heads, 1);
+      double logits, ffn, attn;
+
+      /* ggml's graph allocator keeps the peak of live F32 tensors while the ubatch runs
+       * (llama.cpp's reserve pass; checked against its logged compute buffers):
+       *   output: the logits (vocab × ubatch) next to one hidden-state row per token;
+       *   FFN:    gate and up intermediates (2 × ff × ubatch) and two hidden-state copies;
+       *   attention without flash attention: the KQ scores (n_ctx × ubatch × heads) and the
+       *   softmax beside them; with flash attention only a tile. */
+      logits = 4.0 * ub * (vocab + hidden);
+      ffn = 4.0 * ub * (2.0 * ff + 2.0 * hidden);
+      attn = s->flash_attn ? 4.0 * ub * 4.0 * hidden
+                           : 4.0 * ub * (double) n_ctx * heads + 4.0 * ub * 2.0 * hidden;
+      return MAX (logits, MAX (ffn, attn)) + LLAMA_COMPUTE_SLACK;
     }
   if (engine_is_server (s->engine))
     {
-      /* vLLM profiles a forward pass of max_num_batched_tokens: activations of one layer for
-       * that many tokens, plus CUDA graphs and non-torch memory (NCCL, cuBLAS workspaces). */
+      /* vLLM profiles a forward pass of max_num_batched_tokens: one layer's activations for
+       * that many tokens, plus the sampler's logits; CUDA graphs and NCCL/cuBLAS
+       * ("non-torch") memory come on top. */
       double tokens = VLLM_BATCHED_TOKENS;
       double act = tokens * (hidden * 2 * 8 + ff * 2 * 3) + 256 * vocab * 4;
       double graphs = 0.5 * HR_GIB;
       double non_torch = (s->n_gpus > 1 ? 1.0 : 0.5) * HR_GIB;
-      return act + graphs + non_torch + runtime;
+      return act / s->n_gpus + graphs + non_torch;
     }
   /* MLX: lazy evaluation keeps one layer's activations and the logits. */
-  compute = 4.0 * MIN (ub, (double) s->context) * (vocab + 4 * hidden + 2 * ff);
-  return compute + 0.25 * HR_GIB;
+  return 4.0 * MIN ((double) s->ubatch, (double) s->context) * (vocab + 4 * hidden + 2 * ff) +
+         0.25 * HR_GIB;
+}
+
+/* The backend's own footprint on one device: its context, library workspaces and, for
+ * quantized weights on GPU backends, the pool that holds one weight matrix dequantized to
+ * F16 when a prompt goes through the BLAS path. */
+static double
+runtime_per_gpu (const HrScenario    *s,
+                 const HrCalibration *cal,
+                 HrBackend            backend)
+{
+  double rt = cal->runtime_mib * HR_MIB;
+  gboolean sixteen = g_ascii_strcasecmp (s->quant, "F16") == 0 ||
+                     g_ascii_strcasecmp (s->quant, "BF16") == 0 ||
+                     g_ascii_strcasecmp (s->quant, "F32") == 0;
+
+  if (engine_is_llama (s->engine) && !sixteen &&
+      (backend == HR_BACKEND_CUDA || backend == HR_BACKEND_ROCM || backend == HR_BACKEND_MUSA))
+    rt += 2.0 * largest_matrix (s->model);
+  return rt;
 }
 
 HrVerdict
@@ -203,11 +239,14 @@ hr_estimate_compute (const HrScenario  *s,
   HrBackend backend;
   double n = 0;
   double gpu_mem, usable_per_gpu, share;
-  double cpu_layers_frac = 0, cpu_weight_bytes = 0, cpu_kv_bytes = 0;
-  double kv_total, kv_per_token, kv_per_gpu, overhead_per_gpu;
-  double bw, sysram_bw, active_params, k_frac;
+  double cpu_layers_frac = 0, cpu_weight_bytes = 0, cpu_kv_bytes = 0, host_embd = 0;
+  double kv_total, kv_per_token, kv_per_gpu, compute_per_gpu, runtime_gpu;
+  double weights_per_gpu_max;
+  double bw, sysram_bw, active_params, k_frac, kf;
   double weights_read, kv_read, t_mem, t_cpu, t_fixed, t_compute, step;
-  double tflops, flops_per_token, attn_layers_full = 0;
+  double tflops, flops_dense, flops_attn, attn_span_sum = 0;
+  double kv_eff, attn_util;
+  gboolean unified, llama, server;
   gint64 depth;
   const HrOffer *offer;
 
@@ -223,6 +262,9 @@ hr_estimate_compute (const HrScenario  *s,
   backend = hr_scenario_backend (s);
   cal = hr_calibration_for (backend);
   n = s->n_gpus;
+  unified = hr_gpu_is_unified (gpu);
+  llama = engine_is_llama (s->engine);
+  server = engine_is_server (s->engine);
 
   if (!hr_weights_compute (m, s->quant, &out->weights, error))
     return FALSE;
@@ -238,55 +280,83 @@ hr_estimate_compute (const HrScenario  *s,
     }
   if (s->n_cpu_moe > 0 && hr_model_is_moe (m))
     {
-      int moe_layers = MAX (m->n_layers - m->n_dense_layers, 1);
+      int moe_layers = hr_model_moe_layers (m);
       int k = MIN (s->n_cpu_moe, moe_layers);
       /* experts of layers already on the CPU are not counted twice */
       cpu_weight_bytes += out->weights.expert_bytes / moe_layers * k * (1.0 - cpu_layers_frac);
     }
   cpu_weight_bytes = MIN (cpu_weight_bytes, out->weights.bytes);
-  out->weights_gpu = out->weights.bytes - cpu_weight_bytes;
+  /* llama.cpp keeps the input embedding on the CPU ("very little benefit to offloading the
+   * input layer"): one row is looked up per token.  A tied table is duplicated as the output
+   * head on the device.  On unified memory it is the same pool either way.  llama.cpp also
+   * skips MTP/NextN blocks when loading. */
+  if (llama && !unified && cpu_weight_bytes < out->weights.bytes)
+    host_embd = m->tie_embeddings ? 0 : out->weights.embd_bytes;
+  out->weights_gpu = out->weights.bytes - cpu_weight_bytes - host_embd -
+                     (llama ? MIN (out->weights.mtp_bytes, out->weights.bytes - cpu_weight_bytes - host_embd) : 0);
+  out->weights_gpu = MAX (out->weights_gpu, 0);
 
   /* ---- KV cache ---- */
   kv_total = engine_kv_bytes (s, s->context, s->kv_type, &kv_per_token);
   out->kv_bytes_per_token = kv_per_token;
   cpu_kv_bytes = kv_total * cpu_layers_frac;   /* llama.cpp keeps a CPU layer's cache in RAM */
   out->kv_bytes = kv_total - cpu_kv_bytes;
-  out->system_ram_bytes = cpu_weight_bytes + cpu_kv_bytes;
+  out->system_ram_bytes = cpu_weight_bytes + cpu_kv_bytes + host_embd;
 
   /* Under tensor parallelism vLLM/SGLang shard KV heads across ranks but replicate the MLA
-   * latent cache (and heads when there are fewer KV heads than ranks). */
+   * latent cache. */
   kv_per_gpu = out->kv_bytes / n;
-  if (engine_is_server (s->engine) && n > 1)
+  if (server && n > 1)
     {
-      double mla = 0;
       for (guint i = 0; i < m->layers->len; i++)
         {
           const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
           if (g->kind == HR_LAYER_MLA)
-            mla += 1;
+            {
+              kv_per_gpu = out->kv_bytes;
+              break;
+            }
         }
-      if (mla > 0)
-        kv_per_gpu = out->kv_bytes;
     }
 
   /* ---- buffers ---- */
-  overhead_per_gpu = engine_overhead_per_gpu (s, cal);
-  out->overhead_bytes = overhead_per_gpu * n;
+  compute_per_gpu = engine_compute_per_gpu (s);
+  runtime_gpu = runtime_per_gpu (s, cal, backend);
+  /* every device reserves its own compute buffer; with llama.cpp's pipeline parallelism the
+   * scheduler sizes them alike (logged as equal per CUDA device), so count the peak on each */
+  out->compute_bytes = compute_per_gpu * n;
+  out->runtime_bytes = runtime_gpu * n;
+  out->overhead_bytes = out->compute_bytes + out->runtime_bytes;
 
   out->required_bytes = out->weights_gpu + kv_per_gpu * n + out->overhead_bytes;
-  out->per_gpu_required = out->weights_gpu / n + kv_per_gpu + overhead_per_gpu;
+  /* The fullest device: a layer split hands out whole layers and puts the output head on the
+   * last device; tensor parallelism shards evenly. */
+  weights_per_gpu_max = out->weights_gpu / n;
+  if (llama && n > 1)
+    {
+      double per_layer = (out->weights_gpu - (m->tie_embeddings ? out->weights.embd_bytes
+                                                                : out->weights.output_bytes)) /
+                         MAX (m->n_layers, 1);
+      weights_per_gpu_max = per_layer * ceil ((double) m->n_layers / n) +
+                            (m->tie_embeddings ? out->weights.embd_bytes : out->weights.output_bytes);
+      weights_per_gpu_max = MIN (weights_per_gpu_max, out->weights_gpu);
+    }
+  out->per_gpu_required = weights_per_gpu_max + kv_per_gpu + compute_per_gpu + runtime_gpu;
 
   /* ---- capacity ---- */
   gpu_mem = gpu->memory_gib * HR_GIB;
-  if (hr_gpu_is_unified (gpu))
+  if (unified)
     {
+      /* macOS lets the GPU wire about 2/3 of RAM on smaller Macs and 3/4 from 64 GB up
+       * (recommendedMaxWorkingSetSize; reference/gpu_specs.md §3) */
       share = s->unified_share > 0 ? s->unified_share
-              : gpu->unified_share > 0 ? gpu->unified_share : 0.75;
+              : gpu->unified_share > 0 ? gpu->unified_share
+              : gpu->memory_gib < 64 ? 2.0 / 3.0 : 0.75;
       usable_per_gpu = gpu_mem * share;
     }
   else
     usable_per_gpu = gpu_mem * (1.0 - s->reserve);
-  if (engine_is_server (s->engine))
+  if (server)
     usable_per_gpu = MIN (usable_per_gpu, gpu_mem * s->gpu_mem_util);
 
   out->physical_bytes = gpu_mem * n;
@@ -294,48 +364,57 @@ hr_estimate_compute (const HrScenario  *s,
   out->margin_bytes = out->usable_bytes - out->required_bytes;
   out->utilization = out->required_bytes / out->physical_bytes;
   out->verdict = hr_verdict_for (out->per_gpu_required, gpu_mem, usable_per_gpu);
-  if (engine_is_server (s->engine))
+  if (server)
     out->vllm_kv_pool_bytes = MAX (0, (gpu_mem * s->gpu_mem_util - out->weights_gpu / n -
-                                       overhead_per_gpu) * n);
+                                       compute_per_gpu - runtime_gpu) * n);
 
   /* ---- decode speed (memory-bound, up to the compute roof when batching) ---- */
   bw = isfinite (gpu->bandwidth_gbs) ? gpu->bandwidth_gbs * 1e9 : NAN;
   sysram_bw = (isfinite (s->sysram_bandwidth_gbs) && s->sysram_bandwidth_gbs > 0
                ? s->sysram_bandwidth_gbs : hr_calibration_sysram_gbs (gpu)) * 1e9;
   active_params = isfinite (m->active_params) ? m->active_params : m->total_params;
+  if (!isfinite (active_params) || active_params <= 0)
+    /* no published count: what the derivation walked, experts scaled to the active share */
+    active_params = out->weights.params * (out->weights.bytes > 0
+                                           ? out->weights.active_bytes / out->weights.bytes : 1);
   depth = MIN (s->context, (gint64) s->prompt_tokens);
+  kv_eff = s->flash_attn ? MIN (cal->bw_eff, cal->kv_eff * HR_CAL_FA_KV_GAIN) : cal->kv_eff;
+  attn_util = s->flash_attn ? MIN (1.0, cal->attn_util * HR_CAL_FA_KV_GAIN) : cal->attn_util;
 
   /* MoE with B sequences touches more experts: each layer reads the union of the experts the
    * B tokens chose, E × (1 − (1 − k/E)^B) on average. */
   k_frac = 1.0;
+  kf = 1.0;
   if (hr_model_is_moe (m))
     {
-      double kf = (double) m->n_experts_used / m->n_experts;
+      kf = (double) m->n_experts_used / m->n_experts;
       k_frac = 1.0 - pow (1.0 - kf, s->batch);
     }
-  weights_read = out->weights.active_bytes -
-                 out->weights.expert_bytes * ((hr_model_is_moe (m) ? (double) m->n_experts_used / m->n_experts : 1.0) - k_frac);
+  weights_read = out->weights.active_bytes + out->weights.expert_bytes * (k_frac - kf);
   kv_read = kv_read_bytes (m, depth, hr_kv_type_bytes_per_elem (s->kv_type)) * s->batch;
+  out->kv_read_bytes = kv_read;
 
   {
-    double gpu_share = out->weights.bytes > 0 ? out->weights_gpu / out->weights.bytes : 1;
+    double resident = out->weights.bytes - out->weights.mtp_bytes - out->weights.embd_bytes;
+    double gpu_share = resident > 0 ? CLAMP (1.0 - cpu_weight_bytes / resident, 0, 1) : 1;
     double w_gpu = weights_read * gpu_share;
     double w_cpu = weights_read * (1 - gpu_share);
     double kv_gpu = kv_read * (1 - cpu_layers_frac);
     double kv_cpu = kv_read * cpu_layers_frac;
-    double par = engine_is_server (s->engine) ? n : 1; /* TP reads in parallel; layer split doesn't */
+    double par = server ? n : 1; /* TP reads in parallel; a layer split runs the devices in turn */
 
-    out->bytes_per_token = (w_gpu + kv_gpu) / s->batch + (w_cpu + kv_cpu) / s->batch;
-    t_mem = isfinite (bw) ? (w_gpu + kv_gpu) / (bw * cal->bw_eff * par) : NAN;
+    out->bytes_per_token = (w_gpu + kv_gpu + w_cpu + kv_cpu) / s->batch;
+    t_mem = isfinite (bw) ? (w_gpu / (bw * cal->bw_eff) + kv_gpu / (bw * kv_eff)) / par : NAN;
     t_cpu = (w_cpu + kv_cpu) / (sysram_bw * CPU_BW_EFF);
     t_fixed = (cal->t_layer_us * m->n_layers + cal->t_token_us) * 1e-6;
-    if (engine_is_server (s->engine) && n > 1)
+    if (server && n > 1)
+      /* two all-reduces per layer */
       t_fixed += 2.0 * m->n_layers * (gpu->form == HR_FORM_DATACENTER ? 8e-6 : 25e-6);
     else if (n > 1)
-      t_fixed += n * 30e-6; /* hand-over between devices in a layer split */
+      t_fixed += (n - 1) * cal->t_hop_us * 1e-6;
 
-    tflops = isfinite (gpu->fp16_tflops) ? gpu->fp16_tflops * 1e12 : NAN;
-    t_compute = isfinite (tflops) ? 2.0 * active_params * s->batch / (tflops * par * cal->prefill_util) : 0;
+    tflops = hr_calibration_prefill_flops (gpu, cal);
+    t_compute = isfinite (tflops) ? 2.0 * active_params * s->batch / (tflops * par) : 0;
     step = MAX (t_mem, t_compute) + t_cpu + t_fixed;
     out->compute_bound = t_compute > t_mem;
     out->decode_efficiency = cal->bw_eff;
@@ -351,13 +430,13 @@ hr_estimate_compute (const HrScenario  *s,
       }
     else if (out->compute_bound)
       g_snprintf (out->decode_basis, sizeof out->decode_basis,
-                  _("compute-bound: %d sequences × %.1f B active parameters at %.0f %% of %.0f TFLOPS"),
-                  s->batch, active_params / 1e9, cal->prefill_util * 100, gpu->fp16_tflops * par);
+                  _("compute-bound: %d sequences × %.1f B active parameters at %.0f TFLOPS achieved"),
+                  s->batch, active_params / 1e9, tflops * par / 1e12);
     else
       g_snprintf (out->decode_basis, sizeof out->decode_basis,
-                  _("memory-bound: %.2f GiB read per token at %.0f %% of %.0f GB/s%s"),
+                  _("memory-bound: %.2f GiB read per token at %.0f %% of %.0f GB/s + %.1f ms fixed%s"),
                   hr_to_gib (out->bytes_per_token), cal->bw_eff * 100, gpu->bandwidth_gbs * par,
-                  w_cpu > 0 ? _(" (+ system RAM)") : "");
+                  t_fixed * 1e3, w_cpu > 0 ? _(" (+ system RAM)") : "");
   }
 
   /* ---- prefill (compute-bound) ---- */
@@ -367,23 +446,52 @@ hr_estimate_compute (const HrScenario  *s,
       double span = (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
                     ? MIN ((double) s->prompt_tokens / 2, (double) g->window)
                     : (g->kind == HR_LAYER_RECURRENT ? 0 : (double) s->prompt_tokens / 2);
-      attn_layers_full += g->count * span * m->n_heads * g->k_dim;
+      double qk = g->kind == HR_LAYER_MLA ? (double) g->k_dim : (double) MAX (g->k_dim, m->head_dim);
+      attn_span_sum += g->count * span * m->n_heads * qk;
     }
-  flops_per_token = 2.0 * active_params + 4.0 * attn_layers_full;
+  flops_dense = 2.0 * active_params;
+  flops_attn = 4.0 * attn_span_sum;
+  out->flops_per_token = flops_dense + flops_attn;
   if (isfinite (tflops))
     {
-      double par = engine_is_server (s->engine) ? n : 1;
-      double t_tok = flops_per_token / (tflops * par * cal->prefill_util);
+      double par = server ? n : 1;
+      double t_tok, ubatches, pipe = 1;
+      double util = 1.0;
+
+      /* 16-bit weights go through cuBLAS / MPS GEMMs, quantized ones through dequantizing
+       * kernels that reach less */
+      if (g_ascii_strcasecmp (s->quant, "F16") == 0 || g_ascii_strcasecmp (s->quant, "BF16") == 0)
+        util = HR_CAL_F16_PREFILL_GAIN;
+      t_tok = flops_dense / (tflops * par * util) + flops_attn / (tflops * par * attn_util);
+      /* every ubatch streams the device's weights once */
+      if (isfinite (bw))
+        t_tok += out->weights_gpu / n / (bw * cal->bw_eff) / MAX (MIN (s->ubatch, s->prompt_tokens), 1);
+      /* a layer split pipelines the ubatches of one logical batch across the devices */
+      if (llama && n > 1)
+        {
+          ubatches = ceil (MIN ((double) s->prompt_tokens, LLAMA_N_BATCH) / MAX (s->ubatch, 1));
+          pipe = 1.0 + (MIN (n, ubatches) - 1.0) * HR_CAL_PIPELINE_EFF;
+          t_tok /= pipe;
+        }
       /* llama.cpp streams offloaded weights to the GPU once per ubatch */
       t_tok += cpu_weight_bytes / (PCIE_GBS * 1e9) / MAX (s->ubatch, 1);
       out->prefill_tps = 1.0 / t_tok;
-      g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
-                  _("compute-bound: %.1f GFLOP per token at %.0f %% of %.0f TFLOPS"),
-                  flops_per_token / 1e9, cal->prefill_util * 100, gpu->fp16_tflops * par);
+      out->prefill_tps_low = out->prefill_tps * cal->prefill_low;
+      out->prefill_tps_high = out->prefill_tps * cal->prefill_high;
+      if (backend == HR_BACKEND_METAL && !isfinite (gpu->fp16_tflops))
+        g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
+                    _("compute-bound: %.1f GFLOP per token on %d GPU cores at %.2f TFLOPS each (fitted)"),
+                    out->flops_per_token / 1e9, gpu->gpu_cores,
+                    tflops * util / MAX (gpu->gpu_cores, 1) / 1e12);
+      else
+        g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
+                    _("compute-bound: %.1f GFLOP per token at %.0f of %.0f peak TFLOPS"),
+                    out->flops_per_token / 1e9, tflops * util * par / 1e12,
+                    hr_calibration_tensor_flops (gpu) * par / 1e12);
     }
   else
     {
-      out->prefill_tps = NAN;
+      out->prefill_tps = out->prefill_tps_low = out->prefill_tps_high = NAN;
       g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
                   _("unknown: the device's FP16 throughput is not published"));
     }

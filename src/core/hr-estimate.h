@@ -37,6 +37,9 @@ typedef struct
   double output_bytes;    /* output head */
   double layer_bytes;     /* average bytes of one repeating block */
   double active_bytes;    /* read per token: non-expert + active experts (excl. embedding) */
+  double mtp_bytes;       /* MTP/NextN blocks shipped in the file (llama.cpp skips them) */
+  double derived_bytes;   /* the per-tensor derivation, even when a measured size is used */
+  double params;          /* parameters the derivation counted (MTP blocks included) */
   HrWeightsSource source;
   const char *source_detail;  /* e.g. the measured file's source; borrowed */
 } HrWeights;
@@ -48,6 +51,8 @@ typedef struct
   double weights_gpu;      /* part of the weights in device memory */
   double kv_bytes;         /* KV cache and recurrent state, all sequences */
   double overhead_bytes;   /* engine & activation buffers, runtime context (all GPUs) */
+  double compute_bytes;    /* of which the engine's compute/activation buffers (all GPUs) */
+  double runtime_bytes;    /* of which the backend's own context (CUDA context …, all GPUs) */
   double system_ram_bytes; /* weights kept in system RAM (offload) */
   double required_bytes;   /* device memory needed: weights_gpu + kv + overhead */
   double per_gpu_required; /* the largest single device's share */
@@ -65,8 +70,12 @@ typedef struct
   double decode_tps_high;
   double aggregate_tps;    /* decode tokens/s over all sequences */
   double prefill_tps;      /* NAN when the device's compute is unknown */
+  double prefill_tps_low;
+  double prefill_tps_high;
   double ttft_ms;          /* for scenario->prompt_tokens */
   double bytes_per_token;  /* bytes read per decoded token */
+  double kv_read_bytes;    /* of which KV cache (all sequences, at the prompt depth) */
+  double flops_per_token;  /* prefill FLOPs per prompt token, attention included */
   double decode_efficiency;/* fraction of peak bandwidth assumed */
   gboolean compute_bound;  /* batched decode hits the compute roof */
   char decode_basis[160];  /* "memory-bound: 7.4 GiB read per token at 80 % of 1008 GB/s" */
@@ -80,6 +89,13 @@ typedef struct
 
 /* Weights of @model at @quant ("Q4_K_M"). FALSE with an error for an unknown quant. */
 gboolean        hr_weights_compute          (const HrModel   *model,
+                                             const char      *quant,
+                                             HrWeights       *out,
+                                             GError         **error);
+
+/* The per-tensor derivation alone (llama-quantize's rules), ignoring measured sizes, GGUF
+ * bytes and the checkpoint; what tests/accuracy checks against real files. */
+gboolean        hr_weights_derive           (const HrModel   *model,
                                              const char      *quant,
                                              HrWeights       *out,
                                              GError         **error);

@@ -584,7 +584,8 @@ hr_gguf_to_model (const HrGguf  *gguf,
   model->moe_intermediate = arch_int (&ctx, "expert_feed_forward_length", 0, MAX_DIM, 0, FALSE);
   model->shared_intermediate =
     arch_int (&ctx, "expert_shared_feed_forward_length", 0, MAX_DIM,
-              model->n_shared_experts * model->moe_intermediate, FALSE);
+              (int) MIN ((gint64) model->n_shared_experts * model->moe_intermediate, G_MAXINT),
+              FALSE);
   if (model->n_experts_used > model->n_experts)
     model->n_experts_used = model->n_experts;
   if (ctx.error != NULL)

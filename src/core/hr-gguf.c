@@ -16,6 +16,10 @@
 #define MAX_TENSOR_NAME_LEN    256
 #define MAX_KEPT_STRING        (1 << 20)   /* longer strings are skipped, their length kept */
 #define MAX_KEPT_ARRAY         65536       /* longer numeric arrays are skipped */
+/* What a header may make us keep in memory beyond its own size: kept arrays are decoded to
+ * 8 bytes an element, so they get their own budget. */
+#define KEPT_ARRAY_BUDGET      (1 << 20)   /* elements, all arrays together */
+#define KEPT_STRING_BUDGET     (64 << 20)  /* bytes, all strings together */
 #define FIRST_CHUNK            (1 << 20)
 
 typedef struct
@@ -54,6 +58,8 @@ struct _HrGguf
   guint64 file_size;
   gboolean complete;
   guint n_splits;
+  gsize kept_elements;   /* budgets while parsing */
+  gsize kept_string_bytes;
 };
 
 typedef enum
@@ -352,6 +358,7 @@ type_is_float (HrGgufType type)
 
 static ParseStatus
 read_array (Reader    *r,
+            HrGguf    *gguf,
             HrGgufKv  *kv,
             GError   **error)
 {
@@ -414,10 +421,11 @@ read_array (Reader    *r,
           return PARSE_ERROR;
         }
       TRY (read_bytes (r, (gsize) total, &p, error));
-      if (n <= MAX_KEPT_ARRAY)
+      if (n <= MAX_KEPT_ARRAY && gguf->kept_elements + n <= KEPT_ARRAY_BUDGET)
         {
           HrGgufKv tmp = { 0 };
 
+          gguf->kept_elements += n;
           if (type_is_float (elem))
             kv->floats = g_new (double, MAX (n, 1));
           else
@@ -479,9 +487,16 @@ read_kv (Reader    *r,
   g_hash_table_insert (gguf->kv_index, kv->key, kv);
 
   if (type == HR_GGUF_TYPE_STRING)
-    return read_string (r, MAX_KEPT_STRING, FALSE, &kv->str, &kv->n, kv->key, error);
+    {
+      gsize room = KEPT_STRING_BUDGET - MIN (gguf->kept_string_bytes, KEPT_STRING_BUDGET);
+
+      TRY (read_string (r, MIN (MAX_KEPT_STRING, room), FALSE, &kv->str, &kv->n, kv->key, error));
+      if (kv->str != NULL)
+        gguf->kept_string_bytes += (gsize) kv->n;
+      return PARSE_OK;
+    }
   if (type == HR_GGUF_TYPE_ARRAY)
-    return read_array (r, kv, error);
+    return read_array (r, gguf, kv, error);
   else
     {
       const guint8 *p;
@@ -890,10 +905,7 @@ hr_gguf_load_file (const char  *path,
       gguf = hr_gguf_parse (buf, have, &need_more, &needed, &local_error);
       if (gguf != NULL)
         {
-          guint64 end;
-
-          gguf->file_size = size;
-          gguf->complete = add_u64 (gguf->data_offset, gguf->data_size, &end) && end <= size;
+          hr_gguf_set_file_size (gguf, size);
           return gguf;
         }
       if (local_error != NULL)
@@ -913,119 +925,98 @@ hr_gguf_load_file (const char  *path,
     }
 }
 
-/* Parses "PREFIX-00001-of-00005.gguf": FALSE when the name does not follow the split scheme. */
-static gboolean
-split_name_parse (const char  *path,
-                  char       **prefix,
-                  guint       *no,
-                  guint       *count)
+gboolean
+hr_gguf_split_name_parse (const char  *name,
+                          char       **prefix,
+                          guint       *no,
+                          guint       *count)
 {
-  gsize len = strlen (path);
+  gsize len;
   const char *tail;
   guint64 a, b;
-  char *end;
+
+  g_return_val_if_fail (name != NULL, FALSE);
 
   /* "-00001-of-00005.gguf" is 20 characters */
-  if (len < 21 || !g_str_has_suffix (path, ".gguf"))
+  len = strlen (name);
+  if (len < 21 || !g_str_has_suffix (name, ".gguf"))
     return FALSE;
-  tail = path + len - 20;
+  tail = name + len - 20;
   if (tail[0] != '-' || strncmp (tail + 6, "-of-", 4) != 0)
     return FALSE;
   for (int i = 1; i <= 5; i++)
     if (!g_ascii_isdigit (tail[i]) || !g_ascii_isdigit (tail[9 + i]))
       return FALSE;
-  a = g_ascii_strtoull (tail + 1, &end, 10);
-  b = g_ascii_strtoull (tail + 10, &end, 10);
+  a = g_ascii_strtoull (tail + 1, NULL, 10);
+  b = g_ascii_strtoull (tail + 10, NULL, 10);
   if (a == 0 || b == 0 || a > b)
     return FALSE;
-  *prefix = g_strndup (path, (gsize) (tail - path));
-  *no = (guint) a;
-  *count = (guint) b;
+  if (prefix != NULL)
+    *prefix = g_strndup (name, (gsize) (tail - name));
+  if (no != NULL)
+    *no = (guint) a;
+  if (count != NULL)
+    *count = (guint) b;
   return TRUE;
 }
 
-static gboolean
-get_split_key (const HrGguf *gguf,
-               const char   *key,
-               gint64       *out)
+char *
+hr_gguf_split_name (const char *prefix,
+                    guint       no,
+                    guint       count)
 {
-  return hr_gguf_get_int (gguf, key, out);
+  g_return_val_if_fail (prefix != NULL, NULL);
+  return g_strdup_printf ("%s-%05u-of-%05u.gguf", prefix, no, count);
+}
+
+gint64
+hr_gguf_get_split_count (const HrGguf *gguf)
+{
+  gint64 count = 1;
+
+  if (!hr_gguf_get_int (gguf, "split.count", &count) || count < 1)
+    return 1;
+  return count;
+}
+
+void
+hr_gguf_set_file_size (HrGguf  *gguf,
+                       guint64  size)
+{
+  guint64 end;
+
+  g_return_if_fail (gguf != NULL);
+  gguf->file_size = size;
+  gguf->complete = add_u64 (gguf->data_offset, gguf->data_size, &end) && end <= size;
 }
 
 HrGguf *
-hr_gguf_load_split (const char  *path,
-                    GError     **error)
+hr_gguf_merge_split (HrGguf  **parts,
+                     guint     n_parts,
+                     GError  **error)
 {
   g_autoptr(HrGguf) first = NULL;
-  g_autoptr(HrGguf) given = NULL;
-  g_autofree char *prefix = NULL;
-  guint no = 0, count = 0;
-  gint64 split_count = 1, split_no = 0, tensors_count = -1;
+  gint64 tensors_count = -1;
+  gboolean ok = TRUE;
+  guint i;
 
-  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (parts != NULL && n_parts > 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  given = hr_gguf_load_file (path, error);
-  if (given == NULL)
-    return NULL;
-  if (!get_split_key (given, "split.count", &split_count) || split_count <= 1)
-    return g_steal_pointer (&given);
-
-  if (split_count > HR_GGUF_MAX_SPLITS)
+  for (i = 0; i < n_parts && ok; i++)
     {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
-                   "split.count is %" G_GINT64_FORMAT " (at most %d parts)",
-                   split_count, HR_GGUF_MAX_SPLITS);
-      return NULL;
-    }
-  if (!split_name_parse (path, &prefix, &no, &count) || (gint64) count != split_count)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                   "this file is part of a %" G_GINT64_FORMAT "-part model, but its name does not "
-                   "end in -NNNNN-of-%05" G_GINT64_FORMAT ".gguf", split_count, split_count);
-      return NULL;
-    }
-  get_split_key (given, "split.no", &split_no);
-  if (split_no != (gint64) no - 1)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                   "part %u says it is part %" G_GINT64_FORMAT, no, split_no + 1);
-      return NULL;
-    }
-
-  for (guint i = 1; i <= count; i++)
-    {
-      g_autofree char *part_path = g_strdup_printf ("%s-%05u-of-%05u.gguf", prefix, i, count);
-      g_autoptr(HrGguf) part = NULL;
+      g_autoptr(HrGguf) part = g_steal_pointer (&parts[i]);
       gint64 part_no = -1, part_count = -1;
 
-      if (i == no)
-        part = g_steal_pointer (&given);
-      else
-        {
-          g_autoptr(GError) local_error = NULL;
-
-          part = hr_gguf_load_file (part_path, &local_error);
-          if (part == NULL)
-            {
-              g_autofree char *base = g_path_get_basename (part_path);
-
-              if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-                g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                             "part %u of %u is missing (%s)", i, count, base);
-              else
-                g_propagate_error (error, g_steal_pointer (&local_error));
-              return NULL;
-            }
-        }
-      if (!get_split_key (part, "split.no", &part_no) || part_no != (gint64) i - 1 ||
-          !get_split_key (part, "split.count", &part_count) || part_count != (gint64) count)
+      if (part == NULL ||
+          !hr_gguf_get_int (part, "split.no", &part_no) || part_no != (gint64) i ||
+          !hr_gguf_get_int (part, "split.count", &part_count) || part_count != (gint64) n_parts)
         {
           g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                       "part %u of %u has wrong split.no / split.count keys", i, count);
-          return NULL;
+                       "part %u of %u has wrong split.no / split.count keys", i + 1, n_parts);
+          ok = FALSE;
+          break;
         }
-
       if (first == NULL)
         {
           first = g_steal_pointer (&part);
@@ -1041,15 +1032,17 @@ hr_gguf_load_split (const char  *path,
             {
               g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
                            "tensor “%s” appears in more than one part", tensor.name);
-              return NULL;
+              ok = FALSE;
+              break;
             }
           if (first->tensors->len >= HR_GGUF_MAX_TENSORS)
             {
               g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
                            "the parts hold more than %d tensors", HR_GGUF_MAX_TENSORS);
-              return NULL;
+              ok = FALSE;
+              break;
             }
-          tensor.split = i - 1;
+          tensor.split = i;
           g_array_append_val (first->tensors, tensor);
           g_array_index (part->tensors, HrGgufTensor, t).name = NULL;
           g_hash_table_insert (first->tensor_index,
@@ -1060,11 +1053,16 @@ hr_gguf_load_split (const char  *path,
       first->file_size += part->file_size;
       first->complete = first->complete && part->complete;
     }
+  /* The parts not reached are still ours to free. */
+  for (; i < n_parts; i++)
+    g_clear_pointer (&parts[i], hr_gguf_free);
+  if (!ok)
+    return NULL;
 
-  first->n_splits = count;
+  first->n_splits = n_parts;
   if (!compute_totals (first, error))
     return NULL;
-  if (get_split_key (first, "split.tensors.count", &tensors_count) &&
+  if (hr_gguf_get_int (first, "split.tensors.count", &tensors_count) &&
       tensors_count != (gint64) first->tensors->len)
     {
       g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
@@ -1073,6 +1071,77 @@ hr_gguf_load_split (const char  *path,
       return NULL;
     }
   return g_steal_pointer (&first);
+}
+
+HrGguf *
+hr_gguf_load_split (const char  *path,
+                    GError     **error)
+{
+  g_autoptr(HrGguf) given = NULL;
+  g_autofree char *prefix = NULL;
+  g_autofree HrGguf **parts = NULL;
+  guint no = 0, count = 0;
+  gint64 split_count, split_no = -1;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  given = hr_gguf_load_file (path, error);
+  if (given == NULL)
+    return NULL;
+  split_count = hr_gguf_get_split_count (given);
+  if (split_count <= 1)
+    return g_steal_pointer (&given);
+
+  if (split_count > HR_GGUF_MAX_SPLITS)
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
+                   "split.count is %" G_GINT64_FORMAT " (at most %d parts)",
+                   split_count, HR_GGUF_MAX_SPLITS);
+      return NULL;
+    }
+  if (!hr_gguf_split_name_parse (path, &prefix, &no, &count) || (gint64) count != split_count)
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
+                   "this file is part of a %" G_GINT64_FORMAT "-part model, but its name does not "
+                   "end in -NNNNN-of-%05" G_GINT64_FORMAT ".gguf", split_count, split_count);
+      return NULL;
+    }
+  hr_gguf_get_int (given, "split.no", &split_no);
+  if (split_no != (gint64) no - 1)
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
+                   "part %u says it is part %" G_GINT64_FORMAT, no, split_no + 1);
+      return NULL;
+    }
+
+  parts = g_new0 (HrGguf *, count);
+  for (guint i = 1; i <= count; i++)
+    {
+      g_autofree char *part_path = hr_gguf_split_name (prefix, i, count);
+      g_autoptr(GError) local_error = NULL;
+
+      if (i == no)
+        {
+          parts[i - 1] = g_steal_pointer (&given);
+          continue;
+        }
+      parts[i - 1] = hr_gguf_load_file (part_path, &local_error);
+      if (parts[i - 1] == NULL)
+        {
+          g_autofree char *base = g_path_get_basename (part_path);
+
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+            g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
+                         "part %u of %u is missing (%s)", i, count, base);
+          else
+            g_propagate_error (error, g_steal_pointer (&local_error));
+          for (guint j = 0; j < count; j++)
+            g_clear_pointer (&parts[j], hr_gguf_free);
+          return NULL;
+        }
+    }
+  return hr_gguf_merge_split (parts, count, error);
 }
 
 void

@@ -96,6 +96,30 @@ HrGguf         *hr_gguf_load_split          (const char      *path,
                                              GError         **error);
 void            hr_gguf_free                (HrGguf          *gguf);
 
+/* Split models, for readers that fetch the parts themselves (HTTP Range): merges the headers
+ * of all parts, given in part order, checking split.no / split.count / split.tensors.count and
+ * that no tensor appears twice.  Takes every element of @parts (set to NULL), whatever the
+ * outcome; metadata comes from the first part. */
+HrGguf         *hr_gguf_merge_split         (HrGguf         **parts,
+                                             guint            n_parts,
+                                             GError         **error);
+/* "PREFIX-00002-of-00005.gguf" → "PREFIX", 2, 5; FALSE when @name (a path, file name or URL
+ * path) does not follow llama.cpp's split naming. */
+gboolean        hr_gguf_split_name_parse    (const char      *name,
+                                             char           **prefix,
+                                             guint           *no,
+                                             guint           *count);
+char           *hr_gguf_split_name          (const char      *prefix,
+                                             guint            no,
+                                             guint            count);
+/* split.count, 1 for a single-file model. */
+gint64          hr_gguf_get_split_count     (const HrGguf    *gguf);
+/* Records the size of the file the header was read from (e.g. from Content-Range), so
+ * hr_gguf_get_file_size() and hr_gguf_is_complete() mean what they do for a local file.
+ * Call it on each part before merging. */
+void            hr_gguf_set_file_size       (HrGguf          *gguf,
+                                             guint64          size);
+
 guint32         hr_gguf_get_version         (const HrGguf    *gguf);
 guint           hr_gguf_get_n_tensors       (const HrGguf    *gguf);
 const HrGgufTensor *hr_gguf_get_tensor      (const HrGguf    *gguf,
@@ -152,7 +176,8 @@ gboolean        hr_gguf_get_array_info      (const HrGguf    *gguf,
                                              const char      *key,
                                              HrGgufType      *elem_type,
                                              guint64         *n);
-/* Element @index of a numeric array that was kept (at most 65536 elements). */
+/* Element @index of a numeric array that was kept (arrays of at most 65536 elements, up to
+ * 2^20 elements in all: per-layer arrays, not tokenizer tables). */
 gboolean        hr_gguf_get_array_int       (const HrGguf    *gguf,
                                              const char      *key,
                                              guint64          index,

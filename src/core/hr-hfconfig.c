@@ -444,9 +444,14 @@ read_mixers (Cfg  *cfg,
   else if (type_is (a->model_type, "mistral") || type_is (a->model_type, "mixtral") ||
            type_is (a->model_type, "phi3") || type_is (a->model_type, "starcoder2"))
     {
-      /* One window on every layer (Mistral 7B v0.1, Phi-3 mini). */
-      for (int i = 0; i < a->n_layers; i++)
-        a->mixer[i] = MIX_SLIDING;
+      /* One window on every layer (Mistral 7B v0.1, Phi-3 mini), unless it spans the whole
+       * context anyway. */
+      static const char *ctx_keys[] = { "max_position_embeddings", NULL };
+      gint64 max_ctx = get_int_v (cfg, ctx_keys, 0, G_MAXINT, 0, FALSE);
+
+      if (max_ctx == 0 || window < max_ctx)
+        for (int i = 0; i < a->n_layers; i++)
+          a->mixer[i] = MIX_SLIDING;
     }
   /* Any other model type: the window's meaning is unknown, keep full attention. */
 }
@@ -948,7 +953,7 @@ build_model (Cfg        *cfg,
 
   a.kv_heads = (int) get_int_v (cfg, kv_keys, 1, MAX_HEADS, a.heads, FALSE);
   head_dim_def = MAX (a.hidden / a.heads, 1);
-  a.head_dim = get_int (cfg, "head_dim", 1, 65536, head_dim_def, FALSE);
+  a.head_dim = get_int (cfg, "head_dim", 1, 65536, MIN (head_dim_def, 65536), FALSE);
   a.tied = get_bool (cfg, "tie_word_embeddings", type_is (a.model_type, "gemma"));
   a.mtp = (int) get_int_v (cfg, mtp_keys, 0, MAX_LAYERS, 0, FALSE);
   {
@@ -1068,7 +1073,8 @@ build_model (Cfg        *cfg,
           strchr (slash + 1, '/') == NULL && strchr (repo_or_name, '/') == slash)
         model->hf_repo = g_strdup (repo_or_name);
     }
-  if (base_name == NULL || *base_name == '\0')
+  /* A bare "config.json" names nothing: use the architecture instead. */
+  if (base_name == NULL || *base_name == '\0' || g_ascii_strcasecmp (base_name, "config") == 0)
     {
       g_free (base_name);
       base_name = g_strdup (arch0 != NULL && g_utf8_validate (arch0, -1, NULL) ? arch0
@@ -1083,6 +1089,7 @@ build_model (Cfg        *cfg,
   model->confidence = g_strdup ("sourced");
 
   model->n_layers = a.n_layers;
+  model->ffn_ungated = !a.gated;
   model->hidden = a.hidden;
   model->n_heads = a.heads;
   model->head_dim = a.mla ? a.nope + a.rope : a.head_dim;
@@ -1093,11 +1100,20 @@ build_model (Cfg        *cfg,
   model->n_shared_experts = a.shared_width > 0 ? MAX (a.n_shared, 1) : 0;
   model->moe_intermediate = a.moe_inter;
   model->shared_intermediate = a.shared_width;
+  /* Dense-FFN layers of an MoE model: the leading ones (DeepSeek, GLM), or interleaved
+   * (Llama 4 Maverick): the count is what sizes the weights. */
   for (int i = 0; i < a.n_layers && a.n_experts > 0; i++)
-    {
-      if (a.ffn[i] != FFN_DENSE)
-        break;
+    if (a.ffn[i] == FFN_DENSE)
       model->n_dense_layers++;
+  /* Nemotron-H style patterns: blocks without a mixer carry only an FFN */
+  if (get_string (cfg, "hybrid_override_pattern") != NULL)
+    {
+      int ffn_blocks = 0;
+      for (int i = 0; i < a.n_layers; i++)
+        if (a.ffn[i] != FFN_NONE)
+          ffn_blocks++;
+      if (ffn_blocks < a.n_layers)
+        model->n_ffn_layers = ffn_blocks;
     }
   if (a.mla)
     {
@@ -1115,6 +1131,13 @@ build_model (Cfg        *cfg,
   params = count_params (cfg, &a);
   model->total_params = params.total + vision_params (cfg, a.hidden);
   model->active_params = params.active;
+  if (!(model->total_params < 1e15))
+    {
+      g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
+                   "config.json: the shapes add up to %.3g parameters, not a real model",
+                   model->total_params);
+      return NULL;
+    }
 
   /* KV groups and recurrent state. */
   {

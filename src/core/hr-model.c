@@ -48,6 +48,7 @@ hr_model_free (HrModel *model)
   g_free (model->gguf_quant);
   g_clear_pointer (&model->layers, g_array_unref);
   g_clear_pointer (&model->sizes, g_ptr_array_unref);
+  g_clear_pointer (&model->weights_cache, hr_weights_cache_free);
   g_free (model);
 }
 
@@ -60,6 +61,7 @@ hr_model_copy (const HrModel *model)
 
   copy = g_new0 (HrModel, 1);
   *copy = *model;
+  copy->weights_cache = NULL;
   copy->id = g_strdup (model->id);
   copy->name = g_strdup (model->name);
   copy->family = g_strdup (model->family);
@@ -138,6 +140,16 @@ gboolean
 hr_model_is_moe (const HrModel *model)
 {
   return model->n_experts > 1 && model->n_experts_used > 0;
+}
+
+int
+hr_model_moe_layers (const HrModel *model)
+{
+  int ffn_blocks = model->n_ffn_layers > 0 ? model->n_ffn_layers : model->n_layers;
+
+  if (!hr_model_is_moe (model))
+    return 0;
+  return MAX (ffn_blocks - model->n_dense_layers, 1);
 }
 
 gboolean

@@ -75,6 +75,9 @@ typedef struct
   int moe_intermediate;
   int shared_intermediate;
   int n_dense_layers;  /* leading dense-FFN layers in an MoE model */
+  int n_ffn_layers;    /* blocks that carry only an FFN/MoE (Nemotron-H "E" blocks, whose
+                        * attention/Mamba mixers sit in blocks of their own); 0 = every block
+                        * has a mixer and an FFN */
   int q_lora_rank;     /* MLA */
   int kv_lora_rank;
   int qk_rope_dim;
@@ -82,6 +85,8 @@ typedef struct
   int v_head_dim;
   int mtp_layers;      /* multi-token-prediction layers shipped with the weights */
   gboolean tie_embeddings;
+  gboolean ffn_ungated;  /* FFN/experts without a gate projection (squared-ReLU MLPs of
+                          * Nemotron-H: up and down only) */
   gint64 max_context;
 
   GArray *layers;      /* HrLayerGroup */
@@ -92,6 +97,10 @@ typedef struct
   guint64 gguf_bytes;      /* sum of all tensor bytes */
   guint64 gguf_expert_bytes; /* of which routed-expert tensors */
   int gguf_file_type;      /* general.file_type, -1 when absent */
+
+  /* private: derived weights per quant, filled by hr_weights_compute() (hr-weights.c) under
+   * its own lock; keyed by a fingerprint of the fields above, never copied */
+  gpointer weights_cache;
 } HrModel;
 
 HrModel        *hr_model_new                (void);
@@ -114,6 +123,8 @@ const HrQuantSize *hr_model_find_size       (const HrModel   *model,
                                              const char      *quant);
 
 gboolean        hr_model_is_moe             (const HrModel   *model);
+/* Blocks with routed experts (for --n-cpu-moe and expert offload). */
+int             hr_model_moe_layers         (const HrModel   *model);
 /* Checks the fields the memory model needs; sets a message naming the missing ones. */
 gboolean        hr_model_validate           (const HrModel   *model,
                                              GError         **error);
@@ -129,6 +140,9 @@ double          hr_model_kv_bytes_per_token (const HrModel   *model,
                                              double           bytes_per_elem);
 /* Fixed recurrent state per sequence. */
 double          hr_model_state_bytes        (const HrModel   *model);
+
+/* Frees a model's weights cache (hr-weights.c); hr_model_free() calls it. */
+void            hr_weights_cache_free       (gpointer         cache);
 
 const char     *hr_layer_kind_to_string     (HrLayerKind      kind);
 gboolean        hr_layer_kind_from_string   (const char      *str,

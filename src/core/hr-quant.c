@@ -161,7 +161,9 @@ T (const char *name)
   return hr_ggml_type_lookup (name);
 }
 
-/* tensor_type_fallback(): K- and I-quants need rows that are a multiple of their block. */
+/* tensor_type_fallback(): K- and I-quants need rows (ne[0]) that are a multiple of their
+ * block; llama-quantize falls back to a 32-block type, and to F16 when even that does not
+ * divide the row. */
 static const HrGgmlType *
 shape_fallback (const HrGgmlType *type,
                 gint64            row_len)
@@ -172,8 +174,11 @@ shape_fallback (const HrGgmlType *type,
     return type;
   switch (type->id)
     {
-    case 16: case 17: case 22: case 18: case 21: case 19: case 29: case 10: case 11: case 23:
-      fb = T ("IQ4_NL");
+    case 16: case 17: case 22: case 18: case 21: case 19: case 29: case 23:
+      fb = T ("IQ4_NL");    /* IQ1_S … IQ4_XS */
+      break;
+    case 10: case 11: case 34: case 35: case 42:
+      fb = T ("Q4_0");      /* Q2_K, Q3_K, TQ1_0, TQ2_0, Q2_0 */
       break;
     case 12:
       fb = T ("Q5_0");
@@ -184,9 +189,6 @@ shape_fallback (const HrGgmlType *type,
     case 14:
       fb = T ("Q8_0");
       break;
-    case 34: case 35:
-      fb = T ("Q4_0");
-      break;
     default:
       fb = T ("F16");
       break;
@@ -196,6 +198,26 @@ shape_fallback (const HrGgmlType *type,
   return fb;
 }
 
+/* Mixes whose low-bit types llama-quantize refuses to write without an importance matrix: a
+ * published file of these mixes was made with one, which changes a few rules below. */
+static gboolean
+mix_needs_imatrix (Mix mix)
+{
+  return mix == MIX_IQ1_S || mix == MIX_IQ1_M || mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS ||
+         mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ3_XXS || mix == MIX_Q2_K_S;
+}
+
+static gboolean
+mix_is_iq2_family (Mix mix)
+{
+  return mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ1_S || mix == MIX_IQ2_S ||
+         mix == MIX_IQ2_M || mix == MIX_IQ1_M;
+}
+
+/* The rules of llama_tensor_get_type_impl() (ggml-org/llama.cpp src/llama-quant.cpp at
+ * 007dbbf, reference/quant_ftype_mixes.csv), in the same order.  For attn_v-like tensors
+ * @layer/@n_layers are llama-quantize's running attn_v counter and count; for ffn_* they are
+ * the block index and the block count (what layer_info() yields). */
 const HrGgmlType *
 hr_quant_tensor_type (const char   *mix_id,
                       HrTensorKind  kind,
@@ -206,65 +228,87 @@ hr_quant_tensor_type (const char   *mix_id,
                       gint64        row_len)
 {
   const char *default_name = NULL;
-  const HrGgmlType *t;
+  const HrGgmlType *t, *def;
   Mix mix = mix_lookup (mix_id, &default_name);
-  gboolean is_70b = (n_layers == 80 && n_gqa == 8 && n_experts <= 1);
+  gboolean imatrix;
+  gboolean is_70b = (n_layers == 80 && n_gqa > 1 && n_experts <= 1);
+  gboolean attn_v_like = kind == HR_TENSOR_ATTN_V || kind == HR_TENSOR_ATTN_QKV ||
+                         kind == HR_TENSOR_ATTN_KV_B;
+  gboolean ffn_down = kind == HR_TENSOR_FFN_DOWN || kind == HR_TENSOR_FFN_DOWN_EXPS ||
+                      kind == HR_TENSOR_FFN_DOWN_SHEXP;
+  gboolean ffn_gate_up = kind == HR_TENSOR_FFN_GATE || kind == HR_TENSOR_FFN_UP ||
+                         kind == HR_TENSOR_FFN_GATE_EXPS || kind == HR_TENSOR_FFN_UP_EXPS ||
+                         kind == HR_TENSOR_FFN_GATE_SHEXP || kind == HR_TENSOR_FFN_UP_SHEXP;
+  gboolean expert3d = kind == HR_TENSOR_FFN_GATE_EXPS || kind == HR_TENSOR_FFN_UP_EXPS ||
+                      kind == HR_TENSOR_FFN_DOWN_EXPS;
 
   if (mix == MIX_NONE)
     return NULL;
 
-  /* Never quantized: norms, biases, routers, recurrent-state tensors are small 1D/F32. */
+  /* Never quantized: 1D norms and biases, the F32 router, SSM conv weights. */
   if (kind == HR_TENSOR_NORM || kind == HR_TENSOR_FFN_GATE_INP)
     return T ("F32");
+  def = T (default_name);
   if (mix == MIX_F32 || mix == MIX_F16 || mix == MIX_BF16)
-    return T (default_name);
+    return def;
 
-  t = T (default_name);
+  imatrix = mix_needs_imatrix (mix);
+  t = def;
 
-  switch (kind)
+  if (kind == HR_TENSOR_OUTPUT)
     {
-    case HR_TENSOR_OUTPUT:
+      /* also token_embd of a model with tied embeddings (the caller passes OUTPUT) */
       if (mix == MIX_MXFP4_MOE)
         t = T ("Q8_0");
-      else if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ2_S || mix == MIX_IQ2_M ||
-               mix == MIX_IQ1_S || mix == MIX_IQ1_M || mix == MIX_IQ3_XXS)
+      else if (row_len > 0 && row_len % def->block_size != 0)
+        t = T ("Q8_0");
+      else if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ3_XXS || mix == MIX_IQ1_S ||
+               mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ1_M)
         t = T ("Q5_K");
-      else if (mix != MIX_Q8_0)
+      else if (def->id != 8)
         t = T ("Q6_K");
-      break;
-
-    case HR_TENSOR_TOKEN_EMBD:
-      if (mix == MIX_MXFP4_MOE)
-        t = T ("Q8_0");
-      else if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ1_S || mix == MIX_IQ1_M)
+    }
+  else if (mix == MIX_MXFP4_MOE)
+    t = expert3d ? T ("MXFP4") : T ("Q8_0");
+  else if (kind == HR_TENSOR_TOKEN_EMBD)
+    {
+      if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ1_S || mix == MIX_IQ1_M)
         t = T ("Q2_K");
       else if (mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ3_XXS)
         t = T ("IQ3_S");
       else if (mix == MIX_TQ1_0 || mix == MIX_TQ2_0)
         t = T ("Q4_K");
-      break;
-
-    case HR_TENSOR_ATTN_V:
-    case HR_TENSOR_ATTN_QKV:
-    case HR_TENSOR_ATTN_KV_B:
-      if (kind == HR_TENSOR_ATTN_QKV)
+    }
+  else if (mix_is_iq2_family (mix))
+    {
+      gboolean s_or_m = mix == MIX_IQ2_S || mix == MIX_IQ2_M;
+      if (attn_v_like)
+        t = (n_gqa >= 4 || n_experts >= 4) ? T ("Q4_K") : s_or_m ? T ("IQ3_S") : T ("Q2_K");
+      else if (n_experts == 8 && kind == HR_TENSOR_ATTN_K)
+        t = T ("Q4_K");
+      else if (ffn_down)
         {
-          if (mix == MIX_Q3_K_M || mix == MIX_Q3_K_L || mix == MIX_IQ3_M)
-            t = T ("Q4_K");
-          else if (mix == MIX_Q4_K_M)
-            t = T ("Q5_K");
-          else if (mix == MIX_Q5_K_M)
-            t = T ("Q6_K");
-          break;
+          if (layer < n_layers / 8)
+            t = s_or_m ? T ("IQ3_S") : T ("Q2_K");
         }
-      if (kind == HR_TENSOR_ATTN_KV_B && mix != MIX_Q2_K)
-        break;
+      else if (kind == HR_TENSOR_ATTN_OUTPUT)
+        {
+          if (n_experts == 8)
+            t = T ("Q5_K");
+          else if (mix == MIX_IQ1_S || mix == MIX_IQ1_M)
+            t = T ("IQ2_XXS");
+          else if (s_or_m)
+            t = T ("IQ3_S");
+        }
+    }
+  else if (attn_v_like)
+    {
       if (mix == MIX_Q2_K)
         t = T (n_gqa >= 4 ? "Q4_K" : "Q3_K");
       else if (mix == MIX_Q2_K_S && n_gqa >= 4)
         t = T ("Q4_K");
       else if (mix == MIX_IQ3_XXS)
-        t = T (n_gqa >= 4 ? "Q4_K" : "IQ3_S");
+        t = n_gqa >= 4 ? T ("Q4_K") : !imatrix ? T ("IQ3_S") : T ("IQ3_XXS");
       else if ((mix == MIX_IQ3_XS || mix == MIX_IQ3_S) && n_gqa >= 4)
         t = T ("Q4_K");
       else if (mix == MIX_IQ3_M)
@@ -279,45 +323,30 @@ hr_quant_tensor_type (const char   *mix_id,
         t = T ("Q6_K");
       else if (mix == MIX_Q4_K_S && layer < 4)
         t = T ("Q5_K");
-      else if ((mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ2_S || mix == MIX_IQ2_M ||
-                mix == MIX_IQ1_S || mix == MIX_IQ1_M))
-        t = T ((n_gqa >= 4 || n_experts >= 4) ? "Q4_K" : (mix == MIX_IQ2_S || mix == MIX_IQ2_M) ? "IQ3_S" : "Q2_K");
-      else if (mix == MIX_MXFP4_MOE)
-        t = T ("Q8_0");
+      /* "70B": 8 query heads share each attn_v, so a few more bits cost little */
       if (is_70b && (t->id == 11 || t->id == 12))
         t = T ("Q5_K");
-      if (n_experts == 8 && mix != MIX_MXFP4_MOE)
+      if (n_experts == 8)
         t = T ("Q8_0");
-      break;
-
-    case HR_TENSOR_ATTN_K:
-      if (n_experts == 8 && mix != MIX_MXFP4_MOE)
+    }
+  else if (kind == HR_TENSOR_ATTN_K)
+    {
+      if (n_experts == 8)
         t = T ("Q8_0");
       else if (mix == MIX_IQ3_XS)
         t = T ("IQ3_XXS");
       else if (mix == MIX_IQ3_XXS)
         t = T ("IQ2_S");
-      else if (mix == MIX_MXFP4_MOE)
-        t = T ("Q8_0");
-      break;
-
-    case HR_TENSOR_ATTN_Q:
+    }
+  else if (kind == HR_TENSOR_ATTN_Q)
+    {
       if (mix == MIX_IQ3_XS)
         t = T ("IQ3_XXS");
       else if (mix == MIX_IQ3_XXS)
         t = T ("IQ2_S");
-      else if (mix == MIX_MXFP4_MOE)
-        t = T ("Q8_0");
-      break;
-
-    case HR_TENSOR_FFN_DOWN:
-    case HR_TENSOR_FFN_DOWN_EXPS:
-    case HR_TENSOR_FFN_DOWN_SHEXP:
-      if (mix == MIX_MXFP4_MOE)
-        {
-          t = T (kind == HR_TENSOR_FFN_DOWN_EXPS ? "MXFP4" : "Q8_0");
-          break;
-        }
+    }
+  else if (ffn_down)
+    {
       if (mix == MIX_Q2_K)
         t = T ("Q3_K");
       else if (mix == MIX_Q2_K_S)
@@ -325,11 +354,12 @@ hr_quant_tensor_type (const char   *mix_id,
           if (layer < n_layers / 8)
             t = T ("Q4_K");
         }
-      else if (mix == MIX_IQ3_XXS)
+      else if (mix == MIX_IQ3_XXS && !imatrix)
         t = T (layer < n_layers / 8 ? "Q4_K" : "Q3_K");
       else if (mix == MIX_Q3_K_M)
         t = T (layer < n_layers / 16 ? "Q5_K" : "Q4_K");
-      else if (mix == MIX_IQ3_M && (layer < n_layers / 8 || (n_experts == 8 && use_more_bits (layer, n_layers))))
+      else if (mix == MIX_IQ3_M && (layer < n_layers / 8 ||
+                                    (n_experts == 8 && use_more_bits (layer, n_layers))))
         t = T ("Q4_K");
       else if (mix == MIX_Q3_K_L)
         t = T ("Q5_K");
@@ -338,57 +368,37 @@ hr_quant_tensor_type (const char   *mix_id,
           if (use_more_bits (layer, n_layers))
             t = T ("Q6_K");
         }
-      else if (layer < n_layers / 8 && (mix == MIX_IQ4_NL || mix == MIX_IQ4_XS))
+      else if (layer < n_layers / 8 && (mix == MIX_IQ4_NL || mix == MIX_IQ4_XS) && !imatrix)
         t = T ("Q5_K");
       else if (mix == MIX_Q5_K_M && use_more_bits (layer, n_layers))
         t = T ("Q6_K");
       else if (mix == MIX_Q4_K_S && layer < n_layers / 8)
         t = T ("Q5_K");
-      else if ((mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ1_S || mix == MIX_IQ1_M) &&
-               layer < n_layers / 8)
-        t = T ("Q2_K");
-      else if ((mix == MIX_IQ2_S || mix == MIX_IQ2_M) && layer < n_layers / 8)
-        t = T ("IQ3_S");
-      break;
-
-    case HR_TENSOR_ATTN_OUTPUT:
-      if (mix == MIX_MXFP4_MOE)
-        t = T ("Q8_0");
-      else if (n_experts == 8)
+      else if ((mix == MIX_Q4_0 || mix == MIX_Q5_0) && imatrix && layer < n_layers / 8)
+        t = T (mix == MIX_Q4_0 ? "Q4_1" : "Q5_1");
+    }
+  else if (kind == HR_TENSOR_ATTN_OUTPUT)
+    {
+      if (n_experts == 8)
         {
-          if (mix == MIX_Q2_K || mix == MIX_IQ3_XXS || mix == MIX_Q3_K_S || mix == MIX_Q3_K_M ||
-              mix == MIX_IQ4_NL || mix == MIX_Q4_K_S || mix == MIX_Q4_K_M || mix == MIX_IQ3_S ||
-              mix == MIX_IQ3_M || mix == MIX_IQ4_XS || mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS ||
-              mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ1_S || mix == MIX_IQ1_M ||
-              mix == MIX_IQ3_XS)
+          if (mix == MIX_Q2_K || mix == MIX_IQ3_XS || mix == MIX_IQ3_XXS || mix == MIX_Q3_K_S ||
+              mix == MIX_Q3_K_M || mix == MIX_IQ4_NL || mix == MIX_Q4_K_S || mix == MIX_Q4_K_M ||
+              mix == MIX_IQ3_S || mix == MIX_IQ3_M || mix == MIX_IQ4_XS)
             t = T ("Q5_K");
         }
       else if (mix == MIX_Q2_K)
         t = T ("Q3_K");
       else if (mix == MIX_IQ3_XXS)
         t = T ("IQ3_S");
-      else if (mix == MIX_Q3_K_M)
+      else if (mix == MIX_Q3_K_M || mix == MIX_IQ3_M)
         t = T ("Q4_K");
       else if (mix == MIX_Q3_K_L)
         t = T ("Q5_K");
-      else if (mix == MIX_IQ3_M)
-        t = T ("Q4_K");
-      else if (mix == MIX_IQ1_S || mix == MIX_IQ1_M)
-        t = T ("IQ2_XXS");
-      else if (mix == MIX_IQ2_S || mix == MIX_IQ2_M)
-        t = T ("IQ3_S");
-      break;
-
-    case HR_TENSOR_FFN_GATE_EXPS:
-    case HR_TENSOR_FFN_UP_EXPS:
-      if (mix == MIX_MXFP4_MOE)
-        t = T ("MXFP4");
-      break;
-
-    default:
-      if (mix == MIX_MXFP4_MOE)
-        t = T ("Q8_0");
-      break;
+    }
+  else if (ffn_gate_up)
+    {
+      if (mix == MIX_IQ3_XS && layer >= n_layers / 8 && layer < 7 * n_layers / 8)
+        t = T ("IQ3_XXS");
     }
 
   return shape_fallback (t, row_len);

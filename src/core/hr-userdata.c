@@ -1,2 +1,1031 @@
-/* placeholder: being written */
-#include <glib.h>
+/* hr-userdata.c — the user's own models and GPUs, saved between runs
+ *
+ * The catalog parsers are the only readers: a file is valid exactly when
+ * hr_catalog_load_models()/_gpus() accept it, and a save is refused unless the document about to
+ * be written passes the same parser, so nothing is ever written that the next start could not
+ * read back.
+ */
+#include "hr-userdata.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-units.h"
+
+#define MODELS_FILE    "models.json"
+#define GPUS_FILE      "gpus.json"
+#define MAX_SLUG_CHARS 64
+/* The catalog parser's own limit; a larger file is damaged by definition. */
+#define MAX_FILE_BYTES (32 * 1024 * 1024)
+/* Integers above 2^53 are not exact as doubles. */
+#define MAX_EXACT      9007199254740992.0
+
+struct _HrUserData
+{
+  char *dir;
+  char *models_path;
+  char *gpus_path;
+};
+
+/* What differs between models.json and gpus.json. */
+typedef struct
+{
+  const char *file;     /* "models.json" */
+  const char *member;   /* the list in the document */
+  gboolean (*parse) (HrCatalog *catalog, const char *json, gssize length, GError **error);
+  guint (*n_entries) (const HrCatalog *catalog);
+  gpointer (*copy_entry) (const HrCatalog *catalog, guint index);
+  GDestroyNotify free_entry;
+  void (*write_entry) (HrJsonWriter *w, gconstpointer entry);
+  char **(*id_of) (gpointer entry);
+  /* Members of our own the catalog parser skips (origin, exact counts, GGUF bytes). */
+  void (*read_extras) (gpointer entry, JsonObject *object);
+} Kind;
+
+G_DEFINE_QUARK (hr-userdata-error-quark, hr_userdata_error)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Ids                                                                                          */
+
+static gboolean
+is_slug (const char *str)
+{
+  if (str == NULL || *str == '\0' || strlen (str) > MAX_SLUG_CHARS || !g_ascii_isalnum (*str))
+    return FALSE;
+  for (const char *p = str; *p; p++)
+    if (!g_ascii_islower (*p) && !g_ascii_isdigit (*p) && strchr ("-._+", *p) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+static const char *
+strip_prefix (const char *id)
+{
+  if (id != NULL && g_str_has_prefix (id, HR_USERDATA_ID_PREFIX))
+    return id + strlen (HR_USERDATA_ID_PREFIX);
+  return id;
+}
+
+/* "Qwen/Qwen3 30B (mine)" → "qwen-qwen3-30b-mine". */
+static char *
+slugify (const char *text)
+{
+  GString *slug = g_string_new (NULL);
+
+  for (const char *p = text; p != NULL && *p && slug->len < MAX_SLUG_CHARS; p++)
+    {
+      char c = g_ascii_tolower (*p);
+
+      if (g_ascii_isalnum (c) || (strchr ("._+", c) != NULL && slug->len > 0))
+        g_string_append_c (slug, c);
+      else if (slug->len > 0 && slug->str[slug->len - 1] != '-')
+        g_string_append_c (slug, '-');
+    }
+  while (slug->len > 0 && !g_ascii_isalnum (slug->str[slug->len - 1]))
+    g_string_truncate (slug, slug->len - 1);
+  return g_string_free (slug, FALSE);
+}
+
+/* The slug an entry is stored under in the file. */
+static char *
+file_slug (const char *id,
+           const char *name,
+           const char *fallback)
+{
+  g_autofree char *slug = NULL;
+
+  id = strip_prefix (id);
+  if (is_slug (id))
+    return g_strdup (id);
+  slug = slugify (id != NULL && *id ? id : name);
+  if (*slug == '\0')
+    {
+      g_free (slug);
+      slug = slugify (name);
+    }
+  if (*slug == '\0')
+    return g_strdup (fallback);
+  return g_steal_pointer (&slug);
+}
+
+static char *
+user_id (const char *id,
+         const char *name,
+         const char *fallback)
+{
+  g_autofree char *slug = file_slug (id, name, fallback);
+
+  return g_strconcat (HR_USERDATA_ID_PREFIX, slug, NULL);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Writing entries                                                                              */
+
+/* The shortest '.'-decimal form (at most 12 places) that reads back as the same double, so a
+ * saved model computes exactly what it computed before. */
+static void
+json_exact (HrJsonWriter *w,
+            double        value)
+{
+  char buf[64];
+  int decimals = 0;
+
+  if (isfinite (value))
+    for (; decimals < 12; decimals++)
+      {
+        hr_format_number_c_buf (buf, sizeof buf, value, decimals);
+        if (g_ascii_strtod (buf, NULL) == value)
+          break;
+      }
+  hr_json_number (w, value, decimals);
+}
+
+/* A count where 0 means "unknown" or "none": written as null. */
+static void
+json_count (HrJsonWriter *w,
+            const char   *key,
+            gint64        value)
+{
+  hr_json_key (w, key);
+  if (value > 0)
+    hr_json_int (w, value);
+  else
+    hr_json_null (w);
+}
+
+static void
+json_opt_string (HrJsonWriter *w,
+                 const char   *key,
+                 const char   *value)
+{
+  if (value == NULL)
+    return;
+  hr_json_key (w, key);
+  hr_json_string (w, value);
+}
+
+static gboolean
+is_exact_count (double value)
+{
+  return isfinite (value) && value > 0 && value == floor (value) && value <= MAX_EXACT;
+}
+
+static void
+write_layer_group (HrJsonWriter       *w,
+                   const HrLayerGroup *g)
+{
+  hr_json_begin_object (w);
+  hr_json_key (w, "kind");
+  hr_json_string (w, hr_layer_kind_to_string (g->kind));
+  hr_json_key (w, "layers");
+  hr_json_int (w, g->count);
+  if (g->kind == HR_LAYER_RECURRENT)
+    {
+      hr_json_key (w, "state_bytes");
+      json_exact (w, g->state_bytes);
+    }
+  else
+    {
+      hr_json_key (w, "kv_heads");
+      hr_json_int (w, g->kv_heads);
+      hr_json_key (w, "k_dim");
+      hr_json_int (w, g->k_dim);
+      hr_json_key (w, "v_dim");
+      hr_json_int (w, g->v_dim);
+      if (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
+        json_count (w, "window", g->window);
+    }
+  hr_json_end_object (w);
+}
+
+static const char *
+origin_to_string (HrModelOrigin origin)
+{
+  switch (origin)
+    {
+    case HR_MODEL_ORIGIN_CONFIG: return "config";
+    case HR_MODEL_ORIGIN_GGUF: return "gguf";
+    case HR_MODEL_ORIGIN_CATALOG:
+    default: return "catalog";
+    }
+}
+
+void
+hr_model_write_json (HrJsonWriter  *w,
+                     const HrModel *m)
+{
+  g_autofree char *id = NULL;
+
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (m != NULL);
+
+  id = file_slug (m->id, m->name, "model");
+
+  hr_json_begin_object (w);
+  hr_json_key (w, "id");
+  hr_json_string (w, id);
+  hr_json_key (w, "name");
+  hr_json_string (w, m->name != NULL && *m->name ? m->name : id);
+  json_opt_string (w, "family", m->family);
+  json_opt_string (w, "vendor", m->vendor);
+  json_opt_string (w, "hf_repo", m->hf_repo);
+  json_opt_string (w, "gguf_repo", m->gguf_repo);
+  json_opt_string (w, "license", m->license);
+  json_opt_string (w, "native_dtype", m->native_dtype);
+  json_opt_string (w, "arch_label", m->arch_label);
+  hr_json_key (w, "total_params_b");
+  json_exact (w, m->total_params / 1e9);
+  hr_json_key (w, "active_params_b");
+  json_exact (w, m->active_params / 1e9);
+  json_count (w, "max_context", m->max_context);
+
+  hr_json_key (w, "arch");
+  hr_json_begin_object (w);
+  hr_json_key (w, "layers");
+  hr_json_int (w, m->n_layers);
+  json_count (w, "hidden", m->hidden);
+  json_count (w, "heads", m->n_heads);
+  json_count (w, "head_dim", m->head_dim);
+  json_count (w, "vocab", m->vocab);
+  json_count (w, "intermediate", m->intermediate);
+  json_count (w, "experts", m->n_experts);
+  json_count (w, "experts_used", m->n_experts_used);
+  json_count (w, "shared_experts", m->n_shared_experts);
+  json_count (w, "moe_intermediate", m->moe_intermediate);
+  json_count (w, "shared_intermediate", m->shared_intermediate);
+  json_count (w, "dense_layers", m->n_dense_layers);
+  json_count (w, "q_lora_rank", m->q_lora_rank);
+  json_count (w, "kv_lora_rank", m->kv_lora_rank);
+  json_count (w, "qk_rope_dim", m->qk_rope_dim);
+  json_count (w, "qk_nope_dim", m->qk_nope_dim);
+  json_count (w, "v_head_dim", m->v_head_dim);
+  json_count (w, "mtp_layers", m->mtp_layers);
+  hr_json_key (w, "tie_embeddings");
+  hr_json_bool (w, m->tie_embeddings);
+  hr_json_end_object (w);
+
+  hr_json_key (w, "kv_groups");
+  hr_json_begin_array (w);
+  for (guint i = 0; m->layers != NULL && i < m->layers->len; i++)
+    write_layer_group (w, &g_array_index (m->layers, HrLayerGroup, i));
+  hr_json_end_array (w);
+
+  hr_json_key (w, "sizes");
+  hr_json_begin_array (w);
+  for (guint i = 0; m->sizes != NULL && i < m->sizes->len; i++)
+    {
+      const HrQuantSize *size = g_ptr_array_index (m->sizes, i);
+
+      hr_json_begin_object (w);
+      hr_json_key (w, "quant");
+      hr_json_string (w, size->quant);
+      hr_json_key (w, "bytes");
+      hr_json_int (w, (gint64) MIN (size->bytes, (guint64) G_MAXINT64));
+      json_opt_string (w, "source", size->source);
+      hr_json_end_object (w);
+    }
+  hr_json_end_array (w);
+
+  json_opt_string (w, "confidence", m->confidence);
+  json_opt_string (w, "source", m->source);
+
+  /* Ours: ignored by the catalog parser, read back by read_model_extras(). */
+  hr_json_key (w, "origin");
+  hr_json_string (w, origin_to_string (m->origin));
+  if (is_exact_count (m->total_params))
+    {
+      hr_json_key (w, "total_params");
+      hr_json_int (w, (gint64) m->total_params);
+    }
+  if (is_exact_count (m->active_params))
+    {
+      hr_json_key (w, "active_params");
+      hr_json_int (w, (gint64) m->active_params);
+    }
+  if (m->gguf_bytes > 0 || m->gguf_quant != NULL || m->gguf_file_type >= 0)
+    {
+      hr_json_key (w, "gguf");
+      hr_json_begin_object (w);
+      hr_json_key (w, "quant");
+      hr_json_string (w, m->gguf_quant);
+      hr_json_key (w, "bytes");
+      hr_json_int (w, (gint64) MIN (m->gguf_bytes, (guint64) G_MAXINT64));
+      hr_json_key (w, "expert_bytes");
+      hr_json_int (w, (gint64) MIN (m->gguf_expert_bytes, (guint64) G_MAXINT64));
+      hr_json_key (w, "file_type");
+      hr_json_int (w, m->gguf_file_type);
+      hr_json_end_object (w);
+    }
+  hr_json_end_object (w);
+}
+
+void
+hr_gpu_write_json (HrJsonWriter *w,
+                   const HrGpu  *gpu)
+{
+  g_autofree char *id = NULL;
+
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (gpu != NULL);
+
+  id = file_slug (gpu->id, gpu->name, "gpu");
+
+  hr_json_begin_object (w);
+  hr_json_key (w, "id");
+  hr_json_string (w, id);
+  hr_json_key (w, "name");
+  hr_json_string (w, gpu->name != NULL && *gpu->name ? gpu->name : id);
+  json_opt_string (w, "vendor", gpu->vendor);
+  hr_json_key (w, "form");
+  hr_json_string (w, hr_gpu_form_to_string (gpu->form));
+  hr_json_key (w, "memory_gb");
+  json_exact (w, gpu->memory_gib);
+  json_opt_string (w, "memory_type", gpu->memory_type);
+  hr_json_key (w, "bandwidth_gbs");
+  json_exact (w, gpu->bandwidth_gbs);
+  hr_json_key (w, "fp16_tflops");
+  json_exact (w, gpu->fp16_tflops);
+  hr_json_key (w, "fp8_tflops");
+  json_exact (w, gpu->fp8_tflops);
+  hr_json_key (w, "tdp_w");
+  json_exact (w, gpu->tdp_w);
+  hr_json_key (w, "price_usd");
+  json_exact (w, gpu->price_usd);
+  json_opt_string (w, "price_note", gpu->price_note);
+  hr_json_key (w, "used_market");
+  hr_json_bool (w, gpu->used_market);
+  json_opt_string (w, "interconnect", gpu->interconnect);
+  json_opt_string (w, "stack", gpu->stack);
+  hr_json_key (w, "backend");
+  hr_json_string (w, hr_backend_to_string (gpu->backend));
+  hr_json_key (w, "unified_share");
+  /* 0 on a unified machine means "not known"; other forms have no share at all. */
+  json_exact (w, gpu->form == HR_FORM_UNIFIED && gpu->unified_share > 0 ? gpu->unified_share
+                                                                        : NAN);
+  json_count (w, "gpu_cores", gpu->gpu_cores);
+  json_opt_string (w, "confidence", gpu->confidence);
+  json_opt_string (w, "source", gpu->source);
+  hr_json_end_object (w);
+}
+
+char *
+hr_model_to_json (const HrModel *model)
+{
+  GString *out = g_string_new (NULL);
+  HrJsonWriter w;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  hr_json_init (&w, out, TRUE);
+  hr_model_write_json (&w, model);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
+}
+
+char *
+hr_gpu_to_json (const HrGpu *gpu)
+{
+  GString *out = g_string_new (NULL);
+  HrJsonWriter w;
+
+  g_return_val_if_fail (gpu != NULL, NULL);
+
+  hr_json_init (&w, out, TRUE);
+  hr_gpu_write_json (&w, gpu);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The two kinds of file                                                                        */
+
+static gpointer
+copy_model_at (const HrCatalog *catalog,
+               guint            index)
+{
+  return hr_model_copy (hr_catalog_get_model (catalog, index));
+}
+
+static gpointer
+copy_gpu_at (const HrCatalog *catalog,
+             guint            index)
+{
+  return hr_gpu_copy (hr_catalog_get_gpu (catalog, index));
+}
+
+static void
+write_model (HrJsonWriter  *w,
+             gconstpointer  entry)
+{
+  hr_model_write_json (w, entry);
+}
+
+static void
+write_gpu (HrJsonWriter  *w,
+           gconstpointer  entry)
+{
+  hr_gpu_write_json (w, entry);
+}
+
+static char **
+model_id_of (gpointer entry)
+{
+  return &((HrModel *) entry)->id;
+}
+
+static char **
+gpu_id_of (gpointer entry)
+{
+  return &((HrGpu *) entry)->id;
+}
+
+static gboolean
+get_int_member (JsonObject *object,
+                const char *name,
+                gint64      min,
+                gint64      max,
+                gint64     *out)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return FALSE;
+  *out = json_node_get_int (node);
+  return *out >= min && *out <= max;
+}
+
+/* A string member, or NULL when absent or not a string (never a critical on odd input). */
+static const char *
+get_string_member (JsonObject *object,
+                   const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static void
+read_model_extras (gpointer    entry,
+                   JsonObject *object)
+{
+  HrModel *model = entry;
+  const char *origin;
+  JsonNode *node;
+  gint64 value;
+
+  /* Malformed extras are ignored: the catalog fields alone describe a usable model. */
+  origin = get_string_member (object, "origin");
+  if (g_strcmp0 (origin, "config") == 0)
+    model->origin = HR_MODEL_ORIGIN_CONFIG;
+  else if (g_strcmp0 (origin, "gguf") == 0)
+    model->origin = HR_MODEL_ORIGIN_GGUF;
+
+  /* The exact counts, when they agree with the rounded billions the catalog parser read. */
+  if (get_int_member (object, "total_params", 1, (gint64) MAX_EXACT, &value) &&
+      isfinite (model->total_params) && fabs ((double) value - model->total_params) < 1e3)
+    model->total_params = (double) value;
+  if (get_int_member (object, "active_params", 1, (gint64) MAX_EXACT, &value) &&
+      isfinite (model->active_params) && fabs ((double) value - model->active_params) < 1e3)
+    model->active_params = (double) value;
+
+  node = json_object_get_member (object, "gguf");
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *gguf = json_node_get_object (node);
+      const char *quant = get_string_member (gguf, "quant");
+
+      if (quant != NULL && g_utf8_validate (quant, -1, NULL) && strlen (quant) <= 32)
+        {
+          g_free (model->gguf_quant);
+          model->gguf_quant = g_strdup (quant);
+        }
+      if (get_int_member (gguf, "bytes", 0, G_MAXINT64, &value))
+        model->gguf_bytes = (guint64) value;
+      if (get_int_member (gguf, "expert_bytes", 0, (gint64) model->gguf_bytes, &value))
+        model->gguf_expert_bytes = (guint64) value;
+      if (get_int_member (gguf, "file_type", -1, G_MAXINT32, &value))
+        model->gguf_file_type = (int) value;
+    }
+}
+
+static void
+read_gpu_extras (gpointer    entry,
+                 JsonObject *object)
+{
+  ((HrGpu *) entry)->user_defined = TRUE;
+}
+
+static const Kind model_kind = {
+  MODELS_FILE, "models", hr_catalog_load_models, hr_catalog_n_models, copy_model_at,
+  (GDestroyNotify) hr_model_free, write_model, model_id_of, read_model_extras,
+};
+
+static const Kind gpu_kind = {
+  GPUS_FILE, "gpus", hr_catalog_load_gpus, hr_catalog_n_gpus, copy_gpu_at,
+  (GDestroyNotify) hr_gpu_free, write_gpu, gpu_id_of, read_gpu_extras,
+};
+
+static const char *
+kind_path (const HrUserData *userdata,
+           const Kind       *kind)
+{
+  return kind == &model_kind ? userdata->models_path : userdata->gpus_path;
+}
+
+static const char *
+kind_label (const Kind *kind)
+{
+  return kind == &model_kind ? _("models") : _("GPUs");
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reading                                                                                      */
+
+/* Renames a damaged file to "PATH.corrupt-YYYYmmdd-HHMMSS" (-2, -3 … when that exists) and
+ * reports it; if even the rename fails the file stays, and every later save is refused. */
+static void
+move_aside (const HrUserData *userdata,
+            const Kind       *kind,
+            const char       *problem,
+            GError          **error)
+{
+  const char *path = kind_path (userdata, kind);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *aside = g_strdup_printf ("%s.corrupt-%s", path, stamp);
+  int saved_errno;
+
+  for (guint n = 2; g_file_test (aside, G_FILE_TEST_EXISTS) && n < 1000; n++)
+    {
+      g_free (aside);
+      aside = g_strdup_printf ("%s.corrupt-%s-%u", path, stamp, n);
+    }
+
+  if (g_rename (path, aside) == 0)
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT,
+                   _("Your saved %s could not be read (%s). The damaged file has been kept as "
+                     "%s; new entries will be saved to a fresh file."),
+                   kind_label (kind), problem, aside);
+      return;
+    }
+  saved_errno = errno;
+  g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT,
+               _("Your saved %s could not be read (%s), and the damaged file %s could not be "
+                 "moved aside (%s); it is left untouched and nothing will be saved over it."),
+               kind_label (kind), problem, path, g_strerror (saved_errno));
+}
+
+/* Reads one file into a new list of entries with user ids.  A missing file is an empty
+ * list. */
+static GPtrArray *
+read_entries (const HrUserData *userdata,
+              const Kind       *kind,
+              GError          **error)
+{
+  const char *path = kind_path (userdata, kind);
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (kind->free_entry);
+  g_autoptr(HrCatalog) scratch = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GHashTable) objects = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *contents = NULL;
+  GStatBuf st;
+  gsize length;
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      if (saved_errno == ENOENT)
+        return g_steal_pointer (&entries);
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot read your saved %s (%s): %s"), kind_label (kind), path,
+                   g_strerror (saved_errno));
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot read your saved %s: %s is not a regular file"),
+                   kind_label (kind), path);
+      return NULL;
+    }
+  if (st.st_size > MAX_FILE_BYTES)
+    {
+      move_aside (userdata, kind, _("the file is far too large"), error);
+      return NULL;
+    }
+  if (!g_file_get_contents (path, &contents, &length, &local_error))
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot read your saved %s: %s"), kind_label (kind), local_error->message);
+      return NULL;
+    }
+
+  scratch = hr_catalog_new_empty ();
+  if (!kind->parse (scratch, contents, (gssize) length, &local_error))
+    {
+      move_aside (userdata, kind, local_error->message, error);
+      return NULL;
+    }
+
+  /* The text passed the catalog parser (size, depth, UTF-8 checked), so json-glib may read it
+   * again for our own members. */
+  parser = json_parser_new_immutable ();
+  if (json_parser_load_from_data (parser, contents, (gssize) length, NULL))
+    {
+      JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+      JsonArray *array = json_object_get_array_member (root, kind->member);
+
+      for (guint j = 0; j < json_array_get_length (array); j++)
+        {
+          JsonObject *object = json_array_get_object_element (array, j);
+          const char *id = get_string_member (object, "id");
+
+          if (id != NULL)
+            g_hash_table_insert (objects, (gpointer) id, object);
+        }
+    }
+
+  for (guint i = 0; i < kind->n_entries (scratch); i++)
+    {
+      gpointer entry = kind->copy_entry (scratch, i);
+      char **id = kind->id_of (entry);
+      g_autofree char *file_id = *id;
+      JsonObject *object = g_hash_table_lookup (objects, file_id);
+
+      if (object != NULL)
+        kind->read_extras (entry, object);
+      *id = g_strconcat (HR_USERDATA_ID_PREFIX, file_id, NULL);
+      g_ptr_array_add (entries, entry);
+    }
+  return g_steal_pointer (&entries);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Writing                                                                                      */
+
+static char *
+serialize (const Kind *kind,
+           GPtrArray  *entries)
+{
+  GString *out = g_string_new (NULL);
+  HrJsonWriter w;
+
+  hr_json_init (&w, out, TRUE);
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "schema");
+  hr_json_int (&w, 1);
+  hr_json_key (&w, kind->member);
+  hr_json_begin_array (&w);
+  for (guint i = 0; i < entries->len; i++)
+    kind->write_entry (&w, g_ptr_array_index (entries, i));
+  hr_json_end_array (&w);
+  hr_json_end_object (&w);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
+}
+
+/* Writes @entries atomically, after checking the catalog parser reads the document back. */
+static gboolean
+write_entries (const HrUserData *userdata,
+               const Kind       *kind,
+               GPtrArray        *entries,
+               GError          **error)
+{
+  const char *path = kind_path (userdata, kind);
+  g_autofree char *json = serialize (kind, entries);
+  g_autoptr(HrCatalog) check = hr_catalog_new_empty ();
+  g_autoptr(GError) local_error = NULL;
+
+  if (!kind->parse (check, json, -1, &local_error))
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_INVALID,
+                   _("Cannot save: %s"), local_error->message);
+      return FALSE;
+    }
+
+  if (g_mkdir_with_parents (userdata->dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot create the folder %s: %s"), userdata->dir,
+                   g_strerror (saved_errno));
+      return FALSE;
+    }
+  /* A temporary file in the same directory, then rename (and fsync): a crash leaves either
+   * the old file or the new one, never half of each. */
+  if (!g_file_set_contents_full (path, json, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644,
+                                 &local_error))
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot save your %s: %s"), kind_label (kind), local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gint
+find_entry (const Kind *kind,
+            GPtrArray  *entries,
+            const char *id)
+{
+  for (guint i = 0; i < entries->len; i++)
+    if (g_strcmp0 (*kind->id_of (g_ptr_array_index (entries, i)), id) == 0)
+      return (gint) i;
+  return -1;
+}
+
+/* Adds or replaces @entry (owned, with its user id) and writes the file; on success
+ * *@saved is the entry as the next load will return it. */
+static gboolean
+save_entry (HrUserData  *userdata,
+            const Kind  *kind,
+            gpointer     entry,
+            gpointer    *saved,
+            GError     **error)
+{
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autofree char *id = g_strdup (*kind->id_of (entry));
+  gint index;
+
+  entries = read_entries (userdata, kind, error);
+  if (entries == NULL)
+    {
+      kind->free_entry (entry);
+      return FALSE;
+    }
+
+  index = find_entry (kind, entries, id);
+  if (index >= 0)
+    {
+      kind->free_entry (g_ptr_array_index (entries, index));
+      g_ptr_array_index (entries, index) = entry;
+    }
+  else
+    g_ptr_array_add (entries, entry);
+
+  if (!write_entries (userdata, kind, entries, error))
+    return FALSE;
+
+  if (saved != NULL)
+    {
+      g_autoptr(GPtrArray) reread = read_entries (userdata, kind, error);
+
+      if (reread == NULL)
+        return FALSE;
+      index = find_entry (kind, reread, id);
+      g_assert (index >= 0);
+      *saved = g_ptr_array_steal_index (reread, index);
+    }
+  return TRUE;
+}
+
+static gboolean
+remove_entry (HrUserData  *userdata,
+              const Kind  *kind,
+              const char  *id,
+              GError     **error)
+{
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autofree char *full_id = g_strconcat (HR_USERDATA_ID_PREFIX, strip_prefix (id), NULL);
+  gint index;
+
+  entries = read_entries (userdata, kind, error);
+  if (entries == NULL)
+    return FALSE;
+  index = find_entry (kind, entries, full_id);
+  if (index < 0)
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND,
+                   _("There is no saved entry “%s” among your %s"), id, kind_label (kind));
+      return FALSE;
+    }
+  g_ptr_array_remove_index (entries, (guint) index);
+  return write_entries (userdata, kind, entries, error);
+}
+
+/* Keeps the first error; a second one is appended to its message. */
+static void
+merge_error (GError **error,
+             GError  *next)
+{
+  if (next == NULL)
+    return;
+  if (error == NULL)
+    {
+      g_error_free (next);
+      return;
+    }
+  if (*error == NULL)
+    {
+      *error = next;
+      return;
+    }
+  g_prefix_error (error, "%s\n", next->message);
+  g_error_free (next);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Public API                                                                                   */
+
+HrUserData *
+hr_userdata_new (const char *dir)
+{
+  HrUserData *userdata = g_new0 (HrUserData, 1);
+
+  if (dir != NULL)
+    userdata->dir = g_strdup (dir);
+  else
+    userdata->dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);
+  userdata->models_path = g_build_filename (userdata->dir, MODELS_FILE, NULL);
+  userdata->gpus_path = g_build_filename (userdata->dir, GPUS_FILE, NULL);
+  return userdata;
+}
+
+void
+hr_userdata_free (HrUserData *userdata)
+{
+  if (userdata == NULL)
+    return;
+  g_free (userdata->dir);
+  g_free (userdata->models_path);
+  g_free (userdata->gpus_path);
+  g_free (userdata);
+}
+
+const char *
+hr_userdata_get_dir (const HrUserData *userdata)
+{
+  g_return_val_if_fail (userdata != NULL, NULL);
+  return userdata->dir;
+}
+
+const char *
+hr_userdata_get_models_path (const HrUserData *userdata)
+{
+  g_return_val_if_fail (userdata != NULL, NULL);
+  return userdata->models_path;
+}
+
+const char *
+hr_userdata_get_gpus_path (const HrUserData *userdata)
+{
+  g_return_val_if_fail (userdata != NULL, NULL);
+  return userdata->gpus_path;
+}
+
+gboolean
+hr_userdata_load (HrUserData  *userdata,
+                  HrCatalog   *into,
+                  GError     **error)
+{
+  g_autoptr(GPtrArray) models = NULL;
+  g_autoptr(GPtrArray) gpus = NULL;
+  GError *models_error = NULL;
+  GError *gpus_error = NULL;
+
+  g_return_val_if_fail (userdata != NULL, FALSE);
+  g_return_val_if_fail (into != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* Each file on its own: a damaged models.json does not hide the user's GPUs. */
+  models = read_entries (userdata, &model_kind, &models_error);
+  gpus = read_entries (userdata, &gpu_kind, &gpus_error);
+
+  for (guint i = 0; models != NULL && i < models->len; i++)
+    hr_catalog_add_model (into, g_ptr_array_steal_index (models, i--));
+  for (guint i = 0; gpus != NULL && i < gpus->len; i++)
+    hr_catalog_add_gpu (into, g_ptr_array_steal_index (gpus, i--));
+
+  merge_error (error, models_error);
+  merge_error (error, gpus_error);
+  return models_error == NULL && gpus_error == NULL;
+}
+
+GPtrArray *
+hr_userdata_list_models (HrUserData  *userdata,
+                         GError     **error)
+{
+  g_return_val_if_fail (userdata != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return read_entries (userdata, &model_kind, error);
+}
+
+GPtrArray *
+hr_userdata_list_gpus (HrUserData  *userdata,
+                       GError     **error)
+{
+  g_return_val_if_fail (userdata != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return read_entries (userdata, &gpu_kind, error);
+}
+
+char *
+hr_userdata_model_id (const HrModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  return user_id (model->id, model->name, "model");
+}
+
+char *
+hr_userdata_gpu_id (const HrGpu *gpu)
+{
+  g_return_val_if_fail (gpu != NULL, NULL);
+  return user_id (gpu->id, gpu->name, "gpu");
+}
+
+gboolean
+hr_userdata_is_user_id (const char *id)
+{
+  return id != NULL && g_str_has_prefix (id, HR_USERDATA_ID_PREFIX);
+}
+
+gboolean
+hr_userdata_save_model (HrUserData     *userdata,
+                        const HrModel  *model,
+                        HrModel       **saved,
+                        GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  HrModel *copy;
+
+  g_return_val_if_fail (userdata != NULL, FALSE);
+  g_return_val_if_fail (model != NULL, FALSE);
+  g_return_val_if_fail (saved == NULL || *saved == NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  copy = hr_model_copy (model);
+  g_free (copy->id);
+  copy->id = hr_userdata_model_id (model);
+  if (copy->confidence == NULL)
+    copy->confidence = g_strdup ("user");
+
+  if (!hr_model_validate (copy, &local_error))
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_INVALID,
+                   _("Cannot save: %s"), local_error->message);
+      hr_model_free (copy);
+      return FALSE;
+    }
+  return save_entry (userdata, &model_kind, copy, (gpointer *) saved, error);
+}
+
+gboolean
+hr_userdata_save_gpu (HrUserData   *userdata,
+                      const HrGpu  *gpu,
+                      HrGpu       **saved,
+                      GError      **error)
+{
+  HrGpu *copy;
+
+  g_return_val_if_fail (userdata != NULL, FALSE);
+  g_return_val_if_fail (gpu != NULL, FALSE);
+  g_return_val_if_fail (saved == NULL || *saved == NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  copy = hr_gpu_copy (gpu);
+  g_free (copy->id);
+  copy->id = hr_userdata_gpu_id (gpu);
+  copy->user_defined = TRUE;
+  if (copy->confidence == NULL)
+    copy->confidence = g_strdup ("user");
+  return save_entry (userdata, &gpu_kind, copy, (gpointer *) saved, error);
+}
+
+gboolean
+hr_userdata_remove_model (HrUserData  *userdata,
+                          const char  *id,
+                          GError     **error)
+{
+  g_return_val_if_fail (userdata != NULL, FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return remove_entry (userdata, &model_kind, id, error);
+}
+
+gboolean
+hr_userdata_remove_gpu (HrUserData  *userdata,
+                        const char  *id,
+                        GError     **error)
+{
+  g_return_val_if_fail (userdata != NULL, FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return remove_entry (userdata, &gpu_kind, id, error);
+}

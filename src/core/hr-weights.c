@@ -2,8 +2,11 @@
  *
  * Preference order: exact tensor bytes from a GGUF header, a measured file of that quant, the
  * official checkpoint (native dtype: 2 bytes per parameter for BF16), and last a per-tensor
- * derivation that applies llama-quantize's rules (hr_quant_tensor_type) to the tensors the
- * architecture implies.
+ * derivation that walks the tensors the architecture implies, in llama.cpp's order, and gives
+ * each the ggml type llama-quantize would (hr_quant_tensor_type), with its counters.
+ *
+ * The derivation costs a few thousand rule evaluations for a large model, far more than the
+ * rest of an estimate, so its result is cached per (model, quant) in the model itself.
  */
 #include <gio/gio.h>
 
@@ -27,20 +30,22 @@ typedef struct
 {
   const char *mix;
   Format format;
-  int n_layers;
+  int n_blocks;        /* blocks in the file, MTP layers included (llama-quantize's n_layer_all) */
   int n_experts;
   int n_gqa;
-  /* running counters, as llama-quantize keeps them */
+  gboolean iq2_family; /* IQ1/IQ2 mixes count ffn_down tensors, not blocks */
+  /* llama-quantize's running counters */
   int i_attn_v, n_attn_v;
-  int i_ffn_down, n_ffn_down;
+  int i_ffn_down;
   /* results */
-  double bytes, params, expert_bytes, embd_bytes, output_bytes, shexp_bytes;
+  double bytes, params, expert_bytes, embd_bytes, output_bytes, mtp_bytes;
 } Acc;
 
 static double
 bytes_for_format (Acc          *acc,
                   HrTensorKind  kind,
                   int           layer,
+                  int           n_layers,
                   double        n,
                   gint64        row_len)
 {
@@ -52,7 +57,7 @@ bytes_for_format (Acc          *acc,
   switch (acc->format)
     {
     case FMT_BF16:
-      return n * 2;
+      return kind == HR_TENSOR_NORM || kind == HR_TENSOR_FFN_GATE_INP ? n * 4 : n * 2;
     case FMT_FP8:
       /* 1 byte per weight plus one fp32 scale per 128×128 block (DeepSeek-V3 style). */
       return linear ? n * (1.0 + 4.0 / 16384.0) : n * 2;
@@ -65,7 +70,7 @@ bytes_for_format (Acc          *acc,
     case FMT_GGUF:
     default:
       {
-        const HrGgmlType *t = hr_quant_tensor_type (acc->mix, kind, layer, acc->n_layers,
+        const HrGgmlType *t = hr_quant_tensor_type (acc->mix, kind, layer, n_layers,
                                                     acc->n_experts, acc->n_gqa, row_len);
         if (t == NULL)
           return n * 2;
@@ -78,6 +83,7 @@ static void
 add (Acc          *acc,
      HrTensorKind  kind,
      int           layer,
+     int           n_layers,
      double        n_elements,
      gint64        row_len)
 {
@@ -85,7 +91,7 @@ add (Acc          *acc,
 
   if (n_elements <= 0)
     return;
-  b = bytes_for_format (acc, kind, layer, n_elements, row_len);
+  b = bytes_for_format (acc, kind, layer, n_layers, n_elements, row_len);
   acc->bytes += b;
   acc->params += n_elements;
   switch (kind)
@@ -106,17 +112,6 @@ add (Acc          *acc,
     }
 }
 
-static int
-ffn_down_index (Acc *acc,
-                int  block)
-{
-  /* Dense models: llama-quantize counts ffn_down tensors in order.  MoE models: it parses the
-   * block number from the tensor name (layer_info()), while n stays the tensor count. */
-  int i = acc->n_experts > 1 ? block : acc->i_ffn_down;
-  acc->i_ffn_down++;
-  return i;
-}
-
 static void
 add_ffn_down (Acc          *acc,
               HrTensorKind  kind,
@@ -124,12 +119,31 @@ add_ffn_down (Acc          *acc,
               double        n,
               gint64        row_len)
 {
-  int i = ffn_down_index (acc, block);
-  int saved = acc->n_layers;
+  /* Dense models: the running counter, which equals the block.  MoE models: layer_info()
+   * parses the block from the name, so a layer's expert and shared-expert ffn_down share it;
+   * except in the IQ1/IQ2 branch, which compares the counter itself with n/8. */
+  int i = (acc->n_experts > 1 && !acc->iq2_family) ? block : acc->i_ffn_down;
 
-  acc->n_layers = acc->n_ffn_down;
-  add (acc, kind, i, n, row_len);
-  acc->n_layers = saved;
+  add (acc, kind, i, acc->n_blocks, n, row_len);
+  acc->i_ffn_down++;
+}
+
+static const HrLayerGroup *
+attention_group_for_block (const HrModel *m,
+                           int            block)
+{
+  /* Layer groups are listed in no particular order; blocks are assigned group by group,
+   * which is exact for the per-tensor types except for where the first attn_v tensors fall. */
+  int seen = 0;
+
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      if (block < seen + g->count)
+        return g;
+      seen += g->count;
+    }
+  return m->layers->len > 0 ? &g_array_index (m->layers, HrLayerGroup, 0) : NULL;
 }
 
 static void
@@ -138,6 +152,10 @@ add_attention (Acc                *acc,
                const HrLayerGroup *g)
 {
   double h = m->hidden;
+
+  add (acc, HR_TENSOR_NORM, 0, acc->n_blocks, h, 0);      /* attn_norm */
+  if (g == NULL || g->kind == HR_LAYER_RECURRENT)
+    return;   /* recurrent projections: counted with the residual parameters */
 
   if (g->kind == HR_LAYER_MLA)
     {
@@ -148,17 +166,19 @@ add_attention (Acc                *acc,
 
       if (m->q_lora_rank > 0)
         {
-          add (acc, HR_TENSOR_ATTN_Q_A, 0, h * m->q_lora_rank, (gint64) h);
-          add (acc, HR_TENSOR_NORM, 0, m->q_lora_rank, 0);
-          add (acc, HR_TENSOR_ATTN_Q_B, 0, (double) m->q_lora_rank * qk, m->q_lora_rank);
+          add (acc, HR_TENSOR_ATTN_Q_A, 0, acc->n_blocks, h * m->q_lora_rank, (gint64) h);
+          add (acc, HR_TENSOR_NORM, 0, acc->n_blocks, m->q_lora_rank, 0);
+          add (acc, HR_TENSOR_ATTN_Q_B, 0, acc->n_blocks, (double) m->q_lora_rank * qk,
+               m->q_lora_rank);
         }
       else
-        add (acc, HR_TENSOR_ATTN_Q, 0, h * qk, (gint64) h);
-      add (acc, HR_TENSOR_ATTN_KV_A, 0, h * (m->kv_lora_rank + rope), (gint64) h);
-      add (acc, HR_TENSOR_NORM, 0, m->kv_lora_rank, 0);
-      add (acc, HR_TENSOR_ATTN_KV_B, acc->i_attn_v, (double) m->kv_lora_rank * m->n_heads * (nope + vdim),
-           m->kv_lora_rank);
-      add (acc, HR_TENSOR_ATTN_OUTPUT, 0, (double) m->n_heads * vdim * h, (gint64) m->n_heads * vdim);
+        add (acc, HR_TENSOR_ATTN_Q, 0, acc->n_blocks, h * qk, (gint64) h);
+      add (acc, HR_TENSOR_ATTN_KV_A, 0, acc->n_blocks, h * (m->kv_lora_rank + rope), (gint64) h);
+      add (acc, HR_TENSOR_NORM, 0, acc->n_blocks, m->kv_lora_rank, 0);
+      add (acc, HR_TENSOR_ATTN_KV_B, acc->i_attn_v++, acc->n_attn_v,
+           (double) m->kv_lora_rank * m->n_heads * (nope + vdim), m->kv_lora_rank);
+      add (acc, HR_TENSOR_ATTN_OUTPUT, 0, acc->n_blocks, (double) m->n_heads * vdim * h,
+           (gint64) m->n_heads * vdim);
       return;
     }
   else
@@ -167,18 +187,13 @@ add_attention (Acc                *acc,
       int vdim = g->v_dim > 0 ? g->v_dim : g->k_dim;
       double q = (double) m->n_heads * qdim;
 
-      add (acc, HR_TENSOR_ATTN_Q, 0, h * q, (gint64) h);
-      add (acc, HR_TENSOR_ATTN_K, 0, h * g->kv_heads * g->k_dim, (gint64) h);
+      add (acc, HR_TENSOR_ATTN_Q, 0, acc->n_blocks, h * q, (gint64) h);
+      add (acc, HR_TENSOR_ATTN_K, 0, acc->n_blocks, h * g->kv_heads * g->k_dim, (gint64) h);
       if (g->v_dim > 0)
-        {
-          int saved = acc->n_layers;
-          acc->n_layers = acc->n_attn_v;
-          add (acc, HR_TENSOR_ATTN_V, acc->i_attn_v, h * g->kv_heads * g->v_dim, (gint64) h);
-          acc->n_layers = saved;
-          acc->i_attn_v++;
-        }
-      add (acc, HR_TENSOR_ATTN_OUTPUT, 0, (double) m->n_heads * vdim * h, (gint64) ((double) m->n_heads * vdim));
-      add (acc, HR_TENSOR_NORM, 0, 2 * h, 0);
+        add (acc, HR_TENSOR_ATTN_V, acc->i_attn_v++, acc->n_attn_v,
+             h * g->kv_heads * g->v_dim, (gint64) h);
+      add (acc, HR_TENSOR_ATTN_OUTPUT, 0, acc->n_blocks, q / qdim * vdim * h,
+           (gint64) (q / qdim * vdim));
     }
 }
 
@@ -190,13 +205,14 @@ add_ffn (Acc           *acc,
   double h = m->hidden;
   gboolean moe_layer = hr_model_is_moe (m) && block >= m->n_dense_layers;
 
-  add (acc, HR_TENSOR_NORM, 0, h, 0);
+  add (acc, HR_TENSOR_NORM, 0, acc->n_blocks, h, 0);    /* ffn_norm */
   if (!moe_layer)
     {
       int ff = m->intermediate > 0 ? m->intermediate : m->moe_intermediate;
-      add (acc, HR_TENSOR_FFN_GATE, block, h * ff, (gint64) h);
-      add (acc, HR_TENSOR_FFN_UP, block, h * ff, (gint64) h);
+      if (!m->ffn_ungated)
+        add (acc, HR_TENSOR_FFN_GATE, block, acc->n_blocks, h * ff, (gint64) h);
       add_ffn_down (acc, HR_TENSOR_FFN_DOWN, block, h * ff, ff);
+      add (acc, HR_TENSOR_FFN_UP, block, acc->n_blocks, h * ff, (gint64) h);
       return;
     }
   else
@@ -205,19 +221,18 @@ add_ffn (Acc           *acc,
       int ff = m->moe_intermediate > 0 ? m->moe_intermediate : m->intermediate;
       int sh = m->shared_intermediate > 0 ? m->shared_intermediate
                : m->n_shared_experts * ff;
-      double before;
 
-      add (acc, HR_TENSOR_FFN_GATE_INP, block, h * e, (gint64) h);
-      add (acc, HR_TENSOR_FFN_GATE_EXPS, block, e * h * ff, (gint64) h);
+      add (acc, HR_TENSOR_FFN_GATE_INP, block, acc->n_blocks, h * e, (gint64) h);
+      if (!m->ffn_ungated)
+        add (acc, HR_TENSOR_FFN_GATE_EXPS, block, acc->n_blocks, e * h * ff, (gint64) h);
       add_ffn_down (acc, HR_TENSOR_FFN_DOWN_EXPS, block, e * h * ff, ff);
-      add (acc, HR_TENSOR_FFN_UP_EXPS, block, e * h * ff, (gint64) h);
+      add (acc, HR_TENSOR_FFN_UP_EXPS, block, acc->n_blocks, e * h * ff, (gint64) h);
       if (sh > 0)
         {
-          before = acc->bytes;
-          add (acc, HR_TENSOR_FFN_GATE_SHEXP, block, h * sh, (gint64) h);
+          if (!m->ffn_ungated)
+            add (acc, HR_TENSOR_FFN_GATE_SHEXP, block, acc->n_blocks, h * sh, (gint64) h);
           add_ffn_down (acc, HR_TENSOR_FFN_DOWN_SHEXP, block, h * sh, sh);
-          add (acc, HR_TENSOR_FFN_UP_SHEXP, block, h * sh, (gint64) h);
-          acc->shexp_bytes += acc->bytes - before;
+          add (acc, HR_TENSOR_FFN_UP_SHEXP, block, acc->n_blocks, h * sh, (gint64) h);
         }
     }
 }
@@ -294,73 +309,196 @@ derive (const HrModel *m,
         Format         format,
         Acc           *acc)
 {
-  int n_attn_layers = 0;
+  int mtp = MAX (m->mtp_layers, 0);
+  double before;
 
   memset (acc, 0, sizeof *acc);
   acc->mix = mix;
   acc->format = format;
-  acc->n_layers = m->n_layers;
+  acc->n_blocks = m->n_layers + mtp;
   acc->n_experts = m->n_experts;
-
-  for (guint i = 0; i < m->layers->len; i++)
-    {
-      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
-      if (g->kind != HR_LAYER_RECURRENT)
-        {
-          n_attn_layers += g->count;
-          if (g->kind != HR_LAYER_MLA && g->v_dim > 0)
-            acc->n_attn_v += g->count;
-          if (acc->n_gqa == 0 && g->kv_heads > 0 && m->n_heads > 0)
-            acc->n_gqa = m->n_heads / g->kv_heads;
-        }
-    }
-  acc->n_ffn_down = m->n_layers;
-  if (hr_model_is_moe (m))
-    {
-      int moe_layers = MAX (m->n_layers - m->n_dense_layers, 0);
-      gboolean shared = m->shared_intermediate > 0 || m->n_shared_experts > 0;
-      acc->n_ffn_down = m->n_dense_layers + moe_layers * (shared ? 2 : 1);
-    }
-
-  add (acc, HR_TENSOR_TOKEN_EMBD, 0, (double) m->vocab * m->hidden, m->hidden);
-  /* With tied embeddings llama-quantize applies the output rules to token_embd. */
-  if (!m->tie_embeddings)
-    add (acc, HR_TENSOR_OUTPUT, 0, (double) m->vocab * m->hidden, m->hidden);
-  add (acc, HR_TENSOR_NORM, 0, m->hidden, 0);
+  acc->iq2_family = mix != NULL && (g_ascii_strncasecmp (mix, "IQ1", 3) == 0 ||
+                                    g_ascii_strncasecmp (mix, "IQ2", 3) == 0);
 
   for (guint i = 0; i < m->layers->len; i++)
     {
       const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
       if (g->kind == HR_LAYER_RECURRENT)
         continue;
-      for (int l = 0; l < g->count; l++)
-        add_attention (acc, m, g);
+      if (g->kind == HR_LAYER_MLA || g->v_dim > 0)
+        acc->n_attn_v += g->count;
+      if (acc->n_gqa == 0 && g->kind != HR_LAYER_MLA && g->kv_heads > 0 && m->n_heads > 0)
+        acc->n_gqa = m->n_heads / g->kv_heads;
     }
-  for (int b = 0; b < m->n_layers; b++)
-    add_ffn (acc, m, b);
+  if (acc->n_gqa == 0)
+    acc->n_gqa = 1;
+
+  /* token_embd; a tied table is quantized with the output rules (llama-quantize assumes tied
+   * embeddings until it sees output.weight). */
+  add (acc, m->tie_embeddings ? HR_TENSOR_OUTPUT : HR_TENSOR_TOKEN_EMBD, 0, acc->n_blocks,
+       (double) m->vocab * m->hidden, m->hidden);
+  if (m->tie_embeddings)
+    {
+      acc->embd_bytes = acc->output_bytes;
+      acc->output_bytes = 0;
+    }
+  else
+    add (acc, HR_TENSOR_OUTPUT, 0, acc->n_blocks, (double) m->vocab * m->hidden, m->hidden);
+  add (acc, HR_TENSOR_NORM, 0, acc->n_blocks, m->hidden, 0);   /* output_norm */
+
+  if (m->n_ffn_layers > 0)
+    {
+      /* Nemotron-H: every block is one thing — attention, Mamba-2 or MoE FFN. */
+      int mixers = 0;
+      for (guint i = 0; i < m->layers->len; i++)
+        mixers += g_array_index (m->layers, HrLayerGroup, i).count;
+      for (int b = 0; b < m->n_layers; b++)
+        {
+          if (b < mixers)
+            add_attention (acc, m, attention_group_for_block (m, b));
+          else
+            add_ffn (acc, m, b);
+        }
+    }
+  else
+    for (int b = 0; b < m->n_layers; b++)
+      {
+        add_attention (acc, m, attention_group_for_block (m, b));
+        add_ffn (acc, m, b);
+      }
+
+  /* MTP / NextN blocks ship in the file (blk.N…) with an MoE layer's tensors; llama.cpp
+   * does not load them. */
+  before = acc->bytes;
+  for (int b = m->n_layers; b < m->n_layers + mtp; b++)
+    {
+      add_attention (acc, m, attention_group_for_block (m, 0));
+      add_ffn (acc, m, b);
+    }
+  acc->mtp_bytes = acc->bytes - before;
 }
 
-gboolean
-hr_weights_compute (const HrModel  *model,
-                    const char     *quant,
-                    HrWeights      *out,
-                    GError        **error)
+/* ---- per-model cache -------------------------------------------------------------------- */
+
+#define CACHE_SLOTS 48
+
+typedef struct
+{
+  guint64 key;
+  char quant[32];
+  HrWeights weights;
+} CacheSlot;
+
+typedef struct
+{
+  GMutex lock;
+  CacheSlot slots[CACHE_SLOTS];
+  guint n_used;
+  guint next;
+} WeightsCache;
+
+void
+hr_weights_cache_free (gpointer data)
+{
+  WeightsCache *cache = data;
+
+  if (cache == NULL)
+    return;
+  g_mutex_clear (&cache->lock);
+  g_free (cache);
+}
+
+static inline guint64
+mix64 (guint64 h,
+       guint64 v)
+{
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+static guint64
+dbits (double d)
+{
+  guint64 u;
+  memcpy (&u, &d, sizeof u);
+  return u;
+}
+
+/* A fingerprint of everything hr_weights_compute() reads, so an edited model (the CLI's and
+ * the GUI's custom models are mutable) never gets a stale figure. */
+static guint64
+model_fingerprint (const HrModel *m)
+{
+  guint64 h = 1469598103934665603ULL;
+  const int ints[] = { m->n_layers, m->hidden, m->n_heads, m->head_dim, m->vocab,
+                       m->intermediate, m->n_experts, m->n_experts_used, m->n_shared_experts,
+                       m->moe_intermediate, m->shared_intermediate, m->n_dense_layers,
+                       m->q_lora_rank, m->kv_lora_rank, m->qk_rope_dim, m->qk_nope_dim,
+                       m->v_head_dim, m->mtp_layers, m->tie_embeddings, (int) m->origin,
+                       m->gguf_file_type };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    h = mix64 (h, (guint64) (guint32) ints[i]);
+  h = mix64 (h, dbits (m->total_params));
+  h = mix64 (h, dbits (m->active_params));
+  h = mix64 (h, m->gguf_bytes);
+  h = mix64 (h, m->gguf_expert_bytes);
+  h = mix64 (h, g_str_hash (m->gguf_quant ? m->gguf_quant : ""));
+  h = mix64 (h, GPOINTER_TO_SIZE (m->layers->data));
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      h = mix64 (h, ((guint64) g->kind << 48) ^ ((guint64) g->count << 24) ^ (guint64) g->kv_heads);
+      h = mix64 (h, ((guint64) g->k_dim << 32) ^ (guint64) g->v_dim);
+    }
+  for (guint i = 0; i < m->sizes->len; i++)
+    {
+      const HrQuantSize *s = g_ptr_array_index (m->sizes, i);
+      h = mix64 (h, GPOINTER_TO_SIZE (s));
+      h = mix64 (h, s->bytes);
+      h = mix64 (h, GPOINTER_TO_SIZE (s->source));
+    }
+  return h;
+}
+
+static WeightsCache *
+cache_for (const HrModel *model)
+{
+  HrModel *m = (HrModel *) model;   /* the cache is the only mutable part, behind its lock */
+  WeightsCache *cache = g_atomic_pointer_get (&m->weights_cache);
+
+  if (cache == NULL)
+    {
+      WeightsCache *fresh = g_new0 (WeightsCache, 1);
+      g_mutex_init (&fresh->lock);
+      if (g_atomic_pointer_compare_and_exchange (&m->weights_cache, NULL, fresh))
+        cache = fresh;
+      else
+        {
+          hr_weights_cache_free (fresh);
+          cache = g_atomic_pointer_get (&m->weights_cache);
+        }
+    }
+  return cache;
+}
+
+/* ---- computation ------------------------------------------------------------------------ */
+
+static gboolean
+compute_uncached (const HrModel  *model,
+                  const char     *quant,
+                  gboolean        derived_only,
+                  HrWeights      *out,
+                  GError        **error)
 {
   Format format;
   const char *ud_other = NULL;
   const char *ud_mix;
   const HrQuantSize *measured;
   Acc acc;
-  double residual = 0, scale;
-  double k_frac;
-
-  g_return_val_if_fail (model != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
+  double residual = 0, residual_bytes = 0, scale, k_frac, mtp;
 
   memset (out, 0, sizeof *out);
-  if (quant == NULL || *quant == '\0')
-    quant = model->gguf_quant ? model->gguf_quant : "Q4_K_M";
-
   format = format_for (quant);
   ud_mix = ud_base_mix (quant, &ud_other);
   if (format == FMT_GGUF && ud_mix == NULL &&
@@ -377,52 +515,66 @@ hr_weights_compute (const HrModel  *model,
       derive (model, ud_mix, FMT_GGUF, &acc);
       derive (model, ud_other, FMT_GGUF, &other);
       /* experts from the low mix, all the rest from the higher one */
-      acc.bytes = acc.expert_bytes + (other.bytes - other.expert_bytes);
-      acc.embd_bytes = other.embd_bytes;
-      acc.output_bytes = other.output_bytes;
-      acc.shexp_bytes = other.shexp_bytes;
-      if (!hr_model_is_moe (model))
+      if (hr_model_is_moe (model))
+        {
+          double low_expert_share = acc.expert_bytes;
+          acc = other;
+          acc.bytes = other.bytes - other.expert_bytes + low_expert_share;
+          acc.expert_bytes = low_expert_share;
+        }
+      else
         acc = other;
     }
   else
     derive (model, quant, format, &acc);
 
-  /* Parameters the architecture does not show (MTP layers, vision towers, recurrent-layer
-   * projections) still ship in the file: count them at the mix's typical width. */
-  if (isfinite (model->total_params) && model->total_params > acc.params && acc.params > 0)
+  /* Parameters the architecture does not show (vision towers, recurrent-layer projections,
+   * biases of some families) still ship in the file: when they are more than rounding of the
+   * published total, count them at the mix's average width of the repeating layers. */
+  if (isfinite (model->total_params) && acc.params > 0 &&
+      model->total_params > acc.params * 1.02)
     {
+      double body = acc.bytes - acc.embd_bytes - acc.output_bytes;
+      double body_params = acc.params - (double) model->vocab * model->hidden *
+                           (model->tie_embeddings ? 1 : 2);
       residual = model->total_params - acc.params;
-      acc.bytes += residual * (acc.bytes - acc.embd_bytes - acc.output_bytes) /
-                   MAX (acc.params - (double) model->vocab * model->hidden *
-                        (model->tie_embeddings ? 1 : 2), 1);
+      residual_bytes = residual * body / MAX (body_params, 1);
+      acc.bytes += residual_bytes;
     }
 
   out->bytes = acc.bytes;
+  out->derived_bytes = acc.bytes;
+  out->params = acc.params + residual;
   out->expert_bytes = acc.expert_bytes;
   out->embd_bytes = acc.embd_bytes;
   out->output_bytes = model->tie_embeddings ? acc.embd_bytes : acc.output_bytes;
+  out->mtp_bytes = acc.mtp_bytes;
   out->source = HR_WEIGHTS_DERIVED;
   out->source_detail = NULL;
 
   /* 16-bit: the official checkpoint is exactly 2 bytes per parameter. */
-  if (format == FMT_BF16 && isfinite (model->total_params))
+  if (format == FMT_BF16 && isfinite (model->total_params) && !derived_only)
     {
       scale = model->total_params * 2 / MAX (out->bytes, 1);
       out->bytes = model->total_params * 2;
       out->expert_bytes *= scale;
       out->embd_bytes *= scale;
       out->output_bytes *= scale;
+      out->mtp_bytes *= scale;
       out->source = HR_WEIGHTS_CHECKPOINT;
     }
 
-  if (model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_bytes > 0 &&
-      (model->gguf_quant == NULL || g_ascii_strcasecmp (model->gguf_quant, quant) == 0))
+  if (derived_only)
+    ;
+  else if (model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_bytes > 0 &&
+           (model->gguf_quant == NULL || g_ascii_strcasecmp (model->gguf_quant, quant) == 0))
     {
       scale = (double) model->gguf_bytes / MAX (out->bytes, 1);
       out->bytes = (double) model->gguf_bytes;
       out->expert_bytes = (double) model->gguf_expert_bytes;
       out->embd_bytes *= scale;
       out->output_bytes *= scale;
+      out->mtp_bytes *= scale;
       out->source = HR_WEIGHTS_GGUF;
     }
   else if ((measured = hr_model_find_size (model, quant)) != NULL && measured->bytes > 0)
@@ -432,24 +584,98 @@ hr_weights_compute (const HrModel  *model,
       out->expert_bytes *= scale;
       out->embd_bytes *= scale;
       out->output_bytes *= scale;
+      out->mtp_bytes *= scale;
       out->source = format == FMT_GGUF ? HR_WEIGHTS_MEASURED : HR_WEIGHTS_CHECKPOINT;
       out->source_detail = measured->source;
     }
 
-  /* Read per token: everything but the embedding table (one row is looked up) and the
-   * experts not chosen. */
+  /* Read per decoded token: everything but the embedding table (one row is looked up), the
+   * experts not chosen and the MTP blocks (not run without speculative decoding). */
   k_frac = hr_model_is_moe (model) ? (double) model->n_experts_used / model->n_experts : 1.0;
-  out->active_bytes = out->bytes - out->embd_bytes - out->expert_bytes * (1.0 - k_frac);
+  mtp = MIN (out->mtp_bytes, out->bytes * 0.5);
+  out->active_bytes = out->bytes - out->embd_bytes - mtp -
+                      (out->expert_bytes * (1.0 - k_frac)) * (1.0 - mtp / MAX (out->bytes, 1));
   if (model->tie_embeddings)
     out->active_bytes += out->embd_bytes; /* the tied table is the output head too */
-  if (residual > 0 && hr_model_state_bytes (model) <= 0)
+  if (residual_bytes > 0 && hr_model_state_bytes (model) <= 0)
     {
-      /* residual tensors of non-hybrid models are mostly MTP/vision: not read when decoding */
-      double res_bytes = residual * (acc.bytes - acc.embd_bytes - acc.output_bytes) /
-                         MAX (acc.params, 1);
-      out->active_bytes -= MIN (res_bytes * (out->bytes / MAX (acc.bytes, 1)), out->active_bytes * 0.5);
+      /* residual tensors of non-hybrid models are mostly vision towers: not read when
+       * decoding text */
+      double res = residual_bytes * (out->bytes / MAX (acc.bytes, 1));
+      out->active_bytes -= MIN (res, out->active_bytes * 0.5);
     }
-  out->layer_bytes = (out->bytes - out->embd_bytes - (model->tie_embeddings ? 0 : out->output_bytes)) /
-                     MAX (model->n_layers, 1);
+  out->layer_bytes = (out->bytes - out->embd_bytes - mtp -
+                      (model->tie_embeddings ? 0 : out->output_bytes)) / MAX (model->n_layers, 1);
   return TRUE;
+}
+
+static gboolean
+compute_cached (const HrModel  *model,
+                const char     *quant,
+                gboolean        derived_only,
+                HrWeights      *out,
+                GError        **error)
+{
+  WeightsCache *cache;
+  guint64 key;
+  gboolean ok;
+
+  g_return_val_if_fail (model != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (quant == NULL || *quant == '\0')
+    quant = model->gguf_quant ? model->gguf_quant : "Q4_K_M";
+  if (strlen (quant) >= sizeof ((CacheSlot *) NULL)->quant)
+    return compute_uncached (model, quant, derived_only, out, error);
+
+  cache = cache_for (model);
+  key = mix64 (model_fingerprint (model), derived_only);
+
+  g_mutex_lock (&cache->lock);
+  for (guint i = 0; i < cache->n_used; i++)
+    {
+      CacheSlot *slot = &cache->slots[i];
+      if (slot->key == key && strcmp (slot->quant, quant) == 0)
+        {
+          *out = slot->weights;
+          g_mutex_unlock (&cache->lock);
+          return TRUE;
+        }
+    }
+  g_mutex_unlock (&cache->lock);
+
+  /* computed outside the lock: two threads may both compute, which is harmless */
+  ok = compute_uncached (model, quant, derived_only, out, error);
+  if (!ok)
+    return FALSE;
+
+  g_mutex_lock (&cache->lock);
+  {
+    CacheSlot *slot = &cache->slots[cache->n_used < CACHE_SLOTS ? cache->n_used++ : cache->next];
+    if (cache->n_used == CACHE_SLOTS)
+      cache->next = (cache->next + 1) % CACHE_SLOTS;
+    slot->key = key;
+    g_strlcpy (slot->quant, quant, sizeof slot->quant);
+    slot->weights = *out;
+  }
+  g_mutex_unlock (&cache->lock);
+  return TRUE;
+}
+
+gboolean
+hr_weights_compute (const HrModel  *model,
+                    const char     *quant,
+                    HrWeights      *out,
+                    GError        **error)
+{
+  return compute_cached (model, quant, FALSE, out, error);
+}
+
+gboolean
+hr_weights_derive (const HrModel  *model,
+                   const char     *quant,
+                   HrWeights      *out,
+                   GError        **error)
+{
+  return compute_cached (model, quant, TRUE, out, error);
 }

@@ -160,6 +160,8 @@ char           *hr_size_format_number       (double             value,
 char           *hr_size_format_usd          (double             usd,
                                              int                decimals);
 
+/* "CUDA", "ROCm", "Metal"… */
+const char     *hr_size_backend_display     (HrBackend          backend);
 const char     *hr_size_verdict_css         (HrVerdict          verdict);
 const char     *hr_size_verdict_icon        (HrVerdict          verdict);
 

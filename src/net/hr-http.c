@@ -81,7 +81,7 @@ map_error (Request      *req,
 
   if (error->domain == G_RESOLVER_ERROR)
     return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
-                        _("Could not look up %s (offline, or no such host): %s"),
+                        _("Could not look up %s — offline, or no such host (%s)"),
                         host, error->message);
 
   if (error->domain == G_TLS_ERROR)

@@ -1,0 +1,620 @@
+/* hr-chart-data.c — the charts' plain structs, filled from the sizing core's results
+ *
+ * Every number here comes from the core (hr_estimate_compute, hr_advice_*, hr_finetune_*,
+ * hr_tco_*); this file only converts units, picks what to show and writes the labels.
+ */
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+
+#include "hr-chart-data.h"
+#include "hr-chart-private.h"
+#include "hr-units.h"
+
+/* Devices drawn one bar each; a larger tensor-parallel group (all devices hold the same
+ * share) is drawn as one bar for "each GPU". */
+#define MAX_DEVICE_BARS 8
+
+static const char *
+model_name (const HrModel *model)
+{
+  if (model == NULL)
+    return _("Model");
+  return model->name != NULL ? model->name : model->id != NULL ? model->id : _("Model");
+}
+
+static const char *
+gpu_name (const HrGpu *gpu)
+{
+  if (gpu == NULL)
+    return _("GPU");
+  return gpu->name != NULL ? gpu->name : gpu->id != NULL ? gpu->id : _("GPU");
+}
+
+static char *
+gpu_group_name (const HrScenario *scenario)
+{
+  if (scenario->n_gpus > 1)
+    return g_strdup_printf ("%d\u00d7 %s", scenario->n_gpus, gpu_name (scenario->gpu));
+  return g_strdup (gpu_name (scenario->gpu));
+}
+
+static char *
+kv_label (HrKvType kv)
+{
+  return g_ascii_strup (hr_kv_type_to_string (kv), -1);
+}
+
+/* As the vendors write them; NULL for stacks llama.cpp has no backend for. */
+static const char *
+backend_display (HrBackend backend)
+{
+  switch (backend)
+    {
+    case HR_BACKEND_CUDA:
+      return "CUDA";
+    case HR_BACKEND_ROCM:
+      return "ROCm";
+    case HR_BACKEND_METAL:
+      return "Metal";
+    case HR_BACKEND_VULKAN:
+      return "Vulkan";
+    case HR_BACKEND_SYCL:
+      return "SYCL";
+    case HR_BACKEND_CPU:
+      return "CPU";
+    case HR_BACKEND_CANN:
+      return "CANN";
+    case HR_BACKEND_MUSA:
+      return "MUSA";
+    case HR_BACKEND_OTHER:
+    case HR_N_BACKENDS:
+    default:
+      return NULL;
+    }
+}
+
+HrChartVerdict
+hr_chart_verdict_from_core (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      return HR_CHART_VERDICT_FITS;
+    case HR_VERDICT_TIGHT:
+      return HR_CHART_VERDICT_TIGHT;
+    case HR_VERDICT_EXCEEDS:
+      return HR_CHART_VERDICT_EXCEEDS;
+    default:
+      return HR_CHART_VERDICT_UNKNOWN;
+    }
+}
+
+char *
+hr_chart_scenario_subtitle (const HrScenario *scenario)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autofree char *ctx = NULL, *kv = NULL;
+
+  g_return_val_if_fail (scenario != NULL, NULL);
+
+  ctx = hr_format_context_short (scenario->context);
+  kv = kv_label (scenario->kv_type);
+  g_string_append_printf (s, "%s  ·  ", scenario->quant);
+  /* TRANSLATORS: "8K context" */
+  g_string_append_printf (s, _("%s context"), ctx);
+  g_string_append (s, "  ·  ");
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%d sequence", "%d sequences",
+                                          scenario->batch), scenario->batch);
+  g_string_append (s, "  ·  ");
+  /* TRANSLATORS: "F16 KV cache" */
+  g_string_append_printf (s, _("%s KV cache"), kv);
+  g_string_append (s, "  ·  ");
+  g_string_append (s, hr_engine_display_name (scenario->engine));
+  if ((scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA)
+      && backend_display (hr_scenario_backend (scenario)) != NULL)
+    g_string_append_printf (s, " (%s)", backend_display (hr_scenario_backend (scenario)));
+  if (scenario->offload_pct > 0)
+    {
+      g_string_append (s, "  ·  ");
+      g_string_append_printf (s, _("%.0f %% of layers in system RAM"), scenario->offload_pct);
+    }
+  if (scenario->n_cpu_moe > 0)
+    {
+      g_string_append (s, "  ·  ");
+      g_string_append_printf (s, _("experts of %d layers on the CPU"), scenario->n_cpu_moe);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+void
+hr_chart_breakdown_from_estimate (const HrScenario *scenario,
+                                  const HrEstimate *estimate,
+                                  HrChartBreakdown *out)
+{
+  g_autofree char *subtitle = NULL, *group = NULL;
+  int n, bars;
+  double weights, kv, buffers;
+
+  g_return_if_fail (scenario != NULL);
+  g_return_if_fail (estimate != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  n = MAX (scenario->n_gpus, 1);
+  group = gpu_group_name (scenario);
+  subtitle = hr_chart_scenario_subtitle (scenario);
+  /* TRANSLATORS: chart title, "GLM-4.5 Air on 2× RTX 4090" */
+  g_snprintf (out->title, sizeof out->title, _("%s on %s"), model_name (scenario->model), group);
+  g_strlcpy (out->subtitle, subtitle, sizeof out->subtitle);
+
+  /* The core splits weights, cache and buffers evenly over the group; the cache may be
+   * replicated (MLA under vLLM), which the required total already includes. */
+  weights = estimate->weights_gpu / n;
+  buffers = estimate->overhead_bytes / n;
+  kv = MAX (0, estimate->required_bytes - estimate->weights_gpu - estimate->overhead_bytes) / n;
+  bars = n <= MAX_DEVICE_BARS ? n : 1;
+  out->n_devices = bars;
+  for (int i = 0; i < bars; i++)
+    {
+      HrChartDevice *d = &out->devices[i];
+
+      if (n == 1)
+        g_strlcpy (d->label, gpu_name (scenario->gpu), sizeof d->label);
+      else if (bars == 1)
+        g_snprintf (d->label, sizeof d->label, _("Each of %d GPUs"), n);
+      else
+        g_snprintf (d->label, sizeof d->label, _("GPU %d"), i + 1);
+      d->weights_gib = hr_to_gib (weights);
+      d->kv_gib = hr_to_gib (kv);
+      d->buffers_gib = hr_to_gib (buffers);
+      d->physical_gib = hr_to_gib (estimate->physical_bytes / n);
+      d->usable_gib = hr_to_gib (estimate->usable_bytes / n);
+    }
+  out->system_ram_gib = hr_to_gib (estimate->system_ram_bytes);
+  /* Engines leave parts of the file unloaded or on the host (llama.cpp: the token embedding,
+   * MTP layers): name the file's size so the chart reconciles with a download listing. */
+  if (fabs (estimate->weights.bytes - estimate->weights_gpu - estimate->system_ram_bytes)
+      > 0.005 * HR_GIB)
+    out->weights_file_gib = hr_to_gib (estimate->weights.bytes);
+  out->required_gib = hr_to_gib (estimate->required_bytes);
+  out->physical_gib = hr_to_gib (estimate->physical_bytes);
+  out->usable_gib = hr_to_gib (estimate->usable_bytes);
+  out->verdict = hr_chart_verdict_from_core (estimate->verdict);
+}
+
+static gboolean
+engine_has_fp8_kv (HrEngine engine)
+{
+  return engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+gboolean
+hr_chart_context_from_scenario (const HrScenario  *scenario,
+                                gint64             max_context,
+                                HrChartContext    *out,
+                                GError           **error)
+{
+  HrKvType kinds[HR_CHART_MAX_LINES];
+  double contexts[HR_CHART_MAX_POINTS];
+  g_autofree char *subtitle = NULL, *group = NULL;
+  HrEstimate est;
+  gint64 lo, hi, model_max;
+  int n_kinds = 0, n_ctx = 0, n;
+  gboolean have_current = FALSE;
+
+  g_return_val_if_fail (scenario != NULL && scenario->model != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  if (!hr_estimate_compute (scenario, NULL, &est, error))
+    return FALSE;
+  n = MAX (scenario->n_gpus, 1);
+
+  /* x range: 4K … 128K, or the model's maximum when smaller, widened to the current context */
+  model_max = scenario->model->max_context > 0 ? scenario->model->max_context : 131072;
+  hi = max_context > 0 ? max_context : MIN ((gint64) 131072, model_max);
+  hi = MAX (hi, scenario->context);
+  hi = MIN (hi, (gint64) HR_MAX_CONTEXT);
+  lo = MIN ((gint64) 4096, MAX ((gint64) HR_MIN_CONTEXT, hi / 2));
+  if (scenario->context < lo)
+    lo = MAX ((gint64) HR_MIN_CONTEXT, scenario->context);
+
+  /* Points at every power of two and half-way (on the log axis) between, the ends and the
+   * current context */
+  contexts[n_ctx++] = (double) lo;
+  for (double c = exp2 (ceil (log2 ((double) lo))); c < hi && n_ctx < HR_CHART_MAX_POINTS - 3;
+       c *= 2)
+    {
+      double mid = round (c * M_SQRT2 / 256) * 256;
+
+      if (c > lo)
+        contexts[n_ctx++] = c;
+      if (mid > lo && mid < hi)
+        contexts[n_ctx++] = mid;
+    }
+  contexts[n_ctx++] = (double) hi;
+  if (scenario->context >= lo && scenario->context <= hi)
+    contexts[n_ctx++] = (double) scenario->context;
+  qsort (contexts, n_ctx, sizeof contexts[0], compare_double);
+
+  /* KV precisions the engine offers, always including the scenario's */
+  kinds[n_kinds++] = HR_KV_F16;
+  if (engine_has_fp8_kv (scenario->engine))
+    kinds[n_kinds++] = HR_KV_FP8;
+  else
+    {
+      kinds[n_kinds++] = HR_KV_Q8_0;
+      kinds[n_kinds++] = HR_KV_Q4_0;
+    }
+  for (int k = 0; k < n_kinds; k++)
+    have_current |= kinds[k] == scenario->kv_type;
+  if (!have_current)
+    kinds[n_kinds++] = scenario->kv_type;
+
+  out->n_lines = n_kinds;
+  out->current_line = 0;
+  for (int k = 0; k < n_kinds; k++)
+    {
+      HrChartLine *line = &out->lines[k];
+      g_autofree char *label = kv_label (kinds[k]);
+      HrScenario s = *scenario;
+      double prev = -1;
+
+      g_strlcpy (line->label, label, sizeof line->label);
+      if (kinds[k] == scenario->kv_type)
+        out->current_line = k;
+      s.kv_type = kinds[k];
+      for (int i = 0; i < n_ctx; i++)
+        {
+          HrEstimate e;
+
+          if (contexts[i] == prev)
+            continue;
+          prev = contexts[i];
+          s.context = (gint64) contexts[i];
+          if (!hr_estimate_compute (&s, NULL, &e, NULL))
+            continue;
+          line->context[line->n_points] = contexts[i];
+          line->required_gib[line->n_points] = hr_to_gib (e.per_gpu_required);
+          line->n_points++;
+        }
+    }
+
+  group = gpu_group_name (scenario);
+  subtitle = hr_chart_scenario_subtitle (scenario);
+  /* TRANSLATORS: chart title, "GLM-4.5 Air: memory by context" */
+  g_snprintf (out->title, sizeof out->title, _("%s: memory by context"),
+              model_name (scenario->model));
+  /* TRANSLATORS: subtitle, "on RTX 4090 · Q4_K_M · 8K context · …" */
+  g_snprintf (out->subtitle, sizeof out->subtitle, _("on %s  ·  %s"), group, subtitle);
+  out->usable_gib = hr_to_gib (est.usable_bytes / n);
+  out->physical_gib = hr_to_gib (est.physical_bytes / n);
+  out->per_device = n > 1;
+  out->current_context = (double) scenario->context;
+  out->verdict = hr_chart_verdict_from_core (est.verdict);
+  out->max_fit_context = (double) hr_advice_max_context (scenario);
+  out->min_context = (double) lo;
+  out->max_context = (double) hi;
+  return TRUE;
+}
+
+void
+hr_chart_quant_from_matrix (const HrScenario *scenario,
+                            GArray           *rows,
+                            HrChartQuant     *out)
+{
+  g_autofree char *group = NULL, *ctx = NULL, *kv = NULL;
+
+  g_return_if_fail (scenario != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  out->current_row = -1;
+  out->usable_gib = NAN;
+  out->physical_gib = NAN;
+  group = gpu_group_name (scenario);
+  ctx = hr_format_context_short (scenario->context);
+  kv = kv_label (scenario->kv_type);
+  /* TRANSLATORS: chart title, "GLM-4.5 Air: quantizations on RTX 4090" */
+  g_snprintf (out->title, sizeof out->title, _("%s: quantizations on %s"),
+              model_name (scenario->model), group);
+  /* TRANSLATORS: "8K context · F16 KV cache · llama.cpp" */
+  g_snprintf (out->subtitle, sizeof out->subtitle, _("%s context  ·  %s KV cache  ·  %s"), ctx,
+              kv, hr_engine_display_name (scenario->engine));
+
+  for (guint i = 0; rows != NULL && i < rows->len && out->n_rows < HR_CHART_MAX_QUANTS; i++)
+    {
+      const HrMatrixRow *row = &g_array_index (rows, HrMatrixRow, i);
+      const HrEstimate *e = &row->estimate;
+      HrChartQuantRow *r = &out->rows[out->n_rows];
+
+      g_strlcpy (r->label, row->quant != NULL && row->quant->id != NULL ? row->quant->id : "?",
+                 sizeof r->label);
+      r->weights_gib = hr_to_gib (e->weights_gpu);
+      r->buffers_gib = hr_to_gib (e->overhead_bytes);
+      r->kv_gib = hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
+      r->decode_tps = e->decode_tps > 0 ? e->decode_tps : NAN;
+      r->verdict = hr_chart_verdict_from_core (e->verdict);
+      if (e->weights.source == HR_WEIGHTS_UNKNOWN || !(e->weights.bytes > 0))
+        {
+          r->weights_gib = NAN;
+          r->verdict = HR_CHART_VERDICT_UNKNOWN;
+        }
+      if (g_ascii_strcasecmp (r->label, scenario->quant) == 0)
+        out->current_row = out->n_rows;
+      if (e->physical_bytes > 0)
+        {
+          out->usable_gib = hr_to_gib (e->usable_bytes);
+          out->physical_gib = hr_to_gib (e->physical_bytes);
+        }
+      out->n_rows++;
+    }
+}
+
+void
+hr_chart_compare_init (HrChartCompare   *out,
+                       const HrScenario *base)
+{
+  g_autofree char *ctx = NULL, *kv = NULL;
+
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  out->sort = HR_CHART_SORT_VERDICT;
+  if (base == NULL)
+    return;
+  ctx = hr_format_context_short (base->context);
+  kv = kv_label (base->kv_type);
+  /* TRANSLATORS: chart title, "GLM-4.5 Air · Q4_K_M · 8K context" */
+  g_snprintf (out->title, sizeof out->title, _("%s  ·  %s  ·  %s context"),
+              model_name (base->model), base->quant, ctx);
+  {
+    g_autofree char *seqs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d sequence",
+                                                         "%d sequences", base->batch),
+                                             base->batch);
+
+    /* TRANSLATORS: "llama.cpp · 1 sequence · F16 KV cache · cost at the cheapest offer" */
+    g_snprintf (out->subtitle, sizeof out->subtitle,
+                _("%s  ·  %s  ·  %s KV cache  ·  cost per token at the GPU’s cheapest cloud offer"),
+                hr_engine_display_name (base->engine), seqs, kv);
+  }
+}
+
+gboolean
+hr_chart_compare_add (HrChartCompare   *out,
+                      const HrScenario *scenario,
+                      const HrEstimate *estimate)
+{
+  HrChartCompareItem *item;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (scenario != NULL, FALSE);
+
+  if (out->n_items >= HR_CHART_MAX_GPUS)
+    return FALSE;
+  item = &out->items[out->n_items++];
+  memset (item, 0, sizeof *item);
+  g_strlcpy (item->name, gpu_name (scenario->gpu), sizeof item->name);
+  item->count = MAX (scenario->n_gpus, 1);
+  if (estimate == NULL)
+    {
+      item->required_gib = item->usable_gib = NAN;
+      item->decode_tps = item->cost_per_mtok_usd = NAN;
+      item->verdict = HR_CHART_VERDICT_UNKNOWN;
+      return TRUE;
+    }
+  item->required_gib = hr_to_gib (estimate->required_bytes);
+  item->usable_gib = hr_to_gib (estimate->usable_bytes);
+  item->decode_tps = estimate->decode_tps > 0 ? estimate->decode_tps : NAN;
+  item->cost_per_mtok_usd = estimate->cost_per_mtok_usd;
+  item->verdict = hr_chart_verdict_from_core (estimate->verdict);
+  return TRUE;
+}
+
+void
+hr_chart_compare_from_gpus (const HrScenario *base,
+                            GPtrArray        *gpus,
+                            const HrPricing  *pricing,
+                            HrChartCompare   *out)
+{
+  g_return_if_fail (base != NULL);
+  g_return_if_fail (out != NULL);
+
+  hr_chart_compare_init (out, base);
+  for (guint i = 0; gpus != NULL && i < gpus->len; i++)
+    {
+      HrScenario s = *base;
+      HrEstimate e;
+
+      s.gpu = g_ptr_array_index (gpus, i);
+      /* The backend follows each GPU unless the user forced one */
+      if (!hr_chart_compare_add (out, &s, hr_estimate_compute (&s, pricing, &e, NULL) ? &e
+                                                                                     : NULL))
+        break;
+    }
+}
+
+/* Usable memory of one device for training: the same reserve the inference estimate uses. */
+static double
+gpu_usable_gib (const HrGpu *gpu)
+{
+  if (hr_gpu_is_unified (gpu))
+    return gpu->memory_gib * (gpu->unified_share > 0 ? gpu->unified_share : 0.75);
+  return gpu->memory_gib * (1.0 - HR_DEFAULT_RESERVE);
+}
+
+static const HrGpu *
+smallest_gpu_for (const HrCatalog *catalog,
+                  double           gib)
+{
+  const HrGpu *best = NULL;
+
+  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+    {
+      const HrGpu *g = hr_catalog_get_gpu (catalog, i);
+
+      if (g->memory_gib <= 0 || gpu_usable_gib (g) < gib)
+        continue;
+      if (best == NULL || g->memory_gib < best->memory_gib
+          || (g->memory_gib == best->memory_gib && isfinite (g->price_usd)
+              && (!isfinite (best->price_usd) || g->price_usd < best->price_usd)))
+        best = g;
+    }
+  return best;
+}
+
+void
+hr_chart_finetune_from_estimates (const HrFtScenario *ft,
+                                  const HrFtEstimate  estimates[3],
+                                  const HrGpu        *gpu,
+                                  const HrCatalog    *catalog,
+                                  HrChartFinetune    *out)
+{
+  const char *labels[3];
+  g_autoptr(GString) sub = g_string_new (NULL);
+
+  g_return_if_fail (ft != NULL);
+  g_return_if_fail (estimates != NULL);
+  g_return_if_fail (out != NULL);
+
+  labels[HR_FT_QLORA] = _("QLoRA (4-bit)");
+  labels[HR_FT_LORA] = _("LoRA (16-bit)");
+  labels[HR_FT_FULL] = _("Full fine-tuning");
+
+  memset (out, 0, sizeof *out);
+  /* TRANSLATORS: chart title, "GLM-4.5 Air: fine-tuning memory" */
+  g_snprintf (out->title, sizeof out->title, _("%s: fine-tuning memory"),
+              model_name (ft->model));
+  /* TRANSLATORS: "sequence 2048 · micro-batch 1 · adamw · gradient checkpointing · 1 GPU" */
+  g_string_append_printf (sub, _("sequence %d  ·  micro-batch %d  ·  %s"), ft->seq_len,
+                          ft->micro_batch, hr_optimizer_to_string (ft->optimizer));
+  if (ft->grad_checkpointing)
+    g_string_append_printf (sub, "  ·  %s", _("gradient checkpointing"));
+  g_string_append (sub, "  ·  ");
+  g_string_append_printf (sub, g_dngettext (GETTEXT_PACKAGE, "%d GPU", "%d GPUs", ft->n_gpus),
+                          ft->n_gpus);
+  if (ft->n_gpus > 1 && ft->sharding != HR_SHARD_NONE)
+    g_string_append_printf (sub, " (%s)", hr_sharding_to_string (ft->sharding));
+  if (ft->n_gpus > 1)
+    {
+      g_string_append (sub, "  ·  ");
+      g_string_append (sub, _("memory per GPU"));
+    }
+  g_strlcpy (out->subtitle, sub->str, sizeof out->subtitle);
+
+  out->physical_gib = NAN;
+  out->usable_gib = NAN;
+  if (gpu != NULL && gpu->memory_gib > 0)
+    {
+      out->physical_gib = gpu->memory_gib;
+      out->usable_gib = gpu_usable_gib (gpu);
+      g_strlcpy (out->gpu_label, gpu_name (gpu), sizeof out->gpu_label);
+    }
+
+  out->n_methods = 3;
+  for (int i = 0; i < 3; i++)
+    {
+      const HrFtEstimate *e = &estimates[i];
+      HrChartFtMethod *m = &out->methods[i];
+      double total;
+
+      g_strlcpy (m->label, labels[i], sizeof m->label);
+      m->weights_gib = e->total_bytes > 0 ? hr_to_gib (e->weights_bytes) : NAN;
+      m->grad_optimizer_gib = hr_to_gib (e->gradients_bytes + e->optimizer_bytes);
+      m->activations_gib = hr_to_gib (e->activations_bytes);
+      m->buffers_gib = hr_to_gib (e->buffers_bytes);
+      total = hr_to_gib (e->total_bytes);
+      m->verdict = HR_CHART_VERDICT_UNKNOWN;
+      if (gpu != NULL && gpu->memory_gib > 0 && total > 0)
+        m->verdict = hr_chart_verdict_from_core (hr_verdict_for (total, out->physical_gib,
+                                                                 out->usable_gib));
+      if (catalog != NULL && total > 0)
+        {
+          const HrGpu *fit = smallest_gpu_for (catalog, total);
+
+          if (fit != NULL)
+            /* TRANSLATORS: the smallest catalog GPU that holds it, "Fits on: H100 80GB SXM" */
+            g_snprintf (m->note, sizeof m->note, _("Fits on: %s"), gpu_name (fit));
+          else
+            g_strlcpy (m->note, _("No single GPU holds it"), sizeof m->note);
+        }
+    }
+}
+
+void
+hr_chart_tco_from_input (const HrTcoInput *input,
+                         const char       *cloud_label,
+                         const char       *buy_label,
+                         int               horizon_months,
+                         HrChartTco       *out)
+{
+  HrTcoResult r;
+  gboolean cloud_known, buy_known;
+  char a[64];
+
+  g_return_if_fail (input != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  hr_tco_compute (input, &r);
+  /* The core counts an unknown price as zero; the chart says "unknown" instead */
+  cloud_known = isfinite (input->usd_per_hour) && input->usd_per_hour > 0;
+  buy_known = isfinite (input->hardware_usd) && input->hardware_usd > 0;
+
+  g_strlcpy (out->title, _("Rent versus buy"), sizeof out->title);
+  if (isfinite (input->power_w) && input->power_w > 0)
+    /* TRANSLATORS: "4 h/day · $0.175/kWh · 450 W" */
+    g_snprintf (out->subtitle, sizeof out->subtitle, _("%g h/day  ·  $%.3g/kWh  ·  %.0f W"),
+                input->hours_per_day, input->usd_per_kwh, input->power_w);
+  else
+    /* TRANSLATORS: "4 h/day · $0.175/kWh · board power unknown" */
+    g_snprintf (out->subtitle, sizeof out->subtitle,
+                _("%g h/day  ·  $%.3g/kWh  ·  board power unknown"), input->hours_per_day,
+                input->usd_per_kwh);
+  if (cloud_label != NULL)
+    g_strlcpy (out->cloud_label, cloud_label, sizeof out->cloud_label);
+  else
+    /* TRANSLATORS: legend, "Rent: $2.40/h" */
+    g_snprintf (out->cloud_label, sizeof out->cloud_label, _("Rent: %s/h"),
+                hr_fmt_usd (a, sizeof a, input->usd_per_hour));
+  if (buy_label != NULL)
+    g_strlcpy (out->buy_label, buy_label, sizeof out->buy_label);
+  else
+    /* TRANSLATORS: legend, "Buy: $8,500" */
+    g_snprintf (out->buy_label, sizeof out->buy_label, _("Buy: %s"),
+                hr_fmt_usd (a, sizeof a, input->hardware_usd));
+
+  out->cloud_monthly_usd = cloud_known ? r.cloud_monthly : NAN;
+  out->electricity_monthly_usd = r.electricity_monthly;
+  out->hardware_usd = buy_known ? input->hardware_usd : NAN;
+  out->break_even_month = cloud_known && buy_known ? r.months_to_amortise : NAN;
+
+  if (horizon_months <= 0)
+    {
+      if (isfinite (out->break_even_month))
+        horizon_months = (int) CLAMP (ceil (out->break_even_month * 1.6 / 12) * 12, 12, 240);
+      else
+        horizon_months = 60;
+    }
+  horizon_months = CLAMP (horizon_months, 1, HR_CHART_MAX_MONTHS - 1);
+  out->n_points = horizon_months + 1;
+  for (int m = 0; m <= horizon_months; m++)
+    {
+      double cloud, buy;
+
+      hr_tco_cumulative (input, m, &cloud, &buy);
+      out->month[m] = m;
+      out->cloud_usd[m] = cloud_known ? cloud : NAN;
+      out->buy_usd[m] = buy_known ? buy : NAN;
+    }
+}

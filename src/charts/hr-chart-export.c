@@ -1,0 +1,230 @@
+/* hr-chart-export.c — a chart to a PNG, SVG or PDF file, atomically */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <unistd.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "hr-chart-export.h"
+
+typedef struct
+{
+  int fd;
+  int saved_errno;   /* first write error, 0 when none */
+} Sink;
+
+static cairo_status_t
+sink_write (void                *closure,
+            const unsigned char *data,
+            unsigned int         length)
+{
+  Sink *sink = closure;
+
+  while (length > 0)
+    {
+      ssize_t n = write (sink->fd, data, length);
+
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          if (sink->saved_errno == 0)
+            sink->saved_errno = errno;
+          return CAIRO_STATUS_WRITE_ERROR;
+        }
+      data += n;
+      length -= (unsigned int) n;
+    }
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static gboolean
+set_write_error (GError     **error,
+                 const char  *path,
+                 int          saved_errno)
+{
+  g_autofree char *display = g_filename_display_name (path);
+
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+               _("Cannot write “%s”: %s"), display, g_strerror (saved_errno));
+  return FALSE;
+}
+
+static gboolean
+set_cairo_error (GError         **error,
+                 const char      *path,
+                 cairo_status_t   status)
+{
+  g_autofree char *display = g_filename_display_name (path);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot draw “%s”: %s"), display,
+               cairo_status_to_string (status));
+  return FALSE;
+}
+
+/* Draws into @sink; FALSE with @error on a cairo or write failure. */
+static gboolean
+render (HrChartFormat       format,
+        HrChartKind         kind,
+        const void         *data,
+        const HrChartTheme *theme,
+        int                 width,
+        int                 height,
+        double              scale,
+        Sink               *sink,
+        const char         *path,
+        GError            **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  switch (format)
+    {
+    case HR_CHART_FORMAT_PNG:
+      {
+        int pw = (int) lround (width * scale), ph = (int) lround (height * scale);
+
+        surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, pw, ph);
+        cr = cairo_create (surface);
+        /* Exactly pw × ph device pixels for width × height logical units */
+        cairo_scale (cr, (double) pw / width, (double) ph / height);
+        hr_chart_draw (kind, cr, width, height, data, theme);
+        status = cairo_status (cr);
+        cairo_destroy (cr);
+        if (status == CAIRO_STATUS_SUCCESS)
+          status = cairo_surface_write_to_png_stream (surface, sink_write, sink);
+        cairo_surface_destroy (surface);
+      }
+      break;
+    case HR_CHART_FORMAT_SVG:
+    case HR_CHART_FORMAT_PDF:
+    default:
+      if (format == HR_CHART_FORMAT_SVG)
+        {
+          surface = cairo_svg_surface_create_for_stream (sink_write, sink, width, height);
+          cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PT);
+        }
+      else
+        {
+          surface = cairo_pdf_surface_create_for_stream (sink_write, sink, width, height);
+          cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Headroom");
+        }
+      cr = cairo_create (surface);
+      hr_chart_draw (kind, cr, width, height, data, theme);
+      status = cairo_status (cr);
+      cairo_destroy (cr);
+      cairo_surface_finish (surface);
+      if (status == CAIRO_STATUS_SUCCESS)
+        status = cairo_surface_status (surface);
+      cairo_surface_destroy (surface);
+      break;
+    }
+
+  if (sink->saved_errno != 0)
+    return set_write_error (error, path, sink->saved_errno);
+  if (status != CAIRO_STATUS_SUCCESS)
+    return set_cairo_error (error, path, status);
+  return TRUE;
+}
+
+gboolean
+hr_chart_format_from_path (const char    *path,
+                           HrChartFormat *format)
+{
+  const char *dot;
+
+  g_return_val_if_fail (format != NULL, FALSE);
+
+  if (path == NULL || (dot = strrchr (path, '.')) == NULL || strchr (dot, G_DIR_SEPARATOR))
+    return FALSE;
+  if (g_ascii_strcasecmp (dot, ".png") == 0)
+    *format = HR_CHART_FORMAT_PNG;
+  else if (g_ascii_strcasecmp (dot, ".svg") == 0)
+    *format = HR_CHART_FORMAT_SVG;
+  else if (g_ascii_strcasecmp (dot, ".pdf") == 0)
+    *format = HR_CHART_FORMAT_PDF;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+hr_chart_export (HrChartKind         kind,
+                 const void         *data,
+                 const HrChartTheme *theme,
+                 const char         *path,
+                 int                 width,
+                 int                 height,
+                 double              scale,
+                 GError            **error)
+{
+  HrChartFormat format;
+  g_autofree char *dir = NULL, *base = NULL, *tmp = NULL, *display = NULL;
+  Sink sink = { -1, 0 };
+  gboolean ok;
+
+  g_return_val_if_fail ((guint) kind < HR_CHART_N_KINDS, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  display = g_filename_display_name (path);
+  if (!hr_chart_format_from_path (path, &format))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Cannot export to “%s”: use a .png, .svg or .pdf file name"), display);
+      return FALSE;
+    }
+  if (width < 1 || height < 1 || width > HR_CHART_EXPORT_MAX_SIDE
+      || height > HR_CHART_EXPORT_MAX_SIDE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Chart size %d×%d is out of range (1 to %d)"), width, height,
+                   HR_CHART_EXPORT_MAX_SIDE);
+      return FALSE;
+    }
+  if (format == HR_CHART_FORMAT_PNG)
+    {
+      double pw = round (width * scale), ph = round (height * scale);
+
+      if (!isfinite (scale) || scale <= 0 || scale > HR_CHART_EXPORT_MAX_SCALE)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("Scale %g is out of range (above 0, at most %g)"), scale,
+                       HR_CHART_EXPORT_MAX_SCALE);
+          return FALSE;
+        }
+      if (pw < 1 || ph < 1 || pw > HR_CHART_EXPORT_MAX_SIDE || ph > HR_CHART_EXPORT_MAX_SIDE
+          || pw * ph > HR_CHART_EXPORT_MAX_PIXELS)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("A %.0f×%.0f pixel image is too large"), pw, ph);
+          return FALSE;
+        }
+    }
+
+  /* A temporary file next to the target, so the final rename stays on one file system */
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  sink.fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0666);
+  if (sink.fd < 0)
+    return set_write_error (error, path, errno);
+
+  ok = render (format, kind, data, theme, width, height, scale, &sink, path, error);
+  if (ok && fsync (sink.fd) != 0 && errno != EINVAL && errno != EROFS)
+    ok = set_write_error (error, path, errno);
+  if (close (sink.fd) != 0 && ok)
+    ok = set_write_error (error, path, errno);
+  if (ok && g_rename (tmp, path) != 0)
+    ok = set_write_error (error, path, errno);
+  if (!ok)
+    g_unlink (tmp);
+  return ok;
+}

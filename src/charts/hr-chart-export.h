@@ -1,0 +1,39 @@
+/* hr-chart-export.h — a chart to a PNG, SVG or PDF file */
+#pragma once
+
+#include <glib.h>
+#include "hr-chart.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_CHART_FORMAT_PNG,
+  HR_CHART_FORMAT_SVG,
+  HR_CHART_FORMAT_PDF,
+} HrChartFormat;
+
+#define HR_CHART_EXPORT_MAX_SIDE   16384       /* device pixels per side, PNG */
+#define HR_CHART_EXPORT_MAX_PIXELS (64 << 20)  /* device pixels in all, PNG (256 MiB) */
+#define HR_CHART_EXPORT_MAX_SCALE  8.0
+
+/* The format @path's extension names (case-insensitive .png, .svg, .pdf). */
+gboolean        hr_chart_format_from_path   (const char         *path,
+                                             HrChartFormat      *format);
+
+/* Draws chart @kind from @data (the struct that goes with @kind) into @path, chosen by its
+ * extension: a PNG of exactly round(@width × @scale) by round(@height × @scale) pixels, or an
+ * SVG / PDF page of @width × @height points (@scale ignored).  Written to a temporary file in
+ * the same directory and renamed over @path, so an existing file is never left half-written.
+ * G_IO_ERROR_INVALID_ARGUMENT for a bad size or scale, G_IO_ERROR_NOT_SUPPORTED for an
+ * unknown extension, the file error otherwise. */
+gboolean        hr_chart_export             (HrChartKind         kind,
+                                             const void         *data,
+                                             const HrChartTheme *theme,
+                                             const char         *path,
+                                             int                 width,
+                                             int                 height,
+                                             double              scale,
+                                             GError            **error);
+
+G_END_DECLS

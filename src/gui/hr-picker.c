@@ -1,0 +1,627 @@
+/* hr-picker.c — a button that opens a searchable, grouped list
+ *
+ * GTK 4.8 has no list sections, so the group headings are items of their own: a heading
+ * stays visible while any entry of its group matches the query.
+ */
+#include "hr-picker.h"
+
+#include <glib/gi18n-lib.h>
+
+struct _HrPicker
+{
+  GtkWidget parent_instance;
+
+  /* template */
+  GtkMenuButton *button;
+  GtkPopover *popover;
+  GtkSearchEntry *search_entry;
+  GtkListView *list_view;
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkLabel *empty_label;
+  GtkScrolledWindow *scroller;
+
+  GListStore *store;           /* HrPickerItem, headings included */
+  GtkFilterListModel *filtered;
+  GtkCustomFilter *filter;
+  char **words;                /* case-folded query */
+  GHashTable *matched_groups;  /* groups with at least one match */
+
+  HrPickerItem *selected;
+  char *title;
+  guint scroll_id;
+};
+
+enum
+{
+  PROP_0,
+  PROP_SELECTED_ID,
+  PROP_TITLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (HrPicker, hr_picker, GTK_TYPE_WIDGET)
+
+static gboolean
+query_empty (HrPicker *self)
+{
+  return self->words == NULL || self->words[0] == NULL;
+}
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  HrPicker *self = user_data;
+  HrPickerItem *it = item;
+
+  if (query_empty (self))
+    return TRUE;
+  if (hr_picker_item_is_header (it))
+    return g_hash_table_contains (self->matched_groups, hr_picker_item_get_group (it));
+  return hr_picker_item_matches (it, (const char * const *) self->words);
+}
+
+static guint
+count_matches (HrPicker *self)
+{
+  GListModel *model = G_LIST_MODEL (self->filtered);
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (model, i);
+      if (!hr_picker_item_is_header (it))
+        n++;
+    }
+  return n;
+}
+
+static guint
+apply_query (HrPicker   *self,
+             const char *text)
+{
+  g_autofree char *folded = g_utf8_casefold (text ? text : "", -1);
+  GListModel *model = G_LIST_MODEL (self->store);
+  guint n;
+
+  g_clear_pointer (&self->words, g_strfreev);
+  self->words = g_strsplit_set (g_strstrip (folded), " \t", -1);
+  if (self->words[0] != NULL && self->words[0][0] == '\0' && self->words[1] == NULL)
+    g_clear_pointer (&self->words, g_strfreev);
+
+  g_hash_table_remove_all (self->matched_groups);
+  if (!query_empty (self))
+    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(HrPickerItem) it = g_list_model_get_item (model, i);
+        if (hr_picker_item_matches (it, (const char * const *) self->words))
+          g_hash_table_add (self->matched_groups, g_strdup (hr_picker_item_get_group (it)));
+      }
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+
+  n = count_matches (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_label), n == 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->scroller), n > 0);
+  return n;
+}
+
+static void
+update_button (HrPicker *self)
+{
+  g_autofree char *a11y = NULL;
+  const char *title = self->selected ? hr_picker_item_get_title (self->selected) : _("None");
+  const char *subtitle = self->selected ? hr_picker_item_get_subtitle (self->selected) : "";
+  GtkWidget *toggle = gtk_widget_get_first_child (GTK_WIDGET (self->button));
+
+  gtk_label_set_label (self->title_label, title);
+  gtk_label_set_label (self->subtitle_label, subtitle);
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle[0] != '\0');
+
+  /* TRANSLATORS: accessible name of a picker: "<what>: <current choice>", e.g. "Model: GLM-4.5-Air" */
+  a11y = g_strdup_printf (_("%s: %s"), self->title ? self->title : "", title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
+                                  -1);
+  if (toggle != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (toggle),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, a11y,
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
+                                    -1);
+}
+
+static gboolean
+find_item (HrPicker     *self,
+           const char   *id,
+           HrPickerItem *item,
+           guint        *position)
+{
+  GListModel *model = G_LIST_MODEL (self->store);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (model, i);
+      if (hr_picker_item_is_header (it))
+        continue;
+      if ((item != NULL && it == item) || (id != NULL && g_strcmp0 (hr_picker_item_get_id (it), id) == 0))
+        {
+          *position = i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Rebinds the rows of the previous and the new choice so their check marks move. */
+static void
+refresh_item (HrPicker     *self,
+              HrPickerItem *item)
+{
+  guint pos;
+
+  if (item != NULL && find_item (self, NULL, item, &pos))
+    g_list_model_items_changed (G_LIST_MODEL (self->store), pos, 1, 1);
+}
+
+static void
+select_item (HrPicker     *self,
+             HrPickerItem *item)
+{
+  g_autoptr(HrPickerItem) old = NULL;
+
+  if (item == self->selected)
+    return;
+  old = g_steal_pointer (&self->selected);
+  self->selected = item ? g_object_ref (item) : NULL;
+  refresh_item (self, old);
+  refresh_item (self, self->selected);
+  update_button (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ID]);
+}
+
+static void
+activate_position (HrPicker *self,
+                   guint     position)
+{
+  g_autoptr(HrPickerItem) it = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+
+  if (it == NULL || hr_picker_item_is_header (it))
+    return;
+  gtk_popover_popdown (self->popover);
+  select_item (self, it);
+}
+
+/* Row factory ------------------------------------------------------------------------------ */
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title = gtk_label_new (NULL);
+  GtkWidget *subtitle = gtk_label_new (NULL);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (subtitle, "caption");
+  gtk_widget_add_css_class (subtitle, "dim-label");
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Current choice"), -1);
+  gtk_box_append (GTK_BOX (text), title);
+  gtk_box_append (GTK_BOX (text), subtitle);
+  gtk_box_append (GTK_BOX (box), text);
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  HrPicker *self = user_data;
+  HrPickerItem *it = gtk_list_item_get_item (list_item);
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *text = gtk_widget_get_first_child (box);
+  GtkWidget *check = gtk_widget_get_last_child (box);
+  GtkWidget *title = gtk_widget_get_first_child (text);
+  GtkWidget *subtitle = gtk_widget_get_last_child (text);
+  gboolean header = hr_picker_item_is_header (it);
+
+  gtk_label_set_label (GTK_LABEL (title), hr_picker_item_get_title (it));
+  gtk_label_set_label (GTK_LABEL (subtitle), hr_picker_item_get_subtitle (it));
+  gtk_widget_set_visible (subtitle, !header && hr_picker_item_get_subtitle (it)[0] != '\0');
+  gtk_widget_set_visible (check, !header && it == self->selected);
+  if (header)
+    {
+      gtk_widget_add_css_class (title, "heading");
+      gtk_widget_add_css_class (box, "picker-header");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (title, "heading");
+      gtk_widget_remove_css_class (box, "picker-header");
+    }
+  gtk_list_item_set_activatable (list_item, !header);
+  gtk_list_item_set_selectable (list_item, !header);
+}
+
+/* Callbacks -------------------------------------------------------------------------------- */
+
+static void
+search_changed_cb (HrPicker       *self,
+                   GtkSearchEntry *entry)
+{
+  apply_query (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+search_activate_cb (HrPicker       *self,
+                    GtkSearchEntry *entry)
+{
+  GListModel *model = G_LIST_MODEL (self->filtered);
+
+  /* the search may not have run yet when Enter follows typing at once */
+  apply_query (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (model, i);
+      if (!hr_picker_item_is_header (it))
+        {
+          activate_position (self, i);
+          return;
+        }
+    }
+}
+
+static void
+stop_search_cb (HrPicker       *self,
+                GtkSearchEntry *entry)
+{
+  gtk_popover_popdown (self->popover);
+}
+
+static gboolean
+search_key_pressed_cb (HrPicker              *self,
+                       guint                  keyval,
+                       guint                  keycode,
+                       GdkModifierType        state,
+                       GtkEventControllerKey *controller)
+{
+  if (keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down)
+    {
+      gtk_widget_child_focus (GTK_WIDGET (self->list_view), GTK_DIR_TAB_FORWARD);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+list_activate_cb (HrPicker    *self,
+                  guint        position,
+                  GtkListView *list_view)
+{
+  activate_position (self, position);
+}
+
+static gboolean
+scroll_to_selected_cb (gpointer user_data)
+{
+  HrPicker *self = user_data;
+  guint pos;
+
+  self->scroll_id = 0;
+  if (self->selected != NULL && find_item (self, NULL, self->selected, &pos))
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", pos);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+popover_show_cb (HrPicker   *self,
+                 GtkPopover *popover)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  apply_query (self, "");
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  /* the list has no size before the popover's first layout: scroll once it has one */
+  g_clear_handle_id (&self->scroll_id, g_source_remove);
+  self->scroll_id = g_timeout_add (30, scroll_to_selected_cb, self);
+}
+
+/* GObject ---------------------------------------------------------------------------------- */
+
+static void
+hr_picker_dispose (GObject *object)
+{
+  HrPicker *self = HR_PICKER (object);
+  GtkWidget *child;
+
+  g_clear_handle_id (&self->scroll_id, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_PICKER);
+  /* the template's top box has no id, so dispose_template() leaves it to us */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->selected);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (hr_picker_parent_class)->dispose (object);
+}
+
+static void
+hr_picker_finalize (GObject *object)
+{
+  HrPicker *self = HR_PICKER (object);
+
+  g_clear_pointer (&self->words, g_strfreev);
+  g_clear_pointer (&self->matched_groups, g_hash_table_unref);
+  g_clear_pointer (&self->title, g_free);
+
+  G_OBJECT_CLASS (hr_picker_parent_class)->finalize (object);
+}
+
+static void
+hr_picker_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  HrPicker *self = HR_PICKER (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_ID:
+      g_value_set_string (value, hr_picker_get_selected_id (self));
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_picker_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  HrPicker *self = HR_PICKER (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_ID:
+      hr_picker_set_selected_id (self, g_value_get_string (value));
+      break;
+    case PROP_TITLE:
+      hr_picker_set_title (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_picker_class_init (HrPickerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_picker_dispose;
+  object_class->finalize = hr_picker_finalize;
+  object_class->get_property = hr_picker_get_property;
+  object_class->set_property = hr_picker_set_property;
+
+  properties[PROP_SELECTED_ID] =
+    g_param_spec_string ("selected-id", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-picker.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, button);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, popover);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, list_view);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, title_label);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, scroller);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, list_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, popover_show_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "picker");
+}
+
+static void
+hr_picker_init (HrPicker *self)
+{
+  GtkListItemFactory *factory;
+  GtkEventController *keys;
+  GtkWidget *content, *wrapper;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* GtkMenuButton wraps its child in a box of its own that centres it; a picker reads like a
+   * row, left-aligned with the arrow at the end */
+  content = gtk_menu_button_get_child (self->button);
+  wrapper = content ? gtk_widget_get_parent (content) : NULL;
+  if (wrapper != NULL && GTK_IS_BOX (wrapper))
+    {
+      gtk_widget_set_halign (wrapper, GTK_ALIGN_FILL);
+      gtk_widget_set_hexpand (wrapper, TRUE);
+    }
+
+  self->matched_groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->store = g_list_store_new (HR_TYPE_PICKER_ITEM);
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
+                                              GTK_FILTER (self->filter));
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
+  gtk_list_view_set_factory (self->list_view, factory);
+  g_object_unref (factory);
+  gtk_list_view_set_model (self->list_view,
+                           GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->filtered)))));
+  g_object_unref (gtk_list_view_get_model (self->list_view));
+
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (search_key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
+  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->popover));
+
+  update_button (self);
+}
+
+/* Public API ------------------------------------------------------------------------------- */
+
+GtkWidget *
+hr_picker_new (void)
+{
+  return g_object_new (HR_TYPE_PICKER, NULL);
+}
+
+void
+hr_picker_set_items (HrPicker  *self,
+                     GPtrArray *items)
+{
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *selected_id = NULL;
+  const char *group = NULL;
+
+  g_return_if_fail (HR_IS_PICKER (self));
+  g_return_if_fail (items != NULL);
+
+  selected_id = g_strdup (hr_picker_get_selected_id (self));
+  for (guint i = 0; i < items->len; i++)
+    {
+      HrPickerItem *it = g_ptr_array_index (items, i);
+      const char *g = hr_picker_item_get_group (it);
+
+      if (g != NULL && g[0] != '\0' && g_strcmp0 (g, group) != 0)
+        g_ptr_array_add (all, hr_picker_item_new_header (g));
+      group = g;
+      g_ptr_array_add (all, g_object_ref (it));
+    }
+  g_clear_object (&self->selected);
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       all->pdata, all->len);
+  if (selected_id == NULL || !hr_picker_set_selected_id (self, selected_id))
+    {
+      update_button (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ID]);
+    }
+  apply_query (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
+gboolean
+hr_picker_set_selected_id (HrPicker   *self,
+                           const char *id)
+{
+  guint pos;
+  g_autoptr(HrPickerItem) it = NULL;
+
+  g_return_val_if_fail (HR_IS_PICKER (self), FALSE);
+
+  if (id == NULL || !find_item (self, id, NULL, &pos))
+    return FALSE;
+  it = g_list_model_get_item (G_LIST_MODEL (self->store), pos);
+  select_item (self, it);
+  return TRUE;
+}
+
+const char *
+hr_picker_get_selected_id (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), NULL);
+  return self->selected ? hr_picker_item_get_id (self->selected) : NULL;
+}
+
+HrPickerItem *
+hr_picker_get_selected_item (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), NULL);
+  return self->selected;
+}
+
+void
+hr_picker_set_title (HrPicker   *self,
+                     const char *title)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+
+  if (g_strcmp0 (title, self->title) == 0)
+    return;
+  g_free (self->title);
+  self->title = g_strdup (title);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), title);
+  update_button (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+const char *
+hr_picker_get_title (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), NULL);
+  return self->title;
+}
+
+void
+hr_picker_set_placeholder (HrPicker   *self,
+                           const char *text)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+
+  g_object_set (self->search_entry, "placeholder-text", text, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+}
+
+void
+hr_picker_popup (HrPicker *self)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+  gtk_menu_button_popup (self->button);
+}
+
+void
+hr_picker_popdown (HrPicker *self)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+  gtk_menu_button_popdown (self->button);
+}
+
+guint
+hr_picker_search (HrPicker   *self,
+                  const char *text)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), 0);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text ? text : "");
+  return apply_query (self, text);
+}
+
+GListModel *
+hr_picker_get_shown (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), NULL);
+  return G_LIST_MODEL (self->filtered);
+}

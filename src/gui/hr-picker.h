@@ -1,0 +1,41 @@
+/* hr-picker.h — a button that opens a searchable, grouped list (the model and GPU pickers) */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "hr-picker-item.h"
+
+G_BEGIN_DECLS
+
+#define HR_TYPE_PICKER (hr_picker_get_type ())
+G_DECLARE_FINAL_TYPE (HrPicker, hr_picker, HR, PICKER, GtkWidget)
+
+GtkWidget      *hr_picker_new               (void);
+
+/* @items: HrPickerItem*, sorted by group; a heading is inserted wherever the group changes. */
+void            hr_picker_set_items         (HrPicker     *self,
+                                             GPtrArray    *items);
+/* FALSE (and nothing changes) when no item has @id. */
+gboolean        hr_picker_set_selected_id   (HrPicker     *self,
+                                             const char   *id);
+const char     *hr_picker_get_selected_id   (HrPicker     *self);
+HrPickerItem   *hr_picker_get_selected_item (HrPicker     *self);
+
+/* The accessible name and tooltip ("Model"); the selection is appended for screen readers. */
+void            hr_picker_set_title         (HrPicker     *self,
+                                             const char   *title);
+const char     *hr_picker_get_title         (HrPicker     *self);
+void            hr_picker_set_placeholder   (HrPicker     *self,
+                                             const char   *text);
+
+/* Opens the list with the search entry focused (Ctrl+F / Ctrl+G). */
+void            hr_picker_popup             (HrPicker     *self);
+void            hr_picker_popdown           (HrPicker     *self);
+
+/* For tests: filter as if @text was typed; returns the entries (not headings) that match. */
+guint           hr_picker_search            (HrPicker     *self,
+                                             const char   *text);
+/* The list as shown (entries and headings), for tests. */
+GListModel     *hr_picker_get_shown         (HrPicker     *self);
+
+G_END_DECLS

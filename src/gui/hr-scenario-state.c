@@ -1,0 +1,815 @@
+/* hr-scenario-state.c — core results worded for the Size view, testable without a display */
+#include "hr-scenario-state.h"
+
+#include <glib/gi18n-lib.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-units.h"
+
+#define DASH "—"
+
+/* Formatting --------------------------------------------------------------------------- */
+
+char *
+hr_size_format_number (double value,
+                       int    decimals)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE + 32];
+  const char *point;
+  GString *out;
+
+  if (!isfinite (value))
+    return g_strdup (DASH);
+  hr_format_number_c_buf (buf, sizeof buf, value, decimals);
+  if (strchr (buf, '.') != NULL)
+    {
+      gsize len = strlen (buf);
+      while (len > 0 && buf[len - 1] == '0')
+        buf[--len] = '\0';
+      if (len > 0 && buf[len - 1] == '.')
+        buf[--len] = '\0';
+    }
+  if (strcmp (buf, "-0") == 0)
+    strcpy (buf, "0");
+
+  /* The core writes C-locale numbers; the screen speaks the user's locale. */
+  point = localeconv ()->decimal_point;
+  if (point == NULL || point[0] == '\0' || strcmp (point, ".") == 0)
+    return g_strdup (buf);
+  out = g_string_new (NULL);
+  for (const char *p = buf; *p; p++)
+    {
+      if (*p == '.')
+        g_string_append (out, point);
+      else
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+hr_size_format_gib (double bytes)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (bytes))
+    return g_strdup (DASH);
+  n = hr_size_format_number (hr_to_gib (bytes), 2);
+  /* TRANSLATORS: a memory size in binary gigabytes, e.g. "67.96 GiB" */
+  return g_strdup_printf (_("%s GiB"), n);
+}
+
+char *
+hr_size_format_gb (double bytes)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (bytes))
+    return g_strdup (DASH);
+  n = hr_size_format_number (hr_to_gb (bytes), 2);
+  /* TRANSLATORS: a memory size in decimal gigabytes, e.g. "75.12 GB" */
+  return g_strdup_printf (_("%s GB"), n);
+}
+
+char *
+hr_size_format_margin (double bytes)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (bytes))
+    return g_strdup (DASH);
+  n = hr_size_format_number (fabs (hr_to_gib (bytes)), 2);
+  if (hr_round (hr_to_gib (bytes), 2) == 0)
+    return g_strdup_printf (_("%s GiB"), n);
+  /* TRANSLATORS: a signed memory margin, e.g. "+6.04 GiB" or "-9.16 GiB" */
+  return g_strdup_printf (bytes > 0 ? _("+%s GiB") : _("-%s GiB"), n);
+}
+
+char *
+hr_size_format_tps (double tps)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (tps))
+    return g_strdup (_("unknown"));
+  n = hr_size_format_number (tps, tps >= 1000 ? 0 : 1);
+  /* TRANSLATORS: an estimated speed, e.g. "~40.2 tok/s" */
+  return g_strdup_printf (_("~%s tok/s"), n);
+}
+
+static char *
+format_grouped_int (gint64 value)
+{
+  /* %' groups digits the way the user's locale does ("131,072", "131.072", "131072") */
+  return g_strdup_printf ("%'" G_GINT64_FORMAT, value);
+}
+
+char *
+hr_size_format_context (gint64 tokens)
+{
+  g_autofree char *shrt = hr_format_context_short (tokens);
+  g_autofree char *full = format_grouped_int (tokens);
+
+  if (g_strcmp0 (shrt, full) == 0 || strspn (shrt, "0123456789") == strlen (shrt))
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s token", "%s tokens", (gulong) tokens), full);
+  /* TRANSLATORS: a context length, e.g. "128K (131,072 tokens)" */
+  return g_strdup_printf (_("%s (%s tokens)"), shrt, full);
+}
+
+char *
+hr_size_format_usd (double usd,
+                    int    decimals)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (usd))
+    return g_strdup (DASH);
+  if (decimals == 0)
+    n = g_strdup_printf ("%'.0f", usd);
+  else
+    n = g_strdup_printf ("%'.*f", decimals, usd);
+  /* TRANSLATORS: a price in US dollars, e.g. "$8,500" */
+  return g_strdup_printf (_("$%s"), n);
+}
+
+static char *
+format_percent (double fraction)
+{
+  g_autofree char *n = hr_size_format_number (fraction * 100.0, 0);
+  /* TRANSLATORS: a percentage, e.g. "87%" */
+  return g_strdup_printf (_("%s%%"), n);
+}
+
+static char *
+format_ms (double ms)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (ms))
+    return g_strdup (_("unknown"));
+  if (ms >= 10000)
+    {
+      n = hr_size_format_number (ms / 1000.0, 1);
+      /* TRANSLATORS: a duration in seconds, e.g. "~12.5 s" */
+      return g_strdup_printf (_("~%s s"), n);
+    }
+  n = hr_size_format_number (ms, 0);
+  /* TRANSLATORS: a duration in milliseconds, e.g. "~772 ms" */
+  return g_strdup_printf (_("~%s ms"), n);
+}
+
+const char *
+hr_size_verdict_css (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      return "verdict-fits";
+    case HR_VERDICT_TIGHT:
+      return "verdict-tight";
+    case HR_VERDICT_EXCEEDS:
+    default:
+      return "verdict-exceeds";
+    }
+}
+
+const char *
+hr_size_verdict_icon (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      return "emblem-ok-symbolic";
+    case HR_VERDICT_TIGHT:
+      return "dialog-warning-symbolic";
+    case HR_VERDICT_EXCEEDS:
+    default:
+      return "dialog-error-symbolic";
+    }
+}
+
+static gboolean
+engine_uses_backend (HrEngine engine)
+{
+  return engine == HR_ENGINE_LLAMA_CPP || engine == HR_ENGINE_OLLAMA;
+}
+
+const char *
+hr_size_backend_display (HrBackend backend)
+{
+  switch (backend)
+    {
+    case HR_BACKEND_CUDA: return "CUDA";
+    case HR_BACKEND_ROCM: return "ROCm";
+    case HR_BACKEND_METAL: return "Metal";
+    case HR_BACKEND_VULKAN: return "Vulkan";
+    case HR_BACKEND_SYCL: return "SYCL";
+    case HR_BACKEND_CPU: return "CPU";
+    case HR_BACKEND_CANN: return "CANN";
+    case HR_BACKEND_MUSA: return "MUSA";
+    case HR_BACKEND_OTHER:
+    case HR_N_BACKENDS:
+    default:
+      return _("vendor stack");
+    }
+}
+
+char *
+hr_size_model_summary (const HrModel *model)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  if (isfinite (model->total_params) && model->total_params > 0)
+    {
+      g_autofree char *total = hr_size_format_number (model->total_params / 1e9, 2);
+      /* TRANSLATORS: parameter count in billions, e.g. "110.47 B total" */
+      g_string_append_printf (s, _("%s B total"), total);
+      if (isfinite (model->active_params) && model->active_params > 0 &&
+          model->active_params < model->total_params * 0.999)
+        {
+          g_autofree char *active = hr_size_format_number (model->active_params / 1e9, 2);
+          g_string_append (s, " · ");
+          /* TRANSLATORS: active parameters per token in billions, e.g. "12 B active" */
+          g_string_append_printf (s, _("%s B active"), active);
+        }
+    }
+  else
+    g_string_append (s, _("parameters unknown"));
+  if (model->arch_label != NULL && model->arch_label[0] != '\0')
+    g_string_append_printf (s, " · %s", model->arch_label);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+char *
+hr_size_gpu_summary (const HrGpu *gpu)
+{
+  g_autofree char *mem = hr_size_format_number (gpu->memory_gib, 0);
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  if (hr_gpu_is_unified (gpu))
+    /* TRANSLATORS: memory of a unified-memory machine, e.g. "128 GB unified" */
+    g_string_append_printf (s, _("%s GB unified"), mem);
+  else
+    g_string_append_printf (s, _("%s GB"), mem);
+  if (isfinite (gpu->bandwidth_gbs))
+    {
+      g_autofree char *bw = hr_size_format_number (gpu->bandwidth_gbs, 0);
+      g_string_append (s, " · ");
+      /* TRANSLATORS: memory bandwidth, e.g. "1792 GB/s" */
+      g_string_append_printf (s, _("%s GB/s"), bw);
+    }
+  else
+    g_string_append_printf (s, " · %s", _("bandwidth unknown"));
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* The main state ------------------------------------------------------------------------ */
+
+static void
+card_clear (HrSizeCard *card)
+{
+  g_clear_pointer (&card->caption, g_free);
+  g_clear_pointer (&card->value, g_free);
+  g_clear_pointer (&card->detail, g_free);
+  g_clear_pointer (&card->note, g_free);
+}
+
+static void
+card_set (HrSizeCard *card,
+          const char *caption,
+          char       *value,
+          char       *detail,
+          char       *note)
+{
+  card_clear (card);
+  card->caption = g_strdup (caption);
+  card->value = value;
+  card->detail = detail;
+  card->note = note;
+}
+
+void
+hr_size_state_init (HrSizeState *state)
+{
+  memset (state, 0, sizeof *state);
+  state->simulator_ttft_ms = NAN;
+  state->simulator_tps = NAN;
+}
+
+void
+hr_size_state_clear (HrSizeState *state)
+{
+  g_clear_pointer (&state->verdict_title, g_free);
+  g_clear_pointer (&state->verdict_detail, g_free);
+  g_clear_pointer (&state->title, g_free);
+  g_clear_pointer (&state->subtitle, g_free);
+  g_clear_pointer (&state->breakdown, g_free);
+  g_clear_pointer (&state->weights_source, g_free);
+  g_clear_pointer (&state->simulator_status, g_free);
+  for (guint i = 0; i < HR_SIZE_N_CARDS; i++)
+    card_clear (&state->cards[i]);
+  hr_size_state_init (state);
+}
+
+static char *
+scenario_title (const HrScenario *s)
+{
+  const char *model = s->model ? (s->model->name ? s->model->name : s->model->id) : "?";
+  const char *gpu = s->gpu ? (s->gpu->name ? s->gpu->name : s->gpu->id) : "?";
+
+  if (s->n_gpus > 1)
+    /* TRANSLATORS: "<model> on <n>× <GPU>" */
+    return g_strdup_printf (_("%s on %d× %s"), model, s->n_gpus, gpu);
+  /* TRANSLATORS: "<model> on <GPU>" */
+  return g_strdup_printf (_("%s on %s"), model, gpu);
+}
+
+static char *
+scenario_subtitle (const HrScenario *s)
+{
+  g_autofree char *ctx = hr_format_context_short (s->context);
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_string_append_printf (out, "%s · ", s->quant);
+  /* TRANSLATORS: e.g. "8K context" */
+  g_string_append_printf (out, _("%s context"), ctx);
+  g_string_append (out, " · ");
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%d sequence", "%d sequences", s->batch), s->batch);
+  g_string_append_printf (out, " · %s", hr_engine_display_name (s->engine));
+  if (engine_uses_backend (s->engine))
+    g_string_append_printf (out, " · %s", hr_size_backend_display (hr_scenario_backend (s)));
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static char *
+weights_source_text (const HrScenario *s,
+                     const HrEstimate *e)
+{
+  switch (e->weights.source)
+    {
+    case HR_WEIGHTS_MEASURED:
+      if (e->weights.source_detail != NULL && e->weights.source_detail[0] != '\0')
+        return g_strdup_printf (_("Weights: measured file size (%s)"), e->weights.source_detail);
+      return g_strdup (_("Weights: measured file size"));
+    case HR_WEIGHTS_GGUF:
+      return g_strdup (_("Weights: exact tensor bytes from the GGUF header"));
+    case HR_WEIGHTS_DERIVED:
+      return g_strdup_printf (_("Weights: derived per tensor from the architecture and the %s mix"), s->quant);
+    case HR_WEIGHTS_CHECKPOINT:
+      return g_strdup (_("Weights: official checkpoint size"));
+    case HR_WEIGHTS_UNKNOWN:
+    default:
+      return g_strdup (_("Weights: source unknown"));
+    }
+}
+
+void
+hr_size_state_from_estimate (HrSizeState      *state,
+                             const HrScenario *s,
+                             const HrEstimate *e)
+{
+  g_autofree char *required = NULL;
+  g_autofree char *usable = NULL;
+  g_autofree char *margin = NULL;
+  g_autofree char *util = NULL;
+  g_autofree char *ttft = NULL;
+  g_autofree char *tps = NULL;
+  g_autofree char *weights = NULL;
+  g_autofree char *kv = NULL;
+  g_autofree char *over = NULL;
+  g_autofree char *ram = NULL;
+  g_autofree char *prompt = NULL;
+  g_autofree char *phys = NULL;
+  char *detail, *note;
+
+  g_return_if_fail (state != NULL && s != NULL && e != NULL);
+
+  hr_size_state_clear (state);
+  state->ok = TRUE;
+  state->verdict = e->verdict;
+  state->verdict_css = hr_size_verdict_css (e->verdict);
+  state->verdict_icon = hr_size_verdict_icon (e->verdict);
+  state->verdict_title = g_strdup (hr_verdict_display (e->verdict));
+  state->title = scenario_title (s);
+  state->subtitle = scenario_subtitle (s);
+
+  required = hr_size_format_gib (e->required_bytes);
+  usable = hr_size_format_gib (e->usable_bytes);
+  margin = hr_size_format_gib (fabs (e->margin_bytes));
+  util = format_percent (e->utilization);
+
+  switch (e->verdict)
+    {
+    case HR_VERDICT_FITS:
+      state->verdict_detail = g_strdup_printf (_("Needs %s of %s usable, %s to spare (%s of physical memory)."),
+                                               required, usable, margin, util);
+      break;
+    case HR_VERDICT_TIGHT:
+      state->verdict_detail = g_strdup_printf (_("Needs %s of %s usable (%s of physical memory): above the 92%% comfort line, with little room for longer prompts."),
+                                               required, usable, util);
+      break;
+    case HR_VERDICT_EXCEEDS:
+    default:
+      state->verdict_detail = g_strdup_printf (_("Needs %s but only %s is usable: %s short (%s of physical memory)."),
+                                               required, usable, margin, util);
+      break;
+    }
+
+  weights = hr_size_format_gib (e->weights.bytes);
+  kv = hr_size_format_gib (e->kv_bytes);
+  over = hr_size_format_gib (e->overhead_bytes);
+  ram = hr_size_format_gib (e->system_ram_bytes);
+  state->breakdown = g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s · System RAM %s"),
+                                      weights, kv, over, ram);
+  state->weights_source = weights_source_text (s, e);
+
+  /* Required memory */
+  note = NULL;
+  if (s->n_gpus > 1)
+    {
+      g_autofree char *per = hr_size_format_gib (e->per_gpu_required);
+      note = g_strdup_printf (_("%s on the fullest GPU"), per);
+    }
+  else if (e->system_ram_bytes > 0)
+    note = g_strdup_printf (_("plus %s in system RAM"), ram);
+  {
+    g_autofree char *gb = hr_size_format_gb (e->required_bytes);
+    /* TRANSLATORS: e.g. "75.12 GB (decimal)" */
+    detail = g_strdup_printf (_("%s (decimal)"), gb);
+  }
+  card_set (&state->cards[HR_SIZE_CARD_REQUIRED], _("Required memory"),
+            g_strdup (required), detail, note);
+
+  /* Usable memory */
+  phys = hr_size_format_number (s->gpu->memory_gib, 0);
+  if (hr_gpu_is_unified (s->gpu))
+    {
+      g_autofree char *share = format_percent (e->usable_bytes / MAX (e->physical_bytes, 1));
+      detail = g_strdup_printf (_("%s of %s GB unified memory"), share, phys);
+    }
+  else if (s->n_gpus > 1)
+    detail = g_strdup_printf (_("%d × %s GB (physical)"), s->n_gpus, phys);
+  else
+    detail = g_strdup_printf (_("%s GB (physical)"), phys);
+  card_set (&state->cards[HR_SIZE_CARD_USABLE], _("Usable memory"), g_strdup (usable), detail, NULL);
+
+  /* Margin */
+  card_set (&state->cards[HR_SIZE_CARD_MARGIN], _("Margin"),
+            hr_size_format_margin (e->margin_bytes),
+            /* TRANSLATORS: e.g. "87% utilisation" */
+            g_strdup_printf (_("%s utilisation"), util), NULL);
+
+  /* Decode */
+  tps = hr_size_format_tps (e->decode_tps);
+  if (isfinite (e->decode_tps_low) && isfinite (e->decode_tps_high))
+    {
+      g_autofree char *lo = hr_size_format_number (e->decode_tps_low, e->decode_tps_low >= 1000 ? 0 : 1);
+      g_autofree char *hi = hr_size_format_number (e->decode_tps_high, e->decode_tps_high >= 1000 ? 0 : 1);
+      if (s->batch > 1 && isfinite (e->aggregate_tps))
+        {
+          g_autofree char *agg = hr_size_format_number (e->aggregate_tps, 0);
+          /* TRANSLATORS: decode range per sequence and the aggregate over all sequences */
+          detail = g_strdup_printf (_("%s–%s tok/s per sequence, %s tok/s in all"), lo, hi, agg);
+        }
+      else
+        /* TRANSLATORS: the low–high range of the decode estimate */
+        detail = g_strdup_printf (_("range %s–%s tok/s"), lo, hi);
+    }
+  else
+    detail = g_strdup (_("range unknown"));
+  card_set (&state->cards[HR_SIZE_CARD_DECODE], _("Decode speed"), g_strdup (tps), detail,
+            g_strdup (e->decode_basis));
+
+  /* Prefill */
+  ttft = format_ms (e->ttft_ms);
+  prompt = hr_format_context_short (s->prompt_tokens);
+  {
+    g_autofree char *pf = NULL;
+    if (isfinite (e->prefill_tps))
+      {
+        g_autofree char *n = hr_size_format_number (e->prefill_tps, 0);
+        pf = g_strdup_printf (_("~%s tok/s"), n);
+      }
+    else
+      pf = g_strdup (_("unknown"));
+    /* TRANSLATORS: time to first token, e.g. "TTFT for a 4K prompt: ~772 ms" */
+    detail = g_strdup_printf (_("TTFT for a %s prompt: %s"), prompt, ttft);
+    card_set (&state->cards[HR_SIZE_CARD_PREFILL], _("Prefill speed"), g_steal_pointer (&pf), detail,
+              g_strdup (e->prefill_basis));
+  }
+
+  /* Cost */
+  if (isfinite (e->cost_per_mtok_usd))
+    {
+      g_autofree char *hour = hr_size_format_usd (e->offer_usd_per_hour, 2);
+      card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"),
+                hr_size_format_usd (e->cost_per_mtok_usd, 2),
+                /* TRANSLATORS: the cloud offer a cost is based on, e.g. "Vast.ai · 1x A100 80GB SXM at $0.44/h" */
+                g_strdup_printf (_("%s at %s/h"), e->offer_label, hour), NULL);
+    }
+  else if (e->verdict == HR_VERDICT_EXCEEDS)
+    card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH),
+              g_strdup (_("Does not fit on this hardware")), NULL);
+  else
+    card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH),
+              g_strdup (_("No cloud offer for this GPU")), NULL);
+
+  /* Simulator */
+  state->simulator_ttft_ms = e->ttft_ms;
+  state->simulator_tps = e->decode_tps;
+  /* TRANSLATORS: the speed simulator's basis, e.g. "TTFT ~772 ms · ~40.2 tok/s" */
+  state->simulator_status = g_strdup_printf (_("TTFT %s · %s"), ttft, tps);
+}
+
+void
+hr_size_state_from_error (HrSizeState      *state,
+                          const HrScenario *s,
+                          const GError     *error)
+{
+  g_return_if_fail (state != NULL);
+
+  hr_size_state_clear (state);
+  state->ok = FALSE;
+  state->verdict = HR_VERDICT_EXCEEDS;
+  state->verdict_css = "verdict-error";
+  state->verdict_icon = "dialog-error-symbolic";
+  state->verdict_title = g_strdup (_("Cannot size this scenario"));
+  state->verdict_detail = g_strdup (error && error->message ? error->message : _("Unknown error"));
+  state->title = s && s->model && s->gpu ? scenario_title (s) : g_strdup ("");
+  state->subtitle = s && s->model ? scenario_subtitle (s) : g_strdup ("");
+  state->breakdown = g_strdup ("");
+  state->weights_source = g_strdup ("");
+  card_set (&state->cards[HR_SIZE_CARD_REQUIRED], _("Required memory"), g_strdup (DASH), g_strdup (""), NULL);
+  card_set (&state->cards[HR_SIZE_CARD_USABLE], _("Usable memory"), g_strdup (DASH), g_strdup (""), NULL);
+  card_set (&state->cards[HR_SIZE_CARD_MARGIN], _("Margin"), g_strdup (DASH), g_strdup (""), NULL);
+  card_set (&state->cards[HR_SIZE_CARD_DECODE], _("Decode speed"), g_strdup (DASH), g_strdup (""), NULL);
+  card_set (&state->cards[HR_SIZE_CARD_PREFILL], _("Prefill speed"), g_strdup (DASH), g_strdup (""), NULL);
+  card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH), g_strdup (""), NULL);
+  state->simulator_status = g_strdup (_("Nothing to simulate"));
+}
+
+/* Advice ------------------------------------------------------------------------------- */
+
+void
+hr_matrix_row_state_free (HrMatrixRowState *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->quant);
+  g_free (row->label);
+  g_free (row->weights);
+  g_free (row->kv);
+  g_free (row->total);
+  g_free (row->total_gb);
+  g_free (row->decode);
+  g_free (row->verdict_text);
+  g_free (row->smallest);
+  g_free (row->smallest_id);
+  g_free (row->source);
+  g_free (row);
+}
+
+static const char *
+source_display (HrWeightsSource source)
+{
+  switch (source)
+    {
+    case HR_WEIGHTS_MEASURED:
+      return _("Measured");
+    case HR_WEIGHTS_GGUF:
+      return _("GGUF header");
+    case HR_WEIGHTS_DERIVED:
+      return _("Derived");
+    case HR_WEIGHTS_CHECKPOINT:
+      return _("Checkpoint");
+    case HR_WEIGHTS_UNKNOWN:
+    default:
+      return _("Unknown");
+    }
+}
+
+static char *
+pick_name (const HrGpu *gpu,
+           int          count)
+{
+  if (count > 1)
+    /* TRANSLATORS: several of one GPU, e.g. "2× A100 80GB SXM" */
+    return g_strdup_printf (_("%d× %s"), count, gpu->name);
+  return g_strdup (gpu->name);
+}
+
+static HrMatrixRowState *
+matrix_row_state (const HrMatrixRow *row,
+                  const char        *current)
+{
+  HrMatrixRowState *st = g_new0 (HrMatrixRowState, 1);
+  const HrEstimate *e = &row->estimate;
+
+  st->quant = g_strdup (row->quant->id);
+  st->label = g_strdup (row->quant->label ? row->quant->label : "");
+  st->weights = hr_size_format_gib (e->weights.bytes);
+  st->kv = hr_size_format_gib (e->kv_bytes);
+  st->total = hr_size_format_gib (e->required_bytes);
+  st->total_gb = hr_size_format_gb (e->required_bytes);
+  st->decode = hr_size_format_tps (e->decode_tps);
+  st->verdict = e->verdict;
+  st->verdict_text = g_strdup (hr_verdict_display (e->verdict));
+  st->verdict_css = hr_size_verdict_css (e->verdict);
+  st->verdict_icon = hr_size_verdict_icon (e->verdict);
+  if (row->smallest.count > 0 && row->smallest.gpu != NULL)
+    {
+      st->smallest = pick_name (row->smallest.gpu, row->smallest.count);
+      st->smallest_id = g_strdup (row->smallest.gpu->id);
+    }
+  else
+    st->smallest = g_strdup (_("None in the catalog"));
+  st->source = g_strdup (source_display (e->weights.source));
+  st->current = current != NULL && g_ascii_strcasecmp (current, row->quant->id) == 0;
+  return st;
+}
+
+static void
+reverse_state (HrAdviceState    *st,
+               const HrScenario *s,
+               gint64            max_ctx,
+               const HrQuantMix *best,
+               int               min_gpus)
+{
+  HrReverseState *r;
+
+  r = &st->reverse[HR_REVERSE_CONTEXT];
+  r->title = g_strdup (_("Longest context that fits"));
+  r->context = max_ctx;
+  if (max_ctx <= 0)
+    r->value = g_strdup (_("None: not even the shortest context fits"));
+  else
+    {
+      g_autofree char *c = hr_size_format_context (max_ctx);
+      if (s->model->max_context > 0 && max_ctx >= s->model->max_context)
+        r->value = g_strdup_printf (_("%s, the model’s maximum"), c);
+      else
+        r->value = g_steal_pointer (&c);
+    }
+  r->applicable = max_ctx > 0 && max_ctx != s->context;
+
+  r = &st->reverse[HR_REVERSE_QUANT];
+  r->title = g_strdup (_("Best quantization that fits"));
+  if (best != NULL)
+    {
+      g_strlcpy (r->quant, best->id, sizeof r->quant);
+      r->value = best->label ? g_strdup_printf ("%s — %s", best->id, best->label) : g_strdup (best->id);
+      r->applicable = g_ascii_strcasecmp (best->id, s->quant) != 0;
+    }
+  else
+    r->value = g_strdup (_("None: no quantization fits"));
+
+  r = &st->reverse[HR_REVERSE_GPUS];
+  r->title = g_strdup (_("Fewest GPUs that fit"));
+  r->gpus = min_gpus;
+  if (min_gpus > 0)
+    {
+      r->value = pick_name (s->gpu, min_gpus);
+      r->applicable = min_gpus != s->n_gpus;
+    }
+  else
+    r->value = g_strdup (_("None: more than 64 would be needed"));
+}
+
+static void
+pick_state (HrPickState  *p,
+            const char   *title,
+            const HrPick *pick,
+            gboolean      have,
+            const char   *none)
+{
+  g_autoptr(GString) detail = g_string_new (NULL);
+
+  p->title = g_strdup (title);
+  if (!have || pick->gpu == NULL)
+    {
+      p->value = g_strdup (none);
+      p->detail = g_strdup ("");
+      return;
+    }
+  p->value = pick_name (pick->gpu, pick->count);
+  p->gpu_id = g_strdup (pick->gpu->id);
+  p->count = pick->count;
+  {
+    g_autofree char *mem = hr_size_format_number (pick->gpu->memory_gib * pick->count, 0);
+    g_autofree char *tps = hr_size_format_tps (pick->decode_tps);
+    if (hr_gpu_is_unified (pick->gpu))
+      g_string_append_printf (detail, _("%s GB unified"), mem);
+    else
+      g_string_append_printf (detail, _("%s GB"), mem);
+    if (isfinite (pick->price_usd))
+      {
+        g_autofree char *usd = hr_size_format_usd (pick->price_usd, 0);
+        g_string_append_printf (detail, " · ~%s", usd);
+        if (pick->gpu->used_market)
+          g_string_append_printf (detail, " %s", _("(used)"));
+      }
+    g_string_append_printf (detail, " · %s", tps);
+  }
+  p->detail = g_string_free (g_steal_pointer (&detail), FALSE);
+}
+
+HrAdviceState *
+hr_advice_state_compute (const HrScenario *scenario,
+                         const HrCatalog  *catalog,
+                         const HrPricing  *pricing)
+{
+  HrAdviceState *st = g_new0 (HrAdviceState, 1);
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr(GArray) rows = NULL;
+  HrRecommendations rec;
+  HrEstimate e;
+
+  g_return_val_if_fail (scenario != NULL && catalog != NULL, st);
+
+  st->matrix = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_matrix_row_state_free);
+  st->diagnosis = g_ptr_array_new_with_free_func (g_free);
+  st->launch = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_launch_command_free);
+
+  rows = hr_advice_quant_matrix (scenario, catalog, pricing);
+  for (guint i = 0; i < rows->len; i++)
+    g_ptr_array_add (st->matrix, matrix_row_state (&g_array_index (rows, HrMatrixRow, i), scenario->quant));
+
+  if (hr_estimate_compute (scenario, pricing, &e, NULL))
+    {
+      g_autoptr(GPtrArray) diag = hr_advice_diagnosis (scenario, &e, catalog);
+      g_autoptr(GPtrArray) launch = hr_launch_commands (scenario, &e);
+
+      for (guint i = 0; i < diag->len; i++)
+        g_ptr_array_add (st->diagnosis, g_strdup (g_ptr_array_index (diag, i)));
+      /* take the commands over from the core's array */
+      g_ptr_array_set_free_func (launch, NULL);
+      for (guint i = 0; i < launch->len; i++)
+        g_ptr_array_add (st->launch, g_ptr_array_index (launch, i));
+
+      reverse_state (st, scenario, hr_advice_max_context (scenario),
+                     hr_advice_best_quant (scenario, catalog),
+                     hr_advice_min_gpus (scenario, 64));
+    }
+  else
+    reverse_state (st, scenario, 0, NULL, 0);
+
+  hr_advice_recommend (scenario, catalog, pricing, &rec);
+  pick_state (&st->picks[HR_PICK_SINGLE], _("Best single GPU"), &rec.best_single, rec.have_single,
+              _("No single GPU fits with margin"));
+  pick_state (&st->picks[HR_PICK_VALUE], _("Best value (incl. multi-GPU and used)"), &rec.best_value,
+              rec.have_value, _("Nothing with a known price fits"));
+  pick_state (&st->picks[HR_PICK_UNIFIED], _("Cheapest unified-memory machine"), &rec.unified,
+              rec.have_unified, _("No unified-memory machine fits"));
+
+  {
+    HrPickState *p = &st->picks[HR_PICK_CLOUD];
+    p->title = g_strdup (_("Cheapest cloud offer"));
+    if (rec.cloud != NULL)
+      {
+        const HrOffer *o = rec.cloud;
+        g_autofree char *hour = hr_size_format_usd (o->usd_per_hour, 2);
+        g_autofree char *vram = hr_size_format_number (o->vram_gb, 0);
+        /* TRANSLATORS: a cloud offer, e.g. "Vast.ai · $0.44/h" */
+        p->value = g_strdup_printf (_("%s · %s/h"), o->provider, hour);
+        p->detail = g_strdup_printf (_("%dx %s · %s GB in all"), o->count, o->gpu, vram);
+        if (o->gpu_id != NULL && hr_catalog_find_gpu (catalog, o->gpu_id) != NULL)
+          {
+            p->gpu_id = g_strdup (o->gpu_id);
+            p->count = o->count;
+          }
+      }
+    else
+      {
+        p->value = g_strdup (_("No cloud offer fits"));
+        p->detail = g_strdup ("");
+      }
+  }
+
+  st->elapsed_ms = (g_get_monotonic_time () - start) / 1000.0;
+  return st;
+}
+
+void
+hr_advice_state_free (HrAdviceState *state)
+{
+  if (state == NULL)
+    return;
+  g_clear_pointer (&state->matrix, g_ptr_array_unref);
+  g_clear_pointer (&state->diagnosis, g_ptr_array_unref);
+  g_clear_pointer (&state->launch, g_ptr_array_unref);
+  for (guint i = 0; i < HR_N_REVERSE; i++)
+    {
+      g_free (state->reverse[i].title);
+      g_free (state->reverse[i].value);
+    }
+  for (guint i = 0; i < HR_N_PICKS; i++)
+    {
+      g_free (state->picks[i].title);
+      g_free (state->picks[i].value);
+      g_free (state->picks[i].detail);
+      g_free (state->picks[i].gpu_id);
+    }
+  g_free (state);
+}

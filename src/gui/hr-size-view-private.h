@@ -1,0 +1,117 @@
+/* hr-size-view-private.h — the Size view's instance struct, shared by its three files
+ *
+ * hr-size-view.c         controls, scheduling, the worker thread, GObject and public API
+ * hr-size-view-results.c applies the computed states to the result widgets
+ * hr-size-view-actions.c the view.* actions: search, export, copy
+ */
+#pragma once
+
+#include "hr-size-view.h"
+
+G_BEGIN_DECLS
+
+typedef struct _HrAdviceJob HrAdviceJob;
+
+struct _HrSizeView
+{
+  GtkWidget parent_instance;
+
+  /* template: controls */
+  HrPicker *model_picker;
+  HrPicker *gpu_picker;
+  AdwActionRow *gpus_row;
+  AdwComboRow *quant_row;
+  AdwComboRow *kv_row;
+  AdwComboRow *engine_row;
+  AdwComboRow *backend_row;
+  GtkSpinButton *context_spin;
+  GtkScale *context_scale;
+  GtkAdjustment *context_adjustment;
+  GtkAdjustment *context_log_adjustment;
+  GtkAdjustment *gpus_adjustment;
+  GtkAdjustment *batch_adjustment;
+  GtkAdjustment *offload_adjustment;
+  GtkAdjustment *moe_adjustment;
+  GtkLabel *offload_value_label;
+  AdwActionRow *moe_row;
+
+  /* template: results */
+  GtkScrolledWindow *results_scroller;
+  GtkWidget *results_box;
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkWidget *verdict_banner;
+  GtkImage *verdict_icon;
+  GtkLabel *verdict_title;
+  GtkLabel *verdict_detail;
+  GtkFlowBox *cards_box;
+  GtkLabel *breakdown_label;
+  GtkLabel *source_label;
+  HrChartWidget *breakdown_chart;
+  HrChartWidget *context_chart;
+  AdwPreferencesGroup *matrix_group;
+  GtkSpinner *advice_spinner;
+  GtkListBox *matrix_list;
+  AdwPreferencesGroup *reverse_group;
+  AdwPreferencesGroup *picks_group;
+  GtkBox *diagnosis_box;
+  GtkBox *launch_box;
+  HrSpeedSimulator *simulator;
+
+  /* built in code */
+  GtkLabel *card_values[HR_SIZE_N_CARDS];
+  GtkLabel *card_captions[HR_SIZE_N_CARDS];
+  GtkLabel *card_details[HR_SIZE_N_CARDS];
+  GtkLabel *card_notes[HR_SIZE_N_CARDS];
+  AdwActionRow *reverse_rows[HR_N_REVERSE];
+  GtkButton *reverse_buttons[HR_N_REVERSE];
+  AdwActionRow *pick_rows[HR_N_PICKS];
+  GtkButton *pick_buttons[HR_N_PICKS];
+  GtkSizeGroup *matrix_columns[6];
+  GtkWidget *matrix_header;
+  GtkStringList *quant_ids;
+
+  HrCatalog *catalog;
+  GSettings *settings;
+  GCancellable *cancellable;
+  GtkFileChooserNative *export_chooser;
+
+  /* what is on screen */
+  HrScenario scenario;
+  HrEstimate estimate;
+  gboolean have_scenario;
+  gboolean estimate_ok;
+  HrSizeState state;
+  HrAdviceState *advice;
+
+  /* scheduling */
+  guint recompute_id;
+  guint advice_idle_id;
+  guint generation;
+  HrAdviceJob *job;          /* running, or NULL */
+  gboolean advice_pending;
+  gboolean syncing_context;
+  gboolean bound;
+  guint n_recomputes;
+  gint64 last_recompute_us;
+  double last_advice_ms;
+};
+
+/* hr-size-view-results.c */
+void            hr_size_view_build_results  (HrSizeView     *self);
+void            hr_size_view_apply_state    (HrSizeView     *self);
+void            hr_size_view_update_charts  (HrSizeView     *self);
+void            hr_size_view_apply_advice   (HrSizeView     *self);
+void            hr_size_view_matrix_row_activated (HrSizeView    *self,
+                                                   GtkListBoxRow *row,
+                                                   GtkListBox    *box);
+
+/* hr-size-view-actions.c */
+void            hr_size_view_install_actions (GtkWidgetClass *widget_class);
+void            hr_size_view_toast          (HrSizeView     *self,
+                                             const char     *title);
+void            hr_size_view_copy_text      (HrSizeView     *self,
+                                             const char     *text,
+                                             const char     *toast);
+
+G_END_DECLS

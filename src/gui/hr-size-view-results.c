@@ -1,0 +1,481 @@
+/* hr-size-view-results.c — the Size view's result widgets, filled from plain states
+ *
+ * Everything here only displays: the words and numbers come from hr-scenario-state.c, which
+ * the tests check without a display.
+ */
+#include "hr-size-view-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "hr-chart-data.h"
+#include "hr-units.h"
+
+static void
+remove_all_children (GtkWidget *box)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (box)) != NULL)
+    gtk_box_remove (GTK_BOX (box), child);
+}
+
+/* Applying the state ---------------------------------------------------------------------- */
+
+static void
+set_verdict_class (HrSizeView *self,
+                   const char *css)
+{
+  static const char * const classes[] = { "verdict-fits", "verdict-tight", "verdict-exceeds", "verdict-error" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    if (g_strcmp0 (classes[i], css) != 0)
+      gtk_widget_remove_css_class (self->verdict_banner, classes[i]);
+  gtk_widget_add_css_class (self->verdict_banner, css);
+}
+
+static void
+set_label (GtkLabel   *label,
+           const char *text)
+{
+  gtk_label_set_label (label, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && text[0] != '\0');
+}
+
+void
+hr_size_view_apply_state (HrSizeView *self)
+{
+  const HrSizeState *st = &self->state;
+  g_autofree char *a11y = NULL;
+
+  set_label (self->title_label, st->title);
+  set_label (self->subtitle_label, st->subtitle);
+  set_verdict_class (self, st->verdict_css);
+  gtk_image_set_from_icon_name (self->verdict_icon, st->verdict_icon);
+  gtk_label_set_label (self->verdict_title, st->verdict_title);
+  gtk_label_set_label (self->verdict_detail, st->verdict_detail);
+  a11y = g_strdup_printf ("%s. %s", st->verdict_title, st->verdict_detail);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->verdict_banner),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+
+  for (guint i = 0; i < HR_SIZE_N_CARDS; i++)
+    {
+      const HrSizeCard *c = &st->cards[i];
+      g_autofree char *card_a11y = g_strdup_printf ("%s: %s, %s", c->caption, c->value, c->detail ? c->detail : "");
+      GtkWidget *card = gtk_widget_get_parent (GTK_WIDGET (self->card_values[i]));
+
+      gtk_label_set_label (self->card_captions[i], c->caption);
+      gtk_label_set_label (self->card_values[i], c->value);
+      set_label (self->card_details[i], c->detail);
+      set_label (self->card_notes[i], c->note);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (card), GTK_ACCESSIBLE_PROPERTY_LABEL, card_a11y, -1);
+    }
+  set_label (self->breakdown_label, st->breakdown);
+  set_label (self->source_label, st->weights_source);
+
+  if (st->ok)
+    {
+      g_autofree char *label = g_strdup_printf ("%s · %s", self->scenario.model->name,
+                                                st->cards[HR_SIZE_CARD_REQUIRED].value);
+      hr_speed_simulator_set_rate (self->simulator, st->simulator_ttft_ms, st->simulator_tps, label);
+    }
+  else
+    hr_speed_simulator_set_rate (self->simulator, NAN, NAN, NULL);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->breakdown_chart), st->ok);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->context_chart), st->ok);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.copy-json", st->ok);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.export-chart", st->ok);
+}
+
+void
+hr_size_view_update_charts (HrSizeView *self)
+{
+  HrChartBreakdown *breakdown;
+  HrChartContext *context;
+  g_autoptr(GError) error = NULL;
+
+  if (!self->estimate_ok)
+    {
+      hr_chart_widget_set_data (self->breakdown_chart, HR_CHART_BREAKDOWN, NULL);
+      hr_chart_widget_set_data (self->context_chart, HR_CHART_CONTEXT, NULL);
+      return;
+    }
+
+  breakdown = g_new0 (HrChartBreakdown, 1);
+  hr_chart_breakdown_from_estimate (&self->scenario, &self->estimate, breakdown);
+  hr_chart_widget_set_data (self->breakdown_chart, HR_CHART_BREAKDOWN, breakdown);
+  hr_chart_widget_set_description (self->breakdown_chart, self->state.breakdown);
+  g_free (breakdown);
+
+  context = g_new0 (HrChartContext, 1);
+  if (hr_chart_context_from_scenario (&self->scenario, 0, context, &error))
+    {
+      g_autofree char *desc = NULL;
+      g_autofree char *fit = context->max_fit_context > 0 ? hr_format_context_short ((gint64) context->max_fit_context)
+                                                          : g_strdup (_("none"));
+      /* TRANSLATORS: description of the context chart for screen readers */
+      desc = g_strdup_printf (_("Memory needed from %s to %s tokens of context; the longest context that fits is %s."),
+                              hr_format_context_short ((gint64) context->min_context),
+                              hr_format_context_short ((gint64) context->max_context), fit);
+      hr_chart_widget_set_data (self->context_chart, HR_CHART_CONTEXT, context);
+      hr_chart_widget_set_description (self->context_chart, desc);
+    }
+  else
+    {
+      g_debug ("context chart: %s", error->message);
+      hr_chart_widget_set_data (self->context_chart, HR_CHART_CONTEXT, NULL);
+    }
+  g_free (context);
+}
+
+/* Whole-catalog answers -------------------------------------------------------------------- */
+
+static GtkWidget *
+matrix_cell (HrSizeView *self,
+             guint       column,
+             const char *text,
+             gboolean    numeric)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_size_group_add_widget (self->matrix_columns[column], label);
+  return label;
+}
+
+static GtkWidget *
+matrix_header_row (HrSizeView *self)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  const char *titles[] = { _("Quantization"), _("Weights"), _("KV cache"), _("Total"), _("Decode"), _("Verdict") };
+
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    {
+      GtkWidget *cell = matrix_cell (self, i, titles[i], i >= 1 && i <= 4);
+      gtk_widget_add_css_class (cell, "caption-heading");
+      if (i == 5)
+        gtk_widget_set_hexpand (cell, TRUE);
+      gtk_box_append (GTK_BOX (box), cell);
+    }
+  gtk_widget_add_css_class (row, "matrix-header");
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_set_focusable (row, FALSE);
+  return row;
+}
+
+static GtkWidget *
+matrix_row (HrSizeView             *self,
+            const HrMatrixRowState *st)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *quant = matrix_cell (self, 0, st->quant, FALSE);
+  GtkWidget *verdict = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *icon = gtk_image_new_from_icon_name (st->verdict_icon);
+  GtkWidget *vlabel = gtk_label_new (st->verdict_text);
+  GtkWidget *second;
+  g_autofree char *more = NULL;
+  g_autofree char *a11y = NULL;
+  g_autofree char *tooltip = NULL;
+
+  gtk_widget_add_css_class (quant, "heading");
+  gtk_box_append (GTK_BOX (line), quant);
+  gtk_box_append (GTK_BOX (line), matrix_cell (self, 1, st->weights, TRUE));
+  gtk_box_append (GTK_BOX (line), matrix_cell (self, 2, st->kv, TRUE));
+  gtk_box_append (GTK_BOX (line), matrix_cell (self, 3, st->total, TRUE));
+  gtk_box_append (GTK_BOX (line), matrix_cell (self, 4, st->decode, TRUE));
+  gtk_label_set_xalign (GTK_LABEL (vlabel), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (vlabel), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (verdict), icon);
+  gtk_box_append (GTK_BOX (verdict), vlabel);
+  gtk_widget_add_css_class (verdict, st->verdict_css);
+  gtk_widget_set_hexpand (verdict, TRUE);
+  gtk_size_group_add_widget (self->matrix_columns[5], verdict);
+  gtk_box_append (GTK_BOX (line), verdict);
+
+  /* TRANSLATORS: second line of a quantization-matrix row */
+  more = g_strdup_printf (_("%s · Smallest GPU that fits: %s · Weights: %s"),
+                          st->label, st->smallest, st->source);
+  second = gtk_label_new (more);
+  gtk_label_set_xalign (GTK_LABEL (second), 0);
+  gtk_label_set_wrap (GTK_LABEL (second), TRUE);
+  gtk_widget_add_css_class (second, "caption");
+  gtk_widget_add_css_class (second, "dim-label");
+
+  gtk_box_append (GTK_BOX (outer), line);
+  gtk_box_append (GTK_BOX (outer), second);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), outer);
+  gtk_widget_add_css_class (row, "matrix-row");
+  if (st->current)
+    gtk_widget_add_css_class (row, "current");
+
+  a11y = g_strdup_printf (_("%s%s: weights %s, KV cache %s, total %s (%s), decode %s, %s. %s"),
+                          st->quant, st->current ? _(" (current)") : "", st->weights, st->kv,
+                          st->total, st->total_gb, st->decode, st->verdict_text, more);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+  tooltip = g_strdup_printf (st->current ? _("%s is the current quantization") : _("Use %s"), st->quant);
+  gtk_widget_set_tooltip_text (row, tooltip);
+  g_object_set_data_full (G_OBJECT (row), "quant", g_strdup (st->quant), g_free);
+  return row;
+}
+
+static void
+apply_matrix (HrSizeView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->matrix_list))) != NULL)
+    gtk_list_box_remove (self->matrix_list, child);
+  self->matrix_header = matrix_header_row (self);
+  gtk_list_box_append (self->matrix_list, self->matrix_header);
+  for (guint i = 0; self->advice && i < self->advice->matrix->len; i++)
+    gtk_list_box_append (self->matrix_list, matrix_row (self, g_ptr_array_index (self->advice->matrix, i)));
+}
+
+static void
+apply_reverse_and_picks (HrSizeView *self)
+{
+  for (guint i = 0; i < HR_N_REVERSE; i++)
+    {
+      const HrReverseState *r = &self->advice->reverse[i];
+      g_autofree char *a11y = g_strdup_printf (_("Apply %s: %s"), r->title, r->value);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->reverse_rows[i]), r->title);
+      adw_action_row_set_subtitle (self->reverse_rows[i], r->value);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->reverse_buttons[i]), r->applicable);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->reverse_buttons[i]),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+    }
+  for (guint i = 0; i < HR_N_PICKS; i++)
+    {
+      const HrPickState *p = &self->advice->picks[i];
+      g_autofree char *subtitle = p->detail && p->detail[0] ? g_strdup_printf ("%s\n%s", p->value, p->detail)
+                                                            : g_strdup (p->value);
+      g_autofree char *a11y = g_strdup_printf (_("Select %s: %s"), p->title, p->value);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->pick_rows[i]), p->title);
+      adw_action_row_set_subtitle (self->pick_rows[i], subtitle);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->pick_buttons[i]), p->gpu_id != NULL);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->pick_buttons[i]),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+    }
+}
+
+static void
+apply_diagnosis (HrSizeView *self)
+{
+  remove_all_children (GTK_WIDGET (self->diagnosis_box));
+  for (guint i = 0; i < self->advice->diagnosis->len; i++)
+    {
+      GtkWidget *label = gtk_label_new (g_ptr_array_index (self->advice->diagnosis, i));
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      if (i == 0)
+        gtk_widget_add_css_class (label, "heading");
+      gtk_box_append (self->diagnosis_box, label);
+    }
+}
+
+static void
+copy_command_clicked_cb (HrSizeView *self,
+                         GtkButton  *button)
+{
+  const char *command = g_object_get_data (G_OBJECT (button), "command");
+
+  if (command != NULL)
+    hr_size_view_copy_text (self, command, _("Copied"));
+}
+
+static void
+apply_launch (HrSizeView *self)
+{
+  remove_all_children (GTK_WIDGET (self->launch_box));
+  for (guint i = 0; i < self->advice->launch->len; i++)
+    {
+      const HrLaunchCommand *cmd = g_ptr_array_index (self->advice->launch, i);
+      GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+      GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *title = gtk_label_new (cmd->title);
+      GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+      GtkWidget *text = gtk_label_new (cmd->command);
+      g_autofree char *a11y = g_strdup_printf (_("Copy the %s command"), cmd->title);
+
+      gtk_widget_add_css_class (card, "card");
+      gtk_widget_add_css_class (card, "command-card");
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+      gtk_widget_set_hexpand (title, TRUE);
+      gtk_widget_add_css_class (title, "heading");
+      gtk_widget_set_valign (copy, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (copy, "flat");
+      gtk_widget_set_tooltip_text (copy, _("Copy Command"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (copy), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+      g_object_set_data_full (G_OBJECT (copy), "command", g_strdup (cmd->command), g_free);
+      g_signal_connect_object (copy, "clicked", G_CALLBACK (copy_command_clicked_cb), self, G_CONNECT_SWAPPED);
+      gtk_box_append (GTK_BOX (head), title);
+      gtk_box_append (GTK_BOX (head), copy);
+
+      gtk_label_set_xalign (GTK_LABEL (text), 0);
+      gtk_label_set_wrap (GTK_LABEL (text), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (text), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (GTK_LABEL (text), TRUE);
+      gtk_widget_add_css_class (text, "monospace");
+      gtk_widget_add_css_class (text, "command");
+
+      gtk_box_append (GTK_BOX (card), head);
+      gtk_box_append (GTK_BOX (card), text);
+      if (cmd->note != NULL && cmd->note[0] != '\0')
+        {
+          GtkWidget *note = gtk_label_new (cmd->note);
+          gtk_label_set_xalign (GTK_LABEL (note), 0);
+          gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+          gtk_widget_add_css_class (note, "caption");
+          gtk_widget_add_css_class (note, "dim-label");
+          gtk_box_append (GTK_BOX (card), note);
+        }
+      gtk_box_append (self->launch_box, card);
+    }
+}
+
+void
+hr_size_view_apply_advice (HrSizeView *self)
+{
+  if (self->advice == NULL)
+    return;
+  apply_matrix (self);
+  apply_reverse_and_picks (self);
+  apply_diagnosis (self);
+  apply_launch (self);
+}
+
+/* Callbacks ---------------------------------------------------------------------------------- */
+
+void
+hr_size_view_matrix_row_activated (HrSizeView    *self,
+                                   GtkListBoxRow *row,
+                                   GtkListBox    *box)
+{
+  const char *quant = g_object_get_data (G_OBJECT (row), "quant");
+
+  if (quant != NULL)
+    hr_size_view_select_quant (self, quant);
+}
+
+static void
+reverse_clicked_cb (HrSizeView *self,
+                    GtkButton  *button)
+{
+  hr_size_view_apply_reverse (self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index")));
+}
+
+static void
+pick_clicked_cb (HrSizeView *self,
+                 GtkButton  *button)
+{
+  hr_size_view_apply_pick (self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index")));
+}
+
+/* Building ----------------------------------------------------------------------------------- */
+
+
+static void
+build_cards (HrSizeView *self)
+{
+  for (guint i = 0; i < HR_SIZE_N_CARDS; i++)
+    {
+      GtkWidget *child = gtk_flow_box_child_new ();
+      GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      GtkWidget *caption = gtk_label_new (NULL);
+      GtkWidget *value = gtk_label_new (NULL);
+      GtkWidget *detail = gtk_label_new (NULL);
+      GtkWidget *note = gtk_label_new (NULL);
+
+      gtk_widget_add_css_class (card, "card");
+      gtk_widget_add_css_class (card, "result-card");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (card), GTK_ACCESSIBLE_PROPERTY_LABEL, "", -1);
+      gtk_label_set_xalign (GTK_LABEL (caption), 0);
+      gtk_widget_add_css_class (caption, "caption-heading");
+      gtk_widget_add_css_class (caption, "dim-label");
+      gtk_label_set_xalign (GTK_LABEL (value), 0);
+      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+      gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+      gtk_widget_add_css_class (value, "title-2");
+      gtk_widget_add_css_class (value, "numeric");
+      gtk_widget_add_css_class (value, "card-value");
+      gtk_label_set_xalign (GTK_LABEL (detail), 0);
+      gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (detail), PANGO_WRAP_WORD_CHAR);
+      /* wrapped labels ask for their whole text on one line; keep the cards narrow enough
+       * for three in a row at 1280 px */
+      gtk_label_set_max_width_chars (GTK_LABEL (detail), 24);
+      gtk_widget_add_css_class (detail, "card-detail");
+      gtk_label_set_xalign (GTK_LABEL (note), 0);
+      gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (note), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_max_width_chars (GTK_LABEL (note), 24);
+      gtk_widget_add_css_class (note, "caption");
+      gtk_widget_add_css_class (note, "dim-label");
+
+      gtk_box_append (GTK_BOX (card), caption);
+      gtk_box_append (GTK_BOX (card), value);
+      gtk_box_append (GTK_BOX (card), detail);
+      gtk_box_append (GTK_BOX (card), note);
+      gtk_flow_box_child_set_child (GTK_FLOW_BOX_CHILD (child), card);
+      gtk_widget_set_focusable (child, FALSE);
+      gtk_flow_box_append (self->cards_box, child);
+
+      self->card_captions[i] = GTK_LABEL (caption);
+      self->card_values[i] = GTK_LABEL (value);
+      self->card_details[i] = GTK_LABEL (detail);
+      self->card_notes[i] = GTK_LABEL (note);
+    }
+}
+
+static void
+build_action_rows (HrSizeView           *self,
+                   AdwPreferencesGroup  *group,
+                   guint                 n,
+                   AdwActionRow        **rows,
+                   GtkButton           **buttons,
+                   const char           *button_label,
+                   GCallback             callback)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      AdwActionRow *row = ADW_ACTION_ROW (adw_action_row_new ());
+      GtkWidget *button = gtk_button_new_with_mnemonic (button_label);
+
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      gtk_widget_set_sensitive (button, FALSE);
+      g_object_set_data (G_OBJECT (button), "index", GUINT_TO_POINTER (i));
+      g_signal_connect_object (button, "clicked", callback, self, G_CONNECT_SWAPPED);
+      adw_action_row_add_suffix (row, button);
+      adw_action_row_set_activatable_widget (row, button);
+      adw_action_row_set_subtitle_lines (row, 3);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), "…");
+      adw_preferences_group_add (group, GTK_WIDGET (row));
+      rows[i] = row;
+      buttons[i] = GTK_BUTTON (button);
+    }
+}
+
+void
+hr_size_view_build_results (HrSizeView *self)
+{
+  build_cards (self);
+  build_action_rows (self, self->reverse_group, HR_N_REVERSE, self->reverse_rows, self->reverse_buttons,
+                     _("_Apply"), G_CALLBACK (reverse_clicked_cb));
+  build_action_rows (self, self->picks_group, HR_N_PICKS, self->pick_rows, self->pick_buttons,
+                     _("_Select"), G_CALLBACK (pick_clicked_cb));
+  self->matrix_header = matrix_header_row (self);
+  gtk_list_box_append (self->matrix_list, self->matrix_header);
+}

@@ -1,0 +1,311 @@
+/* hr-window.c — the main window: a header bar with a view switcher over the views
+ *
+ * Each view (Size here; Compare, Fine-tune, Cloud & TCO later) is a page of one AdwViewStack,
+ * added by hr_window_add_view(), so a view that does not exist yet never shows.  The window's
+ * shortcuts forward to the visible view's "view.*" actions.
+ */
+#include "hr-window.h"
+
+#include <glib/gi18n-lib.h>
+
+struct _HrWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  /* template */
+  AdwToastOverlay *toast_overlay;
+  AdwHeaderBar *header_bar;
+  AdwViewSwitcherTitle *switcher_title;
+  AdwViewSwitcherBar *switcher_bar;
+  AdwViewStack *stack;
+  HrSizeView *size_view;
+  GtkMenuButton *menu_button;
+
+  GSettings *settings;
+  gboolean restoring;
+};
+
+G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static guint
+count_views (HrWindow *self)
+{
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (self->stack);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (pages));
+}
+
+static void
+update_switcher (HrWindow *self)
+{
+  gboolean several = count_views (self) > 1;
+
+  /* one view needs no switcher: the title says "Headroom" */
+  adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title, several);
+  adw_view_switcher_bar_set_reveal (self->switcher_bar,
+                                    several && adw_view_switcher_title_get_title_visible (self->switcher_title));
+}
+
+static void
+forward_to_view (HrWindow   *self,
+                 const char *action,
+                 GVariant   *parameter)
+{
+  GtkWidget *view = adw_view_stack_get_visible_child (self->stack);
+
+  if (view != NULL)
+    gtk_widget_activate_action_variant (view, action, parameter);
+}
+
+/* Callbacks --------------------------------------------------------------------------------- */
+
+static void
+visible_view_changed_cb (HrWindow     *self,
+                         GParamSpec   *pspec,
+                         AdwViewStack *stack)
+{
+  const char *name = adw_view_stack_get_visible_child_name (stack);
+
+  if (!self->restoring && self->settings != NULL && name != NULL)
+    g_settings_set_string (self->settings, "last-view", name);
+}
+
+/* GObject sets GtkWindow:application after constructed(): take the catalog when it comes. */
+static void
+application_changed_cb (HrWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (HR_IS_APPLICATION (app) && hr_size_view_get_catalog (self->size_view) == NULL)
+    hr_size_view_set_catalog (self->size_view, hr_application_get_catalog (HR_APPLICATION (app)));
+}
+
+static void
+title_visible_cb (HrWindow *self)
+{
+  update_switcher (self);
+}
+
+/* Actions ----------------------------------------------------------------------------------- */
+
+static void
+find_model_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  forward_to_view (HR_WINDOW (widget), "view.find-model", NULL);
+}
+
+static void
+find_gpu_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  forward_to_view (HR_WINDOW (widget), "view.find-gpu", NULL);
+}
+
+static void
+export_chart_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  /* "" lets the view pick the chart that is most in view */
+  forward_to_view (HR_WINDOW (widget), "view.export-chart", g_variant_new_string (""));
+}
+
+static void
+copy_json_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  forward_to_view (HR_WINDOW (widget), "view.copy-json", NULL);
+}
+
+/* GtkWindow ----------------------------------------------------------------------------------- */
+
+static gboolean
+hr_window_close_request (GtkWindow *window)
+{
+  HrWindow *self = HR_WINDOW (window);
+  int width, height;
+
+  if (self->settings != NULL)
+    {
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_delay (self->settings);
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      if (!gtk_window_is_maximized (window) && width > 0 && height > 0)
+        {
+          g_settings_set_int (self->settings, "window-width", width);
+          g_settings_set_int (self->settings, "window-height", height);
+        }
+      g_settings_apply (self->settings);
+    }
+
+  return GTK_WINDOW_CLASS (hr_window_parent_class)->close_request (window);
+}
+
+/* GObject ------------------------------------------------------------------------------------- */
+
+static void
+hr_window_constructed (GObject *object)
+{
+  HrWindow *self = HR_WINDOW (object);
+  g_autofree char *last = NULL;
+
+  G_OBJECT_CLASS (hr_window_parent_class)->constructed (object);
+
+  self->settings = g_settings_new (APP_ID);
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               MAX (g_settings_get_int (self->settings, "window-width"), 360),
+                               MAX (g_settings_get_int (self->settings, "window-height"), 360));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  /* Other views are added here, each by its own class:
+   *   hr_window_add_view (self, hr_compare_view_new (…), "compare", _("Compare"), "view-dual-symbolic");
+   */
+
+  update_switcher (self);
+  last = g_settings_get_string (self->settings, "last-view");
+  self->restoring = TRUE;
+  hr_window_set_visible_view (self, last);
+  self->restoring = FALSE;
+}
+
+static void
+hr_window_dispose (GObject *object)
+{
+  HrWindow *self = HR_WINDOW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_WINDOW);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (hr_window_parent_class)->dispose (object);
+}
+
+static void
+hr_window_class_init (HrWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = hr_window_constructed;
+  object_class->dispose = hr_window_dispose;
+  window_class->close_request = hr_window_close_request;
+
+  g_type_ensure (HR_TYPE_SIZE_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_bar);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, size_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, menu_button);
+  gtk_widget_class_bind_template_callback (widget_class, visible_view_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "win.find-model", NULL, find_model_action);
+  gtk_widget_class_install_action (widget_class, "win.find-gpu", NULL, find_gpu_action);
+  gtk_widget_class_install_action (widget_class, "win.export-chart", NULL, export_chart_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-json", NULL, copy_json_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find-model", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.find-gpu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-json", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+}
+
+static void
+hr_window_init (HrWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_signal_connect_object (self->switcher_title, "notify::title-visible",
+                           G_CALLBACK (title_visible_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
+}
+
+/* Public API ---------------------------------------------------------------------------------- */
+
+HrWindow *
+hr_window_new (HrApplication *application)
+{
+  return g_object_new (HR_TYPE_WINDOW, "application", application, NULL);
+}
+
+void
+hr_window_add_view (HrWindow   *self,
+                    GtkWidget  *view,
+                    const char *name,
+                    const char *title,
+                    const char *icon_name)
+{
+  AdwViewStackPage *page;
+  g_autofree char *last = NULL;
+
+  g_return_if_fail (HR_IS_WINDOW (self));
+  g_return_if_fail (GTK_IS_WIDGET (view));
+  g_return_if_fail (name != NULL && title != NULL);
+
+  page = adw_view_stack_add_titled (self->stack, view, name, title);
+  if (icon_name != NULL)
+    adw_view_stack_page_set_icon_name (page, icon_name);
+  update_switcher (self);
+
+  /* a view added after start-up may be the one the user left open */
+  last = self->settings ? g_settings_get_string (self->settings, "last-view") : NULL;
+  if (g_strcmp0 (last, name) == 0)
+    {
+      self->restoring = TRUE;
+      adw_view_stack_set_visible_child (self->stack, view);
+      self->restoring = FALSE;
+    }
+}
+
+const char *
+hr_window_get_visible_view (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return adw_view_stack_get_visible_child_name (self->stack);
+}
+
+gboolean
+hr_window_set_visible_view (HrWindow   *self,
+                            const char *name)
+{
+  GtkWidget *child;
+
+  g_return_val_if_fail (HR_IS_WINDOW (self), FALSE);
+
+  child = name ? adw_view_stack_get_child_by_name (self->stack, name) : NULL;
+  if (child == NULL)
+    return FALSE;
+  adw_view_stack_set_visible_child (self->stack, child);
+  return TRUE;
+}
+
+HrSizeView *
+hr_window_get_size_view (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->size_view;
+}
+
+HrCatalog *
+hr_window_get_catalog (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return hr_size_view_get_catalog (self->size_view);
+}
+
+void
+hr_window_add_toast (HrWindow *self,
+                     AdwToast *toast)
+{
+  g_return_if_fail (HR_IS_WINDOW (self));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}

@@ -1,0 +1,34 @@
+/* hr-window.h — the main window: a header bar with a view switcher over the views */
+#pragma once
+
+#include <adwaita.h>
+
+#include "hr-application.h"
+#include "hr-size-view.h"
+
+G_BEGIN_DECLS
+
+#define HR_TYPE_WINDOW (hr_window_get_type ())
+G_DECLARE_FINAL_TYPE (HrWindow, hr_window, HR, WINDOW, AdwApplicationWindow)
+
+HrWindow       *hr_window_new               (HrApplication *application);
+
+/* Adds a view as a page of the window's AdwViewStack (Compare, Fine-tune, Cloud & TCO each
+ * call this from hr-window.c's constructed()).  The view switcher appears once there are two
+ * views.  A view may install "view.find-model", "view.find-gpu", "view.export-chart" (s) and
+ * "view.copy-json" actions: the window's shortcuts and menu forward to the visible view. */
+void            hr_window_add_view          (HrWindow      *self,
+                                             GtkWidget     *view,
+                                             const char    *name,
+                                             const char    *title,
+                                             const char    *icon_name);
+const char     *hr_window_get_visible_view  (HrWindow      *self);
+gboolean        hr_window_set_visible_view  (HrWindow      *self,
+                                             const char    *name);
+
+HrSizeView     *hr_window_get_size_view     (HrWindow      *self);
+HrCatalog      *hr_window_get_catalog       (HrWindow      *self);
+void            hr_window_add_toast         (HrWindow      *self,
+                                             AdwToast      *toast);
+
+G_END_DECLS

@@ -1,0 +1,676 @@
+/* hr-gguf-remote.c — a GGUF header over HTTP, without downloading the weights
+ *
+ * One part at a time: ask for bytes 0 … 1 MiB − 1, hand what arrived to hr_gguf_parse(), and
+ * while it wants a longer prefix ask for the next range (it grows the prefix at least
+ * geometrically, so a 20 MiB tokenizer takes five round trips, not twenty).  A server that
+ * ignores Range answers 200 with the whole file: then the same answer is read on until the
+ * header parses, and the connection is dropped there.  Everything is bounded by
+ * HR_GGUF_REMOTE_MAX_BYTES, whatever the server says or sends.
+ */
+#include "hr-gguf-remote.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <libsoup/soup.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hr-http.h"
+#include "hr-net-reader.h"
+
+/* "-00001-of-00005.gguf" */
+#define SPLIT_SUFFIX_LEN 20
+
+typedef struct
+{
+  char *url;               /* as given (after the blob → resolve rewrite) */
+  guint timeout;
+
+  /* A split model; n_parts is 0 until the given file's header is read. */
+  guint n_parts;
+  guint given_part;        /* 1-based */
+  GPtrArray *part_urls;    /* char *, part order */
+  GPtrArray *prefixes;     /* GBytes, part order: each part's header bytes */
+  guint64 *part_sizes;     /* 0 when the server did not say */
+  guint part;              /* 1-based, the part being read */
+
+  /* The file being read. */
+  const char *cur_url;
+  char *cur_name;          /* its file name, for messages */
+  GByteArray *buf;         /* the prefix read so far */
+  gsize want;              /* the prefix length the current request asks for */
+  HrNetReader *reader;
+  gboolean whole_body;     /* the server ignored Range: buf grows from one 200 answer */
+  guint64 cur_size;        /* the file's size when the server said, else 0 */
+
+  guint64 done_bytes;      /* body bytes of finished requests */
+  gboolean size_unknown;
+  HrGgufRemoteStats stats;
+} Load;
+
+static void
+load_free (Load *load)
+{
+  g_clear_pointer (&load->reader, hr_net_reader_free);
+  g_free (load->url);
+  g_clear_pointer (&load->part_urls, g_ptr_array_unref);
+  g_clear_pointer (&load->prefixes, g_ptr_array_unref);
+  g_free (load->part_sizes);
+  g_free (load->cur_name);
+  g_clear_pointer (&load->buf, g_byte_array_unref);
+  g_free (load);
+}
+
+static void
+update_stats (Load *load)
+{
+  load->stats.bytes_fetched = load->done_bytes +
+                              (load->reader != NULL ? hr_net_reader_get_bytes_read (load->reader)
+                                                    : 0);
+}
+
+static void
+drop_reader (Load *load)
+{
+  if (load->reader == NULL)
+    return;
+  load->done_bytes += hr_net_reader_get_bytes_read (load->reader);
+  g_clear_pointer (&load->reader, hr_net_reader_free);
+  update_stats (load);
+}
+
+/* The last path segment, unescaped: "Model-Q4_K_M-00001-of-00003.gguf". */
+static char *
+url_file_name (const char *url)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
+  const char *path = uri != NULL ? g_uri_get_path (uri) : NULL;
+  const char *slash;
+  char *name;
+
+  if (path == NULL || *path == '\0' || g_str_has_suffix (path, "/"))
+    return g_strdup (url);
+  slash = strrchr (path, '/');
+  name = g_uri_unescape_string (slash != NULL ? slash + 1 : path, NULL);
+  return name != NULL ? name : g_strdup (slash != NULL ? slash + 1 : path);
+}
+
+/* People paste the page address (…/blob/main/x.gguf); the file itself is at …/resolve/…. */
+static char *
+resolve_hub_page (GUri *uri)
+{
+  const char *host = g_uri_get_host (uri);
+  g_auto(GStrv) segments = NULL;
+  g_autofree char *path = NULL;
+
+  if (host == NULL || (g_ascii_strcasecmp (host, "huggingface.co") != 0 &&
+                       g_ascii_strcasecmp (host, "hf.co") != 0))
+    return NULL;
+  segments = g_strsplit (g_uri_get_path (uri), "/", 5);
+  /* "", org, repo, "blob", rest */
+  if (g_strv_length (segments) != 5 || strcmp (segments[3], "blob") != 0)
+    return NULL;
+  path = g_strdup_printf ("/%s/%s/resolve/%s", segments[1], segments[2], segments[4]);
+  return g_uri_join (SOUP_HTTP_URI_FLAGS, g_uri_get_scheme (uri), g_uri_get_userinfo (uri),
+                     host, g_uri_get_port (uri), path, g_uri_get_query (uri),
+                     g_uri_get_fragment (uri));
+}
+
+/* Splits "…/NAME-00002-of-00005.gguf?q" into the address of every part.  FALSE when the path
+ * does not follow the scheme or disagrees with @count. */
+static gboolean
+split_urls (const char  *url,
+            guint        count,
+            guint       *given,
+            GPtrArray  **urls_out)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
+  g_autoptr(GPtrArray) urls = NULL;
+  g_autofree char *prefix = NULL;
+  const char *path, *tail;
+  guint64 no, of;
+  gsize len;
+
+  if (uri == NULL)
+    return FALSE;
+  path = g_uri_get_path (uri);
+  len = strlen (path);
+  if (len <= SPLIT_SUFFIX_LEN || !g_str_has_suffix (path, ".gguf"))
+    return FALSE;
+  tail = path + len - SPLIT_SUFFIX_LEN;
+  if (tail[0] != '-' || strncmp (tail + 6, "-of-", 4) != 0)
+    return FALSE;
+  for (int i = 1; i <= 5; i++)
+    if (!g_ascii_isdigit (tail[i]) || !g_ascii_isdigit (tail[9 + i]))
+      return FALSE;
+  no = g_ascii_strtoull (tail + 1, NULL, 10);
+  of = g_ascii_strtoull (tail + 10, NULL, 10);
+  if (no == 0 || no > of || of != count)
+    return FALSE;
+
+  prefix = g_strndup (path, (gsize) (tail - path));
+  urls = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 1; i <= count; i++)
+    {
+      g_autofree char *part_path = g_strdup_printf ("%s-%05u-of-%05u.gguf", prefix, i, count);
+
+      g_ptr_array_add (urls, g_uri_join (SOUP_HTTP_URI_FLAGS, g_uri_get_scheme (uri),
+                                         g_uri_get_userinfo (uri), g_uri_get_host (uri),
+                                         g_uri_get_port (uri), part_path, g_uri_get_query (uri),
+                                         g_uri_get_fragment (uri)));
+    }
+  *given = (guint) no;
+  *urls_out = g_steal_pointer (&urls);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Merging the parts of a split model                                                           */
+
+/* hr-gguf.h offers no merge of headers parsed from memory, only hr_gguf_load_split() on files,
+ * so the parts' header bytes are written to a private temporary directory (each file made
+ * sparse up to the remote size, so sizes and completeness come out as for a local copy) and
+ * read back from there.  Runs in a worker thread. */
+static HrGguf *
+merge_parts (GPtrArray      *prefixes,
+             const guint64  *sizes,
+             GError        **error)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = NULL;
+  HrGguf *gguf = NULL;
+  guint n = prefixes->len;
+
+  dir = g_dir_make_tmp ("headroom-gguf-XXXXXX", error);
+  if (dir == NULL)
+    return NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GBytes *bytes = g_ptr_array_index (prefixes, i);
+      g_autofree char *name = g_strdup_printf ("part-%05u-of-%05u.gguf", i + 1, n);
+      char *path = g_build_filename (dir, name, NULL);
+      gsize len;
+      const char *data = g_bytes_get_data (bytes, &len);
+
+      g_ptr_array_add (paths, path);
+      if (!g_file_set_contents (path, data, (gssize) len, error))
+        goto out;
+      if (sizes[i] > len && truncate (path, (off_t) sizes[i]) != 0)
+        {
+          /* Only the reported file size suffers; the tensors are all in the header. */
+        }
+    }
+  gguf = hr_gguf_load_split (g_ptr_array_index (paths, 0), error);
+
+out:
+  for (guint i = 0; i < paths->len; i++)
+    g_unlink (g_ptr_array_index (paths, i));
+  g_rmdir (dir);
+  return gguf;
+}
+
+static void
+merge_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Load *load = task_data;
+  GError *error = NULL;
+  HrGguf *gguf = merge_parts (load->prefixes, load->part_sizes, &error);
+
+  if (gguf == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, gguf, (GDestroyNotify) hr_gguf_free);
+}
+
+static void
+merge_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  HrGguf *gguf = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (gguf == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, gguf, (GDestroyNotify) hr_gguf_free);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reading one file's header                                                                    */
+
+static void request_range (GTask *task);
+static void read_more (GTask *task);
+
+/* Takes the chain's reference to @task. */
+static void
+fail (GTask  *task,
+      GError *error)
+{
+  Load *load = g_task_get_task_data (task);
+
+  drop_reader (load);
+  g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
+static void
+part_begin (GTask      *task,
+            const char *url,
+            gsize       first)
+{
+  Load *load = g_task_get_task_data (task);
+
+  load->cur_url = url;
+  g_free (load->cur_name);
+  load->cur_name = url_file_name (url);
+  g_clear_pointer (&load->buf, g_byte_array_unref);
+  load->buf = g_byte_array_new ();
+  load->want = first;
+  load->whole_body = FALSE;
+  load->cur_size = 0;
+  request_range (task);
+}
+
+static void
+next_part (GTask *task)
+{
+  Load *load = g_task_get_task_data (task);
+  GTask *merge;
+
+  do
+    load->part++;
+  while (load->part == load->given_part);
+
+  if (load->part <= load->n_parts)
+    {
+      part_begin (task, g_ptr_array_index (load->part_urls, load->part - 1),
+                  HR_GGUF_REMOTE_PART_BYTES);
+      return;
+    }
+
+  merge = g_task_new (NULL, g_task_get_cancellable (task), merge_done_cb, task);
+  g_task_set_source_tag (merge, merge_thread);
+  g_task_set_task_data (merge, load, NULL);
+  g_task_run_in_thread (merge, merge_thread);
+  g_object_unref (merge);
+}
+
+/* The header of the current file parsed. */
+static void
+part_done (GTask  *task,
+           HrGguf *gguf)
+{
+  Load *load = g_task_get_task_data (task);
+  gint64 count = 1, no = 0;
+
+  drop_reader (load);
+  load->stats.file_size += load->cur_size;
+  load->size_unknown = load->size_unknown || load->cur_size == 0;
+
+  hr_gguf_get_int (gguf, "split.count", &count);
+  hr_gguf_get_int (gguf, "split.no", &no);
+
+  if (load->n_parts == 0)
+    {
+      /* The given file. */
+      if (count <= 1)
+        {
+          load->stats.n_parts = 1;
+          g_task_return_pointer (task, gguf, (GDestroyNotify) hr_gguf_free);
+          g_object_unref (task);
+          return;
+        }
+      hr_gguf_free (gguf);
+      if (count > HR_GGUF_MAX_SPLITS)
+        {
+          fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
+                                   _("%s: split.count is %" G_GINT64_FORMAT " (at most %d parts)"),
+                                   load->cur_name, count, HR_GGUF_MAX_SPLITS));
+          return;
+        }
+      if (!split_urls (load->url, (guint) count, &load->given_part, &load->part_urls))
+        {
+          fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
+                                   _("%s is part of a %" G_GINT64_FORMAT "-part model, but its "
+                                     "address does not end in -NNNNN-of-%05" G_GINT64_FORMAT
+                                     ".gguf, so the other parts cannot be found"),
+                                   load->cur_name, count, count));
+          return;
+        }
+      load->n_parts = (guint) count;
+      load->stats.n_parts = load->n_parts;
+      load->prefixes = g_ptr_array_new_full (load->n_parts, (GDestroyNotify) g_bytes_unref);
+      g_ptr_array_set_size (load->prefixes, (gint) load->n_parts);
+      load->part_sizes = g_new0 (guint64, load->n_parts);
+      load->part = load->given_part;
+    }
+  else
+    hr_gguf_free (gguf);
+
+  if (no != (gint64) load->part - 1 || count != (gint64) load->n_parts)
+    {
+      fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
+                               _("%s says it is part %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+                                 ", but its name says part %u of %u"),
+                               load->cur_name, no + 1, count, load->part, load->n_parts));
+      return;
+    }
+
+  g_ptr_array_index (load->prefixes, load->part - 1) =
+    g_byte_array_free_to_bytes (g_steal_pointer (&load->buf));
+  load->part_sizes[load->part - 1] = load->cur_size;
+
+  if (load->part == load->given_part)
+    load->part = 0;
+  next_part (task);
+}
+
+static GError *
+truncated_error (Load *load)
+{
+  if (load->buf->len == 0)
+    return g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF,
+                        _("%s is empty, not a GGUF file"), load->cur_name);
+  return g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_TRUNCATED,
+                      _("%s ends inside its GGUF header (after %u bytes): the file is cut off "
+                        "or not a complete GGUF"), load->cur_name, load->buf->len);
+}
+
+static void
+read_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GTask *task = user_data;
+  Load *load = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  HrGguf *gguf;
+  gboolean need_more = FALSE;
+  gsize needed = 0;
+  gsize next;
+  guint64 budget;
+
+  if (!hr_net_reader_read_finish (load->reader, result, &error))
+    {
+      fail (task, g_steal_pointer (&error));
+      return;
+    }
+  update_stats (load);
+
+  gguf = hr_gguf_parse (load->buf->data, load->buf->len, &need_more, &needed, &error);
+  if (gguf != NULL)
+    {
+      part_done (task, gguf);
+      return;
+    }
+  if (error != NULL)
+    {
+      g_prefix_error (&error, "%s: ", load->cur_name);
+      fail (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* The file ended (a whole answer read to its end, or the size the server gave reached)
+   * with the header still going on. */
+  if ((load->whole_body && hr_net_reader_is_eof (load->reader)) ||
+      (load->cur_size > 0 && load->buf->len >= load->cur_size))
+    {
+      fail (task, truncated_error (load));
+      return;
+    }
+
+  budget = HR_GGUF_REMOTE_MAX_BYTES - MIN (load->stats.bytes_fetched,
+                                           (guint64) HR_GGUF_REMOTE_MAX_BYTES);
+  next = MAX (needed, (gsize) load->buf->len * 2);
+  if (load->whole_body)
+    next = MIN ((guint64) next, load->buf->len + budget);
+  else
+    next = MIN ((guint64) next, MIN (load->buf->len + budget, (guint64) HR_GGUF_REMOTE_MAX_BYTES));
+  if (load->cur_size > 0)
+    next = MIN ((guint64) next, load->cur_size);
+  if (next <= load->buf->len)
+    {
+      g_autofree char *limit = g_format_size_full (HR_GGUF_REMOTE_MAX_BYTES,
+                                                   G_FORMAT_SIZE_IEC_UNITS);
+
+      fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
+                               _("%s: read %s without reaching the end of the GGUF header%s; "
+                                 "Headroom reads no more than that"),
+                               load->cur_name, limit,
+                               load->n_parts > 1 ? _(" (all parts together)") : ""));
+      return;
+    }
+  load->want = next;
+
+  if (load->whole_body)
+    read_more (task);
+  else
+    {
+      drop_reader (load);
+      request_range (task);
+    }
+}
+
+static void
+read_more (GTask *task)
+{
+  Load *load = g_task_get_task_data (task);
+
+  /* A 206 answer holds exactly the range: read one past it to see its end, so the connection
+   * is left clean for the next request. */
+  hr_net_reader_read_async (load->reader, load->buf,
+                            load->whole_body ? load->want : load->want + 1, read_cb, task);
+}
+
+static void
+send_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GTask *task = user_data;
+  Load *load = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  SoupMessageHeaders *headers;
+  SoupMessage *msg;
+  goffset start = -1, end = -1, total = -1;
+  guint status;
+
+  load->reader = hr_net_reader_send_finish (result, &error);
+  if (load->reader == NULL)
+    {
+      fail (task, g_steal_pointer (&error));
+      return;
+    }
+  msg = hr_net_reader_get_message (load->reader);
+  headers = soup_message_get_response_headers (msg);
+  status = hr_net_reader_get_status (load->reader);
+
+  switch (status)
+    {
+    case SOUP_STATUS_PARTIAL_CONTENT:
+      if (!soup_message_headers_get_content_range (headers, &start, &end, &total) ||
+          start != (goffset) load->buf->len)
+        {
+          fail (task, g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
+                                   _("%s: the server sent a different byte range than asked "
+                                     "for"), load->cur_name));
+          return;
+        }
+      if (total > 0)
+        load->cur_size = (guint64) total;
+      break;
+
+    case SOUP_STATUS_OK:
+      /* No Range support: the answer is the whole file from its first byte. */
+      load->whole_body = TRUE;
+      g_byte_array_set_size (load->buf, 0);
+      if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH)
+        load->cur_size = (guint64) soup_message_headers_get_content_length (headers);
+      break;
+
+    case SOUP_STATUS_REQUESTED_RANGE_NOT_SATISFIABLE:
+      /* Asked to start at or past the end of the file. */
+      fail (task, truncated_error (load));
+      return;
+
+    case SOUP_STATUS_NOT_FOUND:
+      if (load->n_parts > 1)
+        {
+          fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
+                                   _("Part %u of %u of the model (%s) was not found"),
+                                   load->part, load->n_parts, load->cur_name));
+          return;
+        }
+      G_GNUC_FALLTHROUGH;
+
+    default:
+      {
+        g_autofree char *what = g_strdup_printf (_("The file %s"), load->cur_name);
+
+        fail (task, hr_net_status_error (msg, what));
+        return;
+      }
+    }
+
+  read_more (task);
+}
+
+static void
+request_range (GTask *task)
+{
+  Load *load = g_task_get_task_data (task);
+  g_autoptr(SoupMessage) msg = soup_message_new (SOUP_METHOD_GET, load->cur_url);
+  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
+
+  /* Byte ranges of the file itself, not of a compressed rendering of it. */
+  soup_message_headers_replace (headers, "Accept-Encoding", "identity");
+  soup_message_disable_feature (msg, SOUP_TYPE_CONTENT_DECODER);
+  soup_message_headers_set_range (headers, load->buf->len, (goffset) load->want - 1);
+  load->stats.n_requests++;
+
+  hr_net_reader_send_async (msg, load->timeout, g_task_get_cancellable (task), send_cb, task);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Public API                                                                                   */
+
+gboolean
+hr_gguf_remote_is_url (const char *str)
+{
+  return str != NULL && (g_ascii_strncasecmp (str, "http://", 7) == 0 ||
+                         g_ascii_strncasecmp (str, "https://", 8) == 0);
+}
+
+static void
+load_start (const char          *url,
+            guint                timeout_s,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data)
+{
+  g_autoptr(GUri) uri = NULL;
+  GTask *task;
+  Load *load;
+  const char *scheme = NULL;
+  const char *host = NULL;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hr_gguf_remote_load_async);
+  load = g_new0 (Load, 1);
+  load->timeout = timeout_s;
+  g_task_set_task_data (task, load, (GDestroyNotify) load_free);
+
+  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
+  if (uri != NULL)
+    {
+      scheme = g_uri_get_scheme (uri);
+      host = g_uri_get_host (uri);
+    }
+  if (uri == NULL || (g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0) ||
+      host == NULL || host[0] == '\0')
+    {
+      g_task_return_new_error (task, HR_HTTP_ERROR, HR_HTTP_ERROR_INVALID_URL,
+                               _("“%s” is not a web address (http:// or https://)"), url);
+      g_object_unref (task);
+      return;
+    }
+
+  load->url = resolve_hub_page (uri);
+  if (load->url == NULL)
+    load->url = g_strdup (url);
+  part_begin (task, load->url, HR_GGUF_REMOTE_FIRST_BYTES);
+}
+
+void
+hr_gguf_remote_load_async (const char          *url,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_return_if_fail (url != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  load_start (url, 0, cancellable, callback, user_data);
+}
+
+HrGguf *
+hr_gguf_remote_load_finish (GAsyncResult       *result,
+                            HrGgufRemoteStats  *stats,
+                            GError            **error)
+{
+  Load *load;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_gguf_remote_load_async,
+                        NULL);
+
+  load = g_task_get_task_data (G_TASK (result));
+  if (stats != NULL)
+    {
+      update_stats (load);
+      *stats = load->stats;
+      if (load->size_unknown)
+        stats->file_size = 0;
+    }
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+sync_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+HrGguf *
+hr_gguf_remote_load_sync (const char         *url,
+                          guint               timeout_s,
+                          HrGgufRemoteStats  *stats,
+                          GError            **error)
+{
+  g_autoptr(GMainContext) context = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* libsoup 3.2 binds a session to the main context that was the thread's default when the
+   * session was made: a private context would leave the request waiting for a context nobody
+   * runs.  So this runs the thread-default context (the CLI's global one) until done. */
+  hr_http_get_session ();
+  context = g_main_context_ref_thread_default ();
+  load_start (url, timeout_s, NULL, sync_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (context, TRUE);
+
+  return hr_gguf_remote_load_finish (result, stats, error);
+}

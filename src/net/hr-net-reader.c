@@ -1,0 +1,360 @@
+/* hr-net-reader.c — one HTTP exchange on the shared session, read as far as the caller wants
+ *
+ * The same rules as hr_http_get_bytes_async(): one deadline for the whole exchange (libsoup's
+ * own timeout only covers each socket operation), reads by whole chunks (libsoup 3.2's chunked
+ * decoder asserts when asked for fewer bytes than its boundary), and GIO's, GLib's and
+ * libsoup's errors turned into a few messages a person can act on.
+ */
+#include "hr-net-reader.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "hr-http.h"
+
+#define READ_CHUNK (64 * 1024)
+
+struct _HrNetReader
+{
+  SoupMessage  *msg;
+  char         *host;                /* as asked, for messages */
+  GCancellable *cancellable;         /* ours: cancelled by the caller's, the deadline or free */
+  GCancellable *caller_cancellable;
+  gulong        cancelled_id;
+  GSource      *deadline;
+  guint         timeout;
+  gboolean      timed_out;
+  GInputStream *stream;
+  guint64       bytes_read;
+  gboolean      eof;
+  gboolean      reading;
+  GByteArray   *buf;                 /* the current read's, borrowed */
+  gsize         until;
+};
+
+static GError *
+map_error (HrNetReader  *reader,
+           const GError *error)
+{
+  const char *host = reader->host;
+
+  if (reader->timed_out || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT,
+                        ngettext ("%s did not answer within %u second",
+                                  "%s did not answer within %u seconds", reader->timeout),
+                        host, reader->timeout);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return g_error_copy (error);
+
+  if (error->domain == G_RESOLVER_ERROR)
+    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
+                        _("Could not look up %s — offline, or no such host (%s)"),
+                        host, error->message);
+
+  if (error->domain == G_TLS_ERROR)
+    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TLS,
+                        _("Secure connection to %s failed: %s"), host, error->message);
+
+  if (g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_TOO_MANY_REDIRECTS))
+    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
+                        _("%s redirected too many times (a redirect loop)"), host);
+
+  if (error->domain == SOUP_SESSION_ERROR)
+    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
+                        _("%s sent an invalid HTTP answer: %s"), host, error->message);
+
+  if (strstr (error->message, host) != NULL)
+    return g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK, error->message);
+  return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
+                      _("Could not connect to %s: %s"), host, error->message);
+}
+
+static gboolean
+deadline_cb (gpointer user_data)
+{
+  HrNetReader *reader = user_data;
+
+  reader->timed_out = TRUE;
+  g_clear_pointer (&reader->deadline, g_source_unref);
+  g_cancellable_cancel (reader->cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+caller_cancelled_cb (GCancellable *caller,
+                     gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+static void read_cb (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data);
+
+static void
+read_next (GTask *task)
+{
+  HrNetReader *reader = g_task_get_task_data (task);
+
+  g_input_stream_read_bytes_async (reader->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                   reader->cancellable, read_cb, task);
+}
+
+static void
+read_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrNetReader *reader = g_task_get_task_data (task);
+  g_autoptr(GBytes) chunk = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize size;
+
+  chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
+  if (chunk == NULL)
+    {
+      reader->reading = FALSE;
+      g_task_return_error (task, map_error (reader, error));
+      return;
+    }
+
+  size = g_bytes_get_size (chunk);
+  if (size == 0)
+    {
+      reader->eof = TRUE;
+      reader->reading = FALSE;
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  g_byte_array_append (reader->buf, g_bytes_get_data (chunk, NULL), (guint) size);
+  reader->bytes_read += size;
+  if (reader->buf->len >= reader->until)
+    {
+      reader->reading = FALSE;
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  read_next (g_steal_pointer (&task));
+}
+
+static void
+send_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrNetReader *reader = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  reader->stream = soup_session_send_finish (SOUP_SESSION (source), result, &error);
+  if (reader->stream == NULL)
+    {
+      GError *mapped = map_error (reader, error);
+
+      hr_net_reader_free (reader);
+      g_task_return_error (task, mapped);
+      return;
+    }
+  g_task_return_pointer (task, reader, (GDestroyNotify) hr_net_reader_free);
+}
+
+void
+hr_net_reader_send_async (SoupMessage         *msg,
+                          guint                timeout_s,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  HrNetReader *reader;
+  GTask *task;
+  GUri *uri;
+
+  g_return_if_fail (SOUP_IS_MESSAGE (msg));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  uri = soup_message_get_uri (msg);
+  reader = g_new0 (HrNetReader, 1);
+  reader->msg = g_object_ref (msg);
+  reader->host = g_strdup (uri != NULL && g_uri_get_host (uri) != NULL ? g_uri_get_host (uri)
+                                                                        : "?");
+  reader->cancellable = g_cancellable_new ();
+  reader->timeout = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hr_net_reader_send_async);
+  /* Not freed with the task: send_cb frees it on failure, the caller owns it on success. */
+  g_task_set_task_data (task, reader, NULL);
+
+  if (cancellable != NULL)
+    {
+      reader->caller_cancellable = g_object_ref (cancellable);
+      /* Runs at once when @cancellable is already cancelled; the send then fails right away. */
+      reader->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
+                                                    g_object_ref (reader->cancellable),
+                                                    g_object_unref);
+    }
+
+  reader->deadline = g_timeout_source_new_seconds (reader->timeout);
+  g_source_set_callback (reader->deadline, deadline_cb, reader, NULL);
+  g_source_set_name (reader->deadline, "[headroom] http reader deadline");
+  g_source_attach (reader->deadline, g_task_get_context (task));
+
+  soup_session_send_async (hr_http_get_session (), msg, G_PRIORITY_DEFAULT, reader->cancellable,
+                           send_cb, task);
+}
+
+HrNetReader *
+hr_net_reader_send_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_net_reader_send_async,
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+SoupMessage *
+hr_net_reader_get_message (HrNetReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, NULL);
+  return reader->msg;
+}
+
+guint
+hr_net_reader_get_status (HrNetReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, 0);
+  return soup_message_get_status (reader->msg);
+}
+
+guint64
+hr_net_reader_get_bytes_read (HrNetReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, 0);
+  return reader->bytes_read;
+}
+
+gboolean
+hr_net_reader_is_eof (HrNetReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, TRUE);
+  return reader->eof;
+}
+
+void
+hr_net_reader_read_async (HrNetReader         *reader,
+                          GByteArray          *buf,
+                          gsize                until,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (reader != NULL);
+  g_return_if_fail (buf != NULL);
+  g_return_if_fail (!reader->reading);
+
+  task = g_task_new (NULL, NULL, callback, user_data);
+  g_task_set_source_tag (task, hr_net_reader_read_async);
+  g_task_set_task_data (task, reader, NULL);
+
+  if (reader->eof || buf->len >= until)
+    {
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+  /* A GByteArray counts in guint. */
+  if (until > G_MAXUINT32 - READ_CHUNK)
+    {
+      g_task_return_new_error (task, HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE,
+                               _("The answer from %s is too large"), reader->host);
+      g_object_unref (task);
+      return;
+    }
+  reader->reading = TRUE;
+  reader->buf = buf;
+  reader->until = until;
+  read_next (task);
+}
+
+gboolean
+hr_net_reader_read_finish (HrNetReader   *reader,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (reader != NULL, FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_net_reader_read_async,
+                        FALSE);
+
+  reader->buf = NULL;
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+hr_net_reader_free (HrNetReader *reader)
+{
+  if (reader == NULL)
+    return;
+  g_return_if_fail (!reader->reading);
+
+  if (reader->deadline != NULL)
+    {
+      g_source_destroy (reader->deadline);
+      g_clear_pointer (&reader->deadline, g_source_unref);
+    }
+  if (reader->cancelled_id != 0)
+    g_cancellable_disconnect (reader->caller_cancellable, reader->cancelled_id);
+  /* Closing a body stream reads the rest of the body first; cancelling the message beforehand
+   * hangs up instead, which is the point when the rest is a multi-GiB file. */
+  if (reader->stream != NULL && !reader->eof)
+    g_cancellable_cancel (reader->cancellable);
+  g_clear_object (&reader->stream);
+  g_clear_object (&reader->msg);
+  g_clear_object (&reader->cancellable);
+  g_clear_object (&reader->caller_cancellable);
+  g_free (reader->host);
+  g_free (reader);
+}
+
+GError *
+hr_net_status_error (SoupMessage *msg,
+                     const char  *what)
+{
+  guint status = soup_message_get_status (msg);
+  GUri *uri = soup_message_get_uri (msg);
+  const char *host = uri != NULL && g_uri_get_host (uri) != NULL ? g_uri_get_host (uri) : "?";
+  const char *reason = soup_message_get_reason_phrase (msg);
+
+  if (reason == NULL || reason[0] == '\0')
+    reason = soup_status_get_phrase (status);
+
+  switch (status)
+    {
+    case SOUP_STATUS_UNAUTHORIZED:
+      return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
+                          _("%s on %s needs an access token (HTTP 401): it is private or "
+                            "gated, or does not exist"), what, host);
+    case SOUP_STATUS_FORBIDDEN:
+      return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
+                          _("%s on %s: access refused (HTTP 403)"), what, host);
+    case SOUP_STATUS_NOT_FOUND:
+    case 410:
+      return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
+                          _("%s was not found on %s (HTTP %u)"), what, host, status);
+    case 429:  /* Too Many Requests; libsoup 3.2 has no name for it */
+      return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
+                          _("%s is limiting requests (HTTP 429); try again in a while"), host);
+    default:
+      if (status >= 500 && status < 600)
+        return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
+                            _("%s had a server error (HTTP %u %s); try again later"),
+                            host, status, reason);
+      return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
+                          _("%s: %s answered HTTP %u %s"), what, host, status, reason);
+    }
+}

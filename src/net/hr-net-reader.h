@@ -1,0 +1,56 @@
+/* hr-net-reader.h — one HTTP exchange on the shared session, read as far as the caller wants
+ *
+ * Private to src/net.  hr_http_get_bytes_async() covers a plain bounded GET; the GGUF reader
+ * needs more: request headers (Range, Authorization), the status and headers before any body,
+ * reading the body a piece at a time, and hanging up in the middle of a body that is larger
+ * than what it wants (a server that ignores Range sends the whole multi-GiB file).
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+typedef struct _HrNetReader HrNetReader;
+
+/* Sends @msg on hr_http_get_session().  @timeout_s (0: hr_http_get_timeout()) bounds the whole
+ * exchange, from connecting to the last byte read.  Completes once the status and headers are
+ * in; any status is a success here.  Errors are HR_HTTP_ERROR, or G_IO_ERROR_CANCELLED. */
+void            hr_net_reader_send_async    (SoupMessage         *msg,
+                                             guint                timeout_s,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+HrNetReader    *hr_net_reader_send_finish   (GAsyncResult        *result,
+                                             GError             **error);
+
+SoupMessage    *hr_net_reader_get_message   (HrNetReader         *reader);
+guint           hr_net_reader_get_status    (HrNetReader         *reader);
+/* Body bytes read so far. */
+guint64         hr_net_reader_get_bytes_read (HrNetReader        *reader);
+gboolean        hr_net_reader_is_eof        (HrNetReader         *reader);
+
+/* Appends body bytes to @buf until it holds at least @until bytes or the body ends (reads go
+ * by whole 64 KiB chunks, so @buf may end up to one chunk past @until).  One read at a time. */
+void            hr_net_reader_read_async    (HrNetReader         *reader,
+                                             GByteArray          *buf,
+                                             gsize                until,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+gboolean        hr_net_reader_read_finish   (HrNetReader         *reader,
+                                             GAsyncResult        *result,
+                                             GError             **error);
+
+/* Hangs up on whatever is left of the body (without draining it) and frees the reader.  Not
+ * while a read is pending. */
+void            hr_net_reader_free          (HrNetReader         *reader);
+
+/* A message a person can act on for a non-2xx answer: HR_HTTP_ERROR_STATUS naming @what ("the
+ * file X") and the host. */
+GError         *hr_net_status_error         (SoupMessage         *msg,
+                                             const char          *what);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrNetReader, hr_net_reader_free)
+
+G_END_DECLS

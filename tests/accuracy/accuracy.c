@@ -1,0 +1,1551 @@
+/* accuracy.c — how close the sizing core gets to what engines really do
+ *
+ * Reads the development sets in the shared reference folder (HEADROOM_REFERENCE_DIR, default
+ * the project's ../shared/reference), maps each usable row to a scenario, runs the core and
+ * prints, per quantity and backend, the number of rows, the median / 90th-percentile / worst
+ * relative error and how many measurements fall inside the estimate's low–high range.
+ *
+ *   gguf_sizes_dev.csv          weights derived per tensor (hr_weights_derive) vs real files
+ *   memory_dev.csv              llama.cpp's logged buffers (model, KV, compute) and OOM runs
+ *   bench_dev.csv               llama-bench / ./main decode (tg) and prefill (pp) speeds
+ *   serving_throughput_dev.csv  llama-batched-bench (batched decode, prefill), vLLM latency
+ *
+ * Exit status: 0 when every target of the accuracy issue is met, 1 otherwise, 77 (skipped)
+ * when the reference folder is missing.  --write-report FILE writes the same tables as
+ * Markdown; --dump FILE writes one line per evaluated row (for fitting the constants).
+ *
+ * Architectures the catalog does not carry are built here from their public config.json,
+ * each with the Hugging Face repository it comes from; accelerators the catalog does not
+ * carry likewise from their datasheets.  Rows that cannot be mapped are counted by reason.
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-estimate.h"
+#include "hr-calibration.h"
+#include "hr-units.h"
+
+#ifndef HEADROOM_REFERENCE_DIR_DEFAULT
+#define HEADROOM_REFERENCE_DIR_DEFAULT "../shared/reference"
+#endif
+
+/* ---- targets (the accuracy issue) --------------------------------------------------------- */
+
+#define TARGET_WEIGHTS_MEDIAN 0.02
+#define TARGET_WEIGHTS_WORST  0.05
+#define TARGET_TOTAL_WORST    0.05
+#define TARGET_DECODE_MEDIAN  0.15
+#define TARGET_PREFILL_MEDIAN 0.25
+#define TARGET_RANGE_COVERAGE 0.80
+
+/* GGUF metadata besides tensors: tokenizer strings, scores, types and BPE merges, about 40
+ * bytes per vocabulary entry (Llama 3: 128,256 tokens, 280,147 merges ≈ 5 MB), plus tensor
+ * infos and alignment. */
+#define GGUF_META_BYTES_PER_TOKEN 40.0
+
+/* ---- CSV --------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  GPtrArray *header;  /* char* */
+  GPtrArray *rows;    /* GPtrArray of char* */
+} Csv;
+
+static void
+csv_free (Csv *csv)
+{
+  if (csv == NULL)
+    return;
+  g_ptr_array_unref (csv->header);
+  g_ptr_array_unref (csv->rows);
+  g_free (csv);
+}
+
+static Csv *
+csv_read (const char *path)
+{
+  g_autofree char *text = NULL;
+  gsize len;
+  Csv *csv;
+  GPtrArray *row;
+  GString *field;
+  gboolean quoted = FALSE;
+
+  if (!g_file_get_contents (path, &text, &len, NULL))
+    return NULL;
+  csv = g_new0 (Csv, 1);
+  csv->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  row = g_ptr_array_new_with_free_func (g_free);
+  field = g_string_new (NULL);
+  for (gsize i = 0; i <= len; i++)
+    {
+      char c = i < len ? text[i] : '\n';
+      if (quoted)
+        {
+          if (c == '"' && i + 1 < len && text[i + 1] == '"')
+            {
+              g_string_append_c (field, '"');
+              i++;
+            }
+          else if (c == '"')
+            quoted = FALSE;
+          else
+            g_string_append_c (field, c);
+          continue;
+        }
+      if (c == '"')
+        quoted = TRUE;
+      else if (c == ',')
+        {
+          g_ptr_array_add (row, g_strdup (field->str));
+          g_string_truncate (field, 0);
+        }
+      else if (c == '\n')
+        {
+          if (field->len > 0 && field->str[field->len - 1] == '\r')
+            g_string_truncate (field, field->len - 1);
+          g_ptr_array_add (row, g_strdup (field->str));
+          g_string_truncate (field, 0);
+          if (row->len > 1 || (row->len == 1 && *(char *) g_ptr_array_index (row, 0)))
+            g_ptr_array_add (csv->rows, row);
+          else
+            g_ptr_array_unref (row);
+          row = g_ptr_array_new_with_free_func (g_free);
+        }
+      else
+        g_string_append_c (field, c);
+    }
+  g_ptr_array_unref (row);
+  g_string_free (field, TRUE);
+  if (csv->rows->len == 0)
+    {
+      csv_free (csv);
+      return NULL;
+    }
+  csv->header = g_ptr_array_steal_index (csv->rows, 0);
+  return csv;
+}
+
+static const char *
+col (const Csv       *csv,
+     const GPtrArray *row,
+     const char      *name)
+{
+  for (guint i = 0; i < csv->header->len; i++)
+    if (strcmp (g_ptr_array_index (csv->header, i), name) == 0)
+      return i < row->len ? g_ptr_array_index (row, i) : "";
+  g_error ("column %s missing", name);
+  return "";
+}
+
+static double
+num (const char *s)
+{
+  char *end;
+  double v;
+
+  if (s == NULL)
+    return NAN;
+  while (*s == ' ')
+    s++;
+  v = g_ascii_strtod (s, &end);
+  return end == s ? NAN : v;
+}
+
+static gboolean
+has (const char *haystack,
+     const char *needle)
+{
+  return haystack != NULL && strstr (haystack, needle) != NULL;
+}
+
+static gboolean
+hasi (const char *haystack,
+      const char *needle)
+{
+  g_autofree char *a = g_ascii_strdown (haystack ? haystack : "", -1);
+  g_autofree char *b = g_ascii_strdown (needle, -1);
+  return strstr (a, b) != NULL;
+}
+
+/* ---- statistics -------------------------------------------------------------------------- */
+
+typedef struct
+{
+  char *name;
+  GArray *err;      /* |estimate / measured − 1| */
+  GArray *signed_err;
+  int in_range;
+  int with_range;
+} Stat;
+
+typedef struct
+{
+  GHashTable *stats;        /* name → Stat */
+  GPtrArray *order;         /* names in first-seen order */
+  GHashTable *excluded;     /* "dataset: reason" → count (GUINT) */
+  GPtrArray *excluded_order;
+  FILE *dump;
+  GString *notes;
+} Report;
+
+static Stat *
+stat_get (Report     *rep,
+          const char *name)
+{
+  Stat *s = g_hash_table_lookup (rep->stats, name);
+  if (s == NULL)
+    {
+      s = g_new0 (Stat, 1);
+      s->name = g_strdup (name);
+      s->err = g_array_new (FALSE, FALSE, sizeof (double));
+      s->signed_err = g_array_new (FALSE, FALSE, sizeof (double));
+      g_hash_table_insert (rep->stats, s->name, s);
+      g_ptr_array_add (rep->order, s->name);
+    }
+  return s;
+}
+
+static void
+record (Report     *rep,
+        const char *name,
+        double      estimate,
+        double      measured,
+        double      low,
+        double      high)
+{
+  Stat *s = stat_get (rep, name);
+  double e = estimate / measured - 1.0;
+  double a = fabs (e);
+
+  g_array_append_val (s->err, a);
+  g_array_append_val (s->signed_err, e);
+  if (isfinite (low) && isfinite (high))
+    {
+      s->with_range++;
+      if (measured >= low * 0.9999 && measured <= high * 1.0001)
+        s->in_range++;
+    }
+}
+
+static void
+exclude (Report     *rep,
+         const char *dataset,
+         const char *reason)
+{
+  g_autofree char *key = g_strdup_printf ("%s: %s", dataset, reason);
+  gpointer old;
+
+  if (g_hash_table_lookup_extended (rep->excluded, key, NULL, &old))
+    g_hash_table_replace (rep->excluded, g_strdup (key), GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + 1));
+  else
+    {
+      g_hash_table_insert (rep->excluded, g_strdup (key), GUINT_TO_POINTER (1));
+      g_ptr_array_add (rep->excluded_order, g_strdup (key));
+    }
+}
+
+static int
+cmp_double (gconstpointer a,
+            gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+quantile (GArray *values,
+          double  q)
+{
+  g_autoptr(GArray) v = g_array_copy (values);
+  double pos;
+  guint i;
+
+  if (v->len == 0)
+    return NAN;
+  g_array_sort (v, cmp_double);
+  pos = q * (v->len - 1);
+  i = (guint) floor (pos);
+  if (i + 1 >= v->len)
+    return g_array_index (v, double, v->len - 1);
+  return g_array_index (v, double, i) * (1 - (pos - i)) + g_array_index (v, double, i + 1) * (pos - i);
+}
+
+/* ---- models ------------------------------------------------------------------------------ */
+
+/* Llama-family dense decoder from config.json values. */
+static HrModel *
+llama_like (const char *id,
+            const char *source,
+            int         layers,
+            int         hidden,
+            int         heads,
+            int         kv_heads,
+            int         ff,
+            int         vocab,
+            gboolean    tied)
+{
+  HrModel *m = hr_model_new ();
+  int hd = hidden / heads;
+
+  m->id = g_strdup (id);
+  m->name = g_strdup (id);
+  m->source = g_strdup (source);
+  m->n_layers = layers;
+  m->hidden = hidden;
+  m->n_heads = heads;
+  m->head_dim = hd;
+  m->intermediate = ff;
+  m->vocab = vocab;
+  m->tie_embeddings = tied;
+  hr_model_add_layers (m, HR_LAYER_FULL, layers, kv_heads, hd, hd, 0, 0);
+  /* exact: q,o = hidden²; k,v = hidden × kv·hd each; norms 2·hidden */
+  m->total_params = (double) vocab * hidden * (tied ? 1 : 2) + hidden +
+                    (double) layers * (2.0 * hidden + 2.0 * hidden * hidden +
+                                       2.0 * hidden * kv_heads * hd + 3.0 * hidden * ff);
+  m->active_params = m->total_params;
+  return m;
+}
+
+typedef struct
+{
+  HrCatalog *catalog;
+  GHashTable *owned;   /* id → HrModel* built here or copied from the catalog */
+} Models;
+
+static const HrModel *
+own (Models  *models,
+     HrModel *m)
+{
+  g_hash_table_replace (models->owned, m->id, m);
+  return m;
+}
+
+/* A catalog model without its measured sizes, so weights come from the derivation and the
+ * dev-set figures the catalog already carries are not compared with themselves. */
+static const HrModel *
+catalog_model (Models     *models,
+               const char *id)
+{
+  const HrModel *cat;
+  HrModel *m;
+  g_autofree char *key = g_strdup_printf ("cat:%s", id);
+
+  if ((m = g_hash_table_lookup (models->owned, key)) != NULL)
+    return m;
+  cat = hr_catalog_find_model (models->catalog, id);
+  if (cat == NULL)
+    return NULL;
+  m = hr_model_copy (cat);
+  g_ptr_array_set_size (m->sizes, 0);
+  g_free (m->id);
+  m->id = g_strdup (key);
+  return own (models, m);
+}
+
+static const HrModel *
+built_model (Models     *models,
+             const char *key)
+{
+  HrModel *m = g_hash_table_lookup (models->owned, key);
+
+  if (m != NULL)
+    return m;
+  if (strcmp (key, "llama1-7b") == 0 || strcmp (key, "llama2-7b") == 0)
+    /* huggyllama/llama-7b and meta-llama/Llama-2-7b-hf config.json */
+    m = llama_like (key, "meta-llama/Llama-2-7b-hf config.json", 32, 4096, 32, 32, 11008, 32000, FALSE);
+  else if (strcmp (key, "codellama-7b") == 0)
+    /* codellama/CodeLlama-7b-hf config.json: Llama-2-7B with 32,016 tokens */
+    m = llama_like (key, "codellama/CodeLlama-7b-hf config.json", 32, 4096, 32, 32, 11008, 32016, FALSE);
+  else if (strcmp (key, "llama1-13b") == 0 || strcmp (key, "llama2-13b") == 0)
+    /* huggyllama/llama-13b, meta-llama/Llama-2-13b-hf config.json */
+    m = llama_like (key, "meta-llama/Llama-2-13b-hf config.json", 40, 5120, 40, 40, 13824, 32000, FALSE);
+  else if (strcmp (key, "llama1-30b") == 0)
+    /* huggyllama/llama-30b config.json */
+    m = llama_like (key, "huggyllama/llama-30b config.json", 60, 6656, 52, 52, 17920, 32000, FALSE);
+  else if (strcmp (key, "llama1-65b") == 0)
+    /* huggyllama/llama-65b config.json */
+    m = llama_like (key, "huggyllama/llama-65b config.json", 80, 8192, 64, 64, 22016, 32000, FALSE);
+  else if (strcmp (key, "llama2-70b") == 0)
+    /* meta-llama/Llama-2-70b-hf config.json: GQA with 8 KV heads */
+    m = llama_like (key, "meta-llama/Llama-2-70b-hf config.json", 80, 8192, 64, 8, 28672, 32000, FALSE);
+  else if (strcmp (key, "mistral-7b") == 0)
+    /* mistralai/Mistral-7B-v0.1 config.json (sliding window 4096, beyond the contexts here) */
+    m = llama_like (key, "mistralai/Mistral-7B-v0.1 config.json", 32, 4096, 32, 8, 14336, 32000, FALSE);
+  else if (strcmp (key, "tinyllama-1.1b") == 0)
+    /* TinyLlama/TinyLlama-1.1B-intermediate-step-480k-1T config.json */
+    m = llama_like (key, "TinyLlama/TinyLlama-1.1B-intermediate-step-480k-1T config.json", 22, 2048, 32, 4, 5632, 32000, FALSE);
+  else if (strcmp (key, "qwen2.5-7b") == 0)
+    {
+      /* Qwen/Qwen2.5-7B config.json: q/k/v carry biases */
+      m = llama_like (key, "Qwen/Qwen2.5-7B config.json", 28, 3584, 28, 4, 18944, 152064, FALSE);
+      m->total_params += 28.0 * (3584 + 2 * 512);
+    }
+  else if (strcmp (key, "qwen2.5-14b") == 0)
+    {
+      /* Qwen/Qwen2.5-14B config.json */
+      m = llama_like (key, "Qwen/Qwen2.5-14B config.json", 48, 5120, 40, 8, 13824, 152064, FALSE);
+      m->total_params += 48.0 * (5120 + 2 * 1024);
+    }
+  else if (strcmp (key, "command-r-plus") == 0)
+    /* CohereForAI/c4ai-command-r-plus config.json: tied embeddings, 256k vocabulary */
+    m = llama_like (key, "CohereForAI/c4ai-command-r-plus config.json", 64, 12288, 96, 8, 33792, 256000, TRUE);
+  else
+    return NULL;
+  m->active_params = m->total_params;
+  return own (models, m);
+}
+
+/* Maps a model cell to a model; NULL with @why when it cannot. */
+static const HrModel *
+model_for (Models      *models,
+           const char  *name,
+           const char **why)
+{
+  struct { const char *needle; const char *built; const char *catalog; } map[] = {
+    { "tinyllama", "tinyllama-1.1b", NULL },
+    { "codellama-7b", "codellama-7b", NULL },
+    { "command-r-plus", "command-r-plus", NULL },
+    { "Qwen2.5-Coder-7B", "qwen2.5-7b", NULL },
+    { "Qwen2.5-7B", "qwen2.5-7b", NULL },
+    { "qwen2 7B", "qwen2.5-7b", NULL },
+    { "Qwen2.5-14B", "qwen2.5-14b", NULL },
+    { "qwen2 14B", "qwen2.5-14b", NULL },
+    { "Mistral-7B", "mistral-7b", NULL },
+    { "Mistral 7B", "mistral-7b", NULL },
+    { "7.24 B llama-arch", "mistral-7b", NULL },
+    { "DeepSeek-R1-Distill-Qwen-32B", NULL, "deepseek-r1-distill-qwen-32b" },
+    { "DeepSeek-R1", NULL, "deepseek-r1" },
+    { "GLM-4.5-Air", NULL, "glm-4.5-air" },
+    { "glm4moe 106B", NULL, "glm-4.5-air" },
+    { "gpt-oss-120b", NULL, "gpt-oss-120b" },
+    { "gpt-oss 120B", NULL, "gpt-oss-120b" },
+    { "gpt-oss-20b", NULL, "gpt-oss-20b" },
+    { "gpt-oss 20B", NULL, "gpt-oss-20b" },
+    { "Qwen3-Coder-30B-A3B", NULL, "qwen3-coder-30b-a3b" },
+    { "qwen3moe 32B.A3B", NULL, "qwen3-30b-a3b" },
+    { "qwen3 32B", NULL, "qwen3-32b" },
+    { "gemma-3-4b", NULL, "gemma-3-4b" },
+    { "hunyuan", NULL, "hunyuan-a13b" },
+    { "Llama-3.2-3B", NULL, "llama-3.2-3b" },
+    { "Llama 3.1 405B", NULL, "llama-3.1-405b" },
+    { "LLaMA v3.1 405B", NULL, "llama-3.1-405b" },
+    { "Llama 3.1 70B", NULL, "llama-3.1-70b" },
+    { "Llama 3.1 70B Instruct", NULL, "llama-3.1-70b" },
+    { "LLaMA v3.1 70B", NULL, "llama-3.1-70b" },
+    { "Llama-3 70B", NULL, "llama-3.1-70b" },
+    /* Meta-Llama-3-70B/8B have Llama 3.1's shapes (only RoPE scaling and context differ) */
+    { "Meta-Llama-3-70B", NULL, "llama-3.1-70b" },
+    { "Llama-3.1-8B", NULL, "llama-3.1-8b" },
+    { "Llama 3.1 8B", NULL, "llama-3.1-8b" },
+    { "Llama-3.1 8B", NULL, "llama-3.1-8b" },
+    { "LLaMA v3.1 8B", NULL, "llama-3.1-8b" },
+    { "LlaMA-3.1-8B", NULL, "llama-3.1-8b" },
+    { "Llama-3.1-8B-Instruct", NULL, "llama-3.1-8b" },
+    { "Meta-Llama-3-8B", NULL, "llama-3.1-8b" },
+    { "Llama-3-8B", NULL, "llama-3.1-8b" },
+    { "Llama-3/3.1-8B", NULL, "llama-3.1-8b" },
+    { "Llama-2 70B", "llama2-70b", NULL },
+    { "Llama 2 70B", "llama2-70b", NULL },
+    { "Llama-2 13B", "llama2-13b", NULL },
+    { "Llama 2 13B", "llama2-13b", NULL },
+    { "Llama-2-13B", "llama2-13b", NULL },
+    { "Llama-2 7B", "llama2-7b", NULL },
+    { "Llama 2 7B", "llama2-7b", NULL },
+    { "Llama-2-7B", "llama2-7b", NULL },
+    { "llama-2-7b", "llama2-7b", NULL },
+    { "Llama-2-7b", "llama2-7b", NULL },
+    { "LLaMA-1 65B", "llama1-65b", NULL },
+    { "LLaMA-1 30B", "llama1-30b", NULL },
+    { "LLaMA-1 13B", "llama1-13b", NULL },
+    { "LLaMA 13B", "llama1-13b", NULL },
+    { "LLaMA-1 7B", "llama1-7b", NULL },
+    { "LLaMA 7B", "llama1-7b", NULL },
+    { "llama 7B", "llama1-7b", NULL },
+  };
+
+  *why = "architecture not in the catalog and no config cited";
+  if (name == NULL || *name == '\0')
+    {
+      *why = "model not stated";
+      return NULL;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (hasi (name, map[i].needle))
+      {
+        if (map[i].built)
+          return built_model (models, map[i].built);
+        return catalog_model (models, map[i].catalog);
+      }
+  return NULL;
+}
+
+/* ---- quants ------------------------------------------------------------------------------ */
+
+static const char *
+quant_for (const char *cell)
+{
+  static const struct { const char *needle; const char *id; } map[] = {
+    { "Q4_K - Medium", "Q4_K_M" }, { "Q4_K - Small", "Q4_K_S" }, { "Q5_K - Medium", "Q5_K_M" },
+    { "Q5_K - Small", "Q5_K_S" }, { "Q3_K - Medium", "Q3_K_M" },
+    { "UD-Q3_K_XL", "UD-Q3_K_XL" }, { "UD-IQ1_M", "UD-IQ1_M" }, { "UD-Q4_K_XL", "UD-Q4_K_XL" },
+    { "Q2_K_S", "Q2_K_S" }, { "Q2_K_L", NULL }, { "Q3_K_S", "Q3_K_S" }, { "Q3_K_M", "Q3_K_M" },
+    { "Q3_K_L", "Q3_K_L" }, { "Q4_K_S", "Q4_K_S" }, { "Q4_K_M", "Q4_K_M" }, { "Q5_K_S", "Q5_K_S" },
+    { "Q5_K_M", "Q5_K_M" }, { "Q6_K", "Q6_K" }, { "Q8_0", "Q8_0" }, { "Q2_K", "Q2_K" },
+    { "IQ1_S", "IQ1_S" }, { "IQ1_M", "IQ1_M" }, { "IQ2_XXS", "IQ2_XXS" }, { "IQ2_XS", "IQ2_XS" },
+    { "IQ2_S", "IQ2_S" }, { "IQ2_M", "IQ2_M" }, { "IQ3_XXS", "IQ3_XXS" }, { "IQ3_XS", "IQ3_XS" },
+    { "IQ3_S", "IQ3_S" }, { "IQ3_M", "IQ3_M" }, { "IQ4_XS", "IQ4_XS" }, { "IQ4_NL", "IQ4_NL" },
+    { "Q4_0", "Q4_0" }, { "Q4_1", "Q4_1" }, { "Q5_0", "Q5_0" }, { "Q5_1", "Q5_1" },
+    { "MXFP4", "MXFP4_MOE" }, { "BF16", "BF16" }, { "bf16", "BF16" }, { "F16", "F16" },
+    { "f16", "F16" }, { "F32", "F32" }, { "original", "F32" },
+  };
+
+  if (cell == NULL)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (has (cell, map[i].needle))
+      return map[i].id;
+  return NULL;
+}
+
+/* ---- GPUs -------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  HrCatalog *catalog;
+  GPtrArray *owned;
+} Gpus;
+
+static HrGpu *
+datasheet_gpu (Gpus       *gpus,
+               const char *name,
+               double      mem_gib,
+               double      bw,
+               double      tflops,
+               HrGpuForm   form,
+               HrBackend   backend)
+{
+  HrGpu *g = hr_gpu_new ();
+
+  g->id = g_strdup (name);
+  g->name = g_strdup (name);
+  g->form = form;
+  g->memory_gib = mem_gib;
+  g->bandwidth_gbs = bw;
+  g->fp16_tflops = tflops;
+  g->fp8_tflops = NAN;
+  g->backend = backend;
+  g_ptr_array_add (gpus->owned, g);
+  return g;
+}
+
+static HrGpu *
+copy_gpu (Gpus       *gpus,
+          const char *id)
+{
+  const HrGpu *cat = hr_catalog_find_gpu (gpus->catalog, id);
+  HrGpu *g;
+
+  if (cat == NULL)
+    return NULL;
+  g = hr_gpu_copy (cat);
+  g_ptr_array_add (gpus->owned, g);
+  return g;
+}
+
+/* Apple rows name a chip and its RAM ("M1max_32GB", "M3 Pro (18-core GPU)"): the catalog entry
+ * of that chip, with the row's RAM and GPU-core count when it states them. */
+static const HrGpu *
+apple_gpu (Gpus       *gpus,
+           const char *device,
+           int         cores)
+{
+  static const struct { const char *needle; const char *id; } chips[] = {
+    { "M1 Ultra", "m1-ultra-128gb" }, { "M1 Max", "m1-max-64gb" }, { "M1max", "m1-max-64gb" },
+    { "M1 Pro", "m1-pro-32gb" }, { "M1", "m1-16gb" },
+    { "M2 Ultra", "m2-ultra-192gb" }, { "M2ultra", "m2-ultra-192gb" }, { "M2 Max", "m2-max-96gb" },
+    { "M2 Pro", "m2-pro-32gb" }, { "M2", "m2-24gb" },
+    { "M3 Ultra", "m3-ultra-512gb" }, { "M3 Max", "m3-max-128gb" }, { "M3max", "m3-max-128gb" },
+    { "M3 Pro", "m3-pro-36gb" }, { "M3", "m3-24gb" },
+    { "M4 Max", "m4-max-128gb" }, { "M4 Pro", "m4-pro-64gb" }, { "M4", "m4-32gb" },
+  };
+  HrGpu *g = NULL;
+  const char *gb;
+
+  for (guint i = 0; i < G_N_ELEMENTS (chips) && g == NULL; i++)
+    if (has (device, chips[i].needle))
+      g = copy_gpu (gpus, chips[i].id);
+  if (g == NULL)
+    return NULL;
+  if ((gb = strstr (device, "_")) != NULL && num (gb + 1) > 0)
+    g->memory_gib = num (gb + 1);
+  if (gb != NULL && num (gb + 1) > 0)
+    g->unified_share = 0;   /* the core's default share for that RAM size */
+  if (cores > 0)
+    g->gpu_cores = cores;
+  else if (!has (device, "-core"))
+    g->gpu_cores = 0;   /* which bin of the chip is not stated */
+  return g;
+}
+
+/* Device cell → accelerator; NULL with @why. */
+static const HrGpu *
+gpu_for (Gpus        *gpus,
+         const char  *device,
+         int          cores,
+         const char **why)
+{
+  static const struct { const char *needle; const char *id; } cat[] = {
+    { "RTX 3090 Ti", NULL }, { "RTX 3090", "rtx-3090-24gb" }, { "RTX 4090", "rtx-4090-24gb" },
+    { "RTX 3080 Ti", NULL }, { "RTX 3080", "rtx-3080-10gb" }, { "RTX A6000", "rtx-a6000-48gb" },
+    { "RTX 6000 Ada", "rtx-6000-ada-48gb" }, { "A100-SXM4-80GB", "a100-80gb-sxm" },
+    { "A40", "a40-48gb" }, { "L40S", "l40s-48gb" }, { "H200", "h200-141gb" },
+    { "H100 80GB HBM3", "h100-80gb-sxm" }, { "DGX Spark", "dgx-spark-128gb" },
+    { "MI300X", "mi300x-192gb" }, { "gfx1151", "ryzen-ai-max-395-128gb" },
+  };
+
+  *why = "accelerator not identified";
+  if (device == NULL || *device == '\0' || hasi (device, "not stated") ||
+      hasi (device, "not in excerpt") || hasi (device, "chip not in"))
+    {
+      *why = "accelerator not stated";
+      return NULL;
+    }
+  if (has (device, "(CPU)") || has (device, "CPU (ARM") || hasi (device, "Ryzen 9"))
+    {
+      *why = "CPU-only run (RAM bandwidth and threads not modelled)";
+      return NULL;
+    }
+  if (has (device, "Apple"))
+    {
+      const HrGpu *g = apple_gpu (gpus, device, cores);
+      if (g == NULL)
+        *why = "Apple chip not identified";
+      return g;
+    }
+  if (has (device, " + "))
+    {
+      *why = "mixed accelerators in one run";
+      return NULL;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (cat); i++)
+    if (has (device, cat[i].needle) && cat[i].id != NULL)
+      return copy_gpu (gpus, cat[i].id);
+
+  /* Not in the catalog: datasheet figures (memory GiB, GB/s, dense FP16 tensor TFLOPS with
+   * FP32 accumulate — the catalog's convention, GeForce at half its FP16-accumulate rate). */
+  if (has (device, "RTX 4000 Ada"))
+    /* NVIDIA RTX 4000 Ada datasheet: 20 GB GDDR6, 360 GB/s, 327.6 FP8-sparse TFLOPS → 81.9 */
+    return datasheet_gpu (gpus, device, 20, 360, 81.9, HR_FORM_WORKSTATION, HR_BACKEND_CUDA);
+  if (has (device, "RTX 5000 Ada"))
+    /* NVIDIA RTX 5000 Ada datasheet: 32 GB, 576 GB/s, 1044.4 FP8-sparse TFLOPS → 261.1 */
+    return datasheet_gpu (gpus, device, 32, 576, 261.1, HR_FORM_WORKSTATION, HR_BACKEND_CUDA);
+  if (has (device, "A100 80GB PCIe"))
+    /* NVIDIA A100 datasheet: 80 GB HBM2e PCIe, 1,935 GB/s, 312 TFLOPS BF16 dense */
+    return datasheet_gpu (gpus, device, 80, 1935, 312, HR_FORM_DATACENTER, HR_BACKEND_CUDA);
+  if (has (device, "H100 PCIe"))
+    /* NVIDIA H100 PCIe datasheet: 80 GB HBM2e, 2,000 GB/s, 756 TFLOPS BF16 dense */
+    return datasheet_gpu (gpus, device, 80, 2000, 756, HR_FORM_DATACENTER, HR_BACKEND_CUDA);
+  if (has (device, "RTX 4080"))
+    /* Ada whitepaper: RTX 4080 16 GB, 716.8 GB/s, 97.5 TFLOPS FP16 (FP32 accumulate) */
+    return datasheet_gpu (gpus, device, 16, 716.8, 97.5, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+  if (has (device, "RTX 3070"))
+    /* Ampere GA104: RTX 3070 8 GB, 448 GB/s, 40.6 TFLOPS FP16 (FP32 accumulate) */
+    return datasheet_gpu (gpus, device, 8, 448, 40.6, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+  if (has (device, "RTX 3080 Ti"))
+    /* RTX 3080 Ti 12 GB, 912 GB/s, 68.2 TFLOPS FP16 (FP32 accumulate) */
+    return datasheet_gpu (gpus, device, 12, 912, 68.2, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+  if (has (device, "RTX 3090 Ti"))
+    /* RTX 3090 Ti 24 GB, 1,008 GB/s, 80 TFLOPS FP16 (FP32 accumulate) */
+    return datasheet_gpu (gpus, device, 24, 1008, 80, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+  if (has (device, "RTX 4070 Ti"))
+    /* RTX 4070 Ti 12 GB, 504 GB/s, 80.2 TFLOPS FP16 (FP32 accumulate) */
+    return datasheet_gpu (gpus, device, 12, 504, 80.2, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+  if (hasi (device, "Pro W7900"))
+    /* AMD Radeon PRO W7900 spec page: 48 GB GDDR6, 864 GB/s, 122.6 TFLOPS FP16 */
+    return datasheet_gpu (gpus, device, 48, 864, 122.6, HR_FORM_WORKSTATION, HR_BACKEND_ROCM);
+  if (has (device, "RX 7900 XT"))
+    /* AMD Radeon RX 7900 XT spec page: 20 GB GDDR6, 800 GB/s, 103 TFLOPS FP16 */
+    return datasheet_gpu (gpus, device, 20, 800, 103, HR_FORM_CONSUMER, HR_BACKEND_ROCM);
+  *why = "accelerator not in the catalog and no datasheet cited";
+  return NULL;
+}
+
+static gboolean
+backend_from_cell (const char *cell,
+                   HrBackend  *backend)
+{
+  if (cell == NULL || *cell == '\0')
+    return FALSE;
+  if (has (cell, "MTL") || has (cell, "Metal"))
+    *backend = HR_BACKEND_METAL;
+  else if (has (cell, "CUDA"))
+    *backend = HR_BACKEND_CUDA;
+  else if (has (cell, "ROCm"))
+    *backend = HR_BACKEND_ROCM;
+  else if (has (cell, "Vulkan"))
+    *backend = HR_BACKEND_VULKAN;
+  else if (has (cell, "SYCL"))
+    *backend = HR_BACKEND_SYCL;
+  else if (has (cell, "CPU"))
+    *backend = HR_BACKEND_CPU;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* ---- weights ----------------------------------------------------------------------------- */
+
+static void
+run_weights (Report     *rep,
+             Models     *models,
+             const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "gguf_sizes_dev.csv", NULL);
+  Csv *csv = csv_read (path);
+
+  if (csv == NULL)
+    {
+      exclude (rep, "gguf_sizes", "file missing");
+      return;
+    }
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (csv->rows, r);
+      const char *model_cell = col (csv, row, "model");
+      const char *format = col (csv, row, "format");
+      const char *unit = col (csv, row, "size_unit");
+      const char *how = col (csv, row, "how_measured");
+      const char *quant = quant_for (col (csv, row, "quant"));
+      double value = num (col (csv, row, "size_value"));
+      double bpw = num (col (csv, row, "bits_per_weight_reported"));
+      const char *why;
+      const HrModel *m;
+      HrWeights w;
+      double measured, estimate;
+      const char *kind;
+      g_autofree char *label = NULL;
+
+      if (has (unit, "rounded") || has (how, "not a byte count"))
+        {
+          exclude (rep, "gguf_sizes", "rounded size hint, not a byte count");
+          continue;
+        }
+      if (has (format, "2023") || has (format, "ggml/"))
+        {
+          exclude (rep, "gguf_sizes", "pre-GGUF ggml file (2023 layouts and mix rules)");
+          continue;
+        }
+      if (quant == NULL)
+        {
+          exclude (rep, "gguf_sizes", "quantization not a llama-quantize mix");
+          continue;
+        }
+      if (has (how, "help text") && (has (model_cell, "Llama-3-8B") || has (model_cell, "7B (generic)")))
+        {
+          /* llama-quantize's help strings repeat the README table of the same files (README:
+           * Q2_K_S 2.78 GiB where the help string says 2.96G, a copy of Q2_K's) */
+          exclude (rep, "gguf_sizes", "help-text copy of the README table (one figure mistyped)");
+          continue;
+        }
+      if (has (how, "BPW table") && strcmp (quant, "Q2_K") == 0)
+        {
+          exclude (rep, "gguf_sizes", "README BPW table predates the 2024 redefinition of Q2_K");
+          continue;
+        }
+      m = model_for (models, model_cell, &why);
+      if (m == NULL)
+        {
+          exclude (rep, "gguf_sizes", why);
+          continue;
+        }
+      if (!hr_weights_derive (m, quant, &w, NULL))
+        {
+          exclude (rep, "gguf_sizes", "quantization unknown to the core");
+          continue;
+        }
+      /* the file of a checkpoint or GGUF holds every tensor, MTP blocks included */
+      estimate = w.derived_bytes;
+      {
+        /* "1,625.1" (thousands) and "66,86" (decimal comma) */
+        const char *cell = col (csv, row, "size_value");
+        g_autofree char *fixed = g_strdup (cell);
+        if (strchr (cell, ',') != NULL && strchr (cell, '.') != NULL)
+          {
+            char *dst = fixed;
+            for (const char *p = cell; *p; p++)
+              if (*p != ',')
+                *dst++ = *p;
+            *dst = '\0';
+          }
+        else if (strchr (cell, ',') != NULL)
+          g_strdelimit (fixed, ",", '.');
+        value = num (fixed);
+      }
+
+      if (isfinite (value) && (has (unit, "GiB") || g_str_has_prefix (unit, "G (") ||
+                               strcmp (unit, "G") == 0 || has (unit, "equals llama-bench GiB")))
+        {
+          measured = value * HR_GIB;
+          kind = "tensor bytes (GiB as llama.cpp prints)";
+        }
+      else if (isfinite (value) && has (unit, "MiB"))
+        {
+          measured = value * HR_MIB;
+          kind = "tensor bytes (MiB)";
+        }
+      else if (isfinite (value) && has (unit, "bytes"))
+        {
+          measured = value;
+          kind = "checkpoint tensor bytes (safetensors index)";
+        }
+      else if (isfinite (value) && g_str_has_prefix (unit, "GB"))
+        {
+          measured = value * 1e9;
+          estimate += GGUF_META_BYTES_PER_TOKEN * m->vocab;
+          kind = "file size (GB, tensors + tokenizer metadata)";
+        }
+      else if (isfinite (bpw))
+        {
+          /* bits per weight as llama.cpp reports it: tensor bytes × 8 / parameters */
+          double params = m->total_params;
+          measured = bpw;
+          estimate = w.derived_bytes * 8 / params;
+          kind = "bits per weight";
+        }
+      else
+        {
+          exclude (rep, "gguf_sizes", "no size given");
+          continue;
+        }
+      label = g_strdup_printf ("weights");
+      record (rep, label, estimate, measured, NAN, NAN);
+      if (fabs (estimate / measured - 1) > 0.02)
+        g_string_append_printf (rep->notes, "weights %s %s: %.4g vs %.4g (%+.1f %%) [%s]\n",
+                                model_cell, quant, estimate, measured,
+                                (estimate / measured - 1) * 100, kind);
+      if (rep->dump)
+        fprintf (rep->dump, "weights\t%s\t%s\t%s\t%.6g\t%.6g\n", model_cell, quant, kind,
+                 estimate, measured);
+    }
+  csv_free (csv);
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+static double
+mib_field (const char *s)
+{
+  return num (s) * HR_MIB;
+}
+
+static void
+run_memory (Report     *rep,
+            Models     *models,
+            Gpus       *gpus,
+            const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "memory_dev.csv", NULL);
+  Csv *csv = csv_read (path);
+
+  if (csv == NULL)
+    {
+      exclude (rep, "memory", "file missing");
+      return;
+    }
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (csv->rows, r);
+      const char *kind = col (csv, row, "measurement_kind");
+      const char *unit = col (csv, row, "unit");
+      const char *engine = col (csv, row, "engine");
+      const char *device = col (csv, row, "device");
+      const char *detail = col (csv, row, "per_device_detail");
+      const char *quant = quant_for (col (csv, row, "quant_or_dtype"));
+      gboolean oom = g_str_has_prefix (kind, "run failed");
+      const char *why;
+      const HrModel *m;
+      const HrGpu *gpu;
+      HrScenario s;
+      HrEstimate e;
+      HrBackend backend;
+      double n_ctx = num (col (csv, row, "n_ctx"));
+      double model_mib, kv_mib, compute_mib, total_mib;
+      double est_total;
+      int n_dev = (int) num (col (csv, row, "n_devices"));
+
+      if (strcmp (engine, "llama.cpp") != 0)
+        {
+          exclude (rep, "memory", "engine log not from llama.cpp itself (Ollama estimate, ExLlama, tools)");
+          continue;
+        }
+      if (strcmp (unit, "MiB") != 0 || !(g_str_has_prefix (kind, "engine_log_allocation") || oom))
+        {
+          exclude (rep, "memory", "not an engine allocation log");
+          continue;
+        }
+      if (!oom && !isfinite (num (col (csv, row, "weights_mem"))))
+        {
+          exclude (rep, "memory", "run without allocation lines (swapping after a failed load)");
+          continue;
+        }
+      m = model_for (models, col (csv, row, "model"), &why);
+      if (m == NULL)
+        {
+          exclude (rep, "memory", why);
+          continue;
+        }
+      gpu = gpu_for (gpus, device, 0, &why);
+      if (gpu == NULL)
+        {
+          exclude (rep, "memory", why);
+          continue;
+        }
+      if (quant == NULL)
+        {
+          exclude (rep, "memory", "quantization not stated");
+          continue;
+        }
+      hr_scenario_init (&s, m, gpu);
+      g_strlcpy (s.quant, quant, sizeof s.quant);
+      /* these logs are llama.cpp ./main runs of late 2023: n_ctx 512 (the default then),
+       * n_batch 512, no flash attention */
+      s.context = isfinite (n_ctx) ? (gint64) n_ctx : 512;
+      s.ubatch = 512;
+      s.flash_attn = FALSE;
+      s.n_gpus = MAX (n_dev, 1);
+      s.prompt_tokens = 256;
+      if (backend_from_cell (has (device, "Apple") ? "Metal" : "CUDA", &backend))
+        {
+          s.backend = backend;
+          s.backend_set = TRUE;
+        }
+      if (!hr_estimate_compute (&s, NULL, &e, NULL))
+        {
+          exclude (rep, "memory", "scenario rejected by the core");
+          continue;
+        }
+
+      if (oom)
+        {
+          Stat *st = stat_get (rep, "memory: OOM predicted");
+          double hit = e.verdict == HR_VERDICT_EXCEEDS ? 0 : 1;
+          const char *paren = strchr (col (csv, row, "engine_version"), '(');
+
+          if (hit > 0 && s.n_gpus > 1 && paren != NULL && atoi (paren + 1) < 1800 && !hr_gpu_is_unified (gpu))
+            {
+              /* 2023 row split: the main GPU holds its share of every matrix plus the whole
+               * KV cache and the scratch buffer */
+              double main_gpu = e.weights_gpu / s.n_gpus + e.kv_bytes + e.compute_bytes / s.n_gpus +
+                                e.runtime_bytes / s.n_gpus;
+              if (main_gpu > gpu->memory_gib * HR_GIB * (1 - s.reserve))
+                hit = 0;
+            }
+          g_array_append_val (st->err, hit);
+          g_array_append_val (st->signed_err, hit);
+          if (hit > 0)
+            g_string_append_printf (rep->notes, "OOM not predicted: %s %s on %d× %s (%.0f MiB needed per GPU)\n",
+                                    col (csv, row, "model"), quant, s.n_gpus, device,
+                                    e.per_gpu_required / HR_MIB);
+          continue;
+        }
+
+      model_mib = num (col (csv, row, "weights_mem"));
+      kv_mib = num (col (csv, row, "kv_cache_mem"));
+      compute_mib = num (col (csv, row, "compute_or_activation_mem"));
+      total_mib = num (col (csv, row, "total_mem"));
+      if (!isfinite (total_mib))
+        total_mib = num (col (csv, row, "gpu_total_derived_MiB"));
+      if (has (detail, "Metal_data=") &&
+          strstr (strstr (detail, "Metal_data=") + 1, "Metal_data=") != NULL)
+        {
+          exclude (rep, "memory", "Metal buffer split into overlapping views (logged sizes are views)");
+          continue;
+        }
+      if (!isfinite (total_mib) && isfinite (model_mib) && isfinite (kv_mib) && isfinite (compute_mib))
+        total_mib = model_mib + kv_mib + compute_mib;
+
+      if (s.n_gpus > 1 && atoi (strchr (col (csv, row, "engine_version"), '(') ?
+                                strchr (col (csv, row, "engine_version"), '(') + 1 : "0") < 1800)
+        {
+          /* 2023 builds split matrices by rows with one scratch buffer on the main GPU; the
+           * totals of weights and KV are the same as a layer split's, the buffers are not */
+          exclude (rep, "memory", "2023 row-split build: compute/total not comparable (model and KV kept)");
+          compute_mib = NAN;
+          total_mib = NAN;
+        }
+      if (isfinite (model_mib))
+        record (rep, "memory: model buffer", e.weights_gpu, mib_field (col (csv, row, "weights_mem")), NAN, NAN);
+      if (isfinite (kv_mib))
+        record (rep, "memory: KV cache", e.kv_bytes, kv_mib * HR_MIB, NAN, NAN);
+      if (isfinite (compute_mib))
+        record (rep, "memory: compute buffer", e.compute_bytes, compute_mib * HR_MIB, NAN, NAN);
+      est_total = e.weights_gpu + e.kv_bytes + e.compute_bytes;
+      if (isfinite (total_mib))
+        record (rep, "memory: total", est_total, total_mib * HR_MIB, NAN, NAN);
+      if (isfinite (model_mib) && fabs (e.weights_gpu / (model_mib * HR_MIB) - 1) > 0.0005)
+        g_string_append_printf (rep->notes, "model buffer %s %s: %.2f vs %.2f MiB\n",
+                                col (csv, row, "model"), quant, e.weights_gpu / HR_MIB, model_mib);
+      if (rep->dump)
+        fprintf (rep->dump, "memory\t%s\t%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n",
+                 col (csv, row, "model"), quant, device, s.n_gpus,
+                 e.weights_gpu / HR_MIB, model_mib, e.kv_bytes / HR_MIB, kv_mib,
+                 e.compute_bytes / HR_MIB, compute_mib, est_total / HR_MIB, total_mib);
+    }
+  csv_free (csv);
+}
+
+/* ---- speed ------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  const HrModel *model;
+  const HrGpu *gpu;
+  const char *quant;
+  HrBackend backend;
+  gboolean backend_known;
+  int n_gpus;
+  HrEngine engine;
+  int batch;
+  gboolean prefill;
+  gint64 tokens;      /* ppN / tgN */
+  gint64 depth;       /* tokens already in the context */
+  int ubatch;
+  gboolean flash_attn;
+  double ngl;         /* NAN: all layers */
+  double measured;    /* tokens/s (per sequence for decode at batch 1, aggregate otherwise) */
+  gboolean aggregate;
+  const char *label;  /* for notes */
+} SpeedCase;
+
+static const char *
+backend_name (HrBackend b)
+{
+  return hr_calibration_for (b)->name;
+}
+
+static void
+evaluate_speed (Report          *rep,
+                const SpeedCase *c,
+                const char      *dataset)
+{
+  HrScenario s;
+  HrEstimate e;
+  double est, low, high;
+  g_autofree char *name = NULL;
+
+  hr_scenario_init (&s, c->model, c->gpu);
+  g_strlcpy (s.quant, c->quant, sizeof s.quant);
+  s.n_gpus = c->n_gpus;
+  s.engine = c->engine;
+  s.batch = c->batch;
+  s.ubatch = c->ubatch;
+  s.flash_attn = c->flash_attn;
+  if (c->backend_known)
+    {
+      s.backend = c->backend;
+      s.backend_set = TRUE;
+    }
+  if (c->prefill)
+    {
+      /* The core reports the average rate of a prompt of P tokens from an empty cache
+       * (attention span P/2).  A ppN test at depth d attends over d + N/2 on average:
+       * the same span as a prompt of N + 2d tokens. */
+      s.prompt_tokens = (int) (c->tokens + 2 * c->depth);
+      s.context = MAX (HR_MIN_CONTEXT, c->depth + c->tokens);
+    }
+  else
+    {
+      /* tgN from depth d reads, on average, the cache at d + N/2 */
+      s.prompt_tokens = (int) MAX (1, c->depth + c->tokens / 2);
+      s.context = MAX (HR_MIN_CONTEXT, c->depth + c->tokens);
+    }
+  if (isfinite (c->ngl))
+    {
+      double gpu_layers = MIN (c->ngl, c->model->n_layers);
+      s.offload_pct = 100.0 * (1.0 - gpu_layers / c->model->n_layers);
+    }
+  if (!hr_estimate_compute (&s, NULL, &e, NULL))
+    {
+      exclude (rep, dataset, "scenario rejected by the core");
+      return;
+    }
+  if (e.verdict == HR_VERDICT_EXCEEDS && s.offload_pct <= 0)
+    {
+      /* the run spilled out of device memory (swapping, or the measurement failed): the
+       * core says "does not fit" and gives no meaningful speed */
+      exclude (rep, dataset, "does not fit in device memory per the core (run swapped or failed)");
+      return;
+    }
+  if (c->prefill)
+    {
+      est = e.prefill_tps;
+      low = e.prefill_tps_low;
+      high = e.prefill_tps_high;
+    }
+  else
+    {
+      est = c->aggregate ? e.aggregate_tps : e.decode_tps;
+      low = c->aggregate ? e.decode_tps_low * s.batch : e.decode_tps_low;
+      high = c->aggregate ? e.decode_tps_high * s.batch : e.decode_tps_high;
+    }
+  if (!isfinite (est))
+    {
+      exclude (rep, dataset, c->prefill ? "prefill: device compute not published (no TFLOPS, no GPU-core count)"
+                                        : "decode: device bandwidth not published");
+      return;
+    }
+  name = g_strdup_printf ("%s: %s", c->prefill ? "prefill" : "decode", backend_name (hr_scenario_backend (&s)));
+  record (rep, name, est, c->measured, low, high);
+  record (rep, c->prefill ? "prefill: all" : "decode: all", est, c->measured, low, high);
+  if (rep->dump)
+    fprintf (rep->dump, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%.4g\t%.4g\t%s\t%.4g\t%.4g\t%s\t%.6g\t%.6g\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t%d\t%d\t%.6g\n",
+             c->prefill ? "pp" : "tg", backend_name (hr_scenario_backend (&s)), c->gpu->name,
+             c->model->id, c->quant, c->n_gpus, c->batch, c->tokens, c->depth, est, c->measured,
+             c->label ? c->label : "", e.bytes_per_token, isfinite (c->ngl) ? c->ngl : -1,
+             c->prefill ? e.prefill_basis : e.decode_basis,
+             e.bytes_per_token * s.batch - e.kv_read_bytes, e.kv_read_bytes, c->model->n_layers,
+             c->gpu->bandwidth_gbs, hr_calibration_tensor_flops (c->gpu), e.flops_per_token,
+             e.weights_gpu, s.prompt_tokens, s.flash_attn, 2.0 * (isfinite (c->model->active_params) ? c->model->active_params : c->model->total_params));
+}
+
+static void
+run_bench (Report     *rep,
+           Models     *models,
+           Gpus       *gpus,
+           const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "bench_dev.csv", NULL);
+  Csv *csv = csv_read (path);
+
+  if (csv == NULL)
+    {
+      exclude (rep, "bench", "file missing");
+      return;
+    }
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (csv->rows, r);
+      const char *engine = col (csv, row, "engine");
+      const char *test = col (csv, row, "test");
+      const char *unit = col (csv, row, "unit");
+      const char *device = col (csv, row, "device");
+      const char *flags = col (csv, row, "other_flags");
+      const char *build = col (csv, row, "engine_build");
+      const char *why;
+      SpeedCase c = { 0 };
+      double value = num (col (csv, row, "value"));
+      double depth = num (col (csv, row, "depth"));
+      double ngl = num (col (csv, row, "ngl"));
+      int n_dev = (int) num (col (csv, row, "n_devices"));
+
+      if (has (engine, "ik_llama"))
+        {
+          exclude (rep, "bench", "ik_llama.cpp fork with its own quant types");
+          continue;
+        }
+      c.quant = quant_for (col (csv, row, "quant"));
+      if (c.quant == NULL)
+        {
+          exclude (rep, "bench", "quantization not a llama-quantize mix (or not stated)");
+          continue;
+        }
+      c.model = model_for (models, col (csv, row, "model"), &why);
+      if (c.model == NULL)
+        {
+          exclude (rep, "bench", why);
+          continue;
+        }
+      c.gpu = gpu_for (gpus, device, (int) num (col (csv, row, "gpu_cores")), &why);
+      if (c.gpu == NULL)
+        {
+          exclude (rep, "bench", why);
+          continue;
+        }
+      c.n_gpus = n_dev > 0 ? n_dev : 1;
+      if (has (device, " x4"))
+        c.n_gpus = 4;
+      if (has (device, " x8"))
+        c.n_gpus = 8;
+      c.backend_known = backend_from_cell (col (csv, row, "backend"), &c.backend);
+      c.engine = HR_ENGINE_LLAMA_CPP;
+      c.batch = 1;
+      c.ubatch = 512;
+      c.flash_attn = has (flags, "fa 1");
+      c.ngl = NAN;
+      c.label = device;
+      if (isfinite (ngl) && ngl >= 0 && ngl < c.model->n_layers)
+        c.ngl = ngl;
+      if (has (flags, "nkvo 1"))
+        {
+          exclude (rep, "bench", "KV cache kept in host RAM (-nkvo), not modelled");
+          continue;
+        }
+      if (strcmp (unit, "ms/tok") == 0)
+        value = 1000.0 / value;
+      if (!(value > 0))
+        {
+          exclude (rep, "bench", "no value");
+          continue;
+        }
+      c.measured = value;
+      c.depth = isfinite (depth) ? (gint64) depth : 0;
+
+      if (g_str_has_prefix (test, "pp"))
+        {
+          c.prefill = TRUE;
+          c.tokens = (gint64) num (test + 2);
+        }
+      else if (g_str_has_prefix (test, "tg"))
+        c.tokens = (gint64) num (test + 2);
+      else if (has (test, "prompt eval"))
+        {
+          c.prefill = TRUE;
+          c.tokens = 494;
+        }
+      else if (has (test, "eval / text generation"))
+        {
+          /* ./main with n_ctx 512 and a 494-token prompt generating 1023 tokens: the cache
+           * shifts between 256 and 512 tokens, 384 on average */
+          c.tokens = 256;
+          c.depth = 256;
+        }
+      else if (has (test, "text generation ms/token"))
+        c.tokens = 128;
+      else
+        {
+          exclude (rep, "bench", "test not a prefill or decode rate");
+          continue;
+        }
+      if (c.n_gpus > 1 && has (engine, "./main") && (num (build) > 0 || g_ascii_isxdigit (*build)))
+        {
+          /* builds before llama.cpp's --split-mode (January 2024) split every matrix by rows
+           * across the GPUs, syncing after each: a different execution than today's layer split */
+          int b = 0;
+          const char *paren = strchr (build, '(');
+          if (paren)
+            b = atoi (paren + 1);
+          if (b > 0 && b < 1800)
+            {
+              exclude (rep, "bench", "multi-GPU row split of 2023 builds (not the layer split modelled)");
+              continue;
+            }
+        }
+      if (c.model->n_layers > 0 && c.gpu->form == HR_FORM_UNIFIED && c.n_gpus > 1)
+        {
+          exclude (rep, "bench", "several unified-memory machines");
+          continue;
+        }
+      evaluate_speed (rep, &c, "bench");
+    }
+  csv_free (csv);
+}
+
+static void
+run_serving (Report     *rep,
+             Models     *models,
+             Gpus       *gpus,
+             const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "serving_throughput_dev.csv", NULL);
+  Csv *csv = csv_read (path);
+
+  if (csv == NULL)
+    {
+      exclude (rep, "serving", "file missing");
+      return;
+    }
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (csv->rows, r);
+      const char *engine = col (csv, row, "engine");
+      const char *metric = col (csv, row, "metric");
+      const char *device = col (csv, row, "device");
+      const char *conc = col (csv, row, "batch_or_concurrency");
+      const char *why;
+      SpeedCase c = { 0 };
+      double in_len = num (col (csv, row, "input_len"));
+      double out_len = num (col (csv, row, "output_len"));
+      double value = num (col (csv, row, "value"));
+
+      if (has (engine, "llama-batched-bench"))
+        {
+          c.engine = HR_ENGINE_LLAMA_CPP;
+          c.ubatch = 2048;
+          c.flash_attn = TRUE;
+          c.batch = (int) num (conc);
+          if (g_str_has_prefix (metric, "S_TG"))
+            {
+              c.prefill = FALSE;
+              c.aggregate = TRUE;
+              c.tokens = (gint64) out_len;
+              c.depth = (gint64) in_len;
+            }
+          else if (g_str_has_prefix (metric, "S_PP"))
+            {
+              /* B sequences of N prompt tokens each; with is_pp_shared 0 each attends to its
+               * own N/2 tokens on average */
+              c.prefill = TRUE;
+              c.aggregate = TRUE;
+              c.tokens = (gint64) in_len;
+              c.depth = 0;
+            }
+          else
+            {
+              exclude (rep, "serving", "combined PP+TG rate (S) of batched-bench");
+              continue;
+            }
+        }
+      else if (strcmp (engine, "vLLM") == 0 && has (metric, "end-to-end latency") && has (conc, "fixed"))
+        {
+          /* vLLM latency benchmark: B requests of in_len prompt tokens, out_len generated */
+          c.engine = HR_ENGINE_VLLM;
+          c.batch = (int) num (conc);
+          c.tokens = (gint64) out_len;
+          c.depth = (gint64) in_len;
+          c.ubatch = 512;
+          c.flash_attn = TRUE;
+          value = out_len / (value / 1000.0);
+        }
+      else if (strcmp (engine, "TensorRT-LLM") == 0 || has (engine, "MLC") || has (engine, "ExLlama") ||
+               has (engine, "pegainfer") || has (engine, "LMDeploy"))
+        {
+          exclude (rep, "serving", "engine not modelled (TensorRT-LLM, MLC, ExLlama, LMDeploy, pegainfer)");
+          continue;
+        }
+      else
+        {
+          exclude (rep, "serving", "open-load workload (request rate or engine max), no fixed concurrency");
+          continue;
+        }
+      c.quant = quant_for (col (csv, row, "precision"));
+      if (c.quant == NULL && has (col (csv, row, "precision"), "default (bf16)"))
+        c.quant = "BF16";
+      if (c.quant == NULL)
+        {
+          exclude (rep, "serving", "precision not stated");
+          continue;
+        }
+      if (has (col (csv, row, "model"), "gemma-3-4b") && has (col (csv, row, "precision"), "Q4_0"))
+        c.quant = "Q4_0";
+      c.model = model_for (models, col (csv, row, "model"), &why);
+      if (c.model == NULL)
+        {
+          exclude (rep, "serving", why);
+          continue;
+        }
+      if (has (col (csv, row, "model"), "Mixtral"))
+        {
+          exclude (rep, "serving", "architecture not in the catalog and no config cited");
+          continue;
+        }
+      c.gpu = gpu_for (gpus, device, 0, &why);
+      if (c.gpu == NULL)
+        {
+          exclude (rep, "serving", why);
+          continue;
+        }
+      c.n_gpus = MAX (1, (int) num (col (csv, row, "n_devices")));
+      c.ngl = NAN;
+      c.measured = value;
+      c.label = metric;
+      if (!(c.batch >= 1) || !(value > 0))
+        {
+          exclude (rep, "serving", "no value");
+          continue;
+        }
+      evaluate_speed (rep, &c, "serving");
+    }
+  csv_free (csv);
+}
+
+/* ---- report ------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  const char *prefix;
+  double median_target;
+  double worst_target;
+  gboolean coverage;
+} Target;
+
+static gboolean
+print_tables (Report  *rep,
+              GString *md)
+{
+  gboolean ok = TRUE;
+  static const Target targets[] = {
+    { "weights", TARGET_WEIGHTS_MEDIAN, TARGET_WEIGHTS_WORST, FALSE },
+    { "memory: model buffer", 0.0005, 0.0005, FALSE },
+    { "memory: KV cache", 0.0005, 0.0005, FALSE },
+    { "memory: total", NAN, TARGET_TOTAL_WORST, FALSE },
+    { "decode: all", TARGET_DECODE_MEDIAN, NAN, TRUE },
+    { "prefill: all", TARGET_PREFILL_MEDIAN, NAN, TRUE },
+  };
+
+  g_string_append (md, "| quantity | n | median | p90 | worst | mean (signed) | in range | target | met |\n"
+                       "|---|---:|---:|---:|---:|---:|---:|---|---|\n");
+  printf ("%-28s %5s %8s %8s %8s %8s %9s  %s\n", "quantity", "n", "median", "p90", "worst",
+          "bias", "in range", "target");
+  for (guint i = 0; i < rep->order->len; i++)
+    {
+      Stat *s = g_hash_table_lookup (rep->stats, g_ptr_array_index (rep->order, i));
+      const Target *t = NULL;
+      double med, p90, worst, bias = 0;
+      g_autofree char *cov = NULL;
+      g_autofree char *tgt = g_strdup ("—");
+      gboolean met = TRUE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (targets); k++)
+        if (strcmp (s->name, targets[k].prefix) == 0)
+          t = &targets[k];
+      if (g_str_has_prefix (s->name, "memory: OOM"))
+        {
+          double missed = 0;
+          for (guint k = 0; k < s->err->len; k++)
+            missed += g_array_index (s->err, double, k);
+          met = missed == 0;
+          printf ("%-28s %5u   predicted as \"does not fit\": %u of %u\n", s->name, s->err->len,
+                  s->err->len - (guint) missed, s->err->len);
+          g_string_append_printf (md, "| %s | %u | — | — | — | — | — | all predicted \"does not fit\" | %s (%u of %u) |\n",
+                                  s->name, s->err->len, met ? "yes" : "**no**",
+                                  s->err->len - (guint) missed, s->err->len);
+          ok &= met;
+          continue;
+        }
+      med = quantile (s->err, 0.5);
+      p90 = quantile (s->err, 0.9);
+      worst = quantile (s->err, 1.0);
+      for (guint k = 0; k < s->signed_err->len; k++)
+        bias += g_array_index (s->signed_err, double, k);
+      bias /= MAX (s->signed_err->len, 1);
+      cov = s->with_range > 0 ? g_strdup_printf ("%.0f %%", 100.0 * s->in_range / s->with_range)
+                              : g_strdup ("—");
+      if (t != NULL)
+        {
+          GString *ts = g_string_new (NULL);
+          if (isfinite (t->median_target))
+            {
+              g_string_append_printf (ts, "median ≤ %g %%", t->median_target * 100);
+              met &= med <= t->median_target;
+            }
+          if (isfinite (t->worst_target))
+            {
+              g_string_append_printf (ts, "%sworst ≤ %g %%", ts->len ? ", " : "", t->worst_target * 100);
+              met &= worst <= t->worst_target;
+            }
+          if (t->coverage)
+            {
+              g_string_append_printf (ts, ", range covers ≥ %g %%", TARGET_RANGE_COVERAGE * 100);
+              met &= s->with_range > 0 && (double) s->in_range / s->with_range >= TARGET_RANGE_COVERAGE;
+            }
+          g_free (tgt);
+          tgt = g_string_free (ts, FALSE);
+          ok &= met;
+        }
+      printf ("%-28s %5u %7.2f%% %7.2f%% %7.2f%% %+7.2f%% %9s  %s%s\n", s->name, s->err->len,
+              med * 100, p90 * 100, worst * 100, bias * 100, cov, tgt,
+              t ? (met ? "  ok" : "  MISSED") : "");
+      g_string_append_printf (md, "| %s | %u | %.2f %% | %.2f %% | %.2f %% | %+.2f %% | %s | %s | %s |\n",
+                              s->name, s->err->len, med * 100, p90 * 100, worst * 100, bias * 100,
+                              cov, tgt, t ? (met ? "yes" : "**no**") : "");
+    }
+  return ok;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *dir = g_getenv ("HEADROOM_REFERENCE_DIR");
+  const char *report_path = NULL, *dump_path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *check = NULL;
+  Report rep = { 0 };
+  Models models = { 0 };
+  Gpus gpus = { 0 };
+  GString *md;
+  gboolean ok;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--write-report") == 0 && i + 1 < argc)
+        report_path = argv[++i];
+      else if (strcmp (argv[i], "--write-report") == 0)
+        report_path = "tests/accuracy/REPORT.md";
+      else if (strcmp (argv[i], "--dump") == 0 && i + 1 < argc)
+        dump_path = argv[++i];
+      else if (strcmp (argv[i], "--reference") == 0 && i + 1 < argc)
+        dir = argv[++i];
+    }
+  if (dir == NULL || *dir == '\0')
+    dir = HEADROOM_REFERENCE_DIR_DEFAULT;
+  check = g_build_filename (dir, "bench_dev.csv", NULL);
+  if (!g_file_test (check, G_FILE_TEST_EXISTS))
+    {
+      printf ("SKIP: reference folder %s not found (set HEADROOM_REFERENCE_DIR)\n", dir);
+      return 77;
+    }
+
+  models.catalog = hr_catalog_new_default (&error);
+  if (models.catalog == NULL)
+    {
+      printf ("FAIL: catalog: %s\n", error->message);
+      return 1;
+    }
+  models.owned = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) hr_model_free);
+  gpus.catalog = models.catalog;
+  gpus.owned = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_gpu_free);
+  rep.stats = g_hash_table_new (g_str_hash, g_str_equal);
+  rep.order = g_ptr_array_new ();
+  rep.excluded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  rep.excluded_order = g_ptr_array_new_with_free_func (g_free);
+  rep.notes = g_string_new (NULL);
+  if (dump_path)
+    rep.dump = fopen (dump_path, "w");
+
+  run_weights (&rep, &models, dir);
+  run_memory (&rep, &models, &gpus, dir);
+  run_bench (&rep, &models, &gpus, dir);
+  run_serving (&rep, &models, &gpus, dir);
+
+  md = g_string_new (NULL);
+  printf ("Headroom accuracy against %s\n\n", dir);
+  ok = print_tables (&rep, md);
+
+  printf ("\nRows excluded, by reason:\n");
+  g_string_append (md, "\nRows excluded, by reason:\n\n| reason | rows |\n|---|---:|\n");
+  for (guint i = 0; i < rep.excluded_order->len; i++)
+    {
+      const char *key = g_ptr_array_index (rep.excluded_order, i);
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (rep.excluded, key));
+      printf ("  %5u  %s\n", n, key);
+      g_string_append_printf (md, "| %s | %u |\n", key, n);
+    }
+  if (g_getenv ("HEADROOM_ACCURACY_VERBOSE"))
+    printf ("\nNotes:\n%s", rep.notes->str);
+  printf ("\n%s\n", ok ? "all accuracy targets met" : "FAIL: some accuracy targets missed");
+
+  if (report_path)
+    {
+      g_autoptr(GError) werr = NULL;
+      g_autofree char *doc = g_strdup_printf (
+        "# Accuracy report\n\n"
+        "Generated by `tests/accuracy/accuracy --write-report` from the development sets in\n"
+        "`shared/reference/` (weights: gguf_sizes_dev.csv; memory: memory_dev.csv; speed:\n"
+        "bench_dev.csv and serving_throughput_dev.csv).  Errors are |estimate / measured − 1|;\n"
+        "\"in range\" counts measurements inside the estimate's low–high range.\n\n%s", md->str);
+      if (!g_file_set_contents (report_path, doc, -1, &werr))
+        printf ("could not write %s: %s\n", report_path, werr->message);
+    }
+  if (rep.dump)
+    fclose (rep.dump);
+  g_string_free (md, TRUE);
+  g_string_free (rep.notes, TRUE);
+  return ok ? 0 : 1;
+}

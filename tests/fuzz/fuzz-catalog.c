@@ -1,0 +1,69 @@
+/* fuzz-catalog.c — libFuzzer entry point for the catalog and pricing-feed parsers
+ *
+ * The same input goes to every parser: models, GPUs, quantizations (each on a new, empty
+ * catalog) and the pricing feed.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hr-catalog.h"
+#include "hr-pricing.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data,
+                            size_t         size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  const char *json = (const char *) data;
+  gssize len = (gssize) size;
+
+  {
+    g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+    g_autoptr(GError) error = NULL;
+    gboolean ok = hr_catalog_load_models (catalog, json, len, &error);
+
+    g_assert (ok == (error == NULL));
+    for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
+      {
+        const HrModel *m = hr_catalog_get_model (catalog, i);
+
+        g_assert (hr_catalog_find_model (catalog, m->id) != NULL);
+        (void) hr_model_kv_bytes (m, 32768, 2);
+      }
+  }
+  {
+    g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+    g_autoptr(GError) error = NULL;
+    gboolean ok = hr_catalog_load_gpus (catalog, json, len, &error);
+
+    g_assert (ok == (error == NULL));
+    for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+      g_assert (hr_catalog_find_gpu (catalog, hr_catalog_get_gpu (catalog, i)->id) != NULL);
+  }
+  {
+    g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+    g_autoptr(GError) error = NULL;
+    gboolean ok = hr_catalog_load_quants (catalog, json, len, &error);
+
+    g_assert (ok == (error == NULL));
+    for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
+      (void) hr_catalog_get_quant (catalog, i);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HrPricing) pricing = hr_pricing_parse (json, len, "fuzz", &error);
+
+    g_assert ((pricing == NULL) == (error != NULL));
+    if (pricing != NULL)
+      {
+        g_autofree char *out = hr_pricing_to_json (pricing);
+        g_autoptr(HrPricing) copy = hr_pricing_copy (pricing);
+
+        g_assert (out != NULL);
+        (void) hr_pricing_cheapest (copy, 80, NULL);
+      }
+  }
+  return 0;
+}

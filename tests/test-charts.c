@@ -1,0 +1,940 @@
+/* test-charts.c — every chart drawn into image surfaces (no display), export, the bridge
+ *
+ * Each chart is drawn for several scenarios at 1200×700, scale 1 and 2, in both themes:
+ * no cairo error, the expected pixel size, not blank, and the verdict's colour where the
+ * verdict is shown.  Set HR_CHART_TEST_OUTPUT=DIR to keep the PNGs for looking at.
+ */
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+
+#include "hr-chart.h"
+#include "hr-chart-data.h"
+#include "hr-chart-export.h"
+#include "hr-chart-private.h"
+#include "hr-units.h"
+
+static HrCatalog *catalog;
+
+/* Pixels ------------------------------------------------------------------------------------ */
+
+static guint32
+rgba_pixel (const HrChartRgba *c)
+{
+  guint r = (guint) (c->red * 65535 + 0.5) >> 8;
+  guint g = (guint) (c->green * 65535 + 0.5) >> 8;
+  guint b = (guint) (c->blue * 65535 + 0.5) >> 8;
+
+  return 0xff000000u | (r << 16) | (g << 8) | b;
+}
+
+static gboolean
+near_pixel (guint32 a,
+            guint32 b)
+{
+  for (int shift = 0; shift < 32; shift += 8)
+    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > 1)
+      return FALSE;
+  return TRUE;
+}
+
+/* Pixels exactly (±1) of @color, and pixels differing from the background. */
+static void
+count_pixels (cairo_surface_t   *surface,
+              const HrChartRgba *color,
+              const HrChartRgba *background,
+              guint             *n_color,
+              guint             *n_ink)
+{
+  int w = cairo_image_surface_get_width (surface);
+  int h = cairo_image_surface_get_height (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  const guchar *data;
+  guint32 want = color != NULL ? rgba_pixel (color) : 0, bg = rgba_pixel (background);
+
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  *n_color = *n_ink = 0;
+  for (int y = 0; y < h; y++)
+    {
+      const guint32 *row = (const guint32 *) (data + y * stride);
+
+      for (int x = 0; x < w; x++)
+        {
+          if (color != NULL && near_pixel (row[x], want))
+            (*n_color)++;
+          if (!near_pixel (row[x], bg))
+            (*n_ink)++;
+        }
+    }
+}
+
+static char *
+output_dir (void)
+{
+  const char *dir = g_getenv ("HR_CHART_TEST_OUTPUT");
+
+  if (dir == NULL || *dir == '\0')
+    return NULL;
+  g_mkdir_with_parents (dir, 0755);
+  return g_strdup (dir);
+}
+
+/* Draws @data at @width × @height, scale 1 and 2, light and dark; checks each surface and
+ * returns the time of the slowest light drawing at scale 1 and 2 in @ms (may be NULL). */
+static void
+check_render (const char        *name,
+              HrChartKind        kind,
+              const void        *data,
+              int                width,
+              int                height,
+              int                verdict,  /* HrChartVerdict expected on the chart, -1: none */
+              double            *ms)
+{
+  g_autofree char *dir = output_dir ();
+
+  for (int dark = 0; dark < 2; dark++)
+    for (int scale = 1; scale <= 2; scale++)
+      {
+        const HrChartTheme *theme = dark ? hr_chart_theme_dark () : hr_chart_theme_light ();
+        cairo_surface_t *surface;
+        cairo_t *cr;
+        guint n_color, n_ink;
+        gint64 t0;
+        double elapsed;
+
+        surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale,
+                                              height * scale);
+        cr = cairo_create (surface);
+        cairo_scale (cr, scale, scale);
+        t0 = g_get_monotonic_time ();
+        hr_chart_draw (kind, cr, width, height, data, theme);
+        elapsed = (g_get_monotonic_time () - t0) / 1000.0;
+        if (ms != NULL && !dark)
+          ms[scale - 1] = MAX (ms[scale - 1], elapsed);
+        g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+        g_assert_cmpint (cairo_image_surface_get_width (surface), ==, width * scale);
+        g_assert_cmpint (cairo_image_surface_get_height (surface), ==, height * scale);
+
+        count_pixels (surface,
+                      verdict >= 0 ? hr_chart_theme_verdict_color (theme, verdict) : NULL,
+                      &theme->background, &n_color, &n_ink);
+        /* Not blank: titles, axes and bars cover well over 2 % of any of our charts; a chart
+         * of unknown figures is a title and a sentence */
+        g_assert_cmpuint (n_ink, >, (guint) (width * height * scale * scale
+                                             / (strstr (name, "unknown") ? 400 : 50)));
+        if (verdict >= 0)
+          {
+            if (n_color < (guint) (40 * scale * scale))
+              g_error ("%s: only %u pixels of the verdict colour", name, n_color);
+          }
+        if (dir != NULL)
+          {
+            g_autofree char *file = g_strdup_printf ("%s-%s@%d.png", name,
+                                                     dark ? "dark" : "light", scale);
+            g_autofree char *path = g_build_filename (dir, file, NULL);
+
+            g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==,
+                             CAIRO_STATUS_SUCCESS);
+          }
+        cairo_destroy (cr);
+        cairo_surface_destroy (surface);
+      }
+}
+
+/* Hand-built data --------------------------------------------------------------------------- */
+
+static void
+breakdown_one (HrChartBreakdown *b,
+               double            weights,
+               double            kv,
+               double            buffers,
+               double            physical,
+               HrChartVerdict    verdict)
+{
+  memset (b, 0, sizeof *b);
+  g_strlcpy (b->title, "GLM-4.5 Air (110B-A12B) on DCU K100-AI 64GB (海光深算)", sizeof b->title);
+  g_strlcpy (b->subtitle, "Q4_K_M · 8K context · 1 sequence · F16 KV cache · llama.cpp (ROCm)",
+             sizeof b->subtitle);
+  b->n_devices = 1;
+  g_strlcpy (b->devices[0].label, "DCU K100-AI 64GB (海光深算)", sizeof b->devices[0].label);
+  b->devices[0].weights_gib = weights;
+  b->devices[0].kv_gib = kv;
+  b->devices[0].buffers_gib = buffers;
+  b->devices[0].physical_gib = physical;
+  b->devices[0].usable_gib = physical * 0.95;
+  b->required_gib = weights + kv + buffers;
+  b->physical_gib = physical;
+  b->usable_gib = physical * 0.95;
+  b->verdict = verdict;
+}
+
+static void
+test_breakdown (void)
+{
+  g_autofree HrChartBreakdown *b = g_new0 (HrChartBreakdown, 1);
+  double ms[2] = { 0 };
+
+  breakdown_one (b, 40.5, 1.44, 0.56, 64, HR_CHART_VERDICT_FITS);
+  check_render ("breakdown-fits", HR_CHART_BREAKDOWN, b, 1200, 700, HR_CHART_VERDICT_FITS, ms);
+  breakdown_one (b, 58.0, 1.44, 0.56, 64, HR_CHART_VERDICT_TIGHT);
+  check_render ("breakdown-tight", HR_CHART_BREAKDOWN, b, 1200, 700, HR_CHART_VERDICT_TIGHT, ms);
+  breakdown_one (b, 67.96, 1.44, 0.56, 64, HR_CHART_VERDICT_EXCEEDS);
+  check_render ("breakdown-exceeds", HR_CHART_BREAKDOWN, b, 1200, 700, HR_CHART_VERDICT_EXCEEDS,
+                ms);
+
+  /* Four devices, MoE experts in system RAM */
+  b->n_devices = 4;
+  for (int i = 0; i < 4; i++)
+    {
+      g_snprintf (b->devices[i].label, sizeof b->devices[i].label, "GPU %d", i + 1);
+      b->devices[i] = (HrChartDevice) { .weights_gib = 16.99, .kv_gib = 1.44,
+                                        .buffers_gib = 1.2, .physical_gib = 24,
+                                        .usable_gib = 22.8 };
+      g_snprintf (b->devices[i].label, sizeof b->devices[i].label, "GPU %d · RTX 4090", i + 1);
+    }
+  b->system_ram_gib = 31.5;
+  b->required_gib = 4 * 19.63;
+  b->physical_gib = 96;
+  b->usable_gib = 91.2;
+  b->verdict = HR_CHART_VERDICT_FITS;
+  check_render ("breakdown-multi-offload", HR_CHART_BREAKDOWN, b, 1200, 700,
+                HR_CHART_VERDICT_FITS, ms);
+
+  /* Unknown figures draw a message, not garbage */
+  breakdown_one (b, NAN, NAN, 0.56, 64, HR_CHART_VERDICT_UNKNOWN);
+  b->required_gib = NAN;
+  check_render ("breakdown-unknown", HR_CHART_BREAKDOWN, b, 1200, 700, HR_CHART_VERDICT_UNKNOWN,
+                NULL);
+  g_test_message ("breakdown 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
+}
+
+static void
+context_fill (HrChartContext *c,
+              double          weights,
+              double          kv_per_k,
+              double          physical,
+              double          current,
+              double          max_context)
+{
+  static const char *labels[3] = { "F16", "Q8_0", "Q4_0" };
+  static const double factor[3] = { 1, 34.0 / 64, 18.0 / 64 };
+  double usable = physical * 0.95, m;
+
+  memset (c, 0, sizeof *c);
+  g_strlcpy (c->title, "GLM-4.5 Air on MLU590 80GB: memory by context", sizeof c->title);
+  g_strlcpy (c->subtitle, "Q4_K_M · 1 sequence · llama.cpp", sizeof c->subtitle);
+  c->n_lines = 3;
+  for (int l = 0; l < 3; l++)
+    {
+      HrChartLine *line = &c->lines[l];
+
+      g_strlcpy (line->label, labels[l], sizeof line->label);
+      for (double ctx = 4096; ctx <= max_context * 1.001 && line->n_points < HR_CHART_MAX_POINTS;
+           ctx *= M_SQRT2)
+        {
+          line->context[line->n_points] = round (ctx / 256) * 256;
+          line->required_gib[line->n_points] = weights + 0.56 + kv_per_k * factor[l] * ctx / 1024;
+          line->n_points++;
+        }
+    }
+  c->usable_gib = usable;
+  c->physical_gib = physical;
+  c->current_context = current;
+  c->min_context = 4096;
+  c->max_context = max_context;
+  m = (usable - weights - 0.56) / kv_per_k * 1024;
+  c->max_fit_context = m < 256 ? 0 : floor (m / 256) * 256;
+  c->verdict = weights + 0.56 + kv_per_k * current / 1024 > usable ? HR_CHART_VERDICT_EXCEEDS
+                                                                    : HR_CHART_VERDICT_FITS;
+}
+
+static void
+test_context (void)
+{
+  g_autofree HrChartContext *c = g_new0 (HrChartContext, 1);
+  double ms[2] = { 0 };
+
+  context_fill (c, 67.96, 0.18, 80, 8192, 131072);
+  check_render ("context-fits", HR_CHART_CONTEXT, c, 1200, 700, HR_CHART_VERDICT_FITS, ms);
+  context_fill (c, 67.96, 0.18, 64, 32768, 131072);
+  check_render ("context-exceeds", HR_CHART_CONTEXT, c, 1200, 700, HR_CHART_VERDICT_EXCEEDS, ms);
+  context_fill (c, 16, 0.125, 24, 65536, 1048576);
+  c->current_line = 2;
+  check_render ("context-1m", HR_CHART_CONTEXT, c, 1200, 700, -1, ms);
+  /* Fits across the whole range */
+  context_fill (c, 4, 0.01, 24, 8192, 131072);
+  check_render ("context-all", HR_CHART_CONTEXT, c, 1200, 700, HR_CHART_VERDICT_FITS, ms);
+  /* Unknown: no usable point at all */
+  for (int l = 0; l < c->n_lines; l++)
+    for (int i = 0; i < c->lines[l].n_points; i++)
+      c->lines[l].required_gib[i] = NAN;
+  check_render ("context-unknown", HR_CHART_CONTEXT, c, 1200, 700, HR_CHART_VERDICT_UNKNOWN,
+                NULL);
+  g_test_message ("context 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
+}
+
+static void
+quant_fill (HrChartQuant *q)
+{
+  static const char *labels[] = {
+    "BF16", "Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS", "Q3_K_M", "UD-Q2_K_XL",
+  };
+  static const double weights[] = { 205.77, 109.39, 92.21, 77.78, 67.96, 56.33, 53.28, 44.19 };
+  static const double tps[] = { 3.5, 12.4, 23.3, 90.1, 99.8, 114.4, 118.9, NAN };
+
+  memset (q, 0, sizeof *q);
+  g_strlcpy (q->title, "GLM-4.5 Air: quantizations on MLU590 80GB (寒武纪思元)", sizeof q->title);
+  g_strlcpy (q->subtitle, "8K context · F16 KV cache · llama.cpp", sizeof q->subtitle);
+  q->n_rows = G_N_ELEMENTS (labels);
+  for (int i = 0; i < q->n_rows; i++)
+    {
+      double total = weights[i] + 2;
+
+      g_strlcpy (q->rows[i].label, labels[i], sizeof q->rows[i].label);
+      q->rows[i].weights_gib = weights[i];
+      q->rows[i].kv_gib = 1.44;
+      q->rows[i].buffers_gib = 0.56;
+      q->rows[i].decode_tps = tps[i];
+      q->rows[i].verdict = total > 76 ? HR_CHART_VERDICT_EXCEEDS
+                           : total > 73.6 ? HR_CHART_VERDICT_TIGHT : HR_CHART_VERDICT_FITS;
+    }
+  q->current_row = 4;
+  q->usable_gib = 76;
+  q->physical_gib = 80;
+}
+
+static void
+test_quant (void)
+{
+  g_autofree HrChartQuant *q = g_new0 (HrChartQuant, 1);
+  double ms[2] = { 0 };
+
+  quant_fill (q);
+  /* the hatch over the part that does not fit is in the exceeds colour */
+  check_render ("quant", HR_CHART_QUANT, q, 1200, 700, HR_CHART_VERDICT_EXCEEDS, ms);
+  /* Many quants with long names: rotated labels */
+  q->n_rows = HR_CHART_MAX_QUANTS;
+  for (int i = 8; i < q->n_rows; i++)
+    {
+      q->rows[i] = q->rows[i % 8];
+      g_snprintf (q->rows[i].label, sizeof q->rows[i].label, "UD-IQ%d_XXS_VERY_LONG", i);
+    }
+  q->rows[3].weights_gib = NAN;   /* an unknown size among them */
+  check_render ("quant-many", HR_CHART_QUANT, q, 1200, 700, HR_CHART_VERDICT_EXCEEDS, ms);
+  g_test_message ("quant 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
+}
+
+static void
+compare_fill (HrChartCompare *c,
+              int             n)
+{
+  static const char *names[] = {
+    "RTX 3090", "RTX 4090", "RTX 5090", "RTX PRO 6000 Blackwell", "H100 80GB SXM",
+    "H200 141GB SXM", "A100 80GB SXM", "Instinct MI300X 192GB", "Mac Studio M3 Ultra 512GB",
+    "DCU K100-AI 64GB (海光深算)", "L40S 48GB", "B200 180GB",
+  };
+  static const double mem[] = { 24, 24, 32, 96, 80, 141, 80, 192, 384, 64, 48, 180 };
+  static const double bw[] = { 936, 1008, 1792, 1792, 3350, 4800, 2039, 5300, 819, 896, 864,
+                               8000 };
+  static const double price[] = { 0.22, 0.34, 0.69, 1.79, 1.99, 3.19, 0.44, 2.59, NAN, NAN, 0.86,
+                                  5.99 };
+
+  memset (c, 0, sizeof *c);
+  g_strlcpy (c->title, "GLM-4.5 Air (110B-A12B) · Q4_K_M · 8K context", sizeof c->title);
+  g_strlcpy (c->subtitle, "llama.cpp · 1 sequence · F16 KV cache", sizeof c->subtitle);
+  c->n_items = n;
+  for (int i = 0; i < n; i++)
+    {
+      HrChartCompareItem *it = &c->items[i];
+      int k = i % G_N_ELEMENTS (names);
+      double u;
+
+      if (i < (int) G_N_ELEMENTS (names))
+        g_strlcpy (it->name, names[k], sizeof it->name);
+      else
+        g_snprintf (it->name, sizeof it->name, "%s (variant %d)", names[k], i);
+      it->count = k == 1 ? 4 : 1;
+      it->required_gib = 69.96;
+      it->usable_gib = (k == 8 ? 384 * 0.75 : mem[k] * it->count * 0.95);
+      it->decode_tps = k == 9 ? NAN : bw[k] / 25;
+      it->cost_per_mtok_usd = price[k] / (it->decode_tps * 3600) * 1e6;
+      u = it->required_gib / (mem[k] * it->count);
+      it->verdict = it->required_gib > it->usable_gib ? HR_CHART_VERDICT_EXCEEDS
+                    : u > 0.92 ? HR_CHART_VERDICT_TIGHT : HR_CHART_VERDICT_FITS;
+    }
+}
+
+static void
+test_compare (void)
+{
+  g_autofree HrChartCompare *c = g_new0 (HrChartCompare, 1);
+  double ms[2] = { 0 };
+
+  compare_fill (c, 2);
+  check_render ("compare-2", HR_CHART_COMPARE, c, 1200, 700, HR_CHART_VERDICT_EXCEEDS, ms);
+  compare_fill (c, 12);
+  check_render ("compare-12", HR_CHART_COMPARE, c, 1200, 700, HR_CHART_VERDICT_FITS, ms);
+  compare_fill (c, 40);
+  g_strlcpy (c->items[5].name, "An extremely long accelerator name that goes on and on 141GB SXM",
+             sizeof c->items[5].name);
+  check_render ("compare-40", HR_CHART_COMPARE, c, 1200, 700, HR_CHART_VERDICT_FITS, ms);
+  /* More than fit: the rest are counted in a note */
+  compare_fill (c, HR_CHART_MAX_GPUS);
+  c->sort = HR_CHART_SORT_COST;
+  check_render ("compare-max", HR_CHART_COMPARE, c, 1200, 700, HR_CHART_VERDICT_FITS, ms);
+  /* Every figure unknown */
+  compare_fill (c, 3);
+  for (int i = 0; i < 3; i++)
+    {
+      c->items[i].decode_tps = c->items[i].cost_per_mtok_usd = NAN;
+      c->items[i].required_gib = NAN;
+      c->items[i].verdict = HR_CHART_VERDICT_UNKNOWN;
+    }
+  check_render ("compare-unknown", HR_CHART_COMPARE, c, 1200, 700, -1, NULL);
+  g_test_message ("compare 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
+}
+
+static void
+finetune_fill (HrChartFinetune *f)
+{
+  memset (f, 0, sizeof *f);
+  g_strlcpy (f->title, "GLM-4.5 Air (110B-A12B): fine-tuning memory", sizeof f->title);
+  g_strlcpy (f->subtitle, "sequence 2048 · micro-batch 1 · adamw · gradient checkpointing",
+             sizeof f->subtitle);
+  f->n_methods = 3;
+  f->methods[0] = (HrChartFtMethod) { "QLoRA (4-bit)", 67.96, 1.68, 1.08, 0.5,
+                                      HR_CHART_VERDICT_TIGHT, "Fits on: RTX PRO 6000 Blackwell" };
+  f->methods[1] = (HrChartFtMethod) { "LoRA (16-bit)", 205.77, 2.64, 1.43, 0.5,
+                                      HR_CHART_VERDICT_EXCEEDS, "Fits on: Instinct MI325X 256GB" };
+  f->methods[2] = (HrChartFtMethod) { "Full fine-tuning", 205.77, 637.89, 2.52, 0.5,
+                                      HR_CHART_VERDICT_EXCEEDS, "No single GPU holds it" };
+  g_strlcpy (f->gpu_label, "MLU590 80GB (寒武纪思元)", sizeof f->gpu_label);
+  f->physical_gib = 80;
+  f->usable_gib = 76;
+}
+
+static void
+test_finetune (void)
+{
+  g_autofree HrChartFinetune *f = g_new0 (HrChartFinetune, 1);
+  double ms[2] = { 0 };
+
+  finetune_fill (f);
+  check_render ("finetune", HR_CHART_FINETUNE, f, 1200, 700, HR_CHART_VERDICT_EXCEEDS, ms);
+  f->methods[0].verdict = HR_CHART_VERDICT_FITS;
+  check_render ("finetune-fits", HR_CHART_FINETUNE, f, 1200, 700, HR_CHART_VERDICT_FITS, ms);
+  /* No GPU to compare against, one method unknown */
+  f->physical_gib = f->usable_gib = NAN;
+  f->methods[1].weights_gib = NAN;
+  check_render ("finetune-nogpu", HR_CHART_FINETUNE, f, 1200, 700, -1, ms);
+  g_test_message ("finetune 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
+}
+
+static void
+tco_fill (HrChartTco *t,
+          double      cloud_per_hour,
+          double      hardware)
+{
+  HrTcoInput in = { cloud_per_hour, 4, hardware, 600, 0.175 };
+
+  hr_chart_tco_from_input (&in, "Cloud: Vultr · 1x A100 80GB SXM ($2.40/h)",
+                           "Buy: RTX PRO 6000 Blackwell ($8,500)", 0, t);
+}
+
+static void
+test_tco (void)
+{
+  g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
+  double ms[2] = { 0 };
+
+  tco_fill (t, 2.40, 8500);
+  g_assert_cmpfloat_with_epsilon (t->break_even_month,
+                                  8500 / (2.40 * 4 * 30.4 - 0.6 * 4 * 30.4 * 0.175), 1e-9);
+  g_assert_cmpint (t->n_points, >, (int) t->break_even_month);
+  check_render ("tco", HR_CHART_TCO, t, 1200, 700, -1, ms);
+  /* Never pays off */
+  tco_fill (t, 0.05, 8500);
+  g_assert_true (isinf (t->break_even_month));
+  check_render ("tco-never", HR_CHART_TCO, t, 1200, 700, -1, ms);
+  /* Unknown prices */
+  tco_fill (t, NAN, 8500);
+  g_assert_true (isnan (t->break_even_month));
+  g_assert_true (isnan (t->cloud_usd[1]));
+  check_render ("tco-unknown-cloud", HR_CHART_TCO, t, 1200, 700, -1, ms);
+  tco_fill (t, NAN, NAN);
+  check_render ("tco-unknown", HR_CHART_TCO, t, 1200, 700, -1, NULL);
+  g_test_message ("tco 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
+}
+
+/* Hostile sizes and data: never a crash, never a cairo error */
+static void
+test_robust (void)
+{
+  static const int sizes[][2] = { { 1, 1 }, { 40, 30 }, { 120, 80 }, { 300, 200 }, { 4000, 250 },
+                                  { 250, 3000 } };
+  g_autofree HrChartBreakdown *b = g_new0 (HrChartBreakdown, 1);
+  g_autofree HrChartContext *cx = g_new0 (HrChartContext, 1);
+  g_autofree HrChartQuant *q = g_new0 (HrChartQuant, 1);
+  g_autofree HrChartCompare *cmp = g_new0 (HrChartCompare, 1);
+  g_autofree HrChartFinetune *f = g_new0 (HrChartFinetune, 1);
+  g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
+  const void *datas[HR_CHART_N_KINDS];
+
+  breakdown_one (b, 67.96, 1.44, 0.56, 64, HR_CHART_VERDICT_EXCEEDS);
+  context_fill (cx, 67.96, 0.18, 64, 32768, 131072);
+  quant_fill (q);
+  compare_fill (cmp, 40);
+  finetune_fill (f);
+  tco_fill (t, 2.4, 8500);
+  datas[HR_CHART_BREAKDOWN] = b;
+  datas[HR_CHART_CONTEXT] = cx;
+  datas[HR_CHART_QUANT] = q;
+  datas[HR_CHART_COMPARE] = cmp;
+  datas[HR_CHART_FINETUNE] = f;
+  datas[HR_CHART_TCO] = t;
+
+  for (int round = 0; round < 3; round++)
+    {
+      if (round == 1)
+        {
+          /* counts out of range, infinities, negatives */
+          b->n_devices = 1000;
+          b->devices[0].weights_gib = INFINITY;
+          b->required_gib = -5;
+          cx->n_lines = -3;
+          q->n_rows = 99999;
+          q->rows[0].weights_gib = -1e300;
+          q->current_row = 77;
+          cmp->n_items = -1;
+          f->n_methods = 42;
+          f->methods[0].weights_gib = 1e308;
+          t->n_points = 1 << 30;
+          t->cloud_usd[3] = INFINITY;
+        }
+      if (round == 2)
+        {
+          /* NULL data */
+          for (int k = 0; k < HR_CHART_N_KINDS; k++)
+            datas[k] = NULL;
+        }
+      for (int k = 0; k < HR_CHART_N_KINDS; k++)
+        for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+          {
+            cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                                   sizes[s][0], sizes[s][1]);
+            cairo_t *cr = cairo_create (surface);
+
+            hr_chart_draw (k, cr, sizes[s][0], sizes[s][1], datas[k], hr_chart_theme_dark ());
+            g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+            /* NAN and zero sizes draw nothing and do not fail */
+            hr_chart_draw (k, cr, NAN, 100, datas[k], NULL);
+            hr_chart_draw (k, cr, 0, 0, datas[k], NULL);
+            g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+            cairo_destroy (cr);
+            cairo_surface_destroy (surface);
+          }
+    }
+}
+
+/* Axes and formats -------------------------------------------------------------------------- */
+
+static void
+test_axis (void)
+{
+  HrAxis a;
+  char buf[64];
+
+  hr_axis_linear (&a, 0, 72.1, 10);
+  g_assert_cmpfloat (a.min, ==, 0);
+  g_assert_cmpfloat (a.max, >=, 72.1);
+  g_assert_cmpint (a.n_ticks, <=, 10);
+  g_assert_cmpfloat (a.step, ==, 10);
+  hr_axis_linear (&a, 0, 0.3, 5);
+  g_assert_cmpstr (hr_fmt_tick (buf, sizeof buf, &a, a.ticks[1]), ==, "0.1");
+  hr_axis_linear (&a, 5, 5, 5);   /* empty range */
+  g_assert_cmpint (a.n_ticks, >=, 2);
+  hr_axis_log2 (&a, 4096, 131072, 10);
+  g_assert_cmpint (a.n_ticks, ==, 6);
+  g_assert_cmpstr (hr_fmt_tick (buf, sizeof buf, &a, a.ticks[0]), ==, "4K");
+  g_assert_cmpstr (hr_fmt_tick (buf, sizeof buf, &a, a.ticks[5]), ==, "128K");
+  hr_axis_log2 (&a, 4096, 16777216, 5);
+  g_assert_cmpint (a.n_ticks, <=, 6);
+
+  g_assert_cmpstr (hr_fmt_gib (buf, sizeof buf, 60.8), ==, "60.8 GiB");
+  g_assert_cmpstr (hr_fmt_gib (buf, sizeof buf, 76), ==, "76 GiB");
+  g_assert_cmpstr (hr_fmt_gib (buf, sizeof buf, 67.96), ==, "67.96 GiB");
+  g_assert_cmpstr (hr_fmt_gib (buf, sizeof buf, NAN), ==, "unknown");
+  g_assert_cmpstr (hr_fmt_tps (buf, sizeof buf, NAN), ==, "unknown");
+  g_assert_cmpstr (hr_fmt_tps (buf, sizeof buf, 40.21), ==, "40.2 tok/s");
+  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 3.05), ==, "$3.05");
+  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 8500), ==, "$8,500");
+  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, INFINITY), ==, "unknown");
+  g_assert_cmpstr (hr_fmt_usd_short (buf, sizeof buf, 12500), ==, "$12.5k");
+  g_assert_cmpstr (hr_fmt_context (buf, sizeof buf, 46336), ==, "45.2K");
+  g_assert_cmpstr (hr_fmt_context (buf, sizeof buf, 1048576), ==, "1M");
+}
+
+static void
+test_kinds (void)
+{
+  HrChartKind kind;
+
+  for (int k = 0; k < HR_CHART_N_KINDS; k++)
+    {
+      g_assert_true (hr_chart_kind_from_string (hr_chart_kind_to_string (k), &kind));
+      g_assert_cmpint (kind, ==, k);
+    }
+  g_assert_false (hr_chart_kind_from_string ("pie", &kind));
+  g_assert_false (hr_chart_kind_from_string (NULL, &kind));
+  g_assert_null (hr_chart_kind_to_string (HR_CHART_N_KINDS));
+  /* the verdict is never told by colour alone */
+  for (int v = 0; v <= HR_CHART_VERDICT_UNKNOWN; v++)
+    g_assert_cmpstr (hr_chart_verdict_glyph (v), !=, "");
+  g_assert_true (rgba_pixel (&hr_chart_theme_light ()->fits)
+                 != rgba_pixel (&hr_chart_theme_light ()->exceeds));
+}
+
+/* Export ------------------------------------------------------------------------------------ */
+
+static gboolean
+file_starts_with (const char *path,
+                  const char *magic)
+{
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  if (!g_file_get_contents (path, &contents, &len, NULL))
+    return FALSE;
+  return len >= strlen (magic) && memcmp (contents, magic, strlen (magic)) == 0;
+}
+
+static guint
+count_entries (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  while (d != NULL && g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+static gboolean
+run_ok (const char *const *argv)
+{
+  int status = -1;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
+                     | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL))
+    return FALSE;
+  return g_spawn_check_wait_status (status, NULL);
+}
+
+static void
+test_export (void)
+{
+  g_autofree HrChartQuant *q = g_new0 (HrChartQuant, 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-charts-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "chart.png", NULL);
+  g_autofree char *png2 = g_build_filename (dir, "chart@2.PNG", NULL);
+  g_autofree char *svg = g_build_filename (dir, "chart.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "chart.pdf", NULL);
+  g_autofree char *bad = g_build_filename (dir, "chart.gif", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no", "such", "dir.png", NULL);
+  g_autofree char *rsvg = NULL, *pdftoppm = NULL;
+  cairo_surface_t *surface;
+
+  g_assert_nonnull (dir);
+  quant_fill (q);
+
+  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 1200, 700, 1, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 1200);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 700);
+  cairo_surface_destroy (surface);
+
+  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, hr_chart_theme_dark (), png2, 1200, 700, 2,
+                                  &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png2);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 2400);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 1400);
+  cairo_surface_destroy (surface);
+
+  /* Replacing an existing file */
+  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 300, 200, 1.5, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 450);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 300);
+  cairo_surface_destroy (surface);
+
+  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, NULL, svg, 1200, 700, 1, &error));
+  g_assert_no_error (error);
+  g_assert_true (file_starts_with (svg, "<?xml"));
+  {
+    g_autofree char *contents = NULL;
+
+    g_assert_true (g_file_get_contents (svg, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "<svg"));
+    g_assert_nonnull (strstr (contents, "width=\"1200pt\""));
+  }
+  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, NULL, pdf, 1200, 700, 1, &error));
+  g_assert_no_error (error);
+  g_assert_true (file_starts_with (pdf, "%PDF"));
+
+  if ((rsvg = g_find_program_in_path ("rsvg-convert")) != NULL)
+    {
+      g_autofree char *out = g_build_filename (dir, "svg.png", NULL);
+      const char *argv[] = { "rsvg-convert", "-o", out, svg, NULL };
+
+      g_assert_true (run_ok (argv));
+      g_assert_true (file_starts_with (out, "\x89PNG"));
+      g_unlink (out);
+    }
+  else
+    g_test_message ("rsvg-convert not found: SVG not parsed");
+  if ((pdftoppm = g_find_program_in_path ("pdftoppm")) != NULL)
+    {
+      g_autofree char *prefix = g_build_filename (dir, "pdf", NULL);
+      g_autofree char *out = g_build_filename (dir, "pdf-1.png", NULL);
+      const char *argv[] = { "pdftoppm", "-png", "-r", "20", pdf, prefix, NULL };
+
+      g_assert_true (run_ok (argv));
+      g_assert_true (file_starts_with (out, "\x89PNG"));
+      g_unlink (out);
+    }
+  else
+    g_test_message ("pdftoppm not found: PDF not parsed");
+
+  /* Errors, and no temporary file left behind */
+  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, bad, 1200, 700, 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, missing, 1200, 700, 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 0, 700, 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 1200, 700, NAN, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 16000, 16000, 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  /* a directory where the file should go */
+  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, dir, 100, 100, 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  {
+    g_autofree char *sub = g_build_filename (dir, "sub.png", NULL);
+
+    g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+    g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, sub, 100, 100, 1, &error));
+    g_assert_nonnull (error);
+    g_clear_error (&error);
+    g_assert_true (g_file_test (sub, G_FILE_TEST_IS_DIR));
+    g_rmdir (sub);
+  }
+  /* chart.png, chart@2.PNG, chart.svg, chart.pdf and nothing else */
+  g_assert_cmpuint (count_entries (dir), ==, 4);
+
+  g_unlink (png);
+  g_unlink (png2);
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+/* The bridge, on the bundled catalog -------------------------------------------------------- */
+
+static void
+scenario (HrScenario *s,
+          const char *model_id,
+          const char *gpu_id)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, model_id);
+  const HrGpu *g = hr_catalog_find_gpu (catalog, gpu_id);
+
+  if (m == NULL || g == NULL)
+    g_error ("catalog lacks %s or %s", model_id, gpu_id);
+  hr_scenario_init (s, m, g);
+}
+
+static void
+test_bridge_breakdown (void)
+{
+  g_autofree HrChartBreakdown *b = g_new0 (HrChartBreakdown, 1);
+  g_autoptr(GError) error = NULL;
+  HrScenario s;
+  HrEstimate e;
+
+  /* The seed: GLM-4.5-Air Q4_K_M at 8K on a 64 GB card does not fit; weights 67.96 GiB */
+  scenario (&s, "glm-4.5-air", "dcu-k100-ai-64gb");
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.context = 8192;
+  g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error));
+  g_assert_no_error (error);
+  hr_chart_breakdown_from_estimate (&s, &e, b);
+  g_assert_cmpint (b->n_devices, ==, 1);
+  /* the bars show what the engine loads on the device; the summary names the file */
+  g_assert_cmpfloat_with_epsilon (b->devices[0].weights_gib, hr_to_gib (e.weights_gpu), 1e-9);
+  g_assert_cmpfloat_with_epsilon (b->devices[0].kv_gib, 1.44, 0.005);
+  g_assert_cmpfloat_with_epsilon (b->devices[0].weights_gib + b->devices[0].kv_gib
+                                  + b->devices[0].buffers_gib, b->required_gib, 1e-6);
+  g_assert_cmpfloat_with_epsilon (b->system_ram_gib, hr_to_gib (e.system_ram_bytes), 1e-9);
+  if (b->weights_file_gib > 0)
+    g_assert_cmpfloat_with_epsilon (b->weights_file_gib, 67.96, 0.005);
+  g_assert_cmpfloat_with_epsilon (b->usable_gib, 60.8, 1e-9);
+  g_assert_cmpint (b->verdict, ==, HR_CHART_VERDICT_EXCEEDS);
+  g_assert_nonnull (strstr (b->title, "GLM"));
+  check_render ("bridge-breakdown", HR_CHART_BREAKDOWN, b, 1200, 700, HR_CHART_VERDICT_EXCEEDS,
+                NULL);
+
+  /* Four GPUs: four bars that add up to the total */
+  s.n_gpus = 4;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, &error));
+  hr_chart_breakdown_from_estimate (&s, &e, b);
+  g_assert_cmpint (b->n_devices, ==, 4);
+  g_assert_cmpfloat_with_epsilon (4 * (b->devices[0].weights_gib + b->devices[0].kv_gib
+                                       + b->devices[0].buffers_gib), b->required_gib, 1e-6);
+  check_render ("bridge-breakdown-4", HR_CHART_BREAKDOWN, b, 1200, 700, -1, NULL);
+
+  /* MoE experts on the CPU: a system-RAM part */
+  s.n_gpus = 1;
+  s.n_cpu_moe = 20;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, &error));
+  hr_chart_breakdown_from_estimate (&s, &e, b);
+  g_assert_cmpfloat (b->system_ram_gib, >, 1);
+  check_render ("bridge-breakdown-offload", HR_CHART_BREAKDOWN, b, 1200, 700, -1, NULL);
+}
+
+static void
+test_bridge_context (void)
+{
+  g_autofree HrChartContext *c = g_new0 (HrChartContext, 1);
+  g_autoptr(GError) error = NULL;
+  HrScenario s;
+
+  scenario (&s, "glm-4.5-air", "mlu590-80gb");
+  s.context = 8192;
+  g_assert_true (hr_chart_context_from_scenario (&s, 0, c, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (c->n_lines, ==, 3);
+  g_assert_cmpstr (c->lines[0].label, ==, "F16");
+  g_assert_cmpfloat (c->min_context, ==, 4096);
+  g_assert_cmpfloat (c->max_context, ==, MIN (131072.0, (double) s.model->max_context));
+  for (int l = 0; l < c->n_lines; l++)
+    {
+      g_assert_cmpint (c->lines[l].n_points, >=, 8);
+      for (int i = 1; i < c->lines[l].n_points; i++)
+        {
+          g_assert_cmpfloat (c->lines[l].context[i], >, c->lines[l].context[i - 1]);
+          g_assert_cmpfloat (c->lines[l].required_gib[i], >=, c->lines[l].required_gib[i - 1]);
+        }
+    }
+  /* quantized caches need less */
+  g_assert_cmpfloat (c->lines[2].required_gib[c->lines[2].n_points - 1], <,
+                     c->lines[0].required_gib[c->lines[0].n_points - 1]);
+  g_assert_cmpfloat (c->max_fit_context, ==, (double) hr_advice_max_context (&s));
+  g_assert_cmpfloat (c->max_fit_context, >, 8192);
+  check_render ("bridge-context", HR_CHART_CONTEXT, c, 1200, 700, -1, NULL);
+
+  /* vLLM: F16 and FP8 only */
+  s.engine = HR_ENGINE_VLLM;
+  s.kv_type = HR_KV_FP8;
+  g_assert_true (hr_chart_context_from_scenario (&s, 0, c, &error));
+  g_assert_cmpint (c->n_lines, ==, 2);
+  g_assert_cmpint (c->current_line, ==, 1);
+}
+
+static void
+test_bridge_quant_compare (void)
+{
+  g_autofree HrChartQuant *q = g_new0 (HrChartQuant, 1);
+  g_autofree HrChartCompare *cmp = g_new0 (HrChartCompare, 1);
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(GPtrArray) gpus = g_ptr_array_new ();
+  HrScenario s;
+
+  scenario (&s, "glm-4.5-air", "mlu590-80gb");
+  rows = hr_advice_quant_matrix (&s, catalog, hr_catalog_get_pricing (catalog));
+  hr_chart_quant_from_matrix (&s, rows, q);
+  g_assert_cmpint (q->n_rows, ==, MIN ((int) rows->len, HR_CHART_MAX_QUANTS));
+  g_assert_cmpint (q->current_row, >=, 0);
+  g_assert_cmpstr (q->rows[q->current_row].label, ==, s.quant);
+  check_render ("bridge-quant", HR_CHART_QUANT, q, 1200, 700, -1, NULL);
+
+  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+    g_ptr_array_add (gpus, (gpointer) hr_catalog_get_gpu (catalog, i));
+  hr_chart_compare_from_gpus (&s, gpus, hr_catalog_get_pricing (catalog), cmp);
+  g_assert_cmpint (cmp->n_items, ==, MIN ((int) gpus->len, HR_CHART_MAX_GPUS));
+  check_render ("bridge-compare-all", HR_CHART_COMPARE, cmp, 1200, 700, HR_CHART_VERDICT_FITS,
+                NULL);
+}
+
+static void
+test_bridge_finetune (void)
+{
+  g_autofree HrChartFinetune *f = g_new0 (HrChartFinetune, 1);
+  HrFtEstimate est[3];
+  HrFtScenario ft;
+  const HrModel *m = hr_catalog_find_model (catalog, "glm-4.5-air");
+  const HrGpu *g = hr_catalog_find_gpu (catalog, "h100-80gb-sxm");
+
+  g_assert_nonnull (m);
+  g_assert_nonnull (g);
+  for (int i = 0; i < 3; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      hr_ft_scenario_init (&ft, m, (HrFtMethod) i);
+      g_assert_true (hr_finetune_compute (&ft, &est[i], &error));
+      g_assert_no_error (error);
+    }
+  hr_chart_finetune_from_estimates (&ft, est, g, catalog, f);
+  g_assert_cmpint (f->n_methods, ==, 3);
+  g_assert_cmpfloat (f->physical_gib, ==, 80);
+  g_assert_cmpint (f->methods[HR_FT_FULL].verdict, ==, HR_CHART_VERDICT_EXCEEDS);
+  g_assert_cmpstr (f->methods[0].note, !=, "");
+  check_render ("bridge-finetune", HR_CHART_FINETUNE, f, 1200, 700, HR_CHART_VERDICT_EXCEEDS,
+                NULL);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  catalog = hr_catalog_new_default (&error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/charts/kinds", test_kinds);
+  g_test_add_func ("/charts/axis", test_axis);
+  g_test_add_func ("/charts/breakdown", test_breakdown);
+  g_test_add_func ("/charts/context", test_context);
+  g_test_add_func ("/charts/quant", test_quant);
+  g_test_add_func ("/charts/compare", test_compare);
+  g_test_add_func ("/charts/finetune", test_finetune);
+  g_test_add_func ("/charts/tco", test_tco);
+  g_test_add_func ("/charts/robust", test_robust);
+  g_test_add_func ("/charts/export", test_export);
+  g_test_add_func ("/charts/bridge/breakdown", test_bridge_breakdown);
+  g_test_add_func ("/charts/bridge/context", test_bridge_context);
+  g_test_add_func ("/charts/bridge/quant-compare", test_bridge_quant_compare);
+  g_test_add_func ("/charts/bridge/finetune", test_bridge_finetune);
+
+  status = g_test_run ();
+  hr_catalog_free (catalog);
+  return status;
+}

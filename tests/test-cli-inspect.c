@@ -1,0 +1,185 @@
+/* test-cli-inspect.c — `headroom-cli inspect`: the JSON keys, exit codes and one-line errors
+ *
+ * Uses the small GGUF seeds of the fuzz corpus (tests/fuzz/corpus/gguf/).
+ */
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *cli;
+
+typedef struct
+{
+  char *out;
+  char *err;
+  int status;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+/* Runs headroom-cli inspect with the arguments (NULL-terminated). */
+static void
+run_inspect (Run *r,
+             ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list ap;
+  int wait_status = 0;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  g_ptr_array_add (argv, (gpointer) "inspect");
+  va_start (ap, r);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static char *
+seed (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "gguf", name, NULL);
+}
+
+static void
+assert_one_line_error (const Run *r,
+                       int        status)
+{
+  g_assert_cmpint (r->status, ==, status);
+  g_assert_cmpstr (r->out, ==, "");
+  g_assert_true (g_str_has_prefix (r->err, "headroom-cli"));
+  g_assert_true (g_str_has_suffix (r->err, "\n"));
+  g_assert_true (strchr (r->err, '\n') == r->err + strlen (r->err) - 1);   /* one line */
+}
+
+static void
+test_json (void)
+{
+  g_autofree char *path = seed ("llama-tiny.gguf");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *o, *by_type, *model;
+  Run r = { 0 };
+
+  run_inspect (&r, path, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  g_assert_no_error (error);
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "architecture"), ==, "llama");
+  g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, "Tiny Llama");
+  g_assert_cmpint (json_object_get_int_member (o, "n_tensors"), ==, 19);
+  g_assert_cmpint (json_object_get_int_member (o, "n_params"), ==, 1182464);
+  g_assert_cmpint (json_object_get_int_member (o, "tensor_bytes"), ==, 752520);
+  g_assert_cmpint (json_object_get_int_member (o, "file_type"), ==, 15);
+  g_assert_cmpstr (json_object_get_string_member (o, "quant"), ==, "Q4_K_M");
+  by_type = json_object_get_object_member (o, "bytes_by_type");
+  g_assert_cmpint (json_object_get_int_member (by_type, "Q4_K"), ==, 479808);
+  g_assert_cmpint (json_object_get_int_member (by_type, "Q6_K"), ==, 269640);
+  g_assert_cmpint (json_object_get_int_member (by_type, "F32"), ==, 3072);
+  model = json_object_get_object_member (o, "model");
+  g_assert_cmpint (json_object_get_int_member (model, "layers"), ==, 2);
+  g_assert_false (json_object_has_member (o, "estimate"));
+  run_clear (&r);
+}
+
+static void
+test_estimate (void)
+{
+  g_autofree char *path = seed ("moe.gguf");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *e;
+  Run r = { 0 };
+
+  run_inspect (&r, path, "--context", "32k", "--batch", "2", "--kv-type", "q8_0",
+               "--backend", "vulkan", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  g_assert_no_error (error);
+  e = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                     "estimate");
+  g_assert_nonnull (e);
+  g_assert_cmpint (json_object_get_int_member (e, "context"), ==, 32768);
+  g_assert_cmpint (json_object_get_int_member (e, "batch"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (e, "kv_type"), ==, "q8_0");
+  g_assert_cmpstr (json_object_get_string_member (e, "backend"), ==, "vulkan");
+  g_assert_cmpstr (json_object_get_string_member (e, "weights_source"), ==, "gguf");
+  g_assert_true (json_object_has_member (e, "required_gib"));
+  run_clear (&r);
+
+  /* plain text too */
+  run_inspect (&r, path, "--context", "8192", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "architecture   qwen3moe"));
+  g_assert_nonnull (strstr (r.out, "required"));
+  run_clear (&r);
+}
+
+static void
+test_errors (void)
+{
+  g_autofree char *good = seed ("llama-tiny.gguf");
+  g_autofree char *truncated = seed ("truncated.gguf");
+  g_autofree char *overflow = seed ("dims-overflow.gguf");
+  Run r = { 0 };
+
+  run_inspect (&r, NULL);
+  assert_one_line_error (&r, 2);
+  run_clear (&r);
+
+  run_inspect (&r, good, "--context", "lots", NULL);
+  assert_one_line_error (&r, 2);
+  run_clear (&r);
+
+  run_inspect (&r, good, "--context", "4k", "--kv-type", "f7", NULL);
+  assert_one_line_error (&r, 2);
+  run_clear (&r);
+
+  run_inspect (&r, good, "--no-such-option", NULL);
+  assert_one_line_error (&r, 2);
+  run_clear (&r);
+
+  run_inspect (&r, "/nonexistent/model.gguf", NULL);
+  assert_one_line_error (&r, 1);
+  run_clear (&r);
+
+  run_inspect (&r, truncated, NULL);
+  assert_one_line_error (&r, 1);
+  g_assert_nonnull (strstr (r.err, "truncated.gguf"));
+  run_clear (&r);
+
+  run_inspect (&r, overflow, "--json", NULL);
+  assert_one_line_error (&r, 1);
+  run_clear (&r);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  cli = g_getenv ("HEADROOM_CLI");
+  g_assert_nonnull (cli);
+
+  g_test_add_func ("/cli-inspect/json", test_json);
+  g_test_add_func ("/cli-inspect/estimate", test_estimate);
+  g_test_add_func ("/cli-inspect/errors", test_errors);
+  return g_test_run ();
+}

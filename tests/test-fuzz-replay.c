@@ -1,0 +1,67 @@
+/* test-fuzz-replay.c — every fuzz corpus file through the fuzzers' entry points
+ *
+ * The fuzz sources are compiled into this test with their LLVMFuzzerTestOneInput renamed, so
+ * every normal build re-checks the seeds and the crashers the fuzzers once found.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+int hr_fuzz_gguf (const uint8_t *data, size_t size);
+int hr_fuzz_hfconfig (const uint8_t *data, size_t size);
+int hr_fuzz_catalog (const uint8_t *data, size_t size);
+
+typedef struct
+{
+  const char *target;
+  int (*entry) (const uint8_t *data, size_t size);
+} Target;
+
+static const Target targets[] = {
+  { "gguf", hr_fuzz_gguf },
+  { "hfconfig", hr_fuzz_hfconfig },
+  { "catalog", hr_fuzz_catalog },
+};
+
+static void
+replay (gconstpointer user_data)
+{
+  const Target *t = user_data;
+  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", t->target, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, &error);
+  const char *name;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        continue;
+      g_assert_true (g_file_get_contents (path, &contents, &len, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s/%s (%" G_GSIZE_FORMAT " bytes)", t->target, name, len);
+      g_assert_cmpint (t->entry ((const uint8_t *) contents, len), ==, 0);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 0);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/fuzz-replay/%s", targets[i].target);
+      g_test_add_data_func (path, &targets[i], replay);
+    }
+  return g_test_run ();
+}

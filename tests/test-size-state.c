@@ -1,0 +1,301 @@
+/* test-size-state.c — the Size view's words and numbers, without a display */
+#include <math.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-scenario-state.h"
+#include "hr-units.h"
+
+static HrCatalog *catalog;
+
+static void
+scenario_for (HrScenario *s,
+              const char *model,
+              const char *gpu,
+              const char *quant,
+              gint64      context)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, model);
+  const HrGpu *g = hr_catalog_find_gpu (catalog, gpu);
+
+  g_assert_nonnull (m);
+  g_assert_nonnull (g);
+  hr_scenario_init (s, m, g);
+  g_strlcpy (s->quant, quant, sizeof s->quant);
+  s->context = context;
+}
+
+static void
+test_format (void)
+{
+  g_autofree char *a = hr_size_format_gib (67.96 * HR_GIB);
+  g_autofree char *b = hr_size_format_gib (60.8 * HR_GIB);
+  g_autofree char *c = hr_size_format_gib (76 * HR_GIB);
+  g_autofree char *d = hr_size_format_margin (6.04 * HR_GIB);
+  g_autofree char *e = hr_size_format_margin (-9.16 * HR_GIB);
+  g_autofree char *f = hr_size_format_gib (NAN);
+  g_autofree char *g = hr_size_format_gb (75.12e9);
+  g_autofree char *h = hr_size_format_context (131072);
+  g_autofree char *i = hr_size_format_context (5000);
+  g_autofree char *j = hr_size_format_tps (40.2);
+  g_autofree char *k = hr_size_format_tps (NAN);
+  g_autofree char *l = hr_size_format_usd (8500, 0);
+  g_autofree char *m = hr_size_format_margin (0.001 * HR_GIB);
+  g_autofree char *n = hr_size_format_number (-0.001, 2);
+
+  g_assert_cmpstr (a, ==, "67.96 GiB");
+  g_assert_cmpstr (b, ==, "60.8 GiB");
+  g_assert_cmpstr (c, ==, "76 GiB");
+  g_assert_cmpstr (d, ==, "+6.04 GiB");
+  g_assert_cmpstr (e, ==, "-9.16 GiB");
+  g_assert_cmpstr (f, ==, "—");
+  g_assert_cmpstr (g, ==, "75.12 GB");
+  g_assert_cmpstr (h, ==, "128K (131072 tokens)");
+  g_assert_cmpstr (i, ==, "5000 tokens");
+  g_assert_cmpstr (j, ==, "~40.2 tok/s");
+  g_assert_cmpstr (k, ==, "unknown");
+  g_assert_cmpstr (l, ==, "$8500");  /* the C locale groups no digits */
+  g_assert_cmpstr (m, ==, "0 GiB");
+  g_assert_cmpstr (n, ==, "0");
+}
+
+/* Seed page 000: GLM-4.5-Air Q4_K_M at 8K on a 64 GB DCU K100-AI does not fit. */
+static void
+test_seed_dcu (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *required = NULL;
+
+  scenario_for (&s, "glm-4.5-air", "dcu-k100-ai-64gb", "Q4_K_M", 8192);
+  g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error));
+  g_assert_no_error (error);
+
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_true (st.ok);
+  g_assert_cmpint (st.verdict, ==, HR_VERDICT_EXCEEDS);
+  g_assert_cmpstr (st.verdict_title, ==, "Does not fit");
+  g_assert_cmpstr (st.verdict_css, ==, "verdict-exceeds");
+  g_assert_cmpstr (st.verdict_icon, ==, "dialog-error-symbolic");
+  g_assert_nonnull (strstr (st.verdict_detail, "60.8 GiB"));
+  g_assert_nonnull (strstr (st.breakdown, "Weights 67.96 GiB"));
+  g_assert_nonnull (strstr (st.breakdown, "KV cache & state 1.44 GiB"));
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].value, ==, "60.8 GiB");
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "64 GB (physical)");
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_MARGIN].value, "-"));
+  g_assert_nonnull (strstr (st.cards[HR_SIZE_CARD_MARGIN].detail, "% utilisation"));
+
+  /* the required card gives GiB and, beside it, decimal GB */
+  required = hr_size_format_gib (e.required_bytes);
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_REQUIRED].value, ==, required);
+  g_assert_true (g_str_has_suffix (st.cards[HR_SIZE_CARD_REQUIRED].value, " GiB"));
+  g_assert_true (g_str_has_suffix (st.cards[HR_SIZE_CARD_REQUIRED].detail, " GB (decimal)"));
+
+  /* a scenario that does not fit has no cost per token */
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_COST].value, ==, "—");
+  g_assert_nonnull (strstr (st.weights_source, "measured"));
+  g_assert_nonnull (strstr (st.title, "DCU K100-AI"));
+  g_assert_nonnull (strstr (st.subtitle, "Q4_K_M"));
+  g_assert_nonnull (strstr (st.subtitle, "8K context"));
+}
+
+/* Seed page 001: the same on an 80 GB MLU590 fits, 76 GiB usable. */
+static void
+test_seed_mlu (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+
+  scenario_for (&s, "glm-4.5-air", "mlu590-80gb", "Q4_K_M", 8192);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_cmpint (st.verdict, ==, HR_VERDICT_FITS);
+  g_assert_cmpstr (st.verdict_title, ==, "Fits with margin");
+  g_assert_cmpstr (st.verdict_css, ==, "verdict-fits");
+  g_assert_cmpstr (st.verdict_icon, ==, "emblem-ok-symbolic");
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].value, ==, "76 GiB");
+  g_assert_nonnull (strstr (st.breakdown, "Weights 67.96 GiB"));
+  g_assert_nonnull (strstr (st.breakdown, "KV cache & state 1.44 GiB"));
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_MARGIN].value, "+"));
+  /* the catalog has no sourced bandwidth for the MLU590: the speed is unknown, and says so */
+  g_assert_false (isfinite (e.decode_tps));
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].value, ==, "unknown");
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].detail, ==, "range unknown");
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].note, ==, e.decode_basis);
+}
+
+static void
+test_speed_cards (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+
+  scenario_for (&s, "glm-4.5-air", "rtx-pro-6000-blackwell-96gb", "Q4_K_M", 8192);
+  g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, NULL));
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_DECODE].value, "~"));
+  g_assert_true (g_str_has_suffix (st.cards[HR_SIZE_CARD_DECODE].value, " tok/s"));
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_DECODE].detail, "range "));
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_DECODE].note, "memory-bound: "));
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_PREFILL].value, "~"));
+  g_assert_nonnull (strstr (st.cards[HR_SIZE_CARD_PREFILL].detail, "TTFT for a 4K prompt: ~"));
+  g_assert_cmpfloat (st.simulator_tps, ==, e.decode_tps);
+  g_assert_cmpfloat (st.simulator_ttft_ms, ==, e.ttft_ms);
+  g_assert_nonnull (strstr (st.simulator_status, "tok/s"));
+  if (isfinite (e.cost_per_mtok_usd))
+    g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_COST].value, "$"));
+  else
+    g_assert_cmpstr (st.cards[HR_SIZE_CARD_COST].detail, ==, "No cloud offer for this GPU");
+}
+
+/* A tight fit: within usable memory but above 92 % of physical. */
+static void
+test_tight (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+  gboolean found = FALSE;
+
+  scenario_for (&s, "glm-4.5-air", "mlu590-80gb", "Q4_K_M", 8192);
+  for (gint64 ctx = 8192; ctx <= 131072 && !found; ctx += 1024)
+    {
+      s.context = ctx;
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      found = e.verdict == HR_VERDICT_TIGHT;
+    }
+  g_assert_true (found);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_cmpstr (st.verdict_title, ==, "Tight fit");
+  g_assert_cmpstr (st.verdict_css, ==, "verdict-tight");
+  g_assert_cmpstr (st.verdict_icon, ==, "dialog-warning-symbolic");
+}
+
+static void
+test_error (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+  g_autoptr(GError) error = NULL;
+
+  scenario_for (&s, "glm-4.5-air", "mlu590-80gb", "NOT-A-QUANT", 8192);
+  g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
+  g_assert_nonnull (error);
+  hr_size_state_init (&st);
+  hr_size_state_from_error (&st, &s, error);
+  g_assert_false (st.ok);
+  g_assert_cmpstr (st.verdict_css, ==, "verdict-error");
+  g_assert_cmpstr (st.verdict_detail, ==, error->message);
+  for (guint i = 0; i < HR_SIZE_N_CARDS; i++)
+    g_assert_cmpstr (st.cards[i].value, ==, "—");
+}
+
+static void
+test_multi_gpu (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+
+  scenario_for (&s, "glm-4.5-air", "dcu-k100-ai-64gb", "Q4_K_M", 8192);
+  s.n_gpus = 2;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_nonnull (strstr (st.title, "2× DCU K100-AI"));
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "2 × 64 GB (physical)");
+  g_assert_nonnull (st.cards[HR_SIZE_CARD_REQUIRED].note);
+}
+
+static void
+test_advice (void)
+{
+  HrScenario s;
+  g_autoptr(HrAdviceState) adv = NULL;
+  guint current = 0;
+
+  scenario_for (&s, "glm-4.5-air", "dcu-k100-ai-64gb", "Q4_K_M", 8192);
+  adv = hr_advice_state_compute (&s, catalog, hr_catalog_get_pricing (catalog));
+
+  g_assert_cmpuint (adv->matrix->len, >=, 7);
+  for (guint i = 0; i < adv->matrix->len; i++)
+    {
+      HrMatrixRowState *row = g_ptr_array_index (adv->matrix, i);
+      g_assert_true (g_str_has_suffix (row->weights, " GiB"));
+      g_assert_nonnull (row->verdict_text);
+      g_assert_nonnull (row->smallest);
+      if (row->current)
+        {
+          current++;
+          g_assert_cmpstr (row->quant, ==, "Q4_K_M");
+          g_assert_cmpstr (row->weights, ==, "67.96 GiB");
+          g_assert_cmpstr (row->kv, ==, "1.44 GiB");
+          g_assert_cmpstr (row->source, ==, "Measured");
+          g_assert_cmpstr (row->verdict_css, ==, "verdict-exceeds");
+        }
+    }
+  g_assert_cmpuint (current, ==, 1);
+
+  /* it does not fit: the reverse answers offer something else */
+  g_assert_true (adv->reverse[HR_REVERSE_QUANT].applicable);
+  g_assert_cmpstr (adv->reverse[HR_REVERSE_QUANT].quant, !=, "Q4_K_M");
+  g_assert_true (adv->reverse[HR_REVERSE_GPUS].applicable);
+  g_assert_cmpint (adv->reverse[HR_REVERSE_GPUS].gpus, >=, 2);
+  g_assert_false (adv->reverse[HR_REVERSE_CONTEXT].applicable);
+
+  g_assert_nonnull (adv->picks[HR_PICK_SINGLE].gpu_id);
+  g_assert_nonnull (hr_catalog_find_gpu (catalog, adv->picks[HR_PICK_SINGLE].gpu_id));
+  g_assert_nonnull (adv->picks[HR_PICK_UNIFIED].title);
+  g_assert_cmpuint (adv->diagnosis->len, >=, 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (adv->diagnosis, 0), "Does not fit"));
+  g_assert_cmpuint (adv->launch->len, >=, 2);
+  g_test_message ("advice for GLM-4.5-Air on DCU K100-AI: %.1f ms", adv->elapsed_ms);
+}
+
+static void
+test_summaries (void)
+{
+  g_autofree char *model = hr_size_model_summary (hr_catalog_find_model (catalog, "glm-4.5-air"));
+  g_autofree char *gpu = hr_size_gpu_summary (hr_catalog_find_gpu (catalog, "rtx-pro-6000-blackwell-96gb"));
+
+  g_assert_true (g_str_has_prefix (model, "110.47 B total · 12 B active"));
+  g_assert_true (g_str_has_prefix (gpu, "96 GB · "));
+  g_assert_true (g_str_has_suffix (gpu, " GB/s"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  catalog = hr_catalog_new_default (&error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/size-state/format", test_format);
+  g_test_add_func ("/size-state/seed-dcu-k100", test_seed_dcu);
+  g_test_add_func ("/size-state/seed-mlu590", test_seed_mlu);
+  g_test_add_func ("/size-state/speed-cards", test_speed_cards);
+  g_test_add_func ("/size-state/tight", test_tight);
+  g_test_add_func ("/size-state/error", test_error);
+  g_test_add_func ("/size-state/multi-gpu", test_multi_gpu);
+  g_test_add_func ("/size-state/advice", test_advice);
+  g_test_add_func ("/size-state/summaries", test_summaries);
+
+  ret = g_test_run ();
+  hr_catalog_free (catalog);
+  return ret;
+}

@@ -1,0 +1,536 @@
+/* test-window.c — the main window under Xvfb: controls in, the core's numbers out
+ *
+ * Run through `xvfb-run -a` with GTK_A11Y=none, GSETTINGS_BACKEND=memory and
+ * GSETTINGS_SCHEMA_DIR=<build>/data (tests/meson.build sets them).
+ */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-application.h"
+#include "hr-chart-data.h"
+#include "hr-scenario-state.h"
+#include "hr-speed-simulator.h"
+#include "hr-units.h"
+#include "hr-window.h"
+
+static HrApplication *app;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main loop until @view has recomputed everything (or 20 s pass). */
+static void
+wait_idle (HrSizeView *view)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+
+  while (!timed_out && hr_size_view_is_busy (view))
+    g_main_context_iteration (NULL, TRUE);
+  /* let the frame that shows it be laid out too */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static HrWindow *
+open_window (void)
+{
+  HrWindow *window = hr_window_new (app);
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_idle (hr_window_get_size_view (window));
+  return window;
+}
+
+static void
+close_window (HrWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* The same scenario computed straight from the core. */
+static void
+expected_for (HrSizeView *view,
+              HrScenario *s,
+              HrEstimate *e,
+              HrSizeState *st)
+{
+  HrCatalog *catalog = hr_size_view_get_catalog (view);
+  const HrScenario *shown = hr_size_view_get_scenario (view);
+
+  g_assert_nonnull (shown);
+  hr_scenario_init (s, shown->model, shown->gpu);
+  g_strlcpy (s->quant, shown->quant, sizeof s->quant);
+  s->context = shown->context;
+  s->n_gpus = shown->n_gpus;
+  s->batch = shown->batch;
+  s->kv_type = shown->kv_type;
+  s->engine = shown->engine;
+  s->offload_pct = shown->offload_pct;
+  s->n_cpu_moe = shown->n_cpu_moe;
+  g_assert_true (hr_estimate_compute (s, hr_catalog_get_pricing (catalog), e, NULL));
+  hr_size_state_init (st);
+  hr_size_state_from_estimate (st, s, e);
+}
+
+static void
+assert_shows (HrSizeView       *view,
+              const HrScenario *s,
+              const HrEstimate *e,
+              const HrSizeState *st)
+{
+  const HrChartBreakdown *bd = hr_chart_widget_get_data (hr_size_view_get_chart (view, HR_CHART_BREAKDOWN));
+  const HrChartContext *cx = hr_chart_widget_get_data (hr_size_view_get_chart (view, HR_CHART_CONTEXT));
+  HrChartBreakdown expected_bd;
+
+  for (guint i = 0; i < HR_SIZE_N_CARDS; i++)
+    g_assert_cmpstr (hr_size_view_get_card_text (view, i), ==, st->cards[i].value);
+  g_assert_cmpstr (hr_size_view_get_verdict_text (view), ==, hr_verdict_display (e->verdict));
+
+  g_assert_nonnull (bd);
+  hr_chart_breakdown_from_estimate (s, e, &expected_bd);
+  g_assert_cmpfloat_with_epsilon (bd->required_gib, hr_to_gib (e->required_bytes), 1e-9);
+  g_assert_cmpfloat_with_epsilon (bd->usable_gib, hr_to_gib (e->usable_bytes), 1e-9);
+  g_assert_cmpfloat_with_epsilon (bd->physical_gib, hr_to_gib (e->physical_bytes), 1e-9);
+  g_assert_cmpint (bd->verdict, ==, hr_chart_verdict_from_core (e->verdict));
+  g_assert_cmpint (bd->n_devices, ==, expected_bd.n_devices);
+  g_assert_cmpfloat_with_epsilon (bd->devices[0].weights_gib, expected_bd.devices[0].weights_gib, 1e-9);
+  g_assert_cmpfloat_with_epsilon (bd->devices[0].kv_gib, expected_bd.devices[0].kv_gib, 1e-9);
+
+  g_assert_nonnull (cx);
+  g_assert_cmpfloat (cx->current_context, ==, (double) s->context);
+  g_assert_cmpfloat_with_epsilon (cx->usable_gib, hr_to_gib (e->usable_bytes) / s->n_gpus, 1e-6);
+  g_assert_cmpint (cx->verdict, ==, hr_chart_verdict_from_core (e->verdict));
+}
+
+static void
+test_default_scenario (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  const HrScenario *s = hr_size_view_get_scenario (view);
+  HrScenario es;
+  HrEstimate ee;
+  g_auto(HrSizeState) st;
+
+  g_assert_nonnull (s);
+  g_assert_cmpstr (s->model->id, ==, "glm-4.5-air");
+  g_assert_cmpstr (s->gpu->id, ==, "rtx-pro-6000-blackwell-96gb");
+  g_assert_cmpstr (s->quant, ==, "Q4_K_M");
+  g_assert_cmpint (s->context, ==, 8192);
+  g_assert_cmpint (s->n_gpus, ==, 1);
+
+  expected_for (view, &es, &ee, &st);
+  assert_shows (view, &es, &ee, &st);
+  g_assert_cmpuint (hr_size_view_get_n_matrix_rows (view), >=, 7);
+
+  /* one view: no switcher until Compare & co. exist */
+  g_assert_cmpstr (hr_window_get_visible_view (window), ==, "size");
+  g_test_message ("recompute: %" G_GINT64_FORMAT " µs; advice: %.1f ms",
+                  hr_size_view_get_last_recompute_us (view), hr_size_view_get_last_advice_ms (view));
+  close_window (window);
+}
+
+static void
+test_change_controls (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  AdwComboRow *quant_row = hr_size_view_get_quant_row (view);
+  GListModel *quants = adw_combo_row_get_model (quant_row);
+  HrScenario es;
+  HrEstimate ee;
+  g_auto(HrSizeState) st;
+  guint q8 = GTK_INVALID_LIST_POSITION;
+
+  /* model */
+  g_assert_true (hr_picker_set_selected_id (hr_size_view_get_model_picker (view), "qwen3-32b"));
+  wait_idle (view);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->model->id, ==, "qwen3-32b");
+  expected_for (view, &es, &ee, &st);
+  assert_shows (view, &es, &ee, &st);
+
+  /* GPU */
+  g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "rtx-4090-24gb"));
+  wait_idle (view);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, "rtx-4090-24gb");
+  hr_size_state_clear (&st);
+  expected_for (view, &es, &ee, &st);
+  assert_shows (view, &es, &ee, &st);
+
+  /* context */
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 32768);
+  wait_idle (view);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->context, ==, 32768);
+  hr_size_state_clear (&st);
+  expected_for (view, &es, &ee, &st);
+  assert_shows (view, &es, &ee, &st);
+
+  /* quant */
+  for (guint i = 0; i < g_list_model_get_n_items (quants); i++)
+    {
+      g_autoptr(GtkStringObject) so = g_list_model_get_item (quants, i);
+      if (g_str_equal (gtk_string_object_get_string (so), "Q8_0"))
+        q8 = i;
+    }
+  g_assert_cmpuint (q8, !=, GTK_INVALID_LIST_POSITION);
+  adw_combo_row_set_selected (quant_row, q8);
+  wait_idle (view);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "Q8_0");
+  hr_size_state_clear (&st);
+  expected_for (view, &es, &ee, &st);
+  assert_shows (view, &es, &ee, &st);
+  /* Qwen3-32B at Q8_0 with 32K of context is more than a 24 GB card holds */
+  g_assert_cmpstr (hr_size_view_get_verdict_text (view), ==, "Does not fit");
+
+  /* GPUs and batch */
+  gtk_adjustment_set_value (hr_size_view_get_gpus_adjustment (view), 2);
+  gtk_adjustment_set_value (hr_size_view_get_batch_adjustment (view), 4);
+  wait_idle (view);
+  hr_size_state_clear (&st);
+  expected_for (view, &es, &ee, &st);
+  g_assert_cmpint (es.n_gpus, ==, 2);
+  g_assert_cmpint (es.batch, ==, 4);
+  assert_shows (view, &es, &ee, &st);
+
+  close_window (window);
+}
+
+/* Many changes in one main-loop turn cost one recompute. */
+static void
+test_coalesce (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  guint before = hr_size_view_get_n_recomputes (view);
+
+  hr_size_view_select_model (view, "llama-3.1-8b");
+  hr_size_view_select_gpu (view, "h100-80gb-sxm", 1);
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 65536);
+  hr_size_view_select_quant (view, "Q6_K");
+  adw_combo_row_set_selected (hr_size_view_get_kv_row (view), HR_KV_Q8_0);
+  wait_idle (view);
+  g_assert_cmpuint (hr_size_view_get_n_recomputes (view), ==, before + 1);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->kv_type, ==, HR_KV_Q8_0);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->context, ==, 65536);
+  /* visible without delay: a few hundred µs on the main thread; the bound leaves room for a
+   * loaded test machine */
+  g_test_message ("recompute after 5 changes: %" G_GINT64_FORMAT " µs", hr_size_view_get_last_recompute_us (view));
+  g_assert_cmpint (hr_size_view_get_last_recompute_us (view), <, 50000);
+  close_window (window);
+}
+
+/* The last scenario comes back in a new window (GSettings memory backend). */
+static void
+test_settings_restore (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.headroomapp.Headroom");
+  const HrScenario *s;
+
+  hr_size_view_select_model (view, "gemma-3-27b");
+  hr_size_view_select_gpu (view, "mi300x-192gb", 2);
+  hr_size_view_select_quant (view, "IQ4_XS");
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 16384);
+  adw_combo_row_set_selected (hr_size_view_get_engine_row (view), HR_ENGINE_VLLM);
+  wait_idle (view);
+
+  g_assert_cmpstr (g_settings_get_string (settings, "model"), ==, "gemma-3-27b");
+  g_assert_cmpstr (g_settings_get_string (settings, "gpu"), ==, "mi300x-192gb");
+  g_assert_cmpstr (g_settings_get_string (settings, "quant"), ==, "IQ4_XS");
+  g_assert_cmpint (g_settings_get_int64 (settings, "context"), ==, 16384);
+  g_assert_cmpint (g_settings_get_int (settings, "gpus"), ==, 2);
+  g_assert_cmpstr (g_settings_get_string (settings, "engine"), ==, "vllm");
+  close_window (window);
+
+  /* a stale id falls back to the default model, the rest stays */
+  g_settings_set_string (settings, "gpu", "no-such-gpu");
+  window = open_window ();
+  view = hr_window_get_size_view (window);
+  s = hr_size_view_get_scenario (view);
+  g_assert_cmpstr (s->model->id, ==, "gemma-3-27b");
+  g_assert_cmpstr (s->gpu->id, ==, "rtx-pro-6000-blackwell-96gb");
+  g_assert_cmpstr (s->quant, ==, "IQ4_XS");
+  g_assert_cmpint (s->context, ==, 16384);
+  g_assert_cmpint (s->n_gpus, ==, 2);
+  g_assert_cmpint (s->engine, ==, HR_ENGINE_VLLM);
+  close_window (window);
+
+  /* a context beyond the model's maximum is clamped to it */
+  g_settings_set_string (settings, "model", "qwen3-8b");
+  g_settings_set_int64 (settings, "context", 1 << 20);
+  window = open_window ();
+  view = hr_window_get_size_view (window);
+  s = hr_size_view_get_scenario (view);
+  g_assert_cmpint (s->context, ==, s->model->max_context);
+  close_window (window);
+
+  g_settings_reset (settings, "model");
+  g_settings_reset (settings, "gpu");
+  g_settings_reset (settings, "quant");
+  g_settings_reset (settings, "context");
+  g_settings_reset (settings, "gpus");
+  g_settings_reset (settings, "engine");
+}
+
+static void
+test_picker_search (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrPicker *models = hr_size_view_get_model_picker (view);
+  HrPicker *gpus = hr_size_view_get_gpu_picker (view);
+  GListModel *shown;
+  guint n;
+
+  /* by family, case-insensitively */
+  n = hr_picker_search (models, "GLM");
+  g_assert_cmpuint (n, >=, 3);
+  shown = hr_picker_get_shown (models);
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (shown, i);
+      g_autofree char *t = g_ascii_strdown (hr_picker_item_get_title (it), -1);
+      if (!hr_picker_item_is_header (it))
+        g_assert_nonnull (strstr (t, "glm"));
+    }
+
+  /* by vendor: one heading, all NVIDIA */
+  n = hr_picker_search (gpus, "nvidia 80gb");
+  g_assert_cmpuint (n, >=, 3);
+  shown = hr_picker_get_shown (gpus);
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (shown, i);
+      g_assert_cmpstr (hr_picker_item_get_group (it), ==, "NVIDIA");
+      g_assert_true (hr_picker_item_is_header (it) == (i == 0));
+    }
+  g_assert_cmpuint (hr_picker_search (gpus, "no such accelerator"), ==, 0);
+
+  /* the whole list is grouped by vendor, with headings */
+  n = hr_picker_search (gpus, "");
+  g_assert_cmpuint (n, >=, 50);
+  g_assert_cmpuint (g_list_model_get_n_items (hr_picker_get_shown (gpus)), >, n);
+
+  /* Ctrl+F opens the model search */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find-model", NULL));
+  spin (50);
+  hr_picker_popdown (models);
+  close_window (window);
+}
+
+static void
+test_simulator (void)
+{
+  HrWindow *window = open_window ();
+  HrSpeedSimulator *sim = hr_size_view_get_simulator (hr_window_get_size_view (window));
+  g_autoptr(GPtrArray) tokens = hr_speed_simulator_tokenize ("Memory is the first wall");
+  gboolean timed_out = FALSE;
+  guint id;
+
+  g_assert_cmpuint (tokens->len, ==, 7);
+  g_assert_cmpstr (g_ptr_array_index (tokens, 0), ==, "Memo");
+  g_assert_cmpstr (g_ptr_array_index (tokens, 1), ==, "ry");
+  g_assert_cmpstr (g_ptr_array_index (tokens, 2), ==, " is");
+
+  hr_speed_simulator_set_rate (sim, 20, 2000, "test");
+  hr_speed_simulator_start (sim);
+  g_assert_true (hr_speed_simulator_get_running (sim));
+  id = g_timeout_add_seconds (10, timeout_cb, &timed_out);
+  while (!timed_out && hr_speed_simulator_get_running (sim))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  g_assert_cmpuint (hr_speed_simulator_get_n_shown (sim), >, 200);
+
+  /* stop halfway */
+  hr_speed_simulator_set_rate (sim, 10, 5, "slow");
+  hr_speed_simulator_start (sim);
+  spin (300);
+  hr_speed_simulator_stop (sim);
+  g_assert_false (hr_speed_simulator_get_running (sim));
+  g_assert_cmpuint (hr_speed_simulator_get_n_shown (sim), <=, 3);
+  close_window (window);
+}
+
+/* The reverse answers and the recommendations apply what they say. */
+static void
+test_apply_answers (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  const HrAdviceState *adv;
+  char expected[64];
+  int min_gpus;
+
+  hr_size_view_select_model (view, "glm-4.5-air");
+  hr_size_view_select_gpu (view, "dcu-k100-ai-64gb", 1);
+  hr_size_view_select_quant (view, "Q4_K_M");
+  adw_combo_row_set_selected (hr_size_view_get_engine_row (view), HR_ENGINE_LLAMA_CPP);
+  adw_combo_row_set_selected (hr_size_view_get_kv_row (view), HR_KV_F16);
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 8192);
+  gtk_adjustment_set_value (hr_size_view_get_batch_adjustment (view), 1);
+  wait_idle (view);
+  g_assert_cmpstr (hr_size_view_get_verdict_text (view), ==, "Does not fit");
+
+  adv = hr_size_view_get_advice (view);
+  g_assert_nonnull (adv);
+  g_strlcpy (expected, adv->reverse[HR_REVERSE_QUANT].quant, sizeof expected);
+  min_gpus = adv->reverse[HR_REVERSE_GPUS].gpus;
+  g_assert_true (hr_size_view_apply_reverse (view, HR_REVERSE_QUANT));
+  wait_idle (view);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, expected);
+  g_assert_cmpstr (hr_size_view_get_verdict_text (view), !=, "Does not fit");
+
+  hr_size_view_select_quant (view, "Q4_K_M");
+  wait_idle (view);
+  g_assert_true (hr_size_view_apply_reverse (view, HR_REVERSE_GPUS));
+  wait_idle (view);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->n_gpus, ==, min_gpus);
+  g_assert_cmpstr (hr_size_view_get_verdict_text (view), !=, "Does not fit");
+
+  /* already fits: nothing to apply for the GPU count */
+  g_assert_false (hr_size_view_apply_reverse (view, HR_REVERSE_GPUS));
+  gtk_adjustment_set_value (hr_size_view_get_gpus_adjustment (view), 1);
+  wait_idle (view);
+
+  adv = hr_size_view_get_advice (view);
+  g_assert_nonnull (adv->picks[HR_PICK_SINGLE].gpu_id);
+  g_strlcpy (expected, adv->picks[HR_PICK_SINGLE].gpu_id, sizeof expected);
+  g_assert_true (hr_size_view_apply_pick (view, HR_PICK_SINGLE));
+  wait_idle (view);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, expected);
+  g_assert_cmpstr (hr_size_view_get_verdict_text (view), ==, "Fits with margin");
+  close_window (window);
+}
+
+/* Closing saves the window size; the view comes back as it was. */
+static void
+test_window_state (void)
+{
+  HrWindow *window = open_window ();
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.headroomapp.Headroom");
+
+  g_assert_cmpstr (hr_window_get_visible_view (window), ==, "size");
+  g_assert_false (hr_window_set_visible_view (window, "compare"));  /* not there yet */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  spin (100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1100);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 760);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+  g_assert_cmpstr (g_settings_get_string (settings, "last-view"), ==, "size");
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
+static void
+read_text_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  *(char **) data = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  if (*(char **) data == NULL)
+    *(char **) data = g_strdup ("");
+}
+
+static void
+test_copy_json (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  g_autofree char *text = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-json", NULL));
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL, read_text_cb, &text);
+  while (text == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (strstr (text, "\"model\": \"glm-4.5-air\""));
+  g_assert_nonnull (strstr (text, "\"verdict\": "));
+  close_window (window);
+}
+
+static void
+test_export (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  g_autofree char *dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "breakdown.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "context.svg", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_true (hr_chart_widget_export (hr_size_view_get_chart (view, HR_CHART_BREAKDOWN), png, 600, 300, 1, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (png, &contents, &length, NULL));
+  g_assert_cmpuint (length, >, 8);
+  g_assert_cmpint (memcmp (contents, "\x89PNG", 4), ==, 0);
+  g_clear_pointer (&contents, g_free);
+
+  g_assert_true (hr_chart_widget_export (hr_size_view_get_chart (view, HR_CHART_CONTEXT), svg, 600, 400, 1, &error));
+  g_assert_true (g_file_get_contents (svg, &contents, &length, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+
+  g_unlink (png);
+  g_unlink (svg);
+  g_rmdir (dir);
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/window/default-scenario", test_default_scenario);
+  g_test_add_func ("/window/change-controls", test_change_controls);
+  g_test_add_func ("/window/coalesce", test_coalesce);
+  g_test_add_func ("/window/settings-restore", test_settings_restore);
+  g_test_add_func ("/window/picker-search", test_picker_search);
+  g_test_add_func ("/window/simulator", test_simulator);
+  g_test_add_func ("/window/apply-answers", test_apply_answers);
+  g_test_add_func ("/window/window-state", test_window_state);
+  g_test_add_func ("/window/copy-json", test_copy_json);
+  g_test_add_func ("/window/export", test_export);
+
+  ret = g_test_run ();
+  g_clear_object (&app);
+  return ret;
+}
+
