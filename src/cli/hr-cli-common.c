@@ -141,42 +141,6 @@ hr_cli_find_gpu (const HrCatalog  *catalog,
   return gpu;
 }
 
-#define MAX_CONFIG_BYTES (16 * 1024 * 1024)
-
-/* Reads at most @max bytes: a config.json is a few KiB, and /dev/zero must not hang us. */
-static char *
-read_bounded (const char  *path,
-              gsize        max,
-              gsize       *len_out,
-              GError     **error)
-{
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, error);
-  g_autoptr(GByteArray) buf = g_byte_array_new ();
-  guint8 chunk[65536];
-
-  if (in == NULL)
-    return NULL;
-  for (;;)
-    {
-      gssize n = g_input_stream_read (G_INPUT_STREAM (in), chunk, sizeof chunk, NULL, error);
-      if (n < 0)
-        return NULL;
-      if (n == 0)
-        break;
-      if (buf->len + (gsize) n > max)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                       "larger than %u MiB: not a config.json", (guint) (max >> 20));
-          return NULL;
-        }
-      g_byte_array_append (buf, chunk, (guint) n);
-    }
-  *len_out = buf->len;
-  g_byte_array_append (buf, (const guint8 *) "", 1);
-  return (char *) g_byte_array_free (g_steal_pointer (&buf), FALSE);
-}
-
 static HrModel *
 load_model_file (const HrCliArgs  *args,
                  GError          **error)
@@ -186,24 +150,14 @@ load_model_file (const HrCliArgs  *args,
 
   if (args->model_config)
     {
-      g_autofree char *contents = NULL;
-      gsize len = 0;
-      g_autofree char *base = g_path_get_basename (args->model_config);
-
-      if ((contents = read_bounded (args->model_config, MAX_CONFIG_BYTES, &len, &local)) == NULL)
-        {
-          g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "cannot read %s: %s",
-                       args->model_config, local->message);
-          return NULL;
-        }
-      model = hr_hfconfig_parse (contents, (gssize) len, base, &local);
+      model = hr_hfconfig_load_file (args->model_config, &local);
       if (model == NULL)
         g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "%s: %s", args->model_config, local->message);
       return model;
     }
 
   {
-    g_autoptr(HrGguf) gguf = hr_gguf_load_file (args->gguf, &local);
+    g_autoptr(HrGguf) gguf = hr_gguf_load_split (args->gguf, &local);
     if (gguf == NULL)
       {
         g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "%s: %s", args->gguf, local->message);

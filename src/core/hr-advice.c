@@ -135,12 +135,34 @@ cheaper (double price_a, double mem_a,
 
 static const int counts[] = { 1, 2, 4, 8 };
 
-HrPick
-hr_advice_smallest_fit (const HrScenario *scenario,
-                        const HrCatalog  *catalog)
+typedef struct
 {
-  HrPick best = { 0 };
-  double best_mem = INFINITY;
+  const HrGpu *gpu;
+  int count;
+  double mem;
+  double price;
+} Config;
+
+static gint
+compare_config (gconstpointer a,
+                gconstpointer b)
+{
+  const Config *x = a, *y = b;
+
+  if (x->mem != y->mem)
+    return x->mem < y->mem ? -1 : 1;
+  if (cheaper (x->price, x->mem, y->price, y->mem))
+    return -1;
+  if (cheaper (y->price, y->mem, x->price, x->mem))
+    return 1;
+  return 0;
+}
+
+/* Every catalog device × {1, 2, 4, 8}, smallest total memory first (cheaper first on ties). */
+static GArray *
+configs_by_memory (const HrCatalog *catalog)
+{
+  GArray *configs = g_array_new (FALSE, FALSE, sizeof (Config));
 
   for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
     {
@@ -149,26 +171,57 @@ hr_advice_smallest_fit (const HrScenario *scenario,
         continue;
       for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
         {
-          HrScenario s = *scenario;
-          HrEstimate e;
-          double mem = gpu->memory_gib * counts[c];
-
-          if (mem > best_mem)
+          Config cfg = { gpu, counts[c], gpu->memory_gib * counts[c], gpu->price_usd * counts[c] };
+          if (hr_gpu_is_unified (gpu) && counts[c] > 1)
             break;
-          s.gpu = gpu;
-          s.n_gpus = counts[c];
-          s.backend_set = FALSE;
-          if (!fits (&s, &e))
-            continue;
-          if (mem < best_mem || (mem == best_mem && cheaper (gpu->price_usd * counts[c], mem, best.price_usd, best_mem)))
-            {
-              pick_set (&best, gpu, counts[c], &e);
-              best_mem = mem;
-            }
+          g_array_append_val (configs, cfg);
+        }
+    }
+  g_array_sort (configs, compare_config);
+  return configs;
+}
+
+static HrPick
+smallest_fit_in (GArray           *configs,
+                 const HrScenario *scenario)
+{
+  HrPick best = { 0 };
+  HrWeights w;
+  double floor_gib = 0;
+
+  /* Whatever the engine, the device weights are at least the file less its embedding table:
+   * configurations smaller than that need no estimate. */
+  if (hr_weights_compute (scenario->model, scenario->quant, &w, NULL))
+    floor_gib = hr_to_gib (w.bytes - w.embd_bytes);
+
+  /* Memory decides the fit, so the first configuration that fits is the smallest. */
+  for (guint i = 0; i < configs->len; i++)
+    {
+      const Config *cfg = &g_array_index (configs, Config, i);
+      HrScenario s = *scenario;
+      HrEstimate e;
+
+      if (cfg->mem < floor_gib)
+        continue;
+      s.gpu = cfg->gpu;
+      s.n_gpus = cfg->count;
+      s.backend_set = FALSE;
+      if (fits (&s, &e))
+        {
+          pick_set (&best, cfg->gpu, cfg->count, &e);
           break;
         }
     }
   return best;
+}
+
+HrPick
+hr_advice_smallest_fit (const HrScenario *scenario,
+                        const HrCatalog  *catalog)
+{
+  g_autoptr(GArray) configs = configs_by_memory (catalog);
+
+  return smallest_fit_in (configs, scenario);
 }
 
 void
@@ -178,8 +231,12 @@ hr_advice_recommend (const HrScenario  *scenario,
                      HrRecommendations *out)
 {
   double single_mem = INFINITY, value_mem = INFINITY, unified_mem = INFINITY;
+  double floor_gib = 0;
+  HrWeights w;
 
   memset (out, 0, sizeof *out);
+  if (hr_weights_compute (scenario->model, scenario->quant, &w, NULL))
+    floor_gib = hr_to_gib (w.bytes - w.embd_bytes);
   for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
     {
       const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
@@ -196,6 +253,8 @@ hr_advice_recommend (const HrScenario  *scenario,
 
           if (unified && counts[c] > 1)
             break;
+          if (mem < floor_gib)
+            continue;
           s.gpu = gpu;
           s.n_gpus = counts[c];
           s.backend_set = FALSE;
@@ -315,6 +374,7 @@ hr_advice_quant_matrix (const HrScenario *scenario,
 {
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (HrMatrixRow));
   g_autoptr(GPtrArray) quants = g_ptr_array_new ();
+  g_autoptr(GArray) configs = configs_by_memory (catalog);
 
   for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
     {
@@ -337,7 +397,7 @@ hr_advice_quant_matrix (const HrScenario *scenario,
       row.quant = q;
       if (!hr_estimate_compute (&s, pricing, &row.estimate, NULL))
         continue;
-      row.smallest = hr_advice_smallest_fit (&s, catalog);
+      row.smallest = smallest_fit_in (configs, &s);
       g_array_append_val (rows, row);
     }
   return rows;
