@@ -424,6 +424,42 @@ test_apply_answers (void)
   close_window (window);
 }
 
+/* A GPU added to the catalog (the user's own) shows in the picker, grouped as custom. */
+static void
+test_catalog_changed (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrCatalog *catalog = hr_size_view_get_catalog (view);
+  g_autoptr(GError) error = NULL;
+  HrGpu *gpu = hr_gpu_new_from_spec ("memory_gib=48,bandwidth_gbs=900,fp16_tflops=100,name=Lab card", &error);
+  const HrScenario *s;
+
+  g_assert_no_error (error);
+  g_free (gpu->id);
+  gpu->id = g_strdup ("user-lab-card");
+  hr_catalog_add_gpu (catalog, gpu);
+  hr_size_view_catalog_changed (view);
+  wait_idle (view);
+
+  g_assert_cmpuint (hr_picker_search (hr_size_view_get_gpu_picker (view), "lab card"), ==, 1);
+  g_assert_true (hr_size_view_select_gpu (view, "user-lab-card", 1));
+  wait_idle (view);
+  s = hr_size_view_get_scenario (view);
+  g_assert_cmpstr (s->gpu->id, ==, "user-lab-card");
+  g_assert_nonnull (hr_size_view_get_estimate (view));
+
+  /* and goes again: the scenario falls back to the default GPU */
+  hr_size_view_select_gpu (view, "rtx-pro-6000-blackwell-96gb", 1);
+  wait_idle (view);
+  g_assert_true (hr_catalog_remove_gpu (catalog, "user-lab-card"));
+  hr_size_view_catalog_changed (view);
+  wait_idle (view);
+  g_assert_cmpuint (hr_picker_search (hr_size_view_get_gpu_picker (view), "lab card"), ==, 0);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, "rtx-pro-6000-blackwell-96gb");
+  close_window (window);
+}
+
 /* Closing saves the window size; the view comes back as it was. */
 static void
 test_window_state (void)
@@ -526,6 +562,7 @@ main (int   argc,
   g_test_add_func ("/window/simulator", test_simulator);
   g_test_add_func ("/window/apply-answers", test_apply_answers);
   g_test_add_func ("/window/window-state", test_window_state);
+  g_test_add_func ("/window/catalog-changed", test_catalog_changed);
   g_test_add_func ("/window/copy-json", test_copy_json);
   g_test_add_func ("/window/export", test_export);
 

@@ -16,6 +16,7 @@
 #include "hr-cli-common.h"
 #include "hr-estimate.h"
 #include "hr-gguf.h"
+#include "hr-gguf-remote.h"
 #include "hr-report.h"
 #include "hr-units.h"
 
@@ -559,11 +560,6 @@ hr_cli_inspect (int    argc,
       goto out;
     }
   file = a.files[0];
-  if (g_str_has_prefix (file, "http://") || g_str_has_prefix (file, "https://"))
-    {
-      rc = usage_fail ("inspecting a URL is not supported yet; download the file or its first part");
-      goto out;
-    }
   if (a.context == NULL && (a.gpu != NULL || a.gpu_custom != NULL || a.kv_type != NULL ||
                             a.backend != NULL || a.engine != NULL))
     {
@@ -571,7 +567,11 @@ hr_cli_inspect (int    argc,
       goto out;
     }
 
-  gguf = hr_gguf_load_split (file, &error);
+  /* A URL is read with HTTP Range requests: the header only, a few MiB however big the file. */
+  if (hr_gguf_remote_is_url (file))
+    gguf = hr_gguf_remote_load_sync (file, 0, NULL, &error);
+  else
+    gguf = hr_gguf_load_split (file, &error);
   if (gguf == NULL)
     {
       rc = failure (error->message);

@@ -904,10 +904,19 @@ hr_userdata_load (HrUserData  *userdata,
   models = read_entries (userdata, &model_kind, &models_error);
   gpus = read_entries (userdata, &gpu_kind, &gpus_error);
 
-  for (guint i = 0; models != NULL && i < models->len; i++)
-    hr_catalog_add_model (into, g_ptr_array_steal_index (models, i--));
-  for (guint i = 0; gpus != NULL && i < gpus->len; i++)
-    hr_catalog_add_gpu (into, g_ptr_array_steal_index (gpus, i--));
+  /* The catalog takes the entries over. */
+  if (models != NULL)
+    {
+      g_ptr_array_set_free_func (models, NULL);
+      for (guint i = 0; i < models->len; i++)
+        hr_catalog_add_model (into, g_ptr_array_index (models, i));
+    }
+  if (gpus != NULL)
+    {
+      g_ptr_array_set_free_func (gpus, NULL);
+      for (guint i = 0; i < gpus->len; i++)
+        hr_catalog_add_gpu (into, g_ptr_array_index (gpus, i));
+    }
 
   merge_error (error, models_error);
   merge_error (error, gpus_error);

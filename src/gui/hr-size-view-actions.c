@@ -94,9 +94,11 @@ export_response_cb (HrSizeView           *self,
   HrChartFormat fmt;
   int width, height;
 
+  /* the chooser stays alive until the end: self->export_chooser holds it */
+  g_autoptr(GtkFileChooserNative) owned = g_steal_pointer (&self->export_chooser);
+
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  g_clear_object (&self->export_chooser);
   if (file == NULL || chart == NULL)
     return;
 
@@ -108,7 +110,10 @@ export_response_cb (HrSizeView           *self,
     }
   if (!hr_chart_format_from_path (path, &fmt))
     {
-      char *with_ext = g_strdup_printf ("%s.%s", path, format ? format : "png");
+      /* no extension: the filter the user left selected names the format */
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+      const char *chosen = filter ? g_object_get_data (G_OBJECT (filter), "format") : NULL;
+      char *with_ext = g_strdup_printf ("%s.%s", path, chosen ? chosen : format ? format : "png");
       g_free (path);
       path = with_ext;
     }
@@ -137,7 +142,7 @@ export_chart (HrSizeView    *self,
   g_autofree char *model = slug (self->scenario.model ? self->scenario.model->id : "model");
   g_autofree char *gpu = slug (self->scenario.gpu ? self->scenario.gpu->id : "gpu");
   g_autofree char *name = NULL;
-  const char *formats[] = { "png", "svg", "pdf" };
+  static const char * const formats[] = { "png", "svg", "pdf" };
   const char *names[] = { N_("PNG Image"), N_("SVG Image"), N_("PDF Document") };
   const char *mimes[] = { "image/png", "image/svg+xml", "application/pdf" };
 
@@ -154,6 +159,7 @@ export_chart (HrSizeView    *self,
       g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
       gtk_file_filter_set_name (filter, _(names[i]));
       gtk_file_filter_add_mime_type (filter, mimes[i]);
+      g_object_set_data (G_OBJECT (filter), "format", (gpointer) formats[i]);
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
       if (g_str_equal (formats[i], format))
         gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);

@@ -278,7 +278,6 @@ apply_diagnosis (HrSizeView *self)
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
       if (i == 0)
         gtk_widget_add_css_class (label, "heading");
       gtk_box_append (self->diagnosis_box, label);
@@ -406,7 +405,6 @@ build_cards (HrSizeView *self)
       gtk_widget_add_css_class (caption, "caption-heading");
       gtk_widget_add_css_class (caption, "dim-label");
       gtk_label_set_xalign (GTK_LABEL (value), 0);
-      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
       gtk_label_set_wrap (GTK_LABEL (value), TRUE);
       gtk_widget_add_css_class (value, "title-2");
       gtk_widget_add_css_class (value, "numeric");

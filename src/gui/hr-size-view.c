@@ -15,8 +15,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "hr-chart-data.h"
-#include "hr-report.h"
 #include "hr-units.h"
 
 #define DEFAULT_MODEL "glm-4.5-air"
@@ -905,6 +903,25 @@ hr_size_view_set_catalog (HrSizeView *self,
     return;
   unbind_settings (self);
   self->catalog = catalog;
+  fill_quants (self);
+  fill_pickers (self);
+  bind_settings (self);
+  update_model_limits (self);
+  update_backend_subtitle (self);
+  schedule_recompute (self);
+}
+
+void
+hr_size_view_catalog_changed (HrSizeView *self)
+{
+  g_return_if_fail (HR_IS_SIZE_VIEW (self));
+
+  if (self->catalog == NULL)
+    return;
+  /* a worker may be reading the GPU list that is about to change */
+  if (self->job != NULL)
+    wait_for_job (self->job);
+  unbind_settings (self);
   fill_quants (self);
   fill_pickers (self);
   bind_settings (self);

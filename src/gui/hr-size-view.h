@@ -22,6 +22,10 @@ GtkWidget      *hr_size_view_new            (void);
 void            hr_size_view_set_catalog    (HrSizeView     *self,
                                              HrCatalog      *catalog);
 HrCatalog      *hr_size_view_get_catalog    (HrSizeView     *self);
+/* Call after adding or removing models or GPUs (a user's own): refills the pickers and keeps
+ * the scenario where its ids still exist.  Waits for a running worker, so call it before
+ * changing the catalog too if a worker may be reading it. */
+void            hr_size_view_catalog_changed (HrSizeView    *self);
 
 /* The scenario on screen and its estimate (NULL when it could not be sized). */
 const HrScenario *hr_size_view_get_scenario (HrSizeView     *self);

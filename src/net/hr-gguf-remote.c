@@ -167,47 +167,38 @@ split_urls (const char  *url,
 /* ------------------------------------------------------------------------------------------ */
 /* Merging the parts of a split model                                                           */
 
-/* hr-gguf.h offers no merge of headers parsed from memory, only hr_gguf_load_split() on files,
- * so the parts' header bytes are written to a private temporary directory (each file made
- * sparse up to the remote size, so sizes and completeness come out as for a local copy) and
- * read back from there.  Runs in a worker thread. */
+/* Parses each fetched header prefix and merges the parts in memory (the reported file size of
+ * each part is the remote one, so completeness means what it does for a local copy). */
 static HrGguf *
 merge_parts (GPtrArray      *prefixes,
              const guint64  *sizes,
              GError        **error)
 {
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *dir = NULL;
-  HrGguf *gguf = NULL;
   guint n = prefixes->len;
-
-  dir = g_dir_make_tmp ("headroom-gguf-XXXXXX", error);
-  if (dir == NULL)
-    return NULL;
+  g_autofree HrGguf **parts = g_new0 (HrGguf *, n);
 
   for (guint i = 0; i < n; i++)
     {
       GBytes *bytes = g_ptr_array_index (prefixes, i);
-      g_autofree char *name = g_strdup_printf ("part-%05u-of-%05u.gguf", i + 1, n);
-      char *path = g_build_filename (dir, name, NULL);
       gsize len;
-      const char *data = g_bytes_get_data (bytes, &len);
+      const guint8 *data = g_bytes_get_data (bytes, &len);
+      gboolean need_more = FALSE;
+      gsize needed = 0;
 
-      g_ptr_array_add (paths, path);
-      if (!g_file_set_contents (path, data, (gssize) len, error))
-        goto out;
-      if (sizes[i] > len && truncate (path, (off_t) sizes[i]) != 0)
+      parts[i] = hr_gguf_parse (data, len, &need_more, &needed, error);
+      if (parts[i] == NULL)
         {
-          /* Only the reported file size suffers; the tensors are all in the header. */
+          if (need_more && error && *error == NULL)
+            g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_TRUNCATED,
+                         "part %u of %u ends inside its GGUF header", i + 1, n);
+          for (guint j = 0; j < i; j++)
+            hr_gguf_free (parts[j]);
+          return NULL;
         }
+      if (sizes[i] > 0)
+        hr_gguf_set_file_size (parts[i], sizes[i]);
     }
-  gguf = hr_gguf_load_split (g_ptr_array_index (paths, 0), error);
-
-out:
-  for (guint i = 0; i < paths->len; i++)
-    g_unlink (g_ptr_array_index (paths, i));
-  g_rmdir (dir);
-  return gguf;
+  return hr_gguf_merge_split (parts, n, error);
 }
 
 static void
