@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-advice.h"
 #include "hr-application.h"
 #include "hr-chart-data.h"
 #include "hr-scenario-state.h"
@@ -88,6 +89,7 @@ expected_for (HrSizeView *view,
   s->offload_pct = shown->offload_pct;
   s->n_cpu_moe = shown->n_cpu_moe;
   g_assert_true (hr_estimate_compute (s, hr_catalog_get_pricing (catalog), e, NULL));
+  hr_advice_fill_cost (s, catalog, hr_catalog_get_pricing (catalog), e);
   hr_size_state_init (st);
   hr_size_state_from_estimate (st, s, e);
 }

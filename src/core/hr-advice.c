@@ -508,7 +508,7 @@ hr_advice_diagnosis (const HrScenario *scenario,
   if (e->weights.source == HR_WEIGHTS_DERIVED)
     g_ptr_array_add (lines, g_strdup_printf (_("Weight size derived from the architecture and the %s mix (no measured file)."), scenario->quant));
 
-  if (e->system_ram_bytes > 0)
+  if (e->system_ram_bytes > 0 && (scenario->offload_pct > 0 || scenario->n_cpu_moe > 0))
     g_ptr_array_add (lines, g_strdup_printf (_("%s GiB stay in system RAM and are read at its bandwidth: they set the decode speed."),
                                              hr_format_number_c_buf (a, 64, hr_to_gib (e->system_ram_bytes), 2)));
   return lines;

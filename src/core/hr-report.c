@@ -297,8 +297,10 @@ hr_report_estimate_text (const HrScenario *s,
   g_string_append_printf (out, "%s: %s\n", _("Verdict"), hr_verdict_display (e->verdict));
   g_string_append_printf (out, "  %-26s %s GiB (%s GB)\n", _("Required memory"),
                           num (a, hr_to_gib (e->required_bytes), 2), num (b, hr_to_gb (e->required_bytes), 2));
-  g_string_append_printf (out, "    %-24s %s GiB (%s)\n", _("Weights"), num (a, hr_to_gib (e->weights.bytes), 2),
-                          hr_weights_source_to_string (e->weights.source));
+  g_string_append_printf (out, "    %-24s %s GiB (%s file: %s GiB)\n", _("Weights on the device"),
+                          num (a, hr_to_gib (e->weights_gpu), 2),
+                          hr_weights_source_to_string (e->weights.source),
+                          num (b, hr_to_gib (e->weights.bytes), 2));
   g_string_append_printf (out, "    %-24s %s GiB\n", _("KV cache & state"), num (a, hr_to_gib (e->kv_bytes), 2));
   g_string_append_printf (out, "    %-24s %s GiB\n", _("Engine & buffers"), num (a, hr_to_gib (e->overhead_bytes), 2));
   g_string_append_printf (out, "    %-24s %s GiB\n", _("System RAM (offload)"), num (a, hr_to_gib (e->system_ram_bytes), 2));
@@ -307,11 +309,21 @@ hr_report_estimate_text (const HrScenario *s,
                           _("physical"));
   g_string_append_printf (out, "  %-26s %s%s GiB · %s %%\n", _("Margin"), e->margin_bytes >= 0 ? "+" : "",
                           num (a, hr_to_gib (e->margin_bytes), 2), num (b, e->utilization * 100, 0));
-  g_string_append_printf (out, "  %-26s ~%s tok/s (%s–%s)\n", _("Decode"), num (a, e->decode_tps, 1),
-                          num (b, e->decode_tps_low, 1), num (c, e->decode_tps_high, 1));
+  if (isfinite (e->decode_tps))
+    g_string_append_printf (out, "  %-26s ~%s tok/s (%s–%s)\n", _("Decode"), num (a, e->decode_tps, 1),
+                            num (b, e->decode_tps_low, 1), num (c, e->decode_tps_high, 1));
+  else
+    g_string_append_printf (out, "  %-26s %s\n", _("Decode"), _("unknown"));
   g_string_append_printf (out, "    %s\n", e->decode_basis);
-  g_string_append_printf (out, "  %-26s ~%s tok/s\n", _("Prefill"), num (a, e->prefill_tps, 0));
-  g_string_append_printf (out, "  %-26s ~%s ms\n", _("Time to first token"), num (a, e->ttft_ms, 0));
+  if (isfinite (e->prefill_tps))
+    {
+      g_string_append_printf (out, "  %-26s ~%s tok/s\n", _("Prefill"), num (a, e->prefill_tps, 0));
+      g_string_append_printf (out, "    %s\n", e->prefill_basis);
+      g_string_append_printf (out, "  %-26s ~%s ms (%d-token prompt)\n", _("Time to first token"),
+                              num (a, e->ttft_ms, 0), s->prompt_tokens);
+    }
+  else
+    g_string_append_printf (out, "  %-26s %s (%s)\n", _("Prefill"), _("unknown"), e->prefill_basis);
   if (isfinite (e->cost_per_mtok_usd))
     g_string_append_printf (out, "  %-26s $%s (%s)\n", _("Cost per 1M tokens"),
                             num (a, e->cost_per_mtok_usd, 2), e->offer_label);

@@ -3,11 +3,11 @@
  * The controls are the single source of truth: any change schedules one recompute before
  * the next frame (an idle above GTK's redraw priority, so many changes in one main-loop turn
  * cost one recompute and the frame never shows stale numbers).  The recompute reads the
- * controls into an HrScenario, runs hr_estimate_compute() (tens of µs) and applies the cards
- * and charts at once.  The whole-catalog part — quant matrix, reverse answers,
- * recommendations, diagnosis, launch commands — takes up to a few hundred ms for the largest
- * models, so it runs in a GTask thread, one at a time, and results for a scenario that has
- * changed meanwhile are dropped.
+ * controls into an HrScenario, runs hr_estimate_compute() (µs) and applies the cards and
+ * charts at once: well under a millisecond in all.  The whole-catalog part — quant matrix,
+ * reverse answers, recommendations, diagnosis, launch commands — runs hundreds of estimates
+ * (1–10 ms, more on slow machines), so it runs in a GTask thread, one at a time, started
+ * after the frame; results for a scenario that has changed meanwhile are dropped.
  */
 #include "hr-size-view-private.h"
 
@@ -492,7 +492,12 @@ recompute_cb (gpointer user_data)
   self->estimate_ok = hr_estimate_compute (&self->scenario, hr_catalog_get_pricing (self->catalog),
                                            &self->estimate, &error);
   if (self->estimate_ok)
-    hr_size_state_from_estimate (&self->state, &self->scenario, &self->estimate);
+    {
+      /* no offer for this very GPU: price it on the cheapest offer that fits (~10 µs) */
+      hr_advice_fill_cost (&self->scenario, self->catalog, hr_catalog_get_pricing (self->catalog),
+                           &self->estimate);
+      hr_size_state_from_estimate (&self->state, &self->scenario, &self->estimate);
+    }
   else
     hr_size_state_from_error (&self->state, &self->scenario, error);
   hr_size_view_apply_state (self);
