@@ -151,6 +151,9 @@ compare_config (gconstpointer a,
 
   if (x->mem != y->mem)
     return x->mem < y->mem ? -1 : 1;
+  /* at equal memory one device beats several: no interconnect, one power supply */
+  if (x->count != y->count)
+    return x->count < y->count ? -1 : 1;
   if (cheaper (x->price, x->mem, y->price, y->mem))
     return -1;
   if (cheaper (y->price, y->mem, x->price, x->mem))
