@@ -1417,45 +1417,94 @@ hr_catalog_new_default (GError **error)
   return g_steal_pointer (&catalog);
 }
 
+/* How to read one kind of entry: models.json and gpus.json share everything else. */
+typedef struct
+{
+  const char *file;
+  const char *member;      /* the array in the document */
+  const char *what;        /* for messages */
+  gpointer (*parse) (const char *file, JsonArray *array, guint index, GError **error);
+  GDestroyNotify free;
+  const char *(*get_id) (gconstpointer item);
+  void (*add) (HrCatalog *catalog, gpointer item);
+} EntryKind;
+
+static gpointer
+parse_model_entry (const char *file, JsonArray *array, guint index, GError **error)
+{
+  return parse_model (file, array, index, error);
+}
+
+static gpointer
+parse_gpu_entry (const char *file, JsonArray *array, guint index, GError **error)
+{
+  return parse_gpu (file, array, index, error);
+}
+
+static void
+add_model_entry (HrCatalog *catalog, gpointer item)
+{
+  hr_catalog_add_model (catalog, item);
+}
+
+static void
+add_gpu_entry (HrCatalog *catalog, gpointer item)
+{
+  hr_catalog_add_gpu (catalog, item);
+}
+
+/* Parses every entry first and adds them only when all are valid: on error nothing is added. */
+static gboolean
+load_entries (HrCatalog         *catalog,
+              const EntryKind   *kind,
+              const char        *json,
+              gssize             length,
+              GError           **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GPtrArray) parsed = NULL;
+  JsonObject *root = NULL;
+  JsonArray *array;
+
+  array = parse_document (kind->file, json, length, kind->member, TRUE, &parser, &root, error);
+  if (array == NULL)
+    return FALSE;
+
+  parsed = g_ptr_array_new_with_free_func (kind->free);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      gpointer item = kind->parse (kind->file, array, i, error);
+
+      if (item == NULL)
+        return FALSE;
+      g_ptr_array_add (parsed, item);
+    }
+  if (!check_duplicates (kind->file, kind->what, parsed, kind->get_id, error))
+    return FALSE;
+
+  for (guint i = 0; i < parsed->len; i++)
+    {
+      gpointer item = g_ptr_array_index (parsed, i);
+
+      parsed->pdata[i] = NULL;
+      kind->add (catalog, item);
+    }
+  return TRUE;
+}
+
 gboolean
 hr_catalog_load_models (HrCatalog   *catalog,
                         const char  *json,
                         gssize       length,
                         GError     **error)
 {
-  const char *file = "models.json";
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GPtrArray) parsed = NULL;
-  JsonObject *root = NULL;
-  JsonArray *array;
+  static const EntryKind kind = { "models.json", "models", "model", parse_model_entry,
+                                  (GDestroyNotify) hr_model_free, model_id, add_model_entry };
 
   g_return_val_if_fail (catalog != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  array = parse_document (file, json, length, "models", TRUE, &parser, &root, error);
-  if (array == NULL)
-    return FALSE;
-
-  parsed = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_free);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      HrModel *model = parse_model (file, array, i, error);
-
-      if (model == NULL)
-        return FALSE;
-      g_ptr_array_add (parsed, model);
-    }
-  if (!check_duplicates (file, "model", parsed, model_id, error))
-    return FALSE;
-
-  for (guint i = 0; i < parsed->len; i++)
-    {
-      HrModel *model = g_ptr_array_index (parsed, i);
-
-      parsed->pdata[i] = NULL;
-      hr_catalog_add_model (catalog, model);
-    }
-  return TRUE;
+  return load_entries (catalog, &kind, json, length, error);
 }
 
 gboolean
@@ -1464,39 +1513,13 @@ hr_catalog_load_gpus (HrCatalog   *catalog,
                       gssize       length,
                       GError     **error)
 {
-  const char *file = "gpus.json";
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GPtrArray) parsed = NULL;
-  JsonObject *root = NULL;
-  JsonArray *array;
+  static const EntryKind kind = { "gpus.json", "gpus", "GPU", parse_gpu_entry,
+                                  (GDestroyNotify) hr_gpu_free, gpu_id, add_gpu_entry };
 
   g_return_val_if_fail (catalog != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  array = parse_document (file, json, length, "gpus", TRUE, &parser, &root, error);
-  if (array == NULL)
-    return FALSE;
-
-  parsed = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_gpu_free);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      HrGpu *gpu = parse_gpu (file, array, i, error);
-
-      if (gpu == NULL)
-        return FALSE;
-      g_ptr_array_add (parsed, gpu);
-    }
-  if (!check_duplicates (file, "GPU", parsed, gpu_id, error))
-    return FALSE;
-
-  for (guint i = 0; i < parsed->len; i++)
-    {
-      HrGpu *gpu = g_ptr_array_index (parsed, i);
-
-      parsed->pdata[i] = NULL;
-      hr_catalog_add_gpu (catalog, gpu);
-    }
-  return TRUE;
+  return load_entries (catalog, &kind, json, length, error);
 }
 
 gboolean

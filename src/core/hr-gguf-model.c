@@ -9,6 +9,7 @@
  * from its GGUF and from its config.json gets the same numbers.
  */
 #include "hr-gguf.h"
+#include "hr-units.h"
 
 #include <math.h>
 #include <string.h>
@@ -278,42 +279,13 @@ add_group (HrModel     *model,
            int          window,
            double       state)
 {
-  /* Merge with an identical group so the groups read as a summary. */
-  for (guint i = 0; i < model->layers->len; i++)
-    {
-      HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
-
-      if (g->kind == kind && g->kv_heads == kv_heads && g->k_dim == k_dim && g->v_dim == v_dim &&
-          g->window == window && g->state_bytes == state)
-        {
-          g->count++;
-          return;
-        }
-    }
-  hr_model_add_layers (model, kind, 1, kv_heads, k_dim, v_dim, window, state);
+  hr_model_add_layer_merged (model, kind, kv_heads, k_dim, v_dim, window, state);
 }
 
 static char *
 slugify (const char *text)
 {
-  GString *s = g_string_new (NULL);
-  gboolean dash = FALSE;
-
-  for (const char *p = text; *p != '\0' && s->len < 80; p++)
-    {
-      if (g_ascii_isalnum (*p) || *p == '.' || *p == '_')
-        {
-          if (dash && s->len > 0)
-            g_string_append_c (s, '-');
-          g_string_append_c (s, g_ascii_tolower (*p));
-          dash = FALSE;
-        }
-      else
-        dash = TRUE;
-    }
-  if (s->len == 0)
-    g_string_append (s, "gguf-model");
-  return g_string_free (s, FALSE);
+  return hr_slugify (text, 80, "gguf-model");
 }
 
 static gboolean

@@ -102,6 +102,29 @@ hr_model_add_layers (HrModel     *model,
 }
 
 void
+hr_model_add_layer_merged (HrModel     *model,
+                           HrLayerKind  kind,
+                           int          kv_heads,
+                           int          k_dim,
+                           int          v_dim,
+                           int          window,
+                           double       state_bytes)
+{
+  for (guint i = 0; i < model->layers->len; i++)
+    {
+      HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+
+      if (g->kind == kind && g->kv_heads == kv_heads && g->k_dim == k_dim && g->v_dim == v_dim &&
+          g->window == window && g->state_bytes == state_bytes)
+        {
+          g->count++;
+          return;
+        }
+    }
+  hr_model_add_layers (model, kind, 1, kv_heads, k_dim, v_dim, window, state_bytes);
+}
+
+void
 hr_model_add_size (HrModel    *model,
                    const char *quant,
                    guint64     bytes,

@@ -119,6 +119,15 @@ void            hr_model_add_size           (HrModel         *model,
                                              const char      *quant,
                                              guint64          bytes,
                                              const char      *source);
+/* Adds one layer, merged into an identical group when there is one (importers walk layers one
+ * by one; the groups read as a summary). */
+void            hr_model_add_layer_merged   (HrModel         *model,
+                                             HrLayerKind      kind,
+                                             int              kv_heads,
+                                             int              k_dim,
+                                             int              v_dim,
+                                             int              window,
+                                             double           state_bytes);
 const HrQuantSize *hr_model_find_size       (const HrModel   *model,
                                              const char      *quant);
 

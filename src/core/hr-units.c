@@ -61,6 +61,29 @@ hr_format_context_short (gint64 tokens)
   return g_strdup_printf ("%" G_GINT64_FORMAT, tokens);
 }
 
+char *
+hr_slugify (const char *text,
+            gsize       max_len,
+            const char *fallback)
+{
+  GString *slug = g_string_new (NULL);
+
+  for (const char *p = text; p != NULL && *p && slug->len < max_len; p++)
+    {
+      char c = g_ascii_tolower (*p);
+
+      if (g_ascii_isalnum (c) || (strchr ("._+", c) != NULL && slug->len > 0))
+        g_string_append_c (slug, c);
+      else if (slug->len > 0 && slug->str[slug->len - 1] != '-')
+        g_string_append_c (slug, '-');
+    }
+  while (slug->len > 0 && !g_ascii_isalnum (slug->str[slug->len - 1]))
+    g_string_truncate (slug, slug->len - 1);
+  if (slug->len == 0 && fallback != NULL)
+    g_string_append (slug, fallback);
+  return g_string_free (slug, FALSE);
+}
+
 gboolean
 hr_parse_context (const char *str,
                   gint64     *out)

@@ -26,6 +26,12 @@ const char     *hr_format_number_c_buf      (char            *buf,
                                              int              decimals);
 /* "32K", "128K", "1M" for context lengths. */
 char           *hr_format_context_short     (gint64           tokens);
+/* "Qwen/Qwen3 30B (mine)" → "qwen-qwen3-30b-mine": lower-case ASCII letters, digits, '.', '_',
+ * '+' and single dashes, at most @max_len bytes, starting and ending with a letter or digit;
+ * @fallback when nothing is left. */
+char           *hr_slugify                  (const char      *text,
+                                             gsize            max_len,
+                                             const char      *fallback);
 /* Parses "32768", "32k", "128K", "1M". FALSE on garbage, overflow, or <= 0. */
 gboolean        hr_parse_context            (const char      *str,
                                              gint64          *out);

@@ -71,24 +71,10 @@ strip_prefix (const char *id)
   return id;
 }
 
-/* "Qwen/Qwen3 30B (mine)" → "qwen-qwen3-30b-mine". */
 static char *
 slugify (const char *text)
 {
-  GString *slug = g_string_new (NULL);
-
-  for (const char *p = text; p != NULL && *p && slug->len < MAX_SLUG_CHARS; p++)
-    {
-      char c = g_ascii_tolower (*p);
-
-      if (g_ascii_isalnum (c) || (strchr ("._+", c) != NULL && slug->len > 0))
-        g_string_append_c (slug, c);
-      else if (slug->len > 0 && slug->str[slug->len - 1] != '-')
-        g_string_append_c (slug, '-');
-    }
-  while (slug->len > 0 && !g_ascii_isalnum (slug->str[slug->len - 1]))
-    g_string_truncate (slug, slug->len - 1);
-  return g_string_free (slug, FALSE);
+  return hr_slugify (text, MAX_SLUG_CHARS, NULL);
 }
 
 /* The slug an entry is stored under in the file. */

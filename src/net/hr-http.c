@@ -64,17 +64,19 @@ request_free (Request *req)
   g_free (req);
 }
 
-static GError *
-map_error (Request      *req,
-           const GError *error)
+GError *
+hr_http_map_error (const GError *error,
+                   const char   *host,
+                   guint         timeout_s,
+                   gboolean      timed_out)
 {
-  const char *host = g_uri_get_host (req->uri);
-
-  if (req->timed_out || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+  if (host == NULL)
+    host = "?";
+  if (timed_out || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
     return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT,
                         ngettext ("%s did not answer within %u second",
-                                  "%s did not answer within %u seconds", req->timeout),
-                        host, req->timeout);
+                                  "%s did not answer within %u seconds", timeout_s),
+                        host, timeout_s);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return g_error_copy (error);
@@ -88,6 +90,10 @@ map_error (Request      *req,
     return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TLS,
                         _("Secure connection to %s failed: %s"), host, error->message);
 
+  if (g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_TOO_MANY_REDIRECTS))
+    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
+                        _("%s redirected too many times (a redirect loop)"), host);
+
   if (error->domain == SOUP_SESSION_ERROR)
     return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
                         _("%s sent an invalid HTTP answer: %s"), host, error->message);
@@ -97,6 +103,13 @@ map_error (Request      *req,
     return g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK, error->message);
   return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
                       _("Could not connect to %s: %s"), host, error->message);
+}
+
+static GError *
+map_error (Request      *req,
+           const GError *error)
+{
+  return hr_http_map_error (error, g_uri_get_host (req->uri), req->timeout, req->timed_out);
 }
 
 static GError *

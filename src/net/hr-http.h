@@ -29,6 +29,11 @@ SoupSession    *hr_http_get_session         (void);
 
 /* Seconds allowed for a whole request, from connecting to the last byte (1 … 600). */
 void            hr_http_set_timeout         (guint                seconds);
+/* Turns a transport error into an HR_HTTP_ERROR naming @host (cancellation is copied as is). */
+GError         *hr_http_map_error           (const GError        *error,
+                                             const char          *host,
+                                             guint                timeout_s,
+                                             gboolean             timed_out);
 guint           hr_http_get_timeout         (void);
 
 /* GETs @url (http or https) and returns its body, failing with HR_HTTP_ERROR_TOO_LARGE as soon

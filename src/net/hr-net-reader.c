@@ -36,38 +36,7 @@ static GError *
 map_error (HrNetReader  *reader,
            const GError *error)
 {
-  const char *host = reader->host;
-
-  if (reader->timed_out || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT,
-                        ngettext ("%s did not answer within %u second",
-                                  "%s did not answer within %u seconds", reader->timeout),
-                        host, reader->timeout);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return g_error_copy (error);
-
-  if (error->domain == G_RESOLVER_ERROR)
-    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
-                        _("Could not look up %s — offline, or no such host (%s)"),
-                        host, error->message);
-
-  if (error->domain == G_TLS_ERROR)
-    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TLS,
-                        _("Secure connection to %s failed: %s"), host, error->message);
-
-  if (g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_TOO_MANY_REDIRECTS))
-    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
-                        _("%s redirected too many times (a redirect loop)"), host);
-
-  if (error->domain == SOUP_SESSION_ERROR)
-    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
-                        _("%s sent an invalid HTTP answer: %s"), host, error->message);
-
-  if (strstr (error->message, host) != NULL)
-    return g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK, error->message);
-  return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
-                      _("Could not connect to %s: %s"), host, error->message);
+  return hr_http_map_error (error, reader->host, reader->timeout, reader->timed_out);
 }
 
 static gboolean
