@@ -347,9 +347,9 @@ part_done (GTask  *task,
   if (no != (gint64) load->part - 1 || count != (gint64) load->n_parts)
     {
       fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                               _("%s says it is part %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
-                                 ", but its name says part %u of %u"),
-                               load->cur_name, no + 1, count, load->part, load->n_parts));
+                               _("%s says it is part %d of %d, but its name says part %u of %u"),
+                               load->cur_name, (int) CLAMP (no + 1, G_MININT, G_MAXINT),
+                               (int) CLAMP (count, G_MININT, G_MAXINT), load->part, load->n_parts));
       return;
     }
 
