@@ -129,8 +129,8 @@ check_text (const char  *file,
   if (length > MAX_TEXT_BYTES)
     {
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
-                   _("%s: file too large (%" G_GSIZE_FORMAT " bytes, at most %d)"),
-                   file, length, MAX_TEXT_BYTES);
+                   _("%s: file too large (%llu bytes, at most %d)"),
+                   file, (unsigned long long) length, MAX_TEXT_BYTES);
       return FALSE;
     }
   if (!g_utf8_validate (json, length, NULL))
@@ -162,8 +162,8 @@ check_text (const char  *file,
           if (digits > 18 && !fraction)
             {
               g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
-                           _("%s: a number with more than 18 digits at byte %" G_GSIZE_FORMAT),
-                           file, i);
+                           _("%s: a number with more than 18 digits at byte %llu"),
+                           file, (unsigned long long) i);
               return FALSE;
             }
           continue;
@@ -424,8 +424,8 @@ read_int (const Entry  *entry,
   if (*out < min || *out > max)
     {
       field_error (error, entry, field,
-                   _("is %" G_GINT64_FORMAT ", out of range (%" G_GINT64_FORMAT " … %"
-                     G_GINT64_FORMAT ")"), *out, min, max);
+                   _("is %lld, out of range (%lld … %lld)"),
+                   (long long) *out, (long long) min, (long long) max);
       return FALSE;
     }
   return TRUE;
@@ -716,8 +716,8 @@ parse_kv_groups (const Entry  *entry,
   if (layer_sum > model->n_layers)
     {
       field_error (error, entry, "kv_groups",
-                   _("cover %" G_GINT64_FORMAT " layers, more than the model has (%d)"),
-                   layer_sum, model->n_layers);
+                   _("cover %lld layers, more than the model has (%d)"),
+                   (long long) layer_sum, model->n_layers);
       return FALSE;
     }
   return TRUE;

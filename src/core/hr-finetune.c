@@ -227,7 +227,7 @@ check_scenario (const HrFtScenario *ft,
   if (what != NULL)
     {
       g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID,
-                   _("Invalid %s: %" G_GINT64_FORMAT), what, value);
+                   _("Invalid %s: %lld"), what, (long long) value);
       return FALSE;
     }
   return TRUE;

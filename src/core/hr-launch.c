@@ -383,9 +383,9 @@ note_common (const Ctx *c,
   char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (c->model->max_context > 0 && c->context > c->model->max_context)
-    note_add (notes, _("%" G_GINT64_FORMAT " tokens is beyond the model’s trained context "
-                       "(%" G_GINT64_FORMAT "); the engine needs RoPE scaling enabled."),
-              c->context, c->model->max_context);
+    note_add (notes, _("%lld tokens is beyond the model’s trained context "
+                       "(%lld); the engine needs RoPE scaling enabled."),
+              (long long) c->context, (long long) c->model->max_context);
   if (c->est != NULL && c->est->verdict == HR_VERDICT_EXCEEDS)
     note_add (notes, _("As sized this needs %s GiB against %s GiB usable: it will not load "
                        "(see the diagnosis)."),

@@ -321,17 +321,17 @@ part_done (GTask  *task,
       if (count > HR_GGUF_MAX_SPLITS)
         {
           fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
-                                   _("%s: split.count is %" G_GINT64_FORMAT " (at most %d parts)"),
-                                   load->cur_name, count, HR_GGUF_MAX_SPLITS));
+                                   _("%s: split.count is %lld (at most %d parts)"),
+                                   load->cur_name, (long long) count, HR_GGUF_MAX_SPLITS));
           return;
         }
       if (!split_urls (load->url, (guint) count, &load->given_part, &load->part_urls))
         {
           fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                                   _("%s is part of a %" G_GINT64_FORMAT "-part model, but its "
-                                     "address does not end in -NNNNN-of-%05" G_GINT64_FORMAT
+                                   _("%s is part of a %lld-part model, but its "
+                                     "address does not end in -NNNNN-of-%05lld"
                                      ".gguf, so the other parts cannot be found"),
-                                   load->cur_name, count, count));
+                                   load->cur_name, (long long) count, (long long) count));
           return;
         }
       load->n_parts = (guint) count;
