@@ -454,20 +454,20 @@ hr_advice_diagnosis (const HrScenario *scenario,
                                     tries->len ? ", " : "", pct);
         }
       g_ptr_array_add (lines, g_strdup_printf (_("Does not fit: needs %s GiB, %s GiB usable%s%s."),
-                                               hr_format_number_c_buf (a, 64, hr_to_gib (e->required_bytes), 2),
-                                               hr_format_number_c_buf (b, 64, hr_to_gib (e->usable_bytes), 2),
+                                               hr_format_number_locale_buf (a, 64, hr_to_gib (e->required_bytes), 2),
+                                               hr_format_number_locale_buf (b, 64, hr_to_gib (e->usable_bytes), 2),
                                                tries->len ? _(" — try: ") : "", tries->str));
     }
   else if (e->verdict == HR_VERDICT_TIGHT)
     g_ptr_array_add (lines, g_strdup_printf (_("Tight: %s GiB of %s GiB usable (%s %% of physical memory); long prompts or more sequences may not fit."),
-                                             hr_format_number_c_buf (a, 64, hr_to_gib (e->required_bytes), 2),
-                                             hr_format_number_c_buf (b, 64, hr_to_gib (e->usable_bytes), 2),
-                                             hr_format_number_c_buf (c, 64, e->utilization * 100, 0)));
+                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->required_bytes), 2),
+                                             hr_format_number_locale_buf (b, 64, hr_to_gib (e->usable_bytes), 2),
+                                             hr_format_number_locale_buf (c, 64, e->utilization * 100, 0)));
   else
     g_ptr_array_add (lines, g_strdup_printf (_("Fits with %s GiB to spare (%s GiB of %s GiB usable)."),
-                                             hr_format_number_c_buf (a, 64, hr_to_gib (e->margin_bytes), 2),
-                                             hr_format_number_c_buf (b, 64, hr_to_gib (e->required_bytes), 2),
-                                             hr_format_number_c_buf (c, 64, hr_to_gib (e->usable_bytes), 2)));
+                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->margin_bytes), 2),
+                                             hr_format_number_locale_buf (b, 64, hr_to_gib (e->required_bytes), 2),
+                                             hr_format_number_locale_buf (c, 64, hr_to_gib (e->usable_bytes), 2)));
 
   if (scenario->kv_type == HR_KV_F16 && e->kv_bytes > 0.02 * HR_GIB)
     {
@@ -478,12 +478,12 @@ hr_advice_diagnosis (const HrScenario *scenario,
       if (saved > 0.01 * HR_GIB)
         g_ptr_array_add (lines, g_strdup_printf (_("A %s KV cache saves %s GiB at %s."),
                                                  llama ? "Q8_0" : "FP8",
-                                                 hr_format_number_c_buf (a, 64, hr_to_gib (saved), 2), ctx));
+                                                 hr_format_number_locale_buf (a, 64, hr_to_gib (saved), 2), ctx));
     }
 
   if (e->kv_bytes > e->weights.bytes * 0.5)
     g_ptr_array_add (lines, g_strdup_printf (_("The KV cache (%s GiB) is more than half the weights: context length and concurrent sequences drive memory here."),
-                                             hr_format_number_c_buf (a, 64, hr_to_gib (e->kv_bytes), 2)));
+                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->kv_bytes), 2)));
 
   if (hr_model_is_moe (m) && e->verdict == HR_VERDICT_EXCEEDS &&
       (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA))
@@ -505,7 +505,7 @@ hr_advice_diagnosis (const HrScenario *scenario,
   if (scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG)
     g_ptr_array_add (lines, g_strdup_printf (_("%s pre-allocates %s GiB (%.0f %% of memory) and fills what the weights leave with KV cache: expect the GPU to look full."),
                                              hr_engine_display_name (scenario->engine),
-                                             hr_format_number_c_buf (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * scenario->gpu_mem_util, 1),
+                                             hr_format_number_locale_buf (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * scenario->gpu_mem_util, 1),
                                              scenario->gpu_mem_util * 100));
 
   if (e->weights.source == HR_WEIGHTS_DERIVED)
@@ -513,6 +513,6 @@ hr_advice_diagnosis (const HrScenario *scenario,
 
   if (e->system_ram_bytes > 0 && (scenario->offload_pct > 0 || scenario->n_cpu_moe > 0))
     g_ptr_array_add (lines, g_strdup_printf (_("%s GiB stay in system RAM and are read at its bandwidth: they set the decode speed."),
-                                             hr_format_number_c_buf (a, 64, hr_to_gib (e->system_ram_bytes), 2)));
+                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->system_ram_bytes), 2)));
   return lines;
 }

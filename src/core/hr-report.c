@@ -279,7 +279,36 @@ num (char   *buf,
 {
   if (!isfinite (v))
     return _("unknown");
-  return hr_format_number_c_buf (buf, 64, v, decimals);
+  return hr_format_number_locale_buf (buf, 64, v, decimals);
+}
+
+/* "  Label ……… value": labels padded by characters, not bytes, so translations line up. */
+static void
+line (GString    *out,
+      int         indent,
+      const char *label,
+      const char *fmt,
+      ...) G_GNUC_PRINTF (4, 5);
+
+static void
+line (GString    *out,
+      int         indent,
+      const char *label,
+      const char *fmt,
+      ...)
+{
+  va_list ap;
+  glong width = 28 - indent;
+  glong len = g_utf8_strlen (label, -1);
+
+  g_string_append_printf (out, "%*s%s", indent, "", label);
+  for (glong i = len; i < width; i++)
+    g_string_append_c (out, ' ');
+  g_string_append_c (out, ' ');
+  va_start (ap, fmt);
+  g_string_append_vprintf (out, fmt, ap);
+  va_end (ap);
+  g_string_append_c (out, '\n');
 }
 
 char *
@@ -290,45 +319,47 @@ hr_report_estimate_text (const HrScenario *s,
   char a[64], b[64], c[64];
   g_autofree char *ctx = hr_format_context_short (s->context);
   g_autofree char *count = s->n_gpus > 1 ? g_strdup_printf ("%d× ", s->n_gpus) : g_strdup ("");
+  const char *source = e->weights.source == HR_WEIGHTS_MEASURED ? _("measured file")
+                       : e->weights.source == HR_WEIGHTS_GGUF ? _("GGUF header")
+                       : e->weights.source == HR_WEIGHTS_CHECKPOINT ? _("official checkpoint")
+                       : _("derived from the architecture");
 
   g_string_append_printf (out, "%s · %s%s · %s · %s %s · %s\n",
                           s->model->name, count, s->gpu->name, s->quant, ctx, _("context"),
                           hr_engine_display_name (s->engine));
   g_string_append_printf (out, "%s: %s\n", _("Verdict"), hr_verdict_display (e->verdict));
-  g_string_append_printf (out, "  %-26s %s GiB (%s GB)\n", _("Required memory"),
-                          num (a, hr_to_gib (e->required_bytes), 2), num (b, hr_to_gb (e->required_bytes), 2));
-  g_string_append_printf (out, "    %-24s %s GiB (%s file: %s GiB)\n", _("Weights on the device"),
-                          num (a, hr_to_gib (e->weights_gpu), 2),
-                          hr_weights_source_to_string (e->weights.source),
-                          num (b, hr_to_gib (e->weights.bytes), 2));
-  g_string_append_printf (out, "    %-24s %s GiB\n", _("KV cache & state"), num (a, hr_to_gib (e->kv_bytes), 2));
-  g_string_append_printf (out, "    %-24s %s GiB\n", _("Engine & buffers"), num (a, hr_to_gib (e->overhead_bytes), 2));
-  g_string_append_printf (out, "    %-24s %s GiB\n", _("System RAM (offload)"), num (a, hr_to_gib (e->system_ram_bytes), 2));
-  g_string_append_printf (out, "  %-26s %s GiB (%s GiB %s)\n", _("Usable memory"),
-                          num (a, hr_to_gib (e->usable_bytes), 2), num (b, hr_to_gib (e->physical_bytes), 2),
-                          _("physical"));
-  g_string_append_printf (out, "  %-26s %s%s GiB · %s %%\n", _("Margin"), e->margin_bytes >= 0 ? "+" : "",
-                          num (a, hr_to_gib (e->margin_bytes), 2), num (b, e->utilization * 100, 0));
+  line (out, 2, _("Required memory"), "%s GiB (%s GB)",
+        num (a, hr_to_gib (e->required_bytes), 2), num (b, hr_to_gb (e->required_bytes), 2));
+  /* TRANSLATORS: "%s GiB (measured file: %s GiB)": weights loaded on the device, then the
+   * source of the size and the whole file */
+  line (out, 4, _("Weights on the device"), _("%s GiB (%s: %s GiB)"),
+        num (a, hr_to_gib (e->weights_gpu), 2), source, num (b, hr_to_gib (e->weights.bytes), 2));
+  line (out, 4, _("KV cache & state"), "%s GiB", num (a, hr_to_gib (e->kv_bytes), 2));
+  line (out, 4, _("Engine & buffers"), "%s GiB", num (a, hr_to_gib (e->overhead_bytes), 2));
+  line (out, 4, _("System RAM (offload)"), "%s GiB", num (a, hr_to_gib (e->system_ram_bytes), 2));
+  line (out, 2, _("Usable memory"), _("%s GiB (%s GiB physical)"),
+        num (a, hr_to_gib (e->usable_bytes), 2), num (b, hr_to_gib (e->physical_bytes), 2));
+  line (out, 2, _("Margin"), "%s%s GiB · %s %%", e->margin_bytes >= 0 ? "+" : "",
+        num (a, hr_to_gib (e->margin_bytes), 2), num (b, e->utilization * 100, 0));
   if (isfinite (e->decode_tps))
-    g_string_append_printf (out, "  %-26s ~%s tok/s (%s–%s)\n", _("Decode"), num (a, e->decode_tps, 1),
-                            num (b, e->decode_tps_low, 1), num (c, e->decode_tps_high, 1));
+    line (out, 2, _("Decode"), "~%s tok/s (%s–%s)", num (a, e->decode_tps, 1),
+          num (b, e->decode_tps_low, 1), num (c, e->decode_tps_high, 1));
   else
-    g_string_append_printf (out, "  %-26s %s\n", _("Decode"), _("unknown"));
+    line (out, 2, _("Decode"), "%s", _("unknown"));
   g_string_append_printf (out, "    %s\n", e->decode_basis);
   if (isfinite (e->prefill_tps))
     {
-      g_string_append_printf (out, "  %-26s ~%s tok/s\n", _("Prefill"), num (a, e->prefill_tps, 0));
+      line (out, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
       g_string_append_printf (out, "    %s\n", e->prefill_basis);
-      g_string_append_printf (out, "  %-26s ~%s ms (%d-token prompt)\n", _("Time to first token"),
-                              num (a, e->ttft_ms, 0), s->prompt_tokens);
+      line (out, 2, _("Time to first token"), _("~%s ms (%d-token prompt)"), num (a, e->ttft_ms, 0),
+            s->prompt_tokens);
     }
   else
-    g_string_append_printf (out, "  %-26s %s (%s)\n", _("Prefill"), _("unknown"), e->prefill_basis);
+    line (out, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis);
   if (isfinite (e->cost_per_mtok_usd))
-    g_string_append_printf (out, "  %-26s $%s (%s)\n", _("Cost per 1M tokens"),
-                            num (a, e->cost_per_mtok_usd, 2), e->offer_label);
+    line (out, 2, _("Cost per 1M tokens"), "$%s (%s)", num (a, e->cost_per_mtok_usd, 2), e->offer_label);
   else
-    g_string_append_printf (out, "  %-26s %s\n", _("Cost per 1M tokens"), _("no cloud offer for this GPU"));
+    line (out, 2, _("Cost per 1M tokens"), "%s", _("no cloud offer fits"));
   return g_string_free (out, FALSE);
 }
 
@@ -366,4 +397,209 @@ hr_csv_number (GString  *out,
   if (isfinite (value))
     g_string_append (out, hr_format_number_c_buf (buf, sizeof buf, value, decimals));
   g_string_append (out, last ? "\n" : ",");
+}
+
+/* Compare ------------------------------------------------------------------------------------ */
+
+gboolean
+hr_report_compare_row (const HrScenario *base,
+                       const HrGpu      *gpu,
+                       int               count,
+                       const HrCatalog  *catalog,
+                       const HrPricing  *pricing,
+                       HrCompareRow     *out,
+                       GError          **error)
+{
+  HrScenario *s;
+  HrEstimate *e;
+
+  g_return_val_if_fail (base != NULL, FALSE);
+  g_return_val_if_fail (gpu != NULL, FALSE);
+  g_return_val_if_fail (catalog != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  s = &out->scenario;
+  e = &out->estimate;
+  *s = *base;
+  s->gpu = gpu;
+  s->n_gpus = count;
+  /* the backend follows each GPU unless the user forced one */
+  if (!s->backend_set)
+    s->backend = gpu->backend;
+  out->price_usd = out->usd_per_decode_tps = out->power_w = NAN;
+  if (!hr_estimate_compute (s, pricing, e, error))
+    return FALSE;
+  hr_advice_fill_cost (s, catalog, pricing, e);
+  out->max_context = hr_advice_max_context (s);
+  out->best_quant = hr_advice_best_quant (s, catalog);
+  out->price_usd = isfinite (gpu->price_usd) ? gpu->price_usd * s->n_gpus : NAN;
+  out->usd_per_decode_tps = isfinite (out->price_usd) && e->decode_tps > 0 && e->verdict != HR_VERDICT_EXCEEDS
+                            ? out->price_usd / e->decode_tps : NAN;
+  out->power_w = gpu->tdp_w * s->n_gpus;
+  return TRUE;
+}
+
+void
+hr_report_compare_csv_header (GString          *out,
+                              const HrScenario *s)
+{
+  static const char * const cols[] = {
+    "gpu", "gpu_name", "gpus", "verdict", "required_gib", "usable_gib", "margin_gib",
+    "utilization_pct", "max_context", "best_quant", "decode_tps", "decode_tps_low",
+    "decode_tps_high", "prefill_tps", "ttft_ms", "cost_per_mtok_usd", "price_usd",
+    "usd_per_decode_tps", "power_w"
+  };
+  char a[64], b[64];
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (s != NULL && s->model != NULL);
+
+  g_string_append_printf (out, "# model=%s quant=%s context=%" G_GINT64_FORMAT " batch=%d kv_type=%s engine=%s",
+                          s->model->id, s->quant, s->context, s->batch,
+                          hr_kv_type_to_string (s->kv_type), hr_engine_to_string (s->engine));
+  /* everything else that changes the numbers, so a file says how it was made */
+  g_string_append_printf (out, " backend=%s offload_pct=%s n_cpu_moe=%d reserve_pct=%s",
+                          s->backend_set ? hr_backend_to_string (s->backend) : "auto",
+                          hr_format_number_c_buf (a, sizeof a, s->offload_pct, 1), s->n_cpu_moe,
+                          hr_format_number_c_buf (b, sizeof b, s->reserve * 100, 1));
+  if (s->unified_share > 0)
+    g_string_append_printf (out, " unified_share=%s",
+                            hr_format_number_c_buf (a, sizeof a, s->unified_share, 2));
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
+    hr_csv_field (out, cols[i], i + 1 == G_N_ELEMENTS (cols));
+}
+
+void
+hr_report_compare_csv_row (GString            *out,
+                           const HrCompareRow *row)
+{
+  const HrScenario *s;
+  const HrEstimate *e;
+  char n[32], mc[32];
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (row != NULL);
+
+  s = &row->scenario;
+  e = &row->estimate;
+  g_snprintf (n, sizeof n, "%d", s->n_gpus);
+  g_snprintf (mc, sizeof mc, "%" G_GINT64_FORMAT, row->max_context);
+  hr_csv_field (out, s->gpu->id, FALSE);
+  hr_csv_field (out, s->gpu->name, FALSE);
+  hr_csv_field (out, n, FALSE);
+  hr_csv_field (out, hr_verdict_to_string (e->verdict), FALSE);
+  hr_csv_number (out, hr_to_gib (e->required_bytes), 2, FALSE);
+  hr_csv_number (out, hr_to_gib (e->usable_bytes), 2, FALSE);
+  hr_csv_number (out, hr_to_gib (e->margin_bytes), 2, FALSE);
+  hr_csv_number (out, e->utilization * 100, 1, FALSE);
+  hr_csv_field (out, mc, FALSE);
+  hr_csv_field (out, row->best_quant ? row->best_quant->id : "", FALSE);
+  hr_csv_number (out, e->decode_tps, 1, FALSE);
+  hr_csv_number (out, e->decode_tps_low, 1, FALSE);
+  hr_csv_number (out, e->decode_tps_high, 1, FALSE);
+  hr_csv_number (out, e->prefill_tps, 0, FALSE);
+  hr_csv_number (out, e->ttft_ms, 0, FALSE);
+  hr_csv_number (out, e->cost_per_mtok_usd, 2, FALSE);
+  hr_csv_number (out, row->price_usd, 0, FALSE);
+  hr_csv_number (out, row->usd_per_decode_tps, 2, FALSE);
+  hr_csv_number (out, row->power_w, 0, TRUE);
+}
+
+gboolean
+hr_report_compare_csv (GString          *out,
+                       const HrScenario *scenario,
+                       GPtrArray        *gpus,
+                       const HrCatalog  *catalog,
+                       const HrPricing  *pricing,
+                       GError          **error)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (scenario != NULL, FALSE);
+  g_return_val_if_fail (gpus != NULL, FALSE);
+
+  hr_report_compare_csv_header (out, scenario);
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      HrCompareRow row;
+
+      if (!hr_report_compare_row (scenario, g_ptr_array_index (gpus, i), scenario->n_gpus,
+                                  catalog, pricing, &row, error))
+        return FALSE;
+      hr_report_compare_csv_row (out, &row);
+    }
+  return TRUE;
+}
+
+void
+hr_report_compare_members (HrJsonWriter       *w,
+                           const HrCompareRow *row)
+{
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (row != NULL);
+
+  hr_report_estimate_members (w, &row->scenario, &row->estimate);
+  hr_json_key (w, "max_context");
+  hr_json_int (w, row->max_context);
+  hr_json_key (w, "best_quant");
+  hr_json_string (w, row->best_quant ? row->best_quant->id : NULL);
+  hr_json_key (w, "price_usd");
+  hr_json_number (w, row->price_usd, 0);
+  hr_json_key (w, "usd_per_decode_tps");
+  hr_json_number (w, row->usd_per_decode_tps, 2);
+  hr_json_key (w, "power_w");
+  hr_json_number (w, row->power_w, 0);
+}
+
+/* Fine-tuning -------------------------------------------------------------------------------- */
+
+char *
+hr_report_finetune_json (const HrFtScenario *ft,
+                         const HrFtEstimate *est,
+                         const HrGpu        *gpu,
+                         double              reserve,
+                         double              unified_share)
+{
+  GString *out;
+  HrJsonWriter w;
+
+  g_return_val_if_fail (ft != NULL && ft->model != NULL, NULL);
+  g_return_val_if_fail (est != NULL, NULL);
+
+  out = g_string_new (NULL);
+  hr_json_init (&w, out, TRUE);
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "model"); hr_json_string (&w, ft->model->id);
+  hr_json_key (&w, "method"); hr_json_string (&w, hr_ft_method_to_string (ft->method));
+  hr_json_key (&w, "seq"); hr_json_int (&w, ft->seq_len);
+  hr_json_key (&w, "micro_batch"); hr_json_int (&w, ft->micro_batch);
+  hr_json_key (&w, "gpus"); hr_json_int (&w, ft->n_gpus);
+  hr_json_key (&w, "optimizer"); hr_json_string (&w, hr_optimizer_to_string (ft->optimizer));
+  hr_json_key (&w, "sharding"); hr_json_string (&w, hr_sharding_to_string (ft->sharding));
+  hr_json_key (&w, "gradient_checkpointing"); hr_json_bool (&w, ft->grad_checkpointing);
+  hr_json_key (&w, "flash_attention"); hr_json_bool (&w, ft->flash_attention);
+  if (ft->method != HR_FT_FULL)
+    {
+      hr_json_key (&w, "lora_rank"); hr_json_int (&w, ft->lora_rank);
+      hr_json_key (&w, "lora_targets"); hr_json_string (&w, ft->lora_all_linear ? "all-linear" : "attention");
+    }
+  hr_json_key (&w, "trainable_params_m"); hr_json_number (&w, est->trainable_params / 1e6, 2);
+  hr_json_key (&w, "weights_gib"); hr_json_number (&w, hr_to_gib (est->weights_bytes), 2);
+  hr_json_key (&w, "gradients_gib"); hr_json_number (&w, hr_to_gib (est->gradients_bytes), 2);
+  hr_json_key (&w, "optimizer_gib"); hr_json_number (&w, hr_to_gib (est->optimizer_bytes), 2);
+  hr_json_key (&w, "activations_gib"); hr_json_number (&w, hr_to_gib (est->activations_bytes), 2);
+  hr_json_key (&w, "buffers_gib"); hr_json_number (&w, hr_to_gib (est->buffers_bytes), 2);
+  hr_json_key (&w, "total_per_gpu_gib"); hr_json_number (&w, hr_to_gib (est->total_bytes), 2);
+  if (gpu != NULL)
+    {
+      hr_json_key (&w, "gpu"); hr_json_string (&w, gpu->id);
+      hr_json_key (&w, "usable_gib");
+      hr_json_number (&w, hr_to_gib (hr_finetune_usable_bytes (gpu, reserve, unified_share)), 2);
+      hr_json_key (&w, "verdict");
+      hr_json_string (&w, hr_verdict_to_string (hr_finetune_verdict (est, gpu, reserve, unified_share)));
+    }
+  hr_json_end_object (&w);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
 }

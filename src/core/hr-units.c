@@ -42,6 +42,24 @@ hr_format_number_c_buf (char   *buf,
   return buf;
 }
 
+const char *
+hr_format_number_locale_buf (char   *buf,
+                             gsize   size,
+                             double  value,
+                             int     decimals)
+{
+  if (!isfinite (value))
+    {
+      g_strlcpy (buf, "—", size);
+      return buf;
+    }
+  value = hr_round (value, decimals);
+  if (value == 0)
+    value = 0;
+  g_snprintf (buf, size, "%.*f", CLAMP (decimals, 0, 12), value);
+  return buf;
+}
+
 char *
 hr_format_number_c (double value,
                     int    decimals)

@@ -24,6 +24,12 @@ const char     *hr_format_number_c_buf      (char            *buf,
                                              gsize            size,
                                              double           value,
                                              int              decimals);
+/* The same with the user's decimal separator ("67,96" on a German desktop): for text people
+ * read, never for JSON or CSV. */
+const char     *hr_format_number_locale_buf (char            *buf,
+                                             gsize            size,
+                                             double           value,
+                                             int              decimals);
 /* "32K", "128K", "1M" for context lengths. */
 char           *hr_format_context_short     (gint64           tokens);
 /* "Qwen/Qwen3 30B (mine)" → "qwen-qwen3-30b-mine": lower-case ASCII letters, digits, '.', '_',
