@@ -110,6 +110,8 @@ test_full_adamw (void)
   g_assert_true (ft.grad_checkpointing);
   g_assert_cmpint (ft.lora_rank, ==, 16);
   g_assert_cmpint (ft.n_gpus, ==, 1);
+  /* current training stacks use fused attention (FlashAttention/SDPA) by default */
+  g_assert_true (ft.flash_attention);
 
   g_assert_true (hr_finetune_compute (&ft, &e, &error));
   g_assert_no_error (error);
@@ -123,9 +125,15 @@ test_full_adamw (void)
   assert_close (states, 112e9);
   g_assert_cmpfloat (fabs (hr_to_gib (states) - 104.31), <, 0.005);
 
-  assert_close (e.activations_bytes, acts_ckpt (2048, 1, 4096, 32, 32, 32000));
+  /* no 5·a·s attention-score term with flash attention */
+  assert_close (e.activations_bytes, acts_ckpt (2048, 1, 4096, 32, 32, 32000) - 2048.0 * 5 * 32 * 2048);
   assert_close (e.buffers_bytes, HR_GIB);
   assert_close (e.total_bytes, states + e.activations_bytes + e.buffers_bytes);
+
+  /* eager attention: the published figure */
+  ft.flash_attention = FALSE;
+  g_assert_true (hr_finetune_compute (&ft, &e, &error));
+  assert_close (e.activations_bytes, acts_ckpt (2048, 1, 4096, 32, 32, 32000));
 }
 
 static void
@@ -191,6 +199,7 @@ test_activations (void)
   hr_ft_scenario_init (&ft, m, HR_FT_LORA);
   ft.seq_len = 4096;
   ft.micro_batch = 2;
+  ft.flash_attention = FALSE;
   g_assert_true (hr_finetune_compute (&ft, &e, NULL));
   assert_close (e.activations_bytes, acts_ckpt (s, b, h, a, L, v));
 
@@ -198,9 +207,12 @@ test_activations (void)
   g_assert_true (hr_finetune_compute (&ft, &e, NULL));
   assert_close (e.activations_bytes, s * b * (L * (34 * h + 5 * a * s) + 4 * h + 4 * v));
 
-  /* Fused attention drops the 5·a·s term. */
+  /* Fused attention drops the 5·a·s term, with or without checkpointing. */
   assert_close (hr_finetune_activation_bytes (m, 4096, 2, TRUE, TRUE),
                 s * b * (2 * h * L + 34 * h + 4 * h + 4 * v));
+  ft.flash_attention = TRUE;
+  g_assert_true (hr_finetune_compute (&ft, &e, NULL));
+  assert_close (e.activations_bytes, s * b * (L * 34 * h + 4 * h + 4 * v));
 }
 
 static void
@@ -297,7 +309,7 @@ test_glm_air (void)
   double P = 110.47e9;
   double A = 44264448;
   double embd_out = 2.0 * 151552 * 4096;
-  double acts = acts_ckpt (2048, 1, 4096, 96, 46, 151552);
+  double acts = acts_ckpt (2048, 1, 4096, 96, 46, 151552) - 2048.0 * 5 * 96 * 2048;
 
   hr_ft_scenario_init (&ft, m, HR_FT_QLORA);
   g_assert_true (hr_finetune_compute (&ft, &q, NULL));
@@ -405,6 +417,96 @@ test_strings (void)
   g_assert_nonnull (strstr (hr_finetune_formula_text (HR_FT_LORA), "Korthikanti"));
 }
 
+static void
+test_usable_verdict (void)
+{
+  g_autoptr(HrGpu) card = hr_gpu_new ();
+  g_autoptr(HrGpu) mac = hr_gpu_new ();
+  HrFtEstimate e = { 0 };
+
+  card->memory_gib = 80;
+  card->form = HR_FORM_DATACENTER;
+  mac->memory_gib = 128;
+  mac->form = HR_FORM_UNIFIED;
+
+  /* the same capacity as inference: 5 % reserve, or 3/4 of unified memory */
+  assert_close (hr_finetune_usable_bytes (card, HR_DEFAULT_RESERVE, 0), 76 * HR_GIB);
+  assert_close (hr_finetune_usable_bytes (card, 0.10, 0), 72 * HR_GIB);
+  assert_close (hr_finetune_usable_bytes (mac, HR_DEFAULT_RESERVE, 0), 96 * HR_GIB);
+  assert_close (hr_finetune_usable_bytes (mac, HR_DEFAULT_RESERVE, 0.5), 64 * HR_GIB);
+
+  e.total_bytes = 70 * HR_GIB;
+  g_assert_cmpint (hr_finetune_verdict (&e, card, HR_DEFAULT_RESERVE, 0), ==, HR_VERDICT_FITS);
+  e.total_bytes = 75 * HR_GIB;
+  g_assert_cmpint (hr_finetune_verdict (&e, card, HR_DEFAULT_RESERVE, 0), ==, HR_VERDICT_TIGHT);
+  e.total_bytes = 77 * HR_GIB;
+  g_assert_cmpint (hr_finetune_verdict (&e, card, HR_DEFAULT_RESERVE, 0), ==, HR_VERDICT_EXCEEDS);
+}
+
+/* The smallest catalog configuration is the first, by memory, that holds the run: check it
+ * against every configuration by brute force. */
+static void
+test_smallest_fit (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_default (NULL);
+  const HrModel *m = hr_catalog_find_model (catalog, "glm-4.5-air");
+  HrFtScenario ft;
+  HrFtFit fit;
+
+  g_assert_nonnull (m);
+  for (int method = HR_FT_QLORA; method <= HR_FT_FULL; method++)
+    {
+      hr_ft_scenario_init (&ft, m, (HrFtMethod) method);
+      if (!hr_finetune_smallest_fit (&ft, catalog, 8, HR_DEFAULT_RESERVE, 0, &fit))
+        {
+          g_assert_cmpint (fit.count, ==, 0);
+          g_test_message ("GLM-4.5-Air %s: nothing up to 8 GPUs", hr_ft_method_to_string (method));
+          continue;
+        }
+      g_assert_nonnull (fit.gpu);
+      g_assert_cmpint (fit.count, >=, 1);
+      g_assert_cmpint (fit.count, <=, 8);
+      g_assert_cmpint (fit.verdict, !=, HR_VERDICT_EXCEEDS);
+      g_assert_cmpfloat (fit.estimate.total_bytes, <=,
+                         hr_finetune_usable_bytes (fit.gpu, HR_DEFAULT_RESERVE, 0));
+      if (fit.count > 1)
+        g_assert_cmpint (fit.sharding, ==, HR_SHARD_ZERO3);
+      g_test_message ("GLM-4.5-Air %s: %d× %s (%.2f GiB per GPU)", hr_ft_method_to_string (method),
+                      fit.count, fit.gpu->name, hr_to_gib (fit.estimate.total_bytes));
+
+      /* nothing with less memory in all fits */
+      for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+        {
+          const HrGpu *g = hr_catalog_get_gpu (catalog, i);
+
+          for (int n = 1; n <= 8; n *= 2)
+            {
+              HrFtScenario s = ft;
+              HrFtEstimate e;
+
+              if (g->user_defined || (hr_gpu_is_unified (g) && n > 1))
+                continue;
+              if (g->memory_gib * n >= fit.gpu->memory_gib * fit.count)
+                continue;
+              s.n_gpus = n;
+              if (n > 1)
+                s.sharding = HR_SHARD_ZERO3;
+              g_assert_true (hr_finetune_compute (&s, &e, NULL));
+              g_assert_cmpint (hr_finetune_verdict (&e, g, HR_DEFAULT_RESERVE, 0), ==, HR_VERDICT_EXCEEDS);
+            }
+        }
+    }
+
+  /* QLoRA of GLM-4.5-Air fits one device */
+  hr_ft_scenario_init (&ft, m, HR_FT_QLORA);
+  g_assert_true (hr_finetune_smallest_fit (&ft, catalog, 8, HR_DEFAULT_RESERVE, 0, &fit));
+  g_assert_cmpint (fit.count, ==, 1);
+  /* at most one GPU allowed: full fine-tuning (1.7 TiB) has no answer */
+  hr_ft_scenario_init (&ft, m, HR_FT_FULL);
+  g_assert_false (hr_finetune_smallest_fit (&ft, catalog, 1, HR_DEFAULT_RESERVE, 0, &fit));
+  g_assert_null (fit.gpu);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -421,6 +523,8 @@ main (int   argc,
   g_test_add_func ("/finetune/glm-4.5-air", test_glm_air);
   g_test_add_func ("/finetune/invalid", test_invalid);
   g_test_add_func ("/finetune/strings", test_strings);
+  g_test_add_func ("/finetune/usable-verdict", test_usable_verdict);
+  g_test_add_func ("/finetune/smallest-fit", test_smallest_fit);
 
   return g_test_run ();
 }

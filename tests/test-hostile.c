@@ -111,10 +111,11 @@ test_file_inputs (gconstpointer locale)
   g_autofree char *gguf_trunc = write_file ("trunc.gguf", "GGUF\3\0\0\0\1\0\0\0", 12);
   g_autofree char *huge = g_build_filename (tmpdir, "huge.gguf", NULL);
   const char *files[5];
-  const char *forms[] = { "estimate --gpu rtx-4090-24gb --json --model-config %s",
-                          "estimate --gpu rtx-4090-24gb --json --gguf %s",
-                          "inspect %s --json",
-                          "inspect %s --context 4096 --json" };
+  /* each command line is prefix + quoted file + suffix */
+  const char *forms[][2] = { { "estimate --gpu rtx-4090-24gb --json --model-config ", "" },
+                             { "estimate --gpu rtx-4090-24gb --json --gguf ", "" },
+                             { "inspect ", " --json" },
+                             { "inspect ", " --context 4096 --json" } };
 
   /* An enormous sparse file: a valid magic and then nothing but zeros for 4 GiB. */
   {
@@ -134,7 +135,7 @@ test_file_inputs (gconstpointer locale)
     for (guint k = 0; k < G_N_ELEMENTS (forms); k++)
       {
         g_autofree char *quoted = g_shell_quote (files[f]);
-        g_autofree char *line = g_strdup_printf (forms[k], quoted);
+        g_autofree char *line = g_strconcat (forms[k][0], quoted, forms[k][1], NULL);
         check (locale, line);
       }
   check (locale, "inspect /nonexistent/file.gguf --json");

@@ -510,7 +510,6 @@ test_bytes_limit_boundary (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *good = url_for ("/good");
   g_autofree char *good_chunked = url_for ("/good-chunked");
-  g_autofree char *exact = url_for ("/exact-limit");
   gsize size = strlen (GOOD_FEED);
   GBytes *bytes;
 

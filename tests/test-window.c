@@ -470,7 +470,9 @@ test_window_state (void)
   g_autoptr(GSettings) settings = g_settings_new ("io.github.headroomapp.Headroom");
 
   g_assert_cmpstr (hr_window_get_visible_view (window), ==, "size");
-  g_assert_false (hr_window_set_visible_view (window, "compare"));  /* not there yet */
+  g_assert_false (hr_window_set_visible_view (window, "no-such-view"));
+  g_assert_true (hr_window_set_visible_view (window, "compare"));
+  g_assert_true (hr_window_set_visible_view (window, "size"));
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
   spin (100);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL));

@@ -141,7 +141,8 @@ hr_chart_breakdown_draw (cairo_t                *cr,
 
   /* Header: title, scenario, verdict with the utilisation */
   if (known && isfinite (data->physical_gib) && data->physical_gib > 0)
-    g_snprintf (badge, sizeof badge, "%s · %.0f %%", hr_chart_verdict_display (data->verdict),
+    /* TRANSLATORS: chart badge: verdict · utilisation in percent */
+    g_snprintf (badge, sizeof badge, _("%s · %.0f %%"), hr_chart_verdict_display (data->verdict),
                 100.0 * data->required_gib / data->physical_gib);
   else
     g_strlcpy (badge, hr_chart_verdict_display (known ? data->verdict

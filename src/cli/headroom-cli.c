@@ -387,92 +387,44 @@ cmd_compare (int              argc,
   if (cs.json)
     hr_json_begin_array (&w);
   else if (cs.csv)
-    {
-      const char *cols[] = { "gpu", "gpu_name", "gpus", "verdict", "required_gib", "usable_gib",
-                             "margin_gib", "utilization_pct", "max_context", "best_quant",
-                             "decode_tps", "decode_tps_low", "decode_tps_high", "prefill_tps",
-                             "ttft_ms", "cost_per_mtok_usd", "price_usd", "usd_per_decode_tps",
-                             "power_w" };
-      g_string_append_printf (out, "# model=%s quant=%s context=%" G_GINT64_FORMAT " batch=%d kv_type=%s engine=%s\n",
-                              cs.scenario.model->id, cs.scenario.quant, cs.scenario.context,
-                              cs.scenario.batch, hr_kv_type_to_string (cs.scenario.kv_type),
-                              hr_engine_to_string (cs.scenario.engine));
-      for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
-        hr_csv_field (out, cols[i], i + 1 == G_N_ELEMENTS (cols));
-    }
+    hr_report_compare_csv_header (out, &cs.scenario);
   else
     g_string_append_printf (out, "%-34s %-8s %10s %10s %9s %10s %10s %9s\n", "GPU", "verdict",
                             "required", "usable", "decode", "prefill", "$/1M tok", "max ctx");
 
+  /* the same rows, computed by the same function, as the app's Compare view */
   for (guint i = 0; i < cs.gpus->len; i++)
     {
-      HrScenario s = cs.scenario;
-      HrEstimate e;
-      gint64 max_ctx;
-      const HrQuantMix *best;
-      double price, per_tps;
+      HrCompareRow row;
+      const HrEstimate *e = &row.estimate;
 
-      s.gpu = g_ptr_array_index (cs.gpus, i);
-      if (!s.backend_set)
-        s.backend = s.gpu->backend;
-      if (!hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error))
+      if (!hr_report_compare_row (&cs.scenario, g_ptr_array_index (cs.gpus, i), cs.scenario.n_gpus,
+                                  catalog, hr_catalog_get_pricing (catalog), &row, &error))
         {
           rc = hr_cli_fail (error);
           goto out;
         }
-      hr_advice_fill_cost (&s, catalog, hr_catalog_get_pricing (catalog), &e);
-      max_ctx = hr_advice_max_context (&s);
-      best = hr_advice_best_quant (&s, catalog);
-      price = isfinite (s.gpu->price_usd) ? s.gpu->price_usd * s.n_gpus : NAN;
-      per_tps = isfinite (price) && e.decode_tps > 0 && e.verdict != HR_VERDICT_EXCEEDS ? price / e.decode_tps : NAN;
 
       if (cs.json)
         {
           hr_json_begin_object (&w);
-          hr_report_estimate_members (&w, &s, &e);
-          hr_json_key (&w, "max_context"); hr_json_int (&w, max_ctx);
-          hr_json_key (&w, "best_quant"); hr_json_string (&w, best ? best->id : NULL);
-          json_maybe_number (&w, "price_usd", price, 0);
-          json_maybe_number (&w, "usd_per_decode_tps", per_tps, 2);
-          json_maybe_number (&w, "power_w", s.gpu->tdp_w * s.n_gpus, 0);
+          hr_report_compare_members (&w, &row);
           hr_json_end_object (&w);
         }
       else if (cs.csv)
-        {
-          g_autofree char *n = g_strdup_printf ("%d", s.n_gpus);
-          g_autofree char *mc = g_strdup_printf ("%" G_GINT64_FORMAT, max_ctx);
-          hr_csv_field (out, s.gpu->id, FALSE);
-          hr_csv_field (out, s.gpu->name, FALSE);
-          hr_csv_field (out, n, FALSE);
-          hr_csv_field (out, hr_verdict_to_string (e.verdict), FALSE);
-          hr_csv_number (out, hr_to_gib (e.required_bytes), 2, FALSE);
-          hr_csv_number (out, hr_to_gib (e.usable_bytes), 2, FALSE);
-          hr_csv_number (out, hr_to_gib (e.margin_bytes), 2, FALSE);
-          hr_csv_number (out, e.utilization * 100, 1, FALSE);
-          hr_csv_field (out, mc, FALSE);
-          hr_csv_field (out, best ? best->id : "", FALSE);
-          hr_csv_number (out, e.decode_tps, 1, FALSE);
-          hr_csv_number (out, e.decode_tps_low, 1, FALSE);
-          hr_csv_number (out, e.decode_tps_high, 1, FALSE);
-          hr_csv_number (out, e.prefill_tps, 0, FALSE);
-          hr_csv_number (out, e.ttft_ms, 0, FALSE);
-          hr_csv_number (out, e.cost_per_mtok_usd, 2, FALSE);
-          hr_csv_number (out, price, 0, FALSE);
-          hr_csv_number (out, per_tps, 2, FALSE);
-          hr_csv_number (out, s.gpu->tdp_w * s.n_gpus, 0, TRUE);
-        }
+        hr_report_compare_csv_row (out, &row);
       else
         {
           char a[64], b[64], c[64], d[64], f[64];
-          g_autofree char *ctx = hr_format_context_short (max_ctx);
+          g_autofree char *ctx = hr_format_context_short (row.max_context);
           g_string_append_printf (out, "%-34.34s %-8s %6s GiB %6s GiB %5s t/s %6s t/s %10s %9s\n",
-                                  s.gpu->name, hr_verdict_to_string (e.verdict),
-                                  hr_format_number_c_buf (a, 64, hr_to_gib (e.required_bytes), 1),
-                                  hr_format_number_c_buf (b, 64, hr_to_gib (e.usable_bytes), 1),
-                                  isfinite (e.decode_tps) ? hr_format_number_c_buf (c, 64, e.decode_tps, 1) : "?",
-                                  isfinite (e.prefill_tps) ? hr_format_number_c_buf (d, 64, e.prefill_tps, 0) : "?",
-                                  isfinite (e.cost_per_mtok_usd) ? hr_format_number_c_buf (f, 64, e.cost_per_mtok_usd, 2) : "—",
-                                  max_ctx > 0 ? ctx : "—");
+                                  row.scenario.gpu->name, hr_verdict_to_string (e->verdict),
+                                  hr_format_number_c_buf (a, 64, hr_to_gib (e->required_bytes), 1),
+                                  hr_format_number_c_buf (b, 64, hr_to_gib (e->usable_bytes), 1),
+                                  isfinite (e->decode_tps) ? hr_format_number_c_buf (c, 64, e->decode_tps, 1) : "?",
+                                  isfinite (e->prefill_tps) ? hr_format_number_c_buf (d, 64, e->prefill_tps, 0) : "?",
+                                  isfinite (e->cost_per_mtok_usd) ? hr_format_number_c_buf (f, 64, e->cost_per_mtok_usd, 2) : "—",
+                                  row.max_context > 0 ? ctx : "—");
         }
     }
   if (cs.json)
@@ -496,8 +448,9 @@ cmd_finetune (int              argc,
               const HrCatalog *catalog)
 {
   g_autofree char *model_id = NULL, *method = NULL, *optimizer = NULL, *sharding = NULL, *gpu_id = NULL;
+  g_autofree char *targets = NULL;
   int seq = 2048, micro = 1, gpus = 1, rank = 16;
-  gboolean json = FALSE, no_ckpt = FALSE;
+  gboolean json = FALSE, no_ckpt = FALSE, no_flash = FALSE;
   const GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &model_id, "Model id", "ID" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &method, "qlora|lora|full", "M" },
@@ -506,9 +459,12 @@ cmd_finetune (int              argc,
     { "gpus", 0, 0, G_OPTION_ARG_INT, &gpus, "GPUs to shard across (1)", "N" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_id, "GPU to check the verdict on", "ID" },
     { "lora-rank", 0, 0, G_OPTION_ARG_INT, &rank, "LoRA rank (16)", "R" },
+    { "lora-targets", 0, 0, G_OPTION_ARG_STRING, &targets, "all-linear|attention (all-linear)", "T" },
     { "optimizer", 0, 0, G_OPTION_ARG_STRING, &optimizer, "adamw|adamw8bit|sgd", "O" },
     { "sharding", 0, 0, G_OPTION_ARG_STRING, &sharding, "none|zero2|zero3", "S" },
     { "no-checkpointing", 0, 0, G_OPTION_ARG_NONE, &no_ckpt, "Disable gradient checkpointing", NULL },
+    { "no-flash-attention", 0, 0, G_OPTION_ARG_NONE, &no_flash,
+      "Count the attention scores (eager attention, no FlashAttention/SDPA)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
     { NULL }
   };
@@ -535,51 +491,28 @@ cmd_finetune (int              argc,
   if (gpu_id && (gpu = hr_cli_find_gpu (catalog, gpu_id, &error)) == NULL)
     return hr_cli_fail (error);
 
+  /* hr_ft_scenario_init() holds the defaults the app's Fine-tune view starts from too */
   hr_ft_scenario_init (&ft, model, m);
   ft.seq_len = seq;
   ft.micro_batch = micro;
   ft.n_gpus = gpus;
   ft.lora_rank = rank;
   ft.grad_checkpointing = !no_ckpt;
+  ft.flash_attention = !no_flash;
   if (optimizer && !hr_optimizer_from_string (optimizer, &ft.optimizer))
     return usage_error ("--optimizer: unknown optimizer “%s” (adamw, adamw8bit, sgd)", optimizer);
   if (sharding && !hr_sharding_from_string (sharding, &ft.sharding))
     return usage_error ("--sharding: unknown sharding “%s” (none, zero2, zero3)", sharding);
+  if (targets && g_ascii_strcasecmp (targets, "all-linear") != 0 && g_ascii_strcasecmp (targets, "attention") != 0)
+    return usage_error ("--lora-targets: unknown targets “%s” (all-linear, attention)", targets);
+  ft.lora_all_linear = targets == NULL || g_ascii_strcasecmp (targets, "all-linear") == 0;
   if (!hr_finetune_compute (&ft, &est, &error))
     return usage_error ("%s", error->message);
 
   if (json)
     {
-      g_autoptr(GString) out = g_string_new (NULL);
-      HrJsonWriter w;
-
-      hr_json_init (&w, out, TRUE);
-      hr_json_begin_object (&w);
-      hr_json_key (&w, "model"); hr_json_string (&w, model->id);
-      hr_json_key (&w, "method"); hr_json_string (&w, hr_ft_method_to_string (m));
-      hr_json_key (&w, "seq"); hr_json_int (&w, ft.seq_len);
-      hr_json_key (&w, "micro_batch"); hr_json_int (&w, ft.micro_batch);
-      hr_json_key (&w, "gpus"); hr_json_int (&w, ft.n_gpus);
-      hr_json_key (&w, "optimizer"); hr_json_string (&w, hr_optimizer_to_string (ft.optimizer));
-      hr_json_key (&w, "sharding"); hr_json_string (&w, hr_sharding_to_string (ft.sharding));
-      hr_json_key (&w, "gradient_checkpointing"); hr_json_bool (&w, ft.grad_checkpointing);
-      json_maybe_number (&w, "trainable_params_m", est.trainable_params / 1e6, 2);
-      json_maybe_number (&w, "weights_gib", hr_to_gib (est.weights_bytes), 2);
-      json_maybe_number (&w, "gradients_gib", hr_to_gib (est.gradients_bytes), 2);
-      json_maybe_number (&w, "optimizer_gib", hr_to_gib (est.optimizer_bytes), 2);
-      json_maybe_number (&w, "activations_gib", hr_to_gib (est.activations_bytes), 2);
-      json_maybe_number (&w, "buffers_gib", hr_to_gib (est.buffers_bytes), 2);
-      json_maybe_number (&w, "total_per_gpu_gib", hr_to_gib (est.total_bytes), 2);
-      if (gpu)
-        {
-          double phys = gpu->memory_gib * HR_GIB;
-          hr_json_key (&w, "gpu"); hr_json_string (&w, gpu->id);
-          hr_json_key (&w, "verdict");
-          hr_json_string (&w, hr_verdict_to_string (hr_verdict_for (est.total_bytes, phys, phys * (1 - HR_DEFAULT_RESERVE))));
-        }
-      hr_json_end_object (&w);
-      g_string_append_c (out, '\n');
-      fputs (out->str, stdout);
+      g_autofree char *text = hr_report_finetune_json (&ft, &est, gpu, HR_DEFAULT_RESERVE, 0);
+      fputs (text, stdout);
     }
   else
     {
@@ -591,6 +524,10 @@ cmd_finetune (int              argc,
       printf ("  %-28s %s GiB\n", "Activations", hr_format_number_c_buf (a, 64, hr_to_gib (est.activations_bytes), 2));
       printf ("  %-28s %s GiB\n", "Buffers", hr_format_number_c_buf (a, 64, hr_to_gib (est.buffers_bytes), 2));
       printf ("  %-28s %s GiB per GPU\n", "Total", hr_format_number_c_buf (a, 64, hr_to_gib (est.total_bytes), 2));
+      if (gpu)
+        printf ("  %-28s %s (%s GiB usable)\n", gpu->name,
+                hr_verdict_to_string (hr_finetune_verdict (&est, gpu, HR_DEFAULT_RESERVE, 0)),
+                hr_format_number_c_buf (a, 64, hr_to_gib (hr_finetune_usable_bytes (gpu, HR_DEFAULT_RESERVE, 0)), 2));
     }
   return 0;
 }

@@ -5,8 +5,11 @@
  */
 #include "hr-cli-bench.h"
 #include "hr-advice.h"
+#include "hr-chart-data.h"
+#include "hr-chart-export.h"
 #include "hr-gguf.h"
 #include "hr-launch.h"
+#include "hr-quant.h"
 #include "hr-report.h"
 #include "hr-units.h"
 
@@ -16,6 +19,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <fcntl.h>
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
 
@@ -42,6 +46,38 @@ median (GArray *samples)
   return g_array_index (samples, double, samples->len / 2);
 }
 
+/* Left-aligned in @width characters (not bytes: the labels hold "×" and "µ"). */
+static void
+append_padded (GString    *out,
+               const char *text,
+               int         width)
+{
+  g_string_append (out, text);
+  for (glong i = g_utf8_strlen (text, -1); i < width; i++)
+    g_string_append_c (out, ' ');
+}
+
+/* " 972.80 µs" / "  1.25 ms" right-aligned in @width characters; "—" when there is none. */
+static void
+append_time (GString *out,
+             double   us,
+             int      decimals,
+             int      width)
+{
+  char num[64];
+  g_autofree char *cell = NULL;
+
+  if (!isfinite (us))
+    cell = g_strdup ("—");
+  else
+    cell = g_strdup_printf ("%s %s", hr_format_number_c_buf (num, sizeof num, us >= 1000 ? us / 1000 : us, decimals),
+                            us >= 1000 ? "ms" : "µs");
+  g_string_append_c (out, ' ');
+  for (glong i = g_utf8_strlen (cell, -1); i < width; i++)
+    g_string_append_c (out, ' ');
+  g_string_append (out, cell);
+}
+
 typedef void (*BenchFunc) (gpointer data);
 
 /* Runs @func @inner times per sample, @samples samples; returns the median per call in µs. */
@@ -66,6 +102,8 @@ measure (BenchFunc func,
   return median (times);
 }
 
+typedef gboolean (*LoadFunc) (HrCatalog *catalog, const char *json, gssize length, GError **error);
+
 typedef struct
 {
   const HrCatalog *catalog;
@@ -73,7 +111,171 @@ typedef struct
   const char *tmpdir;
   guint8 *gguf;
   gsize gguf_len;
+  guint8 *gguf_vocab;
+  gsize gguf_vocab_len;
+  HrChartContext *context_chart;
+  char *png;
+  GBytes *largest;
+  LoadFunc load_largest;
 } Ctx;
+
+/* ---- a synthetic GGUF header ---------------------------------------------------------------
+ *
+ * A llama-like v3 header written in memory: 133 blocks of 9 tensors plus the embeddings,
+ * output norm and output = 1,200 tensors (a Llama-70B file has 723, large MoE files 1,000+),
+ * optionally with a 128K-token tokenizer as real files carry. */
+
+#define GGML_F32  0
+#define GGML_Q4_K 12
+#define GGML_Q6_K 14
+#define BENCH_GGUF_BLOCKS 133
+
+static void
+put_u32 (GByteArray *b,
+         guint32     v)
+{
+  guint8 bytes[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, (v >> 24) & 0xff };
+
+  g_byte_array_append (b, bytes, 4);
+}
+
+static void
+put_u64 (GByteArray *b,
+         guint64     v)
+{
+  guint8 bytes[8];
+
+  for (int i = 0; i < 8; i++)
+    bytes[i] = (v >> (8 * i)) & 0xff;
+  g_byte_array_append (b, bytes, 8);
+}
+
+static void
+put_str (GByteArray *b,
+         const char *str)
+{
+  put_u64 (b, strlen (str));
+  g_byte_array_append (b, (const guint8 *) str, strlen (str));
+}
+
+static void
+put_kv_u32 (GByteArray *b,
+            const char *key,
+            guint32     v)
+{
+  put_str (b, key);
+  put_u32 (b, HR_GGUF_TYPE_UINT32);
+  put_u32 (b, v);
+}
+
+static void
+put_tensor (GByteArray *b,
+            guint64    *offset,
+            const char *name,
+            int         type,
+            guint64     d0,
+            guint64     d1)
+{
+  const HrGgmlType *t = hr_ggml_type_lookup_id (type);
+  guint64 bytes = d0 * d1 / t->block_size * t->bytes_per_block;
+
+  put_str (b, name);
+  put_u32 (b, d1 > 1 ? 2 : 1);
+  put_u64 (b, d0);
+  if (d1 > 1)
+    put_u64 (b, d1);
+  put_u32 (b, type);
+  put_u64 (b, *offset);
+  *offset += (bytes + 31) / 32 * 32;
+}
+
+static guint8 *
+synthetic_gguf (gboolean  vocab,
+                gsize    *len)
+{
+  g_autoptr(GByteArray) kv = g_byte_array_new ();
+  g_autoptr(GByteArray) ti = g_byte_array_new ();
+  GByteArray *out = g_byte_array_new ();
+  guint64 n_kv = 0, n_tensors = 0, offset = 0;
+  const guint n_vocab = 128256;
+
+  put_str (kv, "general.architecture");
+  put_u32 (kv, HR_GGUF_TYPE_STRING);
+  put_str (kv, "llama");
+  n_kv++;
+  put_str (kv, "general.name");
+  put_u32 (kv, HR_GGUF_TYPE_STRING);
+  put_str (kv, "Bench Llama 1200-tensor");
+  n_kv++;
+#define KV(key, v) (put_kv_u32 (kv, key, v), n_kv++)
+  KV ("general.file_type", 15);
+  KV ("llama.block_count", BENCH_GGUF_BLOCKS);
+  KV ("llama.context_length", 131072);
+  KV ("llama.embedding_length", 4096);
+  KV ("llama.feed_forward_length", 14336);
+  KV ("llama.attention.head_count", 32);
+  KV ("llama.attention.head_count_kv", 8);
+#undef KV
+  if (vocab)
+    {
+      put_str (kv, "tokenizer.ggml.tokens");
+      put_u32 (kv, HR_GGUF_TYPE_ARRAY);
+      put_u32 (kv, HR_GGUF_TYPE_STRING);
+      put_u64 (kv, n_vocab);
+      for (guint i = 0; i < n_vocab; i++)
+        {
+          char tok[24];
+          g_snprintf (tok, sizeof tok, "tok%u", i);
+          put_str (kv, tok);
+        }
+      n_kv++;
+      put_str (kv, "tokenizer.ggml.scores");
+      put_u32 (kv, HR_GGUF_TYPE_ARRAY);
+      put_u32 (kv, HR_GGUF_TYPE_FLOAT32);
+      put_u64 (kv, n_vocab);
+      for (guint i = 0; i < n_vocab; i++)
+        put_u32 (kv, 0);
+      n_kv++;
+    }
+
+  put_tensor (ti, &offset, "token_embd.weight", GGML_Q4_K, 4096, n_vocab);
+  n_tensors++;
+  for (int i = 0; i < BENCH_GGUF_BLOCKS; i++)
+    {
+      static const struct { const char *name; int type; guint64 d0, d1; } blk[] = {
+        { "attn_norm.weight", GGML_F32, 4096, 1 },
+        { "attn_q.weight", GGML_Q4_K, 4096, 4096 },
+        { "attn_k.weight", GGML_Q4_K, 4096, 1024 },
+        { "attn_v.weight", GGML_Q6_K, 4096, 1024 },
+        { "attn_output.weight", GGML_Q4_K, 4096, 4096 },
+        { "ffn_norm.weight", GGML_F32, 4096, 1 },
+        { "ffn_gate.weight", GGML_Q4_K, 4096, 14336 },
+        { "ffn_up.weight", GGML_Q4_K, 4096, 14336 },
+        { "ffn_down.weight", GGML_Q6_K, 14336, 4096 },
+      };
+      for (guint k = 0; k < G_N_ELEMENTS (blk); k++)
+        {
+          char name[64];
+          g_snprintf (name, sizeof name, "blk.%d.%s", i, blk[k].name);
+          put_tensor (ti, &offset, name, blk[k].type, blk[k].d0, blk[k].d1);
+          n_tensors++;
+        }
+    }
+  put_tensor (ti, &offset, "output_norm.weight", GGML_F32, 4096, 1);
+  put_tensor (ti, &offset, "output.weight", GGML_Q6_K, 4096, n_vocab);
+  n_tensors += 2;
+
+  g_byte_array_append (out, (const guint8 *) "GGUF", 4);
+  put_u32 (out, 3);
+  put_u64 (out, n_tensors);
+  put_u64 (out, n_kv);
+  g_byte_array_append (out, kv->data, kv->len);
+  g_byte_array_append (out, ti->data, ti->len);
+  while (out->len % 32 != 0)
+    g_byte_array_append (out, (const guint8 *) "", 1);
+  *len = out->len;
+  return g_byte_array_free (out, FALSE);
+}
 
 static void
 bench_estimate (gpointer data)
@@ -148,6 +350,114 @@ bench_catalog_load (gpointer data)
   hr_catalog_free (cat);
 }
 
+static void
+bench_largest_catalog_file (gpointer data)
+{
+  Ctx *c = data;
+  HrCatalog *cat = hr_catalog_new_empty ();
+  gsize len;
+  const char *json = g_bytes_get_data (c->largest, &len);
+
+  if (!c->load_largest (cat, json, (gssize) len, NULL))
+    g_error ("bench: the bundled catalog file does not parse");
+  hr_catalog_free (cat);
+}
+
+static void
+export_context_chart (Ctx   *c,
+                      double scale)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!hr_chart_export (HR_CHART_CONTEXT, c->context_chart, hr_chart_theme_light (), c->png,
+                        1200, 700, scale, &error))
+    g_error ("bench: chart export: %s", error->message);
+}
+
+static void
+bench_chart_scale1 (gpointer data)
+{
+  export_context_chart (data, 1.0);
+}
+
+static void
+bench_chart_scale2 (gpointer data)
+{
+  export_context_chart (data, 2.0);
+}
+
+/* The drawing alone, to tell it from the PNG encoding and the file write. */
+static void
+bench_chart_draw_scale2 (gpointer data)
+{
+  Ctx *c = data;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 2400, 1400);
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_scale (cr, 2, 2);
+  hr_chart_draw (HR_CHART_CONTEXT, cr, 1200, 700, c->context_chart, hr_chart_theme_light ());
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static void
+parse_gguf (const guint8 *bytes,
+            gsize         len)
+{
+  g_autoptr(GError) error = NULL;
+  HrGguf *gguf = hr_gguf_parse (bytes, len, NULL, NULL, &error);
+
+  if (gguf == NULL)
+    g_error ("bench: synthetic GGUF: %s", error->message);
+  hr_gguf_free (gguf);
+}
+
+static void
+bench_gguf (gpointer data)
+{
+  Ctx *c = data;
+  parse_gguf (c->gguf, c->gguf_len);
+}
+
+static void
+bench_gguf_vocab (gpointer data)
+{
+  Ctx *c = data;
+  parse_gguf (c->gguf_vocab, c->gguf_vocab_len);
+}
+
+/* The biggest of the bundled catalog files, and the parser that reads it. */
+static GBytes *
+largest_catalog_file (LoadFunc    *load,
+                      const char **name)
+{
+  static const struct { const char *file; LoadFunc load; } files[] = {
+    { "models.json", hr_catalog_load_models },
+    { "gpus.json", hr_catalog_load_gpus },
+    { "quants.json", hr_catalog_load_quants },
+  };
+  GBytes *best = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_strconcat ("/io/github/headroomapp/Headroom/data/", files[i].file, NULL);
+      GBytes *bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+
+      if (bytes == NULL)
+        continue;
+      if (best == NULL || g_bytes_get_size (bytes) > g_bytes_get_size (best))
+        {
+          g_clear_pointer (&best, g_bytes_unref);
+          best = bytes;
+          *load = files[i].load;
+          *name = files[i].file;
+        }
+      else
+        g_bytes_unref (bytes);
+    }
+  return best;
+}
+
 /* Cold start of a fresh process: median wall time and the largest peak RSS. */
 static double
 cold_start (const char *const *argv_child,
@@ -202,7 +512,12 @@ hr_cli_bench (int              argc,
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *tmpdir = g_dir_make_tmp ("headroom-bench-XXXXXX", NULL);
-  Result results[16];
+  Result results[24];
+  g_autofree char *largest_label = NULL;
+  g_autofree char *gguf_label = NULL;
+  g_autofree char *gguf_vocab_label = NULL;
+  const char *largest_name = NULL;
+  g_autoptr(GError) chart_error = NULL;
   int n = 0;
   int k = quick ? 1 : 5;
   long rss = 0;
@@ -225,6 +540,16 @@ hr_cli_bench (int              argc,
   c.tmpdir = tmpdir;
   hr_scenario_init (&c.scenario, model, gpu);
   c.scenario.context = 32768;
+  c.png = g_build_filename (tmpdir, "bench.png", NULL);
+  c.context_chart = g_new0 (HrChartContext, 1);
+  if (!hr_chart_context_from_scenario (&c.scenario, 0, c.context_chart, &chart_error))
+    {
+      fprintf (stderr, "headroom-cli: bench: %s\n", chart_error->message);
+      return 1;
+    }
+  c.gguf = synthetic_gguf (FALSE, &c.gguf_len);
+  c.gguf_vocab = synthetic_gguf (TRUE, &c.gguf_vocab_len);
+  c.largest = largest_catalog_file (&c.load_largest, &largest_name);
 
 #define RUN(label, fn, inner, samples, target) \
   results[n++] = (Result) { label, measure (fn, &c, inner, (samples)), target, (inner) * (samples) }
@@ -234,6 +559,20 @@ hr_cli_bench (int              argc,
   RUN ("compare --all-gpus (estimate + max context + best quant per GPU)", bench_compare_all, 2, 3 * k, NAN);
   RUN ("whole catalog × every quant (models × GPUs × quants)", bench_whole_catalog, 1, k, NAN);
   RUN ("load the bundled catalog (all JSON files)", bench_catalog_load, 5, 4 * k, NAN);
+  if (c.largest != NULL)
+    {
+      largest_label = g_strdup_printf ("parse the largest catalog file (%s, %" G_GSIZE_FORMAT " KiB)", largest_name,
+                                       g_bytes_get_size (c.largest) / 1024);
+      RUN (largest_label, bench_largest_catalog_file, 5, 4 * k, NAN);
+    }
+  RUN ("chart export: context chart 1200×700 PNG, scale 1", bench_chart_scale1, 2, 3 * k, 50000);
+  RUN ("chart export: context chart 1200×700 PNG, scale 2", bench_chart_scale2, 1, 3 * k, 50000);
+  RUN ("  of which drawing only (scale 2, no PNG encoding or file)", bench_chart_draw_scale2, 2, 3 * k, NAN);
+  gguf_label = g_strdup_printf ("GGUF header parse: 1,200 tensors, no vocab (%" G_GSIZE_FORMAT " KiB)", c.gguf_len / 1024);
+  RUN (gguf_label, bench_gguf, 20, 5 * k, 2000);
+  gguf_vocab_label = g_strdup_printf ("GGUF header parse: 1,200 tensors + 128K-token vocab (%" G_GSIZE_FORMAT " KiB)",
+                                      c.gguf_vocab_len / 1024);
+  RUN (gguf_vocab_label, bench_gguf_vocab, 5, 5 * k, 2000);
   {
     const char *child[] = { self, "list", "engines", NULL };
     results[n++] = (Result) { "cold start of headroom-cli (list engines)", cold_start (child, 10 * k, &rss), 20000, 10 * k };
@@ -266,25 +605,24 @@ hr_cli_bench (int              argc,
     }
   else
     {
-      g_string_append_printf (out, "%-78s %14s %12s\n", "benchmark (median)", "time", "target");
+      append_padded (out, "benchmark (median)", 80);
+      g_string_append_printf (out, " %12s %10s\n", "time", "target");
       for (int i = 0; i < n; i++)
         {
-          char a[64], b[64];
-          double v = results[i].median_us, t = results[i].target_us;
-          const char *unit = v >= 1000 ? "ms" : "µs";
-          g_string_append_printf (out, "%-78s %11s %s %12s%s\n", results[i].name,
-                                  hr_format_number_c_buf (a, 64, v >= 1000 ? v / 1000 : v, v >= 1000 ? 2 : 2), unit,
-                                  isfinite (t) ? hr_format_number_c_buf (b, 64, t >= 1000 ? t / 1000 : t, 0) : "—",
-                                  isfinite (t) ? (t >= 1000 ? " ms" : " µs") : "");
+          append_padded (out, results[i].name, 80);
+          append_time (out, results[i].median_us, 2, 12);
+          append_time (out, results[i].target_us, 0, 10);
+          g_string_append_c (out, '\n');
         }
       g_string_append_printf (out, "headroom-cli peak RSS: %ld KiB\n", rss);
     }
   fputs (out->str, stdout);
   g_free (c.gguf);
-  {
-    g_autofree char *png = g_build_filename (tmpdir, "bench.png", NULL);
-    g_unlink (png);
-    g_rmdir (tmpdir);
-  }
+  g_free (c.gguf_vocab);
+  g_free (c.context_chart);
+  g_clear_pointer (&c.largest, g_bytes_unref);
+  g_unlink (c.png);
+  g_free (c.png);
+  g_rmdir (tmpdir);
   return 0;
 }

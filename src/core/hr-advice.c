@@ -433,25 +433,33 @@ hr_advice_diagnosis (const HrScenario *scenario,
   if (e->verdict == HR_VERDICT_EXCEEDS)
     {
       g_autoptr(GString) tries = g_string_new (NULL);
+      g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
       int n = hr_advice_min_gpus (scenario, 64);
       const HrQuantMix *q = catalog ? hr_advice_best_quant (scenario, catalog) : NULL;
       gint64 max_ctx = hr_advice_max_context (scenario);
 
       if (n > scenario->n_gpus)
-        g_string_append_printf (tries, _("use %d GPUs"), n);
+        g_ptr_array_add (items, g_strdup_printf (ngettext ("use %d GPU", "use %d GPUs", n), n));
       if (q != NULL)
-        g_string_append_printf (tries, "%s%s", tries->len ? ", " : "", q->id);
+        g_ptr_array_add (items, g_strdup (q->id));
       if (max_ctx >= 2048 && max_ctx < scenario->context)
         {
           g_autofree char *mc = hr_format_context_short (max_ctx / 1024 * 1024);
-          g_string_append_printf (tries, _("%sa context of %s"), tries->len ? ", " : "", mc);
+          g_ptr_array_add (items, g_strdup_printf (_("a context of %s"), mc));
         }
       if (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA)
         {
           double pct = min_offload_pct (scenario);
           if (isfinite (pct) && pct < 100)
-            g_string_append_printf (tries, _("%sor offload %.0f %% of layers to system RAM"),
-                                    tries->len ? ", " : "", pct);
+            g_ptr_array_add (items, g_strdup_printf (_("offload %.0f %% of layers to system RAM"), pct));
+        }
+      for (guint i = 0; i < items->len; i++)
+        {
+          if (i > 0)
+            /* TRANSLATORS: between suggestions ("use 2 GPUs, IQ4_XS or offload …"); the
+             * second string goes before the last one */
+            g_string_append (tries, i + 1 < items->len ? _(", ") : _(" or "));
+          g_string_append (tries, g_ptr_array_index (items, i));
         }
       g_ptr_array_add (lines, g_strdup_printf (_("Does not fit: needs %s GiB, %s GiB usable%s%s."),
                                                hr_format_number_locale_buf (a, 64, hr_to_gib (e->required_bytes), 2),

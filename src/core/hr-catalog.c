@@ -650,7 +650,6 @@ parse_kv_groups (const Entry  *entry,
     {
       JsonNode *gnode = json_array_get_element (array, i);
       g_autofree char *kind_str = NULL;
-      g_autofree char *field = NULL;
       JsonObject *g;
       HrLayerKind kind;
       gint64 count, kv_heads = 0, k_dim = 0, v_dim = 0, window = 0;
@@ -790,6 +789,24 @@ parse_sizes (const Entry  *entry,
   return TRUE;
 }
 
+/* Catalog labels are English in the JSON and listed for translation in
+ * data/catalog-strings.c; the user sees them in their language. */
+static void
+translate_label (char **label)
+{
+  const char *translated;
+
+  if (*label == NULL || **label == '\0')
+    return;
+  translated = g_dgettext (GETTEXT_PACKAGE, *label);
+  if (translated != *label)
+    {
+      char *copy = g_strdup (translated);
+      g_free (*label);
+      *label = copy;
+    }
+}
+
 /* A blank parameter count in the source tables is not a fact we may invent, but it is one we
  * can count: the tensor shapes in config.json determine it.  The entry's source says so. */
 static void
@@ -858,6 +875,7 @@ parse_model (const char  *file,
                           error);
   ok = ok && read_string (&entry, object, "arch_label", FALSE, MAX_SHORT_CHARS,
                           &model->arch_label, error);
+  translate_label (&model->arch_label);
   ok = ok && read_string (&entry, object, "confidence", FALSE, 16, &model->confidence, error);
   ok = ok && check_confidence (&entry, model->confidence, error);
   ok = ok && read_string (&entry, object, "source", FALSE, MAX_SOURCE_CHARS, &model->source,
@@ -1075,6 +1093,7 @@ parse_mix (const char  *file,
 
   ok = ok && read_id (&entry, "quant", index, object, TRUE, &mix->id, error);
   ok = ok && read_string (&entry, object, "label", TRUE, MAX_SHORT_CHARS, &mix->label, error);
+  translate_label (&mix->label);
   ok = ok && read_string (&entry, object, "default_type", FALSE, 16, &mix->default_type, error);
   ok = ok && read_number (&entry, object, "nominal_bpw", FALSE, 0, TRUE, 64, &bpw, error);
   ok = ok && read_bool (&entry, object, "gguf", FALSE, &mix->gguf, error);

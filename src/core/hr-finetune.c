@@ -24,8 +24,11 @@
  * bytes in 16-bit training (s sequence, b micro-batch, h hidden, a heads); the output layer adds
  * 4·s·b·h·(1 + v/h) (final norm, projection input and fp32 logits for the loss, v vocabulary).
  * With full activation recomputation (gradient checkpointing) only each layer's input, 2·s·b·h
- * bytes, is kept, plus one layer's full activations while it is recomputed.  Data parallelism
- * does not shard activations: each GPU runs its own micro-batch.
+ * bytes, is kept, plus one layer's full activations while it is recomputed.  Fused attention
+ * (Dao et al. 2022, "FlashAttention", arXiv:2205.14135; PyTorch SDPA, the default of current
+ * training stacks) never materialises the a·s² score, softmax and dropout tensors, so the
+ * 5·a·s term drops out; HrFtScenario.flash_attention (on by default) chooses.  Data
+ * parallelism does not shard activations: each GPU runs its own micro-batch.
  */
 #include "hr-finetune.h"
 
@@ -35,6 +38,8 @@
 
 #include "hr-scenario.h"
 #include "hr-units.h"
+
+#define FT_MAX_FIT_GPUS    8
 
 #define NF4_DQ_BITS        (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0))  /* 4.127 */
 #define BUFFERS_BYTES      (1.0 * HR_GIB)   /* CUDA context and temporaries */
@@ -332,6 +337,7 @@ hr_ft_scenario_init (HrFtScenario  *ft,
   ft->lora_all_linear = TRUE;
   ft->n_gpus = 1;
   ft->sharding = HR_SHARD_NONE;
+  ft->flash_attention = TRUE;
 }
 
 gboolean
@@ -392,7 +398,7 @@ hr_finetune_compute (const HrFtScenario *ft,
     }
 
   acts = hr_finetune_activation_bytes (model, ft->seq_len, ft->micro_batch,
-                                       ft->grad_checkpointing, FALSE);
+                                       ft->grad_checkpointing, ft->flash_attention);
 
   buffers = BUFFERS_BYTES;
   /* ZeRO-3/FSDP all-gathers one layer (one FSDP unit) at a time for its forward and backward:
@@ -417,6 +423,149 @@ hr_finetune_compute (const HrFtScenario *ft,
   return TRUE;
 }
 
+double
+hr_finetune_usable_bytes (const HrGpu *gpu,
+                          double       reserve,
+                          double       unified_share)
+{
+  double mem, share;
+
+  g_return_val_if_fail (gpu != NULL, 0.0);
+
+  if (!isfinite (gpu->memory_gib) || gpu->memory_gib <= 0)
+    return 0.0;
+  mem = gpu->memory_gib * HR_GIB;
+  if (hr_gpu_is_unified (gpu))
+    {
+      /* as hr_estimate_compute(): macOS wires about 2/3 of RAM below 64 GB, 3/4 from there */
+      share = unified_share > 0 ? unified_share
+              : gpu->unified_share > 0 ? gpu->unified_share
+              : gpu->memory_gib < 64 ? 2.0 / 3.0 : 0.75;
+      return mem * CLAMP (share, 0.0, 1.0);
+    }
+  if (!isfinite (reserve) || reserve < 0)
+    reserve = HR_DEFAULT_RESERVE;
+  return mem * (1.0 - CLAMP (reserve, 0.0, 1.0));
+}
+
+HrVerdict
+hr_finetune_verdict (const HrFtEstimate *estimate,
+                     const HrGpu        *gpu,
+                     double              reserve,
+                     double              unified_share)
+{
+  g_return_val_if_fail (estimate != NULL, HR_VERDICT_EXCEEDS);
+  g_return_val_if_fail (gpu != NULL, HR_VERDICT_EXCEEDS);
+
+  return hr_verdict_for (estimate->total_bytes, MAX (gpu->memory_gib, 0) * HR_GIB,
+                         hr_finetune_usable_bytes (gpu, reserve, unified_share));
+}
+
+typedef struct
+{
+  const HrGpu *gpu;
+  int count;
+  double mem;
+  double price;
+} FitConfig;
+
+static gint
+compare_fit_config (gconstpointer a,
+                    gconstpointer b)
+{
+  const FitConfig *x = a, *y = b;
+
+  if (x->mem != y->mem)
+    return x->mem < y->mem ? -1 : 1;
+  /* at equal memory one device beats several: no interconnect, one power supply */
+  if (x->count != y->count)
+    return x->count < y->count ? -1 : 1;
+  /* priced before unpriced, then cheaper */
+  if (isfinite (x->price) != isfinite (y->price))
+    return isfinite (x->price) ? -1 : 1;
+  if (isfinite (x->price) && x->price != y->price)
+    return x->price < y->price ? -1 : 1;
+  return 0;
+}
+
+gboolean
+hr_finetune_smallest_fit (const HrFtScenario *ft,
+                          const HrCatalog    *catalog,
+                          int                 max_gpus,
+                          double              reserve,
+                          double              unified_share,
+                          HrFtFit            *out)
+{
+  static const int counts[] = { 1, 2, 4, 8 };
+  g_autoptr(GArray) configs = NULL;
+  HrFtEstimate one;
+
+  g_return_val_if_fail (ft != NULL, FALSE);
+  g_return_val_if_fail (catalog != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  out->verdict = HR_VERDICT_EXCEEDS;
+  max_gpus = CLAMP (max_gpus, 1, FT_MAX_FIT_GPUS);
+
+  /* a run that cannot be computed has no answer; checked once, not per device */
+  {
+    HrFtScenario s = *ft;
+
+    s.n_gpus = 1;
+    if (!hr_finetune_compute (&s, &one, NULL))
+      return FALSE;
+  }
+
+  configs = g_array_new (FALSE, FALSE, sizeof (FitConfig));
+  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+    {
+      const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
+
+      if (gpu->user_defined || !isfinite (gpu->memory_gib) || gpu->memory_gib <= 0)
+        continue;
+      for (guint c = 0; c < G_N_ELEMENTS (counts) && counts[c] <= max_gpus; c++)
+        {
+          FitConfig cfg = { gpu, counts[c], gpu->memory_gib * counts[c],
+                            gpu->price_usd * counts[c] };
+
+          if (hr_gpu_is_unified (gpu) && counts[c] > 1)
+            break;
+          g_array_append_val (configs, cfg);
+        }
+    }
+  g_array_sort (configs, compare_fit_config);
+
+  for (guint i = 0; i < configs->len; i++)
+    {
+      const FitConfig *cfg = &g_array_index (configs, FitConfig, i);
+      HrFtScenario s = *ft;
+      HrFtEstimate e;
+      HrVerdict v;
+
+      s.n_gpus = cfg->count;
+      if (cfg->count == 1)
+        e = one;
+      else
+        {
+          if (s.sharding == HR_SHARD_NONE)
+            s.sharding = HR_SHARD_ZERO3;
+          if (!hr_finetune_compute (&s, &e, NULL))
+            continue;
+        }
+      v = hr_finetune_verdict (&e, cfg->gpu, reserve, unified_share);
+      if (v == HR_VERDICT_EXCEEDS)
+        continue;
+      out->gpu = cfg->gpu;
+      out->count = cfg->count;
+      out->sharding = cfg->count > 1 ? s.sharding : ft->sharding;
+      out->estimate = e;
+      out->verdict = v;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 const char *
 hr_finetune_formula_text (HrFtMethod method)
 {
@@ -431,7 +580,9 @@ hr_finetune_formula_text (HrFtMethod method)
                "÷ N with ZeRO-2 or ZeRO-3\n"
                "• activations (s sequence, b micro-batch, h hidden, a heads, L layers, "
                "v vocabulary): with gradient checkpointing s·b·(2·h·L + 34·h + 5·a·s), "
-               "without s·b·L·(34·h + 5·a·s); plus s·b·(4·h + 4·v) for the output layer\n"
+               "without s·b·L·(34·h + 5·a·s); plus s·b·(4·h + 4·v) for the output layer; "
+               "with flash attention (FlashAttention/SDPA) the 5·a·s attention-score term is "
+               "never stored and drops out\n"
                "• buffers = 1 GiB (CUDA context, temporaries); ZeRO-3 adds one gathered "
                "layer of bf16 weights\n"
                "References: Rajbhandari et al. 2020, “ZeRO” (arXiv:1910.02054) §3.1; "
@@ -450,7 +601,8 @@ hr_finetune_formula_text (HrFtMethod method)
                "SGD with momentum 4 B × A; ÷ N with ZeRO-2 or ZeRO-3\n"
                "• activations: as for full fine-tuning (the backward pass still runs through "
                "every layer): with gradient checkpointing s·b·(2·h·L + 34·h + 5·a·s), without "
-               "s·b·L·(34·h + 5·a·s); plus s·b·(4·h + 4·v)\n"
+               "s·b·L·(34·h + 5·a·s); plus s·b·(4·h + 4·v); flash attention drops the 5·a·s "
+               "term\n"
                "• buffers = 1 GiB (CUDA context, temporaries)\n"
                "References: Hu et al. 2021, “LoRA” (arXiv:2106.09685); Korthikanti et al. "
                "2022 (arXiv:2205.05198) §4.");
@@ -467,7 +619,8 @@ hr_finetune_formula_text (HrFtMethod method)
                "• gradients = 4 B × A; optimizer = AdamW 8 B × A, 8-bit AdamW 2 B × A, SGD "
                "with momentum 4 B × A\n"
                "• activations: with gradient checkpointing s·b·(2·h·L + 34·h + 5·a·s), without "
-               "s·b·L·(34·h + 5·a·s); plus s·b·(4·h + 4·v)\n"
+               "s·b·L·(34·h + 5·a·s); plus s·b·(4·h + 4·v); flash attention drops the 5·a·s "
+               "term\n"
                "• buffers = 1 GiB (CUDA context, temporaries)\n"
                "References: Dettmers et al. 2023, “QLoRA” (arXiv:2305.14314) §3; Hu et al. "
                "2021, “LoRA” (arXiv:2106.09685); Korthikanti et al. 2022 (arXiv:2205.05198) "

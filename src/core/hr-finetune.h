@@ -2,6 +2,8 @@
 #pragma once
 
 #include <glib.h>
+#include "hr-catalog.h"
+#include "hr-estimate.h"
 #include "hr-model.h"
 #include "hr-gpu.h"
 
@@ -23,6 +25,7 @@ typedef struct
   gboolean lora_all_linear; /* TRUE: q,k,v,o,gate,up,down; FALSE: q,v only */
   int n_gpus;
   HrSharding sharding;
+  gboolean flash_attention; /* TRUE: fused attention (FlashAttention/SDPA), no score matrix */
 } HrFtScenario;
 
 typedef struct
@@ -36,6 +39,9 @@ typedef struct
   double total_bytes;        /* per GPU */
 } HrFtEstimate;
 
+/* Defaults: seq 2048, micro-batch 1, gradient checkpointing, AdamW, rank 16 on all linear
+ * layers, 1 GPU, no sharding, flash attention on (what PyTorch SDPA and FlashAttention-2 do by
+ * default in current training stacks). */
 void            hr_ft_scenario_init         (HrFtScenario    *ft,
                                              const HrModel   *model,
                                              HrFtMethod       method);
@@ -62,8 +68,8 @@ double          hr_finetune_lora_params     (const HrModel   *model,
                                              gboolean         include_experts);
 
 /* Activation bytes per GPU for one micro-batch (Korthikanti et al. 2022 accounting).
- * @flash_attention drops the 5·a·s attention-score term that fused attention never stores;
- * hr_finetune_compute passes FALSE (the published figure). */
+ * @flash_attention drops the 5·a·s attention-score term that fused attention never stores
+ * (hr_finetune_compute passes ft->flash_attention; FALSE gives the published figure). */
 double          hr_finetune_activation_bytes (const HrModel  *model,
                                              int              seq_len,
                                              int              micro_batch,
@@ -73,5 +79,40 @@ double          hr_finetune_activation_bytes (const HrModel  *model,
 /* The formulas behind hr_finetune_compute() for @method, as several lines of plain text with
  * their references (for the app's "formulas" popover and `headroom-cli finetune`). */
 const char     *hr_finetune_formula_text    (HrFtMethod       method);
+
+/* Memory one @gpu offers a training run: physical × (1 − @reserve), or for unified memory the
+ * GPU working-set share (@unified_share when > 0, else the machine's default) — the same
+ * capacity hr_estimate_compute() uses for inference. */
+double          hr_finetune_usable_bytes    (const HrGpu     *gpu,
+                                             double           reserve,
+                                             double           unified_share);
+/* The verdict for @estimate's per-GPU total on one @gpu (fits / tight / exceeds). */
+HrVerdict       hr_finetune_verdict         (const HrFtEstimate *estimate,
+                                             const HrGpu     *gpu,
+                                             double           reserve,
+                                             double           unified_share);
+
+/* The smallest catalog configuration that holds a fine-tuning run. */
+typedef struct
+{
+  const HrGpu *gpu;          /* borrowed from the catalog; NULL when nothing fits */
+  int count;                 /* GPUs of that kind, 1 … max_gpus; 0 when nothing fits */
+  HrSharding sharding;       /* what the count assumes */
+  HrFtEstimate estimate;     /* per GPU at that count */
+  HrVerdict verdict;
+} HrFtFit;
+
+/* Every catalog device (not the user's own) × {1, 2, 4, 8} up to @max_gpus, smallest total
+ * memory first (one device before several, then the cheaper): the first that holds @ft
+ * (@reserve and @unified_share as for hr_finetune_usable_bytes()).  Several GPUs use @ft's
+ * sharding, or ZeRO-3/FSDP when it has none (plain data parallelism does not lower the memory
+ * per GPU); unified-memory machines count once.  @ft's own n_gpus is ignored.  FALSE (and
+ * out->count 0) when nothing fits or @ft cannot be computed. */
+gboolean        hr_finetune_smallest_fit    (const HrFtScenario *ft,
+                                             const HrCatalog *catalog,
+                                             int              max_gpus,
+                                             double           reserve,
+                                             double           unified_share,
+                                             HrFtFit         *out);
 
 G_END_DECLS

@@ -25,6 +25,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-units.h"
+#include "hr-userdata.h"
 
 #define LLAMA_PORT      "8080"
 #define SGLANG_PORT     "30000"
@@ -850,6 +851,10 @@ ollama_command (const Ctx *c)
       g_autofree char *path = gguf_path (c, &real);
       g_autofree char *from = g_strconcat ("FROM ", path, NULL);
       const char *name = c->model->id != NULL && *c->model->id != '\0' ? c->model->id : "model";
+
+      /* a user's model is "user:slug": Ollama would read the colon as a tag */
+      if (g_str_has_prefix (name, HR_USERDATA_ID_PREFIX) && name[strlen (HR_USERDATA_ID_PREFIX)] != '\0')
+        name += strlen (HR_USERDATA_ID_PREFIX);
 
       sh_raw (&sh, "echo");
       sh_arg (&sh, from);

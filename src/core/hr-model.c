@@ -46,6 +46,7 @@ hr_model_free (HrModel *model)
   g_free (model->source);
   g_free (model->confidence);
   g_free (model->gguf_quant);
+  g_free (model->gguf_path);
   g_clear_pointer (&model->layers, g_array_unref);
   g_clear_pointer (&model->sizes, g_ptr_array_unref);
   g_clear_pointer (&model->weights_cache, hr_weights_cache_free);
@@ -74,6 +75,7 @@ hr_model_copy (const HrModel *model)
   copy->source = g_strdup (model->source);
   copy->confidence = g_strdup (model->confidence);
   copy->gguf_quant = g_strdup (model->gguf_quant);
+  copy->gguf_path = g_strdup (model->gguf_path);
   copy->layers = g_array_new (FALSE, TRUE, sizeof (HrLayerGroup));
   g_array_append_vals (copy->layers, model->layers->data, model->layers->len);
   copy->sizes = g_ptr_array_new_with_free_func (quant_size_free);

@@ -97,6 +97,8 @@ typedef struct
   guint64 gguf_bytes;      /* sum of all tensor bytes */
   guint64 gguf_expert_bytes; /* of which routed-expert tensors */
   int gguf_file_type;      /* general.file_type, -1 when absent */
+  char *gguf_path;         /* the local file it was opened from (launch commands load it);
+                            * NULL for a remote header or when unknown */
 
   /* private: derived weights per quant, filled by hr_weights_compute() (hr-weights.c) under
    * its own lock; keyed by a fingerprint of the fields above, never copied */

@@ -20,6 +20,7 @@
 #define MODELS_FILE    "models.json"
 #define GPUS_FILE      "gpus.json"
 #define MAX_SLUG_CHARS 64
+#define MAX_PATH_CHARS 4096
 /* The catalog parser's own limit; a larger file is damaged by definition. */
 #define MAX_FILE_BYTES (32 * 1024 * 1024)
 /* Integers above 2^53 are not exact as doubles. */
@@ -305,6 +306,11 @@ hr_model_write_json (HrJsonWriter  *w,
       hr_json_int (w, (gint64) MIN (m->gguf_expert_bytes, (guint64) G_MAXINT64));
       hr_json_key (w, "file_type");
       hr_json_int (w, m->gguf_file_type);
+      if (m->gguf_path != NULL && g_utf8_validate (m->gguf_path, -1, NULL))
+        {
+          hr_json_key (w, "path");
+          hr_json_string (w, m->gguf_path);
+        }
       hr_json_end_object (w);
     }
   hr_json_end_object (w);
@@ -488,6 +494,7 @@ read_model_extras (gpointer    entry,
     {
       JsonObject *gguf = json_node_get_object (node);
       const char *quant = get_string_member (gguf, "quant");
+      const char *path;
 
       if (quant != NULL && g_utf8_validate (quant, -1, NULL) && strlen (quant) <= 32)
         {
@@ -500,6 +507,12 @@ read_model_extras (gpointer    entry,
         model->gguf_expert_bytes = (guint64) value;
       if (get_int_member (gguf, "file_type", -1, G_MAXINT32, &value))
         model->gguf_file_type = (int) value;
+      path = get_string_member (gguf, "path");
+      if (path != NULL && g_path_is_absolute (path) && strlen (path) <= MAX_PATH_CHARS)
+        {
+          g_free (model->gguf_path);
+          model->gguf_path = g_strdup (path);
+        }
     }
 }
 

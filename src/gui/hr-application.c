@@ -3,6 +3,10 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "hr-about.h"
+#include "hr-preferences-window.h"
+#include "hr-pricing-manager.h"
+#include "hr-userdata.h"
 #include "hr-window.h"
 
 struct _HrApplication
@@ -11,6 +15,9 @@ struct _HrApplication
 
   HrCatalog *catalog;
   GSettings *settings;
+  HrPricingManager *pricing;
+  HrUserData *userdata;
+  char *userdata_warning;  /* a damaged file set aside at start-up, for the first window */
 };
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
@@ -67,71 +74,52 @@ about_activated (GSimpleAction *action,
 {
   HrApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  const HrPricing *pricing = self->catalog ? hr_catalog_get_pricing (self->catalog) : NULL;
-  g_autofree char *prices = NULL;
-  g_autofree char *debug = NULL;
-  GtkWidget *about;
-  const char *developers[] = { "The Headroom developers", NULL };
 
-  prices = g_strdup_printf (_("Cloud GPU prices come from public price lists; the bundled snapshot was checked on %s. "
-                              "Prices change often: refresh them from the Cloud view or a pricing feed in Preferences."),
-                            pricing && pricing->updated ? pricing->updated : _("an unknown date"));
-  debug = g_strdup_printf ("Headroom %s\nGTK %u.%u.%u\nlibadwaita %u.%u.%u\nGLib %u.%u.%u\n"
-                           "Catalog: %u models, %u GPUs, %u quantizations, %u cloud offers\n",
-                           PACKAGE_VERSION,
-                           gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version (),
-                           adw_get_major_version (), adw_get_minor_version (), adw_get_micro_version (),
-                           glib_major_version, glib_minor_version, glib_micro_version,
-                           self->catalog ? hr_catalog_n_models (self->catalog) : 0,
-                           self->catalog ? hr_catalog_n_gpus (self->catalog) : 0,
-                           self->catalog ? hr_catalog_n_quants (self->catalog) : 0,
-                           pricing && pricing->offers ? pricing->offers->len : 0);
+  gtk_window_present (GTK_WINDOW (hr_about_window_new (parent, self->catalog)));
+}
 
-  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                        "transient-for", parent,
-                        "modal", TRUE,
-                        "application-name", _("Headroom"),
-                        "application-icon", APP_ID,
-                        "developer-name", _("The Headroom developers"),
-                        "version", PACKAGE_VERSION,
-                        "comments", _("Can this open-weight language model run on this hardware, with how much "
-                                      "memory to spare, how fast, and at what cost? Headroom answers offline and "
-                                      "instantly."),
-                        "website", "https://github.com/headroomapp/headroom",
-                        "issue-url", "https://github.com/headroomapp/headroom/issues",
-                        "license-type", GTK_LICENSE_GPL_3_0,
-                        "copyright", "© 2025 The Headroom developers",
-                        "developers", developers,
-                        "translator-credits", _("translator-credits"),
-                        "debug-info", debug,
-                        NULL);
+static void
+preferences_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (app);
 
-  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), _("Model architectures"), NULL,
-                                      GTK_LICENSE_CUSTOM,
-                                      _("Layer counts, attention heads, experts and context limits come from each "
-                                        "model’s published config.json on Hugging Face and its model card; measured "
-                                        "GGUF file sizes from the public file listings of the quantized repositories."));
-  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), _("Accelerators"), NULL,
-                                      GTK_LICENSE_CUSTOM,
-                                      _("Memory, bandwidth, throughput, power and prices come from vendor datasheets "
-                                        "and launch announcements, with the source recorded next to every figure in "
-                                        "the catalog. Unknown figures stay unknown."));
-  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), _("Quantization formats"), NULL,
-                                      GTK_LICENSE_CUSTOM,
-                                      _("Block sizes and per-tensor type rules follow ggml and llama.cpp’s "
-                                        "llama-quantize (MIT licence)."));
-  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), _("Cloud prices"), NULL,
-                                      GTK_LICENSE_CUSTOM, prices);
-  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), _("Speed estimates"), NULL,
-                                      GTK_LICENSE_CUSTOM,
-                                      _("Decode efficiency is calibrated against published llama-bench results; "
-                                        "estimates carry a range, not a promise."));
-  gtk_window_present (GTK_WINDOW (about));
+  /* one at a time: a second Ctrl+, brings the open one forward */
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (HR_IS_PREFERENCES_WINDOW (l->data))
+      {
+        gtk_window_present (l->data);
+        return;
+      }
+  gtk_window_present (GTK_WINDOW (hr_preferences_window_new (parent)));
+}
+
+static void
+refresh_prices_activated (GSimpleAction *action,
+                          GVariant      *parameter,
+                          gpointer       user_data)
+{
+  HrApplication *self = user_data;
+
+  /* the outcome reaches every window's Cloud view as a toast */
+  hr_pricing_manager_refresh (self->pricing);
+}
+
+static void
+pricing_busy_cb (HrApplication *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "refresh-prices");
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), !hr_pricing_manager_get_busy (self->pricing));
 }
 
 static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_activated },
   { .name = "about", .activate = about_activated },
+  { .name = "preferences", .activate = preferences_activated },
+  { .name = "refresh-prices", .activate = refresh_prices_activated },
 };
 
 /* GApplication ------------------------------------------------------------------------------- */
@@ -157,9 +145,27 @@ hr_application_startup (GApplication *app)
       self->catalog = hr_catalog_new_empty ();
     }
 
+  /* the user's own models and GPUs; a damaged file is moved aside, the rest still loads */
+  self->userdata = hr_userdata_new (NULL);
+  g_clear_error (&error);
+  if (!hr_userdata_load (self->userdata, self->catalog, &error))
+    self->userdata_warning = g_strdup (error->message);
+
+  /* the cached feed, else the bundled snapshot; a fetch when the cache is a day old (a
+   * damaged cache is set aside, and the first window's Cloud view says so) */
+  self->pricing = hr_pricing_manager_new (self->catalog, self->settings, NULL);
+  hr_pricing_manager_load (self->pricing, NULL);
+
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit",
                                          (const char *[]) { "<Control>q", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
+                                         (const char *[]) { "<Control>comma", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.refresh-prices",
+                                         (const char *[]) { "<Control>r", NULL });
+  g_signal_connect_object (self->pricing, "notify::busy", G_CALLBACK (pricing_busy_cb), self, G_CONNECT_SWAPPED);
+  if (hr_pricing_manager_is_due (self->pricing))
+    hr_pricing_manager_refresh (self->pricing);
 }
 
 static void
@@ -177,8 +183,12 @@ hr_application_finalize (GObject *object)
 {
   HrApplication *self = HR_APPLICATION (object);
 
-  /* after the windows: their views never outlive the catalog (workers are joined) */
+  /* after the windows: their views never outlive the catalog (workers are joined); the
+   * pricing manager borrows it, and its dispose cancels a fetch still running */
+  g_clear_object (&self->pricing);
   g_clear_pointer (&self->catalog, hr_catalog_free);
+  g_clear_pointer (&self->userdata, hr_userdata_free);
+  g_clear_pointer (&self->userdata_warning, g_free);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (hr_application_parent_class)->finalize (object);
@@ -224,4 +234,25 @@ hr_application_get_settings (HrApplication *self)
 {
   g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
   return self->settings;
+}
+
+HrPricingManager *
+hr_application_get_pricing_manager (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+  return self->pricing;
+}
+
+HrUserData *
+hr_application_get_userdata (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+  return self->userdata;
+}
+
+char *
+hr_application_take_userdata_warning (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+  return g_steal_pointer (&self->userdata_warning);
 }

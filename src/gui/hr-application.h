@@ -4,6 +4,8 @@
 #include <adwaita.h>
 
 #include "hr-catalog.h"
+#include "hr-pricing-manager.h"
+#include "hr-userdata.h"
 
 G_BEGIN_DECLS
 
@@ -16,5 +18,12 @@ HrApplication  *hr_application_new          (void);
  * application, valid until it is finalized. */
 HrCatalog      *hr_application_get_catalog  (HrApplication *self);
 GSettings      *hr_application_get_settings (HrApplication *self);
+/* Where the user's own models and GPUs are saved (loaded into the catalog in startup). */
+HrUserData     *hr_application_get_userdata (HrApplication *self);
+/* Why the user's files did not all load at start-up (a damaged file moved aside, naming the
+ * copy), once: the first window shows it; NULL when all was well. */
+char           *hr_application_take_userdata_warning (HrApplication *self);
+/* Where the catalog's cloud prices come from; made in startup. */
+HrPricingManager *hr_application_get_pricing_manager (HrApplication *self);
 
 G_END_DECLS

@@ -20,6 +20,11 @@ struct _HrPicker
   GtkLabel *subtitle_label;
   GtkLabel *empty_label;
   GtkScrolledWindow *scroller;
+  GtkWidget *footer_separator;
+  GtkWidget *footer;
+  GtkMenuButton *add_menu_button;
+  GtkButton *add_button;
+  GtkButton *manage_button;
 
   GListStore *store;           /* HrPickerItem, headings included */
   GtkFilterListModel *filtered;
@@ -313,6 +318,14 @@ list_activate_cb (HrPicker    *self,
   activate_position (self, position);
 }
 
+static void
+footer_clicked_cb (HrPicker  *self,
+                   GtkButton *button)
+{
+  /* the button's action opens a dialog: the list gets out of its way */
+  gtk_popover_popdown (self->popover);
+}
+
 static gboolean
 scroll_to_selected_cb (gpointer user_data)
 {
@@ -439,11 +452,17 @@ hr_picker_class_init (HrPickerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrPicker, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, HrPicker, empty_label);
   gtk_widget_class_bind_template_child (widget_class, HrPicker, scroller);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, footer_separator);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, footer);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, add_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, add_button);
+  gtk_widget_class_bind_template_child (widget_class, HrPicker, manage_button);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, list_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, popover_show_cb);
+  gtk_widget_class_bind_template_callback (widget_class, footer_clicked_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "picker");
@@ -624,4 +643,34 @@ hr_picker_get_shown (HrPicker *self)
 {
   g_return_val_if_fail (HR_IS_PICKER (self), NULL);
   return G_LIST_MODEL (self->filtered);
+}
+
+void
+hr_picker_set_footer (HrPicker   *self,
+                      const char *add_label,
+                      GMenuModel *add_menu,
+                      const char *add_action,
+                      const char *manage_action)
+{
+  gboolean menu, button, manage;
+
+  g_return_if_fail (HR_IS_PICKER (self));
+  g_return_if_fail (add_menu == NULL || G_IS_MENU_MODEL (add_menu));
+
+  menu = add_label != NULL && add_menu != NULL;
+  button = add_label != NULL && add_menu == NULL && add_action != NULL;
+  manage = manage_action != NULL;
+
+  gtk_menu_button_set_menu_model (self->add_menu_button, menu ? add_menu : NULL);
+  if (menu)
+    gtk_menu_button_set_label (self->add_menu_button, add_label);
+  gtk_widget_set_visible (GTK_WIDGET (self->add_menu_button), menu);
+  if (button)
+    gtk_button_set_label (self->add_button, add_label);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->add_button), button ? add_action : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->add_button), button);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->manage_button), manage_action);
+  gtk_widget_set_visible (GTK_WIDGET (self->manage_button), manage);
+  gtk_widget_set_visible (self->footer, menu || button || manage);
+  gtk_widget_set_visible (self->footer_separator, menu || button || manage);
 }

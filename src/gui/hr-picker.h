@@ -28,6 +28,15 @@ const char     *hr_picker_get_title         (HrPicker     *self);
 void            hr_picker_set_placeholder   (HrPicker     *self,
                                              const char   *text);
 
+/* A footer under the list: @add_label ("Add _Model…") opens @add_menu, or activates
+ * @add_action when there is no menu; "Manage Yours…" activates @manage_action.  NULL hides
+ * each; all NULL hides the footer. */
+void            hr_picker_set_footer        (HrPicker     *self,
+                                             const char   *add_label,
+                                             GMenuModel   *add_menu,
+                                             const char   *add_action,
+                                             const char   *manage_action);
+
 /* Opens the list with the search entry focused (Ctrl+F / Ctrl+G). */
 void            hr_picker_popup             (HrPicker     *self);
 void            hr_picker_popdown           (HrPicker     *self);

@@ -221,6 +221,14 @@ hr_size_model_summary (const HrModel *model)
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
+  /* a model read from a GGUF header is that file: say which, so two of the same name differ */
+  if (model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_quant != NULL)
+    g_string_append_printf (s, model->gguf_path != NULL
+                               /* TRANSLATORS: a model from a local GGUF file, e.g. "Q4_K_M file · " */
+                               ? _("%s file · ")
+                               /* TRANSLATORS: a model from a GGUF header read over HTTP */
+                               : _("%s from the web · "),
+                            model->gguf_quant);
   if (isfinite (model->total_params) && model->total_params > 0)
     {
       g_autofree char *total = hr_size_format_number (model->total_params / 1e9, 2);
@@ -739,7 +747,8 @@ hr_advice_state_compute (const HrScenario *scenario,
   if (hr_estimate_compute (scenario, pricing, &e, NULL))
     {
       g_autoptr(GPtrArray) diag = hr_advice_diagnosis (scenario, &e, catalog);
-      g_autoptr(GPtrArray) launch = hr_launch_commands (scenario, &e);
+      /* a model opened from a local GGUF file is launched from that file */
+      g_autoptr(GPtrArray) launch = hr_launch_commands_for_file (scenario, &e, scenario->model->gguf_path);
 
       for (guint i = 0; i < diag->len; i++)
         g_ptr_array_add (st->diagnosis, g_strdup (g_ptr_array_index (diag, i)));

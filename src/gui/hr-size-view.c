@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-picker-items.h"
 #include "hr-units.h"
 
 #define DEFAULT_MODEL "glm-4.5-air"
@@ -37,6 +38,14 @@ struct _HrAdviceJob
 };
 
 G_DEFINE_FINAL_TYPE (HrSizeView, hr_size_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  SCENARIO_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static const char * const kv_ids[] = { "f16", "fp8", "q8_0", "q4_0", NULL };
 static const char * const engine_ids[] = { "llama.cpp", "vllm", "sglang", "ollama", "mlx", NULL };
@@ -155,65 +164,13 @@ round_context (double tokens)
 
 /* Pickers and lists ----------------------------------------------------------------------- */
 
-static void
-sort_stable_by_group (GPtrArray *items)
-{
-  /* g_ptr_array_sort is not stable: keep the catalog order inside each group */
-  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
-
-  for (guint i = 0; i < items->len; i++)
-    {
-      const char *g = hr_picker_item_get_group (g_ptr_array_index (items, i));
-      gboolean seen = FALSE;
-      for (guint j = 0; j < groups->len && !seen; j++)
-        seen = g_strcmp0 (g_ptr_array_index (groups, j), g) == 0;
-      if (!seen)
-        g_ptr_array_add (groups, g_strdup (g));
-    }
-  /* sort the group names themselves (insertion sort: a dozen vendors) */
-  for (guint i = 1; i < groups->len; i++)
-    for (guint j = i; j > 0 && g_utf8_collate (g_ptr_array_index (groups, j - 1), g_ptr_array_index (groups, j)) > 0; j--)
-      {
-        gpointer tmp = groups->pdata[j];
-        groups->pdata[j] = groups->pdata[j - 1];
-        groups->pdata[j - 1] = tmp;
-      }
-  for (guint j = 0; j < groups->len; j++)
-    for (guint i = 0; i < items->len; i++)
-      if (g_strcmp0 (hr_picker_item_get_group (g_ptr_array_index (items, i)), g_ptr_array_index (groups, j)) == 0)
-        g_ptr_array_add (sorted, g_ptr_array_index (items, i));
-  memcpy (items->pdata, sorted->pdata, sizeof (gpointer) * sorted->len);
-}
-
+/* The user's own entries first, under "Yours", then the catalog's by vendor. */
 static void
 fill_pickers (HrSizeView *self)
 {
-  g_autoptr(GPtrArray) models = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) gpus = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) models = hr_picker_items_models (self->catalog);
+  g_autoptr(GPtrArray) gpus = hr_picker_items_gpus (self->catalog);
 
-  for (guint i = 0; i < hr_catalog_n_models (self->catalog); i++)
-    {
-      const HrModel *m = hr_catalog_get_model (self->catalog, i);
-      g_autofree char *summary = hr_size_model_summary (m);
-      g_autofree char *search = g_strjoin (" ", m->family ? m->family : "", m->vendor ? m->vendor : "",
-                                           m->hf_repo ? m->hf_repo : "", m->arch_label ? m->arch_label : "", NULL);
-      g_ptr_array_add (models, hr_picker_item_new (m->id, m->name ? m->name : m->id, summary,
-                                                   m->vendor ? m->vendor : _("Other"), search));
-    }
-  for (guint i = 0; i < hr_catalog_n_gpus (self->catalog); i++)
-    {
-      const HrGpu *g = hr_catalog_get_gpu (self->catalog, i);
-      g_autofree char *summary = hr_size_gpu_summary (g);
-      g_autofree char *search = g_strjoin (" ", g->vendor ? g->vendor : "", g->stack ? g->stack : "",
-                                           g->memory_type ? g->memory_type : "",
-                                           hr_gpu_form_to_string (g->form), NULL);
-      g_ptr_array_add (gpus, hr_picker_item_new (g->id, g->name ? g->name : g->id, summary,
-                                                 g->user_defined ? _("Custom") : (g->vendor ? g->vendor : _("Other")),
-                                                 search));
-    }
-  sort_stable_by_group (models);
-  sort_stable_by_group (gpus);
   hr_picker_set_items (self->model_picker, models);
   hr_picker_set_items (self->gpu_picker, gpus);
 }
@@ -510,6 +467,8 @@ recompute_cb (gpointer user_data)
   self->n_recomputes++;
   self->last_recompute_us = g_get_monotonic_time () - start;
   g_debug ("recompute #%u: %" G_GINT64_FORMAT " µs", self->n_recomputes, self->last_recompute_us);
+  /* the views that follow this scenario (Compare, Fine-tune) */
+  g_signal_emit (self, signals[SCENARIO_CHANGED], 0);
   return G_SOURCE_REMOVE;
 }
 
@@ -791,6 +750,15 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   object_class->dispose = hr_size_view_dispose;
   object_class->finalize = hr_size_view_finalize;
 
+  /**
+   * HrSizeView::scenario-changed:
+   *
+   * The scenario on screen was read and sized again (hr_size_view_get_scenario()).
+   */
+  signals[SCENARIO_CHANGED] =
+    g_signal_new ("scenario-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   g_type_ensure (HR_TYPE_PICKER);
   g_type_ensure (HR_TYPE_CHART_WIDGET);
   g_type_ensure (HR_TYPE_SPEED_SIMULATOR);
@@ -932,6 +900,17 @@ hr_size_view_catalog_changed (HrSizeView *self)
   bind_settings (self);
   update_model_limits (self);
   update_backend_subtitle (self);
+  schedule_recompute (self);
+}
+
+void
+hr_size_view_pricing_changed (HrSizeView *self)
+{
+  g_return_if_fail (HR_IS_SIZE_VIEW (self));
+
+  /* The worker prices with its own copy and only this thread reads the catalog's pricing,
+   * so nothing to wait for: the next recompute reads the new prices, and its new generation
+   * drops the advice of a worker still running on the old ones. */
   schedule_recompute (self);
 }
 

@@ -26,8 +26,12 @@ HrCatalog      *hr_size_view_get_catalog    (HrSizeView     *self);
  * the scenario where its ids still exist.  Waits for a running worker, so call it before
  * changing the catalog too if a worker may be reading it. */
 void            hr_size_view_catalog_changed (HrSizeView    *self);
+/* Call after the catalog's pricing was replaced (main thread): the cost card and the advice
+ * are recomputed with the new prices. */
+void            hr_size_view_pricing_changed (HrSizeView    *self);
 
-/* The scenario on screen and its estimate (NULL when it could not be sized). */
+/* The scenario on screen and its estimate (NULL when it could not be sized).  The
+ * "scenario-changed" signal tells after each recompute. */
 const HrScenario *hr_size_view_get_scenario (HrSizeView     *self);
 const HrEstimate *hr_size_view_get_estimate (HrSizeView     *self);
 const HrSizeState *hr_size_view_get_state   (HrSizeView     *self);

@@ -8,6 +8,11 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "hr-cloud-view.h"
+#include "hr-compare-view.h"
+#include "hr-finetune-view.h"
+#include "hr-import.h"
+
 struct _HrWindow
 {
   AdwApplicationWindow parent_instance;
@@ -23,6 +28,8 @@ struct _HrWindow
 
   GSettings *settings;
   gboolean restoring;
+  GCancellable *cancellable;  /* the window's async work; cancelled on close */
+  HrImport *import;           /* "import.*": your own models and GPUs */
 };
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -75,9 +82,13 @@ static void
 application_changed_cb (HrWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GtkWidget *cloud = adw_view_stack_get_child_by_name (self->stack, "cloud");
 
   if (HR_IS_APPLICATION (app) && hr_size_view_get_catalog (self->size_view) == NULL)
     hr_size_view_set_catalog (self->size_view, hr_application_get_catalog (HR_APPLICATION (app)));
+  if (HR_IS_APPLICATION (app) && HR_IS_CLOUD_VIEW (cloud))
+    hr_cloud_view_set_pricing_manager (HR_CLOUD_VIEW (cloud),
+                                       hr_application_get_pricing_manager (HR_APPLICATION (app)));
 }
 
 static void
@@ -129,6 +140,7 @@ hr_window_close_request (GtkWindow *window)
   HrWindow *self = HR_WINDOW (window);
   int width, height;
 
+  g_cancellable_cancel (self->cancellable);
   if (self->settings != NULL)
     {
       gtk_window_get_default_size (window, &width, &height);
@@ -156,6 +168,7 @@ hr_window_constructed (GObject *object)
   G_OBJECT_CLASS (hr_window_parent_class)->constructed (object);
 
   self->settings = g_settings_new (APP_ID);
+  self->import = hr_import_new (self);
   gtk_window_set_default_size (GTK_WINDOW (self),
                                MAX (g_settings_get_int (self->settings, "window-width"), 360),
                                MAX (g_settings_get_int (self->settings, "window-height"), 360));
@@ -165,6 +178,13 @@ hr_window_constructed (GObject *object)
   /* Other views are added here, each by its own class:
    *   hr_window_add_view (self, hr_compare_view_new (…), "compare", _("Compare"), "view-dual-symbolic");
    */
+  hr_window_add_view (self, hr_compare_view_new (self->size_view), "compare", _("Compare"),
+                      "view-dual-symbolic");
+  hr_window_add_view (self, hr_finetune_view_new (self->size_view), "finetune", _("Fine-tune"),
+                      "applications-engineering-symbolic");
+  /* the last page: it prices the Size view's scenario */
+  hr_window_add_view (self, hr_cloud_view_new (self->size_view), "cloud", _("Cloud & TCO"),
+                      "weather-overcast-symbolic");
 
   update_switcher (self);
   last = g_settings_get_string (self->settings, "last-view");
@@ -178,8 +198,14 @@ hr_window_dispose (GObject *object)
 {
   HrWindow *self = HR_WINDOW (object);
 
+  g_cancellable_cancel (self->cancellable);
+  /* a flow still finishing holds the importer: it lets go of this window now */
+  if (self->import != NULL)
+    g_object_run_dispose (G_OBJECT (self->import));
+  g_clear_object (&self->import);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_WINDOW);
   g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (hr_window_parent_class)->dispose (object);
 }
@@ -223,6 +249,7 @@ static void
 hr_window_init (HrWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->cancellable = g_cancellable_new ();
 
   g_signal_connect_object (self->switcher_title, "notify::title-visible",
                            G_CALLBACK (title_visible_cb), self, G_CONNECT_SWAPPED);
@@ -308,4 +335,18 @@ hr_window_add_toast (HrWindow *self,
 {
   g_return_if_fail (HR_IS_WINDOW (self));
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+GCancellable *
+hr_window_get_cancellable (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->cancellable;
+}
+
+HrImport *
+hr_window_get_import (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->import;
 }

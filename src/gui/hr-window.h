@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 #define HR_TYPE_WINDOW (hr_window_get_type ())
 G_DECLARE_FINAL_TYPE (HrWindow, hr_window, HR, WINDOW, AdwApplicationWindow)
 
+typedef struct _HrImport HrImport;
+
 HrWindow       *hr_window_new               (HrApplication *application);
 
 /* Adds a view as a page of the window's AdwViewStack (Compare, Fine-tune, Cloud & TCO each
@@ -30,5 +32,9 @@ HrSizeView     *hr_window_get_size_view     (HrWindow      *self);
 HrCatalog      *hr_window_get_catalog       (HrWindow      *self);
 void            hr_window_add_toast         (HrWindow      *self,
                                              AdwToast      *toast);
+/* Cancelled when the window closes: async work started for it uses this. */
+GCancellable   *hr_window_get_cancellable   (HrWindow      *self);
+/* Your own models and GPUs (hr-import.h). */
+HrImport       *hr_window_get_import        (HrWindow      *self);
 
 G_END_DECLS

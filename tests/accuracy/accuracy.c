@@ -157,6 +157,22 @@ num (const char *s)
   return end == s ? NAN : v;
 }
 
+/* An integer cell; @fallback when empty or out of range (casting NaN to int is undefined). */
+static int
+num_int (const char *s,
+         int         fallback)
+{
+  double v = num (s);
+
+  return isfinite (v) && fabs (v) < G_MAXINT ? (int) v : fallback;
+}
+
+static gint64
+num_i64 (double v)
+{
+  return isfinite (v) && fabs (v) < 9e18 ? (gint64) v : 0;
+}
+
 static gboolean
 has (const char *haystack,
      const char *needle)
@@ -877,7 +893,7 @@ run_memory (Report     *rep,
       double n_ctx = num (col (csv, row, "n_ctx"));
       double model_mib, kv_mib, compute_mib, total_mib;
       double est_total;
-      int n_dev = (int) num (col (csv, row, "n_devices"));
+      int n_dev = num_int (col (csv, row, "n_devices"), 0);
 
       if (strcmp (engine, "llama.cpp") != 0)
         {
@@ -1142,7 +1158,7 @@ run_bench (Report     *rep,
       double value = num (col (csv, row, "value"));
       double depth = num (col (csv, row, "depth"));
       double ngl = num (col (csv, row, "ngl"));
-      int n_dev = (int) num (col (csv, row, "n_devices"));
+      int n_dev = num_int (col (csv, row, "n_devices"), 0);
 
       if (has (engine, "ik_llama"))
         {
@@ -1161,7 +1177,7 @@ run_bench (Report     *rep,
           exclude (rep, "bench", why);
           continue;
         }
-      c.gpu = gpu_for (gpus, device, (int) num (col (csv, row, "gpu_cores")), &why);
+      c.gpu = gpu_for (gpus, device, num_int (col (csv, row, "gpu_cores"), 0), &why);
       if (c.gpu == NULL)
         {
           exclude (rep, "bench", why);
@@ -1199,10 +1215,10 @@ run_bench (Report     *rep,
       if (g_str_has_prefix (test, "pp"))
         {
           c.prefill = TRUE;
-          c.tokens = (gint64) num (test + 2);
+          c.tokens = num_i64 (num (test + 2));
         }
       else if (g_str_has_prefix (test, "tg"))
-        c.tokens = (gint64) num (test + 2);
+        c.tokens = num_i64 (num (test + 2));
       else if (has (test, "prompt eval"))
         {
           c.prefill = TRUE;
@@ -1278,13 +1294,13 @@ run_serving (Report     *rep,
           c.engine = HR_ENGINE_LLAMA_CPP;
           c.ubatch = 2048;
           c.flash_attn = TRUE;
-          c.batch = (int) num (conc);
+          c.batch = num_int (conc, 0);
           if (g_str_has_prefix (metric, "S_TG"))
             {
               c.prefill = FALSE;
               c.aggregate = TRUE;
-              c.tokens = (gint64) out_len;
-              c.depth = (gint64) in_len;
+              c.tokens = num_i64 (out_len);
+              c.depth = num_i64 (in_len);
             }
           else if (g_str_has_prefix (metric, "S_PP"))
             {
@@ -1292,7 +1308,7 @@ run_serving (Report     *rep,
                * own N/2 tokens on average */
               c.prefill = TRUE;
               c.aggregate = TRUE;
-              c.tokens = (gint64) in_len;
+              c.tokens = num_i64 (in_len);
               c.depth = 0;
             }
           else
@@ -1305,9 +1321,9 @@ run_serving (Report     *rep,
         {
           /* vLLM latency benchmark: B requests of in_len prompt tokens, out_len generated */
           c.engine = HR_ENGINE_VLLM;
-          c.batch = (int) num (conc);
-          c.tokens = (gint64) out_len;
-          c.depth = (gint64) in_len;
+          c.batch = num_int (conc, 0);
+          c.tokens = num_i64 (out_len);
+          c.depth = num_i64 (in_len);
           c.ubatch = 512;
           c.flash_attn = TRUE;
           value = out_len / (value / 1000.0);
@@ -1350,7 +1366,7 @@ run_serving (Report     *rep,
           exclude (rep, "serving", why);
           continue;
         }
-      c.n_gpus = MAX (1, (int) num (col (csv, row, "n_devices")));
+      c.n_gpus = MAX (1, num_int (col (csv, row, "n_devices"), 0));
       c.ngl = NAN;
       c.measured = value;
       c.label = metric;

@@ -1,0 +1,44 @@
+/* hr-cloud-view.h — the Cloud & TCO view: cloud offers that fit, and rent versus buy */
+#pragma once
+
+#include <adwaita.h>
+
+#include "hr-chart-widget.h"
+#include "hr-cloud-state.h"
+#include "hr-pricing-manager.h"
+#include "hr-size-view.h"
+
+G_BEGIN_DECLS
+
+#define HR_TYPE_CLOUD_VIEW (hr_cloud_view_get_type ())
+G_DECLARE_FINAL_TYPE (HrCloudView, hr_cloud_view, HR, CLOUD_VIEW, GtkWidget)
+
+/* The view prices the scenario of @size_view (the window's Size view) and, when the prices
+ * change, has it recompute its cost card too. */
+GtkWidget      *hr_cloud_view_new           (HrSizeView       *size_view);
+
+/* The application's prices; set once the window has its application.  Shows the manager's
+ * start-up error, if any, and toasts every refresh's outcome. */
+void            hr_cloud_view_set_pricing_manager (HrCloudView      *self,
+                                                   HrPricingManager *manager);
+
+/* Chooses the offer at @index of the table for rent versus buy (what clicking a row does). */
+gboolean        hr_cloud_view_select_offer  (HrCloudView      *self,
+                                             guint             index);
+
+/* For tests: what the view shows. */
+const HrCloudState *hr_cloud_view_get_state (HrCloudView      *self);
+const HrTcoState *hr_cloud_view_get_tco     (HrCloudView      *self);
+const HrBuyChoice *hr_cloud_view_get_buy    (HrCloudView      *self);
+/* Index of the offer used for rent versus buy, -1 when none. */
+int             hr_cloud_view_get_selected  (HrCloudView      *self);
+guint           hr_cloud_view_get_n_rows    (HrCloudView      *self);
+const char     *hr_cloud_view_get_source_text (HrCloudView    *self);
+const char     *hr_cloud_view_get_payback_text (HrCloudView   *self);
+/* The title of the last toast the view showed, NULL when none. */
+const char     *hr_cloud_view_get_last_toast (HrCloudView     *self);
+GtkAdjustment  *hr_cloud_view_get_budget_adjustment (HrCloudView *self);
+GtkAdjustment  *hr_cloud_view_get_power_adjustment  (HrCloudView *self);
+HrChartWidget  *hr_cloud_view_get_chart     (HrCloudView      *self);
+
+G_END_DECLS

@@ -1,0 +1,1051 @@
+/* hr-compare-view.c — the Compare view: GPUs side by side for the Size view's scenario
+ *
+ * One scenario in the whole window: the model, quant, context, batch, KV cache, engine and
+ * offload are the Size view's (its "scenario-changed" signal), and this view's model picker
+ * is the Size view's model seen from here — choosing one here chooses it there.  What this
+ * view adds is the list of GPUs (2–8 picked from a searchable list, or a preset), each × N.
+ *
+ * A recomputation (hr_compare_state_compute(): per GPU one estimate, the longest context and
+ * the best quant by bisection, the cheapest fitting offer — about a millisecond for eight)
+ * runs in an idle before the next frame, and only while the view is on screen: a scenario
+ * changed elsewhere is recomputed when the view is shown again.
+ */
+#include "hr-compare-view-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-chart-data.h"
+#include "hr-picker-items.h"
+
+G_DEFINE_FINAL_TYPE (HrCompareView, hr_compare_view, GTK_TYPE_WIDGET)
+
+static void schedule_recompute (HrCompareView *self);
+
+/* Small helpers -------------------------------------------------------------------------- */
+
+static GPtrArray *
+entries_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) hr_compare_entry_free);
+}
+
+static HrCompareEntry *
+find_entry (HrCompareView *self,
+            const char    *id,
+            guint         *index)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      HrCompareEntry *e = g_ptr_array_index (self->entries, i);
+      if (g_strcmp0 (e->gpu_id, id) == 0)
+        {
+          if (index != NULL)
+            *index = i;
+          return e;
+        }
+    }
+  return NULL;
+}
+
+static void
+toast (HrCompareView *self,
+       const char    *title)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+  AdwToast *t;
+
+  if (overlay == NULL)
+    return;
+  t = adw_toast_new (title);
+  adw_toast_set_timeout (t, 3);
+  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), t);
+}
+
+static char *
+slug (const char *s)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = s; p && *p; p++)
+    {
+      if (g_ascii_isalnum (*p) || *p == '.' || *p == '-')
+        g_string_append_c (out, g_ascii_tolower (*p));
+      else if (out->len > 0 && out->str[out->len - 1] != '-')
+        g_string_append_c (out, '-');
+    }
+  return g_string_free (out, FALSE);
+}
+
+#define MIN_COLUMN_CHARS 13
+#define MAX_COLUMN_CHARS 22
+#define PAGE_MARGINS     (2 * 18 + 2)  /* the page's margins and the card's border */
+#define METRIC_COLUMN    140           /* the row names */
+#define CELL_PADDING     16
+
+static int
+column_chars_for (HrCompareView *self,
+                  int            width)
+{
+  guint n = MAX (self->state ? self->state->columns->len : 0, 1);
+  int per = (width - PAGE_MARGINS - METRIC_COLUMN) / (int) n - CELL_PADDING;
+
+  /* GTK counts about 9 px a character in the table's font; 10 to be safe */
+  return CLAMP (per / 10, MIN_COLUMN_CHARS, MAX_COLUMN_CHARS);
+}
+
+/* The GPU list of the "Add GPUs" popover --------------------------------------------------- */
+
+static gboolean
+add_filter_func (GtkListBoxRow *row,
+                 gpointer       user_data)
+{
+  HrCompareView *self = user_data;
+  HrPickerItem *item = g_object_get_data (G_OBJECT (row), "item");
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->add_search));
+  g_autofree char *folded = g_utf8_casefold (text ? text : "", -1);
+  g_auto(GStrv) words = g_strsplit_set (g_strstrip (folded), " \t", -1);
+
+  if (item == NULL || words[0] == NULL || words[0][0] == '\0')
+    return TRUE;
+  return hr_picker_item_matches (item, (const char * const *) words);
+}
+
+static void
+add_header_func (GtkListBoxRow *row,
+                 GtkListBoxRow *before,
+                 gpointer       user_data)
+{
+  HrPickerItem *item = g_object_get_data (G_OBJECT (row), "item");
+  HrPickerItem *prev = before ? g_object_get_data (G_OBJECT (before), "item") : NULL;
+  const char *group = item ? hr_picker_item_get_group (item) : NULL;
+  GtkWidget *header;
+
+  if (prev != NULL && g_strcmp0 (hr_picker_item_get_group (prev), group) == 0)
+    {
+      gtk_list_box_row_set_header (row, NULL);
+      return;
+    }
+  header = gtk_label_new (group);
+  gtk_label_set_xalign (GTK_LABEL (header), 0);
+  gtk_widget_add_css_class (header, "heading");
+  gtk_widget_add_css_class (header, "compare-add-header");
+  gtk_list_box_row_set_header (row, header);
+}
+
+static void
+update_add_list (HrCompareView *self)
+{
+  guint picked = self->entries->len;
+  gboolean full = picked >= HR_COMPARE_MAX_PICKED;
+  g_autofree char *hint = NULL;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->add_list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      HrPickerItem *item = g_object_get_data (G_OBJECT (row), "item");
+      GtkWidget *check = g_object_get_data (G_OBJECT (row), "check");
+      gboolean in = item != NULL && find_entry (self, hr_picker_item_get_id (item), NULL) != NULL;
+
+      if (check == NULL)
+        continue;
+      gtk_widget_set_visible (check, in);
+      /* at the limit only removing is possible */
+      gtk_widget_set_sensitive (row, in || !full);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_CHECKED,
+                                   in ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+    }
+
+  if (full)
+    hint = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU compared, the most one by one. Click one to remove it.",
+                                         "%u GPUs compared, the most one by one. Click one to remove it.", picked),
+                            picked);
+  else
+    hint = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU compared. Click a GPU to add or remove it (2 to %d).",
+                                         "%u GPUs compared. Click a GPU to add or remove it (2 to %d).", picked),
+                            picked, HR_COMPARE_MAX_PICKED);
+  gtk_label_set_label (self->add_hint, hint);
+}
+
+static void
+fill_add_list (HrCompareView *self)
+{
+  g_autoptr(GPtrArray) items = hr_picker_items_gpus (self->catalog);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->add_list))) != NULL)
+    gtk_list_box_remove (self->add_list, child);
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      HrPickerItem *item = g_ptr_array_index (items, i);
+      GtkWidget *row = gtk_list_box_row_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      GtkWidget *title = gtk_label_new (hr_picker_item_get_title (item));
+      GtkWidget *subtitle = gtk_label_new (hr_picker_item_get_subtitle (item));
+      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+      gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (subtitle, "caption");
+      gtk_widget_add_css_class (subtitle, "dim-label");
+      gtk_widget_set_hexpand (text, TRUE);
+      gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Compared"), -1);
+      gtk_box_append (GTK_BOX (text), title);
+      gtk_box_append (GTK_BOX (text), subtitle);
+      gtk_box_append (GTK_BOX (box), text);
+      gtk_box_append (GTK_BOX (box), check);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      hr_picker_item_get_title (item), -1);
+      g_object_set_data_full (G_OBJECT (row), "item", g_object_ref (item), g_object_unref);
+      g_object_set_data (G_OBJECT (row), "check", check);
+      gtk_list_box_append (self->add_list, row);
+    }
+  update_add_list (self);
+}
+
+/* Presets menu ----------------------------------------------------------------------------- */
+
+static void
+fill_presets_menu (HrCompareView *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) sets = g_menu_new ();
+  g_autoptr(GMenu) vendors = g_menu_new ();
+  g_autoptr(GMenu) other = g_menu_new ();
+  g_autoptr(GPtrArray) names = hr_compare_vendors (self->catalog);
+
+  g_menu_append (sets, _("Every GPU That _Fits"), "compare.preset::fits");
+  g_menu_append (sets, _("_My GPUs"), "compare.preset::mine");
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *vendor = g_ptr_array_index (names, i);
+      g_autofree char *action = g_strdup_printf ("compare.preset::vendor:%s", vendor);
+      g_autoptr(GMenuItem) item = g_menu_item_new (vendor, NULL);
+
+      /* a vendor name may hold anything: set the target as a value, not parsed */
+      g_menu_item_set_action_and_target_value (item, "compare.preset",
+                                               g_variant_new_take_string (g_strdup_printf ("vendor:%s", vendor)));
+      g_menu_append_item (vendors, item);
+    }
+  g_menu_append_submenu (sets, _("Every GPU of a _Vendor"), G_MENU_MODEL (vendors));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (sets));
+  g_menu_append (other, _("_Starting Set"), "compare.preset::default");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (other));
+  gtk_menu_button_set_menu_model (self->presets_button, G_MENU_MODEL (menu));
+}
+
+/* Catalog and scenario ------------------------------------------------------------------------ */
+
+static void
+catalog_refresh (HrCompareView *self)
+{
+  guint stamp;
+
+  if (self->catalog == NULL)
+    return;
+  stamp = hr_picker_items_stamp (self->catalog);
+  if (stamp == self->catalog_stamp)
+    return;
+  self->catalog_stamp = stamp;
+  /* a GPU of the user's own that was deleted leaves the comparison */
+  for (guint i = 0; i < self->entries->len;)
+    {
+      const HrCompareEntry *e = g_ptr_array_index (self->entries, i);
+
+      if (hr_catalog_find_gpu (self->catalog, e->gpu_id) == NULL)
+        g_ptr_array_remove_index (self->entries, i);
+      else
+        i++;
+    }
+  {
+    g_autoptr(GPtrArray) models = hr_picker_items_models (self->catalog);
+
+    self->syncing_model = TRUE;
+    hr_picker_set_items (self->model_picker, models);
+    self->syncing_model = FALSE;
+  }
+  fill_add_list (self);
+  fill_presets_menu (self);
+}
+
+static void
+scenario_changed_cb (HrCompareView *self,
+                     HrSizeView    *size_view)
+{
+  const HrScenario *s = hr_size_view_get_scenario (size_view);
+
+  self->catalog = hr_size_view_get_catalog (size_view);
+  catalog_refresh (self);
+  if (s == NULL)
+    return;
+  self->scenario = *s;
+  self->have_scenario = TRUE;
+
+  self->syncing_model = TRUE;
+  hr_picker_set_selected_id (self->model_picker, s->model->id);
+  self->syncing_model = FALSE;
+
+  if (!self->entries_set)
+    {
+      g_autoptr(GPtrArray) start = hr_compare_default_entries (self->catalog, s->gpu->id, s->n_gpus);
+
+      g_ptr_array_extend_and_steal (self->entries, g_steal_pointer (&start));
+      self->entries_set = TRUE;
+      update_add_list (self);
+    }
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    schedule_recompute (self);
+  else
+    self->dirty = TRUE;
+}
+
+/* Recompute ---------------------------------------------------------------------------------- */
+
+static void
+update_chart (HrCompareView *self)
+{
+  g_autofree HrChartCompare *data = g_new0 (HrChartCompare, 1);
+  guint n = 0;
+
+  hr_chart_compare_init (data, &self->scenario);
+  /* the table's order: the chart and the table read the same way */
+  data->sort = HR_CHART_SORT_NONE;
+  for (guint i = 0; i < self->state->columns->len; i++)
+    {
+      const HrCompareColumn *col = g_ptr_array_index (self->state->columns, i);
+
+      if (hr_chart_compare_add (data, &col->row.scenario, col->ok ? &col->row.estimate : NULL))
+        n++;
+    }
+  /* a row per GPU: the chart grows with them */
+  gtk_widget_set_size_request (GTK_WIDGET (self->chart), -1, MAX (240, 120 + 34 * (int) n));
+  hr_chart_widget_set_data (self->chart, HR_CHART_COMPARE, data);
+  {
+    g_autofree char *desc = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                          "Comparison chart of %u GPU: memory, decode speed and cost per token",
+                                                          "Comparison chart of %u GPUs: memory, decode speed and cost per token", n),
+                                             n);
+    hr_chart_widget_set_description (self->chart, desc);
+  }
+}
+
+static void
+update_labels (HrCompareView *self)
+{
+  const HrCompareState *st = self->state;
+  guint n = st->columns->len;
+  g_autofree char *caption = NULL;
+  const char *status = NULL;
+
+  gtk_label_set_label (self->scenario_label, st->subtitle);
+
+  if (n < HR_COMPARE_MIN_PICKED)
+    status = _("Add at least two GPUs to compare them: “Add GPUs” above, or a whole set from “Choose”.");
+  else if (st->n_fitting == 0)
+    status = _("The scenario fits none of these GPUs. Use more of them (× N in each column), a smaller quantization or a shorter context.");
+  gtk_label_set_label (self->status_label, status ? status : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), status != NULL);
+
+  caption = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                          "%u of %u GPU fits. Each row’s best value is marked, the others show how far they are from it. Click a row’s name to sort by it.",
+                                          "%u of %u GPUs fit. Each row’s best value is marked, the others show how far they are from it. Click a row’s name to sort by it.",
+                                          n),
+                             st->n_fitting, n);
+  gtk_label_set_label (self->table_caption, caption);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-table", n > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.copy-json", n > 0);
+}
+
+static gboolean
+recompute_cb (gpointer user_data)
+{
+  HrCompareView *self = user_data;
+  gint64 start = g_get_monotonic_time ();
+
+  self->recompute_id = 0;
+  self->dirty = FALSE;
+  if (!self->have_scenario || self->catalog == NULL)
+    return G_SOURCE_REMOVE;
+
+  hr_compare_state_compute (self->state, &self->scenario, self->entries, self->catalog,
+                            hr_catalog_get_pricing (self->catalog));
+  hr_compare_view_table_apply (self);
+  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    hr_compare_view_table_set_chars (self, column_chars_for (self, gtk_widget_get_width (GTK_WIDGET (self))));
+  update_chart (self);
+  update_labels (self);
+  self->n_recomputes++;
+  g_debug ("compare: %u GPUs in %" G_GINT64_FORMAT " µs", self->state->columns->len,
+           g_get_monotonic_time () - start);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_recompute (HrCompareView *self)
+{
+  if (self->recompute_id != 0)
+    return;
+  /* above GDK_PRIORITY_REDRAW: the next frame shows the new numbers */
+  self->recompute_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, recompute_cb, self, NULL);
+}
+
+static void
+entries_changed (HrCompareView *self)
+{
+  self->entries_set = TRUE;
+  update_add_list (self);
+  schedule_recompute (self);
+}
+
+/* Export ------------------------------------------------------------------------------------- */
+
+static void
+chooser_response_cb (HrCompareView        *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  g_autoptr(GtkFileChooserNative) owned = g_steal_pointer (&self->chooser);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *base = NULL;
+  const char *what = g_object_get_data (G_OBJECT (chooser), "what");
+  gboolean table = g_strcmp0 (what, "table") == 0;
+  gboolean ok;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  if (file == NULL)
+    return;
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      toast (self, _("Only local files can be written"));
+      return;
+    }
+  if (table && !g_str_has_suffix (path, ".csv") && !g_str_has_suffix (path, ".CSV"))
+    {
+      char *with = g_strconcat (path, ".csv", NULL);
+      g_free (path);
+      path = with;
+    }
+  else if (!table)
+    {
+      HrChartFormat fmt;
+
+      if (!hr_chart_format_from_path (path, &fmt))
+        {
+          /* no extension: the filter the user left selected names the format */
+          GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+          const char *chosen = filter ? g_object_get_data (G_OBJECT (filter), "format") : NULL;
+          char *with = g_strdup_printf ("%s.%s", path, chosen ? chosen : "png");
+          g_free (path);
+          path = with;
+        }
+    }
+
+  ok = table ? hr_compare_view_export_table (self, path, &error)
+             : hr_compare_view_export_chart (self, path, &error);
+  base = g_path_get_basename (path);
+  if (ok)
+    {
+      g_autofree char *msg = g_strdup_printf (_("Exported “%s”"), base);
+      toast (self, msg);
+    }
+  else
+    {
+      g_autofree char *msg = g_strdup_printf (table ? _("Could not export the table: %s")
+                                                    : _("Could not export the chart: %s"), error->message);
+      toast (self, msg);
+    }
+}
+
+static void
+open_chooser (HrCompareView *self,
+              const char    *what,
+              const char    *format)
+{
+  static const char * const formats[] = { "png", "svg", "pdf" };
+  const char *names[] = { N_("PNG Image"), N_("SVG Image"), N_("PDF Document") };
+  const char *mimes[] = { "image/png", "image/svg+xml", "application/pdf" };
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  gboolean table = g_str_equal (what, "table");
+  g_autofree char *model = slug (self->have_scenario ? self->scenario.model->id : "model");
+  g_autofree char *name = NULL;
+  GtkFileChooserNative *chooser;
+
+  if (self->chooser != NULL || self->state == NULL || self->state->columns->len == 0)
+    return;
+
+  chooser = gtk_file_chooser_native_new (table ? _("Export Table") : _("Export Chart"),
+                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  if (table)
+    {
+      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (filter, _("CSV Table"));
+      gtk_file_filter_add_mime_type (filter, "text/csv");
+      gtk_file_filter_add_pattern (filter, "*.csv");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+      name = g_strdup_printf ("%s-compare.csv", model);
+    }
+  else
+    {
+      if (format == NULL || (!g_str_equal (format, "svg") && !g_str_equal (format, "pdf")))
+        format = "png";
+      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+        {
+          g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+          gtk_file_filter_set_name (filter, _(names[i]));
+          gtk_file_filter_add_mime_type (filter, mimes[i]);
+          g_object_set_data (G_OBJECT (filter), "format", (gpointer) formats[i]);
+          gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+          if (g_str_equal (formats[i], format))
+            gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
+        }
+      name = g_strdup_printf ("%s-compare.%s", model, format);
+    }
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_object_set_data (G_OBJECT (chooser), "what", (gpointer) (table ? "table" : "chart"));
+  g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
+  self->chooser = chooser;
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Callbacks ------------------------------------------------------------------------------------ */
+
+static void
+model_changed_cb (HrCompareView *self)
+{
+  const char *id = hr_picker_get_selected_id (self->model_picker);
+
+  if (self->syncing_model || id == NULL || self->size_view == NULL)
+    return;
+  /* one model in the window: the Size view recomputes and tells everyone */
+  hr_size_view_select_model (self->size_view, id);
+}
+
+static void
+open_size_view_cb (HrCompareView *self)
+{
+  GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_VIEW_STACK);
+
+  if (stack != NULL)
+    adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (stack), "size");
+}
+
+static void
+add_popover_show_cb (HrCompareView *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->add_search), "");
+  gtk_list_box_invalidate_filter (self->add_list);
+  update_add_list (self);
+  gtk_widget_grab_focus (GTK_WIDGET (self->add_search));
+}
+
+static void
+add_search_changed_cb (HrCompareView *self)
+{
+  gtk_list_box_invalidate_filter (self->add_list);
+}
+
+static void
+toggle_gpu (HrCompareView *self,
+            const char    *id)
+{
+  if (find_entry (self, id, NULL) != NULL)
+    hr_compare_view_remove_gpu (self, id);
+  else if (!hr_compare_view_add_gpu (self, id, self->have_scenario ? self->scenario.n_gpus : 1))
+    toast (self, _("Eight GPUs at most: remove one first"));
+}
+
+static void
+add_search_activate_cb (HrCompareView *self)
+{
+  /* Enter takes the first match */
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->add_list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      HrPickerItem *item = g_object_get_data (G_OBJECT (row), "item");
+
+      if (item != NULL && gtk_widget_get_child_visible (row) && add_filter_func (GTK_LIST_BOX_ROW (row), self))
+        {
+          toggle_gpu (self, hr_picker_item_get_id (item));
+          return;
+        }
+    }
+}
+
+static void
+add_stop_search_cb (HrCompareView *self)
+{
+  gtk_popover_popdown (self->add_popover);
+}
+
+static void
+add_row_activated_cb (HrCompareView *self,
+                      GtkListBoxRow *row)
+{
+  HrPickerItem *item = g_object_get_data (G_OBJECT (row), "item");
+
+  if (item != NULL)
+    toggle_gpu (self, hr_picker_item_get_id (item));
+}
+
+static void
+map_cb (HrCompareView *self)
+{
+  if (self->dirty)
+    schedule_recompute (self);
+}
+
+/* Actions ------------------------------------------------------------------------------------ */
+
+static void
+find_model_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  hr_picker_popup (HR_COMPARE_VIEW (widget)->model_picker);
+}
+
+static void
+find_gpu_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  gtk_menu_button_popup (HR_COMPARE_VIEW (widget)->add_button);
+}
+
+static void
+export_chart_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
+  const char *dot = strchr (target, '.');
+
+  open_chooser (HR_COMPARE_VIEW (widget), "chart", dot ? dot + 1 : NULL);
+}
+
+static void
+export_table_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  open_chooser (HR_COMPARE_VIEW (widget), "table", NULL);
+}
+
+static void
+copy_json_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (widget);
+  g_autofree char *json = NULL;
+
+  if (self->state == NULL || self->state->columns->len == 0)
+    return;
+  json = hr_compare_state_json (self->state);
+  hr_compare_view_copy_text (self, json, _("Comparison copied as JSON"));
+}
+
+static void
+preset_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (widget);
+  const char *which = g_variant_get_string (parameter, NULL);
+
+  if (g_str_equal (which, "fits"))
+    hr_compare_view_apply_preset (self, HR_COMPARE_PRESET_FITS, NULL);
+  else if (g_str_equal (which, "mine"))
+    hr_compare_view_apply_preset (self, HR_COMPARE_PRESET_MINE, NULL);
+  else if (g_str_has_prefix (which, "vendor:"))
+    hr_compare_view_apply_preset (self, HR_COMPARE_PRESET_VENDOR, which + strlen ("vendor:"));
+  else if (g_str_equal (which, "default") && self->catalog != NULL)
+    {
+      g_autoptr(GPtrArray) start = hr_compare_default_entries (self->catalog,
+                                                               self->have_scenario ? self->scenario.gpu->id : NULL,
+                                                               self->have_scenario ? self->scenario.n_gpus : 1);
+      hr_compare_view_set_entries (self, start);
+    }
+}
+
+/* GtkWidget ---------------------------------------------------------------------------------- */
+
+static gboolean
+apply_chars_cb (gpointer user_data)
+{
+  HrCompareView *self = user_data;
+
+  self->chars_idle_id = 0;
+  hr_compare_view_table_set_chars (self, column_chars_for (self, gtk_widget_get_width (GTK_WIDGET (self))));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+hr_compare_view_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (hr_compare_view_parent_class)->size_allocate (widget, width, height, baseline);
+  /* wider columns when the window is wider; changed after this allocation, not during it */
+  if (column_chars_for (self, width) != self->table_chars && self->chars_idle_id == 0)
+    self->chars_idle_id = g_idle_add (apply_chars_cb, self);
+}
+
+/* GObject ------------------------------------------------------------------------------------ */
+
+static void
+hr_compare_view_dispose (GObject *object)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (object);
+  GtkWidget *child;
+
+  g_clear_handle_id (&self->recompute_id, g_source_remove);
+  g_clear_handle_id (&self->chars_idle_id, g_source_remove);
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+  if (self->size_view != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->size_view, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->size_view), (gpointer *) &self->size_view);
+      self->size_view = NULL;
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_COMPARE_VIEW);
+  /* the template's top box has no id, so dispose_template() leaves it to us */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  hr_compare_view_table_clear (self);
+
+  G_OBJECT_CLASS (hr_compare_view_parent_class)->dispose (object);
+}
+
+static void
+hr_compare_view_finalize (GObject *object)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (object);
+
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+  g_clear_pointer (&self->state, hr_compare_state_free);
+
+  G_OBJECT_CLASS (hr_compare_view_parent_class)->finalize (object);
+}
+
+static void
+hr_compare_view_class_init (HrCompareViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_compare_view_dispose;
+  object_class->finalize = hr_compare_view_finalize;
+  widget_class->size_allocate = hr_compare_view_size_allocate;
+
+  g_type_ensure (HR_TYPE_PICKER);
+  g_type_ensure (HR_TYPE_CHART_WIDGET);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, model_picker);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, scenario_label);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_button);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_popover);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_search);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_list);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_hint);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, presets_button);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, chart);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, table_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, table);
+  gtk_widget_class_bind_template_callback (widget_class, model_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, open_size_view_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_popover_show_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_search_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_row_activated_cb);
+
+  /* "view." actions: the window forwards Ctrl+F, Ctrl+G, Ctrl+E and Ctrl+Shift+C here */
+  gtk_widget_class_install_action (widget_class, "view.find-model", NULL, find_model_action);
+  gtk_widget_class_install_action (widget_class, "view.find-gpu", NULL, find_gpu_action);
+  gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
+  gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
+  gtk_widget_class_install_action (widget_class, "compare.export-table", NULL, export_table_action);
+  gtk_widget_class_install_action (widget_class, "compare.preset", "s", preset_action);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+hr_compare_view_init (HrCompareView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->entries = entries_new ();
+  self->state = hr_compare_state_new ();
+  self->table_chars = MIN_COLUMN_CHARS;
+  hr_picker_set_placeholder (self->model_picker, _("Search models by name, family or vendor"));
+  gtk_list_box_set_filter_func (self->add_list, add_filter_func, self, NULL);
+  gtk_list_box_set_header_func (self->add_list, add_header_func, self, NULL);
+  hr_compare_view_table_init (self);
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-table", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.copy-json", FALSE);
+}
+
+/* Internal API ---------------------------------------------------------------------------------- */
+
+void
+hr_compare_view_copy_text (HrCompareView *self,
+                           const char    *text,
+                           const char    *message)
+{
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+  toast (self, message);
+}
+
+/* Public API ------------------------------------------------------------------------------------ */
+
+GtkWidget *
+hr_compare_view_new (HrSizeView *size_view)
+{
+  HrCompareView *self;
+
+  g_return_val_if_fail (HR_IS_SIZE_VIEW (size_view), NULL);
+
+  self = g_object_new (HR_TYPE_COMPARE_VIEW, NULL);
+  self->size_view = size_view;
+  g_object_add_weak_pointer (G_OBJECT (size_view), (gpointer *) &self->size_view);
+  g_signal_connect_object (size_view, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  /* the Size view may have sized its scenario already */
+  if (hr_size_view_get_scenario (size_view) != NULL)
+    scenario_changed_cb (self, size_view);
+  return GTK_WIDGET (self);
+}
+
+GPtrArray *
+hr_compare_view_get_entries (HrCompareView *self)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
+  return self->entries;
+}
+
+void
+hr_compare_view_set_entries (HrCompareView *self,
+                             GPtrArray     *entries)
+{
+  g_return_if_fail (HR_IS_COMPARE_VIEW (self));
+  g_return_if_fail (entries != NULL);
+
+  g_ptr_array_set_size (self->entries, 0);
+  for (guint i = 0; i < entries->len && self->entries->len < HR_COMPARE_MAX_COLUMNS; i++)
+    {
+      const HrCompareEntry *e = g_ptr_array_index (entries, i);
+
+      if (find_entry (self, e->gpu_id, NULL) == NULL)
+        g_ptr_array_add (self->entries, hr_compare_entry_new (e->gpu_id, e->count));
+    }
+  entries_changed (self);
+}
+
+gboolean
+hr_compare_view_add_gpu (HrCompareView *self,
+                         const char    *id,
+                         int            count)
+{
+  const HrGpu *gpu;
+
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  gpu = self->catalog ? hr_catalog_find_gpu (self->catalog, id) : NULL;
+  if (gpu == NULL || find_entry (self, id, NULL) != NULL || self->entries->len >= HR_COMPARE_MAX_PICKED)
+    return FALSE;
+  g_ptr_array_add (self->entries, hr_compare_entry_new (id, hr_gpu_is_unified (gpu) ? 1 : count));
+  entries_changed (self);
+  return TRUE;
+}
+
+gboolean
+hr_compare_view_remove_gpu (HrCompareView *self,
+                            const char    *id)
+{
+  guint index;
+
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), FALSE);
+
+  if (find_entry (self, id, &index) == NULL)
+    return FALSE;
+  g_ptr_array_remove_index (self->entries, index);
+  entries_changed (self);
+  return TRUE;
+}
+
+gboolean
+hr_compare_view_set_count (HrCompareView *self,
+                           const char    *id,
+                           int            count)
+{
+  HrCompareEntry *e;
+
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), FALSE);
+
+  e = find_entry (self, id, NULL);
+  if (e == NULL || count < 1 || count > HR_COMPARE_MAX_COUNT)
+    return FALSE;
+  if (e->count == count)
+    return TRUE;
+  e->count = count;
+  entries_changed (self);
+  return TRUE;
+}
+
+void
+hr_compare_view_apply_preset (HrCompareView   *self,
+                              HrComparePreset  preset,
+                              const char      *vendor)
+{
+  g_autoptr(GPtrArray) entries = NULL;
+
+  g_return_if_fail (HR_IS_COMPARE_VIEW (self));
+
+  if (self->catalog == NULL)
+    return;
+  entries = hr_compare_preset_entries (preset, vendor, self->have_scenario ? &self->scenario : NULL,
+                                       self->catalog);
+  if (entries->len == 0)
+    {
+      toast (self, preset == HR_COMPARE_PRESET_MINE ? _("You have no GPUs of your own yet")
+                   : preset == HR_COMPARE_PRESET_FITS ? _("The scenario fits no GPU in the catalog")
+                   : _("No GPU of that vendor"));
+      return;
+    }
+  hr_compare_view_set_entries (self, entries);
+}
+
+void
+hr_compare_view_sort (HrCompareView   *self,
+                      HrCompareMetric  metric,
+                      gboolean         reversed)
+{
+  g_return_if_fail (HR_IS_COMPARE_VIEW (self));
+
+  hr_compare_state_sort (self->state, metric, reversed);
+  if (self->recompute_id != 0)
+    return;
+  hr_compare_view_table_apply (self);
+  if (self->have_scenario)
+    update_chart (self);
+}
+
+const HrCompareState *
+hr_compare_view_get_state (HrCompareView *self)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
+  return self->n_recomputes > 0 ? self->state : NULL;
+}
+
+HrChartWidget *
+hr_compare_view_get_chart (HrCompareView *self)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
+  return self->chart;
+}
+
+HrPicker *
+hr_compare_view_get_model_picker (HrCompareView *self)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
+  return self->model_picker;
+}
+
+const char *
+hr_compare_view_get_cell_text (HrCompareView   *self,
+                               guint            column,
+                               HrCompareMetric  metric)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
+  return hr_compare_view_table_text (self, column, metric, FALSE);
+}
+
+const char *
+hr_compare_view_get_diff_text (HrCompareView   *self,
+                               guint            column,
+                               HrCompareMetric  metric)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
+  return hr_compare_view_table_text (self, column, metric, TRUE);
+}
+
+const char *
+hr_compare_view_get_column_title (HrCompareView *self,
+                                  guint          column)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
+  return hr_compare_view_table_text (self, column, HR_COMPARE_N_METRICS, FALSE);
+}
+
+guint
+hr_compare_view_get_n_columns (HrCompareView *self)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), 0);
+  return self->column_widgets ? self->column_widgets->len : 0;
+}
+
+gboolean
+hr_compare_view_is_busy (HrCompareView *self)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), FALSE);
+  return self->recompute_id != 0 || self->dirty;
+}
+
+gboolean
+hr_compare_view_export_table (HrCompareView  *self,
+                              const char     *path,
+                              GError        **error)
+{
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  csv = hr_compare_state_csv (self->state);
+  /* g_file_set_contents() writes a temporary file and renames it: never half a file */
+  return g_file_set_contents (path, csv, -1, error);
+}
+
+gboolean
+hr_compare_view_export_chart (HrCompareView  *self,
+                              const char     *path,
+                              GError        **error)
+{
+  const HrChartCompare *data;
+
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  data = hr_chart_widget_get_data (self->chart);
+  return hr_chart_widget_export (self->chart, path, 1200,
+                                 MAX (480, 150 + 40 * (data ? data->n_items : 0)), 2.0, error);
+}

@@ -1,0 +1,850 @@
+/* hr-finetune-view.c — the Fine-tune view: QLoRA, LoRA and full fine-tuning memory
+ *
+ * The controls are read into an HrFtScenario; hr_ft_state_compute() runs the three methods
+ * with it (microseconds each) and the smallest catalog GPU for each (a few hundred more
+ * estimates, well under a millisecond), so a change recomputes everything before the next
+ * frame.  The numbers are the ones `headroom-cli finetune` prints for the same options: both
+ * start from hr_ft_scenario_init(), flash attention on.
+ */
+#include "hr-finetune-view.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-chart-data.h"
+#include "hr-picker-items.h"
+#include "hr-units.h"
+
+#define EXTRA_ROWS 3   /* trainable parameters, verdict, smallest GPU */
+
+enum
+{
+  ROW_TRAINABLE = HR_FT_N_ROWS,
+  ROW_VERDICT,
+  ROW_SMALLEST,
+};
+
+struct _HrFinetuneView
+{
+  GtkWidget parent_instance;
+
+  /* template */
+  HrPicker *model_picker;
+  AdwComboRow *method_row;
+  GtkAdjustment *seq_adjustment;
+  GtkAdjustment *micro_adjustment;
+  GtkSwitch *checkpointing_switch;
+  GtkSwitch *flash_switch;
+  AdwComboRow *optimizer_row;
+  AdwPreferencesGroup *lora_group;
+  GtkAdjustment *rank_adjustment;
+  AdwComboRow *targets_row;
+  HrPicker *gpu_picker;
+  GtkAdjustment *gpus_adjustment;
+  AdwComboRow *sharding_row;
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkWidget *verdict_banner;
+  GtkImage *verdict_icon;
+  GtkLabel *verdict_title;
+  GtkLabel *verdict_detail;
+  GtkLabel *formula_label;
+  GtkLabel *assumptions_label;
+  GtkGrid *table;
+  HrChartWidget *chart;
+
+  /* the table, built in code */
+  GtkWidget *headers[HR_FT_N_METHODS];
+  GtkWidget *cells[HR_FT_N_METHODS][HR_FT_N_ROWS + EXTRA_ROWS];
+  GtkLabel *values[HR_FT_N_METHODS][HR_FT_N_ROWS + EXTRA_ROWS];
+  GtkLabel *details[HR_FT_N_METHODS][HR_FT_N_ROWS + EXTRA_ROWS];
+  GtkImage *verdict_icons[HR_FT_N_METHODS];
+  GtkLabel *verdict_row_label;
+
+  HrSizeView *size_view;       /* weak: the window owns both */
+  HrCatalog *catalog;          /* borrowed from the Size view */
+  guint catalog_stamp;
+  GSettings *settings;
+  GtkFileChooserNative *chooser;
+
+  const HrModel *model;
+  gboolean gpu_set;            /* the GPU was taken from the Size view once */
+  HrFtState state;
+  gboolean have_state;
+  gboolean syncing;
+  guint recompute_id;
+};
+
+G_DEFINE_FINAL_TYPE (HrFinetuneView, hr_finetune_view, GTK_TYPE_WIDGET)
+
+static const char * const verdict_classes[] = {
+  "verdict-fits", "verdict-tight", "verdict-exceeds", "verdict-error",
+};
+
+static void schedule_recompute (HrFinetuneView *self);
+
+/* Small helpers ------------------------------------------------------------------------------ */
+
+static void
+toast (HrFinetuneView *self,
+       const char     *title)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+  AdwToast *t;
+
+  if (overlay == NULL)
+    return;
+  t = adw_toast_new (title);
+  adw_toast_set_timeout (t, 3);
+  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), t);
+}
+
+static GtkLabel *
+cell_label (GtkWidget  *box,
+            const char *css)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  if (css != NULL)
+    gtk_widget_add_css_class (label, css);
+  gtk_box_append (GTK_BOX (box), label);
+  return GTK_LABEL (label);
+}
+
+static void
+set_label (GtkLabel   *label,
+           const char *text)
+{
+  gtk_label_set_label (label, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && text[0] != '\0');
+}
+
+static GtkWidget *
+row_title (const char *text,
+           guint       row)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_widget_add_css_class (box, "compare-cell");
+  gtk_widget_add_css_class (box, "compare-metric");
+  if (row % 2 == 1)
+    gtk_widget_add_css_class (box, "compare-odd");
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "compare-metric-label");
+  gtk_box_append (GTK_BOX (box), label);
+  return box;
+}
+
+/* The table ---------------------------------------------------------------------------------- */
+
+static void
+build_table (HrFinetuneView *self)
+{
+  GtkWidget *corner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_widget_add_css_class (corner, "compare-header");
+  gtk_grid_attach (self->table, corner, 0, 0, 1, 1);
+  for (guint r = 0; r < HR_FT_N_ROWS + EXTRA_ROWS; r++)
+    {
+      const char *title = r < HR_FT_N_ROWS ? hr_ft_row_title (r)
+                          : r == ROW_TRAINABLE ? _("Trainable parameters")
+                          : r == ROW_VERDICT ? _("On the chosen GPU")
+                          : _("Smallest GPU that fits");
+      GtkWidget *cell = row_title (title, r);
+
+      if (r == ROW_VERDICT)
+        self->verdict_row_label = GTK_LABEL (gtk_widget_get_first_child (cell));
+      gtk_grid_attach (self->table, cell, 0, (int) r + 1, 1, 1);
+    }
+
+  for (guint m = 0; m < HR_FT_N_METHODS; m++)
+    {
+      GtkWidget *header = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      GtkWidget *label = gtk_label_new (hr_ft_method_display (m));
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_widget_add_css_class (header, "compare-header");
+      gtk_widget_set_hexpand (header, TRUE);
+      gtk_box_append (GTK_BOX (header), label);
+      gtk_grid_attach (self->table, header, (int) m + 1, 0, 1, 1);
+      self->headers[m] = header;
+
+      for (guint r = 0; r < HR_FT_N_ROWS + EXTRA_ROWS; r++)
+        {
+          GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 1);
+          GtkWidget *holder = box;
+
+          gtk_widget_add_css_class (box, "compare-cell");
+          if (r % 2 == 1)
+            gtk_widget_add_css_class (box, "compare-odd");
+          if (r == ROW_VERDICT)
+            {
+              GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+              self->verdict_icons[m] = GTK_IMAGE (gtk_image_new ());
+              gtk_widget_set_valign (GTK_WIDGET (self->verdict_icons[m]), GTK_ALIGN_START);
+              gtk_box_append (GTK_BOX (line), GTK_WIDGET (self->verdict_icons[m]));
+              holder = gtk_box_new (GTK_ORIENTATION_VERTICAL, 1);
+              gtk_box_append (GTK_BOX (line), holder);
+              gtk_box_append (GTK_BOX (box), line);
+              gtk_widget_add_css_class (box, "compare-verdict");
+            }
+          self->values[m][r] = cell_label (holder, r == HR_FT_ROW_TOTAL ? "heading" : "compare-value");
+          self->details[m][r] = cell_label (holder, "caption");
+          gtk_widget_add_css_class (GTK_WIDGET (self->details[m][r]), "dim-label");
+          gtk_grid_attach (self->table, box, (int) m + 1, (int) r + 1, 1, 1);
+          self->cells[m][r] = box;
+        }
+    }
+}
+
+static void
+apply_table (HrFinetuneView *self)
+{
+  const HrFtState *st = &self->state;
+  g_autofree char *on = NULL;
+
+  if (st->gpu != NULL)
+    {
+      /* TRANSLATORS: a row of the fine-tuning table, e.g. "On 2× H100 80GB SXM" */
+      g_autofree char *name = st->ft.n_gpus > 1 ? g_strdup_printf (_("%d× %s"), st->ft.n_gpus, st->gpu->name)
+                                                : g_strdup (st->gpu->name);
+      on = g_strdup_printf (_("On %s"), name);
+    }
+  gtk_label_set_label (self->verdict_row_label, on ? on : _("On the chosen GPU"));
+
+  for (guint m = 0; m < HR_FT_N_METHODS; m++)
+    {
+      const HrFtMethodState *ms = &st->methods[m];
+      gboolean current = m == st->ft.method;
+
+      for (guint r = 0; r < HR_FT_N_ROWS; r++)
+        {
+          set_label (self->values[m][r], ms->cells[r]);
+          set_label (self->details[m][r], NULL);
+        }
+      set_label (self->values[m][ROW_TRAINABLE], ms->ok ? ms->trainable : ms->error);
+      set_label (self->details[m][ROW_TRAINABLE], NULL);
+      set_label (self->values[m][ROW_VERDICT], ms->verdict_text);
+      set_label (self->details[m][ROW_VERDICT], NULL);
+      gtk_image_set_from_icon_name (self->verdict_icons[m], ms->verdict_icon);
+      for (guint i = 0; i < G_N_ELEMENTS (verdict_classes); i++)
+        gtk_widget_remove_css_class (self->cells[m][ROW_VERDICT], verdict_classes[i]);
+      if (ms->verdict_css != NULL)
+        gtk_widget_add_css_class (self->cells[m][ROW_VERDICT], ms->verdict_css);
+      set_label (self->values[m][ROW_SMALLEST], ms->smallest);
+      set_label (self->details[m][ROW_SMALLEST], ms->smallest_detail);
+
+      /* the chosen method's column stands out */
+      if (current)
+        gtk_widget_add_css_class (self->headers[m], "ft-current");
+      else
+        gtk_widget_remove_css_class (self->headers[m], "ft-current");
+      for (guint r = 0; r < HR_FT_N_ROWS + EXTRA_ROWS; r++)
+        {
+          if (current)
+            gtk_widget_add_css_class (self->cells[m][r], "ft-current");
+          else
+            gtk_widget_remove_css_class (self->cells[m][r], "ft-current");
+        }
+    }
+}
+
+static void
+apply_chart (HrFinetuneView *self)
+{
+  const HrFtState *st = &self->state;
+  g_autofree HrChartFinetune *data = g_new0 (HrChartFinetune, 1);
+  HrFtEstimate estimates[HR_FT_N_METHODS];
+
+  for (guint m = 0; m < HR_FT_N_METHODS; m++)
+    {
+      if (st->methods[m].ok)
+        estimates[m] = st->methods[m].estimate;
+      else
+        memset (&estimates[m], 0, sizeof estimates[m]);
+    }
+  hr_chart_finetune_from_estimates (&st->ft, estimates, st->gpu, NULL, data);
+  /* the table's answers, so chart and table agree: verdicts with the user's reserve, and the
+   * smallest configuration up to eight GPUs */
+  for (guint m = 0; m < HR_FT_N_METHODS && m < (guint) data->n_methods; m++)
+    {
+      const HrFtMethodState *ms = &st->methods[m];
+
+      if (ms->ok && st->gpu != NULL)
+        data->methods[m].verdict = hr_chart_verdict_from_core (ms->verdict);
+      if (ms->ok && ms->fit.count > 0)
+        /* TRANSLATORS: the smallest catalog GPU that holds it, "Fits on: H100 80GB SXM" */
+        g_snprintf (data->methods[m].note, sizeof data->methods[m].note, _("Fits on: %s"), ms->smallest);
+      else if (ms->ok)
+        g_strlcpy (data->methods[m].note, ms->smallest, sizeof data->methods[m].note);
+    }
+  if (st->gpu != NULL)
+    data->usable_gib = hr_to_gib (hr_finetune_usable_bytes (st->gpu, st->reserve, st->unified_share));
+  hr_chart_widget_set_data (self->chart, HR_CHART_FINETUNE, data);
+  hr_chart_widget_set_description (self->chart, st->title);
+}
+
+static void
+apply_state (HrFinetuneView *self)
+{
+  const HrFtState *st = &self->state;
+
+  gtk_label_set_label (self->title_label, st->title);
+  gtk_label_set_label (self->subtitle_label, st->subtitle);
+  gtk_label_set_label (self->verdict_title, st->verdict_title);
+  gtk_label_set_label (self->verdict_detail, st->verdict_detail);
+  gtk_image_set_from_icon_name (self->verdict_icon, st->verdict_icon);
+  for (guint i = 0; i < G_N_ELEMENTS (verdict_classes); i++)
+    gtk_widget_remove_css_class (self->verdict_banner, verdict_classes[i]);
+  if (st->verdict_css != NULL)
+    gtk_widget_add_css_class (self->verdict_banner, st->verdict_css);
+  gtk_label_set_label (self->formula_label, st->formula);
+  apply_table (self);
+  apply_chart (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.copy-json", st->ok);
+}
+
+/* Reading the controls ----------------------------------------------------------------------- */
+
+static gboolean
+read_scenario (HrFinetuneView *self,
+               HrFtScenario   *ft)
+{
+  guint method = adw_combo_row_get_selected (self->method_row);
+  guint optimizer = adw_combo_row_get_selected (self->optimizer_row);
+  guint sharding = adw_combo_row_get_selected (self->sharding_row);
+
+  if (self->model == NULL)
+    return FALSE;
+  hr_ft_scenario_init (ft, self->model, method <= HR_FT_FULL ? (HrFtMethod) method : HR_FT_QLORA);
+  ft->seq_len = (int) gtk_adjustment_get_value (self->seq_adjustment);
+  ft->micro_batch = (int) gtk_adjustment_get_value (self->micro_adjustment);
+  ft->grad_checkpointing = gtk_switch_get_active (self->checkpointing_switch);
+  ft->flash_attention = gtk_switch_get_active (self->flash_switch);
+  ft->optimizer = optimizer <= HR_OPT_SGD ? (HrOptimizer) optimizer : HR_OPT_ADAMW;
+  ft->lora_rank = (int) gtk_adjustment_get_value (self->rank_adjustment);
+  ft->lora_all_linear = adw_combo_row_get_selected (self->targets_row) == 0;
+  ft->n_gpus = (int) gtk_adjustment_get_value (self->gpus_adjustment);
+  ft->sharding = sharding <= HR_SHARD_ZERO3 ? (HrSharding) sharding : HR_SHARD_NONE;
+  return TRUE;
+}
+
+static gboolean
+recompute_cb (gpointer user_data)
+{
+  HrFinetuneView *self = user_data;
+  HrFtScenario ft;
+  const HrGpu *gpu = NULL;
+  const char *gpu_id = hr_picker_get_selected_id (self->gpu_picker);
+  double reserve = g_settings_get_double (self->settings, "reserve-pct");
+  double share = g_settings_get_double (self->settings, "unified-share");
+
+  self->recompute_id = 0;
+  if (self->catalog == NULL || !read_scenario (self, &ft))
+    return G_SOURCE_REMOVE;
+  if (gpu_id != NULL)
+    gpu = hr_catalog_find_gpu (self->catalog, gpu_id);
+
+  /* the same reserve and unified-memory share as the Size view */
+  hr_ft_state_compute (&self->state, &ft, gpu, self->catalog, CLAMP (reserve, 0, 50) / 100.0,
+                       CLAMP (share, 0, 1));
+  self->have_state = TRUE;
+  apply_state (self);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->lora_group), ft.method != HR_FT_FULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_recompute (HrFinetuneView *self)
+{
+  if (self->recompute_id != 0 || self->catalog == NULL)
+    return;
+  self->recompute_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, recompute_cb, self, NULL);
+}
+
+/* Catalog and the Size view ------------------------------------------------------------------ */
+
+static void
+catalog_refresh (HrFinetuneView *self)
+{
+  guint stamp;
+  g_autoptr(GPtrArray) models = NULL;
+  g_autoptr(GPtrArray) gpus = NULL;
+
+  if (self->catalog == NULL)
+    return;
+  stamp = hr_picker_items_stamp (self->catalog);
+  if (stamp == self->catalog_stamp)
+    return;
+  self->catalog_stamp = stamp;
+  models = hr_picker_items_models (self->catalog);
+  gpus = hr_picker_items_gpus (self->catalog);
+  self->syncing = TRUE;
+  hr_picker_set_items (self->model_picker, models);
+  hr_picker_set_items (self->gpu_picker, gpus);
+  self->syncing = FALSE;
+}
+
+static void
+scenario_changed_cb (HrFinetuneView *self,
+                     HrSizeView     *size_view)
+{
+  const HrScenario *s = hr_size_view_get_scenario (size_view);
+
+  self->catalog = hr_size_view_get_catalog (size_view);
+  catalog_refresh (self);
+  if (s == NULL)
+    return;
+
+  self->syncing = TRUE;
+  self->model = s->model;
+  hr_picker_set_selected_id (self->model_picker, s->model->id);
+  /* the GPU to check against starts as the Size view's, then is this view's own */
+  if (!self->gpu_set || hr_picker_get_selected_id (self->gpu_picker) == NULL)
+    {
+      hr_picker_set_selected_id (self->gpu_picker, s->gpu->id);
+      gtk_adjustment_set_value (self->gpus_adjustment, hr_gpu_is_unified (s->gpu) ? 1 : s->n_gpus);
+      self->gpu_set = TRUE;
+    }
+  self->syncing = FALSE;
+  schedule_recompute (self);
+}
+
+/* Export ----------------------------------------------------------------------------------- */
+
+static void
+chooser_response_cb (HrFinetuneView       *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  g_autoptr(GtkFileChooserNative) owned = g_steal_pointer (&self->chooser);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *base = NULL;
+  HrChartFormat fmt;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  if (file == NULL)
+    return;
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      toast (self, _("Charts can only be exported to local files"));
+      return;
+    }
+  if (!hr_chart_format_from_path (path, &fmt))
+    {
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+      const char *chosen = filter ? g_object_get_data (G_OBJECT (filter), "format") : NULL;
+      char *with = g_strdup_printf ("%s.%s", path, chosen ? chosen : "png");
+      g_free (path);
+      path = with;
+    }
+  base = g_path_get_basename (path);
+  if (hr_chart_widget_export (self->chart, path, 1200, 700, 2.0, &error))
+    {
+      g_autofree char *msg = g_strdup_printf (_("Exported “%s”"), base);
+      toast (self, msg);
+    }
+  else
+    {
+      g_autofree char *msg = g_strdup_printf (_("Could not export the chart: %s"), error->message);
+      toast (self, msg);
+    }
+}
+
+static void
+export_chart (HrFinetuneView *self,
+              const char     *format)
+{
+  static const char * const formats[] = { "png", "svg", "pdf" };
+  const char *names[] = { N_("PNG Image"), N_("SVG Image"), N_("PDF Document") };
+  const char *mimes[] = { "image/png", "image/svg+xml", "application/pdf" };
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser;
+  g_autofree char *name = NULL;
+
+  if (self->chooser != NULL || !self->have_state)
+    return;
+  if (format == NULL || (!g_str_equal (format, "svg") && !g_str_equal (format, "pdf")))
+    format = "png";
+  chooser = gtk_file_chooser_native_new (_("Export Chart"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (filter, _(names[i]));
+      gtk_file_filter_add_mime_type (filter, mimes[i]);
+      g_object_set_data (G_OBJECT (filter), "format", (gpointer) formats[i]);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+      if (g_str_equal (formats[i], format))
+        gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
+    }
+  name = g_strdup_printf ("%s-finetune.%s", self->model ? self->model->id : "model", format);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
+  self->chooser = chooser;
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Callbacks ------------------------------------------------------------------------------------ */
+
+static void
+model_changed_cb (HrFinetuneView *self)
+{
+  const char *id = hr_picker_get_selected_id (self->model_picker);
+
+  if (self->syncing || id == NULL)
+    return;
+  if (self->catalog != NULL)
+    self->model = hr_catalog_find_model (self->catalog, id);
+  /* one model in the window: the Size view follows, and its signal comes back here */
+  if (self->size_view != NULL)
+    hr_size_view_select_model (self->size_view, id);
+  schedule_recompute (self);
+}
+
+static void
+input_changed_cb (HrFinetuneView *self)
+{
+  if (!self->syncing)
+    schedule_recompute (self);
+}
+
+static void
+settings_changed_cb (HrFinetuneView *self,
+                     const char     *key)
+{
+  if (g_str_equal (key, "reserve-pct") || g_str_equal (key, "unified-share"))
+    schedule_recompute (self);
+}
+
+/* Actions ------------------------------------------------------------------------------------ */
+
+static void
+find_model_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  hr_picker_popup (HR_FINETUNE_VIEW (widget)->model_picker);
+}
+
+static void
+find_gpu_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  hr_picker_popup (HR_FINETUNE_VIEW (widget)->gpu_picker);
+}
+
+static void
+export_chart_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
+  const char *dot = strchr (target, '.');
+
+  export_chart (HR_FINETUNE_VIEW (widget), dot ? dot + 1 : NULL);
+}
+
+static void
+copy_json_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HrFinetuneView *self = HR_FINETUNE_VIEW (widget);
+  g_autofree char *json = self->have_state ? hr_ft_state_json (&self->state) : NULL;
+
+  if (json == NULL)
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), json);
+  toast (self, _("Fine-tuning estimate copied as JSON"));
+}
+
+/* GObject ------------------------------------------------------------------------------------ */
+
+static void
+hr_finetune_view_dispose (GObject *object)
+{
+  HrFinetuneView *self = HR_FINETUNE_VIEW (object);
+  GtkWidget *child;
+
+  g_clear_handle_id (&self->recompute_id, g_source_remove);
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+  if (self->size_view != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->size_view, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->size_view), (gpointer *) &self->size_view);
+      self->size_view = NULL;
+    }
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_FINETUNE_VIEW);
+  /* the template's top box has no id, so dispose_template() leaves it to us */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (hr_finetune_view_parent_class)->dispose (object);
+}
+
+static void
+hr_finetune_view_finalize (GObject *object)
+{
+  HrFinetuneView *self = HR_FINETUNE_VIEW (object);
+
+  hr_ft_state_clear (&self->state);
+
+  G_OBJECT_CLASS (hr_finetune_view_parent_class)->finalize (object);
+}
+
+static void
+hr_finetune_view_class_init (HrFinetuneViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_finetune_view_dispose;
+  object_class->finalize = hr_finetune_view_finalize;
+
+  g_type_ensure (HR_TYPE_PICKER);
+  g_type_ensure (HR_TYPE_CHART_WIDGET);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-finetune-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, model_picker);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, method_row);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, seq_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, micro_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, checkpointing_switch);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, flash_switch);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, optimizer_row);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, lora_group);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, rank_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, targets_row);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, gpu_picker);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, gpus_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, sharding_row);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, verdict_banner);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, verdict_icon);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, verdict_title);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, verdict_detail);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, formula_label);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, assumptions_label);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, table);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, chart);
+  gtk_widget_class_bind_template_callback (widget_class, model_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, input_changed_cb);
+
+  /* "view." actions: the window forwards Ctrl+F, Ctrl+G, Ctrl+E and Ctrl+Shift+C here */
+  gtk_widget_class_install_action (widget_class, "view.find-model", NULL, find_model_action);
+  gtk_widget_class_install_action (widget_class, "view.find-gpu", NULL, find_gpu_action);
+  gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
+  gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+hr_finetune_view_init (HrFinetuneView *self)
+{
+  GtkAdjustment *adjustments[4];
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  hr_ft_state_init (&self->state);
+  self->settings = g_settings_new (APP_ID);
+  hr_picker_set_placeholder (self->model_picker, _("Search models by name, family or vendor"));
+  hr_picker_set_placeholder (self->gpu_picker, _("Search GPUs by name or vendor"));
+  build_table (self);
+  gtk_label_set_label (self->assumptions_label,
+                       _("Assumptions: bf16 mixed precision with an fp32 master copy for full "
+                         "fine-tuning; fp32 LoRA adapters; activations for one micro-batch per "
+                         "GPU, as PyTorch keeps them (fused attention with flash attention on); "
+                         "data parallelism replicates everything unless ZeRO or FSDP shards it. "
+                         "A GPU's usable memory is the same as for inference: physical memory less "
+                         "the reserve set in Preferences, or the GPU share of unified memory. The "
+                         "smallest GPU tries every catalog device alone and ×2, ×4 and ×8 (with "
+                         "the chosen sharding, or ZeRO-3 when none is chosen). headroom-cli "
+                         "finetune prints the same numbers for the same options."));
+
+  adjustments[0] = self->seq_adjustment;
+  adjustments[1] = self->micro_adjustment;
+  adjustments[2] = self->rank_adjustment;
+  adjustments[3] = self->gpus_adjustment;
+  for (guint i = 0; i < G_N_ELEMENTS (adjustments); i++)
+    g_signal_connect_object (adjustments[i], "value-changed", G_CALLBACK (input_changed_cb), self,
+                             G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.copy-json", FALSE);
+}
+
+/* Public API ------------------------------------------------------------------------------------ */
+
+GtkWidget *
+hr_finetune_view_new (HrSizeView *size_view)
+{
+  HrFinetuneView *self;
+
+  g_return_val_if_fail (HR_IS_SIZE_VIEW (size_view), NULL);
+
+  self = g_object_new (HR_TYPE_FINETUNE_VIEW, NULL);
+  self->size_view = size_view;
+  g_object_add_weak_pointer (G_OBJECT (size_view), (gpointer *) &self->size_view);
+  g_signal_connect_object (size_view, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  if (hr_size_view_get_scenario (size_view) != NULL)
+    scenario_changed_cb (self, size_view);
+  return GTK_WIDGET (self);
+}
+
+const HrFtState *
+hr_finetune_view_get_state (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->have_state ? &self->state : NULL;
+}
+
+gboolean
+hr_finetune_view_is_busy (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), FALSE);
+  return self->recompute_id != 0;
+}
+
+HrPicker *
+hr_finetune_view_get_model_picker (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->model_picker;
+}
+
+HrPicker *
+hr_finetune_view_get_gpu_picker (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->gpu_picker;
+}
+
+AdwComboRow *
+hr_finetune_view_get_method_row (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->method_row;
+}
+
+AdwComboRow *
+hr_finetune_view_get_optimizer_row (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->optimizer_row;
+}
+
+AdwComboRow *
+hr_finetune_view_get_sharding_row (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->sharding_row;
+}
+
+AdwComboRow *
+hr_finetune_view_get_targets_row (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->targets_row;
+}
+
+GtkAdjustment *
+hr_finetune_view_get_seq_adjustment (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->seq_adjustment;
+}
+
+GtkAdjustment *
+hr_finetune_view_get_micro_adjustment (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->micro_adjustment;
+}
+
+GtkAdjustment *
+hr_finetune_view_get_rank_adjustment (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->rank_adjustment;
+}
+
+GtkAdjustment *
+hr_finetune_view_get_gpus_adjustment (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->gpus_adjustment;
+}
+
+GtkSwitch *
+hr_finetune_view_get_checkpointing_switch (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->checkpointing_switch;
+}
+
+GtkSwitch *
+hr_finetune_view_get_flash_switch (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->flash_switch;
+}
+
+HrChartWidget *
+hr_finetune_view_get_chart (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return self->chart;
+}
+
+const char *
+hr_finetune_view_get_cell_text (HrFinetuneView *self,
+                                HrFtMethod      method,
+                                HrFtRowId       row)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  g_return_val_if_fail ((guint) method < HR_FT_N_METHODS && (guint) row < HR_FT_N_ROWS, NULL);
+  return gtk_label_get_label (self->values[method][row]);
+}
+
+const char *
+hr_finetune_view_get_smallest_text (HrFinetuneView *self,
+                                    HrFtMethod      method)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  g_return_val_if_fail ((guint) method < HR_FT_N_METHODS, NULL);
+  return gtk_label_get_label (self->values[method][ROW_SMALLEST]);
+}
+
+const char *
+hr_finetune_view_get_verdict_text (HrFinetuneView *self)
+{
+  g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
+  return gtk_label_get_label (self->verdict_title);
+}

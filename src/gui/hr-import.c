@@ -1,0 +1,679 @@
+/* hr-import.c — bring your own model and GPU: the "import.*" actions, saving, the catalog
+ *
+ * Every flow ends in hr_import_add_model() or the GPU editor's save: save with hr_userdata (a
+ * damaged file is moved aside and named in a toast, then the save starts a new file), put the
+ * entry in the catalog, choose it in the Size view.  The catalog is read by the Size view's
+ * advice worker, so each change is bracketed by hr_size_view_catalog_changed(): the first call
+ * waits for a running worker, the second refills the pickers.  The flows that read files and
+ * fetch from the network are in hr-import-flows.c.
+ */
+#include "hr-import-private.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "hr-import-state.h"
+#include "hr-userdata.h"
+
+G_DEFINE_FINAL_TYPE (HrImport, hr_import, G_TYPE_OBJECT)
+
+/* Where things are ------------------------------------------------------------------------ */
+
+static HrSizeView *
+size_view (HrImport *self)
+{
+  return self->window ? hr_window_get_size_view (self->window) : NULL;
+}
+
+HrCatalog *
+hr_import_catalog (HrImport *self)
+{
+  return self->window ? hr_window_get_catalog (self->window) : NULL;
+}
+
+static HrUserData *
+userdata (HrImport *self)
+{
+  GtkApplication *app = self->window ? gtk_window_get_application (GTK_WINDOW (self->window)) : NULL;
+
+  return HR_IS_APPLICATION (app) ? hr_application_get_userdata (HR_APPLICATION (app)) : NULL;
+}
+
+/* Dialogs open from the list of the user's entries stay above it. */
+GtkWindow *
+hr_import_dialog_parent (HrImport *self)
+{
+  return self->manage ? GTK_WINDOW (self->manage) : GTK_WINDOW (self->window);
+}
+
+/* Messages ---------------------------------------------------------------------------------- */
+
+static void
+undo_clicked_cb (HrImport *self)
+{
+  if (self->actions != NULL)
+    g_action_group_activate_action (G_ACTION_GROUP (self->actions), "undo-remove", NULL);
+}
+
+void
+hr_import_show_toast (HrImport   *self,
+            const char *message,
+            gboolean    error,
+            gboolean    undo)
+{
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  AdwToast *toast = adw_toast_new (escaped);
+  GtkWidget *label = gtk_label_new (message);
+
+  g_free (self->last_message);
+  self->last_message = g_strdup (message);
+
+  /* a failure names files, fields and statuses: a long one wraps rather than be cut short
+   * (a wrapping label asks only for its longest word, so it asks for a line's width too) */
+  if (g_utf8_strlen (message, -1) > 56)
+    {
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_width_chars (GTK_LABEL (label), 56);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 72);
+    }
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  adw_toast_set_custom_title (toast, label);
+  adw_toast_set_timeout (toast, error ? 10 : undo ? 8 : 4);
+  if (error)
+    adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  if (undo)
+    {
+      adw_toast_set_button_label (toast, _("_Undo"));
+      /* not an action name: a toast's button leaves the window before its action is looked up */
+      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_clicked_cb), self, G_CONNECT_SWAPPED);
+    }
+
+  if (self->manage != NULL)
+    adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self->manage), toast);
+  else if (self->window != NULL)
+    hr_window_add_toast (self->window, toast);
+  else
+    g_object_unref (toast);
+}
+
+/* A failure goes inline in @dialog when it is still open, otherwise into a toast. */
+void
+hr_import_report_error (HrImport      *self,
+              HrFetchDialog *dialog,
+              const char    *message)
+{
+  if (dialog != NULL)
+    {
+      g_free (self->last_message);
+      self->last_message = g_strdup (message);
+      hr_fetch_dialog_set_busy (dialog, NULL);
+      hr_fetch_dialog_set_error (dialog, message);
+    }
+  else
+    hr_import_show_toast (self, message, TRUE, FALSE);
+}
+
+/* The catalog ------------------------------------------------------------------------------- */
+
+static void
+catalog_will_change (HrImport *self)
+{
+  HrSizeView *view = size_view (self);
+
+  /* waits for an advice worker that may be reading the lists */
+  if (view != NULL)
+    hr_size_view_catalog_changed (view);
+}
+
+static void
+catalog_did_change (HrImport *self)
+{
+  HrSizeView *view = size_view (self);
+
+  if (view != NULL)
+    hr_size_view_catalog_changed (view);
+  if (self->manage != NULL && hr_import_catalog (self) != NULL)
+    hr_manage_dialog_refresh (self->manage, hr_import_catalog (self));
+}
+
+/* Saves; a damaged file is set aside (the toast names the copy) and the save starts anew. */
+static gboolean
+save_model (HrImport       *self,
+            const HrModel  *model,
+            HrModel       **saved,
+            GError        **error)
+{
+  HrUserData *ud = userdata (self);
+  g_autoptr(GError) local = NULL;
+
+  if (ud == NULL)
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO, _("There is nowhere to save it"));
+      return FALSE;
+    }
+  if (hr_userdata_save_model (ud, model, saved, &local))
+    return TRUE;
+  if (!g_error_matches (local, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  hr_import_show_toast (self, local->message, TRUE, FALSE);
+  return hr_userdata_save_model (ud, model, saved, error);
+}
+
+static gboolean
+save_gpu (HrImport     *self,
+          const HrGpu  *gpu,
+          HrGpu       **saved,
+          GError      **error)
+{
+  HrUserData *ud = userdata (self);
+  g_autoptr(GError) local = NULL;
+
+  if (ud == NULL)
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO, _("There is nowhere to save it"));
+      return FALSE;
+    }
+  if (hr_userdata_save_gpu (ud, gpu, saved, &local))
+    return TRUE;
+  if (!g_error_matches (local, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  hr_import_show_toast (self, local->message, TRUE, FALSE);
+  return hr_userdata_save_gpu (ud, gpu, saved, error);
+}
+
+/* Takes @model.  @dialog: the fetch dialog to report to and close, may be NULL.  @restoring:
+ * an "Undo" puts it back, without choosing it. */
+void
+hr_import_add_model (HrImport      *self,
+           HrModel       *model,
+           HrFetchDialog *dialog,
+           const char    *detail,
+           gboolean       restoring)
+{
+  g_autoptr(HrModel) owned = model;
+  g_autoptr(HrModel) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *message = NULL;
+  HrCatalog *cat = hr_import_catalog (self);
+  gboolean replaces = FALSE;
+
+  if (cat == NULL)
+    return;
+  /* another file or repository of the same name gets an id of its own */
+  id = hr_import_model_id (owned, cat, &replaces);
+  g_free (owned->id);
+  owned->id = g_steal_pointer (&id);
+  if (!save_model (self, owned, &saved, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not save “%s”: %s"),
+                                               owned->name ? owned->name : owned->id, error->message);
+      hr_import_report_error (self, dialog, text);
+      return;
+    }
+
+  id = g_strdup (saved->id);
+  if (restoring)
+    message = g_strdup_printf (_("Restored “%s”"), saved->name);
+  else if (replaces)
+    message = detail ? g_strdup_printf (_("Updated “%s” — %s"), saved->name, detail)
+                     : g_strdup_printf (_("Updated “%s”"), saved->name);
+  else
+    message = detail ? g_strdup_printf (_("Added “%s” to your models — %s"), saved->name, detail)
+                     : g_strdup_printf (_("Added “%s” to your models"), saved->name);
+  catalog_will_change (self);
+  hr_catalog_add_model (cat, g_steal_pointer (&saved));
+  catalog_did_change (self);
+  if (!restoring && size_view (self) != NULL)
+    hr_size_view_select_model (size_view (self), id);
+
+  if (dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  hr_import_show_toast (self, message, FALSE, FALSE);
+}
+
+static void
+add_gpu (HrImport    *self,
+         const HrGpu *gpu,
+         const char  *replaces,
+         gboolean     select,
+         GError     **error)
+{
+  g_autoptr(HrGpu) saved = NULL;
+  g_autofree char *id = NULL;
+  HrCatalog *cat = hr_import_catalog (self);
+
+  if (cat == NULL || !save_gpu (self, gpu, &saved, error))
+    return;
+  id = g_strdup (saved->id);
+  catalog_will_change (self);
+  /* an entry of the user's that was never saved under a "user:" id (older data) */
+  if (replaces != NULL && g_strcmp0 (replaces, id) != 0)
+    hr_catalog_remove_gpu (cat, replaces);
+  hr_catalog_add_gpu (cat, g_steal_pointer (&saved));
+  catalog_did_change (self);
+  if (select && size_view (self) != NULL)
+    hr_size_view_select_gpu (size_view (self), id, 0);
+}
+
+/* The GPU editor and the list ----------------------------------------------------------------- */
+
+static void
+editor_save_cb (HrGpuEditor *editor,
+                HrImport    *self)
+{
+  g_autoptr(HrGpu) gpu = hr_gpu_editor_build (editor);
+  g_autoptr(GError) error = NULL;
+  const char *editing = hr_gpu_editor_get_editing_id (editor);
+  g_autofree char *message = NULL;
+
+  if (gpu == NULL)
+    return;
+  add_gpu (self, gpu, editing, editing == NULL, &error);
+  if (error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not save “%s”: %s"), gpu->name, error->message);
+
+      g_free (self->last_message);
+      self->last_message = g_strdup (text);
+      hr_gpu_editor_set_error (editor, text);
+      return;
+    }
+  message = editing ? g_strdup_printf (_("Saved “%s”"), gpu->name)
+                    : g_strdup_printf (_("Added “%s” to your GPUs"), gpu->name);
+  gtk_window_destroy (GTK_WINDOW (editor));
+  hr_import_show_toast (self, message, FALSE, FALSE);
+}
+
+static void
+open_editor (HrImport    *self,
+             const HrGpu *gpu)
+{
+  if (self->editor != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->editor));
+  self->editor = hr_gpu_editor_new (hr_import_dialog_parent (self), hr_import_catalog (self), gpu);
+  g_object_add_weak_pointer (G_OBJECT (self->editor), (gpointer *) &self->editor);
+  gtk_widget_insert_action_group (GTK_WIDGET (self->editor), "import", G_ACTION_GROUP (self->actions));
+  g_signal_connect_object (self->editor, "save", G_CALLBACK (editor_save_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (self->editor));
+}
+
+static void
+open_manage (HrImport *self)
+{
+  if (self->manage == NULL)
+    {
+      self->manage = hr_manage_dialog_new (GTK_WINDOW (self->window), G_MENU_MODEL (self->add_model_menu));
+      g_object_add_weak_pointer (G_OBJECT (self->manage), (gpointer *) &self->manage);
+      gtk_widget_insert_action_group (GTK_WIDGET (self->manage), "import", G_ACTION_GROUP (self->actions));
+    }
+  if (hr_import_catalog (self) != NULL)
+    hr_manage_dialog_refresh (self->manage, hr_import_catalog (self));
+  gtk_window_present (GTK_WINDOW (self->manage));
+}
+
+/* Actions -------------------------------------------------------------------------------------- */
+
+static void
+config_file_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  hr_import_open_chooser (user_data, HR_IMPORT_CHOOSE_CONFIG);
+}
+
+static void
+gguf_file_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  hr_import_open_chooser (user_data, HR_IMPORT_CHOOSE_GGUF);
+}
+
+static void
+hub_action (GSimpleAction *action,
+            GVariant      *parameter,
+            gpointer       user_data)
+{
+  hr_import_open_fetch_dialog (user_data, HR_FETCH_HUB);
+}
+
+static void
+gguf_url_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  hr_import_open_fetch_dialog (user_data, HR_FETCH_GGUF_URL);
+}
+
+static void
+add_gpu_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  open_editor (user_data, NULL);
+}
+
+static void
+edit_gpu_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  HrImport *self = user_data;
+  const HrGpu *gpu = hr_import_catalog (self) ? hr_catalog_find_gpu (hr_import_catalog (self), g_variant_get_string (parameter, NULL)) : NULL;
+
+  if (gpu != NULL && hr_import_gpu_is_yours (gpu))
+    open_editor (self, gpu);
+}
+
+static void
+remove_model_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  hr_import_remove_model (user_data, g_variant_get_string (parameter, NULL));
+}
+
+static void
+remove_gpu_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  hr_import_remove_gpu (user_data, g_variant_get_string (parameter, NULL));
+}
+
+static void
+manage_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  open_manage (user_data);
+}
+
+static void
+undo_remove_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  HrImport *self = user_data;
+  g_autoptr(HrGpu) gpu = g_steal_pointer (&self->removed_gpu);
+  g_autoptr(GError) error = NULL;
+
+  if (self->removed_model != NULL)
+    hr_import_add_model (self, g_steal_pointer (&self->removed_model), NULL, NULL, TRUE);
+  if (gpu != NULL)
+    {
+      add_gpu (self, gpu, NULL, FALSE, &error);
+      if (error != NULL)
+        hr_import_show_toast (self, error->message, TRUE, FALSE);
+      else
+        {
+          g_autofree char *text = g_strdup_printf (_("Restored “%s”"), gpu->name);
+          hr_import_show_toast (self, text, FALSE, FALSE);
+        }
+    }
+}
+
+static const GActionEntry action_entries[] = {
+  { .name = "config-file", .activate = config_file_action },
+  { .name = "hub", .activate = hub_action },
+  { .name = "gguf-file", .activate = gguf_file_action },
+  { .name = "gguf-url", .activate = gguf_url_action },
+  { .name = "add-gpu", .activate = add_gpu_action },
+  { .name = "edit-gpu", .activate = edit_gpu_action, .parameter_type = "s" },
+  { .name = "remove-model", .activate = remove_model_action, .parameter_type = "s" },
+  { .name = "remove-gpu", .activate = remove_gpu_action, .parameter_type = "s" },
+  { .name = "manage", .activate = manage_action },
+  { .name = "undo-remove", .activate = undo_remove_action },
+};
+
+/* Callbacks ------------------------------------------------------------------------------------ */
+
+/* A model read from a GGUF file is sized at the file's own mix: choosing it chooses that. */
+static void
+model_selected_cb (HrImport   *self,
+                   GParamSpec *pspec,
+                   HrPicker   *picker)
+{
+  const char *id = hr_picker_get_selected_id (picker);
+  const HrModel *model;
+
+  if (g_strcmp0 (id, self->last_model_id) == 0)
+    return;
+  g_free (self->last_model_id);
+  self->last_model_id = g_strdup (id);
+  model = id && hr_import_catalog (self) ? hr_catalog_find_model (hr_import_catalog (self), id) : NULL;
+  if (model != NULL && model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_quant != NULL)
+    hr_size_view_select_quant (size_view (self), model->gguf_quant);
+}
+
+/* The window gets its application after it is made: then the start-up news can be told. */
+static void
+application_changed_cb (HrImport *self)
+{
+  GtkApplication *app = self->window ? gtk_window_get_application (GTK_WINDOW (self->window)) : NULL;
+  g_autofree char *warning = NULL;
+
+  if (!HR_IS_APPLICATION (app))
+    return;
+  warning = hr_application_take_userdata_warning (HR_APPLICATION (app));
+  if (warning != NULL)
+    hr_import_show_toast (self, warning, TRUE, FALSE);
+}
+
+/* GObject -------------------------------------------------------------------------------------- */
+
+static void
+hr_import_dispose (GObject *object)
+{
+  HrImport *self = HR_IMPORT (object);
+
+  hr_import_drop_fetch (self, TRUE);
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+  if (self->fetch_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->fetch_dialog));
+  if (self->editor != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->editor));
+  if (self->manage != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->manage));
+  if (self->window != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->window, self);
+      g_signal_handlers_disconnect_by_data (hr_size_view_get_model_picker (hr_window_get_size_view (self->window)), self);
+      g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
+      self->window = NULL;
+    }
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->actions);
+  g_clear_object (&self->add_model_menu);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (hr_import_parent_class)->dispose (object);
+}
+
+static void
+hr_import_finalize (GObject *object)
+{
+  HrImport *self = HR_IMPORT (object);
+
+  g_clear_pointer (&self->removed_model, hr_model_free);
+  g_clear_pointer (&self->removed_gpu, hr_gpu_free);
+  g_clear_pointer (&self->last_model_id, g_free);
+  g_clear_pointer (&self->last_message, g_free);
+
+  G_OBJECT_CLASS (hr_import_parent_class)->finalize (object);
+}
+
+static void
+hr_import_class_init (HrImportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = hr_import_dispose;
+  object_class->finalize = hr_import_finalize;
+}
+
+static void
+hr_import_init (HrImport *self)
+{
+  g_autoptr(GMenu) config = g_menu_new ();
+  g_autoptr(GMenu) gguf = g_menu_new ();
+
+  self->settings = g_settings_new (APP_ID);
+  self->actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), action_entries,
+                                   G_N_ELEMENTS (action_entries), self);
+
+  self->add_model_menu = g_menu_new ();
+  g_menu_append (config, _("Import _config.json…"), "import.config-file");
+  g_menu_append (config, _("From _Hugging Face…"), "import.hub");
+  g_menu_append (gguf, _("Open _GGUF File…"), "import.gguf-file");
+  g_menu_append (gguf, _("Open GGUF _URL…"), "import.gguf-url");
+  g_menu_append_section (self->add_model_menu, NULL, G_MENU_MODEL (config));
+  g_menu_append_section (self->add_model_menu, NULL, G_MENU_MODEL (gguf));
+}
+
+/* Public API ----------------------------------------------------------------------------------- */
+
+HrImport *
+hr_import_new (HrWindow *window)
+{
+  HrImport *self;
+  HrSizeView *view;
+
+  g_return_val_if_fail (HR_IS_WINDOW (window), NULL);
+
+  self = g_object_new (HR_TYPE_IMPORT, NULL);
+  self->window = window;
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &self->window);
+  self->cancellable = g_object_ref (hr_window_get_cancellable (window));
+  gtk_widget_insert_action_group (GTK_WIDGET (window), "import", G_ACTION_GROUP (self->actions));
+
+  view = hr_window_get_size_view (window);
+  hr_picker_set_footer (hr_size_view_get_model_picker (view), _("Add _Model…"),
+                        G_MENU_MODEL (self->add_model_menu), NULL, "import.manage");
+  hr_picker_set_footer (hr_size_view_get_gpu_picker (view), _("Add _GPU…"), NULL,
+                        "import.add-gpu", "import.manage");
+  g_signal_connect_object (hr_size_view_get_model_picker (view), "notify::selected-id",
+                           G_CALLBACK (model_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (window, "notify::application", G_CALLBACK (application_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  return self;
+}
+
+gboolean
+hr_import_remove_model (HrImport   *self,
+                        const char *id)
+{
+  HrCatalog *cat;
+  const HrModel *model;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  HrUserData *ud;
+
+  g_return_val_if_fail (HR_IS_IMPORT (self), FALSE);
+
+  cat = hr_import_catalog (self);
+  model = cat && id ? hr_catalog_find_model (cat, id) : NULL;
+  if (model == NULL || !hr_import_model_is_yours (model))
+    return FALSE;
+  ud = userdata (self);
+  if (ud != NULL && !hr_userdata_remove_model (ud, id, &error))
+    {
+      /* not on disk (never saved), or the file was damaged and is set aside: it goes anyway */
+      if (g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
+        hr_import_show_toast (self, error->message, TRUE, FALSE);
+      else if (!g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND))
+        {
+          g_autofree char *text = g_strdup_printf (_("Could not remove “%s”: %s"), model->name, error->message);
+          hr_import_show_toast (self, text, TRUE, FALSE);
+          return FALSE;
+        }
+    }
+
+  g_clear_pointer (&self->removed_model, hr_model_free);
+  g_clear_pointer (&self->removed_gpu, hr_gpu_free);
+  self->removed_model = hr_model_copy (model);
+  message = g_strdup_printf (_("Removed “%s”"), model->name);
+  catalog_will_change (self);
+  hr_catalog_remove_model (cat, id);
+  catalog_did_change (self);
+  hr_import_show_toast (self, message, FALSE, TRUE);
+  return TRUE;
+}
+
+gboolean
+hr_import_remove_gpu (HrImport   *self,
+                      const char *id)
+{
+  HrCatalog *cat;
+  const HrGpu *gpu;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  HrUserData *ud;
+
+  g_return_val_if_fail (HR_IS_IMPORT (self), FALSE);
+
+  cat = hr_import_catalog (self);
+  gpu = cat && id ? hr_catalog_find_gpu (cat, id) : NULL;
+  if (gpu == NULL || !hr_import_gpu_is_yours (gpu))
+    return FALSE;
+  ud = userdata (self);
+  if (ud != NULL && !hr_userdata_remove_gpu (ud, id, &error))
+    {
+      if (g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
+        hr_import_show_toast (self, error->message, TRUE, FALSE);
+      else if (!g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND))
+        {
+          g_autofree char *text = g_strdup_printf (_("Could not remove “%s”: %s"), gpu->name, error->message);
+          hr_import_show_toast (self, text, TRUE, FALSE);
+          return FALSE;
+        }
+    }
+
+  g_clear_pointer (&self->removed_model, hr_model_free);
+  g_clear_pointer (&self->removed_gpu, hr_gpu_free);
+  self->removed_gpu = hr_gpu_copy (gpu);
+  message = g_strdup_printf (_("Removed “%s”"), gpu->name);
+  catalog_will_change (self);
+  hr_catalog_remove_gpu (cat, id);
+  catalog_did_change (self);
+  hr_import_show_toast (self, message, FALSE, TRUE);
+  return TRUE;
+}
+
+gboolean
+hr_import_is_busy (HrImport *self)
+{
+  g_return_val_if_fail (HR_IS_IMPORT (self), FALSE);
+  return self->n_running > 0;
+}
+
+const char *
+hr_import_get_last_message (HrImport *self)
+{
+  g_return_val_if_fail (HR_IS_IMPORT (self), NULL);
+  return self->last_message;
+}
+
+GtkWindow *
+hr_import_get_dialog (HrImport *self)
+{
+  g_return_val_if_fail (HR_IS_IMPORT (self), NULL);
+
+  if (self->fetch_dialog != NULL)
+    return GTK_WINDOW (self->fetch_dialog);
+  if (self->editor != NULL)
+    return GTK_WINDOW (self->editor);
+  return self->manage ? GTK_WINDOW (self->manage) : NULL;
+}

@@ -1,0 +1,17 @@
+/* hr-picker-items.h — the catalog's models and GPUs as picker entries, for the views that
+ * pick them (Compare, Fine-tune) */
+#pragma once
+
+#include "hr-catalog.h"
+#include "hr-picker-item.h"
+
+G_BEGIN_DECLS
+
+/* HrPickerItem*: the user's own first, under "Yours", then by vendor (catalog order inside a
+ * vendor).  Free with g_ptr_array_unref. */
+GPtrArray      *hr_picker_items_models      (const HrCatalog *catalog);
+GPtrArray      *hr_picker_items_gpus        (const HrCatalog *catalog);
+/* Changes whenever a model or GPU is added, removed or renamed: whether to refill. */
+guint           hr_picker_items_stamp       (const HrCatalog *catalog);
+
+G_END_DECLS

@@ -1,0 +1,548 @@
+/* test-cloud-window.c — the Cloud & TCO view and the pricing refresh, under Xvfb
+ *
+ * A local SoupServer on 127.0.0.1, port 0, in its own thread (as in test-pricing-net.c) plays
+ * the pricing feed.  XDG_CACHE_HOME is a temporary directory, so the cache the application
+ * writes is this test's.  Run through `xvfb-run -a` with GTK_A11Y=none,
+ * GSETTINGS_BACKEND=memory and GSETTINGS_SCHEMA_DIR=<build>/data (tests/meson.build).
+ */
+#include <glib/gstdio.h>
+#include <libsoup/soup.h>
+#include <math.h>
+#include <string.h>
+#include <utime.h>
+
+#include "hr-advice.h"
+#include "hr-application.h"
+#include "hr-cloud-view.h"
+#include "hr-pricing-client.h"
+#include "hr-pricing-manager.h"
+#include "hr-scenario-state.h"
+#include "hr-window.h"
+
+#define FEED_HEAD "{\"schema\": 1, \"updated\": \"2026-12-01\", \"currency\": \"USD\", \"offers\": ["
+
+/* A new date, an offer of the Size view's own GPU (so its cost card changes), one that fits,
+ * one too small, and one bad offer that is skipped. */
+#define GOOD_FEED FEED_HEAD \
+  "{\"provider\": \"TestCloud\", \"gpu_id\": \"rtx-pro-6000-blackwell-96gb\", " \
+  "\"gpu\": \"RTX PRO 6000 Blackwell 96GB\", \"count\": 1, \"vram_gb\": 96, \"usd_per_hour\": 0.5, " \
+  "\"billing\": \"per-second\", \"tier\": \"Test tier\", \"url\": \"https://example.com/pricing\"}, " \
+  "{\"provider\": \"RunPod\", \"gpu_id\": \"a100-80gb-sxm\", \"gpu\": \"A100 80GB SXM\", \"count\": 1, " \
+  "\"vram_gb\": 80, \"usd_per_hour\": 1.19, \"billing\": \"per-second\", \"url\": \"https://www.runpod.io/pricing\"}, " \
+  "{\"provider\": \"Tiny\", \"gpu_id\": \"rtx-4090-24gb\", \"gpu\": \"RTX 4090 24GB\", \"count\": 1, " \
+  "\"vram_gb\": 24, \"usd_per_hour\": 0.3, \"billing\": \"per-hour\"}, " \
+  "{\"provider\": \"Evil\", \"gpu\": \"A100\", \"count\": 0, \"vram_gb\": 80, \"usd_per_hour\": 1}]}"
+
+static struct
+{
+  GThread    *thread;
+  GMainLoop  *loop;
+  char       *base_url;
+  GMutex      mutex;
+  GCond       cond;
+  gboolean    running;
+} server;
+
+static HrApplication *app;
+static char *cache_home;
+
+/* Server thread ------------------------------------------------------------------------------ */
+
+static void
+respond (SoupServerMessage *msg,
+         guint              status,
+         const char        *body)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  if (body != NULL)
+    soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, body, strlen (body));
+}
+
+static void
+server_cb (SoupServer        *soup_server,
+           SoupServerMessage *msg,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  if (g_str_equal (path, "/good"))
+    respond (msg, SOUP_STATUS_OK, GOOD_FEED);
+  else if (g_str_equal (path, "/500"))
+    respond (msg, SOUP_STATUS_INTERNAL_SERVER_ERROR, NULL);
+  else if (g_str_equal (path, "/malformed"))
+    respond (msg, SOUP_STATUS_OK, "{\"schema\": 1, \"updated\": \"2026-12-01\", \"offers\": [{");
+  else if (g_str_equal (path, "/schema"))
+    respond (msg, SOUP_STATUS_OK, "{\"schema\": 2, \"updated\": \"2026-12-01\", \"offers\": []}");
+  else
+    respond (msg, SOUP_STATUS_NOT_FOUND, NULL);
+}
+
+static gpointer
+server_thread (gpointer data)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(SoupServer) soup_server = NULL;
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  g_main_context_push_thread_default (context);
+  server.loop = g_main_loop_new (context, FALSE);
+
+  soup_server = soup_server_new ("server-header", "headroom-test-server", NULL);
+  soup_server_add_handler (soup_server, NULL, server_cb, NULL, NULL);
+  soup_server_listen_local (soup_server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (soup_server);
+  server.base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  g_mutex_lock (&server.mutex);
+  server.running = TRUE;
+  g_cond_signal (&server.cond);
+  g_mutex_unlock (&server.mutex);
+
+  g_main_loop_run (server.loop);
+
+  soup_server_disconnect (soup_server);
+  g_clear_pointer (&server.loop, g_main_loop_unref);
+  g_main_context_pop_thread_default (context);
+  return NULL;
+}
+
+static void
+server_start (void)
+{
+  g_mutex_init (&server.mutex);
+  g_cond_init (&server.cond);
+  server.thread = g_thread_new ("test-server", server_thread, NULL);
+  g_mutex_lock (&server.mutex);
+  while (!server.running)
+    g_cond_wait (&server.cond, &server.mutex);
+  g_mutex_unlock (&server.mutex);
+}
+
+static gboolean
+quit_cb (gpointer data)
+{
+  g_main_loop_quit (server.loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+server_stop (void)
+{
+  g_main_context_invoke (g_main_loop_get_context (server.loop), quit_cb, NULL);
+  g_thread_join (server.thread);
+  g_clear_pointer (&server.base_url, g_free);
+}
+
+/* Helpers ------------------------------------------------------------------------------------ */
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Until @view and the pricing are done (or 20 s pass), then the idles after them. */
+static void
+wait_idle (HrSizeView *view)
+{
+  HrPricingManager *manager = hr_application_get_pricing_manager (app);
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+
+  while (!timed_out && (hr_size_view_is_busy (view) || hr_pricing_manager_get_busy (manager)))
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static HrCloudView *
+find_cloud_view (HrWindow *window)
+{
+  GtkWidget *w = GTK_WIDGET (window);
+  GtkWidget *found = NULL;
+  GPtrArray *stack = g_ptr_array_new ();
+
+  /* the view is a page of the window's stack: walk the tree */
+  g_ptr_array_add (stack, w);
+  while (stack->len > 0 && found == NULL)
+    {
+      GtkWidget *cur = g_ptr_array_steal_index (stack, stack->len - 1);
+      if (HR_IS_CLOUD_VIEW (cur))
+        found = cur;
+      for (GtkWidget *c = gtk_widget_get_first_child (cur); c; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (stack, c);
+    }
+  g_ptr_array_unref (stack);
+  g_assert_nonnull (found);
+  return HR_CLOUD_VIEW (found);
+}
+
+static HrWindow *
+open_window (HrCloudView **cloud)
+{
+  HrWindow *window = hr_window_new (app);
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_idle (hr_window_get_size_view (window));
+  g_assert_true (hr_window_set_visible_view (window, "cloud"));
+  wait_idle (hr_window_get_size_view (window));
+  *cloud = find_cloud_view (window);
+  g_assert_nonnull (gtk_widget_get_ancestor (GTK_WIDGET (*cloud), ADW_TYPE_TOAST_OVERLAY));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (*cloud)));
+  return window;
+}
+
+static void
+close_window (HrWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+refresh_from (const char *path)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *url = path ? g_strconcat (server.base_url, path, NULL) : g_strdup ("");
+
+  g_settings_set_string (settings, "pricing-url", url);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "refresh-prices", NULL);
+}
+
+/* The Size view's cost card, recomputed from the core with the catalog's current prices. */
+static char *
+expected_cost_card (HrSizeView *view)
+{
+  HrCatalog *catalog = hr_size_view_get_catalog (view);
+  const HrScenario *s = hr_size_view_get_scenario (view);
+  g_auto(HrSizeState) st;
+  HrEstimate e;
+
+  g_assert_nonnull (s);
+  g_assert_true (hr_estimate_compute (s, hr_catalog_get_pricing (catalog), &e, NULL));
+  hr_advice_fill_cost (s, catalog, hr_catalog_get_pricing (catalog), &e);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, s, &e);
+  return g_strdup (st.cards[HR_SIZE_CARD_COST].value);
+}
+
+static char *
+cache_path (void)
+{
+  return g_build_filename (cache_home, "headroom", "pricing.json", NULL);
+}
+
+static gboolean
+has_provider (HrCloudView *cloud,
+              const char  *provider)
+{
+  const HrCloudState *st = hr_cloud_view_get_state (cloud);
+
+  for (guint i = 0; i < st->offers->len; i++)
+    if (g_str_equal (((HrCloudOffer *) g_ptr_array_index (st->offers, i))->provider, provider))
+      return TRUE;
+  return FALSE;
+}
+
+static int
+find_row (HrCloudView *cloud,
+          const char  *provider,
+          double       usd_per_hour)
+{
+  const HrCloudState *st = hr_cloud_view_get_state (cloud);
+
+  for (guint i = 0; i < st->offers->len; i++)
+    {
+      const HrCloudOffer *o = g_ptr_array_index (st->offers, i);
+      if (g_str_equal (o->provider, provider) && fabs (o->usd_per_hour - usd_per_hour) < 1e-9)
+        return (int) i;
+    }
+  return -1;
+}
+
+/* The temporary cache home and whatever went into it (the cache, Mesa's shader cache…). */
+static void
+remove_tree (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  if (dir != NULL)
+    g_dir_close (dir);
+  g_rmdir (path);
+}
+
+/* Tests --------------------------------------------------------------------------------------- */
+
+/* The bundled snapshot, its table and the seed pages' rent-versus-buy figures. */
+static void
+test_bundled (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const HrCloudState *st = hr_cloud_view_get_state (cloud);
+  g_autofree char *subtitle = g_strdup (st->subtitle);
+  const HrTcoState *tco;
+  const HrChartTco *chart;
+  int runpod;
+
+  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, "Prices verified 2026-11-05 · bundled snapshot");
+  g_assert_nonnull (st);
+  g_assert_cmpuint (st->offers->len, >=, 5);
+  g_assert_cmpuint (hr_cloud_view_get_n_rows (cloud), ==, st->offers->len);
+  /* the cheapest is chosen at first */
+  g_assert_cmpint (hr_cloud_view_get_selected (cloud), ==, 0);
+  g_assert_cmpstr (hr_cloud_view_get_buy (cloud)->gpu_id, ==, "rtx-pro-6000-blackwell-96gb");
+  g_assert_cmpfloat (gtk_adjustment_get_value (hr_cloud_view_get_power_adjustment (cloud)), ==, 600);
+  g_assert_cmpfloat (gtk_adjustment_get_value (hr_cloud_view_get_budget_adjustment (cloud)), ==,
+                     hr_cloud_view_get_buy (cloud)->price_usd);
+
+  /* the seed pages: RunPod at $1.19/h against $8,500 and 600 W, 4 h a day at $0.175/kWh */
+  runpod = find_row (cloud, "RunPod", 1.19);
+  g_assert_cmpint (runpod, >=, 0);
+  g_assert_true (hr_cloud_view_select_offer (cloud, runpod));
+  g_assert_cmpint (hr_cloud_view_get_selected (cloud), ==, runpod);
+  gtk_adjustment_set_value (hr_cloud_view_get_budget_adjustment (cloud), 8500);
+  wait_idle (hr_window_get_size_view (window));
+  g_assert_cmpfloat (g_settings_get_double (settings, "hardware-budget"), ==, 8500);
+  tco = hr_cloud_view_get_tco (cloud);
+  g_assert_cmpstr (tco->cloud_monthly, ==, "$144.70/month");
+  g_assert_cmpstr (tco->electricity_monthly, ==, "$12.77/month");
+  g_assert_cmpstr (hr_cloud_view_get_payback_text (cloud), ==, "~64.4 months");
+  chart = hr_chart_widget_get_data (hr_cloud_view_get_chart (cloud));
+  g_assert_nonnull (chart);
+  g_assert_cmpfloat_with_epsilon (chart->break_even_month, tco->result.months_to_amortise, 1e-9);
+  g_assert_cmpfloat_with_epsilon (chart->hardware_usd, 8500, 1e-9);
+
+  /* hours per day change the table's monthly column and the answer */
+  g_settings_set_double (settings, "hours-per-day", 8);
+  wait_idle (hr_window_get_size_view (window));
+  g_assert_cmpstr (((HrCloudOffer *) g_ptr_array_index (hr_cloud_view_get_state (cloud)->offers, runpod))->monthly,
+                   ==, "$289.41/month");
+  g_assert_cmpstr (hr_cloud_view_get_tco (cloud)->cloud_monthly, ==, "$289.41/month");
+  g_settings_reset (settings, "hours-per-day");
+
+  /* back to the recommended hardware's price */
+  g_settings_reset (settings, "hardware-budget");
+  wait_idle (hr_window_get_size_view (window));
+  g_assert_cmpfloat (gtk_adjustment_get_value (hr_cloud_view_get_budget_adjustment (cloud)), ==,
+                     hr_cloud_view_get_buy (cloud)->price_usd);
+
+  /* a scenario change in the Size view reaches the table: nothing fits a 4090 */
+  g_assert_true (hr_size_view_select_gpu (hr_window_get_size_view (window), "rtx-4090-24gb", 1));
+  g_assert_true (hr_size_view_select_quant (hr_window_get_size_view (window), "Q8_0"));
+  wait_idle (hr_window_get_size_view (window));
+  g_assert_cmpstr (hr_cloud_view_get_state (cloud)->subtitle, !=, subtitle);
+  g_assert_nonnull (strstr (hr_cloud_view_get_state (cloud)->subtitle, "Q8_0"));
+  g_settings_reset (settings, "gpu");
+  g_settings_reset (settings, "quant");
+  wait_idle (hr_window_get_size_view (window));
+  close_window (window);
+}
+
+/* 500, malformed, wrong schema, no feed set: a toast each, the prices and the cache stay. */
+static void
+test_refresh_failures (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  HrSizeView *size = hr_window_get_size_view (window);
+  g_autofree char *card = g_strdup (hr_size_view_get_card_text (size, HR_SIZE_CARD_COST));
+  g_autofree char *source = g_strdup (hr_cloud_view_get_source_text (cloud));
+  g_autofree char *path = cache_path ();
+  const char *paths[] = { "/500", "/malformed", "/schema", "/missing" };
+  const char *words[] = { "HTTP 500", "not valid JSON", "schema", "HTTP 404" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      refresh_from (paths[i]);
+      g_assert_true (hr_pricing_manager_get_busy (hr_application_get_pricing_manager (app)));
+      wait_idle (size);
+      g_test_message ("%s: %s", paths[i], hr_cloud_view_get_last_toast (cloud));
+      g_assert_nonnull (hr_cloud_view_get_last_toast (cloud));
+      g_assert_true (g_str_has_prefix (hr_cloud_view_get_last_toast (cloud), "Prices not updated: "));
+      g_assert_nonnull (strstr (hr_cloud_view_get_last_toast (cloud), words[i]));
+      g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, source);
+      g_assert_cmpstr (hr_size_view_get_card_text (size, HR_SIZE_CARD_COST), ==, card);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+
+  refresh_from (NULL);
+  wait_idle (size);
+  g_assert_nonnull (strstr (hr_cloud_view_get_last_toast (cloud), "No pricing feed is set"));
+  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, source);
+  close_window (window);
+}
+
+/* A good feed: the table, the source line, the Size view's cost card and the cache. */
+static void
+test_refresh_good (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  HrSizeView *size = hr_window_get_size_view (window);
+  g_autofree char *before = g_strdup (hr_size_view_get_card_text (size, HR_SIZE_CARD_COST));
+  g_autofree char *after = NULL;
+  g_autofree char *path = cache_path ();
+  g_autoptr(HrPricing) cached = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *again = NULL;
+
+  g_assert_false (has_provider (cloud, "TestCloud"));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  refresh_from ("/good");
+  wait_idle (size);
+  g_assert_cmpstr (hr_cloud_view_get_last_toast (cloud), ==,
+                   "Prices updated: 3 offers verified 2026-12-01 · 1 offer was skipped");
+  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, "Prices verified 2026-12-01 · pricing feed");
+  /* the table: the two that fit, cheapest first; the 4090 does not hold the scenario */
+  g_assert_cmpuint (hr_cloud_view_get_state (cloud)->n_total, ==, 3);
+  g_assert_cmpuint (hr_cloud_view_get_n_rows (cloud), ==, 2);
+  g_assert_cmpstr (((HrCloudOffer *) g_ptr_array_index (hr_cloud_view_get_state (cloud)->offers, 0))->provider,
+                   ==, "TestCloud");
+  g_assert_true (has_provider (cloud, "RunPod"));
+  g_assert_false (has_provider (cloud, "Tiny"));
+  g_assert_false (has_provider (cloud, "Vast.ai"));
+
+  /* the Size view prices with the new feed too */
+  after = expected_cost_card (size);
+  g_assert_cmpstr (hr_size_view_get_card_text (size, HR_SIZE_CARD_COST), ==, after);
+  g_assert_cmpstr (after, !=, before);
+
+  /* cached, atomically, from the good fetch only */
+  cached = hr_pricing_cache_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cached->updated, ==, "2026-12-01");
+  g_assert_cmpuint (cached->offers->len, ==, 3);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+
+  /* a failure after it: the feed's prices stay, the cache is untouched */
+  refresh_from ("/500");
+  wait_idle (size);
+  g_assert_nonnull (strstr (hr_cloud_view_get_last_toast (cloud), "HTTP 500"));
+  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, "Prices verified 2026-12-01 · pricing feed");
+  g_assert_cmpstr (hr_size_view_get_card_text (size, HR_SIZE_CARD_COST), ==, after);
+  g_assert_true (g_file_get_contents (path, &again, NULL, NULL));
+  g_assert_cmpstr (again, ==, contents);
+  close_window (window);
+}
+
+/* The manager at start-up: cache over snapshot, a damaged cache set aside, when to fetch. */
+static void
+test_manager_load (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_default (&error);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *dir = g_dir_make_tmp ("headroom-cache-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "pricing.json", NULL);
+  g_autofree char *corrupt = g_strconcat (path, ".corrupt", NULL);
+  g_autoptr(HrPricingManager) manager = NULL;
+  g_autoptr(HrPricing) feed = NULL;
+  g_autoptr(GError) load_error = NULL;
+  struct utimbuf old = { 0, 0 };
+
+  g_assert_no_error (error);
+  g_settings_reset (settings, "pricing-url");
+  manager = hr_pricing_manager_new (catalog, settings, path);
+
+  /* no cache: the snapshot, and no error */
+  g_assert_true (hr_pricing_manager_load (manager, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->source, ==, "snapshot");
+  g_assert_false (hr_pricing_manager_is_due (manager));   /* no feed set */
+  g_settings_set_string (settings, "pricing-url", "https://example.com/feed.json");
+  g_assert_true (hr_pricing_manager_is_due (manager));    /* no cache */
+
+  /* a good cache replaces it */
+  feed = hr_pricing_parse (GOOD_FEED, -1, "feed", &error);
+  g_assert_no_error (error);
+  g_assert_true (hr_pricing_cache_save (feed, path, &error));
+  g_assert_true (hr_pricing_manager_load (manager, &error));
+  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->source, ==, "cache");
+  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->updated, ==, "2026-12-01");
+  g_assert_false (hr_pricing_manager_is_due (manager));   /* fresh */
+  g_assert_cmpint (g_utime (path, &old), ==, 0);
+  g_assert_true (hr_pricing_manager_is_due (manager));    /* a day old */
+
+  /* a damaged one is moved aside and reported; the prices in use stay */
+  g_assert_true (g_file_set_contents (path, "{\"schema\": 1, \"offers\": [", -1, NULL));
+  g_assert_false (hr_pricing_manager_load (manager, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_file_test (corrupt, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->updated, ==, "2026-12-01");
+  load_error = hr_pricing_manager_take_load_error (manager);
+  g_assert_nonnull (load_error);
+  g_assert_cmpstr (load_error->message, ==, error->message);
+  g_assert_null (hr_pricing_manager_take_load_error (manager));
+
+  g_settings_reset (settings, "pricing-url");
+  g_unlink (corrupt);
+  g_rmdir (dir);
+  g_assert_finalize_object (g_steal_pointer (&manager));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  /* Talk to 127.0.0.1 directly whatever proxy the desktop names (see test-pricing-net.c). */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+  g_unsetenv ("http_proxy");
+  g_unsetenv ("https_proxy");
+  g_unsetenv ("HTTP_PROXY");
+  g_unsetenv ("HTTPS_PROXY");
+  g_unsetenv ("all_proxy");
+  g_unsetenv ("ALL_PROXY");
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  /* the application's cache is this test's */
+  cache_home = g_dir_make_tmp ("headroom-cloud-XXXXXX", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
+  /* Mesa would fill it with shaders, from threads that outlive the clean-up */
+  g_setenv ("MESA_SHADER_CACHE_DISABLE", "true", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+
+  server_start ();
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/cloud-window/bundled", test_bundled);
+  g_test_add_func ("/cloud-window/refresh-failures", test_refresh_failures);
+  g_test_add_func ("/cloud-window/refresh-good", test_refresh_good);
+  g_test_add_func ("/cloud-window/manager-load", test_manager_load);
+
+  ret = g_test_run ();
+  g_clear_object (&app);
+  server_stop ();
+
+  remove_tree (cache_home);
+  g_free (cache_home);
+  return ret;
+}

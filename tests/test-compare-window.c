@@ -1,0 +1,457 @@
+/* test-compare-window.c — the Compare and Fine-tune views in the window, under Xvfb
+ *
+ * Run through `xvfb-run -a` with GTK_A11Y=none, GSETTINGS_BACKEND=memory,
+ * GSETTINGS_SCHEMA_DIR=<build>/data and HEADROOM_CLI (tests/meson.build sets them).  The
+ * issue's "done when": six GPUs for GLM-4.5-Air at 32K, sorted by cost per 1M tokens, the
+ * chart exported as PNG and the table as CSV — the CSV the CLI prints — then a QLoRA run of
+ * the same model.
+ */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-application.h"
+#include "hr-chart-data.h"
+#include "hr-compare-view.h"
+#include "hr-finetune-view.h"
+#include "hr-scenario-state.h"
+#include "hr-units.h"
+#include "hr-window.h"
+
+static HrApplication *app;
+
+static const char * const done_when_gpus[] = {
+  "rtx-5090-32gb", "rtx-pro-6000-blackwell-96gb", "h100-80gb-sxm", "h200-141gb",
+  "mi300x-192gb", "m3-ultra-512gb",
+};
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static GtkWidget *
+find_child_of_type (GtkWidget *root,
+                    GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_child_of_type (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Iterates until the Size view and the two views have nothing left to do (or 20 s pass). */
+static void
+wait_idle (HrWindow *window)
+{
+  HrSizeView *size = hr_window_get_size_view (window);
+  HrCompareView *compare = HR_COMPARE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+  HrFinetuneView *finetune = HR_FINETUNE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_FINETUNE_VIEW));
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+
+  while (!timed_out && (hr_size_view_is_busy (size) ||
+                        (gtk_widget_get_mapped (GTK_WIDGET (compare)) && hr_compare_view_is_busy (compare)) ||
+                        hr_finetune_view_is_busy (finetune)))
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static HrWindow *
+open_window (void)
+{
+  HrWindow *window = hr_window_new (app);
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_idle (window);
+  return window;
+}
+
+static void
+close_window (HrWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static char *
+run_cli (const char * const *args)
+{
+  const char *cli = g_getenv ("HEADROOM_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+static void
+set_done_when_gpus (HrCompareView *compare)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_compare_entry_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (done_when_gpus); i++)
+    g_ptr_array_add (entries, hr_compare_entry_new (done_when_gpus[i], 1));
+  hr_compare_view_set_entries (compare, entries);
+}
+
+/* The labels on screen are the state's, column by column, and the chart draws the same. */
+static void
+assert_table_shows_state (HrCompareView *compare)
+{
+  const HrCompareState *st = hr_compare_view_get_state (compare);
+  const HrChartCompare *chart = hr_chart_widget_get_data (hr_compare_view_get_chart (compare));
+
+  g_assert_nonnull (st);
+  g_assert_cmpuint (hr_compare_view_get_n_columns (compare), ==, st->columns->len);
+  g_assert_nonnull (chart);
+  g_assert_cmpint (chart->n_items, ==, (int) st->columns->len);
+  g_assert_cmpint (chart->sort, ==, HR_CHART_SORT_NONE);
+  for (guint i = 0; i < st->columns->len; i++)
+    {
+      const HrCompareColumn *col = g_ptr_array_index (st->columns, i);
+
+      g_assert_cmpstr (hr_compare_view_get_column_title (compare, i), ==, col->title);
+      for (guint m = 0; m < HR_COMPARE_N_METRICS; m++)
+        {
+          g_assert_cmpstr (hr_compare_view_get_cell_text (compare, i, m), ==, col->cells[m].value);
+          g_assert_cmpstr (hr_compare_view_get_diff_text (compare, i, m), ==, col->cells[m].diff);
+        }
+      /* the chart's bars are the table's numbers, in the table's order */
+      g_assert_cmpstr (chart->items[i].name, ==, col->title);
+      g_assert_cmpfloat_with_epsilon (chart->items[i].required_gib, hr_to_gib (col->row.estimate.required_bytes), 1e-9);
+      g_assert_cmpfloat_with_epsilon (chart->items[i].usable_gib, hr_to_gib (col->row.estimate.usable_bytes), 1e-9);
+      g_assert_cmpint (chart->items[i].verdict, ==, hr_chart_verdict_from_core (col->verdict));
+      if (isfinite (col->row.estimate.cost_per_mtok_usd))
+        g_assert_cmpfloat_with_epsilon (chart->items[i].cost_per_mtok_usd, col->row.estimate.cost_per_mtok_usd, 1e-9);
+    }
+}
+
+static void
+test_compare_done_when (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *size = hr_window_get_size_view (window);
+  HrCompareView *compare = HR_COMPARE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+  g_autofree char *dir = g_dir_make_tmp ("headroom-compare-XXXXXX", NULL);
+  g_autofree char *csv_path = g_build_filename (dir, "compare.csv", NULL);
+  g_autofree char *png_path = g_build_filename (dir, "compare.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *cli = NULL;
+  const HrCompareState *st;
+  cairo_surface_t *png;
+  const char *args[32] = { "compare", "--model", "glm-4.5-air", "--context", "32768", "--csv" };
+  guint n_args = 6;
+
+  g_assert_nonnull (compare);
+  /* GLM-4.5-Air at 32K in the Size view: the Compare view follows */
+  g_assert_true (hr_size_view_select_model (size, "glm-4.5-air"));
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (size), 32768);
+  g_assert_true (hr_window_set_visible_view (window, "compare"));
+  set_done_when_gpus (compare);
+  wait_idle (window);
+
+  st = hr_compare_view_get_state (compare);
+  g_assert_nonnull (st);
+  g_assert_cmpint (st->base.context, ==, 32768);
+  g_assert_cmpstr (st->base.model->id, ==, "glm-4.5-air");
+  g_assert_cmpuint (st->columns->len, ==, 6);
+  assert_table_shows_state (compare);
+
+  /* sort by cost per 1M tokens: cheapest first */
+  hr_compare_view_sort (compare, HR_COMPARE_COST, FALSE);
+  wait_idle (window);
+  st = hr_compare_view_get_state (compare);
+  for (guint i = 1; i < st->columns->len; i++)
+    {
+      const HrCompareCell *a = &((HrCompareColumn *) g_ptr_array_index (st->columns, i - 1))->cells[HR_COMPARE_COST];
+      const HrCompareCell *b = &((HrCompareColumn *) g_ptr_array_index (st->columns, i))->cells[HR_COMPARE_COST];
+
+      /* cheapest first; the GPU the model does not fit on last */
+      g_assert_true (isnan (b->key) || b->muted || a->key <= b->key);
+      g_assert_true (!a->muted || b->muted);
+    }
+  assert_table_shows_state (compare);
+  for (guint i = 0; i < st->columns->len; i++)
+    {
+      const HrCompareColumn *col = g_ptr_array_index (st->columns, i);
+      g_test_message ("%-28s %-16s cost %s  decode %s  context %s  best %s", col->title,
+                      col->cells[HR_COMPARE_VERDICT].value, col->cells[HR_COMPARE_COST].value,
+                      col->cells[HR_COMPARE_DECODE].value, col->cells[HR_COMPARE_CONTEXT].value,
+                      col->cells[HR_COMPARE_QUANT].value);
+    }
+
+  /* "Export Table…": the CLI's CSV for the same GPUs in the same (sorted) order */
+  g_assert_true (hr_compare_view_export_table (compare, csv_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  g_assert_true (g_utf8_validate (csv, -1, NULL));
+  for (guint i = 0; i < st->columns->len; i++)
+    {
+      args[n_args++] = "--gpu";
+      args[n_args++] = ((HrCompareColumn *) g_ptr_array_index (st->columns, i))->gpu_id;
+    }
+  args[n_args] = NULL;
+  cli = run_cli (args);
+  g_assert_cmpstr (csv, ==, cli);
+
+  /* "Export Chart…" as PNG: the light theme at scale 2 */
+  g_assert_true (hr_compare_view_export_chart (compare, png_path, &error));
+  g_assert_no_error (error);
+  png = cairo_image_surface_create_from_png (png_path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, 2400);
+  g_assert_cmpint (cairo_image_surface_get_height (png), >=, 960);
+  cairo_surface_destroy (png);
+
+  g_unlink (csv_path);
+  g_unlink (png_path);
+  g_rmdir (dir);
+  close_window (window);
+}
+
+static void
+test_compare_edit (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *size = hr_window_get_size_view (window);
+  HrCompareView *compare = HR_COMPARE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+  const HrCompareState *st;
+  GPtrArray *entries;
+
+  g_assert_true (hr_window_set_visible_view (window, "compare"));
+  set_done_when_gpus (compare);
+  wait_idle (window);
+
+  /* remove, add, ×N */
+  g_assert_true (hr_compare_view_remove_gpu (compare, "m3-ultra-512gb"));
+  g_assert_false (hr_compare_view_remove_gpu (compare, "m3-ultra-512gb"));
+  g_assert_true (hr_compare_view_add_gpu (compare, "a100-80gb-sxm", 1));
+  g_assert_false (hr_compare_view_add_gpu (compare, "a100-80gb-sxm", 1));   /* already there */
+  g_assert_false (hr_compare_view_add_gpu (compare, "no-such-gpu", 1));
+  g_assert_true (hr_compare_view_set_count (compare, "rtx-5090-32gb", 4));
+  wait_idle (window);
+  st = hr_compare_view_get_state (compare);
+  g_assert_cmpuint (st->columns->len, ==, 6);
+  for (guint i = 0; i < st->columns->len; i++)
+    {
+      const HrCompareColumn *col = g_ptr_array_index (st->columns, i);
+      g_assert_cmpstr (col->gpu_id, !=, "m3-ultra-512gb");
+      if (g_str_equal (col->gpu_id, "rtx-5090-32gb"))
+        {
+          g_assert_cmpint (col->row.scenario.n_gpus, ==, 4);
+          /* four 32 GB cards hold the model */
+          g_assert_cmpint (col->verdict, !=, HR_VERDICT_EXCEEDS);
+        }
+    }
+  assert_table_shows_state (compare);
+
+  /* at most eight chosen one by one */
+  g_assert_true (hr_compare_view_add_gpu (compare, "l40s-48gb", 1));
+  g_assert_true (hr_compare_view_add_gpu (compare, "b200-180gb", 1));
+  g_assert_false (hr_compare_view_add_gpu (compare, "a40-48gb", 1));
+  entries = hr_compare_view_get_entries (compare);
+  g_assert_cmpuint (entries->len, ==, HR_COMPARE_MAX_PICKED);
+
+  /* a preset may hold more: every GPU that fits */
+  hr_compare_view_apply_preset (compare, HR_COMPARE_PRESET_FITS, NULL);
+  wait_idle (window);
+  st = hr_compare_view_get_state (compare);
+  g_assert_cmpuint (st->columns->len, >, HR_COMPARE_MAX_PICKED);
+  g_assert_cmpuint (st->n_fitting, ==, st->columns->len);
+  assert_table_shows_state (compare);
+
+  /* the scenario is the Size view's: a change there reaches the table */
+  hr_compare_view_apply_preset (compare, HR_COMPARE_PRESET_VENDOR, "AMD");
+  gtk_adjustment_set_value (hr_size_view_get_batch_adjustment (size), 4);
+  wait_idle (window);
+  st = hr_compare_view_get_state (compare);
+  g_assert_cmpint (st->base.batch, ==, 4);
+  for (guint i = 0; i < st->columns->len; i++)
+    g_assert_cmpstr (hr_catalog_find_gpu (hr_window_get_catalog (window),
+                                          ((HrCompareColumn *) g_ptr_array_index (st->columns, i))->gpu_id)->vendor,
+                     ==, "AMD");
+
+  /* the model picker here is the Size view's model */
+  g_assert_true (hr_picker_set_selected_id (hr_compare_view_get_model_picker (compare), "qwen3-32b"));
+  wait_idle (window);
+  g_assert_cmpstr (hr_size_view_get_scenario (size)->model->id, ==, "qwen3-32b");
+  g_assert_cmpstr (hr_compare_view_get_state (compare)->base.model->id, ==, "qwen3-32b");
+  g_assert_true (hr_size_view_select_model (size, "glm-4.5-air"));
+  wait_idle (window);
+  g_assert_cmpstr (hr_picker_get_selected_id (hr_compare_view_get_model_picker (compare)), ==, "glm-4.5-air");
+  gtk_adjustment_set_value (hr_size_view_get_batch_adjustment (size), 1);
+  wait_idle (window);
+
+  /* the window's shortcuts reach the visible view */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-json", NULL));
+  close_window (window);
+}
+
+/* Hidden, the view waits: a scenario changed elsewhere is computed when it is shown. */
+static void
+test_compare_lazy (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *size = hr_window_get_size_view (window);
+  HrCompareView *compare = HR_COMPARE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+
+  g_assert_true (hr_window_set_visible_view (window, "size"));
+  wait_idle (window);
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (size), 16384);
+  wait_idle (window);
+  g_assert_true (hr_compare_view_is_busy (compare));
+  g_assert_true (hr_window_set_visible_view (window, "compare"));
+  wait_idle (window);
+  g_assert_false (hr_compare_view_is_busy (compare));
+  g_assert_cmpint (hr_compare_view_get_state (compare)->base.context, ==, 16384);
+  hr_window_set_visible_view (window, "size");
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (size), 8192);
+  wait_idle (window);
+  close_window (window);
+}
+
+static void
+test_finetune (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *size = hr_window_get_size_view (window);
+  HrFinetuneView *ft = HR_FINETUNE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_FINETUNE_VIEW));
+  const HrFtState *st;
+  g_autofree char *json = NULL;
+  g_autofree char *cli = NULL;
+  double flash_acts;
+
+  g_assert_nonnull (ft);
+  g_assert_true (hr_window_set_visible_view (window, "finetune"));
+  g_assert_true (hr_size_view_select_model (size, "glm-4.5-air"));
+  wait_idle (window);
+
+  /* the defaults: QLoRA, 2048, micro-batch 1, checkpointing and flash attention on, the Size
+   * view's GPU */
+  st = hr_finetune_view_get_state (ft);
+  g_assert_nonnull (st);
+  g_assert_cmpint (st->ft.method, ==, HR_FT_QLORA);
+  g_assert_true (st->ft.flash_attention);
+  g_assert_true (gtk_switch_get_active (hr_finetune_view_get_flash_switch (ft)));
+  g_assert_cmpstr (st->gpu->id, ==, hr_size_view_get_scenario (size)->gpu->id);
+  for (int m = HR_FT_QLORA; m <= HR_FT_FULL; m++)
+    {
+      for (guint r = 0; r < HR_FT_N_ROWS; r++)
+        g_assert_cmpstr (hr_finetune_view_get_cell_text (ft, m, r), ==, st->methods[m].cells[r]);
+      g_assert_cmpstr (hr_finetune_view_get_smallest_text (ft, m), ==, st->methods[m].smallest);
+      g_test_message ("%s: %s per GPU, %s on %s; smallest: %s", hr_ft_method_display (m),
+                      st->methods[m].cells[HR_FT_ROW_TOTAL], st->methods[m].verdict_text, st->gpu->name,
+                      st->methods[m].smallest);
+    }
+  g_assert_cmpstr (hr_finetune_view_get_verdict_text (ft), ==, st->verdict_title);
+
+  /* the same numbers as `headroom-cli finetune` */
+  json = hr_ft_state_json (st);
+  {
+    g_autofree char *gpu = g_strdup_printf ("--gpu=%s", st->gpu->id);
+    const char *args[] = { "finetune", "--model", "glm-4.5-air", "--method", "qlora", gpu, "--json", NULL };
+    cli = run_cli (args);
+  }
+  g_assert_cmpstr (json, ==, cli);
+
+  /* the controls drive it: flash attention off stores the attention scores */
+  flash_acts = st->methods[HR_FT_QLORA].estimate.activations_bytes;
+  gtk_switch_set_active (hr_finetune_view_get_flash_switch (ft), FALSE);
+  gtk_adjustment_set_value (hr_finetune_view_get_seq_adjustment (ft), 4096);
+  adw_combo_row_set_selected (hr_finetune_view_get_method_row (ft), HR_FT_FULL);
+  adw_combo_row_set_selected (hr_finetune_view_get_sharding_row (ft), HR_SHARD_ZERO3);
+  adw_combo_row_set_selected (hr_finetune_view_get_optimizer_row (ft), HR_OPT_ADAMW_8BIT);
+  gtk_adjustment_set_value (hr_finetune_view_get_gpus_adjustment (ft), 8);
+  g_assert_true (hr_picker_set_selected_id (hr_finetune_view_get_gpu_picker (ft), "h200-141gb"));
+  wait_idle (window);
+  st = hr_finetune_view_get_state (ft);
+  g_assert_false (st->ft.flash_attention);
+  g_assert_cmpint (st->ft.seq_len, ==, 4096);
+  g_assert_cmpint (st->ft.method, ==, HR_FT_FULL);
+  g_assert_cmpint (st->ft.n_gpus, ==, 8);
+  g_assert_cmpstr (st->gpu->id, ==, "h200-141gb");
+  g_assert_cmpfloat (st->methods[HR_FT_QLORA].estimate.activations_bytes, >, 2 * flash_acts);
+  g_clear_pointer (&json, g_free);
+  g_clear_pointer (&cli, g_free);
+  json = hr_ft_state_json (st);
+  {
+    const char *args[] = { "finetune", "--model", "glm-4.5-air", "--method", "full", "--seq", "4096",
+                           "--gpus", "8", "--sharding", "zero3", "--optimizer", "adamw8bit",
+                           "--no-flash-attention", "--gpu", "h200-141gb", "--json", NULL };
+    cli = run_cli (args);
+  }
+  g_assert_cmpstr (json, ==, cli);
+  for (guint r = 0; r < HR_FT_N_ROWS; r++)
+    g_assert_cmpstr (hr_finetune_view_get_cell_text (ft, HR_FT_FULL, r), ==, st->methods[HR_FT_FULL].cells[r]);
+
+  /* the chart draws the same three methods against the chosen GPU */
+  {
+    const HrChartFinetune *chart = hr_chart_widget_get_data (hr_finetune_view_get_chart (ft));
+
+    g_assert_nonnull (chart);
+    g_assert_cmpint (chart->n_methods, ==, 3);
+    g_assert_cmpfloat (chart->physical_gib, ==, 141);
+    for (int m = 0; m < 3; m++)
+      g_assert_cmpint (chart->methods[m].verdict, ==, hr_chart_verdict_from_core (st->methods[m].verdict));
+  }
+
+  /* the model is the window's: the Size view follows this picker */
+  g_assert_true (hr_picker_set_selected_id (hr_finetune_view_get_model_picker (ft), "qwen3-32b"));
+  wait_idle (window);
+  g_assert_cmpstr (hr_size_view_get_scenario (size)->model->id, ==, "qwen3-32b");
+  g_assert_cmpstr (hr_finetune_view_get_state (ft)->ft.model->id, ==, "qwen3-32b");
+  g_assert_true (hr_size_view_select_model (size, "glm-4.5-air"));
+  wait_idle (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-json", NULL));
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/compare-window/done-when", test_compare_done_when);
+  g_test_add_func ("/compare-window/edit", test_compare_edit);
+  g_test_add_func ("/compare-window/lazy", test_compare_lazy);
+  g_test_add_func ("/compare-window/finetune", test_finetune);
+
+  ret = g_test_run ();
+  g_clear_object (&app);
+  return ret;
+}
