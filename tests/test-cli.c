@@ -38,6 +38,7 @@ run_cli (Run        *r,
   va_end (ap);
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, "LC_ALL", locale ? locale : "C.UTF-8", TRUE);
+  envp = g_environ_setenv (envp, "LANGUAGE", locale && g_str_has_prefix (locale, "de") ? "de" : "en", TRUE);
 
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &r->out, &r->err, &wait_status, &error));
@@ -187,6 +188,23 @@ test_gpu_custom (void)
   run_clear (&r);
 }
 
+/* LANGUAGE=de shows German in the human output, while numbers in JSON stay C-locale. */
+static void
+test_german_text (void)
+{
+  Run r = { 0 };
+
+  run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "glm-4.5-air", "--gpu", "dcu-k100-ai-64gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  if (strstr (r.out, "Does not fit") != NULL)
+    g_error ("expected German output, got:\n%s", r.out);
+  g_assert_nonnull (strstr (r.out, "Überschreitet verfügbaren GPU-Speicher"));
+  g_assert_nonnull (strstr (r.out, "Benötigter GPU-Speicher"));
+  /* the German decimal comma in text people read */
+  g_assert_nonnull (strstr (r.out, "68,26 GiB"));
+  run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -202,5 +220,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/compare-all-csv", test_compare_all_csv);
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/gpu-custom", test_gpu_custom);
+  if (g_getenv ("HEADROOM_LOCALEDIR") != NULL)
+    g_test_add_func ("/cli/german-text", test_german_text);
   return g_test_run ();
 }

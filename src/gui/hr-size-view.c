@@ -588,6 +588,15 @@ bind_settings (HrSizeView *self)
   g_settings_bind (s, "offload", self->offload_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (s, "kv-type", self->kv_row, "selected", G_SETTINGS_BIND_DEFAULT,
                                 get_table_mapping, set_table_mapping, (gpointer) kv_ids, NULL);
+  /* A scenario the user never set an engine for starts with the engine chosen in Preferences. */
+  {
+    g_autoptr(GVariant) user_engine = g_settings_get_user_value (s, "engine");
+    if (user_engine == NULL)
+      {
+        g_autofree char *preferred = g_settings_get_string (s, "default-engine");
+        g_settings_set_string (s, "engine", preferred);
+      }
+  }
   g_settings_bind_with_mapping (s, "engine", self->engine_row, "selected", G_SETTINGS_BIND_DEFAULT,
                                 get_table_mapping, set_table_mapping, (gpointer) engine_ids, NULL);
   g_settings_bind_with_mapping (s, "backend", self->backend_row, "selected", G_SETTINGS_BIND_DEFAULT,

@@ -41,7 +41,9 @@ main (int   argc,
   g_autoptr(HrApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* HEADROOM_LOCALEDIR lets tests and uninstalled runs use the build tree's catalogs */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("HEADROOM_LOCALEDIR") ? g_getenv ("HEADROOM_LOCALEDIR")
+                                                                   : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
