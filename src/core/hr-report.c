@@ -430,7 +430,8 @@ hr_report_compare_row (const HrScenario *base,
   out->price_usd = out->usd_per_decode_tps = out->power_w = NAN;
   if (!hr_estimate_compute (s, pricing, e, error))
     return FALSE;
-  hr_advice_fill_cost (s, catalog, pricing, e);
+  /* A comparison prices each column on its own hardware: a GPU no cloud rents out (or one
+   * that does not fit) has no cost per token here, rather than another GPU's. */
   out->max_context = hr_advice_max_context (s);
   out->best_quant = hr_advice_best_quant (s, catalog);
   out->price_usd = isfinite (gpu->price_usd) ? gpu->price_usd * s->n_gpus : NAN;

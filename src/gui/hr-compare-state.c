@@ -557,6 +557,9 @@ compare_columns (gconstpointer a,
           int order = better (spec->metric, kx, ky) ? -1 : 1;
           return spec->reversed ? -order : order;
         }
+      /* among the unknown ones, GPUs the model fits before those it does not */
+      if (!known_x && (x->verdict == HR_VERDICT_EXCEEDS) != (y->verdict == HR_VERDICT_EXCEEDS))
+        return x->verdict == HR_VERDICT_EXCEEDS ? 1 : -1;
     }
   return (x->index > y->index) - (x->index < y->index);
 }
