@@ -513,6 +513,8 @@ hr_cli_bench (int              argc,
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *tmpdir = g_dir_make_tmp ("headroom-bench-XXXXXX", NULL);
   Result results[24];
+  g_autofree char *compare_label = NULL;
+  g_autofree char *whole_label = NULL;
   g_autofree char *largest_label = NULL;
   g_autofree char *gguf_label = NULL;
   g_autofree char *gguf_vocab_label = NULL;
@@ -556,8 +558,13 @@ hr_cli_bench (int              argc,
 
   RUN ("estimate (one scenario)", bench_estimate, 2000, 5 * k, 2);
   RUN ("size view update (estimate, matrix, 64×3 curve, recommendations, commands)", bench_size_view, 5, 4 * k, 1000);
-  RUN ("compare --all-gpus (estimate + max context + best quant per GPU)", bench_compare_all, 2, 3 * k, NAN);
-  RUN ("whole catalog × every quant (models × GPUs × quants)", bench_whole_catalog, 1, k, NAN);
+  compare_label = g_strdup_printf ("compare --all-gpus (%u GPUs: estimate + max context + best quant each)",
+                                   hr_catalog_n_gpus (catalog));
+  RUN (compare_label, bench_compare_all, 2, 3 * k, NAN);
+  whole_label = g_strdup_printf ("whole catalog × every quant (%u models × %u GPUs × %u quants)",
+                                 hr_catalog_n_models (catalog), hr_catalog_n_gpus (catalog),
+                                 hr_catalog_n_quants (catalog));
+  RUN (whole_label, bench_whole_catalog, 1, k, NAN);
   RUN ("load the bundled catalog (all JSON files)", bench_catalog_load, 5, 4 * k, NAN);
   if (c.largest != NULL)
     {
