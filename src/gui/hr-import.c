@@ -571,6 +571,24 @@ hr_import_new (HrWindow *window)
   return self;
 }
 
+/* After the user file refused a removal: an entry that was never saved, or a damaged file
+ * that was just set aside, still goes from the catalog; any other failure keeps it. */
+static gboolean
+removal_may_proceed (HrImport     *self,
+                     const char   *name,
+                     const GError *error)
+{
+  if (g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
+    hr_import_show_toast (self, error->message, TRUE, FALSE);
+  else if (!g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND))
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not remove “%s”: %s"), name, error->message);
+      hr_import_show_toast (self, text, TRUE, FALSE);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 hr_import_remove_model (HrImport   *self,
                         const char *id)
@@ -588,18 +606,9 @@ hr_import_remove_model (HrImport   *self,
   if (model == NULL || !hr_import_model_is_yours (model))
     return FALSE;
   ud = userdata (self);
-  if (ud != NULL && !hr_userdata_remove_model (ud, id, &error))
-    {
-      /* not on disk (never saved), or the file was damaged and is set aside: it goes anyway */
-      if (g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
-        hr_import_show_toast (self, error->message, TRUE, FALSE);
-      else if (!g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND))
-        {
-          g_autofree char *text = g_strdup_printf (_("Could not remove “%s”: %s"), model->name, error->message);
-          hr_import_show_toast (self, text, TRUE, FALSE);
-          return FALSE;
-        }
-    }
+  if (ud != NULL && !hr_userdata_remove_model (ud, id, &error) &&
+      !removal_may_proceed (self, model->name, error))
+    return FALSE;
 
   g_clear_pointer (&self->removed_model, hr_model_free);
   g_clear_pointer (&self->removed_gpu, hr_gpu_free);
@@ -629,17 +638,9 @@ hr_import_remove_gpu (HrImport   *self,
   if (gpu == NULL || !hr_import_gpu_is_yours (gpu))
     return FALSE;
   ud = userdata (self);
-  if (ud != NULL && !hr_userdata_remove_gpu (ud, id, &error))
-    {
-      if (g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
-        hr_import_show_toast (self, error->message, TRUE, FALSE);
-      else if (!g_error_matches (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND))
-        {
-          g_autofree char *text = g_strdup_printf (_("Could not remove “%s”: %s"), gpu->name, error->message);
-          hr_import_show_toast (self, text, TRUE, FALSE);
-          return FALSE;
-        }
-    }
+  if (ud != NULL && !hr_userdata_remove_gpu (ud, id, &error) &&
+      !removal_may_proceed (self, gpu->name, error))
+    return FALSE;
 
   g_clear_pointer (&self->removed_model, hr_model_free);
   g_clear_pointer (&self->removed_gpu, hr_gpu_free);
