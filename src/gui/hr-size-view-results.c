@@ -11,15 +11,6 @@
 #include "hr-chart-data.h"
 #include "hr-units.h"
 
-static void
-remove_all_children (GtkWidget *box)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (box)) != NULL)
-    gtk_box_remove (GTK_BOX (box), child);
-}
-
 /* Applying the state ---------------------------------------------------------------------- */
 
 static void
@@ -170,74 +161,217 @@ matrix_header_row (HrSizeView *self)
   return row;
 }
 
+/* The matrix rows, diagnosis sentences and launch cards are kept between advice results and
+ * updated in place: rebuilding ~40 rows of labels from scratch cost ~20 ms on the main thread.
+ * Each row carries its child widgets in object data, so nothing extra is owned by the view;
+ * only the difference in count is added or removed, and unchanged text is not set again
+ * (setting a label's text queues a resize even when it is the same). */
+
+static void
+update_label (GtkLabel   *label,
+              const char *text)
+{
+  if (text == NULL)
+    text = "";
+  if (g_strcmp0 (gtk_label_get_label (label), text) != 0)
+    gtk_label_set_label (label, text);
+}
+
+/* Sets the accessible label only when it differs from the last one set through here. */
+static void
+update_a11y_label (GtkWidget  *widget,
+                   const char *text)
+{
+  if (g_strcmp0 (g_object_get_data (G_OBJECT (widget), "hr-a11y-label"), text) == 0)
+    return;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+  g_object_set_data_full (G_OBJECT (widget), "hr-a11y-label", g_strdup (text), g_free);
+}
+
+static void
+update_tooltip (GtkWidget  *widget,
+                const char *text)
+{
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
+static void
+update_string_data (GObject    *object,
+                    const char *key,
+                    const char *value)
+{
+  if (g_strcmp0 (g_object_get_data (object, key), value) != 0)
+    g_object_set_data_full (object, key, g_strdup (value), g_free);
+}
+
+static void
+update_css_class (GtkWidget  *widget,
+                  const char *css_class,
+                  gboolean    on)
+{
+  if (gtk_widget_has_css_class (widget, css_class) == on)
+    return;
+  if (on)
+    gtk_widget_add_css_class (widget, css_class);
+  else
+    gtk_widget_remove_css_class (widget, css_class);
+}
+
+typedef struct
+{
+  GtkLabel *cells[5];   /* quant, weights, KV, total, decode */
+  GtkWidget *verdict;
+  GtkImage *icon;
+  GtkLabel *vlabel;
+  GtkLabel *second;
+  char *verdict_css;
+  char *verdict_icon;
+} MatrixRowWidgets;
+
+static void
+matrix_row_widgets_free (gpointer data)
+{
+  MatrixRowWidgets *w = data;
+
+  g_free (w->verdict_css);
+  g_free (w->verdict_icon);
+  g_free (w);
+}
+
 static GtkWidget *
-matrix_row (HrSizeView             *self,
-            const HrMatrixRowState *st)
+matrix_row_new (HrSizeView *self)
 {
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *quant = matrix_cell (self, 0, st->quant, FALSE);
-  GtkWidget *verdict = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *icon = gtk_image_new_from_icon_name (st->verdict_icon);
-  GtkWidget *vlabel = gtk_label_new (st->verdict_text);
+  MatrixRowWidgets *w = g_new0 (MatrixRowWidgets, 1);
   GtkWidget *second;
-  g_autofree char *more = NULL;
-  g_autofree char *a11y = NULL;
-  g_autofree char *tooltip = NULL;
 
-  gtk_widget_add_css_class (quant, "heading");
-  gtk_box_append (GTK_BOX (line), quant);
-  gtk_box_append (GTK_BOX (line), matrix_cell (self, 1, st->weights, TRUE));
-  gtk_box_append (GTK_BOX (line), matrix_cell (self, 2, st->kv, TRUE));
-  gtk_box_append (GTK_BOX (line), matrix_cell (self, 3, st->total, TRUE));
-  gtk_box_append (GTK_BOX (line), matrix_cell (self, 4, st->decode, TRUE));
-  gtk_label_set_xalign (GTK_LABEL (vlabel), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (vlabel), PANGO_ELLIPSIZE_END);
-  gtk_box_append (GTK_BOX (verdict), icon);
-  gtk_box_append (GTK_BOX (verdict), vlabel);
-  gtk_widget_add_css_class (verdict, st->verdict_css);
-  gtk_widget_set_hexpand (verdict, TRUE);
-  gtk_size_group_add_widget (self->matrix_columns[5], verdict);
-  gtk_box_append (GTK_BOX (line), verdict);
+  for (guint i = 0; i < G_N_ELEMENTS (w->cells); i++)
+    {
+      GtkWidget *cell = matrix_cell (self, i, "", i > 0);
 
-  /* TRANSLATORS: second line of a quantization-matrix row */
-  more = g_strdup_printf (_("%s · Smallest GPU that fits: %s · Weights: %s"),
-                          st->label, st->smallest, st->source);
-  second = gtk_label_new (more);
+      if (i == 0)
+        gtk_widget_add_css_class (cell, "heading");
+      gtk_box_append (GTK_BOX (line), cell);
+      w->cells[i] = GTK_LABEL (cell);
+    }
+  w->verdict = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  w->icon = GTK_IMAGE (gtk_image_new ());
+  w->vlabel = GTK_LABEL (gtk_label_new (""));
+  gtk_label_set_xalign (w->vlabel, 0);
+  gtk_label_set_ellipsize (w->vlabel, PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (w->verdict), GTK_WIDGET (w->icon));
+  gtk_box_append (GTK_BOX (w->verdict), GTK_WIDGET (w->vlabel));
+  gtk_widget_set_hexpand (w->verdict, TRUE);
+  gtk_size_group_add_widget (self->matrix_columns[5], w->verdict);
+  gtk_box_append (GTK_BOX (line), w->verdict);
+
+  second = gtk_label_new ("");
   gtk_label_set_xalign (GTK_LABEL (second), 0);
   gtk_label_set_wrap (GTK_LABEL (second), TRUE);
   gtk_widget_add_css_class (second, "caption");
   gtk_widget_add_css_class (second, "dim-label");
+  w->second = GTK_LABEL (second);
 
   gtk_box_append (GTK_BOX (outer), line);
   gtk_box_append (GTK_BOX (outer), second);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), outer);
   gtk_widget_add_css_class (row, "matrix-row");
-  if (st->current)
-    gtk_widget_add_css_class (row, "current");
+  g_object_set_data_full (G_OBJECT (row), "hr-matrix-row", w, matrix_row_widgets_free);
+  return row;
+}
+
+static void
+matrix_row_update (GtkWidget              *row,
+                   const HrMatrixRowState *st)
+{
+  MatrixRowWidgets *w = g_object_get_data (G_OBJECT (row), "hr-matrix-row");
+  const char *texts[] = { st->quant, st->weights, st->kv, st->total, st->decode };
+  g_autofree char *more = NULL;
+  g_autofree char *a11y = NULL;
+  g_autofree char *tooltip = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    update_label (w->cells[i], texts[i]);
+
+  if (g_strcmp0 (w->verdict_icon, st->verdict_icon) != 0)
+    {
+      gtk_image_set_from_icon_name (w->icon, st->verdict_icon);
+      g_free (w->verdict_icon);
+      w->verdict_icon = g_strdup (st->verdict_icon);
+    }
+  update_label (w->vlabel, st->verdict_text);
+  if (g_strcmp0 (w->verdict_css, st->verdict_css) != 0)
+    {
+      if (w->verdict_css != NULL)
+        gtk_widget_remove_css_class (w->verdict, w->verdict_css);
+      if (st->verdict_css != NULL)
+        gtk_widget_add_css_class (w->verdict, st->verdict_css);
+      g_free (w->verdict_css);
+      w->verdict_css = g_strdup (st->verdict_css);
+    }
+
+  /* TRANSLATORS: second line of a quantization-matrix row */
+  more = g_strdup_printf (_("%s · Smallest GPU that fits: %s · Weights: %s"),
+                          st->label, st->smallest, st->source);
+  update_label (w->second, more);
+  update_css_class (row, "current", st->current);
 
   a11y = g_strdup_printf (_("%s%s: weights %s, KV cache %s, total %s (%s), decode %s, %s. %s"),
                           st->quant, st->current ? _(" (current)") : "", st->weights, st->kv,
                           st->total, st->total_gb, st->decode, st->verdict_text, more);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+  update_a11y_label (row, a11y);
   tooltip = g_strdup_printf (st->current ? _("%s is the current quantization") : _("Use %s"), st->quant);
-  gtk_widget_set_tooltip_text (row, tooltip);
-  g_object_set_data_full (G_OBJECT (row), "quant", g_strdup (st->quant), g_free);
-  return row;
+  update_tooltip (row, tooltip);
+  update_string_data (G_OBJECT (row), "quant", st->quant);
 }
 
 static void
 apply_matrix (HrSizeView *self)
 {
+  guint n = self->advice ? self->advice->matrix->len : 0;
   GtkWidget *child;
+  guint i = 0;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->matrix_list))) != NULL)
-    gtk_list_box_remove (self->matrix_list, child);
-  self->matrix_header = matrix_header_row (self);
-  gtk_list_box_append (self->matrix_list, self->matrix_header);
-  for (guint i = 0; self->advice && i < self->advice->matrix->len; i++)
-    gtk_list_box_append (self->matrix_list, matrix_row (self, g_ptr_array_index (self->advice->matrix, i)));
+  if (self->matrix_header == NULL || gtk_widget_get_parent (self->matrix_header) != GTK_WIDGET (self->matrix_list))
+    {
+      while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->matrix_list))) != NULL)
+        gtk_list_box_remove (self->matrix_list, child);
+      self->matrix_header = matrix_header_row (self);
+      gtk_list_box_append (self->matrix_list, self->matrix_header);
+    }
+
+  /* the rows after the header, in order: update them, then drop or add the difference */
+  child = gtk_widget_get_next_sibling (self->matrix_header);
+  for (; i < n && child != NULL; i++, child = gtk_widget_get_next_sibling (child))
+    matrix_row_update (child, g_ptr_array_index (self->advice->matrix, i));
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+
+      gtk_list_box_remove (self->matrix_list, child);
+      child = next;
+    }
+  for (; i < n; i++)
+    {
+      GtkWidget *row = matrix_row_new (self);
+
+      matrix_row_update (row, g_ptr_array_index (self->advice->matrix, i));
+      gtk_list_box_append (self->matrix_list, row);
+    }
+}
+
+static void
+update_row_text (AdwActionRow *row,
+                 const char   *title,
+                 const char   *subtitle)
+{
+  if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), title) != 0)
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (g_strcmp0 (adw_action_row_get_subtitle (row), subtitle) != 0)
+    adw_action_row_set_subtitle (row, subtitle);
 }
 
 static void
@@ -248,11 +382,9 @@ apply_reverse_and_picks (HrSizeView *self)
       const HrReverseState *r = &self->advice->reverse[i];
       g_autofree char *a11y = g_strdup_printf (_("Apply %s: %s"), r->title, r->value);
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->reverse_rows[i]), r->title);
-      adw_action_row_set_subtitle (self->reverse_rows[i], r->value);
+      update_row_text (self->reverse_rows[i], r->title, r->value);
       gtk_widget_set_sensitive (GTK_WIDGET (self->reverse_buttons[i]), r->applicable);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self->reverse_buttons[i]),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+      update_a11y_label (GTK_WIDGET (self->reverse_buttons[i]), a11y);
     }
   for (guint i = 0; i < HR_N_PICKS; i++)
     {
@@ -261,19 +393,29 @@ apply_reverse_and_picks (HrSizeView *self)
                                                             : g_strdup (p->value);
       g_autofree char *a11y = g_strdup_printf (_("Select %s: %s"), p->title, p->value);
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->pick_rows[i]), p->title);
-      adw_action_row_set_subtitle (self->pick_rows[i], subtitle);
+      update_row_text (self->pick_rows[i], p->title, subtitle);
       gtk_widget_set_sensitive (GTK_WIDGET (self->pick_buttons[i]), p->gpu_id != NULL);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self->pick_buttons[i]),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+      update_a11y_label (GTK_WIDGET (self->pick_buttons[i]), a11y);
     }
 }
 
 static void
 apply_diagnosis (HrSizeView *self)
 {
-  remove_all_children (GTK_WIDGET (self->diagnosis_box));
-  for (guint i = 0; i < self->advice->diagnosis->len; i++)
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->diagnosis_box));
+  guint n = self->advice->diagnosis->len;
+  guint i = 0;
+
+  for (; i < n && child != NULL; i++, child = gtk_widget_get_next_sibling (child))
+    update_label (GTK_LABEL (child), g_ptr_array_index (self->advice->diagnosis, i));
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+
+      gtk_box_remove (self->diagnosis_box, child);
+      child = next;
+    }
+  for (; i < n; i++)
     {
       GtkWidget *label = gtk_label_new (g_ptr_array_index (self->advice->diagnosis, i));
       gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -295,53 +437,102 @@ copy_command_clicked_cb (HrSizeView *self,
     hr_size_view_copy_text (self, command, _("Copied"));
 }
 
+typedef struct
+{
+  GtkLabel *title;
+  GtkWidget *copy;
+  GtkLabel *text;
+  GtkLabel *note;
+} LaunchCardWidgets;
+
+static GtkWidget *
+launch_card_new (HrSizeView *self)
+{
+  GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *title = gtk_label_new ("");
+  GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+  GtkWidget *text = gtk_label_new ("");
+  GtkWidget *note = gtk_label_new ("");
+  LaunchCardWidgets *w = g_new0 (LaunchCardWidgets, 1);
+
+  gtk_widget_add_css_class (card, "card");
+  gtk_widget_add_css_class (card, "command-card");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_widget_set_hexpand (title, TRUE);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_set_valign (copy, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (copy, "flat");
+  gtk_widget_set_tooltip_text (copy, _("Copy Command"));
+  g_signal_connect_object (copy, "clicked", G_CALLBACK (copy_command_clicked_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (head), title);
+  gtk_box_append (GTK_BOX (head), copy);
+
+  gtk_label_set_xalign (GTK_LABEL (text), 0);
+  gtk_label_set_wrap (GTK_LABEL (text), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (text), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (text), TRUE);
+  gtk_widget_add_css_class (text, "monospace");
+  gtk_widget_add_css_class (text, "command");
+
+  /* hidden when the command has no note */
+  gtk_label_set_xalign (GTK_LABEL (note), 0);
+  gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+  gtk_widget_add_css_class (note, "caption");
+  gtk_widget_add_css_class (note, "dim-label");
+  gtk_widget_set_visible (note, FALSE);
+
+  gtk_box_append (GTK_BOX (card), head);
+  gtk_box_append (GTK_BOX (card), text);
+  gtk_box_append (GTK_BOX (card), note);
+
+  w->title = GTK_LABEL (title);
+  w->copy = copy;
+  w->text = GTK_LABEL (text);
+  w->note = GTK_LABEL (note);
+  g_object_set_data_full (G_OBJECT (card), "hr-launch-card", w, g_free);
+  return card;
+}
+
+static void
+launch_card_update (GtkWidget             *card,
+                    const HrLaunchCommand *cmd)
+{
+  LaunchCardWidgets *w = g_object_get_data (G_OBJECT (card), "hr-launch-card");
+  gboolean has_note = cmd->note != NULL && cmd->note[0] != '\0';
+  g_autofree char *a11y = g_strdup_printf (_("Copy the %s command"), cmd->title);
+
+  update_label (w->title, cmd->title);
+  update_label (w->text, cmd->command);
+  update_a11y_label (w->copy, a11y);
+  update_string_data (G_OBJECT (w->copy), "command", cmd->command);
+  if (has_note)
+    update_label (w->note, cmd->note);
+  gtk_widget_set_visible (GTK_WIDGET (w->note), has_note);
+}
+
 static void
 apply_launch (HrSizeView *self)
 {
-  remove_all_children (GTK_WIDGET (self->launch_box));
-  for (guint i = 0; i < self->advice->launch->len; i++)
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->launch_box));
+  guint n = self->advice->launch->len;
+  guint i = 0;
+
+  for (; i < n && child != NULL; i++, child = gtk_widget_get_next_sibling (child))
+    launch_card_update (child, g_ptr_array_index (self->advice->launch, i));
+  while (child != NULL)
     {
-      const HrLaunchCommand *cmd = g_ptr_array_index (self->advice->launch, i);
-      GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-      GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *title = gtk_label_new (cmd->title);
-      GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
-      GtkWidget *text = gtk_label_new (cmd->command);
-      g_autofree char *a11y = g_strdup_printf (_("Copy the %s command"), cmd->title);
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
 
-      gtk_widget_add_css_class (card, "card");
-      gtk_widget_add_css_class (card, "command-card");
-      gtk_label_set_xalign (GTK_LABEL (title), 0);
-      gtk_label_set_wrap (GTK_LABEL (title), TRUE);
-      gtk_widget_set_hexpand (title, TRUE);
-      gtk_widget_add_css_class (title, "heading");
-      gtk_widget_set_valign (copy, GTK_ALIGN_CENTER);
-      gtk_widget_add_css_class (copy, "flat");
-      gtk_widget_set_tooltip_text (copy, _("Copy Command"));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (copy), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-      g_object_set_data_full (G_OBJECT (copy), "command", g_strdup (cmd->command), g_free);
-      g_signal_connect_object (copy, "clicked", G_CALLBACK (copy_command_clicked_cb), self, G_CONNECT_SWAPPED);
-      gtk_box_append (GTK_BOX (head), title);
-      gtk_box_append (GTK_BOX (head), copy);
+      gtk_box_remove (self->launch_box, child);
+      child = next;
+    }
+  for (; i < n; i++)
+    {
+      GtkWidget *card = launch_card_new (self);
 
-      gtk_label_set_xalign (GTK_LABEL (text), 0);
-      gtk_label_set_wrap (GTK_LABEL (text), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (text), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_selectable (GTK_LABEL (text), TRUE);
-      gtk_widget_add_css_class (text, "monospace");
-      gtk_widget_add_css_class (text, "command");
-
-      gtk_box_append (GTK_BOX (card), head);
-      gtk_box_append (GTK_BOX (card), text);
-      if (cmd->note != NULL && cmd->note[0] != '\0')
-        {
-          GtkWidget *note = gtk_label_new (cmd->note);
-          gtk_label_set_xalign (GTK_LABEL (note), 0);
-          gtk_label_set_wrap (GTK_LABEL (note), TRUE);
-          gtk_widget_add_css_class (note, "caption");
-          gtk_widget_add_css_class (note, "dim-label");
-          gtk_box_append (GTK_BOX (card), note);
-        }
+      launch_card_update (card, g_ptr_array_index (self->advice->launch, i));
       gtk_box_append (self->launch_box, card);
     }
 }
