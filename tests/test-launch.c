@@ -244,10 +244,14 @@ test_seed_vllm (void)
   g_assert_cmpstr (line, ==,
                    "vllm serve zai-org/GLM-4.5-Air --max-model-len 8192 "
                    "--gpu-memory-utilization 0.92");
+  /* The BF16 checkpoint is 205.77 GiB: one 96 GB card cannot load it, whatever the estimate
+   * passed in (sized for llama.cpp) said. */
   c = find_command (cmds, HR_ENGINE_VLLM, NULL);
-  g_assert_null (c->note);
+  g_assert_nonnull (c->note);
+  g_assert_nonnull (strstr (c->note, "will not load"));
 
-  /* A GGUF quant is not vLLM's: same command, with a note saying so. */
+  /* A GGUF quant is not vLLM's: same command, with a note saying so, and the warning is
+   * about the BF16 checkpoint that command loads, not the 67.96 GiB Q4_K_M file. */
   g_clear_pointer (&cmds, g_ptr_array_unref);
   g_clear_pointer (&line, g_free);
   g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
@@ -259,6 +263,59 @@ test_seed_vllm (void)
   c = find_command (cmds, HR_ENGINE_VLLM, NULL);
   g_assert_nonnull (c->note);
   g_assert_nonnull (strstr (c->note, "AWQ"));
+  g_assert_nonnull (strstr (c->note, "Loading BF16 this needs"));
+  c = find_command (cmds, HR_ENGINE_SGLANG, NULL);
+  g_assert_nonnull (strstr (c->note, "Loading BF16 this needs"));
+  /* llama.cpp loads the Q4_K_M file it was sized for: no warning */
+  c = find_command (cmds, HR_ENGINE_LLAMA_CPP, NULL);
+  g_assert_null (c->note);
+
+  /* Four cards hold the checkpoint: no warning, tensor parallel over them. */
+  g_clear_pointer (&cmds, g_ptr_array_unref);
+  g_clear_pointer (&line, g_free);
+  s.n_gpus = 4;
+  cmds = hr_launch_commands (&s, &est);
+  c = find_command (cmds, HR_ENGINE_VLLM, NULL);
+  g_assert_null (strstr (c->note, "will not load"));
+  line = one_line (cmds, HR_ENGINE_VLLM, NULL);
+  g_assert_cmpstr (line, ==,
+                   "vllm serve zai-org/GLM-4.5-Air --tensor-parallel-size 4 --max-model-len 8192 "
+                   "--gpu-memory-utilization 0.92");
+}
+
+/* At 0 % offload no engine gets --cpu-offload-gb, even though llama.cpp keeps the token
+ * embedding in system RAM (which its estimate counts). */
+static void
+test_no_offload_flag (void)
+{
+  g_autoptr(HrModel) m = make_glm_air ();
+  g_autoptr(HrGpu) gpu = make_h100 ();
+  g_autoptr(GPtrArray) cmds = NULL;
+  HrScenario s;
+  HrEstimate est;
+
+  hr_scenario_init (&s, m, gpu);
+  g_strlcpy (s.quant, "FP8", sizeof s.quant);
+  s.context = 8192;
+  s.n_gpus = 2;
+  g_assert_true (hr_estimate_compute (&s, NULL, &est, NULL));
+  g_assert_cmpfloat (est.system_ram_bytes, >, 0);
+  cmds = hr_launch_commands (&s, &est);
+  for (guint i = 0; i < cmds->len; i++)
+    {
+      const HrLaunchCommand *c = g_ptr_array_index (cmds, i);
+      g_assert_null (strstr (c->command, "--cpu-offload-gb"));
+      if (c->note != NULL)
+        g_assert_null (strstr (c->note, "--cpu-offload-gb"));
+    }
+
+  /* 50 % of the layers offloaded: now vLLM and SGLang carry the flag (per GPU) */
+  g_clear_pointer (&cmds, g_ptr_array_unref);
+  s.offload_pct = 50;
+  g_assert_true (hr_estimate_compute (&s, NULL, &est, NULL));
+  cmds = hr_launch_commands (&s, &est);
+  g_assert_nonnull (strstr (find_command (cmds, HR_ENGINE_VLLM, NULL)->command, "--cpu-offload-gb"));
+  g_assert_nonnull (strstr (find_command (cmds, HR_ENGINE_SGLANG, NULL)->command, "--cpu-offload-gb"));
 }
 
 static void
@@ -664,6 +721,7 @@ main (int   argc,
   g_test_add_func ("/launch/llama-cpp/no-gguf-repo", test_no_gguf_repo);
   g_test_add_func ("/launch/vllm/seed", test_seed_vllm);
   g_test_add_func ("/launch/vllm/fp8-native", test_fp8_native);
+  g_test_add_func ("/launch/vllm/no-offload-flag", test_no_offload_flag);
   g_test_add_func ("/launch/fp8-kv", test_fp8_kv);
   g_test_add_func ("/launch/ollama", test_ollama);
   g_test_add_func ("/launch/mlx", test_mlx);

@@ -1,4 +1,5 @@
 /* test-size-state.c — the Size view's words and numbers, without a display */
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
@@ -273,6 +274,79 @@ test_summaries (void)
   g_assert_true (g_str_has_suffix (gpu, " GB/s"));
 }
 
+/* `headroom-cli launch --json` prints, for the same scenario, exactly the commands and notes
+ * the Size view shows (hr_advice_state_compute()'s launch list). */
+static void
+check_cli_launch (const char *model,
+                  const char *gpu,
+                  const char *quant,
+                  int         n_gpus,
+                  double      offload_pct,
+                  const char *engine)    /* NULL: every engine */
+{
+  g_autofree char *gpus = g_strdup_printf ("%d", n_gpus);
+  g_autofree char *offload = g_strdup_printf ("%g", offload_pct);
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(HrAdviceState) adv = NULL;
+  const char *argv[] = { g_getenv ("HEADROOM_CLI"), "launch", "--model", model, "--gpu", gpu,
+                         "--quant", quant, "--gpus", gpus, "--offload-pct", offload, "--json",
+                         engine ? "--engine" : NULL, engine, NULL };
+  JsonArray *arr;
+  HrScenario s;
+  guint j = 0;
+  int status = 0;
+
+  if (argv[0] == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI not set");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  scenario_for (&s, model, gpu, quant, 8192);
+  s.n_gpus = n_gpus;
+  s.offload_pct = offload_pct;
+  if (engine != NULL)
+    g_assert_true (hr_engine_from_string (engine, &s.engine));
+  adv = hr_advice_state_compute (&s, catalog, hr_catalog_get_pricing (catalog));
+
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  arr = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < adv->launch->len; i++)
+    {
+      const HrLaunchCommand *c = g_ptr_array_index (adv->launch, i);
+      JsonObject *o;
+      const char *note;
+
+      if (engine != NULL && c->engine != s.engine)
+        continue;
+      g_assert_cmpuint (j, <, json_array_get_length (arr));
+      o = json_array_get_object_element (arr, j++);
+      g_assert_cmpstr (json_object_get_string_member (o, "engine"), ==, hr_engine_to_string (c->engine));
+      g_assert_cmpstr (json_object_get_string_member (o, "title"), ==, c->title);
+      g_assert_cmpstr (json_object_get_string_member (o, "command"), ==, c->command);
+      note = json_object_get_null_member (o, "note") ? NULL : json_object_get_string_member (o, "note");
+      g_assert_cmpstr (note, ==, c->note);
+    }
+  g_assert_cmpuint (j, ==, json_array_get_length (arr));
+  g_assert_cmpuint (j, >=, 1);
+}
+
+static void
+test_cli_launch (void)
+{
+  check_cli_launch ("glm-4.5-air", "rtx-pro-6000-blackwell-96gb", "Q4_K_M", 1, 0, NULL);
+  check_cli_launch ("glm-4.5-air", "rtx-pro-6000-blackwell-96gb", "Q4_K_M", 1, 0, "vllm");
+  check_cli_launch ("glm-4.5-air", "rtx-4090-24gb", "Q4_K_M", 2, 40, NULL);
+  /* more than one node: the Ray, multi-node SGLang and RPC plans too */
+  check_cli_launch ("deepseek-v3", "h100-80gb-sxm", "BF16", 8, 0, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -294,6 +368,7 @@ main (int   argc,
   g_test_add_func ("/size-state/multi-gpu", test_multi_gpu);
   g_test_add_func ("/size-state/advice", test_advice);
   g_test_add_func ("/size-state/summaries", test_summaries);
+  g_test_add_func ("/size-state/cli-launch", test_cli_launch);
 
   ret = g_test_run ();
   hr_catalog_free (catalog);

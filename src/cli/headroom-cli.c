@@ -27,6 +27,7 @@ static const char usage_text[] =
   "  list models|gpus|quants|engines [--json]\n"
   "  estimate  --model ID|--model-config FILE|--gguf FILE --gpu ID|--gpu-custom SPEC [options] [--json]\n"
   "  matrix    (scenario options) [--json]       every quantization on this hardware\n"
+  "  launch    (scenario options) [--engine E] [--json]   the app's launch commands\n"
   "  compare   --model ID --gpu A --gpu B …|--all-gpus [--json|--csv]\n"
   "  finetune  --model ID --method qlora|lora|full [--seq N] [--micro-batch N] [--gpus N] [--json]\n"
   "  inspect   FILE.gguf|URL [--context N] [--json]\n"
@@ -356,6 +357,113 @@ cmd_matrix (int              argc,
   return 0;
 }
 
+/* ---- launch ------------------------------------------------------------------------------ */
+
+/* A note as "# " comment lines of at most 100 columns, so the output stays a shell script. */
+static void
+append_comment (GString    *out,
+                const char *text)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  gsize col = 0;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      gsize len = g_utf8_strlen (words[i], -1);
+
+      if (col > 0 && col + 1 + len > 100)
+        {
+          g_string_append_c (out, '\n');
+          col = 0;
+        }
+      if (col == 0)
+        {
+          g_string_append (out, "#");
+          col = 1;
+        }
+      g_string_append_printf (out, " %s", words[i]);
+      col += 1 + len;
+    }
+  g_string_append_c (out, '\n');
+}
+
+/* The Size view's launch commands for the scenario: every engine's, or only --engine's. */
+static int
+cmd_launch (int              argc,
+            char           **argv,
+            const HrCatalog *catalog)
+{
+  HrCliArgs args;
+  HrCliScenario cs = { 0 };
+  HrEstimate est;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) cmds = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  HrJsonWriter w;
+  guint shown = 0;
+  int rc = 0;
+
+  hr_cli_args_init (&args);
+  if (!parse_options (&argc, &argv, "launch", NULL, &args, &error) ||
+      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error) ||
+      !hr_estimate_compute (&cs.scenario, hr_catalog_get_pricing (catalog), &est, &error))
+    {
+      rc = hr_cli_fail (error);
+      goto out;
+    }
+
+  /* as the app does: a model opened from a GGUF file is launched from that file */
+  cmds = hr_launch_commands_for_file (&cs.scenario, &est, cs.scenario.model->gguf_path);
+  hr_json_init (&w, out, TRUE);
+  if (cs.json)
+    hr_json_begin_array (&w);
+  for (guint i = 0; i < cmds->len; i++)
+    {
+      const HrLaunchCommand *c = g_ptr_array_index (cmds, i);
+
+      if (args.engine != NULL && c->engine != cs.scenario.engine)
+        continue;
+      shown++;
+      if (cs.json)
+        {
+          hr_json_begin_object (&w);
+          hr_json_key (&w, "engine");
+          hr_json_string (&w, hr_engine_to_string (c->engine));
+          hr_json_key (&w, "title");
+          hr_json_string (&w, c->title);
+          hr_json_key (&w, "command");
+          hr_json_string (&w, c->command);
+          hr_json_key (&w, "note");
+          hr_json_string (&w, c->note);
+          hr_json_end_object (&w);
+          continue;
+        }
+      if (out->len > 0)
+        g_string_append_c (out, '\n');
+      g_string_append_printf (out, "# %s\n%s\n", c->title, c->command);
+      if (c->note != NULL)
+        append_comment (out, c->note);
+    }
+  if (cs.json)
+    {
+      hr_json_end_array (&w);
+      g_string_append_c (out, '\n');
+    }
+  if (args.engine != NULL && shown == 0)
+    {
+      fprintf (stderr, "headroom-cli: %s does not run on %s\n",
+               hr_engine_display_name (cs.scenario.engine), cs.scenario.gpu->name);
+      rc = 1;
+      goto out;
+    }
+  fputs (out->str, stdout);
+
+out:
+  hr_cli_scenario_clear (&cs);
+  hr_cli_args_clear (&args);
+  return rc;
+}
+
 /* ---- compare ----------------------------------------------------------------------------- */
 
 static int
@@ -583,6 +691,8 @@ main (int    argc,
     return cmd_estimate (argc, argv, catalog);
   if (g_str_equal (command, "matrix"))
     return cmd_matrix (argc, argv, catalog);
+  if (g_str_equal (command, "launch"))
+    return cmd_launch (argc, argv, catalog);
   if (g_str_equal (command, "compare"))
     return cmd_compare (argc, argv, catalog);
   if (g_str_equal (command, "finetune"))

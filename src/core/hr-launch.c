@@ -68,7 +68,8 @@ typedef struct
 typedef struct
 {
   const HrScenario *sc;
-  const HrEstimate *est;    /* may be NULL */
+  const HrEstimate *est;    /* what this command loads, sized for its engine; may be NULL */
+  const char *loaded;       /* the weights it loads when not the scenario's quant, else NULL */
   const char *gguf_file;    /* local GGUF the model came from, may be NULL */
   const HrModel *model;
   const HrGpu *gpu;
@@ -387,20 +388,74 @@ note_common (const Ctx *c,
     note_add (notes, _("%lld tokens is beyond the model’s trained context "
                        "(%lld); the engine needs RoPE scaling enabled."),
               (long long) c->context, (long long) c->model->max_context);
-  if (c->est != NULL && c->est->verdict == HR_VERDICT_EXCEEDS)
+  if (c->est == NULL || c->est->verdict != HR_VERDICT_EXCEEDS)
+    return;
+  fmt2 (a, sizeof a, hr_to_gib (c->est->required_bytes));
+  fmt2 (b, sizeof b, hr_to_gib (c->est->usable_bytes));
+  if (c->loaded != NULL)
+    note_add (notes, _("Loading %s this needs %s GiB against %s GiB usable: it will not load "
+                       "on this hardware."), c->loaded, a, b);
+  else
     note_add (notes, _("As sized this needs %s GiB against %s GiB usable: it will not load "
-                       "(see the diagnosis)."),
-              fmt2 (a, sizeof a, hr_to_gib (c->est->required_bytes)),
-              fmt2 (b, sizeof b, hr_to_gib (c->est->usable_bytes)));
+                       "(see the diagnosis)."), a, b);
 }
 
-/* GiB per GPU vLLM/SGLang should keep in CPU memory (--cpu-offload-gb); 0 for none. */
+/* GiB per GPU vLLM/SGLang should keep in CPU memory (--cpu-offload-gb); 0 for none.  Only
+ * when the scenario offloads: the flag streams weights over PCIe on every step. */
 static int
 cpu_offload_gib_per_gpu (const Ctx *c)
 {
+  if (!(c->sc->offload_pct > 0) && c->sc->n_cpu_moe <= 0)
+    return 0;
   if (c->est == NULL || !(c->est->system_ram_bytes > 0))
     return 0;
   return (int) ceil (hr_to_gib (c->est->system_ram_bytes) / c->n_gpus);
+}
+
+/* The quant @engine's command loads: llama.cpp and Ollama a GGUF, vLLM and SGLang a
+ * checkpoint (the official one for a GGUF quant).  NULL when that has no quant id. */
+static const char *
+loaded_quant (const Ctx *c,
+              HrEngine   engine)
+{
+  const char *native = c->model->native_dtype != NULL ? c->model->native_dtype : "BF16";
+
+  if (engine == HR_ENGINE_LLAMA_CPP || engine == HR_ENGINE_OLLAMA)
+    return gguf_tag (c);
+  if ((engine != HR_ENGINE_VLLM && engine != HR_ENGINE_SGLANG) || c->kind != QUANT_GGUF)
+    return c->quant;
+  if (quant_kind (native) == QUANT_16BIT)
+    return "BF16";
+  if (native_is_fp8 (c->model))
+    return "FP8";
+  if (g_ascii_strcasecmp (native, "MXFP4") == 0)
+    return "MXFP4";
+  return NULL;
+}
+
+/* @c for @engine's command: its estimate is of what that command loads on this hardware, so
+ * its "will it load" note and its offload flag speak of the same weights as the command. */
+static Ctx
+ctx_for_engine (const Ctx  *c,
+                HrEngine    engine,
+                HrEstimate *storage)
+{
+  const char *quant = loaded_quant (c, engine);
+  Ctx e = *c;
+  HrScenario s;
+
+  if (quant != NULL && g_ascii_strcasecmp (quant, c->quant) == 0 && engine == c->sc->engine)
+    return e;
+  e.loaded = quant != NULL && g_ascii_strcasecmp (quant, c->quant) != 0 ? quant : NULL;
+  e.est = NULL;
+  if (quant == NULL)
+    return e;
+  s = *c->sc;
+  s.engine = engine;
+  g_strlcpy (s.quant, quant, sizeof s.quant);
+  if (hr_estimate_compute (&s, NULL, storage, NULL))
+    e.est = storage;
+  return e;
 }
 
 /* ---- llama.cpp ----------------------------------------------------------------------------- */
@@ -1104,7 +1159,8 @@ hr_launch_commands_for_file (const HrScenario *scenario,
   gboolean multi_node = FALSE;
   gboolean metal, checkpoint_engines;
   int per_node;
-  Ctx c;
+  Ctx c, llama, vllm, sglang, ollama, mlx;
+  HrEstimate est_llama, est_vllm, est_sglang, est_ollama, est_mlx;
 
   g_return_val_if_fail (scenario != NULL, NULL);
   g_return_val_if_fail (scenario->model != NULL && scenario->gpu != NULL, NULL);
@@ -1128,16 +1184,22 @@ hr_launch_commands_for_file (const HrScenario *scenario,
   /* vLLM and SGLang serve Hugging Face checkpoints, and neither runs on Apple GPUs. */
   checkpoint_engines = !metal && has_hf_repo (c.model);
 
+  llama = ctx_for_engine (&c, HR_ENGINE_LLAMA_CPP, &est_llama);
+  vllm = ctx_for_engine (&c, HR_ENGINE_VLLM, &est_vllm);
+  sglang = ctx_for_engine (&c, HR_ENGINE_SGLANG, &est_sglang);
+  ollama = ctx_for_engine (&c, HR_ENGINE_OLLAMA, &est_ollama);
+  mlx = ctx_for_engine (&c, HR_ENGINE_MLX, &est_mlx);
+
   commands = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_launch_command_free);
-  g_ptr_array_add (commands, llama_cpp_command (&c));
+  g_ptr_array_add (commands, llama_cpp_command (&llama));
   if (checkpoint_engines)
     {
-      g_ptr_array_add (commands, vllm_command (&c));
-      g_ptr_array_add (commands, sglang_command (&c));
+      g_ptr_array_add (commands, vllm_command (&vllm));
+      g_ptr_array_add (commands, sglang_command (&sglang));
     }
-  g_ptr_array_add (commands, ollama_command (&c));
+  g_ptr_array_add (commands, ollama_command (&ollama));
   if (metal)
-    g_ptr_array_add (commands, mlx_command (&c));
+    g_ptr_array_add (commands, mlx_command (&mlx));
 
   /* A unified-memory machine is its own node of one device. */
   per_node = hr_gpu_is_unified (c.gpu) ? 1 : HR_LAUNCH_DEFAULT_GPUS_PER_NODE;
@@ -1157,10 +1219,10 @@ hr_launch_commands_for_file (const HrScenario *scenario,
     {
       if (checkpoint_engines)
         {
-          g_ptr_array_add (commands, vllm_ray_command (&c, &plan));
-          g_ptr_array_add (commands, sglang_multinode_command (&c, &plan));
+          g_ptr_array_add (commands, vllm_ray_command (&vllm, &plan));
+          g_ptr_array_add (commands, sglang_multinode_command (&sglang, &plan));
         }
-      g_ptr_array_add (commands, llama_cpp_rpc_command (&c, &plan));
+      g_ptr_array_add (commands, llama_cpp_rpc_command (&llama, &plan));
     }
 
   return commands;
