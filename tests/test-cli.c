@@ -154,6 +154,8 @@ test_bad_arguments (void)
     { { "estimate", "--model", "glm-4.5-air", NULL }, 2, "GPU" },
     { { "estimate", "--model", "glm-4.5-air", "--gpu-custom", "memory_gib=-1", NULL }, 2, "memory_gib" },
     { { "estimate", "--model-config", "/nonexistent/config.json", "--gpu", "h100-80gb-sxm", NULL }, 1, "config.json" },
+    { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--engine-version", "2023", NULL }, 2, "--engine-version" },
+    { { "compare", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--engine-version", "", NULL }, 2, "current, 2024" },
     { { "list", "toasters", NULL }, 2, "toasters" },
     { { "frobnicate", NULL }, 2, "frobnicate" },
   };
@@ -188,6 +190,39 @@ test_gpu_custom (void)
   run_clear (&r);
 }
 
+/* --engine-version reaches the scenario: JSON and the CSV header say which builds */
+static void
+test_engine_version (void)
+{
+  const char *versions[] = { NULL, "current", "2024", "CURRENT" };
+  const char *expected[] = { "current", "current", "2024", "current" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
+    {
+      Run r = { 0 };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *o;
+
+      if (versions[i] != NULL)
+        run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb",
+                 "--engine-version", versions[i], "--json", NULL);
+      else
+        run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb", "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      o = parse_object (r.out, parser);
+      g_assert_cmpstr (json_object_get_string_member (o, "engine_version"), ==, expected[i]);
+      run_clear (&r);
+    }
+  {
+    Run r = { 0 };
+    run_cli (&r, NULL, "compare", "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb",
+             "--engine-version", "2024", "--csv", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, " engine_version=2024 "));
+    run_clear (&r);
+  }
+}
+
 /* LANGUAGE=de shows German in the human output, while numbers in JSON stay C-locale. */
 static void
 test_german_text (void)
@@ -220,6 +255,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/compare-all-csv", test_compare_all_csv);
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/gpu-custom", test_gpu_custom);
+  g_test_add_func ("/cli/engine-version", test_engine_version);
   if (g_getenv ("HEADROOM_LOCALEDIR") != NULL)
     g_test_add_func ("/cli/german-text", test_german_text);
   return g_test_run ();

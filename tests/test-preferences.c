@@ -141,6 +141,7 @@ test_open (void)
   g_assert_false (adw_expander_row_get_enable_expansion (child (prefs, "unified_expander")));
   g_assert_cmpuint (adw_combo_row_get_selected (child (prefs, "style_row")), ==, 0);
   g_assert_cmpuint (adw_combo_row_get_selected (child (prefs, "engine_row")), ==, 0);
+  g_assert_cmpuint (adw_combo_row_get_selected (child (prefs, "engine_version_row")), ==, 0);
   g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (child (prefs, "electricity_adjustment")), 0.175, 1e-9);
   g_assert_cmpstr (gtk_editable_get_text (child (prefs, "pricing_row")), ==, "");
   g_assert_cmpstr (gtk_editable_get_text (child (prefs, "hub_row")), ==, "https://huggingface.co");
@@ -179,6 +180,39 @@ test_reserve (void)
   g_assert_cmpfloat (gtk_adjustment_get_value (reserve), ==, 5.0);
   wait_idle (view);
   g_assert_cmpfloat_with_epsilon (usable_gib (view), 76.0, 1e-6);
+
+  destroy (prefs);
+  destroy (window);
+}
+
+/* The engine-version row writes the key and the Size view's scenario follows it. */
+static void
+test_engine_version (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrPreferencesWindow *prefs = open_preferences (window);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AdwComboRow *row = child (prefs, "engine_version_row");
+  guint before;
+
+  wait_idle (view);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->engine_version, ==, HR_ENGINE_VERSION_CURRENT);
+
+  before = hr_size_view_get_n_recomputes (view);
+  adw_combo_row_set_selected (row, 1);
+  {
+    g_autofree char *version = g_settings_get_string (settings, "engine-version");
+    g_assert_cmpstr (version, ==, "2024");
+  }
+  wait_idle (view);
+  g_assert_cmpuint (hr_size_view_get_n_recomputes (view), >, before);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->engine_version, ==, HR_ENGINE_VERSION_2024);
+
+  g_settings_reset (settings, "engine-version");
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
+  wait_idle (view);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->engine_version, ==, HR_ENGINE_VERSION_CURRENT);
 
   destroy (prefs);
   destroy (window);
@@ -645,6 +679,7 @@ main (int   argc,
   g_test_add_func ("/preferences/open", test_open);
   g_test_add_func ("/preferences/reserve", test_reserve);
   g_test_add_func ("/preferences/unified-share", test_unified_share);
+  g_test_add_func ("/preferences/engine-version", test_engine_version);
   g_test_add_func ("/preferences/theme", test_theme);
   g_test_add_func ("/preferences/url-check", test_url_check);
   g_test_add_func ("/preferences/invalid-url", test_invalid_url);

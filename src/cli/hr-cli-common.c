@@ -36,6 +36,7 @@ hr_cli_args_clear (HrCliArgs *args)
   g_free (args->context);
   g_free (args->kv_type);
   g_free (args->engine);
+  g_free (args->engine_version);
   g_free (args->backend);
   memset (args, 0, sizeof *args);
 }
@@ -57,6 +58,8 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "batch", 0, 0, G_OPTION_ARG_INT, &args->batch, "Concurrent sequences", "N" },
     { "kv-type", 0, 0, G_OPTION_ARG_STRING, &args->kv_type, "KV cache: f16|fp8|q8_0|q4_0", "T" },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &args->engine, "llama.cpp|vllm|sglang|ollama|mlx", "E" },
+    { "engine-version", 0, 0, G_OPTION_ARG_STRING, &args->engine_version,
+      "current|2024: which engine builds the speeds and memory describe (current)", "V" },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &args->backend, "cuda|rocm|metal|vulkan|sycl|cpu (default: from the GPU)", "B" },
     { "offload-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->offload_pct, "Percent of layers kept in system RAM", "P" },
     { "n-cpu-moe", 0, 0, G_OPTION_ARG_INT, &args->n_cpu_moe, "MoE: layers whose experts stay on the CPU", "N" },
@@ -243,6 +246,8 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     return usage (error, "--kv-type: unknown type “%s” (f16, fp8, q8_0, q4_0)", args->kv_type);
   if (args->engine && !hr_engine_from_string (args->engine, &s->engine))
     return usage (error, "--engine: unknown engine “%s” (llama.cpp, vllm, sglang, ollama, mlx)", args->engine);
+  if (args->engine_version && !hr_engine_version_from_string (args->engine_version, &s->engine_version))
+    return usage (error, "--engine-version: unknown version “%s” (current, 2024)", args->engine_version);
   if (args->backend)
     {
       if (!hr_backend_from_string (args->backend, &s->backend))

@@ -29,6 +29,7 @@ typedef struct
   int batch;
   char *kv_type;
   char *engine;
+  char *engine_version;
   char *backend;
   double offload_pct;
   int n_cpu_moe;

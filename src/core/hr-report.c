@@ -198,6 +198,8 @@ hr_report_estimate_members (HrJsonWriter     *w,
   hr_json_string (w, hr_kv_type_to_string (s->kv_type));
   hr_json_key (w, "engine");
   hr_json_string (w, hr_engine_to_string (s->engine));
+  hr_json_key (w, "engine_version");
+  hr_json_string (w, hr_engine_version_to_string (s->engine_version));
   hr_json_key (w, "backend");
   hr_json_string (w, hr_backend_to_string (hr_scenario_backend (s)));
   hr_json_key (w, "offload_pct");
@@ -460,7 +462,8 @@ hr_report_compare_csv_header (GString          *out,
                           s->model->id, s->quant, s->context, s->batch,
                           hr_kv_type_to_string (s->kv_type), hr_engine_to_string (s->engine));
   /* everything else that changes the numbers, so a file says how it was made */
-  g_string_append_printf (out, " backend=%s offload_pct=%s n_cpu_moe=%d reserve_pct=%s",
+  g_string_append_printf (out, " engine_version=%s backend=%s offload_pct=%s n_cpu_moe=%d reserve_pct=%s",
+                          hr_engine_version_to_string (s->engine_version),
                           s->backend_set ? hr_backend_to_string (s->backend) : "auto",
                           hr_format_number_c_buf (a, sizeof a, s->offload_pct, 1), s->n_cpu_moe,
                           hr_format_number_c_buf (b, sizeof b, s->reserve * 100, 1));

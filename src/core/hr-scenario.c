@@ -14,6 +14,8 @@ static const struct { const char *id; const char *name; } engines[] = {
   { "mlx", "MLX" },
 };
 
+static const char * const engine_versions[] = { "current", "2024" };
+
 void
 hr_scenario_init (HrScenario    *scenario,
                   const HrModel *model,
@@ -31,6 +33,7 @@ hr_scenario_init (HrScenario    *scenario,
   scenario->batch = 1;
   scenario->kv_type = HR_KV_F16;
   scenario->engine = HR_ENGINE_LLAMA_CPP;
+  scenario->engine_version = HR_ENGINE_VERSION_CURRENT;
   scenario->backend = gpu ? gpu->backend : HR_BACKEND_CUDA;
   scenario->backend_set = FALSE;
   scenario->offload_pct = 0;
@@ -89,6 +92,8 @@ hr_scenario_validate (const HrScenario  *scenario,
     FAIL ("GPU memory utilisation must be between 0.05 and 1.0");
   if ((guint) scenario->engine >= HR_N_ENGINES)
     FAIL ("unknown engine");
+  if ((guint) scenario->engine_version >= HR_N_ENGINE_VERSIONS)
+    FAIL ("unknown engine version");
   if ((guint) scenario->kv_type > HR_KV_Q4_0)
     FAIL ("unknown KV-cache type");
   if (scenario->quant[0] == '\0')
@@ -125,6 +130,29 @@ hr_engine_from_string (const char *str,
     if (g_ascii_strcasecmp (str, engines[i].id) == 0)
       {
         *engine = (HrEngine) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+hr_engine_version_to_string (HrEngineVersion version)
+{
+  if ((guint) version < G_N_ELEMENTS (engine_versions))
+    return engine_versions[version];
+  return "unknown";
+}
+
+gboolean
+hr_engine_version_from_string (const char      *str,
+                               HrEngineVersion *version)
+{
+  if (str == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (engine_versions); i++)
+    if (g_ascii_strcasecmp (str, engine_versions[i]) == 0)
+      {
+        *version = (HrEngineVersion) i;
         return TRUE;
       }
   return FALSE;

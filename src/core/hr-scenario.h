@@ -18,6 +18,15 @@ typedef enum
   HR_N_ENGINES
 } HrEngine;
 
+/* Which builds of the engine the figures describe: speeds (llama.cpp) and engine memory (vLLM)
+ * changed enough between 2024 and current releases that both stay selectable. */
+typedef enum
+{
+  HR_ENGINE_VERSION_CURRENT = 0,   /* 2025 on: CUDA graphs, flash attention by default, … */
+  HR_ENGINE_VERSION_2024,          /* the 2023–24 builds of the first calibration */
+  HR_N_ENGINE_VERSIONS
+} HrEngineVersion;
+
 #define HR_SCENARIO_ERROR (hr_scenario_error_quark ())
 typedef enum
 {
@@ -41,6 +50,7 @@ typedef struct
   int batch;                /* concurrent sequences */
   HrKvType kv_type;
   HrEngine engine;
+  HrEngineVersion engine_version; /* CURRENT */
   HrBackend backend;        /* llama.cpp backend; default from the GPU */
   gboolean backend_set;     /* FALSE: use gpu->backend */
   double offload_pct;       /* percent of layers kept in system RAM (0..100) */
@@ -66,6 +76,10 @@ const char     *hr_engine_to_string         (HrEngine         engine);
 const char     *hr_engine_display_name      (HrEngine         engine);
 gboolean        hr_engine_from_string       (const char      *str,
                                              HrEngine        *engine);
+
+const char     *hr_engine_version_to_string (HrEngineVersion  version);
+gboolean        hr_engine_version_from_string (const char    *str,
+                                             HrEngineVersion *version);
 
 GQuark          hr_scenario_error_quark     (void);
 

@@ -1,7 +1,7 @@
 /* hr-preferences-window.c — Preferences: sizing defaults, costs, appearance, online sources
  *
  * Every row is bound to a GSettings key; whoever uses a key listens to it (the application
- * applies color-scheme, the Size view recomputes on reserve-pct and unified-share).  The two
+ * applies color-scheme, the Size view recomputes on reserve-pct, unified-share and engine-version).  The two
  * addresses are the exception to "saved as you type": they are saved when applied, and only
  * when valid, so a half-typed address never reaches the pricing or hub client.
  */
@@ -23,6 +23,7 @@ struct _HrPreferencesWindow
   AdwExpanderRow *unified_expander;
   GtkAdjustment *unified_adjustment;
   AdwComboRow *engine_row;
+  AdwComboRow *engine_version_row;
   GtkAdjustment *electricity_adjustment;
   AdwPreferencesGroup *pricing_group;
   AdwEntryRow *pricing_row;
@@ -39,6 +40,7 @@ G_DEFINE_FINAL_TYPE (HrPreferencesWindow, hr_preferences_window, ADW_TYPE_PREFER
 /* Row positions ↔ key values, in the order of the .ui models. */
 static const char * const color_scheme_ids[] = { "default", "light", "dark", NULL };
 static const char * const engine_ids[] = { "llama.cpp", "vllm", "sglang", "ollama", "mlx", NULL };
+static const char * const engine_version_ids[] = { "current", "2024", NULL };
 
 static void
 toast (HrPreferencesWindow *self,
@@ -214,6 +216,8 @@ bind_settings (HrPreferencesWindow *self)
                                 G_SETTINGS_BIND_DEFAULT, get_share_enabled, set_share_enabled, self, NULL);
   g_settings_bind_with_mapping (s, "default-engine", self->engine_row, "selected", G_SETTINGS_BIND_DEFAULT,
                                 get_table_mapping, set_table_mapping, (gpointer) engine_ids, NULL);
+  g_settings_bind_with_mapping (s, "engine-version", self->engine_version_row, "selected", G_SETTINGS_BIND_DEFAULT,
+                                get_table_mapping, set_table_mapping, (gpointer) engine_version_ids, NULL);
   g_settings_bind (s, "electricity-usd-per-kwh", self->electricity_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
   /* addresses: shown from the key; written by url_row_apply_cb once checked */
   g_settings_bind (s, "pricing-url", self->pricing_row, "text", G_SETTINGS_BIND_GET);
@@ -229,6 +233,7 @@ unbind_settings (HrPreferencesWindow *self)
   g_settings_unbind (self->unified_adjustment, "value");
   g_settings_unbind (self->unified_expander, "enable-expansion");
   g_settings_unbind (self->engine_row, "selected");
+  g_settings_unbind (self->engine_version_row, "selected");
   g_settings_unbind (self->electricity_adjustment, "value");
   g_settings_unbind (self->pricing_row, "text");
   g_settings_unbind (self->hub_row, "text");
@@ -374,6 +379,7 @@ hr_preferences_window_class_init (HrPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, unified_expander);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, unified_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, engine_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, engine_version_row);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, electricity_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, pricing_group);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, pricing_row);

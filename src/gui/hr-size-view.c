@@ -324,6 +324,7 @@ read_scenario (HrSizeView *self,
   guint engine = adw_combo_row_get_selected (self->engine_row);
   double reserve = g_settings_get_double (self->settings, "reserve-pct");
   double share = g_settings_get_double (self->settings, "unified-share");
+  g_autofree char *version = g_settings_get_string (self->settings, "engine-version");
 
   if (model == NULL || gpu == NULL)
     return FALSE;
@@ -343,6 +344,8 @@ read_scenario (HrSizeView *self,
   s->n_cpu_moe = hr_model_is_moe (model) ? (int) gtk_adjustment_get_value (self->moe_adjustment) : 0;
   s->reserve = CLAMP (reserve, 0, 50) / 100.0;
   s->unified_share = CLAMP (share, 0, 1);
+  if (!hr_engine_version_from_string (version, &s->engine_version))
+    s->engine_version = HR_ENGINE_VERSION_CURRENT;
   return TRUE;
 }
 
@@ -696,7 +699,8 @@ settings_changed_cb (HrSizeView *self,
                      const char *key,
                      GSettings  *settings)
 {
-  if (g_str_equal (key, "reserve-pct") || g_str_equal (key, "unified-share"))
+  if (g_str_equal (key, "reserve-pct") || g_str_equal (key, "unified-share") ||
+      g_str_equal (key, "engine-version"))
     schedule_recompute (self);
 }
 
