@@ -401,7 +401,7 @@ test_hostile (void)
   /* deep nesting */
   for (int i = 0; i < 100000; i++)
     g_string_append_c (deep, '[');
-  assert_error (deep->str, HR_HFCONFIG_ERROR_PARSE, "nests");
+  assert_error (deep->str, HR_HFCONFIG_ERROR_PARSE, "nested deeper");
 }
 
 static void

@@ -138,6 +138,21 @@ test_file_inputs (gconstpointer locale)
         g_autofree char *line = g_strconcat (forms[k][0], quoted, forms[k][1], NULL);
         check (locale, line);
       }
+  /* Nesting hidden from a bracket counter by a comment json-glib skips (it crashed the stack). */
+  {
+    g_autoptr(GString) deep = g_string_new ("{\"num_hidden_layers\": /*");
+    g_autofree char *path = NULL, *quoted = NULL, *line = NULL;
+
+    for (guint i = 0; i < 100000; i++)
+      g_string_append_c (deep, ']');
+    g_string_append (deep, "*/");
+    for (guint i = 0; i < 100000; i++)
+      g_string_append_c (deep, '[');
+    path = write_file ("comment-deep.json", deep->str, deep->len);
+    quoted = g_shell_quote (path);
+    line = g_strconcat ("estimate --gpu rtx-4090-24gb --json --model-config ", quoted, NULL);
+    check (locale, line);
+  }
   check (locale, "inspect /nonexistent/file.gguf --json");
   check (locale, "estimate --gpu rtx-4090-24gb --model-config /dev/zero --json");
   g_unlink (huge);

@@ -542,6 +542,43 @@ test_corrupt (Fixture       *f,
   }
 }
 
+/* A gpus.json whose nesting hides behind a comment (json-glib skips comments and recursed
+ * 100 000 levels deep): refused and set aside, so the next start is clean, not another crash. */
+static void
+test_comment_hidden_nesting (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GString) text = g_string_new ("{\"schema\": 1, \"gpus\": /*");
+  g_autoptr(HrGpu) gpu = make_gpu ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *copy = NULL;
+
+  g_assert_true (hr_userdata_save_gpu (f->ud, gpu, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (text, ']');
+  g_string_append (text, "*/");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (text, '[');
+  g_assert_true (g_file_set_contents (hr_userdata_get_gpus_path (f->ud), text->str, -1, NULL));
+
+  for (int start = 0; start < 2; start++)
+    {
+      g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+      gboolean ok = hr_userdata_load (f->ud, catalog, &error);
+
+      /* The first start sets the file aside; the second finds nothing to refuse. */
+      g_assert_true (ok == (start == 1));
+      if (start == 0)
+        g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT);
+      else
+        g_assert_no_error (error);
+      g_clear_error (&error);
+    }
+  copy = find_corrupt_copy (f->dir, "gpus.json");
+  g_assert_nonnull (copy);
+}
+
 static void
 test_unreadable (Fixture       *f,
                  gconstpointer  data)
@@ -771,6 +808,7 @@ main (int    argc,
   ADD ("/userdata/roundtrip", test_roundtrip);
   ADD ("/userdata/atomic", test_atomic);
   ADD ("/userdata/corrupt", test_corrupt);
+  ADD ("/userdata/comment-hidden-nesting", test_comment_hidden_nesting);
   ADD ("/userdata/unreadable", test_unreadable);
   ADD ("/userdata/remove", test_remove);
   ADD ("/userdata/ids", test_ids);

@@ -10,6 +10,7 @@
  * KV groups and recurrent state follow reference/model_specs.md §3.
  */
 #include "hr-hfconfig.h"
+#include "hr-json.h"
 #include "hr-units.h"
 
 #include <gio/gio.h>
@@ -213,39 +214,6 @@ get_array (Cfg        *cfg,
       return NULL;
     }
   return json_node_get_array (node);
-}
-
-/* json-glib parses recursively: refuse absurd nesting before handing it the text. */
-static gboolean
-json_depth_ok (const char *json,
-               gsize       len)
-{
-  gboolean in_string = FALSE;
-  int depth = 0;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = json[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > MAX_JSON_DEPTH)
-            return FALSE;
-        }
-      else if (c == ']' || c == '}')
-        depth--;
-    }
-  return TRUE;
 }
 
 /* ---- architecture ---------------------------------------------------------------------- */
@@ -1213,15 +1181,8 @@ hr_hfconfig_parse (const char  *json,
                    "config.json is too large (%" G_GSSIZE_FORMAT " bytes)", len);
       return NULL;
     }
-  if (!json_depth_ok (json, (gsize) len))
-    {
-      g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_PARSE,
-                   "config.json nests deeper than %d levels", MAX_JSON_DEPTH);
-      return NULL;
-    }
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, len > 0 ? json : "", len, &local_error))
+  parser = hr_json_parse (json, len, MAX_JSON_DEPTH, HR_JSON_DEFAULT_VALUES, &local_error);
+  if (parser == NULL)
     {
       g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_PARSE,
                    "config.json is not valid JSON: %s", local_error->message);

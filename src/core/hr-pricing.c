@@ -5,6 +5,7 @@
  * writer is hand-rolled because json-glib 1.6 prints doubles with 17 digits ("1.1899999999999999").
  */
 #include "hr-pricing.h"
+#include "hr-json.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
@@ -12,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* json-glib 1.6 recurses once per nesting level and overflows the stack somewhere below 100 000
- * levels; a feed needs three. */
+/* A feed needs three levels, and about ten values an offer (hr-json.c says why both matter). */
 #define MAX_DEPTH          32
+#define MAX_VALUES         (HR_PRICING_MAX_OFFERS * 20)
 #define MAX_TEXT_CHARS     200
 #define MAX_URL_BYTES      2048
 #define MAX_GPU_ID_BYTES   64
@@ -26,56 +27,6 @@
 GResource *hr_data_get_resource (void);
 
 G_DEFINE_QUARK (hr-pricing-error-quark, hr_pricing_error)
-
-/* Valid UTF-8, and no deeper than MAX_DEPTH; checked before json-glib sees the text. */
-static gboolean
-check_text (const char  *json,
-            gsize        length,
-            GError     **error)
-{
-  gboolean in_string = FALSE;
-  gboolean escaped = FALSE;
-  guint depth = 0;
-  gsize i;
-
-  if (!g_utf8_validate_len (json, length, NULL))
-    {
-      g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE,
-                   _("The pricing feed is not valid JSON: it is not UTF-8 text"));
-      return FALSE;
-    }
-
-  for (i = 0; i < length; i++)
-    {
-      char c = json[i];
-
-      if (in_string)
-        {
-          if (escaped)
-            escaped = FALSE;
-          else if (c == '\\')
-            escaped = TRUE;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > MAX_DEPTH)
-            {
-              g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE,
-                           _("The pricing feed is not valid JSON: nested more than %d levels deep"),
-                           MAX_DEPTH);
-              return FALSE;
-            }
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-
-  return TRUE;
-}
 
 static gboolean
 has_control_chars (const char *text)
@@ -408,11 +359,8 @@ hr_pricing_parse (const char  *json,
   if (length < 0)
     length = strlen (json);
 
-  if (!check_text (json, length, error))
-    return NULL;
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, json, length, &local_error))
+  parser = hr_json_parse (json, length, MAX_DEPTH, MAX_VALUES, &local_error);
+  if (parser == NULL)
     {
       g_autofree char *reason = one_line (local_error->message);
 

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-json.h"
 #include "hr-units.h"
 
 #define MODELS_FILE    "models.json"
@@ -638,10 +639,10 @@ read_entries (const HrUserData *userdata,
       return NULL;
     }
 
-  /* The text passed the catalog parser (size, depth, UTF-8 checked), so json-glib may read it
-   * again for our own members. */
-  parser = json_parser_new_immutable ();
-  if (json_parser_load_from_data (parser, contents, (gssize) length, NULL))
+  /* The text passed the catalog parser, so it reads again for our own members. */
+  parser = hr_json_parse (contents, (gssize) length, HR_JSON_DEFAULT_DEPTH,
+                          HR_JSON_DEFAULT_VALUES, NULL);
+  if (parser != NULL)
     {
       JsonObject *root = json_node_get_object (json_parser_get_root (parser));
       JsonArray *array = json_object_get_array_member (root, kind->member);

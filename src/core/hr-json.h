@@ -1,0 +1,34 @@
+/* hr-json.h — the one door every JSON document from outside goes through */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define HR_JSON_ERROR (hr_json_error_quark ())
+GQuark hr_json_error_quark (void);
+
+typedef enum
+{
+  HR_JSON_ERROR_SYNTAX,   /* not strict JSON (comments, single quotes, NaN, trailing commas…) */
+  HR_JSON_ERROR_LIMIT,    /* deeper or larger than the caller allows */
+} HrJsonError;
+
+/* Deep enough for every document Headroom reads (the catalogs need five levels). */
+#define HR_JSON_DEFAULT_DEPTH  64
+/* A JSON value costs json-glib 60 to 300 bytes however few bytes it took in the text ("{}," is
+ * three): the count of values, not the size of the text, is what bounds memory. */
+#define HR_JSON_DEFAULT_VALUES 200000
+
+/* Checks @text (@length bytes, or NUL-terminated when negative) is strict RFC 8259 JSON —
+ * UTF-8, no comments, no NUL or lone surrogate in a string — nested at most @max_depth levels
+ * and holding at most @max_values values, and only then hands it to json-glib.  json-glib
+ * parses recursively and skips comments, so a depth counted any other way can be fooled into a
+ * stack overflow.  The message of @error is a short reason without a file name. */
+JsonParser *hr_json_parse (const char  *text,
+                           gssize       length,
+                           guint        max_depth,
+                           guint        max_values,
+                           GError     **error);
+
+G_END_DECLS

@@ -1,0 +1,132 @@
+/* test-json.c — hr_json_parse(): the one door for JSON from outside */
+#include "hr-json.h"
+#include "hr-catalog.h"
+#include "hr-hfconfig.h"
+#include "hr-pricing.h"
+
+#include <string.h>
+
+/* @levels of '[' hidden from a bracket counter behind a comment full of closers, as in the
+ * crash the issue reports: json-glib skips the comment and recurses @levels times. */
+static char *
+comment_hidden_nesting (const char *prefix,
+                        guint       levels)
+{
+  GString *s = g_string_new (prefix);
+
+  g_string_append (s, "/*");
+  for (guint i = 0; i < levels; i++)
+    g_string_append_c (s, ']');
+  g_string_append (s, "*/");
+  for (guint i = 0; i < levels; i++)
+    g_string_append_c (s, '[');
+  for (guint i = 0; i < levels; i++)
+    g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+parses (const char *text,
+        GError    **error)
+{
+  g_autoptr(JsonParser) parser = hr_json_parse (text, -1, 8, 1000, error);
+
+  return parser != NULL;
+}
+
+static void
+test_strict (void)
+{
+  const char *good[] = { "{}", "[]", " 1 ", "-0.5e+3", "\"a\\u00e9\\ud83d\\ude00\\/\\n\"",
+                         "{\"a\": [true, false, null, {\"b\": []}]}", "[[[[[[[[1]]]]]]]]" };
+  const char *bad[] = { "", "  ", "[1,]", "{\"a\":1,}", "{'a': 1}", "[NaN]", "[Infinity]",
+                        "[01]", "[1.]", "[.5]", "[+1]", "nullx", "[1] [2]", "{\"a\" 1}",
+                        "{1: 2}", "[\"a\nb\"]", "[\"\\x\"]", "[\"\\u12\"]", "# c\n[]",
+                        "[1 // c\n]", "[1 /* c */]", "[\"\\ud800\"]", "[\"\\udc00\\ud800\"]",
+                        "[[[[[[[[[1]]]]]]]]]", "\"abc", "[1", "{\"a\":" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!parses (good[i], &error))
+        g_error ("%s refused: %s", good[i], error->message);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (parses (bad[i], &error))
+        g_error ("%s accepted", bad[i]);
+      g_assert_nonnull (error->message);
+      g_assert_null (strchr (error->message, '\n'));
+    }
+}
+
+static void
+test_limits (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) many = g_string_new ("[");
+  g_autoptr(JsonParser) parser = NULL;
+
+  g_assert_false (parses ("[[[[[[[[[]]]]]]]]]", &error));
+  g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT);
+  g_clear_error (&error);
+
+  for (guint i = 0; i < 999; i++)
+    g_string_append (many, i ? ",{}" : "{}");
+  g_string_append (many, "]");
+  g_assert_true (parses (many->str, &error));   /* 1000 values with the list */
+  g_string_truncate (many, many->len - 1);
+  g_string_append (many, ",0]");
+  g_assert_false (parses (many->str, &error));
+  g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT);
+  g_clear_error (&error);
+
+  /* A NUL in the length-counted text is not JSON either. */
+  parser = hr_json_parse ("[1]\0[", 5, 8, 10, &error);
+  g_assert_null (parser);
+  g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_SYNTAX);
+}
+
+/* The 316 KB document of the issue, through every parser that reads outside JSON. */
+static void
+test_comment_hidden_nesting (void)
+{
+  g_autofree char *plain = comment_hidden_nesting ("", 100000);
+  g_autofree char *feed = comment_hidden_nesting ("{\"schema\": 1, \"updated\": \"2026-01-01\", "
+                                                  "\"offers\": [], \"x\": ", 100000);
+  g_autofree char *models = comment_hidden_nesting ("{\"schema\": 1, \"models\": ", 100000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+  g_autoptr(HrPricing) pricing = NULL;
+  g_autoptr(HrModel) model = NULL;
+
+  g_assert_false (parses (plain, &error));
+  g_assert_nonnull (strstr (error->message, "comment"));
+  g_clear_error (&error);
+
+  pricing = hr_pricing_parse (feed, -1, "test", &error);
+  g_assert_null (pricing);
+  g_assert_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
+  g_clear_error (&error);
+
+  g_assert_false (hr_catalog_load_models (catalog, models, -1, &error));
+  g_assert_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE);
+  g_clear_error (&error);
+
+  model = hr_hfconfig_parse (plain, -1, "deep", &error);
+  g_assert_null (model);
+  g_assert_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_PARSE);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/json/strict", test_strict);
+  g_test_add_func ("/json/limits", test_limits);
+  g_test_add_func ("/json/comment-hidden-nesting", test_comment_hidden_nesting);
+  return g_test_run ();
+}
