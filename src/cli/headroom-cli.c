@@ -13,6 +13,7 @@
 #include "hr-cli-common.h"
 #include "hr-cli-bench.h"
 #include "hr-cli-chart.h"
+#include "hr-cli-detect.h"
 #include "hr-cli-inspect.h"
 #include "hr-cli-pricing.h"
 #include "hr-finetune.h"
@@ -25,7 +26,7 @@ static const char usage_text[] =
   "\n"
   "Commands:\n"
   "  list models|gpus|quants|engines [--json]\n"
-  "  estimate  --model ID|--model-config FILE|--gguf FILE --gpu ID|--gpu-custom SPEC [options] [--json]\n"
+  "  estimate  --model ID|--model-config FILE|--gguf FILE --gpu ID|this|--gpu-custom SPEC [options] [--json]\n"
   "  matrix    (scenario options) [--json]       every quantization on this hardware\n"
   "  launch    (scenario options) [--engine E] [--json]   the app's launch commands\n"
   "  compare   --model ID --gpu A --gpu B …|--all-gpus [--json|--csv]\n"
@@ -33,6 +34,7 @@ static const char usage_text[] =
   "  inspect   FILE.gguf|URL [--context N] [--json]\n"
   "  pricing   [--url URL] [--json]\n"
   "  chart     breakdown|context|quant|compare|finetune|tco (scenario options) --out FILE\n"
+  "  detect    [--json]                         this computer: GPUs, CPU, RAM, how they matched\n"
   "  bench     [--json]\n"
   "\n"
   "Run “headroom-cli COMMAND --help” for a command's options.\n";
@@ -276,6 +278,10 @@ cmd_estimate (int              argc,
       fputs (text, stdout);
       for (guint i = 0; diag && i < diag->len; i++)
         printf ("• %s\n", (const char *) g_ptr_array_index (diag, i));
+      g_free (text);
+      text = hr_cli_this_note (&cs);
+      if (text)
+        printf ("• %s\n", text);
     }
 
 out:
@@ -699,6 +705,8 @@ main (int    argc,
     return cmd_finetune (argc, argv, catalog);
   if (g_str_equal (command, "chart"))
     return hr_cli_chart (argc, argv, catalog);
+  if (g_str_equal (command, "detect"))
+    return hr_cli_detect (argc, argv, catalog);
   if (g_str_equal (command, "bench"))
     return hr_cli_bench (argc, argv, catalog);
 

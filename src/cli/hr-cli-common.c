@@ -15,7 +15,7 @@ void
 hr_cli_args_init (HrCliArgs *args)
 {
   memset (args, 0, sizeof *args);
-  args->gpus = 1;
+  args->gpus = -1;   /* not given: 1, or the detected count with --gpu this */
   args->batch = 1;
   args->offload_pct = 0;
   args->reserve_pct = HR_DEFAULT_RESERVE * 100;
@@ -68,6 +68,8 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "prompt", 0, 0, G_OPTION_ARG_INT, &args->prompt, "Prompt tokens for time to first token (4096)", "N" },
     { "ubatch", 0, 0, G_OPTION_ARG_INT, &args->ubatch, "llama.cpp micro-batch (512)", "N" },
     { "no-flash-attn", 0, 0, G_OPTION_ARG_NONE, &args->no_flash_attn, "llama.cpp without flash attention", NULL },
+    { "free-memory", 0, 0, G_OPTION_ARG_NONE, &args->free_memory,
+      "With --gpu this: size against the memory free now, not the total", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &args->json, "JSON output", NULL },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &args->csv, "CSV output", NULL },
     { NULL }
@@ -184,8 +186,10 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   const HrGpu *gpu = NULL;
   HrScenario *s = &out->scenario;
   int n_sources;
+  int n_this = 0;
 
   memset (out, 0, sizeof *out);
+  out->this_used = NAN;
   out->gpus = g_ptr_array_new ();
   out->json = args->json;
   out->csv = args->csv;
@@ -218,7 +222,19 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     }
   for (int i = 0; args->gpu && args->gpu[i]; i++)
     {
-      const HrGpu *g = hr_cli_find_gpu (catalog, args->gpu[i], error);
+      const HrGpu *g;
+
+      if (g_str_equal (args->gpu[i], "this"))
+        {
+          if (out->this_gpu == NULL &&
+              (out->this_gpu = hr_cli_detect_device (catalog, args->free_memory, &n_this,
+                                                     &out->this_used, error)) == NULL)
+            return FALSE;
+          out->this_free = args->free_memory;
+          g_ptr_array_add (out->gpus, out->this_gpu);
+          continue;
+        }
+      g = hr_cli_find_gpu (catalog, args->gpu[i], error);
       if (g == NULL)
         return FALSE;
       g_ptr_array_add (out->gpus, (gpointer) g);
@@ -232,7 +248,8 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     return usage (error, "choose a GPU with --gpu ID or --gpu-custom SPEC");
 
   hr_scenario_init (s, model, gpu);
-  s->n_gpus = args->gpus;
+  /* several detected GPUs of one kind are offered as the group size */
+  s->n_gpus = args->gpus >= 0 ? args->gpus : gpu != NULL && gpu == out->this_gpu ? MAX (n_this, 1) : 1;
   if (args->quant)
     {
       if (strlen (args->quant) >= sizeof s->quant)
@@ -282,6 +299,7 @@ hr_cli_scenario_clear (HrCliScenario *cs)
 {
   g_clear_pointer (&cs->owned_model, hr_model_free);
   g_clear_pointer (&cs->owned_gpu, hr_gpu_free);
+  g_clear_pointer (&cs->this_gpu, hr_gpu_free);
   g_clear_pointer (&cs->gpus, g_ptr_array_unref);
 }
 
@@ -324,4 +342,48 @@ hr_cli_fail (GError *error)
     code = 2;
   fprintf (stderr, "headroom-cli: %s\n", error->message);
   return code;
+}
+
+HrGpu *
+hr_cli_detect_device (const HrCatalog  *catalog,
+                      gboolean          free_memory,
+                      int              *n_gpus,
+                      double           *used_bytes,
+                      GError          **error)
+{
+  g_autoptr(HrSystem) system = hr_system_detect (TRUE);
+  HrGpu *gpu;
+
+  hr_system_match (system, catalog);
+  gpu = hr_system_make_device (system, free_memory, n_gpus);
+  if (gpu == NULL)
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED,
+                   "--gpu this: no GPU and no readable /proc/meminfo on this computer "
+                   "(see: headroom-cli detect)");
+      return NULL;
+    }
+  if (used_bytes)
+    *used_bytes = hr_system_used_bytes (system);
+  return gpu;
+}
+
+char *
+hr_cli_this_note (const HrCliScenario *cs)
+{
+  char used[32], rest[32];
+  gboolean cpu;
+
+  if (cs->this_gpu == NULL || !isfinite (cs->this_used) || cs->this_used <= 0)
+    return NULL;
+  cpu = cs->this_gpu->backend == HR_BACKEND_CPU;
+  hr_format_number_c_buf (used, sizeof used, hr_to_gib (cs->this_used), 2);
+  if (cs->this_free)
+    return g_strdup_printf ("This computer: sized against the memory free now; the desktop and "
+                            "other programs already use %s GiB of %s.", used,
+                            cpu ? "the system RAM" : "this GPU");
+  hr_format_number_c_buf (rest, sizeof rest, cs->this_gpu->memory_gib - hr_to_gib (cs->this_used), 2);
+  return g_strdup_printf ("This computer: the desktop and other programs already use %s GiB of %s; "
+                          "--free-memory sizes against the %s GiB free now.", used,
+                          cpu ? "the system RAM" : "this GPU", rest);
 }

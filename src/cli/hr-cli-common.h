@@ -4,6 +4,7 @@
 #include <glib.h>
 #include "hr-catalog.h"
 #include "hr-estimate.h"
+#include "hr-detect.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,7 @@ typedef struct
   int prompt;
   int ubatch;
   gboolean no_flash_attn;
+  gboolean free_memory;  /* --gpu this: size against the memory free now */
   gboolean json;
   gboolean csv;
 } HrCliArgs;
@@ -48,6 +50,9 @@ typedef struct
   HrScenario scenario;
   HrModel *owned_model;
   HrGpu *owned_gpu;
+  HrGpu *this_gpu;      /* --gpu this: the detected device */
+  double this_used;     /* bytes of it already in use (NAN unknown) */
+  gboolean this_free;   /* sized against the free memory */
   GPtrArray *gpus;      /* const HrGpu* for compare (borrowed or owned_gpu) */
   gboolean json;
   gboolean csv;
@@ -73,6 +78,18 @@ gboolean        hr_cli_parse_scenario       (int             *argc,
                                              const HrCatalog *catalog,
                                              HrCliScenario   *out,
                                              GError         **error);
+
+/* The detected computer for --gpu this: matched to @catalog, as one device (GPUs of the most
+ * numerous kind, else the CPU + system RAM); @n_gpus receives their count.  FALSE with a
+ * failure when nothing usable was found. */
+HrGpu          *hr_cli_detect_device        (const HrCatalog *catalog,
+                                             gboolean         free_memory,
+                                             int             *n_gpus,
+                                             double          *used_bytes,
+                                             GError         **error);
+/* "This computer: the desktop and other programs already use 1.30 GiB of …" for @cs; NULL
+ * when not --gpu this or unknown. */
+char           *hr_cli_this_note            (const HrCliScenario *cs);
 
 /* Prints "headroom-cli: message" and returns the exit code for @error. */
 int             hr_cli_fail                 (GError          *error);

@@ -1,6 +1,7 @@
 /* hr-estimate.c — the sizing model (SPEC §2): memory, verdict, speed and cost of a scenario */
 #include "hr-estimate.h"
 #include "hr-calibration.h"
+#include "hr-estimate-cpu.h"
 #include "hr-units.h"
 
 #include <glib/gi18n-lib.h>
@@ -246,7 +247,7 @@ hr_estimate_compute (const HrScenario  *s,
   double weights_read, kv_read, t_mem, t_cpu, t_fixed, t_compute, step;
   double tflops, flops_dense, flops_attn, attn_span_sum = 0;
   double kv_eff, attn_util;
-  gboolean unified, llama, server;
+  gboolean unified, llama, server, on_cpu;
   gint64 depth;
   const HrOffer *offer;
 
@@ -265,6 +266,7 @@ hr_estimate_compute (const HrScenario  *s,
   unified = hr_gpu_is_unified (gpu);
   llama = engine_is_llama (s->engine);
   server = engine_is_server (s->engine);
+  on_cpu = hr_estimate_cpu_backend (s);
 
   if (!hr_weights_compute (m, s->quant, &out->weights, error))
     return FALSE;
@@ -290,7 +292,7 @@ hr_estimate_compute (const HrScenario  *s,
    * input layer"): one row is looked up per token.  A tied table is duplicated as the output
    * head on the device.  On unified memory it is the same pool either way.  llama.cpp also
    * skips MTP/NextN blocks when loading. */
-  if (llama && !unified && cpu_weight_bytes < out->weights.bytes)
+  if (llama && !unified && gpu->backend != HR_BACKEND_CPU && cpu_weight_bytes < out->weights.bytes)
     host_embd = m->tie_embeddings ? 0 : out->weights.embd_bytes;
   out->weights_gpu = out->weights.bytes - cpu_weight_bytes - host_embd -
                      (llama ? MIN (out->weights.mtp_bytes, out->weights.bytes - cpu_weight_bytes - host_embd) : 0);
@@ -369,7 +371,8 @@ hr_estimate_compute (const HrScenario  *s,
                                        compute_per_gpu - runtime_gpu) * n);
 
   /* ---- decode speed (memory-bound, up to the compute roof when batching) ---- */
-  bw = isfinite (gpu->bandwidth_gbs) ? gpu->bandwidth_gbs * 1e9 : NAN;
+  bw = on_cpu ? hr_estimate_cpu_bandwidth (s)
+       : isfinite (gpu->bandwidth_gbs) ? gpu->bandwidth_gbs * 1e9 : NAN;
   sysram_bw = (isfinite (s->sysram_bandwidth_gbs) && s->sysram_bandwidth_gbs > 0
                ? s->sysram_bandwidth_gbs : hr_calibration_sysram_gbs (gpu)) * 1e9;
   active_params = isfinite (m->active_params) ? m->active_params : m->total_params;
@@ -413,7 +416,7 @@ hr_estimate_compute (const HrScenario  *s,
     else if (n > 1)
       t_fixed += (n - 1) * cal->t_hop_us * 1e-6;
 
-    tflops = hr_calibration_prefill_flops (gpu, cal);
+    tflops = on_cpu ? hr_estimate_cpu_flops (s) : hr_calibration_prefill_flops (gpu, cal);
     t_compute = isfinite (tflops) ? 2.0 * active_params * s->batch / (tflops * par) : 0;
     step = MAX (t_mem, t_compute) + t_cpu + t_fixed;
     out->compute_bound = t_compute > t_mem;
@@ -425,8 +428,9 @@ hr_estimate_compute (const HrScenario  *s,
     if (!isfinite (bw))
       {
         out->decode_tps = out->decode_tps_low = out->decode_tps_high = out->aggregate_tps = NAN;
-        g_snprintf (out->decode_basis, sizeof out->decode_basis,
-                    _("unknown: the device's memory bandwidth is not published"));
+        g_snprintf (out->decode_basis, sizeof out->decode_basis, "%s",
+                    on_cpu ? _("unknown: the system RAM bandwidth is not known")
+                           : _("unknown: the device's memory bandwidth is not published"));
       }
     else if (out->compute_bound)
       g_snprintf (out->decode_basis, sizeof out->decode_basis,
@@ -435,7 +439,7 @@ hr_estimate_compute (const HrScenario  *s,
     else
       g_snprintf (out->decode_basis, sizeof out->decode_basis,
                   _("memory-bound: %.2f GiB read per token at %.0f %% of %.0f GB/s + %.1f ms fixed%s"),
-                  hr_to_gib (out->bytes_per_token), cal->bw_eff * 100, gpu->bandwidth_gbs * par,
+                  hr_to_gib (out->bytes_per_token), cal->bw_eff * 100, bw / 1e9 * par,
                   t_fixed * 1e3, w_cpu > 0 ? _(" (+ system RAM)") : "");
   }
 
@@ -478,7 +482,11 @@ hr_estimate_compute (const HrScenario  *s,
       out->prefill_tps = 1.0 / t_tok;
       out->prefill_tps_low = out->prefill_tps * cal->prefill_low;
       out->prefill_tps_high = out->prefill_tps * cal->prefill_high;
-      if (backend == HR_BACKEND_METAL && !isfinite (gpu->fp16_tflops))
+      if (on_cpu)
+        g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
+                    _("compute-bound: %.1f GFLOP per token on %d CPU cores at %.0f GFLOPS each"),
+                    out->flops_per_token / 1e9, gpu->cpu_cores, HR_CPU_PREFILL_FLOPS_PER_CORE / 1e9);
+      else if (backend == HR_BACKEND_METAL && !isfinite (gpu->fp16_tflops))
         g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
                     _("compute-bound: %.1f GFLOP per token on %d GPU cores at %.2f TFLOPS each (fitted)"),
                     out->flops_per_token / 1e9, gpu->gpu_cores,
@@ -492,8 +500,9 @@ hr_estimate_compute (const HrScenario  *s,
   else
     {
       out->prefill_tps = out->prefill_tps_low = out->prefill_tps_high = NAN;
-      g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
-                  _("unknown: the device's FP16 throughput is not published"));
+      g_snprintf (out->prefill_basis, sizeof out->prefill_basis, "%s",
+                  on_cpu ? _("unknown: the number of CPU cores is not known")
+                         : _("unknown: the device's FP16 throughput is not published"));
     }
   out->ttft_ms = isfinite (out->prefill_tps)
                  ? s->prompt_tokens / out->prefill_tps * 1000.0 + (isfinite (out->decode_tps) ? 1000.0 / out->decode_tps : 0)

@@ -1,0 +1,214 @@
+/* hr-cli-detect.c — `headroom-cli detect [--json]` (see hr-cli-detect.h) */
+#include "hr-cli-detect.h"
+#include "hr-detect.h"
+#include "hr-report.h"
+#include "hr-units.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static void
+json_bytes (HrJsonWriter *w,
+            const char   *stem,
+            double        bytes)
+{
+  g_autofree char *gib = g_strconcat (stem, "_gib", NULL);
+  g_autofree char *exact = g_strconcat (stem, "_bytes", NULL);
+
+  hr_json_key (w, gib);
+  hr_json_number (w, isfinite (bytes) ? hr_to_gib (bytes) : NAN, 2);
+  hr_json_key (w, exact);
+  if (isfinite (bytes))
+    hr_json_int (w, (gint64) bytes);
+  else
+    hr_json_null (w);
+}
+
+static void
+json_gpu (HrJsonWriter        *w,
+          const HrDetectedGpu *d,
+          guint                index)
+{
+  g_autofree char *pci = g_strdup_printf ("%04x:%04x", d->pci_vendor, d->pci_device);
+
+  hr_json_begin_object (w);
+  hr_json_key (w, "index"); hr_json_int (w, index);
+  hr_json_key (w, "name"); hr_json_string (w, d->name);
+  hr_json_key (w, "vendor"); hr_json_string (w, d->vendor);
+  hr_json_key (w, "pci_id"); hr_json_string (w, d->pci_device ? pci : NULL);
+  hr_json_key (w, "source"); hr_json_string (w, hr_detect_source_to_string (d->source));
+  json_bytes (w, "vram_total", d->vram_total);
+  json_bytes (w, "vram_used", d->vram_used);
+  json_bytes (w, "gtt_total", d->gtt_total);
+  hr_json_key (w, "integrated"); hr_json_bool (w, d->integrated);
+  hr_json_key (w, "match"); hr_json_string (w, d->match ? d->match->id : NULL);
+  hr_json_key (w, "match_by"); hr_json_string (w, d->match_by);
+  hr_json_end_object (w);
+}
+
+static void
+json_device (HrJsonWriter *w,
+             const HrGpu  *gpu,
+             int           count,
+             double        used)
+{
+  hr_json_begin_object (w);
+  hr_json_key (w, "id"); hr_json_string (w, gpu->id);
+  hr_json_key (w, "name"); hr_json_string (w, gpu->name);
+  hr_json_key (w, "count"); hr_json_int (w, count);
+  hr_json_key (w, "backend"); hr_json_string (w, hr_backend_to_string (gpu->backend));
+  hr_json_key (w, "memory_gib"); hr_json_number (w, gpu->memory_gib, 2);
+  hr_json_key (w, "bandwidth_gbs"); hr_json_number (w, gpu->bandwidth_gbs, 1);
+  hr_json_key (w, "fp16_tflops"); hr_json_number (w, gpu->fp16_tflops, 1);
+  hr_json_key (w, "cpu_cores"); hr_json_int (w, gpu->cpu_cores);
+  json_bytes (w, "used", used);
+  hr_json_key (w, "source"); hr_json_string (w, gpu->source);
+  hr_json_end_object (w);
+}
+
+static char *
+detect_json (const HrSystem *sys,
+             const HrGpu    *device,
+             int             count)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  HrJsonWriter w;
+
+  hr_json_init (&w, out, TRUE);
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "cpu");
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "model"); hr_json_string (&w, sys->cpu_model);
+  hr_json_key (&w, "vendor"); hr_json_string (&w, sys->cpu_vendor);
+  hr_json_key (&w, "logical_cpus"); hr_json_int (&w, sys->logical_cpus);
+  hr_json_key (&w, "physical_cores"); hr_json_int (&w, sys->physical_cores);
+  hr_json_end_object (&w);
+  json_bytes (&w, "ram_total", sys->mem_total);
+  json_bytes (&w, "ram_available", sys->mem_available);
+  hr_json_key (&w, "ram_bandwidth_gbs"); hr_json_number (&w, sys->ram_bandwidth_gbs, 1);
+  hr_json_key (&w, "ram_bandwidth_source"); hr_json_string (&w, sys->ram_bandwidth_source);
+  hr_json_key (&w, "gpus");
+  hr_json_begin_array (&w);
+  for (guint i = 0; i < sys->gpus->len; i++)
+    json_gpu (&w, g_ptr_array_index (sys->gpus, i), i);
+  hr_json_end_array (&w);
+  hr_json_key (&w, "device");
+  if (device)
+    json_device (&w, device, count, hr_system_used_bytes (sys));
+  else
+    hr_json_null (&w);
+  hr_json_key (&w, "notes");
+  hr_json_begin_array (&w);
+  for (guint i = 0; i < sys->notes->len; i++)
+    hr_json_string (&w, g_ptr_array_index (sys->notes, i));
+  hr_json_end_array (&w);
+  hr_json_end_object (&w);
+  g_string_append_c (out, '\n');
+  return g_strdup (out->str);
+}
+
+static const char *
+num (char   *buf,
+     double  v,
+     int     decimals)
+{
+  return isfinite (v) ? hr_format_number_c_buf (buf, 32, v, decimals) : "?";
+}
+
+static void
+text_gpu (GString             *out,
+          const HrDetectedGpu *d,
+          guint                index)
+{
+  char a[32], b[32], c[32];
+
+  g_string_append_printf (out, "  GPU %u        %s [%04x:%04x] via %s\n", index,
+                          d->name ? d->name : d->vendor, d->pci_vendor, d->pci_device,
+                          hr_detect_source_to_string (d->source));
+  g_string_append_printf (out, "               memory %s GiB", num (a, hr_to_gib (d->vram_total), 2));
+  if (isfinite (d->vram_used))
+    g_string_append_printf (out, ", %s GiB in use", num (b, hr_to_gib (d->vram_used), 2));
+  if (isfinite (d->gtt_total))
+    g_string_append_printf (out, ", GTT %s GiB", num (c, hr_to_gib (d->gtt_total), 2));
+  g_string_append_printf (out, "%s\n", d->integrated ? " (integrated: shares system RAM)" : "");
+  if (d->match)
+    g_string_append_printf (out, "               matched %s (%s) by %s\n", d->match->id, d->match->name, d->match_by);
+  else
+    g_string_append (out, "               not in the catalog: a custom GPU with the detected memory, the rest unknown\n");
+}
+
+static char *
+detect_text (const HrSystem *sys,
+             const HrGpu    *device,
+             int             count)
+{
+  GString *out = g_string_new ("This computer\n");
+  char a[32], b[32], c[32];
+  double used = hr_system_used_bytes (sys);
+
+  g_string_append_printf (out, "  CPU          %s · %d cores, %d logical CPUs\n",
+                          sys->cpu_model ? sys->cpu_model : "unknown", sys->physical_cores, sys->logical_cpus);
+  g_string_append_printf (out, "  RAM          %s GiB total, %s GiB available\n",
+                          num (a, hr_to_gib (sys->mem_total), 2), num (b, hr_to_gib (sys->mem_available), 2));
+  g_string_append_printf (out, "  RAM speed    %s GB/s (%s)\n", num (c, sys->ram_bandwidth_gbs, 1),
+                          sys->ram_bandwidth_source ? sys->ram_bandwidth_source : "unknown: not in the CPU table");
+  if (sys->gpus->len == 0)
+    g_string_append (out, "  GPUs         none found\n");
+  for (guint i = 0; i < sys->gpus->len; i++)
+    text_gpu (out, g_ptr_array_index (sys->gpus, i), i);
+  if (device)
+    {
+      g_string_append (out, "--gpu this     ");
+      if (count > 1)
+        g_string_append_printf (out, "%d× ", count);
+      g_string_append_printf (out, "%s · %s GiB · %s GB/s · backend %s\n", device->name,
+                              num (a, device->memory_gib, 2), num (b, device->bandwidth_gbs, 1),
+                              hr_backend_to_string (device->backend));
+      if (isfinite (used))
+        g_string_append_printf (out, "               %s GiB of it already in use (--free-memory sizes against the rest)\n",
+                                num (c, hr_to_gib (used), 2));
+    }
+  else
+    g_string_append (out, "--gpu this     nothing usable found\n");
+  for (guint i = 0; i < sys->notes->len; i++)
+    g_string_append_printf (out, "note: %s\n", (const char *) g_ptr_array_index (sys->notes, i));
+  return g_string_free (out, FALSE);
+}
+
+int
+hr_cli_detect (int              argc,
+               char           **argv,
+               const HrCatalog *catalog)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) device = NULL;
+  g_autofree char *text = NULL;
+  int count = 1;
+
+  g_option_context_set_summary (ctx, "This computer's GPUs, CPU and RAM, and how they match the catalog.\n"
+                                     "Reads under HEADROOM_SYSROOT (default /); nvidia-smi from PATH.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      fprintf (stderr, "headroom-cli: %s\n", error->message);
+      return 2;
+    }
+  if (argc > 1)
+    {
+      fprintf (stderr, "headroom-cli: unexpected argument “%s”\n", argv[1]);
+      return 2;
+    }
+  sys = hr_system_detect (TRUE);
+  hr_system_match (sys, catalog);
+  device = hr_system_make_device (sys, FALSE, &count);
+  text = json ? detect_json (sys, device, count) : detect_text (sys, device, count);
+  fputs (text, stdout);
+  return 0;
+}

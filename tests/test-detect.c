@@ -1,0 +1,548 @@
+/* test-detect.c — "This computer": detection on fake sysfs/procfs trees and a fake nvidia-smi,
+ * matching to the catalog, the device built from it, and the estimate on that device. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-detect.h"
+#include "hr-estimate.h"
+#include "hr-estimate-cpu.h"
+#include "hr-units.h"
+
+static HrCatalog *catalog;
+
+#define MIB(x) ((double) (x) * HR_MIB)
+
+/* A Ryzen 9 7950X: 16 cores, 32 threads (the topology lines as the kernel writes them). */
+static char *
+cpuinfo_7950x (void)
+{
+  GString *s = g_string_new (NULL);
+
+  for (int i = 0; i < 32; i++)
+    g_string_append_printf (s, "processor\t: %d\nvendor_id\t: AuthenticAMD\n"
+                               "model name\t: AMD Ryzen 9 7950X 16-Core Processor\n"
+                               "physical id\t: 0\ncore id\t\t: %d\ncpu cores\t: 16\n\n", i, i / 2);
+  return g_string_free (s, FALSE);
+}
+
+static const char meminfo_64g[] =
+  "MemTotal:       67108864 kB\nMemFree:        60000000 kB\nMemAvailable:   65011712 kB\n";
+
+/* A fake machine: files under a temporary root, and a bin/ directory that is all of PATH. */
+typedef struct
+{
+  char *root;
+  char *bin;
+  char *old_path;
+} Tree;
+
+static void
+tree_put (Tree       *t,
+          const char *rel,
+          const char *contents)
+{
+  g_autofree char *path = g_build_filename (t->root, rel, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+/* A directory where a file is expected: open succeeds, read fails (tests run as root, so
+ * chmod 000 would not stop them). */
+static void
+tree_unreadable (Tree       *t,
+                 const char *rel)
+{
+  g_autofree char *path = g_build_filename (t->root, rel, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0755), ==, 0);
+}
+
+static void
+tree_smi (Tree       *t,
+          const char *output)
+{
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\nprintf '%s'\n", output);
+  g_autofree char *path = g_build_filename (t->bin, "nvidia-smi", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, script, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+}
+
+static void
+tree_amd_card (Tree       *t,
+               const char *card,
+               const char *device,
+               const char *vram,
+               const char *used,
+               const char *gtt)
+{
+  g_autofree char *d = g_build_filename ("sys/class/drm", card, "device", NULL);
+  g_autofree char *v = g_build_filename (d, "vendor", NULL);
+  g_autofree char *dev = g_build_filename (d, "device", NULL);
+  g_autofree char *vr = g_build_filename (d, "mem_info_vram_total", NULL);
+  g_autofree char *us = g_build_filename (d, "mem_info_vram_used", NULL);
+  g_autofree char *gt = g_build_filename (d, "mem_info_gtt_total", NULL);
+
+  tree_put (t, v, "0x1002\n");
+  tree_put (t, dev, device);
+  tree_put (t, vr, vram);
+  tree_put (t, us, used);
+  tree_put (t, gt, gtt);
+}
+
+static Tree *
+tree_new (gboolean with_proc)
+{
+  Tree *t = g_new0 (Tree, 1);
+  g_autoptr(GError) error = NULL;
+
+  t->root = g_dir_make_tmp ("headroom-detect-XXXXXX", &error);
+  g_assert_no_error (error);
+  t->bin = g_build_filename (t->root, "bin", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (t->bin, 0755), ==, 0);
+  t->old_path = g_strdup (g_getenv ("PATH"));
+  g_setenv ("PATH", t->bin, TRUE);
+  if (with_proc)
+    {
+      g_autofree char *cpuinfo = cpuinfo_7950x ();
+      tree_put (t, "proc/cpuinfo", cpuinfo);
+      tree_put (t, "proc/meminfo", meminfo_64g);
+    }
+  return t;
+}
+
+static void
+tree_free (Tree *t)
+{
+  g_autofree char *argv0 = NULL;
+  const char *argv[] = { "/bin/rm", "-rf", t->root, NULL };
+
+  g_setenv ("PATH", t->old_path ? t->old_path : "/usr/bin:/bin", TRUE);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL, NULL);
+  g_free (t->root);
+  g_free (t->bin);
+  g_free (t->old_path);
+  g_free (t);
+}
+
+static HrSystem *
+detect (Tree *t)
+{
+  HrSystem *sys = hr_system_detect_at (t->root, FALSE, FALSE);
+
+  hr_system_match (sys, catalog);
+  return sys;
+}
+
+/* qwen3-8b at Q4_K_M, 8K context, llama.cpp on @gpu × @n. */
+static void
+estimate_on (const HrGpu *gpu,
+             int          n,
+             HrEstimate  *est)
+{
+  HrScenario s;
+  g_autoptr(GError) error = NULL;
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "qwen3-8b"), gpu);
+  s.n_gpus = n;
+  g_assert_true (hr_estimate_compute (&s, NULL, est, &error));
+  g_assert_no_error (error);
+}
+
+/* ---- parsers ------------------------------------------------------------------------------ */
+
+static void
+test_parse_meminfo (void)
+{
+  double total, avail;
+
+  hr_detect_parse_meminfo (meminfo_64g, sizeof meminfo_64g - 1, &total, &avail);
+  g_assert_cmpfloat (total, ==, 64.0 * HR_GIB);
+  g_assert_cmpfloat (avail, ==, 62.0 * HR_GIB);
+
+  hr_detect_parse_meminfo ("MemTotal: 12 MB\nMemAvailable: -5 kB\n", 37, &total, &avail);
+  g_assert_true (isnan (total) && isnan (avail));
+  /* more available than installed: garbled, not believed */
+  hr_detect_parse_meminfo ("MemTotal: 1024 kB\nMemAvailable: 2048 kB\n", 41, &total, &avail);
+  g_assert_cmpfloat (total, ==, 1024.0 * 1024);
+  g_assert_true (isnan (avail));
+  /* the length is honoured: MemAvailable lies past it */
+  hr_detect_parse_meminfo (meminfo_64g, 30, &total, &avail);
+  g_assert_cmpfloat (total, ==, 64.0 * HR_GIB);
+  g_assert_true (isnan (avail));
+}
+
+static void
+test_parse_cpuinfo (void)
+{
+  /* two sockets × two cores × two threads */
+  static const char two_sockets[] =
+    "processor: 0\nphysical id: 0\ncore id: 0\nprocessor: 1\nphysical id: 0\ncore id: 0\n"
+    "processor: 2\nphysical id: 0\ncore id: 1\nprocessor: 3\nphysical id: 0\ncore id: 1\n"
+    "processor: 4\nphysical id: 1\ncore id: 0\nprocessor: 5\nphysical id: 1\ncore id: 0\n"
+    "processor: 6\nphysical id: 1\ncore id: 1\nprocessor: 7\nphysical id: 1\ncore id: 1\n"
+    "model name: Test\x01 CPU\n";
+  static const char arm[] = "processor\t: 0\nBogoMIPS\t: 108.00\nprocessor\t: 1\nprocessor\t: 2\n"
+                            "processor\t: 3\nModel\t\t: Raspberry Pi 5 Model B Rev 1.0\n";
+  g_autofree char *model = NULL, *vendor = NULL, *model2 = NULL, *vendor2 = NULL;
+  int logical, physical;
+
+  hr_detect_parse_cpuinfo (two_sockets, sizeof two_sockets - 1, &model, &vendor, &logical, &physical);
+  g_assert_cmpint (logical, ==, 8);
+  g_assert_cmpint (physical, ==, 4);
+  g_assert_cmpstr (model, ==, "Test  CPU");   /* control character blanked */
+  g_assert_null (vendor);
+
+  hr_detect_parse_cpuinfo (arm, sizeof arm - 1, &model2, &vendor2, &logical, &physical);
+  g_assert_cmpint (logical, ==, 4);
+  g_assert_cmpint (physical, ==, 4);
+  g_assert_cmpstr (model2, ==, "Raspberry Pi 5 Model B Rev 1.0");
+}
+
+static void
+test_parse_nvidia_smi (void)
+{
+  static const char out[] =
+    "0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1234\n"
+    "1, NVIDIA H100 80GB HBM3, 0x233010DE, [N/A], [N/A]\n"
+    "garbage line\n"
+    "2, too, few\n"
+    "x, NVIDIA A, 0x1, 1, 1\n"
+    "3, NVIDIA B, 0x1, 100, 200\n";
+  g_autoptr(GPtrArray) gpus = hr_detect_parse_nvidia_smi (out, sizeof out - 1);
+  const HrDetectedGpu *a, *b, *c;
+
+  g_assert_cmpuint (gpus->len, ==, 3);
+  a = gpus->pdata[0];
+  b = gpus->pdata[1];
+  c = gpus->pdata[2];
+  g_assert_cmpstr (a->name, ==, "NVIDIA GeForce RTX 4090");
+  g_assert_cmphex (a->pci_vendor, ==, 0x10de);
+  g_assert_cmphex (a->pci_device, ==, 0x2684);
+  g_assert_cmpfloat (a->vram_total, ==, MIB (24564));
+  g_assert_cmpfloat (a->vram_used, ==, MIB (1234));
+  g_assert_true (isnan (b->vram_total) && isnan (b->vram_used));
+  /* more used than total is garbage: the used figure is dropped */
+  g_assert_cmpfloat (c->vram_total, ==, MIB (100));
+  g_assert_true (isnan (c->vram_used));
+}
+
+static void
+test_parse_sysfs (void)
+{
+  guint64 v;
+
+  g_assert_true (hr_detect_parse_sysfs_u64 ("0x1002\n", 7, &v));
+  g_assert_cmphex (v, ==, 0x1002);
+  g_assert_true (hr_detect_parse_sysfs_u64 ("25753026560\n", 12, &v));
+  g_assert_cmpuint (v, ==, G_GUINT64_CONSTANT (25753026560));
+  g_assert_false (hr_detect_parse_sysfs_u64 ("0xZZ", 4, &v));
+  g_assert_false (hr_detect_parse_sysfs_u64 ("-1", 2, &v));
+  g_assert_false (hr_detect_parse_sysfs_u64 ("", 0, &v));
+  g_assert_false (hr_detect_parse_sysfs_u64 ("99999999999999999999999", 23, &v));
+}
+
+static void
+test_cpu_table (void)
+{
+  const char *source = NULL;
+
+  g_assert_cmpfloat_with_epsilon (hr_detect_cpu_bandwidth ("AMD Ryzen 9 7950X 16-Core Processor", &source), 83.2, 1e-9);
+  g_assert_nonnull (source);
+  g_assert_cmpfloat_with_epsilon (hr_detect_cpu_bandwidth ("13th Gen Intel(R) Core(TM) i9-13900K", NULL), 89.6, 1e-9);
+  g_assert_true (isnan (hr_detect_cpu_bandwidth ("AMD EPYC", &source)));
+  g_assert_null (source);
+}
+
+/* ---- machines ----------------------------------------------------------------------------- */
+
+static void
+test_one_nvidia (void)
+{
+  Tree *t = tree_new (TRUE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL, dev_free = NULL;
+  const HrDetectedGpu *d;
+  HrEstimate est, est_free;
+  int n = 0;
+
+  tree_smi (t, "0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n");
+  sys = detect (t);
+  g_assert_cmpuint (sys->gpus->len, ==, 1);
+  d = sys->gpus->pdata[0];
+  g_assert_cmpint (d->source, ==, HR_DETECT_NVIDIA_SMI);
+  g_assert_nonnull (d->match);
+  g_assert_cmpstr (d->match->id, ==, "rtx-4090-24gb");
+  g_assert_cmpstr (d->match_by, ==, "PCI id");
+
+  dev = hr_system_make_device (sys, FALSE, &n);
+  g_assert_cmpint (n, ==, 1);
+  g_assert_cmpstr (dev->id, ==, "this");
+  g_assert_cmpfloat (dev->memory_gib * HR_GIB, ==, MIB (24564));
+  g_assert_cmpfloat (dev->bandwidth_gbs, ==, 1008);     /* the catalog's figure */
+  g_assert_cmpint (dev->backend, ==, HR_BACKEND_CUDA);
+  g_assert_cmpfloat (hr_system_used_bytes (sys), ==, MIB (1331));
+
+  estimate_on (dev, n, &est);
+  g_assert_cmpint (est.verdict, ==, HR_VERDICT_FITS);
+  g_assert_cmpfloat (est.physical_bytes, ==, MIB (24564));
+  g_assert_cmpfloat_with_epsilon (est.usable_bytes, MIB (24564) * 0.95, 1);
+  g_assert_cmpfloat (est.decode_tps, >, 80);            /* GDDR6X speed, not RAM */
+
+  /* free memory: the desktop's 1.3 GiB come off, nothing else changes */
+  dev_free = hr_system_make_device (sys, TRUE, &n);
+  estimate_on (dev_free, n, &est_free);
+  g_assert_cmpfloat (est_free.physical_bytes, ==, MIB (24564 - 1331));
+  g_assert_cmpfloat (est_free.required_bytes, ==, est.required_bytes);
+  g_assert_cmpfloat (est_free.decode_tps, ==, est.decode_tps);
+  tree_free (t);
+}
+
+static void
+test_two_nvidia (void)
+{
+  Tree *t = tree_new (TRUE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL;
+  HrEstimate est;
+  int n = 0;
+
+  tree_smi (t, "0, NVIDIA H100 80GB HBM3, 0x233010DE, 81559, 4\\n1, NVIDIA H100 80GB HBM3, 0x233010DE, 81559, 4\\n");
+  sys = detect (t);
+  g_assert_cmpuint (sys->gpus->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    g_assert_cmpstr (((HrDetectedGpu *) sys->gpus->pdata[i])->match->id, ==, "h100-80gb-sxm");
+  dev = hr_system_make_device (sys, FALSE, &n);
+  g_assert_cmpint (n, ==, 2);                            /* offered as the GPU count */
+  g_assert_cmpfloat (dev->bandwidth_gbs, ==, 3350);
+  estimate_on (dev, n, &est);
+  g_assert_cmpfloat (est.physical_bytes, ==, 2 * MIB (81559));
+  g_assert_cmpint (est.verdict, ==, HR_VERDICT_FITS);
+  tree_free (t);
+}
+
+static void
+test_amd_dgpu (void)
+{
+  Tree *t = tree_new (TRUE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL;
+  const HrDetectedGpu *d;
+  HrEstimate est;
+  int n = 0;
+
+  tree_amd_card (t, "card1", "0x744c\n", "25753026560\n", "1395864371\n", "33554432000\n");
+  tree_put (t, "sys/class/drm/card1-DP-1/status", "connected\n");       /* a connector, not a card */
+  tree_put (t, "sys/class/drm/card0/device/vendor", "0x1234\n");       /* QEMU's display adapter */
+  sys = detect (t);
+  g_assert_cmpuint (sys->gpus->len, ==, 1);
+  d = sys->gpus->pdata[0];
+  g_assert_false (d->integrated);
+  /* 744c is both the 7900 XT and XTX: the detected 24 GiB picks the XTX */
+  g_assert_cmpstr (d->match->id, ==, "rx-7900-xtx-24gb");
+  dev = hr_system_make_device (sys, FALSE, &n);
+  g_assert_cmpint (dev->backend, ==, HR_BACKEND_ROCM);
+  g_assert_cmpfloat (dev->memory_gib * HR_GIB, ==, 25753026560.0);
+  g_assert_cmpfloat (hr_system_used_bytes (sys), ==, 1395864371.0);
+  estimate_on (dev, n, &est);
+  g_assert_cmpint (est.verdict, ==, HR_VERDICT_FITS);
+  g_assert_cmpfloat (est.physical_bytes, ==, 25753026560.0);
+  tree_free (t);
+}
+
+static void
+test_amd_apu (void)
+{
+  Tree *t = tree_new (FALSE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL;
+  const HrDetectedGpu *d;
+  HrEstimate est;
+  int n = 0;
+
+  tree_put (t, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+                               "model name\t: AMD RYZEN AI MAX+ 395 w/ Radeon 8060S\n");
+  tree_put (t, "proc/meminfo", "MemTotal:       130023424 kB\nMemAvailable:   120000000 kB\n");
+  /* a 512 MiB carve-out and 62 GiB of GTT */
+  tree_amd_card (t, "card0", "0x1586\n", "536870912\n", "209715200\n", "66571993088\n");
+  sys = detect (t);
+  g_assert_cmpfloat (sys->ram_bandwidth_gbs, ==, 256);
+  d = sys->gpus->pdata[0];
+  g_assert_true (d->integrated);
+  g_assert_null (d->match);                              /* newer than the PCI id table */
+  dev = hr_system_make_device (sys, FALSE, &n);
+  g_assert_cmpint (dev->form, ==, HR_FORM_UNIFIED);
+  g_assert_cmpfloat (dev->memory_gib * HR_GIB, ==, 536870912.0 + 66571993088.0);
+  g_assert_cmpfloat (dev->bandwidth_gbs, ==, 256);       /* the APU reads system RAM */
+  g_assert_true (isnan (dev->fp16_tflops));              /* unknown stays unknown */
+  estimate_on (dev, n, &est);
+  g_assert_cmpfloat_with_epsilon (est.usable_bytes, (536870912.0 + 66571993088.0) * 0.95, 1);
+  g_assert_cmpint (est.verdict, ==, HR_VERDICT_FITS);
+  g_assert_true (isfinite (est.decode_tps));
+  g_assert_true (isnan (est.prefill_tps));
+  tree_free (t);
+}
+
+static void
+test_no_gpu (void)
+{
+  Tree *t = tree_new (TRUE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL, dev_free = NULL;
+  HrEstimate est;
+  double expect;
+  int n = 0;
+
+  sys = detect (t);
+  g_assert_cmpuint (sys->gpus->len, ==, 0);
+  g_assert_cmpint (sys->physical_cores, ==, 16);
+  g_assert_cmpint (sys->logical_cpus, ==, 32);
+  dev = hr_system_make_device (sys, FALSE, &n);
+  g_assert_cmpint (n, ==, 1);
+  g_assert_cmpint (dev->backend, ==, HR_BACKEND_CPU);
+  g_assert_cmpfloat (dev->memory_gib, ==, 64);
+  g_assert_cmpfloat_with_epsilon (dev->bandwidth_gbs, 83.2, 1e-9);
+  g_assert_cmpfloat (hr_system_used_bytes (sys), ==, 2.0 * HR_GIB);
+
+  estimate_on (dev, n, &est);
+  /* everything lives in RAM: nothing is "offloaded", the embedding included */
+  g_assert_cmpfloat (est.system_ram_bytes, ==, 0);
+  g_assert_cmpfloat (est.weights_gpu, ==, est.weights.bytes - est.weights.mtp_bytes);
+  g_assert_cmpfloat (est.physical_bytes, ==, 64 * HR_GIB);
+  g_assert_cmpint (est.verdict, ==, HR_VERDICT_FITS);
+  /* decode streams the active weights from RAM at 83.2 GB/s: about 9–10 tok/s, not a GPU's */
+  expect = 83.2e9 * est.decode_efficiency / est.bytes_per_token;
+  g_assert_cmpfloat (est.decode_tps, <=, expect);
+  g_assert_cmpfloat (est.decode_tps, >, expect * 0.9);
+  g_assert_false (est.compute_bound);
+  g_assert_cmpfloat (est.decode_tps, >, 8);
+  g_assert_cmpfloat (est.decode_tps, <, 11);
+  g_assert_nonnull (strstr (est.decode_basis, "83 GB/s"));
+  /* prefill from the sixteen cores */
+  g_assert_nonnull (strstr (est.prefill_basis, "16 CPU cores"));
+  g_assert_cmpfloat (est.prefill_tps, <=, 16 * HR_CPU_PREFILL_FLOPS_PER_CORE / est.flops_per_token);
+  g_assert_cmpfloat (est.prefill_tps, >, 30);
+  g_assert_cmpfloat (est.prefill_tps, <, 80);
+
+  dev_free = hr_system_make_device (sys, TRUE, &n);
+  g_assert_cmpfloat (dev_free->memory_gib, ==, 62);
+  tree_free (t);
+}
+
+static void
+test_unreadable (void)
+{
+  Tree *t = tree_new (FALSE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL;
+  int n = 0;
+
+  tree_unreadable (t, "proc/meminfo");
+  tree_unreadable (t, "sys/class/drm/card0/device/vendor");
+  tree_smi (t, "");
+  sys = detect (t);
+  g_assert_cmpuint (sys->gpus->len, ==, 0);
+  g_assert_true (isnan (sys->mem_total));
+  g_assert_cmpuint (sys->notes->len, >=, 3);           /* meminfo, cpuinfo, vendor */
+  dev = hr_system_make_device (sys, FALSE, &n);
+  g_assert_null (dev);                                   /* nothing usable: no device, no crash */
+  g_assert_null (hr_system_make_cpu_device (sys, TRUE));
+  tree_free (t);
+}
+
+static void
+test_garbage (void)
+{
+  Tree *t = tree_new (FALSE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL;
+  const HrDetectedGpu *nv, *amd;
+  HrEstimate est;
+  int n = 0;
+
+  tree_put (t, "proc/meminfo", "MemTotal: lots kB\nMemAvailable: 5 kB\n\xff\xfe\n");
+  tree_put (t, "proc/cpuinfo", "processor : x\nmodel name : \n");
+  tree_smi (t, "%%%%%%\\n0, NVIDIA GeForce RTX 4090, 0x268410DE, [N/A], [Not Supported]\\n,,,,\\n");
+  tree_amd_card (t, "card0", "0xZZZZ\n", "0x\n", "-5\n", "99999999999999999999999\n");
+  sys = detect (t);
+  g_assert_true (isnan (sys->mem_total));
+  g_assert_null (sys->cpu_model);
+  g_assert_cmpint (sys->logical_cpus, ==, 0);
+  g_assert_cmpuint (sys->gpus->len, ==, 2);
+  nv = sys->gpus->pdata[0];
+  amd = sys->gpus->pdata[1];
+  g_assert_true (isnan (nv->vram_total));
+  g_assert_cmpstr (nv->match->id, ==, "rtx-4090-24gb");
+  g_assert_cmphex (amd->pci_device, ==, 0);
+  g_assert_true (isnan (amd->vram_total) && isnan (amd->vram_used) && isnan (amd->gtt_total));
+  g_assert_null (amd->match);
+  /* the matched card, its memory from the catalog since the driver gave none */
+  dev = hr_system_make_device (sys, FALSE, &n);
+  g_assert_nonnull (dev);
+  g_assert_cmpfloat (dev->memory_gib, ==, 24);
+  g_assert_true (isnan (hr_system_used_bytes (sys)));
+  estimate_on (dev, n, &est);
+  g_assert_cmpfloat (est.physical_bytes, ==, 24 * HR_GIB);
+  tree_free (t);
+}
+
+/* `--backend cpu` on a GPU ran at the GPU's bandwidth; it runs from system RAM. */
+static void
+test_cpu_backend_on_gpu (void)
+{
+  const HrGpu *gpu = hr_catalog_find_gpu (catalog, "rtx-4090-24gb");
+  HrScenario s;
+  HrEstimate gpu_est, cpu_est;
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "qwen3-8b"), gpu);
+  g_assert_true (hr_estimate_compute (&s, NULL, &gpu_est, NULL));
+  s.backend = HR_BACKEND_CPU;
+  s.backend_set = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &cpu_est, NULL));
+  /* consumer desktops: ~80 GB/s of DDR5 behind the card, 12x less than its 1008 GB/s */
+  g_assert_cmpfloat (cpu_est.decode_tps, <, gpu_est.decode_tps / 8);
+  g_assert_nonnull (strstr (cpu_est.decode_basis, "80 GB/s"));
+  /* the host's cores are unknown for a catalog GPU: prefill is unknown, not invented */
+  g_assert_true (isnan (cpu_est.prefill_tps));
+  s.sysram_bandwidth_gbs = 160;
+  g_assert_true (hr_estimate_compute (&s, NULL, &gpu_est, NULL));
+  g_assert_cmpfloat (gpu_est.decode_tps, >, cpu_est.decode_tps * 1.8);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  catalog = hr_catalog_new_default (&error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/detect/parse/meminfo", test_parse_meminfo);
+  g_test_add_func ("/detect/parse/cpuinfo", test_parse_cpuinfo);
+  g_test_add_func ("/detect/parse/nvidia-smi", test_parse_nvidia_smi);
+  g_test_add_func ("/detect/parse/sysfs", test_parse_sysfs);
+  g_test_add_func ("/detect/cpu-table", test_cpu_table);
+  g_test_add_func ("/detect/one-nvidia", test_one_nvidia);
+  g_test_add_func ("/detect/two-nvidia", test_two_nvidia);
+  g_test_add_func ("/detect/amd-dgpu", test_amd_dgpu);
+  g_test_add_func ("/detect/amd-apu", test_amd_apu);
+  g_test_add_func ("/detect/no-gpu", test_no_gpu);
+  g_test_add_func ("/detect/unreadable", test_unreadable);
+  g_test_add_func ("/detect/garbage", test_garbage);
+  g_test_add_func ("/detect/cpu-backend-on-gpu", test_cpu_backend_on_gpu);
+  rc = g_test_run ();
+  hr_catalog_free (catalog);
+  return rc;
+}
