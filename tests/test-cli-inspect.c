@@ -22,24 +22,28 @@ run_clear (Run *r)
   g_free (r->err);
 }
 
-/* Runs headroom-cli inspect with the arguments (NULL-terminated). */
+static char *
+seed (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "gguf", name, NULL);
+}
+
+/* Runs headroom-cli @command with the arguments. */
 static void
-run_inspect (Run *r,
-             ...)
+run_command_v (Run        *r,
+               const char *command,
+               va_list     ap)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_auto(GStrv) envp = g_get_environ ();
   g_autoptr(GError) error = NULL;
   const char *arg;
-  va_list ap;
   int wait_status = 0;
 
   g_ptr_array_add (argv, (gpointer) cli);
-  g_ptr_array_add (argv, (gpointer) "inspect");
-  va_start (ap, r);
+  g_ptr_array_add (argv, (gpointer) command);
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (argv, (gpointer) arg);
-  va_end (ap);
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
 
@@ -50,11 +54,84 @@ run_inspect (Run *r,
   r->status = WEXITSTATUS (wait_status);
 }
 
-static char *
-seed (const char *name)
+/* Runs headroom-cli inspect with the arguments (NULL-terminated). */
+static void
+run_inspect (Run *r,
+             ...)
 {
-  return g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "gguf", name, NULL);
+  va_list ap;
+
+  va_start (ap, r);
+  run_command_v (r, "inspect", ap);
+  va_end (ap);
 }
+
+static void
+run_estimate (Run *r,
+              ...)
+{
+  va_list ap;
+
+  va_start (ap, r);
+  run_command_v (r, "estimate", ap);
+  va_end (ap);
+}
+
+/* The sorted member names of @o, joined by spaces. */
+static char *
+member_names (JsonObject *o)
+{
+  GList *names = g_list_sort (json_object_get_members (o), (GCompareFunc) g_strcmp0);
+  GString *out = g_string_new (NULL);
+
+  for (GList *l = names; l != NULL; l = l->next)
+    g_string_append_printf (out, "%s ", (const char *) l->data);
+  g_list_free (names);
+  return g_string_free (out, FALSE);
+}
+
+/* inspect's estimate carries the keys of estimate --json, device or not (issue 15). */
+static void
+test_estimate_same_keys (void)
+{
+  g_autofree char *path = seed ("moe.gguf");
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  g_autoptr(JsonParser) p3 = json_parser_new ();
+  g_autofree char *inspect_keys = NULL, *inspect_gpu_keys = NULL, *estimate_keys = NULL;
+  JsonObject *e;
+  Run r = { 0 };
+
+  run_estimate (&r, "--gguf", path, "--gpu", "rtx-4090-24gb", "--context", "8192", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (p1, r.out, -1, NULL));
+  estimate_keys = member_names (json_node_get_object (json_parser_get_root (p1)));
+  run_clear (&r);
+
+  run_inspect (&r, path, "--context", "8192", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (p2, r.out, -1, NULL));
+  e = json_object_get_object_member (json_node_get_object (json_parser_get_root (p2)), "estimate");
+  inspect_keys = member_names (e);
+  g_assert_cmpstr (inspect_keys, ==, estimate_keys);
+  g_assert_nonnull (strstr (inspect_keys, "system_ram_gib "));
+  g_assert_nonnull (strstr (inspect_keys, "kv_cache_bytes "));
+  /* no device: its figures are null, the model's are exact */
+  g_assert_true (json_object_get_null_member (e, "physical_gib"));
+  g_assert_true (json_object_get_null_member (e, "verdict"));
+  g_assert_cmpint (json_object_get_int_member (e, "weights_bytes"), >, 0);
+  run_clear (&r);
+
+  run_inspect (&r, path, "--gpu", "rtx-4090-24gb", "--context", "8192", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (p3, r.out, -1, NULL));
+  e = json_object_get_object_member (json_node_get_object (json_parser_get_root (p3)), "estimate");
+  inspect_gpu_keys = member_names (e);
+  g_assert_cmpstr (inspect_gpu_keys, ==, estimate_keys);
+  g_assert_cmpint (json_object_get_int_member (e, "physical_bytes"), ==, 24LL << 30);
+  run_clear (&r);
+}
+
 
 static void
 assert_one_line_error (const Run *r,
@@ -180,6 +257,7 @@ main (int    argc,
 
   g_test_add_func ("/cli-inspect/json", test_json);
   g_test_add_func ("/cli-inspect/estimate", test_estimate);
+  g_test_add_func ("/cli-inspect/estimate-same-keys", test_estimate_same_keys);
   g_test_add_func ("/cli-inspect/errors", test_errors);
   return g_test_run ();
 }

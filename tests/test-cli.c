@@ -1,5 +1,6 @@
 /* test-cli.c — headroom-cli's contract (SPEC §5): keys, exit codes, one-line errors,
  * locale-independent numbers */
+#include <math.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -87,6 +88,51 @@ test_estimate_json (void)
   g_assert_cmpfloat (json_object_get_double_member (o, "usable_gib"), ==, 76.0);
   g_assert_cmpstr (json_object_get_string_member (o, "weights_source"), ==, "measured");
   g_assert_cmpint (json_object_get_int_member (o, "context"), ==, 32768);
+  run_clear (&r);
+}
+
+/* Exact integer bytes beside the rounded GiB (issue 15): a small sliding-window cache is
+ * checkable to the MiB although it rounds to 0.02 GiB. */
+static void
+test_estimate_exact_bytes (void)
+{
+  Run r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) parser2 = json_parser_new ();
+  g_autofree char *config = g_test_build_filename (G_TEST_DIST, "fixtures", "hfconfig",
+                                                   "gemma-3-1b.json", NULL);
+  const char *names[] = { "weights", "kv_cache", "overhead", "system_ram", "required",
+                          "per_gpu_required", "physical", "usable", "margin" };
+  JsonObject *o;
+
+  run_cli (&r, NULL, "estimate", "--model", "glm-4.5-air", "--gpu", "mlu590-80gb",
+           "--context", "32768", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out, parser);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *key = g_strconcat (names[i], "_bytes", NULL);
+      g_autofree char *gib = g_strconcat (names[i], "_gib", NULL);
+      if (!json_object_has_member (o, key))
+        g_error ("estimate --json lacks “%s”", key);
+      /* the rounded figure is the exact one, rounded */
+      g_assert_cmpfloat (fabs (json_object_get_int_member (o, key) / 1073741824.0 -
+                               json_object_get_double_member (o, gib)), <=, 0.005);
+    }
+  /* 5.75 GiB of KV (the seed), 80 GiB physical, 76 GiB usable: to the byte */
+  g_assert_cmpint (json_object_get_int_member (o, "kv_cache_bytes"), ==, 6174015488LL);
+  g_assert_cmpint (json_object_get_int_member (o, "physical_bytes"), ==, 85899345920LL);
+  g_assert_cmpint (json_object_get_int_member (o, "usable_bytes"), ==, 81604378624LL);
+  run_clear (&r);
+
+  /* Gemma 3 1B (4 global + 22 sliding layers of one 256-wide KV head, window 512) with
+   * -ub 256 at 4096 tokens: 16 MiB global + 16.5 MiB sliding (768 cells × 22 KiB) */
+  run_cli (&r, NULL, "estimate", "--model-config", config, "--gpu", "rtx-4090-24gb",
+           "--context", "4096", "--ubatch", "256", "--quant", "BF16", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out, parser2);
+  g_assert_cmpint (json_object_get_int_member (o, "kv_cache_bytes"), ==, (32 << 20) + (1 << 19));
+  g_assert_cmpfloat (json_object_get_double_member (o, "kv_cache_gib"), ==, 0.03);
   run_clear (&r);
 }
 
@@ -251,6 +297,7 @@ main (int argc, char **argv)
       return 77;
     }
   g_test_add_func ("/cli/estimate-json", test_estimate_json);
+  g_test_add_func ("/cli/estimate-exact-bytes", test_estimate_exact_bytes);
   g_test_add_func ("/cli/estimate-german-locale", test_estimate_german_locale);
   g_test_add_func ("/cli/compare-all-csv", test_compare_all_csv);
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);

@@ -83,6 +83,68 @@ test_seed_glm45 (void)
   g_assert_cmpfloat (gib2 (e.kv_bytes), ==, 11.50);
 }
 
+/* llama.cpp corners of issue 15, each against a real allocation. */
+
+/* llama-server --parallel N: every slot's stream keeps its own sliding-window cache.  Gemma 3
+ * 270M (3 global + 15 sliding layers of one 256-wide KV head, window 512), KV buffers that
+ * llama-server logged for -c / -np (unsloth PR #5225, verified against llama-server):
+ *   -c 4096 -np 1: 27 MiB   -np 2: 42 MiB   -np 4: 72 MiB   -np 8: 72 MiB
+ *   -c 8192 -np 1: 39 MiB   -np 2: 54 MiB */
+static void
+test_llama_swa_per_stream (void)
+{
+  g_autoptr(HrModel) m = hr_model_new ();
+  HrScenario s;
+  const HrGpu *g = hr_catalog_find_gpu (catalog, "rtx-4090-24gb");
+  struct { gint64 ctx; int np; double mib; } runs[] = {
+    { 4096, 1, 27 }, { 4096, 2, 42 }, { 4096, 4, 72 }, { 4096, 8, 72 }, { 8192, 1, 39 }, { 8192, 2, 54 },
+  };
+
+  hr_model_add_layers (m, HR_LAYER_FULL, 3, 1, 256, 256, 0, 0);
+  hr_model_add_layers (m, HR_LAYER_SLIDING, 15, 1, 256, 256, 512, 0);
+  hr_scenario_init (&s, m, g);
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      s.batch = runs[i].np;
+      /* -c is the whole cache; a slot holds -c / -np */
+      g_assert_cmpfloat (hr_estimate_kv_at (&s, runs[i].ctx / runs[i].np, HR_KV_F16), ==,
+                         runs[i].mib * HR_MIB);
+    }
+}
+
+/* llama.cpp keeps the recurrent convolution state in F32: Qwen3.5 4B (24 Gated-DeltaNet
+ * layers) logs "RS buffer size = 50.25 MiB (1 seqs), R (f32): 2.25 MiB, S (f32): 48.00 MiB"
+ * (JamePeng/llama-cpp-python#78).  vLLM keeps it in BF16 (the catalog's 2,146,304 B/layer). */
+static void
+test_llama_recurrent_f32 (void)
+{
+  HrScenario s;
+  double attn;
+
+  scenario (&s, "qwen3.5-4b", "rtx-4090-24gb");
+  /* 8 attention layers × 4 KV heads × 256 × 2 × 2 B per token */
+  attn = 8.0 * 4 * 256 * 2 * 2 * 4096;
+  g_assert_cmpfloat (hr_estimate_kv_at (&s, 4096, HR_KV_F16) - attn, ==, 50.25 * HR_MIB);
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_cmpfloat (hr_estimate_kv_at (&s, 4096, HR_KV_F16) - attn, ==, 24.0 * 2146304);
+}
+
+/* A GGUF of gpt-oss keeps the non-expert matrices at Q8_0: gpt-oss-20b-mxfp4.gguf holds
+ * 11.27 GiB ("file size = 11.27 GiB", issue 15); the 16-bit layout gave 12.80.  vLLM loads
+ * the checkpoint, 16-bit outside the experts. */
+static void
+test_gpt_oss_mxfp4_gguf (void)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, "gpt-oss-20b");
+  HrWeights w, ckpt;
+
+  g_assert_true (hr_weights_derive (m, "MXFP4", &w, NULL));
+  g_assert_cmpfloat (fabs (hr_to_gib (w.bytes) / 11.27 - 1), <, 0.01);
+  g_assert_true (hr_weights_derive (m, HR_QUANT_MXFP4_CHECKPOINT, &ckpt, NULL));
+  g_assert_cmpfloat (ckpt.bytes, >, w.bytes + 1.0 * HR_GIB);
+  g_assert_cmpfloat (ckpt.expert_bytes, ==, w.expert_bytes);
+}
+
 /* One model of each attention kind against values computed by hand from config.json. */
 static void
 test_kv_per_kind (void)
@@ -277,6 +339,9 @@ main (int argc, char **argv)
 
   g_test_add_func ("/estimate/seed/glm-4.5-air", test_seed_glm45_air);
   g_test_add_func ("/estimate/seed/glm-4.5", test_seed_glm45);
+  g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
+  g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);
+  g_test_add_func ("/estimate/llama/gpt-oss-mxfp4-gguf", test_gpt_oss_mxfp4_gguf);
   g_test_add_func ("/estimate/kv/per-kind", test_kv_per_kind);
   g_test_add_func ("/estimate/kv/quantized", test_quantized_kv);
   g_test_add_func ("/estimate/catalog/every-entry", test_every_entry);

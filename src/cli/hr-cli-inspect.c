@@ -379,36 +379,8 @@ write_json (const char            *file,
 
       hr_json_key (&w, "estimate");
       hr_json_begin_object (&w);
-      if (ie->on_gpu)
-        hr_report_estimate_members (&w, s, e);
-      else
-        {
-          /* No device: only what the model needs. */
-          hr_json_key (&w, "quant");
-          hr_json_string (&w, s->quant);
-          hr_json_key (&w, "context");
-          hr_json_int (&w, s->context);
-          hr_json_key (&w, "batch");
-          hr_json_int (&w, s->batch);
-          hr_json_key (&w, "kv_type");
-          hr_json_string (&w, hr_kv_type_to_string (s->kv_type));
-          hr_json_key (&w, "engine");
-          hr_json_string (&w, hr_engine_to_string (s->engine));
-          hr_json_key (&w, "backend");
-          hr_json_string (&w, hr_backend_to_string (hr_scenario_backend (s)));
-          hr_json_key (&w, "weights_gib");
-          hr_json_number (&w, hr_to_gib (e->weights.bytes), 2);
-          hr_json_key (&w, "weights_source");
-          hr_json_string (&w, hr_weights_source_to_string (e->weights.source));
-          hr_json_key (&w, "kv_cache_gib");
-          hr_json_number (&w, hr_to_gib (e->kv_bytes), 2);
-          hr_json_key (&w, "kv_bytes_per_token");
-          hr_json_number (&w, e->kv_bytes_per_token, 0);
-          hr_json_key (&w, "overhead_gib");
-          hr_json_number (&w, hr_to_gib (e->overhead_bytes), 2);
-          hr_json_key (&w, "required_gib");
-          hr_json_number (&w, hr_to_gib (e->required_bytes), 2);
-        }
+      /* the keys of `estimate --json`; without a device its figures are null */
+      hr_report_estimate_members_device (&w, s, e, ie->on_gpu);
       hr_json_end_object (&w);
     }
   hr_json_end_object (&w);

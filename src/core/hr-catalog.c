@@ -641,7 +641,7 @@ parse_kv_groups (const Entry  *entry,
       JsonObject *g;
       HrLayerKind kind;
       gint64 count, kv_heads = 0, k_dim = 0, v_dim = 0, window = 0;
-      double state = 0;
+      double state = 0, conv = 0;
       Entry sub = { entry->file, NULL };
 
       sub.label = g_strdup_printf ("%s, kv_groups[%u]", entry->label, i);
@@ -670,7 +670,8 @@ parse_kv_groups (const Entry  *entry,
         {
           double st;
 
-          if (!read_number (&sub, g, "state_bytes", TRUE, 0, FALSE, 1e12, &st, error))
+          if (!read_number (&sub, g, "state_bytes", TRUE, 0, FALSE, 1e12, &st, error) ||
+              !read_number (&sub, g, "conv_bytes", FALSE, 0, FALSE, st, &conv, error))
             goto fail;
           state = st;
         }
@@ -690,6 +691,8 @@ parse_kv_groups (const Entry  *entry,
       layer_sum += count;
       hr_model_add_layers (model, kind, (int) count, (int) kv_heads, (int) k_dim, (int) v_dim,
                            (int) window, state);
+      if (conv > 0)
+        g_array_index (model->layers, HrLayerGroup, model->layers->len - 1).conv_bytes = conv;
       g_free (sub.label);
       continue;
 

@@ -49,11 +49,17 @@ engine_kv_bytes (const HrScenario *s,
   gint64 batch = s->batch;
   gint64 n_ctx, tokens_full, tokens_swa;
 
-  if (engine_is_llama (s->engine))
+  if (engine_is_llama (s->engine) && batch > 1)
     {
-      /* llama-server: one unified cache of ctx-size shared by --parallel slots; SWA layers keep
-       * window × sequences + one ubatch (llama_kv_cache_iswa). */
-      n_ctx = pad_up (context * batch, LLAMA_CTX_PAD);
+      /* llama-server with --parallel N: one cache stream per slot of ctx-size / N cells
+       * (padded), and each stream's sliding-window cache keeps window + one ubatch
+       * (llama_kv_cache_iswa), so the SWA part grows with the slots. */
+      n_ctx = pad_up (context, LLAMA_CTX_PAD) * batch;
+      tokens_full = n_ctx;
+    }
+  else if (engine_is_llama (s->engine))
+    {
+      n_ctx = pad_up (context, LLAMA_CTX_PAD);
       tokens_full = n_ctx;
     }
   else if (engine_is_server (s->engine))
@@ -82,7 +88,8 @@ engine_kv_bytes (const HrScenario *s,
         case HR_LAYER_SLIDING:
         case HR_LAYER_CHUNKED:
           if (engine_is_llama (s->engine))
-            tokens_swa = MIN (n_ctx, pad_up ((gint64) g->window * batch + s->ubatch, LLAMA_CTX_PAD));
+            tokens_swa = MIN (n_ctx / batch, pad_up ((gint64) g->window + s->ubatch, LLAMA_CTX_PAD)) *
+                         batch;
           else if (engine_is_server (s->engine))
             tokens_swa = MIN (pad_up (context, VLLM_BLOCK),
                               pad_up (g->window, VLLM_BLOCK) + VLLM_BLOCK) * batch;
@@ -91,7 +98,10 @@ engine_kv_bytes (const HrScenario *s,
           total += per_tok * (double) tokens_swa;
           break;
         case HR_LAYER_RECURRENT:
-          total += g->count * g->state_bytes * (double) batch;
+          /* llama.cpp keeps the convolution state in F32 (its r_l tensors), twice the 16-bit
+           * figure the catalog counts */
+          total += g->count * (g->state_bytes + (engine_is_llama (s->engine) ? g->conv_bytes : 0)) *
+                   (double) batch;
           break;
         default:
           break;

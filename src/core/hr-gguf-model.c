@@ -225,8 +225,9 @@ scan_block_tensors (const HrGguf *gguf,
 
 /* Fixed state per sequence of one recurrent layer (bytes). */
 static double
-recurrent_state_bytes (Ctx *ctx,
-                       int  hidden)
+recurrent_state_bytes (Ctx    *ctx,
+                       int     hidden,
+                       double *conv_out)
 {
   static const char * const gdn[] = { "qwen3next", "qwen35", "qwen35moe", NULL };
   static const char * const rwkv[] = { "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", NULL };
@@ -236,6 +237,8 @@ recurrent_state_bytes (Ctx *ctx,
   int n_group = arch_int (ctx, "ssm.group_count", 0, MAX_DIM, 0, FALSE);
   int dt_rank = arch_int (ctx, "ssm.time_step_rank", 0, MAX_DIM, 0, FALSE);
 
+  *conv_out = 0;
+
   if (arch_in (ctx->arch, gdn))
     {
       /* Gated DeltaNet: group_count = key heads, state_size = key head dim,
@@ -244,13 +247,15 @@ recurrent_state_bytes (Ctx *ctx,
       double dv = dt_rank > 0 ? (double) d_inner / dt_rank : 0;
       double conv = (dk * nk * 2 + dv * nv) * MAX (kernel - 1, 0) * 2;
 
+      *conv_out = conv;
       return conv + nv * dv * dk * 4;
     }
   if (g_str_has_prefix (ctx->arch, "lfm2"))
     {
       int l_cache = arch_int (ctx, "shortconv.l_cache", 0, 1024, 0, FALSE);
 
-      return (double) MAX (l_cache - 1, 0) * hidden * 2;
+      *conv_out = (double) MAX (l_cache - 1, 0) * hidden * 2;
+      return *conv_out;
     }
   if (arch_in (ctx->arch, rwkv))
     {
@@ -264,10 +269,12 @@ recurrent_state_bytes (Ctx *ctx,
       /* Mamba-2: conv (kernel − 1) × (d_inner + 2 · groups · d_state), SSM d_inner × d_state. */
       double conv = (double) MAX (kernel - 1, 0) * (d_inner + 2.0 * n_group * d_state) * 2;
 
+      *conv_out = conv;
       return conv + (double) d_inner * d_state * 4;
     }
   /* Mamba-1 */
-  return (double) MAX (kernel - 1, 0) * d_inner * 2 + (double) d_inner * d_state * 4;
+  *conv_out = (double) MAX (kernel - 1, 0) * d_inner * 2;
+  return *conv_out + (double) d_inner * d_state * 4;
 }
 
 static void
@@ -327,7 +334,7 @@ hr_gguf_to_model (const HrGguf  *gguf,
   gboolean found_heads, found_kv, found_ff, is_mla, chunked = FALSE;
   int hidden, nextn, n_layers, key_len, value_len, key_len_swa, value_len_swa;
   int window = 0, kv_lora, rope_dim, shared_kv, n_ff_max;
-  double state = 0;
+  double state = 0, conv = 0;
   gint64 vocab = 0;
 
   g_return_val_if_fail (gguf != NULL, NULL);
@@ -511,7 +518,7 @@ hr_gguf_to_model (const HrGguf  *gguf,
   for (int i = 0; i < ctx.n_blocks; i++)
     if (layers[i].state)
       {
-        state = recurrent_state_bytes (&ctx, hidden);
+        state = recurrent_state_bytes (&ctx, hidden, &conv);
         break;
       }
   if (ctx.error != NULL)
@@ -628,6 +635,7 @@ hr_gguf_to_model (const HrGguf  *gguf,
       else
         add_group (model, HR_LAYER_FULL, l->kv_heads, key_len, value_len, 0, 0);
     }
+  hr_model_set_conv_bytes (model, state, conv);
 
   /* A short description for the UI. */
   {

@@ -701,14 +701,17 @@ vision_params (Cfg *cfg,
 /* Bytes of recurrent state per sequence for one layer of @kind. */
 static double
 state_bytes (const Arch *a,
-             MixerKind   kind)
+             MixerKind   kind,
+             double     *conv_out)
 {
+  *conv_out = 0;
   if (kind == MIX_LINEAR)
     {
       /* Gated DeltaNet (vLLM gated_delta_net_state_shape): conv (k·nk·2 + v·nv) × (kernel − 1)
        * in BF16, temporal nv × v × k in the SSM dtype. */
       double conv = ((double) a->lin_dk * a->lin_nk * 2 + (double) a->lin_dv * a->lin_nv) *
                     MAX (a->lin_kernel - 1, 0) * 2;
+      *conv_out = conv;
       return conv + (double) a->lin_nv * a->lin_dv * a->lin_dk * a->ssm_bytes;
     }
   if (kind == MIX_MAMBA)
@@ -717,6 +720,7 @@ state_bytes (const Arch *a,
        * temporal heads × head_dim × state. */
       double d_inner = (double) a->m_heads * a->m_head_dim;
       double conv = MAX (a->m_kernel - 1, 0) * (d_inner + 2.0 * a->m_groups * a->m_state) * 2;
+      *conv_out = conv;
       return conv + d_inner * a->m_state * a->ssm_bytes;
     }
   return 0;
@@ -1114,7 +1118,12 @@ build_model (Cfg        *cfg,
             break;
           case MIX_LINEAR:
           case MIX_MAMBA:
-            add_group (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, state_bytes (&a, a.mixer[i]));
+            {
+              double conv, st = state_bytes (&a, a.mixer[i], &conv);
+
+              add_group (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, st);
+              hr_model_set_conv_bytes (model, st, conv);
+            }
             break;
           case MIX_NONE:
           default:

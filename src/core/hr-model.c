@@ -281,6 +281,20 @@ hr_model_kv_bytes_per_token (const HrModel *model,
   return total;
 }
 
+void
+hr_model_set_conv_bytes (HrModel *model,
+                         double   state_bytes,
+                         double   conv_bytes)
+{
+  g_return_if_fail (model != NULL);
+  for (guint i = 0; i < model->layers->len; i++)
+    {
+      HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
+      if (g->kind == HR_LAYER_RECURRENT && g->state_bytes == state_bytes)
+        g->conv_bytes = CLAMP (conv_bytes, 0, state_bytes);
+    }
+}
+
 double
 hr_model_state_bytes (const HrModel *model)
 {

@@ -28,6 +28,8 @@ typedef struct
   int v_dim;           /* per-head V width; 0 when V is a view of K (MLA, K == V) */
   int window;          /* sliding window or chunk size in tokens; 0 otherwise */
   double state_bytes;  /* HR_LAYER_RECURRENT: bytes of state per sequence per layer */
+  double conv_bytes;   /* of state_bytes: the convolution state, at 2 bytes per element as vLLM
+                        * keeps it; llama.cpp keeps it in F32 (twice that); 0: unknown */
 } HrLayerGroup;
 
 /* A measured file size for one quantization (or the official checkpoint). */
@@ -149,6 +151,10 @@ double          hr_model_kv_bytes           (const HrModel   *model,
 /* Bytes per token of the layers whose cache grows with the full context. */
 double          hr_model_kv_bytes_per_token (const HrModel   *model,
                                              double           bytes_per_elem);
+/* Marks @conv_bytes of every recurrent group holding @state_bytes as convolution state. */
+void            hr_model_set_conv_bytes     (HrModel         *model,
+                                             double           state_bytes,
+                                             double           conv_bytes);
 /* Fixed recurrent state per sequence. */
 double          hr_model_state_bytes        (const HrModel   *model);
 

@@ -173,19 +173,42 @@ hr_json_null (HrJsonWriter *w)
   g_string_append (w->out, "null");
 }
 
+/* "NAME_gib": rounded to two decimals, and "NAME_bytes": the exact integer beside it, so a
+ * machine can check a figure to the byte (a 16.5 MiB cache reads as 0.02 GiB). */
 void
-hr_report_estimate_members (HrJsonWriter     *w,
-                            const HrScenario *s,
-                            const HrEstimate *e)
+hr_json_gib_bytes (HrJsonWriter *w,
+                   const char   *name,
+                   double        bytes)
+{
+  g_autofree char *gib = g_strconcat (name, "_gib", NULL);
+  g_autofree char *exact = g_strconcat (name, "_bytes", NULL);
+
+  hr_json_key (w, gib);
+  hr_json_number (w, hr_to_gib (bytes), 2);
+  hr_json_key (w, exact);
+  if (isfinite (bytes))
+    hr_json_int (w, (gint64) llround (bytes));
+  else
+    hr_json_null (w);
+}
+
+/* A figure that depends on the device: null when the estimate has none (inspect without --gpu). */
+#define DEV(x) (device ? (x) : NAN)
+
+void
+hr_report_estimate_members_device (HrJsonWriter     *w,
+                                   const HrScenario *s,
+                                   const HrEstimate *e,
+                                   gboolean          device)
 {
   hr_json_key (w, "model");
   hr_json_string (w, s->model->id);
   hr_json_key (w, "model_name");
   hr_json_string (w, s->model->name);
   hr_json_key (w, "gpu");
-  hr_json_string (w, s->gpu->id);
+  hr_json_string (w, device ? s->gpu->id : NULL);
   hr_json_key (w, "gpu_name");
-  hr_json_string (w, s->gpu->name);
+  hr_json_string (w, device ? s->gpu->name : NULL);
   hr_json_key (w, "gpus");
   hr_json_int (w, s->n_gpus);
   hr_json_key (w, "quant");
@@ -206,57 +229,57 @@ hr_report_estimate_members (HrJsonWriter     *w,
   hr_json_number (w, s->offload_pct, 1);
   hr_json_key (w, "n_cpu_moe");
   hr_json_int (w, s->n_cpu_moe);
-  hr_json_key (w, "weights_gib");
-  hr_json_number (w, hr_to_gib (e->weights.bytes), 2);
+  hr_json_gib_bytes (w, "weights", e->weights.bytes);
   hr_json_key (w, "weights_source");
   hr_json_string (w, hr_weights_source_to_string (e->weights.source));
-  if (e->weights.source_detail)
-    {
-      hr_json_key (w, "weights_source_detail");
-      hr_json_string (w, e->weights.source_detail);
-    }
-  hr_json_key (w, "kv_cache_gib");
-  hr_json_number (w, hr_to_gib (e->kv_bytes), 2);
-  hr_json_key (w, "overhead_gib");
-  hr_json_number (w, hr_to_gib (e->overhead_bytes), 2);
-  hr_json_key (w, "system_ram_gib");
-  hr_json_number (w, hr_to_gib (e->system_ram_bytes), 2);
-  hr_json_key (w, "required_gib");
-  hr_json_number (w, hr_to_gib (e->required_bytes), 2);
+  hr_json_key (w, "weights_source_detail");
+  hr_json_string (w, e->weights.source_detail);
+  hr_json_gib_bytes (w, "kv_cache", e->kv_bytes);
+  hr_json_key (w, "kv_bytes_per_token");
+  hr_json_number (w, e->kv_bytes_per_token, 0);
+  hr_json_gib_bytes (w, "overhead", e->overhead_bytes);
+  hr_json_gib_bytes (w, "system_ram", e->system_ram_bytes);
+  hr_json_gib_bytes (w, "required", e->required_bytes);
   hr_json_key (w, "required_gb");
   hr_json_number (w, hr_to_gb (e->required_bytes), 2);
-  hr_json_key (w, "per_gpu_required_gib");
-  hr_json_number (w, hr_to_gib (e->per_gpu_required), 2);
-  hr_json_key (w, "physical_gib");
-  hr_json_number (w, hr_to_gib (e->physical_bytes), 2);
-  hr_json_key (w, "usable_gib");
-  hr_json_number (w, hr_to_gib (e->usable_bytes), 2);
-  hr_json_key (w, "margin_gib");
-  hr_json_number (w, hr_to_gib (e->margin_bytes), 2);
+  hr_json_gib_bytes (w, "per_gpu_required", e->per_gpu_required);
+  hr_json_gib_bytes (w, "physical", DEV (e->physical_bytes));
+  hr_json_gib_bytes (w, "usable", DEV (e->usable_bytes));
+  hr_json_gib_bytes (w, "margin", DEV (e->margin_bytes));
   hr_json_key (w, "utilization_pct");
-  hr_json_number (w, e->utilization * 100, 1);
+  hr_json_number (w, DEV (e->utilization * 100), 1);
   hr_json_key (w, "verdict");
-  hr_json_string (w, hr_verdict_to_string (e->verdict));
+  hr_json_string (w, device ? hr_verdict_to_string (e->verdict) : NULL);
   hr_json_key (w, "decode_tps");
-  hr_json_number (w, e->decode_tps, 1);
+  hr_json_number (w, DEV (e->decode_tps), 1);
   hr_json_key (w, "decode_tps_low");
-  hr_json_number (w, e->decode_tps_low, 1);
+  hr_json_number (w, DEV (e->decode_tps_low), 1);
   hr_json_key (w, "decode_tps_high");
-  hr_json_number (w, e->decode_tps_high, 1);
+  hr_json_number (w, DEV (e->decode_tps_high), 1);
   hr_json_key (w, "aggregate_tps");
-  hr_json_number (w, e->aggregate_tps, 1);
+  hr_json_number (w, DEV (e->aggregate_tps), 1);
   hr_json_key (w, "decode_basis");
-  hr_json_string (w, e->decode_basis);
+  hr_json_string (w, device ? e->decode_basis : NULL);
   hr_json_key (w, "prefill_tps");
-  hr_json_number (w, e->prefill_tps, 0);
+  hr_json_number (w, DEV (e->prefill_tps), 0);
   hr_json_key (w, "prefill_basis");
-  hr_json_string (w, e->prefill_basis);
+  hr_json_string (w, device ? e->prefill_basis : NULL);
   hr_json_key (w, "ttft_ms");
-  hr_json_number (w, e->ttft_ms, 0);
+  hr_json_number (w, DEV (e->ttft_ms), 0);
   hr_json_key (w, "cost_per_mtok_usd");
-  hr_json_number (w, e->cost_per_mtok_usd, 2);
+  hr_json_number (w, DEV (e->cost_per_mtok_usd), 2);
   hr_json_key (w, "cost_offer");
   hr_json_string (w, e->offer_label[0] ? e->offer_label : NULL);
+}
+
+#undef DEV
+
+void
+hr_report_estimate_members (HrJsonWriter     *w,
+                            const HrScenario *s,
+                            const HrEstimate *e)
+{
+  hr_report_estimate_members_device (w, s, e, TRUE);
 }
 
 char *
@@ -589,17 +612,16 @@ hr_report_finetune_json (const HrFtScenario *ft,
       hr_json_key (&w, "lora_targets"); hr_json_string (&w, ft->lora_all_linear ? "all-linear" : "attention");
     }
   hr_json_key (&w, "trainable_params_m"); hr_json_number (&w, est->trainable_params / 1e6, 2);
-  hr_json_key (&w, "weights_gib"); hr_json_number (&w, hr_to_gib (est->weights_bytes), 2);
-  hr_json_key (&w, "gradients_gib"); hr_json_number (&w, hr_to_gib (est->gradients_bytes), 2);
-  hr_json_key (&w, "optimizer_gib"); hr_json_number (&w, hr_to_gib (est->optimizer_bytes), 2);
-  hr_json_key (&w, "activations_gib"); hr_json_number (&w, hr_to_gib (est->activations_bytes), 2);
-  hr_json_key (&w, "buffers_gib"); hr_json_number (&w, hr_to_gib (est->buffers_bytes), 2);
-  hr_json_key (&w, "total_per_gpu_gib"); hr_json_number (&w, hr_to_gib (est->total_bytes), 2);
+  hr_json_gib_bytes (&w, "weights", est->weights_bytes);
+  hr_json_gib_bytes (&w, "gradients", est->gradients_bytes);
+  hr_json_gib_bytes (&w, "optimizer", est->optimizer_bytes);
+  hr_json_gib_bytes (&w, "activations", est->activations_bytes);
+  hr_json_gib_bytes (&w, "buffers", est->buffers_bytes);
+  hr_json_gib_bytes (&w, "total_per_gpu", est->total_bytes);
   if (gpu != NULL)
     {
       hr_json_key (&w, "gpu"); hr_json_string (&w, gpu->id);
-      hr_json_key (&w, "usable_gib");
-      hr_json_number (&w, hr_to_gib (hr_finetune_usable_bytes (gpu, reserve, unified_share)), 2);
+      hr_json_gib_bytes (&w, "usable", hr_finetune_usable_bytes (gpu, reserve, unified_share));
       hr_json_key (&w, "verdict");
       hr_json_string (&w, hr_verdict_to_string (hr_finetune_verdict (est, gpu, reserve, unified_share)));
     }

@@ -41,6 +41,10 @@ void            hr_json_int                 (HrJsonWriter    *w,
 void            hr_json_bool                (HrJsonWriter    *w,
                                              gboolean         value);
 void            hr_json_null                (HrJsonWriter    *w);
+/* "NAME_gib" (two decimals) and "NAME_bytes" (exact integer) for one byte count. */
+void            hr_json_gib_bytes           (HrJsonWriter    *w,
+                                             const char      *name,
+                                             double           bytes);
 /* Escapes @value for a JSON string body (no quotes) and appends it. */
 void            hr_json_escape_append       (GString         *out,
                                              const char      *value);
@@ -50,6 +54,12 @@ void            hr_json_escape_append       (GString         *out,
 void            hr_report_estimate_members  (HrJsonWriter    *w,
                                              const HrScenario *scenario,
                                              const HrEstimate *estimate);
+/* The same members; with @device FALSE (no accelerator chosen) every figure that depends on
+ * the device is null, so the keys stay those of `estimate --json`. */
+void            hr_report_estimate_members_device (HrJsonWriter *w,
+                                             const HrScenario *scenario,
+                                             const HrEstimate *estimate,
+                                             gboolean         device);
 /* A complete `estimate --json` document. */
 char           *hr_report_estimate_json     (const HrScenario *scenario,
                                              const HrEstimate *estimate);

@@ -176,6 +176,11 @@ write_layer_group (HrJsonWriter       *w,
     {
       hr_json_key (w, "state_bytes");
       json_exact (w, g->state_bytes);
+      if (g->conv_bytes > 0)
+        {
+          hr_json_key (w, "conv_bytes");
+          json_exact (w, g->conv_bytes);
+        }
     }
   else
     {

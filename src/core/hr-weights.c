@@ -21,7 +21,7 @@ typedef enum
   FMT_GGUF,     /* a llama-quantize mix */
   FMT_BF16,     /* 16-bit checkpoint */
   FMT_FP8,      /* FP8 block-quantized linear weights, 16-bit embeddings */
-  FMT_MXFP4,    /* MXFP4 experts (gpt-oss), 16-bit everything else */
+  FMT_MXFP4,    /* the gpt-oss checkpoint as vLLM loads it: MXFP4 experts, 16-bit the rest */
   FMT_INT4,     /* AWQ/GPTQ: 4-bit weights, fp16 scale + 4-bit zero per group of 128 */
   FMT_NVFP4,    /* NVFP4: 4-bit, fp8 scale per 16 and a global scale */
 } Format;
@@ -245,7 +245,7 @@ format_for (const char *quant)
     return FMT_BF16;
   if (g_ascii_strcasecmp (quant, "FP8") == 0)
     return FMT_FP8;
-  if (g_ascii_strcasecmp (quant, "MXFP4") == 0)
+  if (g_ascii_strcasecmp (quant, HR_QUANT_MXFP4_CHECKPOINT) == 0)
     return FMT_MXFP4;
   if (g_ascii_strncasecmp (quant, "AWQ", 3) == 0 || g_ascii_strncasecmp (quant, "GPTQ", 4) == 0 ||
       g_ascii_strcasecmp (quant, "INT4") == 0)
@@ -501,7 +501,7 @@ compute_uncached (const HrModel  *model,
   memset (out, 0, sizeof *out);
   format = format_for (quant);
   ud_mix = ud_base_mix (quant, &ud_other);
-  if (format == FMT_GGUF && ud_mix == NULL &&
+  if (format == FMT_GGUF && ud_mix == NULL && g_ascii_strcasecmp (quant, "MXFP4") != 0 &&
       hr_quant_tensor_type (quant, HR_TENSOR_FFN_UP, 0, 1, 0, 1, 4096) == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -525,6 +525,10 @@ compute_uncached (const HrModel  *model,
       else
         acc = other;
     }
+  else if (g_ascii_strcasecmp (quant, "MXFP4") == 0)
+    /* a GGUF file of the MXFP4 checkpoint (convert_hf_to_gguf, llama-quantize MXFP4_MOE):
+     * experts MXFP4, every other matrix Q8_0 */
+    derive (model, "MXFP4_MOE", FMT_GGUF, &acc);
   else
     derive (model, quant, format, &acc);
 
