@@ -157,7 +157,8 @@ matrix_header_row (HrSizeView *self)
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
   gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_set_focusable (row, FALSE);
+  /* focusable: GTK 4.8's list box enters at its first row, and skips the whole list when that
+   * row takes no focus; the keyboard stops on the column titles, then on each quantization */
   return row;
 }
 
@@ -620,7 +621,8 @@ build_cards (HrSizeView *self)
       gtk_box_append (GTK_BOX (card), detail);
       gtk_box_append (GTK_BOX (card), note);
       gtk_flow_box_child_set_child (GTK_FLOW_BOX_CHILD (child), card);
-      gtk_widget_set_focusable (child, FALSE);
+      /* each card takes the focus, so a keyboard (and a screen reader following it) reaches
+       * every result; a flow box of unfocusable children also swallowed Tab (GTK 4.8) */
       gtk_flow_box_append (self->cards_box, child);
 
       self->card_captions[i] = GTK_LABEL (caption);

@@ -12,6 +12,7 @@
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
 #include "hr-import.h"
+#include "hr-navigation.h"
 
 struct _HrWindow
 {
@@ -122,6 +123,14 @@ export_chart_action (GtkWidget  *widget,
 {
   /* "" lets the view pick the chart that is most in view */
   forward_to_view (HR_WINDOW (widget), "view.export-chart", g_variant_new_string (""));
+}
+
+static void
+cycle_panes_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  hr_navigation_cycle_panes (widget, g_variant_get_boolean (parameter));
 }
 
 static void
@@ -237,12 +246,16 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.find-gpu", NULL, find_gpu_action);
   gtk_widget_class_install_action (widget_class, "win.export-chart", NULL, export_chart_action);
   gtk_widget_class_install_action (widget_class, "win.copy-json", NULL, copy_json_action);
+  gtk_widget_class_install_action (widget_class, "win.cycle-panes", "b", cycle_panes_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find-model", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.find-gpu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-json", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+  /* F6 moves between the header bar and the visible view's panes (hr-navigation.h) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F6, 0, "win.cycle-panes", "b", FALSE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F6, GDK_SHIFT_MASK, "win.cycle-panes", "b", TRUE);
 }
 
 static void
@@ -250,6 +263,9 @@ hr_window_init (HrWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
+  hr_navigation_guard_wheel (GTK_WINDOW (self));
+  hr_navigation_mark_pane (GTK_WIDGET (self->header_bar));
+  hr_navigation_mark_pane (GTK_WIDGET (self->switcher_bar));
 
   g_signal_connect_object (self->switcher_title, "notify::title-visible",
                            G_CALLBACK (title_visible_cb), self, G_CONNECT_SWAPPED);

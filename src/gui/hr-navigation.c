@@ -1,0 +1,156 @@
+/* hr-navigation.c — the mouse wheel scrolls pages, F6 moves between panes */
+#include "hr-navigation.h"
+
+#include <math.h>
+
+#define PANE_CLASS "f6-pane"
+
+/* The slider or spin button @widget is part of, or NULL (a scrollbar's own range is not one). */
+static GtkWidget *
+value_control_of (GtkWidget *widget)
+{
+  for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      if (GTK_IS_SCROLLBAR (w) || GTK_IS_SCROLLED_WINDOW (w))
+        return NULL;
+      if (GTK_IS_SCALE (w) || GTK_IS_SPIN_BUTTON (w))
+        return w;
+    }
+  return NULL;
+}
+
+static void
+scroll_adjustment (GtkAdjustment *adjustment,
+                   double         delta,
+                   GdkScrollUnit  unit)
+{
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  if (delta == 0)
+    return;
+  /* the step GtkScrolledWindow takes for one wheel click */
+  if (unit == GDK_SCROLL_UNIT_WHEEL)
+    delta *= pow (page, 2.0 / 3.0);
+  gtk_adjustment_set_value (adjustment,
+                            CLAMP (gtk_adjustment_get_value (adjustment) + delta,
+                                   gtk_adjustment_get_lower (adjustment),
+                                   gtk_adjustment_get_upper (adjustment) - page));
+}
+
+/* Callbacks --------------------------------------------------------------------------------- */
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           gpointer                  user_data)
+{
+  GtkWidget *window = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+  GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (window));
+  GdkDevice *device = seat ? gdk_seat_get_pointer (seat) : NULL;
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  double x, y, sx, sy;
+  GtkWidget *target;
+
+  /* a scroll event carries no position (GTK 4.8): ask where the pointer is */
+  if (device == NULL || surface == NULL || !gdk_surface_get_device_position (surface, device, &x, &y, NULL))
+    return FALSE;
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  target = gtk_widget_pick (window, x - sx, y - sy, GTK_PICK_DEFAULT);
+  return target != NULL
+         && hr_navigation_scroll_instead (target, dx, dy,
+                                          gtk_event_controller_scroll_get_unit (controller));
+}
+
+/* Public API ---------------------------------------------------------------------------------- */
+
+void
+hr_navigation_guard_wheel (GtkWindow *window)
+{
+  GtkEventController *controller;
+
+  g_return_if_fail (GTK_IS_WINDOW (window));
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  /* capture: seen before the slider under the pointer takes the event */
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), NULL);
+  gtk_widget_add_controller (GTK_WIDGET (window), controller);
+}
+
+gboolean
+hr_navigation_scroll_instead (GtkWidget     *target,
+                              double         dx,
+                              double         dy,
+                              GdkScrollUnit  unit)
+{
+  GtkWidget *control, *scroller;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (target), FALSE);
+
+  control = value_control_of (target);
+  scroller = control ? gtk_widget_get_ancestor (control, GTK_TYPE_SCROLLED_WINDOW) : NULL;
+  if (scroller == NULL)
+    return FALSE;
+  scroll_adjustment (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), dy, unit);
+  scroll_adjustment (gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller)), dx, unit);
+  return TRUE;
+}
+
+void
+hr_navigation_mark_pane (GtkWidget *widget)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  gtk_widget_add_css_class (widget, PANE_CLASS);
+}
+
+static void
+collect_panes (GtkWidget *widget,
+               GPtrArray *panes)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (gtk_widget_has_css_class (widget, PANE_CLASS))
+    {
+      g_ptr_array_add (panes, widget);
+      return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect_panes (c, panes);
+}
+
+GtkWidget *
+hr_navigation_cycle_panes (GtkWidget *root,
+                           gboolean   backward)
+{
+  g_autoptr(GPtrArray) panes = g_ptr_array_new ();
+  GtkRoot *window;
+  GtkWidget *focus;
+  guint current = 0;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (root), NULL);
+
+  window = gtk_widget_get_root (root);
+  focus = window ? gtk_root_get_focus (window) : NULL;
+  collect_panes (root, panes);
+  if (panes->len == 0)
+    return NULL;
+  /* start from the pane holding the focus; from none, the first pane is the next one */
+  current = backward ? 0 : panes->len - 1;
+  for (guint i = 0; i < panes->len; i++)
+    if (focus != NULL && gtk_widget_is_ancestor (focus, panes->pdata[i]))
+      current = i;
+
+  for (guint step = 1; step <= panes->len; step++)
+    {
+      guint i = (current + (backward ? panes->len - step : step)) % panes->len;
+      GtkWidget *pane = panes->pdata[i];
+
+      if (focus != NULL && (focus == pane || gtk_widget_is_ancestor (focus, pane)))
+        continue;
+      /* a pane is entered at its first control, whichever way F6 went */
+      if (gtk_widget_child_focus (pane, GTK_DIR_TAB_FORWARD))
+        return pane;
+    }
+  return NULL;
+}

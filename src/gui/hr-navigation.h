@@ -1,0 +1,29 @@
+/* hr-navigation.h — moving around the window without surprises: the mouse wheel over a slider
+ * or spin button scrolls the page instead of editing it, and F6 moves between a view's panes */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Makes the wheel over any slider or spin button in @window scroll the page that holds it:
+ * a page scrolled past a control must not change it (the keyboard and a drag still do). */
+void       hr_navigation_guard_wheel    (GtkWindow     *window);
+/* What the guard does for a wheel turn over @target: when @target is (in) a slider or spin
+ * button inside a scrolled window, scrolls that window by (@dx, @dy) in @unit and returns TRUE;
+ * otherwise FALSE (the event goes on as usual). */
+gboolean   hr_navigation_scroll_instead (GtkWidget     *target,
+                                         double         dx,
+                                         double         dy,
+                                         GdkScrollUnit  unit);
+
+/* Marks @widget as one pane (a sidebar, a result list) for F6: the style class "f6-pane",
+ * which a .ui file may set as well. */
+void       hr_navigation_mark_pane      (GtkWidget     *widget);
+/* Moves the focus to the first control of the next (or previous) pane under @root that is
+ * shown and has something to focus, after the one holding the focus; wraps around.  Returns
+ * the pane focused, or NULL when there is none. */
+GtkWidget *hr_navigation_cycle_panes    (GtkWidget     *root,
+                                         gboolean       backward);
+
+G_END_DECLS

@@ -1,0 +1,276 @@
+/* test-navigation.c — the window by keyboard and wheel: Tab reaches every control and result
+ * in order and leaves each pane, F6 cycles the panes, the wheel over a slider scrolls the page
+ *
+ * Run through `xvfb-run -a` with GTK_A11Y=none, GSETTINGS_BACKEND=memory and
+ * GSETTINGS_SCHEMA_DIR=<build>/data (tests/meson.build sets them).
+ */
+#include "hr-application.h"
+#include "hr-navigation.h"
+#include "hr-window.h"
+
+static HrApplication *app;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_idle (HrSizeView *view)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+
+  while (!timed_out && hr_size_view_is_busy (view))
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static HrWindow *
+open_window (int width,
+             int height)
+{
+  HrWindow *window = hr_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_idle (hr_window_get_size_view (window));
+  spin (100);
+  return window;
+}
+
+static void
+close_window (HrWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* The widgets under @root with style class @klass (or of @type), in tree order. */
+static void
+collect (GtkWidget *root,
+         const char *klass,
+         GType       type,
+         GPtrArray  *out)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if ((klass && gtk_widget_has_css_class (c, klass)) || (type && G_TYPE_CHECK_INSTANCE_TYPE (c, type)))
+        g_ptr_array_add (out, c);
+      collect (c, klass, type, out);
+    }
+}
+
+static GtkWidget *
+pane (HrWindow *window,
+      guint     i)
+{
+  g_autoptr(GPtrArray) panes = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (hr_window_get_size_view (window)), "f6-pane", 0, panes);
+  g_assert_cmpuint (panes->len, ==, 2);  /* the scenario's sidebar, then the results */
+  return panes->pdata[i];
+}
+
+static GtkWidget *
+focus_of (HrWindow *window)
+{
+  return gtk_root_get_focus (GTK_ROOT (window));
+}
+
+static gboolean
+inside (GtkWidget *widget,
+        GtkWidget *ancestor)
+{
+  return widget != NULL && (widget == ancestor || gtk_widget_is_ancestor (widget, ancestor));
+}
+
+/* What GtkWindow does for Tab: move on, and past the last widget start again. */
+static void
+press_tab (HrWindow *window)
+{
+  if (!gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD))
+    {
+      gtk_window_set_focus (GTK_WINDOW (window), NULL);
+      gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+    }
+  g_main_context_iteration (NULL, FALSE);
+}
+
+/* Tab from the first control around the whole window and back: every control of the
+ * scenario, then the results, each once, and never stuck (the trap was the last sidebar spin
+ * button: Tab went nowhere from it). */
+static void
+test_tab_order (void)
+{
+  HrWindow *window = open_window (1280, 800);
+  GtkWidget *sidebar = pane (window, 0), *results = pane (window, 1);
+  g_autoptr(GPtrArray) controls = g_ptr_array_new ();
+  g_autoptr(GPtrArray) seen = g_ptr_array_new ();
+  GtkWidget *first, *last = NULL;
+  gint last_sidebar = -1, first_results = -1;
+  guint results_stops = 0;
+
+  /* the sidebar's value controls: spin buttons' text, sliders, combo rows */
+  collect (sidebar, NULL, GTK_TYPE_TEXT, controls);
+  collect (sidebar, NULL, GTK_TYPE_SCALE, controls);
+  collect (sidebar, NULL, ADW_TYPE_COMBO_ROW, controls);
+  g_assert_cmpuint (controls->len, >=, 10);
+
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
+  press_tab (window);
+  first = focus_of (window);
+  g_assert_nonnull (first);
+  for (guint i = 0; i < 400; i++)
+    {
+      GtkWidget *f = focus_of (window);
+
+      g_assert_nonnull (f);
+      g_assert_true (f != last);  /* Tab always moves */
+      if (i > 0 && f == first)
+        break;
+      g_assert_false (g_ptr_array_find (seen, f, NULL));  /* once per round */
+      g_ptr_array_add (seen, f);
+      if (inside (f, sidebar))
+        last_sidebar = seen->len - 1;
+      if (inside (f, results))
+        {
+          results_stops++;
+          if (first_results < 0)
+            first_results = seen->len - 1;
+        }
+      last = f;
+      press_tab (window);
+    }
+  g_assert_true (focus_of (window) == first);  /* came round */
+
+  for (guint i = 0; i < controls->len; i++)
+    if (gtk_widget_get_mapped (controls->pdata[i]))
+      g_assert_true (g_ptr_array_find (seen, controls->pdata[i], NULL));
+  /* the scenario, then its results */
+  g_assert_cmpint (last_sidebar, >=, 0);
+  g_assert_cmpint (first_results, >, last_sidebar);
+  /* six cards, the quantization matrix's rows, the answers' buttons, the commands */
+  g_assert_cmpuint (results_stops, >=, 6 + hr_size_view_get_n_matrix_rows (hr_window_get_size_view (window)));
+  close_window (window);
+}
+
+static void
+cycle (HrWindow *window,
+       gboolean  backward)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cycle-panes", "b", backward));
+  g_main_context_iteration (NULL, FALSE);
+}
+
+/* F6: header bar → scenario → results → header bar; Shift+F6 back. */
+static void
+test_f6_panes (void)
+{
+  HrWindow *window = open_window (1280, 800);
+  GtkWidget *sidebar = pane (window, 0), *results = pane (window, 1);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  GtkWidget *header;
+
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
+  cycle (window, FALSE);
+  header = gtk_widget_get_ancestor (focus_of (window), ADW_TYPE_HEADER_BAR);
+  g_assert_nonnull (header);
+  cycle (window, FALSE);
+  g_assert_true (inside (focus_of (window), sidebar));
+  cycle (window, FALSE);
+  g_assert_true (inside (focus_of (window), results));
+  cycle (window, FALSE);
+  g_assert_true (inside (focus_of (window), header));
+  cycle (window, TRUE);
+  g_assert_true (inside (focus_of (window), results));
+  cycle (window, TRUE);
+  g_assert_true (inside (focus_of (window), sidebar));
+
+  /* from deep inside the sidebar (its last control), F6 still leaves it */
+  collect (sidebar, NULL, GTK_TYPE_TEXT, texts);
+  gtk_widget_grab_focus (texts->pdata[texts->len - 1]);
+  cycle (window, FALSE);
+  g_assert_true (inside (focus_of (window), results));
+  close_window (window);
+}
+
+/* The wheel over the context slider or a spin button scrolls the sidebar; the value stays. */
+static void
+test_wheel_scrolls_page (void)
+{
+  HrWindow *window = open_window (1280, 420);  /* short: the sidebar scrolls */
+  HrSizeView *view = hr_window_get_size_view (window);
+  GtkWidget *sidebar = pane (window, 0);
+  GtkAdjustment *page = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sidebar));
+  GtkAdjustment *context = hr_size_view_get_context_adjustment (view);
+  g_autoptr(GPtrArray) scales = g_ptr_array_new ();
+  g_autoptr(GPtrArray) spins = g_ptr_array_new ();
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  double before_context = gtk_adjustment_get_value (context);
+  double before_page = gtk_adjustment_get_value (page);
+
+  collect (sidebar, NULL, GTK_TYPE_SCALE, scales);
+  collect (sidebar, NULL, GTK_TYPE_SPIN_BUTTON, spins);
+  collect (sidebar, NULL, GTK_TYPE_LABEL, labels);
+  g_assert_cmpuint (scales->len, >=, 1);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (page), >, gtk_adjustment_get_page_size (page));
+
+  /* one wheel click down over the context slider: the page moves, the context does not */
+  g_assert_true (hr_navigation_scroll_instead (scales->pdata[0], 0, 1, GDK_SCROLL_UNIT_WHEEL));
+  g_assert_cmpfloat (gtk_adjustment_get_value (page), >, before_page);
+  g_assert_cmpfloat (gtk_adjustment_get_value (context), ==, before_context);
+
+  /* a touchpad's smooth scroll over a spin button (its text): the page moves by its pixels */
+  before_page = gtk_adjustment_get_value (page);
+  g_assert_true (hr_navigation_scroll_instead (gtk_widget_get_first_child (spins->pdata[0]), 0, -10,
+                                               GDK_SCROLL_UNIT_SURFACE));
+  g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (page), MAX (before_page - 10, 0), 1e-9);
+  g_assert_cmpfloat (gtk_adjustment_get_value (context), ==, before_context);
+
+  /* anything else (a label) is left to GTK: the scrolled window scrolls it as ever */
+  g_assert_false (hr_navigation_scroll_instead (labels->pdata[0], 0, 1, GDK_SCROLL_UNIT_WHEEL));
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/navigation/tab-order", test_tab_order);
+  g_test_add_func ("/navigation/f6-panes", test_f6_panes);
+  g_test_add_func ("/navigation/wheel-scrolls-page", test_wheel_scrolls_page);
+
+  ret = g_test_run ();
+  g_clear_object (&app);
+  return ret;
+}
