@@ -1323,6 +1323,39 @@ test_hostile (void)
   g_clear_pointer (&b, g_byte_array_unref);
 }
 
+/* A sparse file whose header declares a 1 GiB array of (empty) strings: the declared size is
+ * refused before any of it is read, so memory stays near the header's real size (it was read
+ * into a 1 GiB buffer, 1.06 GB peak). */
+static void
+test_huge_string_array_file (void)
+{
+  g_autoptr(GByteArray) b = raw_header (3, 0, 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-gguf-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "strings.gguf", NULL);
+  g_autoptr(HrGguf) gguf = NULL;
+  FILE *f;
+
+  g_assert_no_error (error);
+  put_u64 (b, 1);
+  g_byte_array_append (b, (const guint8 *) "k", 1);
+  put_u32 (b, 9);   /* array */
+  put_u32 (b, 8);   /* of strings */
+  put_u64 (b, (G_GUINT64_CONSTANT (1) << 30) / 8 - 64);
+  f = fopen (path, "wb");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (b->data, 1, b->len, f), ==, b->len);
+  g_assert_cmpint (fseeko (f, (off_t) 1 << 30, SEEK_SET), ==, 0);
+  fputc (0, f);
+  fclose (f);
+
+  gguf = hr_gguf_load_file (path, &error);
+  g_assert_null (gguf);
+  g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_model_errors (void)
 {
@@ -1434,6 +1467,7 @@ main (int    argc,
   g_test_add_func ("/gguf/split-in-memory", test_split_in_memory);
   g_test_add_func ("/gguf/truncated-everywhere", test_truncated_everywhere);
   g_test_add_func ("/gguf/hostile", test_hostile);
+  g_test_add_func ("/gguf/huge-string-array-file", test_huge_string_array_file);
   g_test_add_func ("/gguf/model-errors", test_model_errors);
 
   return g_test_run ();

@@ -921,7 +921,14 @@ hr_gguf_load_file (const char  *path,
                        display, have);
           return NULL;
         }
-      want = (gsize) MIN ((guint64) MAX (needed, have * 2), size);
+      want = (gsize) MIN (MIN ((guint64) MAX (needed, have * 2), size), (guint64) HR_GGUF_MAX_HEADER);
+      if (want <= have)
+        {
+          g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
+                       "%s: the GGUF header is larger than %u MiB", display,
+                       (guint) (HR_GGUF_MAX_HEADER >> 20));
+          return NULL;
+        }
     }
 }
 

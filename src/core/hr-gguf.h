@@ -29,7 +29,10 @@ typedef enum
 /* Hard limits on what a header may declare. */
 #define HR_GGUF_MAX_TENSORS     1000000
 #define HR_GGUF_MAX_KV          100000
-#define HR_GGUF_MAX_HEADER      ((gsize) 1 << 30)   /* 1 GiB */
+/* The largest real headers (256K-token vocabularies with merges) take about 10 MiB; the buffer
+ * holding a header is its size at most, so this also bounds what a header can make us allocate
+ * (a remote header has the same bound, HR_GGUF_REMOTE_MAX_BYTES). */
+#define HR_GGUF_MAX_HEADER      ((gsize) 64 << 20)   /* 64 MiB */
 #define HR_GGUF_MAX_SPLITS      4096
 #define HR_GGUF_MAX_DIMS        4
 
