@@ -7,6 +7,8 @@
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hr-http.h"
 #include "hr-pricing-client.h"
@@ -785,6 +787,24 @@ test_cache_corrupt (void)
     g_clear_error (&error);
     g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   }
+
+  /* A FIFO (would block the start for ever) and /dev/zero through a symlink (would be read
+   * until memory runs out) in the cache's place: refused unread, left where they are. */
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  pricing = hr_pricing_cache_load (NULL, &error);
+  g_assert_null (pricing);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+
+  g_assert_cmpint (symlink ("/dev/zero", path), ==, 0);
+  pricing = hr_pricing_cache_load (NULL, &error);
+  g_assert_null (pricing);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+  g_clear_error (&error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_SYMLINK));
+  g_assert_cmpint (g_unlink (path), ==, 0);
 }
 
 static void

@@ -7,8 +7,11 @@
 #include "hr-pricing-client.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hr-http.h"
 
@@ -108,6 +111,66 @@ hr_pricing_client_refresh_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* Reads at most @max bytes of a regular file.  Opened without blocking and checked on the open
+ * descriptor, so a FIFO or a device (/dev/zero) put in the cache's place is refused, not read
+ * until it ends.  FALSE with errno-style @error; *@too_large when the file is bigger. */
+static gboolean
+read_regular_file (const char  *path,
+                   gsize        max,
+                   char       **contents,
+                   gsize       *length,
+                   gboolean    *too_large,
+                   GError     **error)
+{
+  g_autofree char *buf = NULL;
+  gsize have = 0;
+  struct stat st;
+  int fd;
+
+  *too_large = FALSE;
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  if (fd < 0 || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      int saved_errno = fd < 0 ? errno : 0;
+
+      if (fd >= 0)
+        g_close (fd, NULL);
+      if (saved_errno != 0)
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                     _("Could not read the saved pricing %s: %s"), path, g_strerror (saved_errno));
+      else
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     _("Could not read the saved pricing %s: it is not a regular file"), path);
+      return FALSE;
+    }
+  buf = g_malloc (max + 1);
+  for (;;)
+    {
+      gssize got = read (fd, buf + have, max + 1 - have);
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int saved_errno = errno;
+
+          g_close (fd, NULL);
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                       _("Could not read the saved pricing %s: %s"), path, g_strerror (saved_errno));
+          return FALSE;
+        }
+      have += (gsize) got;
+      if (got == 0 || have > max)
+        break;
+    }
+  g_close (fd, NULL);
+  *too_large = have > max;
+  buf[MIN (have, max)] = '\0';
+  *length = MIN (have, max);
+  *contents = g_steal_pointer (&buf);
+  return TRUE;
+}
+
 char *
 hr_pricing_cache_default_path (void)
 {
@@ -123,28 +186,19 @@ hr_pricing_cache_load (const char  *path,
   g_autofree char *corrupt_path = NULL;
   g_autoptr(GError) parse_error = NULL;
   HrPricing *pricing = NULL;
-  GStatBuf st;
-  gsize length;
+  gboolean too_large = FALSE;
+  gsize length = 0;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (path == NULL)
     path = default_path = hr_pricing_cache_default_path ();
 
-  if (g_stat (path, &st) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   _("Could not read the saved pricing %s: %s"), path, g_strerror (saved_errno));
-      return NULL;
-    }
-
-  if (st.st_size > CACHE_MAX_BYTES)
+  if (!read_regular_file (path, CACHE_MAX_BYTES, &contents, &length, &too_large, error))
+    return NULL;
+  if (too_large)
     g_set_error (&parse_error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE,
                  _("it is larger than any pricing feed"));
-  else if (!g_file_get_contents (path, &contents, &length, error))
-    return NULL;
   else
     pricing = hr_pricing_parse (contents, length, "cache", &parse_error);
 
