@@ -4,10 +4,12 @@
  * and enormous; under the C and the German locale.  Never a signal; exit 0, 1 or 2; a
  * one-line message on failure; valid JSON whenever --json succeeds.
  */
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static const char *cli;
 static char *tmpdir;
@@ -158,6 +160,82 @@ test_file_inputs (gconstpointer locale)
   g_unlink (huge);
 }
 
+/* Runs @line with stdout on @stdout_fd and returns its exit status; the stderr text in @err. */
+static int
+run_to_fd (const char  *line,
+           int          stdout_fd,
+           char       **err)
+{
+  g_auto(GStrv) args = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err_path = g_build_filename (tmpdir, "stderr.txt", NULL);
+  int err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  GPid pid;
+  int status = 0;
+
+  g_assert_true (g_shell_parse_argv (line, NULL, &args, &error));
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (int i = 0; args[i]; i++)
+    g_ptr_array_add (argv, args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_cmpint (err_fd, >=, 0);
+  g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                         NULL, NULL, &pid, -1, stdout_fd, err_fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  close (err_fd);
+  g_assert_true (g_file_get_contents (err_path, err, NULL, NULL));
+  if (!WIFEXITED (status))
+    g_error ("%s died with signal %d", line, WTERMSIG (status));
+  return WEXITSTATUS (status);
+}
+
+/* Output lost to a full disk or a reader that went away is a failure (exit 1, one line), for
+ * every command that prints. */
+static void
+test_lost_output (void)
+{
+  const char *lines[] = {
+    "list models", "list gpus --json", "estimate --model qwen3-30b-a3b --gpu rtx-4090-24gb",
+    "estimate --model qwen3-30b-a3b --gpu rtx-4090-24gb --json",
+    "compare --model glm-4.5-air --all-gpus", "compare --model glm-4.5-air --all-gpus --csv",
+    "matrix --model qwen3-30b-a3b --gpu rtx-4090-24gb",
+    "launch --model qwen3-30b-a3b --gpu rtx-4090-24gb",
+    "finetune --model llama-3.1-8b", "finetune --model llama-3.1-8b --json",
+    "pricing", "--version", "--help", NULL,
+  };
+  g_autofree char *gguf = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "gguf",
+                                                 "llama-tiny.gguf", NULL);
+  g_autofree char *inspect = g_strdup_printf ("inspect %s", gguf);
+
+  for (int i = -1; lines[i + 1] != NULL || i == -1; i++)
+    {
+      const char *line = i < 0 ? inspect : lines[i];
+
+      for (int sink = 0; sink < 2; sink++)
+        {
+          g_autofree char *err = NULL;
+          int fds[2];
+          int code;
+
+          if (sink == 0)
+            g_assert_cmpint ((fds[1] = open ("/dev/full", O_WRONLY)), >=, 0);
+          else
+            {
+              g_assert_cmpint (pipe (fds), ==, 0);
+              close (fds[0]);   /* the reader is gone before the first write */
+            }
+          code = run_to_fd (line, fds[1], &err);
+          close (fds[1]);
+          g_test_message ("%s → %d: %s", line, code, err);
+          g_assert_cmpint (code, ==, 1);
+          g_assert_true (g_str_has_prefix (err, "headroom-cli"));
+          g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -172,6 +250,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hostile/numeric/de", "de_DE.UTF-8", test_numeric_options);
   g_test_add_data_func ("/hostile/files/C", "C.UTF-8", test_file_inputs);
   g_test_add_data_func ("/hostile/files/de", "de_DE.UTF-8", test_file_inputs);
+  g_test_add_func ("/hostile/lost-output", test_lost_output);
   rc = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

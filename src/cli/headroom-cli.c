@@ -2,9 +2,11 @@
  *
  * Exit codes: 0 success, 1 the work failed, 2 bad arguments; errors are one line on stderr.
  */
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -646,9 +648,9 @@ cmd_finetune (int              argc,
   return 0;
 }
 
-int
-main (int    argc,
-      char **argv)
+static int
+run (int    argc,
+     char **argv)
 {
   g_autoptr(HrCatalog) catalog = NULL;
   g_autoptr(GError) error = NULL;
@@ -711,4 +713,22 @@ main (int    argc,
     return hr_cli_bench (argc, argv, catalog);
 
   return usage_error ("unknown command “%s” (see: headroom-cli --help)", command);
+}
+
+/* Output that never reached its reader (a full disk, a closed stdout or pipe) is a failure:
+ * the exit status must not say otherwise.  SIGPIPE would kill us silently instead. */
+int
+main (int    argc,
+      char **argv)
+{
+  int rc;
+
+  signal (SIGPIPE, SIG_IGN);
+  rc = run (argc, argv);
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      fprintf (stderr, "headroom-cli: cannot write the output: %s\n", g_strerror (errno));
+      return rc == 0 ? 1 : rc;
+    }
+  return rc;
 }
