@@ -596,6 +596,41 @@ test_kinds (void)
                  != rgba_pixel (&hr_chart_theme_light ()->exceeds));
 }
 
+/* Every kind has a complete registry entry, and the lookups read it */
+static void
+test_registry (void)
+{
+  g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
+  g_autofree char *list = hr_chart_kind_list (", ");
+  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (int k = 0; k < HR_CHART_N_KINDS; k++)
+    {
+      const HrChartInfo *info = hr_chart_info (k);
+
+      g_assert_nonnull (info);
+      g_assert_nonnull (info->id);
+      g_assert_true (g_hash_table_add (ids, (gpointer) info->id));
+      g_assert_nonnull (strstr (list, info->id));
+      g_assert_cmpstr (hr_chart_kind_to_string (k), ==, info->id);
+      g_assert_true (info->title != NULL && info->title[0] != '\0');
+      g_assert_nonnull (info->draw);
+      g_assert_cmpuint (info->data_size, >=, HR_CHART_TITLE_LEN);
+      g_assert_cmpuint (info->title_offset + HR_CHART_TITLE_LEN, <=, info->data_size);
+      g_assert_cmpint (info->min_height, >, 0);
+      g_assert_cmpint (info->natural_height, >=, info->min_height);
+      g_assert_cmpint (info->export_height, >=, info->natural_height);
+    }
+  g_assert_null (hr_chart_info (HR_CHART_N_KINDS));
+  g_assert_null (hr_chart_info ((HrChartKind) -1));
+  g_assert_cmpstr (list, ==, "breakdown, context, quant, compare, finetune, tco");
+  g_assert_cmpuint (hr_chart_info (HR_CHART_TCO)->data_size, ==, sizeof (HrChartTco));
+  g_strlcpy (t->title, "Rent versus buy: RTX 4090", sizeof t->title);
+  g_assert_cmpstr (hr_chart_data_title (HR_CHART_TCO, t), ==, "Rent versus buy: RTX 4090");
+  g_assert_cmpstr (hr_chart_data_title (HR_CHART_TCO, NULL), ==, "");
+  g_assert_cmpstr (hr_chart_data_title (HR_CHART_N_KINDS, t), ==, "");
+}
+
 /* Export ------------------------------------------------------------------------------------ */
 
 static gboolean
@@ -920,6 +955,7 @@ main (int    argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/charts/kinds", test_kinds);
+  g_test_add_func ("/charts/registry", test_registry);
   g_test_add_func ("/charts/axis", test_axis);
   g_test_add_func ("/charts/breakdown", test_breakdown);
   g_test_add_func ("/charts/context", test_context);

@@ -204,6 +204,9 @@ test_bad_arguments (void)
     { { "compare", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--engine-version", "", NULL }, 2, "current, 2024" },
     { { "list", "toasters", NULL }, 2, "toasters" },
     { { "frobnicate", NULL }, 2, "frobnicate" },
+    /* the kinds come from the chart registry */
+    { { "chart", "pie", "--out", "x.png", NULL }, 2, "(breakdown, context, quant, compare, finetune, tco)" },
+    { { "chart", NULL }, 2, "choose a chart: breakdown, context" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -254,7 +254,7 @@ hr_chart_export (HrChartKind         kind,
   Sink sink = { -1, 0 };
   gboolean ok;
 
-  g_return_val_if_fail ((guint) kind < HR_CHART_N_KINDS, FALSE);
+  g_return_val_if_fail (hr_chart_info (kind) != NULL, FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);

@@ -1,4 +1,4 @@
-/* hr-chart.c — themes, names and the dispatcher shared by every chart */
+/* hr-chart.c — themes, the chart registry and the dispatcher shared by every chart */
 
 #include <glib/gi18n-lib.h>
 
@@ -59,8 +59,48 @@ static const HrChartTheme theme_dark = {
   .font_size = 12.0,
 };
 
-static const char *kind_names[HR_CHART_N_KINDS] = {
-  "breakdown", "context", "quant", "compare", "finetune", "tco",
+/* Each chart's draw function takes its own struct: a typed call through an untyped slot. */
+#define DRAW_ANY(fn, type)                                                        \
+  static void                                                                     \
+  fn##_any (cairo_t *cr, double w, double h, const void *d, const HrChartTheme *t) \
+  {                                                                               \
+    fn (cr, w, h, (const type *) d, t);                                           \
+  }
+#define DATA(type) sizeof (type), G_STRUCT_OFFSET (type, title)
+
+DRAW_ANY (hr_chart_breakdown_draw, HrChartBreakdown)
+DRAW_ANY (hr_chart_context_draw, HrChartContext)
+DRAW_ANY (hr_chart_quant_draw, HrChartQuant)
+DRAW_ANY (hr_chart_compare_draw, HrChartCompare)
+DRAW_ANY (hr_chart_finetune_draw, HrChartFinetune)
+DRAW_ANY (hr_chart_tco_draw, HrChartTco)
+
+/* The chart registry: one entry per HrChartKind, in its order. */
+static const HrChartInfo chart_registry[HR_CHART_N_KINDS] = {
+  [HR_CHART_BREAKDOWN] = {
+    "breakdown", N_("Memory breakdown"), DATA (HrChartBreakdown),
+    hr_chart_breakdown_draw_any, 200, 230, 520, NULL,
+  },
+  [HR_CHART_CONTEXT] = {
+    "context", N_("Memory by context"), DATA (HrChartContext),
+    hr_chart_context_draw_any, 260, 320, 720, NULL,
+  },
+  [HR_CHART_QUANT] = {
+    "quant", N_("Quantizations"), DATA (HrChartQuant),
+    hr_chart_quant_draw_any, 240, 320, 720, NULL,
+  },
+  [HR_CHART_COMPARE] = {
+    "compare", N_("GPU comparison"), DATA (HrChartCompare),
+    hr_chart_compare_draw_any, 240, 320, 720, NULL,
+  },
+  [HR_CHART_FINETUNE] = {
+    "finetune", N_("Fine-tuning memory"), DATA (HrChartFinetune),
+    hr_chart_finetune_draw_any, 240, 320, 700, NULL,
+  },
+  [HR_CHART_TCO] = {
+    "tco", N_("Rent versus buy"), DATA (HrChartTco),
+    hr_chart_tco_draw_any, 240, 320, 720, NULL,
+  },
 };
 
 const HrChartTheme *
@@ -95,12 +135,41 @@ hr_chart_theme_verdict_color (const HrChartTheme *theme,
     }
 }
 
-const char *
-hr_chart_kind_to_string (HrChartKind kind)
+const HrChartInfo *
+hr_chart_info (HrChartKind kind)
 {
   if ((guint) kind >= HR_CHART_N_KINDS)
     return NULL;
-  return kind_names[kind];
+  return &chart_registry[kind];
+}
+
+const char *
+hr_chart_data_title (HrChartKind  kind,
+                     const void  *data)
+{
+  const HrChartInfo *info = hr_chart_info (kind);
+
+  if (info == NULL || data == NULL)
+    return "";
+  return (const char *) data + info->title_offset;
+}
+
+char *
+hr_chart_kind_list (const char *separator)
+{
+  GString *list = g_string_new (NULL);
+
+  for (guint i = 0; i < HR_CHART_N_KINDS; i++)
+    g_string_append_printf (list, "%s%s", i > 0 ? separator : "", chart_registry[i].id);
+  return g_string_free (list, FALSE);
+}
+
+const char *
+hr_chart_kind_to_string (HrChartKind kind)
+{
+  const HrChartInfo *info = hr_chart_info (kind);
+
+  return info != NULL ? info->id : NULL;
 }
 
 gboolean
@@ -112,7 +181,7 @@ hr_chart_kind_from_string (const char  *str,
   if (str == NULL)
     return FALSE;
   for (guint i = 0; i < HR_CHART_N_KINDS; i++)
-    if (g_ascii_strcasecmp (str, kind_names[i]) == 0)
+    if (g_ascii_strcasecmp (str, chart_registry[i].id) == 0)
       {
         *kind = (HrChartKind) i;
         return TRUE;
@@ -163,30 +232,10 @@ hr_chart_draw (HrChartKind         kind,
                const void         *data,
                const HrChartTheme *theme)
 {
-  g_return_if_fail (cr != NULL);
+  const HrChartInfo *info = hr_chart_info (kind);
 
-  switch (kind)
-    {
-    case HR_CHART_BREAKDOWN:
-      hr_chart_breakdown_draw (cr, width, height, data, theme);
-      break;
-    case HR_CHART_CONTEXT:
-      hr_chart_context_draw (cr, width, height, data, theme);
-      break;
-    case HR_CHART_QUANT:
-      hr_chart_quant_draw (cr, width, height, data, theme);
-      break;
-    case HR_CHART_COMPARE:
-      hr_chart_compare_draw (cr, width, height, data, theme);
-      break;
-    case HR_CHART_FINETUNE:
-      hr_chart_finetune_draw (cr, width, height, data, theme);
-      break;
-    case HR_CHART_TCO:
-      hr_chart_tco_draw (cr, width, height, data, theme);
-      break;
-    case HR_CHART_N_KINDS:
-    default:
-      g_return_if_reached ();
-    }
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (info != NULL);
+
+  info->draw (cr, width, height, data, theme);
 }

@@ -265,6 +265,43 @@ void            hr_chart_tco_draw           (cairo_t                *cr,
                                              const HrChartTco       *data,
                                              const HrChartTheme     *theme);
 
+/* The chart registry ---------------------------------------------------------------------- */
+
+/* Every chart kind's entry in one table (hr-chart.c), so that callers look a kind up instead of
+ * switching over HrChartKind.  Adding a chart: its drawing file, its enum value and struct
+ * here, its entry in the table — see CONTRIBUTING.md. */
+
+typedef void  (*HrChartDrawFunc)     (cairo_t            *cr,
+                                      double              width,
+                                      double              height,
+                                      const void         *data,
+                                      const HrChartTheme *theme);
+/* A plain-text account of what the chart shows, for screen readers; g_free the result. */
+typedef char *(*HrChartDescribeFunc) (const void         *data);
+
+typedef struct
+{
+  const char *id;               /* "breakdown": the CLI's KIND, export file names, action targets */
+  const char *title;            /* N_() display name, "Memory breakdown": translate with _() */
+  gsize data_size;              /* sizeof the data struct.  The structs are flat (no pointers):
+                                 * copied with g_memdup2(), freed with g_free() */
+  gsize title_offset;           /* offsetof the struct's `char title[]` */
+  HrChartDrawFunc draw;
+  int min_height;               /* a chart widget's minimum and natural height, logical px */
+  int natural_height;
+  int export_height;            /* default height of an exported chart 1200 wide (a view may
+                                 * ask for more: the comparison grows with its rows) */
+  HrChartDescribeFunc describe; /* optional (NULL): accessible description */
+} HrChartInfo;
+
+/* The entry of @kind; NULL when @kind is out of range. */
+const HrChartInfo *hr_chart_info            (HrChartKind             kind);
+/* The title stored in @data (may be ""), "" for NULL data or an unknown kind. */
+const char     *hr_chart_data_title         (HrChartKind             kind,
+                                             const void             *data);
+/* "breakdown, context, …, tco" (g_free): for messages that list the kinds. */
+char           *hr_chart_kind_list          (const char             *separator);
+
 /* Dispatches on @kind; @data points to the struct that goes with it. */
 void            hr_chart_draw               (HrChartKind             kind,
                                              cairo_t                *cr,

@@ -40,24 +40,25 @@ typedef struct
   int months;
 } ChartOptions;
 
-static const char *help_text =
-  "Usage: headroom-cli chart KIND (scenario options) --out FILE [options]\n"
-  "\n"
-  "KIND: breakdown | context | quant | compare | finetune | tco\n"
-  "FILE: .png, .svg or .pdf (by its extension)\n"
-  "\n"
-  "  --width W            logical width (1200)\n"
-  "  --height H           logical height (700)\n"
-  "  --scale S            PNG pixels per logical unit (1; 2 for HiDPI)\n"
-  "  --theme T            light | dark (light)\n"
-  "  finetune: --seq N --micro-batch N --lora-rank R --optimizer adamw|adamw8bit|sgd\n"
-  "            --sharding none|zero2|zero3 --no-checkpointing (--gpu: capacity drawn against)\n"
-  "  tco:      --hours-per-day H (4) --usd-per-kwh P (0.175) --usd-per-hour P --hardware-usd P\n"
-  "            --power-w W --months N (defaults: the cheapest cloud offer that fits, the GPU's\n"
-  "            price and board power)\n"
-  "\n"
-  "Scenario options as for estimate (--model, --gpu, --gpus, --quant, --context, …);\n"
-  "compare takes --gpu several times or --all-gpus.\n";
+/* %s: the kinds, from the chart registry */
+#define HELP_FORMAT \
+  "Usage: headroom-cli chart KIND (scenario options) --out FILE [options]\n" \
+  "\n" \
+  "KIND: %s\n" \
+  "FILE: .png, .svg or .pdf (by its extension)\n" \
+  "\n" \
+  "  --width W            logical width (1200)\n" \
+  "  --height H           logical height (700)\n" \
+  "  --scale S            PNG pixels per logical unit (1; 2 for HiDPI)\n" \
+  "  --theme T            light | dark (light)\n" \
+  "  finetune: --seq N --micro-batch N --lora-rank R --optimizer adamw|adamw8bit|sgd\n" \
+  "            --sharding none|zero2|zero3 --no-checkpointing (--gpu: capacity drawn against)\n" \
+  "  tco:      --hours-per-day H (4) --usd-per-kwh P (0.175) --usd-per-hour P --hardware-usd P\n" \
+  "            --power-w W --months N (defaults: the cheapest cloud offer that fits, the GPU's\n" \
+  "            price and board power)\n" \
+  "\n" \
+  "Scenario options as for estimate (--model, --gpu, --gpus, --quant, --context, …);\n" \
+  "compare takes --gpu several times or --all-gpus.\n"
 
 static void
 options_clear (ChartOptions *o)
@@ -148,9 +149,10 @@ static gboolean
 build_finetune (const HrCliScenario *cs,
                 const ChartOptions  *o,
                 const HrCatalog     *catalog,
-                HrChartFinetune     *out,
+                void                *data,
                 GError             **error)
 {
+  HrChartFinetune *out = data;
   HrFtEstimate estimates[3];
   HrFtScenario ft;
   HrOptimizer optimizer = HR_OPT_ADAMW;
@@ -195,9 +197,10 @@ static gboolean
 build_tco (const HrCliScenario *cs,
            const ChartOptions  *o,
            const HrCatalog     *catalog,
-           HrChartTco          *out,
+           void                *data,
            GError             **error)
 {
+  HrChartTco *out = data;
   const HrScenario *s = &cs->scenario;
   const HrGpu *gpu = s->gpu;
   int n = MAX (s->n_gpus, 1);
@@ -249,6 +252,74 @@ build_tco (const HrCliScenario *cs,
   return TRUE;
 }
 
+static gboolean
+build_breakdown (const HrCliScenario *cs,
+                 const ChartOptions  *o,
+                 const HrCatalog     *catalog,
+                 void                *out,
+                 GError             **error)
+{
+  HrEstimate e;
+
+  if (!hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &e, error))
+    return FALSE;
+  hr_chart_breakdown_from_estimate (&cs->scenario, &e, out);
+  return TRUE;
+}
+
+static gboolean
+build_context (const HrCliScenario *cs,
+               const ChartOptions  *o,
+               const HrCatalog     *catalog,
+               void                *out,
+               GError             **error)
+{
+  return hr_chart_context_from_scenario (&cs->scenario, 0, out, error);
+}
+
+static gboolean
+build_quant (const HrCliScenario *cs,
+             const ChartOptions  *o,
+             const HrCatalog     *catalog,
+             void                *out,
+             GError             **error)
+{
+  g_autoptr(GArray) rows = hr_advice_quant_matrix (&cs->scenario, catalog,
+                                                   hr_catalog_get_pricing (catalog));
+
+  hr_chart_quant_from_matrix (&cs->scenario, rows, out);
+  return TRUE;
+}
+
+static gboolean
+build_compare (const HrCliScenario *cs,
+               const ChartOptions  *o,
+               const HrCatalog     *catalog,
+               void                *out,
+               GError             **error)
+{
+  if (cs->gpus->len > HR_CHART_MAX_GPUS)
+    fprintf (stderr, "headroom-cli: only the first %d GPUs are drawn\n", HR_CHART_MAX_GPUS);
+  hr_chart_compare_from_gpus (&cs->scenario, cs->gpus, hr_catalog_get_pricing (catalog), out);
+  return TRUE;
+}
+
+typedef gboolean (*BuildFunc) (const HrCliScenario *cs,
+                               const ChartOptions  *o,
+                               const HrCatalog     *catalog,
+                               void                *out,
+                               GError             **error);
+
+/* How the CLI fills each chart's struct; a kind missing here is not drawn from the CLI. */
+static const BuildFunc builders[HR_CHART_N_KINDS] = {
+  [HR_CHART_BREAKDOWN] = build_breakdown,
+  [HR_CHART_CONTEXT] = build_context,
+  [HR_CHART_QUANT] = build_quant,
+  [HR_CHART_COMPARE] = build_compare,
+  [HR_CHART_FINETUNE] = build_finetune,
+  [HR_CHART_TCO] = build_tco,
+};
+
 /* Fills the chart's struct; returns it (g_free) or NULL with @error. */
 static gpointer
 build_data (HrChartKind          kind,
@@ -257,68 +328,11 @@ build_data (HrChartKind          kind,
             const HrCatalog     *catalog,
             GError             **error)
 {
-  const HrScenario *s = &cs->scenario;
-  const HrPricing *pricing = hr_catalog_get_pricing (catalog);
+  g_autofree gpointer data = g_malloc0 (hr_chart_info (kind)->data_size);
 
-  switch (kind)
-    {
-    case HR_CHART_BREAKDOWN:
-      {
-        g_autofree HrChartBreakdown *data = g_new0 (HrChartBreakdown, 1);
-        HrEstimate e;
-
-        if (!hr_estimate_compute (s, pricing, &e, error))
-          return NULL;
-        hr_chart_breakdown_from_estimate (s, &e, data);
-        return g_steal_pointer (&data);
-      }
-    case HR_CHART_CONTEXT:
-      {
-        g_autofree HrChartContext *data = g_new0 (HrChartContext, 1);
-
-        if (!hr_chart_context_from_scenario (s, 0, data, error))
-          return NULL;
-        return g_steal_pointer (&data);
-      }
-    case HR_CHART_QUANT:
-      {
-        g_autofree HrChartQuant *data = g_new0 (HrChartQuant, 1);
-        g_autoptr(GArray) rows = hr_advice_quant_matrix (s, catalog, pricing);
-
-        hr_chart_quant_from_matrix (s, rows, data);
-        return g_steal_pointer (&data);
-      }
-    case HR_CHART_COMPARE:
-      {
-        g_autofree HrChartCompare *data = g_new0 (HrChartCompare, 1);
-
-        if (cs->gpus->len > HR_CHART_MAX_GPUS)
-          fprintf (stderr, "headroom-cli: only the first %d GPUs are drawn\n",
-                   HR_CHART_MAX_GPUS);
-        hr_chart_compare_from_gpus (s, cs->gpus, pricing, data);
-        return g_steal_pointer (&data);
-      }
-    case HR_CHART_FINETUNE:
-      {
-        g_autofree HrChartFinetune *data = g_new0 (HrChartFinetune, 1);
-
-        if (!build_finetune (cs, o, catalog, data, error))
-          return NULL;
-        return g_steal_pointer (&data);
-      }
-    case HR_CHART_TCO:
-      {
-        g_autofree HrChartTco *data = g_new0 (HrChartTco, 1);
-
-        if (!build_tco (cs, o, catalog, data, error))
-          return NULL;
-        return g_steal_pointer (&data);
-      }
-    case HR_CHART_N_KINDS:
-    default:
-      g_assert_not_reached ();
-    }
-  return NULL;
+  if (!builders[kind] (cs, o, catalog, data, error))
+    return NULL;
+  return g_steal_pointer (&data);
 }
 
 int
@@ -361,6 +375,8 @@ hr_cli_chart (int              argc,
   g_autofree gpointer data = NULL;
   HrCliArgs args;
   HrCliScenario cs = { 0 };
+  g_autofree char *kinds = hr_chart_kind_list (", "), *kinds_bar = hr_chart_kind_list (" | ");
+  g_autofree char *help = NULL;
   HrChartKind kind;
   int status;
 
@@ -369,18 +385,20 @@ hr_cli_chart (int              argc,
       if (argc >= 2 && (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h")
                         || g_str_equal (argv[1], "--help-all")))
         {
-          fputs (help_text, stdout);
+          printf (HELP_FORMAT, kinds_bar);
           return 0;
         }
-      return usage ("chart: choose a chart: breakdown, context, quant, compare, finetune or tco");
+      return usage ("chart: choose a chart: %s", kinds);
     }
   if (!hr_chart_kind_from_string (argv[1], &kind))
-    return usage ("chart: unknown chart “%s” (breakdown, context, quant, compare, finetune, tco)",
-                  argv[1]);
+    return usage ("chart: unknown chart “%s” (%s)", argv[1], kinds);
+  if (builders[kind] == NULL)
+    return usage ("chart: the %s chart cannot be drawn from the command line yet", argv[1]);
 
   hr_cli_args_init (&args);
   ctx = g_option_context_new ("KIND");
-  g_option_context_set_summary (ctx, help_text);
+  help = g_strdup_printf (HELP_FORMAT, kinds_bar);
+  g_option_context_set_summary (ctx, help);
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, hr_cli_scenario_options (&args));
   if (!g_option_context_parse (ctx, &argc, &argv, &error))

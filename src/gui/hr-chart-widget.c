@@ -34,48 +34,9 @@ G_DEFINE_FINAL_TYPE (HrChartWidget, hr_chart_widget, GTK_TYPE_WIDGET)
 gsize
 hr_chart_kind_data_size (HrChartKind kind)
 {
-  switch (kind)
-    {
-    case HR_CHART_BREAKDOWN:
-      return sizeof (HrChartBreakdown);
-    case HR_CHART_CONTEXT:
-      return sizeof (HrChartContext);
-    case HR_CHART_QUANT:
-      return sizeof (HrChartQuant);
-    case HR_CHART_COMPARE:
-      return sizeof (HrChartCompare);
-    case HR_CHART_FINETUNE:
-      return sizeof (HrChartFinetune);
-    case HR_CHART_TCO:
-      return sizeof (HrChartTco);
-    case HR_CHART_N_KINDS:
-    default:
-      return 0;
-    }
-}
+  const HrChartInfo *info = hr_chart_info (kind);
 
-static const char *
-data_title (HrChartKind   kind,
-            gconstpointer data)
-{
-  switch (kind)
-    {
-    case HR_CHART_BREAKDOWN:
-      return ((const HrChartBreakdown *) data)->title;
-    case HR_CHART_CONTEXT:
-      return ((const HrChartContext *) data)->title;
-    case HR_CHART_QUANT:
-      return ((const HrChartQuant *) data)->title;
-    case HR_CHART_COMPARE:
-      return ((const HrChartCompare *) data)->title;
-    case HR_CHART_FINETUNE:
-      return ((const HrChartFinetune *) data)->title;
-    case HR_CHART_TCO:
-      return ((const HrChartTco *) data)->title;
-    case HR_CHART_N_KINDS:
-    default:
-      return "";
-    }
+  return info != NULL ? info->data_size : 0;
 }
 
 static void
@@ -98,11 +59,11 @@ G_GNUC_END_IGNORE_DEPRECATIONS
 static void
 update_accessible (HrChartWidget *self)
 {
-  const char *title = self->data ? data_title (self->kind, self->data) : "";
+  const char *title = hr_chart_data_title (self->kind, self->data);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  title && title[0] ? title : hr_chart_kind_to_string (self->kind),
+                                  title[0] ? title : _(hr_chart_info (self->kind)->title),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   self->description ? self->description : "",
                                   -1);
@@ -155,26 +116,8 @@ hr_chart_widget_measure (GtkWidget      *widget,
       *natural = 560;
       return;
     }
-  switch (self->kind)
-    {
-    case HR_CHART_BREAKDOWN:
-      *minimum = 200;
-      *natural = 230;
-      break;
-    case HR_CHART_CONTEXT:
-      *minimum = 260;
-      *natural = 320;
-      break;
-    case HR_CHART_QUANT:
-    case HR_CHART_COMPARE:
-    case HR_CHART_FINETUNE:
-    case HR_CHART_TCO:
-    case HR_CHART_N_KINDS:
-    default:
-      *minimum = 240;
-      *natural = 320;
-      break;
-    }
+  *minimum = hr_chart_info (self->kind)->min_height;
+  *natural = hr_chart_info (self->kind)->natural_height;
 }
 
 static void

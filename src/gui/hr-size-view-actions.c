@@ -118,7 +118,7 @@ export_response_cb (HrSizeView           *self,
       path = with_ext;
     }
   width = 1200;
-  height = hr_chart_widget_get_kind (chart) == HR_CHART_BREAKDOWN ? 520 : 720;
+  height = hr_chart_info (hr_chart_widget_get_kind (chart))->export_height;
   if (hr_chart_widget_export (chart, path, width, height, 2.0, &error))
     {
       g_autofree char *base = g_path_get_basename (path);
