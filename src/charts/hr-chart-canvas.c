@@ -428,6 +428,93 @@ hr_canvas_message (HrCanvas     *c,
   hr_canvas_paragraph (c, text, HR_TEXT_SUBTITLE, &inner, &c->theme->muted);
 }
 
+gboolean
+hr_canvas_begin_chart (HrCanvas           *c,
+                       cairo_t            *cr,
+                       double              width,
+                       double              height,
+                       const HrChartTheme *theme,
+                       const void         *data)
+{
+  if (!hr_canvas_begin (c, cr, width, height, theme))
+    return FALSE;
+  hr_canvas_background (c);
+  if (data == NULL)
+    {
+      HrRect r = { 0, 0, width, height };
+
+      hr_canvas_message (c, &r, _("No data"));
+      hr_canvas_end (c);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+hr_canvas_end_with_message (HrCanvas   *c,
+                            double      y,
+                            const char *text)
+{
+  HrRect r = { 0, y, c->width, c->height - y - c->pad };
+
+  hr_canvas_message (c, &r, text);
+  hr_canvas_end (c);
+}
+
+double
+hr_canvas_line_height (HrCanvas    *c,
+                       HrTextStyle  style)
+{
+  double h;
+
+  hr_canvas_text_measure (c, "Hg", style, NULL, &h);
+  return h;
+}
+
+double
+hr_canvas_legend_height (HrCanvas           *c,
+                         const HrLegendItem *items,
+                         int                 n_items)
+{
+  return hr_canvas_legend (c, items, n_items, c->pad, 0, c->width - 2 * c->pad, FALSE);
+}
+
+double
+hr_canvas_above_legend (HrCanvas *c,
+                        double    legend_h)
+{
+  return c->height - c->pad - legend_h - (legend_h > 0 ? c->fs * 0.8 : 0);
+}
+
+void
+hr_canvas_legend_bottom (HrCanvas           *c,
+                         const HrLegendItem *items,
+                         int                 n_items,
+                         double              legend_h)
+{
+  hr_canvas_legend (c, items, n_items, c->pad, c->height - c->pad - legend_h,
+                    c->width - 2 * c->pad, TRUE);
+}
+
+void
+hr_mark_add (HrMarkLabel        *marks,
+             char              (*text_buf)[96],
+             int                *n_marks,
+             const char         *text,
+             double              x,
+             gboolean            prefer_left,
+             const HrChartRgba  *color)
+{
+  g_strlcpy (text_buf[*n_marks], text, sizeof text_buf[*n_marks]);
+  marks[*n_marks] = (HrMarkLabel) {
+    .text = text_buf[*n_marks],
+    .x = x,
+    .prefer_left = prefer_left,
+    .color = color,
+  };
+  (*n_marks)++;
+}
+
 void
 hr_canvas_hatch (HrCanvas          *c,
                  const HrRect      *r,

@@ -171,6 +171,42 @@ double          hr_canvas_badge             (HrCanvas           *c,
                                              double              top,
                                              gboolean            draw,
                                              double             *height);
+/* The frame every chart starts with: hr_canvas_begin, the background, and "No data" for NULL
+ * @data.  FALSE when there is nothing more to draw (the canvas is then already ended). */
+gboolean        hr_canvas_begin_chart       (HrCanvas           *c,
+                                             cairo_t            *cr,
+                                             double              width,
+                                             double              height,
+                                             const HrChartTheme *theme,
+                                             const void         *data);
+/* A chart that gives up below its header: @text centred under @y, then hr_canvas_end. */
+void            hr_canvas_end_with_message  (HrCanvas           *c,
+                                             double              y,
+                                             const char         *text);
+/* Height of one line of @style ("Hg"). */
+double          hr_canvas_line_height       (HrCanvas           *c,
+                                             HrTextStyle         style);
+/* Measures the legend for the bottom edge (nothing drawn); returns its height. */
+double          hr_canvas_legend_height     (HrCanvas           *c,
+                                             const HrLegendItem *items,
+                                             int                 n_items);
+/* The y above a bottom legend of @legend_h, with the gap it keeps when there is one. */
+double          hr_canvas_above_legend      (HrCanvas           *c,
+                                             double              legend_h);
+/* Draws the legend measured by hr_canvas_legend_height at the bottom edge. */
+void            hr_canvas_legend_bottom     (HrCanvas           *c,
+                                             const HrLegendItem *items,
+                                             int                 n_items,
+                                             double              legend_h);
+/* Sets the next of the labels @marks (with room for 2) to @text at @x; @text is copied into
+ * @text_buf[*n_marks]. */
+void            hr_mark_add                 (HrMarkLabel        *marks,
+                                             char              (*text_buf)[96],
+                                             int                *n_marks,
+                                             const char         *text,
+                                             double              x,
+                                             gboolean            prefer_left,
+                                             const HrChartRgba  *color);
 /* Flowing legend left-aligned at (@x, @y), wrapping within @max_width.  Returns its height;
  * draws only when @draw. */
 double          hr_canvas_legend            (HrCanvas           *c,
