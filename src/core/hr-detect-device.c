@@ -530,3 +530,46 @@ hr_system_used_bytes (const HrSystem *system)
     return system->mem_total - system->mem_available;
   return NAN;
 }
+
+gboolean
+hr_detect_is_this_id (const char *id)
+{
+  return g_strcmp0 (id, "this") == 0 || g_strcmp0 (id, "this-free") == 0 ||
+         g_strcmp0 (id, "this-cpu") == 0;
+}
+
+int
+hr_system_add_to_catalog (const HrSystem *system,
+                          HrCatalog      *catalog)
+{
+  HrGpu *total, *free_now;
+  int n = 0;
+
+  g_return_val_if_fail (system != NULL && catalog != NULL, 0);
+
+  total = hr_system_make_device (system, FALSE, &n);
+  if (total == NULL)
+    return 0;
+  free_now = isfinite (hr_system_used_bytes (system)) && hr_system_used_bytes (system) > 0
+             ? hr_system_make_device (system, TRUE, NULL) : NULL;
+  if (free_now != NULL)
+    {
+      g_free (free_now->id);
+      free_now->id = g_strdup ("this-free");
+      g_free (free_now->name);
+      /* TRANSLATORS: the detected device sized against the memory free now, e.g.
+       * "RTX 4090 24GB — free memory now" */
+      free_now->name = g_strdup_printf (_("%s — free memory now"), total->name);
+    }
+  /* in the order the picker shows them */
+  hr_catalog_add_gpu (catalog, total);
+  if (free_now != NULL)
+    hr_catalog_add_gpu (catalog, free_now);
+  if (total->backend != HR_BACKEND_CPU)
+    {
+      HrGpu *cpu = hr_system_make_cpu_device (system, FALSE);
+      if (cpu != NULL)
+        hr_catalog_add_gpu (catalog, cpu);
+    }
+  return n;
+}

@@ -87,6 +87,15 @@ HrGpu          *hr_system_make_gpu_device   (const HrSystem  *system,
  * hr_system_make_device () picks; NAN when unknown. */
 double          hr_system_used_bytes        (const HrSystem  *system);
 
+/* Adds "This computer" to @catalog for the app's picker: "this" (the device above), "this-free"
+ * (the same against the memory free now, when what is in use is known) and, when "this" is a
+ * GPU, "this-cpu" (CPU + system RAM).  Returns how many of the chosen GPU there are (for the
+ * GPU count); 0 when nothing usable was detected and nothing was added. */
+int             hr_system_add_to_catalog    (const HrSystem  *system,
+                                             HrCatalog       *catalog);
+/* TRUE for the ids hr_system_add_to_catalog () adds. */
+gboolean        hr_detect_is_this_id        (const char      *id);
+
 /* ---- the text parsers (pure; fuzzed by tests/fuzz/fuzz-detect.c) ---- */
 
 /* /proc/meminfo: MemTotal and MemAvailable in bytes (NAN when absent or garbled). */

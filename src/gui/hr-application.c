@@ -1,5 +1,6 @@
 /* hr-application.c — the Headroom application: owns the catalog and the settings */
 #include "hr-application.h"
+#include "hr-detect.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -115,6 +116,24 @@ pricing_busy_cb (HrApplication *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), !hr_pricing_manager_get_busy (self->pricing));
 }
 
+/* "This Computer" in the GPU pickers; on the first launch (no GPU chosen yet) it is what the
+ * app opens on, with several alike GPUs as the GPU count.  Nothing found: nothing changes. */
+static void
+detect_this_computer (HrApplication *self)
+{
+  g_autoptr(HrSystem) system = hr_system_detect (TRUE);
+  g_autoptr(GVariant) chosen = g_settings_get_user_value (self->settings, "gpu");
+  int n;
+
+  hr_system_match (system, self->catalog);
+  n = hr_system_add_to_catalog (system, self->catalog);
+  if (n > 0 && chosen == NULL)
+    {
+      g_settings_set_string (self->settings, "gpu", "this");
+      g_settings_set_int (self->settings, "gpus", n);
+    }
+}
+
 static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_activated },
   { .name = "about", .activate = about_activated },
@@ -150,6 +169,8 @@ hr_application_startup (GApplication *app)
   g_clear_error (&error);
   if (!hr_userdata_load (self->userdata, self->catalog, &error))
     self->userdata_warning = g_strdup (error->message);
+
+  detect_this_computer (self);
 
   /* the cached feed, else the bundled snapshot; a fetch when the cache is a day old (a
    * damaged cache is set aside, and the first window's Cloud view says so) */

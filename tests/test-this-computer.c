@@ -1,0 +1,144 @@
+/* test-this-computer.c — the app opens on the detected hardware (under Xvfb)
+ *
+ * A fake machine with two RTX 4090s (a fake nvidia-smi first on PATH) and a Ryzen 9 7950X:
+ * on the first launch the Size view sizes against "This computer" with 2 as the GPU count, and
+ * the GPU picker lists "This Computer" first, with the free-memory variant naming what the
+ * desktop already uses.
+ */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "hr-application.h"
+#include "hr-picker-items.h"
+#include "hr-picker.h"
+#include "hr-size-view.h"
+#include "hr-units.h"
+#include "hr-window.h"
+
+static HrApplication *app;
+static char *root;
+
+static void
+put (const char *rel,
+     const char *contents,
+     int         mode)
+{
+  g_autofree char *path = g_build_filename (root, rel, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  g_assert_cmpint (g_chmod (path, mode), ==, 0);
+}
+
+static void
+make_machine (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bin = NULL;
+
+  root = g_dir_make_tmp ("headroom-this-XXXXXX", &error);
+  g_assert_no_error (error);
+  put ("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+                       "model name\t: AMD Ryzen 9 7950X 16-Core Processor\n", 0644);
+  put ("proc/meminfo", "MemTotal:       67108864 kB\nMemAvailable:   60000000 kB\n", 0644);
+  put ("bin/nvidia-smi", "#!/bin/sh\nprintf '0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n"
+                         "1, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 8\\n'\n", 0755);
+  bin = g_build_filename (root, "bin", NULL);
+  g_setenv ("HEADROOM_SYSROOT", root, TRUE);
+  g_setenv ("PATH", bin, TRUE);
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_idle (HrSizeView *view)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+
+  while (!timed_out && hr_size_view_is_busy (view))
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static void
+test_opens_on_this_computer (void)
+{
+  HrWindow *window = hr_window_new (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  const HrScenario *s;
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_idle (view);
+  s = hr_size_view_get_scenario (view);
+  g_assert_cmpstr (s->gpu->id, ==, "this");
+  g_assert_cmpstr (s->gpu->name, ==, "RTX 4090 24GB");
+  g_assert_cmpfloat (s->gpu->memory_gib, ==, 24564 / 1024.0);
+  g_assert_cmpint (s->n_gpus, ==, 2);
+
+  /* the free-memory variant: 1.3 GiB less */
+  g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "this-free"));
+  wait_idle (view);
+  s = hr_size_view_get_scenario (view);
+  g_assert_cmpfloat (s->gpu->memory_gib, ==, (24564 - 1331) / 1024.0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+test_picker_group (void)
+{
+  g_autoptr(GPtrArray) items = hr_picker_items_gpus (hr_application_get_catalog (app));
+  static const char *first[] = { "this", "this-free", "this-cpu" };
+
+  g_assert_cmpuint (items->len, >, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (first); i++)
+    {
+      HrPickerItem *it = g_ptr_array_index (items, i);
+      g_assert_cmpstr (hr_picker_item_get_id (it), ==, first[i]);
+      g_assert_cmpstr (hr_picker_item_get_group (it), ==, "This Computer");
+    }
+  g_assert_cmpstr (hr_picker_item_get_subtitle (g_ptr_array_index (items, 1)), ==,
+                   "The desktop already uses 1.3 GiB of this GPU");
+  g_assert_cmpstr (hr_picker_item_get_group (g_ptr_array_index (items, 3)), !=, "This Computer");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  const char *argv_rm[] = { "/bin/rm", "-rf", NULL, NULL };
+  int ret;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  make_machine ();
+  gtk_test_init (&argc, &argv, NULL);
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/this-computer/opens-on-it", test_opens_on_this_computer);
+  g_test_add_func ("/this-computer/picker-group", test_picker_group);
+  ret = g_test_run ();
+
+  g_object_unref (app);
+  argv_rm[2] = root;
+  g_spawn_sync (NULL, (char **) argv_rm, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL, NULL);
+  g_free (root);
+  return ret;
+}
