@@ -2,9 +2,12 @@
  *
  * Uses the small GGUF seeds of the fuzz corpus (tests/fuzz/corpus/gguf/).
  */
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
+
+#include "gguf-writer.h"
 
 static const char *cli;
 
@@ -246,6 +249,35 @@ test_errors (void)
   run_clear (&r);
 }
 
+/* A header's name and the file's name reach the terminal escaped: no escape sequence (a title
+ * change, a screen clear) and no bidi override gets through, in text or JSON. */
+static void
+test_hostile_strings (void)
+{
+  g_autoptr(GBytes) bytes = gguf_tiny_llama ("Evil\033]0;owned\007\033[2J \342\200\256gnp.exe", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-inspect-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "t\033[31m.gguf", NULL);
+  Run r = { 0 };
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), &error));
+  for (int json = 0; json < 2; json++)
+    {
+      run_inspect (&r, path, json ? "--json" : NULL, NULL);
+      g_test_message ("%s", r.out);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_null (strchr (r.out, '\033'));
+      g_assert_null (strchr (r.out, '\007'));
+      g_assert_null (strstr (r.out, "\342\200\256"));
+      g_assert_nonnull (strstr (r.out, json ? "\\u202e" : "\\u{202E}gnp.exe"));
+      run_clear (&r);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -259,5 +291,6 @@ main (int    argc,
   g_test_add_func ("/cli-inspect/estimate", test_estimate);
   g_test_add_func ("/cli-inspect/estimate-same-keys", test_estimate_same_keys);
   g_test_add_func ("/cli-inspect/errors", test_errors);
+  g_test_add_func ("/cli-inspect/hostile-strings", test_hostile_strings);
   return g_test_run ();
 }

@@ -149,6 +149,8 @@ server_cb (SoupServer        *soup_server,
     respond_chunked (msg, GOOD_FEED, 0);
   else if (g_str_equal (path, "/404"))
     respond (msg, SOUP_STATUS_NOT_FOUND, "{\"error\": \"no such feed\"}");
+  else if (g_str_equal (path, "/evil-reason"))
+    soup_server_message_set_status (msg, 503, "Busy\033]0;owned\007 \342\200\256gnp.exe");
   else if (g_str_equal (path, "/500"))
     respond (msg, SOUP_STATUS_INTERNAL_SERVER_ERROR, NULL);
   else if (g_str_equal (path, "/malformed"))
@@ -459,6 +461,16 @@ test_fetch_status (void)
   g_assert_nonnull (strstr (error->message, "500"));
   g_assert_nonnull (strstr (error->message, "Internal Server Error"));
   g_test_message ("%s", error->message);
+  g_clear_error (&error);
+
+  /* The server's reason phrase reaches the user escaped: no terminal command, no bidi override. */
+  pricing = fetch ("/evil-reason", NULL, &error);
+  g_assert_null (pricing);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS);
+  g_test_message ("%s", error->message);
+  g_assert_null (strchr (error->message, '\033'));
+  g_assert_null (strstr (error->message, "\342\200\256"));
+  g_assert_nonnull (strstr (error->message, "Busy\\x1B]0;owned\\x07 \\u{202E}gnp.exe"));
 }
 
 static void

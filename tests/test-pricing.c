@@ -255,6 +255,9 @@ test_parse_bad_offers (void)
     offer_json ("[\"RunPod\"]", "\"A100\"", "1", "80", "1.19", NULL),
     offer_json ("\"Run\\u001b[31mPod\"", "\"A100\"", "1", "80", "1.19", NULL),
     offer_json ("\"Run\\u0085Pod\"", "\"A100\"", "1", "80", "1.19", NULL),
+    offer_json ("\"Run\\u202ePod\"", "\"A100\"", "1", "80", "1.19", NULL),   /* bidi override */
+    offer_json ("\"Run\\u200bPod\"", "\"A100\"", "1", "80", "1.19", NULL),   /* zero width */
+    offer_json ("\"Run\\u2066Pod\"", "\"A100\"", "1", "80", "1.19", NULL),   /* isolate */
     offer_json (long_provider, "\"A100\"", "1", "80", "1.19", NULL),
     /* gpu */
     offer_json ("\"X\"", NULL, "1", "80", "1.19", NULL),

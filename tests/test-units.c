@@ -2,6 +2,7 @@
 #include <locale.h>
 #include <math.h>
 
+#include "hr-text.h"
 #include "hr-units.h"
 
 static void
@@ -50,6 +51,34 @@ test_context (void)
   g_assert_false (hr_parse_context ("9999999999999999999M", &v));
 }
 
+/* What a terminal or a label would obey instead of show is made visible, and long text cut. */
+static void
+test_sanitize (void)
+{
+  const struct { const char *in; gsize max; const char *out; } cases[] = {
+    { "Llama 3.1 8B “Instruct” ß 中文", 0, "Llama 3.1 8B “Instruct” ß 中文" },
+    { "a\033[2Jb", 0, "a\\x1B[2Jb" },
+    { "line\nnext\tcol\r", 0, "line\\nnext\\tcol\\r" },
+    { "c1 \302\233 del \177", 0, "c1 \\x9B del \\x7F" },
+    { "txt.\342\200\256exe", 0, "txt.\\u{202E}exe" },         /* right-to-left override */
+    { "\342\201\246iso\342\201\251", 0, "\\u{2066}iso\\u{2069}" }, /* isolates */
+    { "zero\342\200\213width\357\273\277", 0, "zero\\u{200B}width\\u{FEFF}" },
+    { "bad \377 utf8", 0, "bad \\xFF utf8" },
+    { "abcdef", 3, "abc…" },
+    { "abc", 3, "abc" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = hr_text_sanitize (cases[i].in, cases[i].max);
+
+      g_assert_cmpstr (out, ==, cases[i].out);
+      g_assert_true (hr_text_is_clean (out));
+      g_assert_true (hr_text_is_clean (cases[i].in) == (i == 0 || i >= 8));
+    }
+  g_assert_null (hr_text_sanitize (NULL, 0));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -57,5 +86,6 @@ main (int argc, char **argv)
   g_test_add_func ("/units/round", test_round);
   g_test_add_func ("/units/format-c-locale", test_format_c_locale);
   g_test_add_func ("/units/context", test_context);
+  g_test_add_func ("/units/sanitize", test_sanitize);
   return g_test_run ();
 }

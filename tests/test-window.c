@@ -11,6 +11,7 @@
 #include "hr-application.h"
 #include "hr-chart-data.h"
 #include "hr-scenario-state.h"
+#include "hr-size-view-private.h"
 #include "hr-speed-simulator.h"
 #include "hr-units.h"
 #include "hr-window.h"
@@ -541,6 +542,24 @@ test_export (void)
   close_window (window);
 }
 
+/* Toast titles are markup: a file named R&D.png made GTK refuse the text (a warning, fatal
+ * here) and show an empty toast. */
+static void
+test_toast_markup (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  AdwToast *toast = hr_toast_new_text ("Exported to /tmp/R&D <b>.png\033[2J");
+
+  g_assert_cmpstr (adw_toast_get_title (toast), ==,
+                   "Exported to /tmp/R&amp;D &lt;b&gt;.png\\x1B[2J");
+  g_object_unref (g_object_ref_sink (toast));
+  hr_size_view_toast (view, "Exported to /tmp/R&D.png");
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -569,6 +588,7 @@ main (int   argc,
   g_test_add_func ("/window/catalog-changed", test_catalog_changed);
   g_test_add_func ("/window/copy-json", test_copy_json);
   g_test_add_func ("/window/export", test_export);
+  g_test_add_func ("/window/toast-markup", test_toast_markup);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -53,7 +53,7 @@ usage_error (const char *fmt, ...)
   va_start (ap, fmt);
   msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  fprintf (stderr, "headroom-cli: %s\n", msg);
+  hr_cli_print_error ("headroom-cli", msg);
   return 2;
 }
 
@@ -689,7 +689,8 @@ run (int    argc,
   catalog = hr_catalog_new_default (&error);
   if (catalog == NULL)
     {
-      fprintf (stderr, "headroom-cli: cannot load the bundled catalog: %s\n", error->message);
+      g_prefix_error (&error, "cannot load the bundled catalog: ");
+      hr_cli_print_error ("headroom-cli", error->message);
       return 1;
     }
 

@@ -4,6 +4,7 @@
  * the README's performance table.
  */
 #include "hr-cli-bench.h"
+#include "hr-cli-common.h"
 #include "hr-advice.h"
 #include "hr-chart-data.h"
 #include "hr-chart-export.h"
@@ -530,7 +531,7 @@ hr_cli_bench (int              argc,
   g_option_context_add_main_entries (octx, entries, NULL);
   if (!g_option_context_parse (octx, &argc, &argv, &error))
     {
-      fprintf (stderr, "headroom-cli: %s\n", error->message);
+      hr_cli_print_error ("headroom-cli", error->message);
       return 2;
     }
   if (model == NULL)

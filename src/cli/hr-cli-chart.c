@@ -437,7 +437,7 @@ hr_cli_chart (int              argc,
         status = usage ("%s", error->message);
       else
         {
-          fprintf (stderr, "headroom-cli: %s\n", error->message);
+          hr_cli_print_error ("headroom-cli", error->message);
           status = 1;
         }
       goto out;

@@ -2,6 +2,7 @@
 #include "hr-cli-common.h"
 #include "hr-gguf.h"
 #include "hr-hfconfig.h"
+#include "hr-text.h"
 #include "hr-units.h"
 
 #include <gio/gio.h>
@@ -340,8 +341,17 @@ hr_cli_fail (GError *error)
     code = 2;
   else if (error->domain == G_OPTION_ERROR || error->domain == HR_SCENARIO_ERROR)
     code = 2;
-  fprintf (stderr, "headroom-cli: %s\n", error->message);
+  hr_cli_print_error ("headroom-cli", error->message);
   return code;
+}
+
+void
+hr_cli_print_error (const char *who,
+                    const char *message)
+{
+  g_autofree char *line = hr_text_sanitize (message, 400);
+
+  fprintf (stderr, "%s: %s\n", who, line);
 }
 
 HrGpu *

@@ -1,5 +1,6 @@
 /* hr-cli-detect.c — `headroom-cli detect [--json]` (see hr-cli-detect.h) */
 #include "hr-cli-detect.h"
+#include "hr-cli-common.h"
 #include "hr-detect.h"
 #include "hr-report.h"
 #include "hr-units.h"
@@ -197,12 +198,14 @@ hr_cli_detect (int              argc,
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
-      fprintf (stderr, "headroom-cli: %s\n", error->message);
+      hr_cli_print_error ("headroom-cli", error->message);
       return 2;
     }
   if (argc > 1)
     {
-      fprintf (stderr, "headroom-cli: unexpected argument “%s”\n", argv[1]);
+      g_autofree char *msg = g_strdup_printf ("unexpected argument “%s”", argv[1]);
+
+      hr_cli_print_error ("headroom-cli", msg);
       return 2;
     }
   sys = hr_system_detect (TRUE);

@@ -14,6 +14,7 @@
 
 #include "hr-catalog.h"
 #include "hr-cli-common.h"
+#include "hr-text.h"
 #include "hr-estimate.h"
 #include "hr-gguf.h"
 #include "hr-gguf-remote.h"
@@ -60,18 +61,14 @@ usage_fail (const char *fmt,
   va_start (ap, fmt);
   msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  g_strdelimit (msg, "\r\n", ' ');
-  fprintf (stderr, "headroom-cli inspect: %s\n", msg);
+  hr_cli_print_error ("headroom-cli inspect", msg);
   return 2;
 }
 
 static int
 failure (const char *message)
 {
-  g_autofree char *line = g_strdup (message);
-
-  g_strdelimit (line, "\r\n", ' ');
-  fprintf (stderr, "headroom-cli inspect: %s\n", line);
+  hr_cli_print_error ("headroom-cli inspect", message);
   return 1;
 }
 
@@ -399,13 +396,17 @@ write_text (const char            *file,
   const char *quant = hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf));
   double bytes = (double) hr_gguf_get_tensor_bytes (gguf);
   char a[64], b[64];
+  /* The header's strings and the file name go to a terminal: escaped. */
+  g_autofree char *shown_file = hr_text_sanitize (file, 0);
+  g_autofree char *arch = hr_text_sanitize (hr_gguf_get_architecture (gguf), 0);
+  g_autofree char *name = hr_text_sanitize (hr_gguf_get_name (gguf), 0);
 
-  printf ("%-14s %s (GGUF v%u%s)\n", "file", file, hr_gguf_get_version (gguf),
+  printf ("%-14s %s (GGUF v%u%s)\n", "file", shown_file, hr_gguf_get_version (gguf),
           hr_gguf_get_n_splits (gguf) > 1 ? ", split" : "");
   if (hr_gguf_get_n_splits (gguf) > 1)
     printf ("%-14s %u\n", "splits", hr_gguf_get_n_splits (gguf));
-  printf ("%-14s %s\n", "architecture", hr_gguf_get_architecture (gguf) ? hr_gguf_get_architecture (gguf) : "—");
-  printf ("%-14s %s\n", "name", hr_gguf_get_name (gguf) ? hr_gguf_get_name (gguf) : "—");
+  printf ("%-14s %s\n", "architecture", arch ? arch : "—");
+  printf ("%-14s %s\n", "name", name ? name : "—");
   if (hr_gguf_get_file_type (gguf) >= 0)
     printf ("%-14s %s (file_type %d)\n", "quant", quant ? quant : "unknown", hr_gguf_get_file_type (gguf));
   else
@@ -457,7 +458,11 @@ write_text (const char            *file,
         printf ("%-14s %" G_GINT64_FORMAT "\n", "max_context", model->max_context);
     }
   else if (model_error != NULL)
-    printf ("%-14s %s\n", "model", model_error->message);
+    {
+      g_autofree char *why = hr_text_sanitize (model_error->message, 400);
+
+      printf ("%-14s %s\n", "model", why);
+    }
 
   if (ie != NULL)
     {

@@ -5,6 +5,7 @@
  * a feed before publishing it, so the exit status and the JSON are a contract.
  */
 #include "hr-cli-pricing.h"
+#include "hr-cli-common.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,10 +26,7 @@ typedef struct
 static void
 print_failure (const char *message)
 {
-  g_autofree char *line = g_strdup (message);
-
-  g_strdelimit (line, "\r\n", ' ');
-  fprintf (stderr, "headroom-cli pricing: %s\n", line);
+  hr_cli_print_error ("headroom-cli pricing", message);
 }
 
 static void

@@ -9,6 +9,7 @@
  * from its GGUF and from its config.json gets the same numbers.
  */
 #include "hr-gguf.h"
+#include "hr-text.h"
 #include "hr-units.h"
 
 #include <math.h>
@@ -532,7 +533,8 @@ hr_gguf_to_model (const HrGguf  *gguf,
     name = hr_gguf_get_string (gguf, "general.basename");
   if (name == NULL || *name == '\0')
     name = arch;
-  model->name = g_strdup (name);
+  /* Shown in labels and terminals: no escape sequence or bidi override from the file. */
+  model->name = hr_text_sanitize (name, 200);
   quant = hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf));
   {
     g_autofree char *base = slugify (name);

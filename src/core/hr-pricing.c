@@ -6,6 +6,7 @@
  */
 #include "hr-pricing.h"
 #include "hr-json.h"
+#include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
@@ -37,8 +38,9 @@ has_control_chars (const char *text)
     {
       gunichar c = g_utf8_get_char (p);
 
-      /* C0, DEL and C1: an escape sequence in a provider name would reach the terminal. */
-      if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+      /* Controls (an escape sequence would reach the terminal), bidi overrides and zero-width
+       * characters (a name could read as another). */
+      if (hr_text_is_hidden_char (c))
         return TRUE;
     }
   return FALSE;

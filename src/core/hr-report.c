@@ -1,5 +1,6 @@
 /* hr-report.c — estimates as JSON, CSV and text */
 #include "hr-report.h"
+#include "hr-text.h"
 #include "hr-units.h"
 
 #include <glib/gi18n-lib.h>
@@ -101,6 +102,12 @@ hr_json_escape_append (GString    *out,
         default:
           if (c < 0x20)
             g_string_append_printf (out, "\\u%04x", c);
+          else if (c >= 0x80 && hr_text_is_hidden_char (g_utf8_get_char_validated (p, -1)))
+            {
+              /* C1 controls and bidi overrides stay data, not terminal commands. */
+              g_string_append_printf (out, "\\u%04x", g_utf8_get_char (p));
+              p = g_utf8_next_char (p) - 1;
+            }
           else
             g_string_append_c (out, (char) c);
         }

@@ -11,6 +11,7 @@
  * changed elsewhere is recomputed when the view is shown again.
  */
 #include "hr-compare-view-private.h"
+#include "hr-window.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -58,7 +59,7 @@ toast (HrCompareView *self,
 
   if (overlay == NULL)
     return;
-  t = adw_toast_new (title);
+  t = hr_toast_new_text (title);
   adw_toast_set_timeout (t, 3);
   adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), t);
 }

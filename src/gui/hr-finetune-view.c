@@ -7,6 +7,7 @@
  * start from hr_ft_scenario_init(), flash attention on.
  */
 #include "hr-finetune-view.h"
+#include "hr-window.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -95,7 +96,7 @@ toast (HrFinetuneView *self,
 
   if (overlay == NULL)
     return;
-  t = adw_toast_new (title);
+  t = hr_toast_new_text (title);
   adw_toast_set_timeout (t, 3);
   adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), t);
 }

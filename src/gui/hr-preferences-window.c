@@ -6,6 +6,7 @@
  * when valid, so a half-typed address never reaches the pricing or hub client.
  */
 #include "hr-preferences-window.h"
+#include "hr-window.h"
 
 #include <glib/gi18n-lib.h>
 #include <libsoup/soup.h>
@@ -46,7 +47,7 @@ static void
 toast (HrPreferencesWindow *self,
        const char          *title)
 {
-  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (title));
+  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), hr_toast_new_text (title));
 }
 
 static const char *

@@ -3,6 +3,7 @@
  * "view.*" actions, so the window's shortcuts and menu reach whichever view is visible.
  */
 #include "hr-size-view-private.h"
+#include "hr-window.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -25,7 +26,7 @@ hr_size_view_toast (HrSizeView *self,
 
   if (overlay == NULL)
     return;
-  toast = adw_toast_new (title);
+  toast = hr_toast_new_text (title);
   adw_toast_set_timeout (toast, 3);
   adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
 }

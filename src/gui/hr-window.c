@@ -5,6 +5,7 @@
  * shortcuts forward to the visible view's "view.*" actions.
  */
 #include "hr-window.h"
+#include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -343,6 +344,15 @@ hr_window_get_catalog (HrWindow *self)
 {
   g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
   return hr_size_view_get_catalog (self->size_view);
+}
+
+AdwToast *
+hr_toast_new_text (const char *text)
+{
+  g_autofree char *visible = hr_text_sanitize (text, 0);
+  g_autofree char *markup = g_markup_escape_text (visible != NULL ? visible : "", -1);
+
+  return adw_toast_new (markup);
 }
 
 void

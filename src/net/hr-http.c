@@ -7,6 +7,7 @@
  * GIO's, GLib's and libsoup's errors into a few messages a person can act on.
  */
 #include "hr-http.h"
+#include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -239,10 +240,14 @@ send_cb (GObject      *source,
   status = soup_message_get_status (req->msg);
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
-      const char *reason = soup_message_get_reason_phrase (req->msg);
+      /* The server's own words: escaped and short before they reach a label or terminal. */
+      g_autofree char *reason = hr_text_sanitize (soup_message_get_reason_phrase (req->msg), 80);
 
       if (reason == NULL || reason[0] == '\0')
-        reason = soup_status_get_phrase (status);
+        {
+          g_free (reason);
+          reason = g_strdup (soup_status_get_phrase (status));
+        }
       return_error (task, g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
                                        _("%s answered HTTP %u %s"),
                                        g_uri_get_host (req->uri), status, reason));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hr-http.h"
+#include "hr-text.h"
 
 #define READ_CHUNK (64 * 1024)
 
@@ -297,10 +298,14 @@ hr_net_status_error (SoupMessage *msg,
   guint status = soup_message_get_status (msg);
   GUri *uri = soup_message_get_uri (msg);
   const char *host = uri != NULL && g_uri_get_host (uri) != NULL ? g_uri_get_host (uri) : "?";
-  const char *reason = soup_message_get_reason_phrase (msg);
+  /* The server's own words: escaped and short before they reach a label or terminal. */
+  g_autofree char *reason = hr_text_sanitize (soup_message_get_reason_phrase (msg), 80);
 
   if (reason == NULL || reason[0] == '\0')
-    reason = soup_status_get_phrase (status);
+    {
+      g_free (reason);
+      reason = g_strdup (soup_status_get_phrase (status));
+    }
 
   switch (status)
     {

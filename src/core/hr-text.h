@@ -1,0 +1,23 @@
+/* hr-text.h — text from outside made safe to show in a terminal or a label */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* TRUE for what a terminal or a text layout acts on instead of showing: C0 and C1 controls,
+ * DEL, bidi embeddings, overrides and isolates (U+202A–202E, U+2066–2069), zero-width and
+ * invisible characters, line and paragraph separators. */
+gboolean  hr_text_is_hidden_char (gunichar    c);
+
+/* TRUE when @text is valid UTF-8 without any hidden character. */
+gboolean  hr_text_is_clean       (const char *text);
+
+/* A copy of @text that shows what it holds: hidden characters as \n, \t, \xNN or \u{XXXX},
+ * bytes that are not UTF-8 as \xNN, so the result is one line of valid UTF-8 that nothing can
+ * reorder or hide.  At most @max_chars characters of @text are kept (0: all), with "…" after
+ * a cut.  NULL stays NULL. */
+char     *hr_text_sanitize       (const char *text,
+                                  gsize       max_chars);
+
+G_END_DECLS
