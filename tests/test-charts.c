@@ -832,13 +832,24 @@ test_bridge_breakdown (void)
   check_render ("bridge-breakdown", HR_CHART_BREAKDOWN, b, 1200, 700, HR_CHART_VERDICT_EXCEEDS,
                 NULL);
 
-  /* Four GPUs: four bars that add up to the total */
+  /* Four GPUs: four bars that add up to the total, the fullest being the Size view's
+   * "on the fullest GPU" (llama.cpp hands out whole layers, the head to the last GPU) */
   s.n_gpus = 4;
   g_assert_true (hr_estimate_compute (&s, NULL, &e, &error));
   hr_chart_breakdown_from_estimate (&s, &e, b);
   g_assert_cmpint (b->n_devices, ==, 4);
-  g_assert_cmpfloat_with_epsilon (4 * (b->devices[0].weights_gib + b->devices[0].kv_gib
-                                       + b->devices[0].buffers_gib), b->required_gib, 1e-6);
+  {
+    double sum = 0, fullest = 0;
+    for (int i = 0; i < 4; i++)
+      {
+        double bar = b->devices[i].weights_gib + b->devices[i].kv_gib + b->devices[i].buffers_gib;
+        sum += bar;
+        fullest = MAX (fullest, bar);
+      }
+    g_assert_cmpfloat_with_epsilon (sum, b->required_gib, 1e-6);
+    g_assert_cmpfloat_with_epsilon (fullest, hr_to_gib (e.per_gpu_required), 1e-6);
+    g_assert_cmpfloat (b->devices[3].weights_gib, >, b->devices[0].weights_gib);
+  }
   check_render ("bridge-breakdown-4", HR_CHART_BREAKDOWN, b, 1200, 700, -1, NULL);
 
   /* MoE experts on the CPU: a system-RAM part */

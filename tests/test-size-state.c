@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hr-catalog.h"
+#include "hr-chart-data.h"
 #include "hr-scenario-state.h"
 #include "hr-units.h"
 
@@ -60,6 +61,32 @@ test_format (void)
   g_assert_cmpstr (n, ==, "0");
 }
 
+/* The number (C locale, as the tests run) that follows @label in @text. */
+static double
+number_after (const char *text,
+              const char *label)
+{
+  const char *p = strstr (text, label);
+
+  if (p == NULL)
+    g_error ("“%s” not in “%s”", label, text);
+  return g_ascii_strtod (p + strlen (label), NULL);
+}
+
+/* Every figure of the breakdown line adds up to the required card, and the file's weights to
+ * what is on the GPU, in system RAM and not loaded (issue 18, item 6). */
+static void
+check_breakdown_reconciles (const HrSizeState *st)
+{
+  double w = number_after (st->breakdown, "Weights ");
+  double kv = number_after (st->breakdown, "KV cache & state ");
+  double buf = number_after (st->breakdown, "Engine & activation buffers ");
+  double total = number_after (st->breakdown, "= ");
+
+  g_assert_cmpfloat_with_epsilon (w + kv + buf, total, 0.0151);
+  g_assert_cmpfloat (total, ==, g_ascii_strtod (st->cards[HR_SIZE_CARD_REQUIRED].value, NULL));
+}
+
 /* Seed page 000: GLM-4.5-Air Q4_K_M at 8K on a 64 GB DCU K100-AI does not fit. */
 static void
 test_seed_dcu (void)
@@ -82,8 +109,15 @@ test_seed_dcu (void)
   g_assert_cmpstr (st.verdict_css, ==, "verdict-exceeds");
   g_assert_cmpstr (st.verdict_icon, ==, "dialog-error-symbolic");
   g_assert_nonnull (strstr (st.verdict_detail, "60.8 GiB"));
-  g_assert_nonnull (strstr (st.breakdown, "Weights 67.96 GiB"));
+  /* llama.cpp loads 66.03 GiB of the 67.96 GiB file: the line counts what the total counts
+   * and the source line says where the rest is */
+  g_assert_nonnull (strstr (st.breakdown, "Weights 66.04 GiB"));
   g_assert_nonnull (strstr (st.breakdown, "KV cache & state 1.44 GiB"));
+  check_breakdown_reconciles (&st);
+  g_assert_nonnull (strstr (st.weights_source, "Of the file’s 67.96 GiB, 0.33 GiB stay in system RAM and "));
+  g_assert_true (g_str_has_suffix (st.weights_source, " GiB (MTP layers) are not loaded by llama.cpp."));
+  g_assert_cmpfloat_with_epsilon (number_after (st.breakdown, "Weights ") + 0.33 +
+                                  number_after (st.weights_source, "system RAM and "), 67.96, 0.0151);
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].value, ==, "60.8 GiB");
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "64 GB (physical)");
   g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_MARGIN].value, "-"));
@@ -121,8 +155,8 @@ test_seed_mlu (void)
   g_assert_cmpstr (st.verdict_css, ==, "verdict-fits");
   g_assert_cmpstr (st.verdict_icon, ==, "emblem-ok-symbolic");
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].value, ==, "76 GiB");
-  g_assert_nonnull (strstr (st.breakdown, "Weights 67.96 GiB"));
   g_assert_nonnull (strstr (st.breakdown, "KV cache & state 1.44 GiB"));
+  check_breakdown_reconciles (&st);
   g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_MARGIN].value, "+"));
   /* the catalog has no sourced bandwidth for the MLU590: the speed is unknown, and says so */
   g_assert_false (isfinite (e.decode_tps));
@@ -216,6 +250,22 @@ test_multi_gpu (void)
   g_assert_nonnull (strstr (st.title, "2× DCU K100-AI"));
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "2 × 64 GB (physical)");
   g_assert_nonnull (st.cards[HR_SIZE_CARD_REQUIRED].note);
+  check_breakdown_reconciles (&st);
+
+  /* "… on the fullest GPU" is the fullest bar of the breakdown chart */
+  for (int n = 2; n <= 4; n++)
+    {
+      g_autofree HrChartBreakdown *b = g_new0 (HrChartBreakdown, 1);
+      double fullest = 0;
+
+      s.n_gpus = n;
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      hr_size_state_from_estimate (&st, &s, &e);
+      hr_chart_breakdown_from_estimate (&s, &e, b);
+      for (int i = 0; i < b->n_devices; i++)
+        fullest = MAX (fullest, b->devices[i].weights_gib + b->devices[i].kv_gib + b->devices[i].buffers_gib);
+      g_assert_cmpfloat_with_epsilon (number_after (st.cards[HR_SIZE_CARD_REQUIRED].note, ""), fullest, 0.0051);
+    }
 }
 
 static void
@@ -233,15 +283,18 @@ test_advice (void)
     {
       HrMatrixRowState *row = g_ptr_array_index (adv->matrix, i);
       g_assert_true (g_str_has_suffix (row->weights, " GiB"));
+      /* a row's total is never below its weights (BF16 was 202.26 under 205.77) */
+      g_assert_cmpfloat (g_ascii_strtod (row->total, NULL), >=,
+                         g_ascii_strtod (row->weights, NULL) + g_ascii_strtod (row->kv, NULL));
       g_assert_nonnull (row->verdict_text);
       g_assert_nonnull (row->smallest);
       if (row->current)
         {
           current++;
           g_assert_cmpstr (row->quant, ==, "Q4_K_M");
-          g_assert_cmpstr (row->weights, ==, "67.96 GiB");
+          g_assert_cmpstr (row->weights, ==, "66.04 GiB");
           g_assert_cmpstr (row->kv, ==, "1.44 GiB");
-          g_assert_cmpstr (row->source, ==, "Measured");
+          g_assert_cmpstr (row->source, ==, "Measured, 67.96 GiB file");
           g_assert_cmpstr (row->verdict_css, ==, "verdict-exceeds");
         }
     }

@@ -134,7 +134,8 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
 {
   g_autofree char *subtitle = NULL, *group = NULL;
   int n, bars;
-  double weights, kv, buffers;
+  double kv, buffers;
+  gboolean even;
 
   g_return_if_fail (scenario != NULL);
   g_return_if_fail (estimate != NULL);
@@ -148,21 +149,27 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
   g_snprintf (out->title, sizeof out->title, _("%s on %s"), model_name (scenario->model), group);
   g_strlcpy (out->subtitle, subtitle, sizeof out->subtitle);
 
-  /* The core splits weights, cache and buffers evenly over the group; the cache may be
-   * replicated (MLA under vLLM), which the required total already includes. */
-  weights = estimate->weights_gpu / n;
+  /* Cache and buffers are even over the group (the cache may be replicated, MLA under vLLM,
+   * which the required total already includes); the weights are each device's share, so the
+   * fullest bar is the card's "on the fullest GPU". */
   buffers = estimate->overhead_bytes / n;
   kv = MAX (0, estimate->required_bytes - estimate->weights_gpu - estimate->overhead_bytes) / n;
   bars = n <= MAX_DEVICE_BARS ? n : 1;
+  even = fabs (hr_estimate_device_weights (scenario, estimate, n - 1) - estimate->weights_gpu / n)
+         < 0.005 * HR_GIB;
   out->n_devices = bars;
   for (int i = 0; i < bars; i++)
     {
       HrChartDevice *d = &out->devices[i];
+      /* one bar for a big group: the fullest (last) device */
+      double weights = hr_estimate_device_weights (scenario, estimate, bars == n ? i : n - 1);
 
       if (n == 1)
         g_strlcpy (d->label, gpu_name (scenario->gpu), sizeof d->label);
-      else if (bars == 1)
+      else if (bars == 1 && even)
         g_snprintf (d->label, sizeof d->label, _("Each of %d GPUs"), n);
+      else if (bars == 1)
+        g_snprintf (d->label, sizeof d->label, _("Fullest of %d GPUs"), n);
       else
         g_snprintf (d->label, sizeof d->label, _("GPU %d"), i + 1);
       d->weights_gib = hr_to_gib (weights);

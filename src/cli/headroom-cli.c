@@ -321,8 +321,9 @@ cmd_matrix (int              argc,
   if (cs.json)
     hr_json_begin_array (&w);
   else
-    g_string_append_printf (out, "%-12s %10s %9s %10s %10s  %-8s %-28s %s\n", "quant", "weights", "KV",
-                            "total", "decode", "verdict", "smallest GPU that fits", "source");
+    /* "on GPU" and "KV" add up to "total" with the engine's buffers; "file" is the download */
+    g_string_append_printf (out, "%-12s %10s %10s %9s %10s %10s  %-8s %-28s %s\n", "quant", "file", "on GPU",
+                            "KV", "total", "decode", "verdict", "smallest GPU that fits", "source");
   for (guint i = 0; i < rows->len; i++)
     {
       HrMatrixRow *r = &g_array_index (rows, HrMatrixRow, i);
@@ -341,13 +342,16 @@ cmd_matrix (int              argc,
         }
       else
         {
-          char a[64], b[64], c[64], d[64];
+          char a[64], b[64], c[64], d[64], g[64];
+          const HrEstimate *e = &r->estimate;
           g_autofree char *smallest = r->smallest.count > 1
             ? g_strdup_printf ("%d× %s", r->smallest.count, r->smallest.gpu->name)
             : g_strdup (r->smallest.count == 1 ? r->smallest.gpu->name : "—");
-          g_string_append_printf (out, "%-12s %6s GiB %5s GiB %6s GiB %6s t/s  %-8s %-28.28s %s\n", r->quant->id,
-                                  hr_format_number_c_buf (a, 64, hr_to_gib (r->estimate.weights.bytes), 2),
-                                  hr_format_number_c_buf (b, 64, hr_to_gib (r->estimate.kv_bytes), 2),
+          g_string_append_printf (out, "%-12s %6s GiB %6s GiB %5s GiB %6s GiB %6s t/s  %-8s %-28.28s %s\n", r->quant->id,
+                                  hr_format_number_c_buf (a, 64, hr_to_gib (e->weights.bytes), 2),
+                                  hr_format_number_c_buf (g, 64, hr_to_gib (e->weights_gpu), 2),
+                                  hr_format_number_c_buf (b, 64, hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu
+                                                                                 - e->overhead_bytes)), 2),
                                   hr_format_number_c_buf (c, 64, hr_to_gib (r->estimate.required_bytes), 2),
                                   isfinite (r->estimate.decode_tps) ? hr_format_number_c_buf (d, 64, r->estimate.decode_tps, 1) : "?",
                                   hr_verdict_to_string (r->estimate.verdict), smallest,

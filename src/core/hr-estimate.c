@@ -238,6 +238,28 @@ offer_for_gpu (const HrPricing *pricing,
   return best;
 }
 
+double
+hr_estimate_device_weights (const HrScenario *s,
+                            const HrEstimate *e,
+                            int               device)
+{
+  int n = MAX (s->n_gpus, 1), layers = MAX (s->model->n_layers, 1);
+  double head, per_layer, share;
+
+  g_return_val_if_fail (device >= 0 && device < n, NAN);
+
+  if (!engine_is_llama (s->engine) || n == 1)
+    return e->weights_gpu / n;
+  /* A layer split hands out whole layers, the extra ones to the last devices, and puts the
+   * output head on the last device; tensor parallelism shards evenly. */
+  head = s->model->tie_embeddings ? e->weights.embd_bytes : e->weights.output_bytes;
+  per_layer = (e->weights_gpu - head) / layers;
+  share = per_layer * (layers / n + (device >= n - layers % n ? 1 : 0));
+  if (device == n - 1)
+    share += head;
+  return MIN (share, e->weights_gpu);
+}
+
 gboolean
 hr_estimate_compute (const HrScenario  *s,
                      const HrPricing   *pricing,
@@ -304,8 +326,10 @@ hr_estimate_compute (const HrScenario  *s,
    * skips MTP/NextN blocks when loading. */
   if (llama && !unified && gpu->backend != HR_BACKEND_CPU && cpu_weight_bytes < out->weights.bytes)
     host_embd = m->tie_embeddings ? 0 : out->weights.embd_bytes;
-  out->weights_gpu = out->weights.bytes - cpu_weight_bytes - host_embd -
-                     (llama ? MIN (out->weights.mtp_bytes, out->weights.bytes - cpu_weight_bytes - host_embd) : 0);
+  out->weights_ram_bytes = cpu_weight_bytes + host_embd;
+  out->weights_skipped_bytes = llama ? MAX (0, MIN (out->weights.mtp_bytes,
+                                                    out->weights.bytes - out->weights_ram_bytes)) : 0;
+  out->weights_gpu = out->weights.bytes - out->weights_ram_bytes - out->weights_skipped_bytes;
   out->weights_gpu = MAX (out->weights_gpu, 0);
 
   /* ---- KV cache ---- */
@@ -341,18 +365,8 @@ hr_estimate_compute (const HrScenario  *s,
   out->overhead_bytes = out->compute_bytes + out->runtime_bytes;
 
   out->required_bytes = out->weights_gpu + kv_per_gpu * n + out->overhead_bytes;
-  /* The fullest device: a layer split hands out whole layers and puts the output head on the
-   * last device; tensor parallelism shards evenly. */
-  weights_per_gpu_max = out->weights_gpu / n;
-  if (llama && n > 1)
-    {
-      double per_layer = (out->weights_gpu - (m->tie_embeddings ? out->weights.embd_bytes
-                                                                : out->weights.output_bytes)) /
-                         MAX (m->n_layers, 1);
-      weights_per_gpu_max = per_layer * ceil ((double) m->n_layers / n) +
-                            (m->tie_embeddings ? out->weights.embd_bytes : out->weights.output_bytes);
-      weights_per_gpu_max = MIN (weights_per_gpu_max, out->weights_gpu);
-    }
+  /* The fullest device is the last one (see hr_estimate_device_weights()). */
+  weights_per_gpu_max = hr_estimate_device_weights (s, out, (int) n - 1);
   out->per_gpu_required = weights_per_gpu_max + kv_per_gpu + compute_per_gpu + runtime_gpu;
 
   /* ---- capacity ---- */

@@ -53,6 +53,8 @@ typedef struct
   /* memory, bytes; totals over the tensor-parallel group */
   HrWeights weights;
   double weights_gpu;      /* part of the weights in device memory */
+  double weights_ram_bytes;     /* part of the weights in system RAM (offload, llama.cpp's embedding) */
+  double weights_skipped_bytes; /* in the file but not loaded (llama.cpp skips MTP blocks) */
   double kv_bytes;         /* KV cache and recurrent state, all sequences */
   double overhead_bytes;   /* engine & activation buffers, runtime context (all GPUs) */
   double compute_bytes;    /* of which the engine's compute/activation buffers (all GPUs) */
@@ -109,6 +111,12 @@ gboolean        hr_estimate_compute         (const HrScenario *scenario,
                                              const HrPricing *pricing,
                                              HrEstimate      *out,
                                              GError         **error);
+
+/* Weights device @device (0 … n_gpus − 1) of the group holds; the last is the fullest, the
+ * one per_gpu_required counts.  weights_gpu in all. */
+double          hr_estimate_device_weights  (const HrScenario *scenario,
+                                             const HrEstimate *estimate,
+                                             int              device);
 
 /* KV cache bytes for the scenario at a different context / kv type (for charts). */
 double          hr_estimate_kv_at           (const HrScenario *scenario,

@@ -351,8 +351,35 @@ scenario_subtitle (const HrScenario *s)
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
+/* Where the file's weights go when not all of them are on the GPU, so the file size (the
+ * figure a download listing shows) reconciles with the weights the totals count; NULL when
+ * they are all on the GPU. */
 static char *
-weights_source_text (const HrScenario *s,
+weights_file_text (const HrScenario *s,
+                   const HrEstimate *e)
+{
+  g_autofree char *file = NULL, *ram = NULL, *skipped = NULL;
+  gboolean in_ram = e->weights_ram_bytes >= 0.005 * HR_GIB;
+  gboolean not_loaded = e->weights_skipped_bytes >= 0.005 * HR_GIB;
+
+  if (!in_ram && !not_loaded)
+    return NULL;
+  file = hr_size_format_gib (e->weights.bytes);
+  ram = hr_size_format_gib (e->weights_ram_bytes);
+  skipped = hr_size_format_gib (e->weights_skipped_bytes);
+  if (in_ram && not_loaded)
+    /* TRANSLATORS: e.g. "Of the file’s 67.96 GiB, 0.33 GiB stay in system RAM and 1.6 GiB
+     * (MTP layers) are not loaded by llama.cpp." */
+    return g_strdup_printf (_("Of the file’s %s, %s stay in system RAM and %s (MTP layers) are not loaded by %s."),
+                            file, ram, skipped, hr_engine_display_name (s->engine));
+  if (not_loaded)
+    return g_strdup_printf (_("Of the file’s %s, %s (MTP layers) are not loaded by %s."),
+                            file, skipped, hr_engine_display_name (s->engine));
+  return g_strdup_printf (_("Of the file’s %s, %s stay in system RAM."), file, ram);
+}
+
+static char *
+weights_source_kind (const HrScenario *s,
                      const HrEstimate *e)
 {
   switch (e->weights.source)
@@ -371,6 +398,16 @@ weights_source_text (const HrScenario *s,
     default:
       return g_strdup (_("Weights: source unknown"));
     }
+}
+
+static char *
+weights_source_text (const HrScenario *s,
+                     const HrEstimate *e)
+{
+  g_autofree char *kind = weights_source_kind (s, e);
+  g_autofree char *file = weights_file_text (s, e);
+
+  return file != NULL ? g_strdup_printf ("%s. %s", kind, file) : g_steal_pointer (&kind);
 }
 
 void
@@ -425,12 +462,15 @@ hr_size_state_from_estimate (HrSizeState      *state,
       break;
     }
 
-  weights = hr_size_format_gib (e->weights.bytes);
-  kv = hr_size_format_gib (e->kv_bytes);
+  /* the parts of the required total as the total counts them: the weights on the GPUs and
+   * the cache as the devices hold it (replicated under tensor parallelism with MLA) */
+  weights = hr_size_format_gib (e->weights_gpu);
+  kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
   over = hr_size_format_gib (e->overhead_bytes);
   ram = hr_size_format_gib (e->system_ram_bytes);
-  state->breakdown = g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s · System RAM %s"),
-                                      weights, kv, over, ram);
+  /* TRANSLATORS: the parts of the required memory, then what stays in system RAM */
+  state->breakdown = g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on the GPU · System RAM %s"),
+                                      weights, kv, over, required, ram);
   state->weights_source = weights_source_text (s, e);
 
   /* Required memory */
@@ -617,8 +657,10 @@ matrix_row_state (const HrMatrixRow *row,
 
   st->quant = g_strdup (row->quant->id);
   st->label = g_strdup (row->quant->label ? row->quant->label : "");
-  st->weights = hr_size_format_gib (e->weights.bytes);
-  st->kv = hr_size_format_gib (e->kv_bytes);
+  /* what the total counts, so a row's total is never below its weights (the file size is
+   * in the source column when it differs) */
+  st->weights = hr_size_format_gib (e->weights_gpu);
+  st->kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
   st->total = hr_size_format_gib (e->required_bytes);
   st->total_gb = hr_size_format_gb (e->required_bytes);
   st->decode = hr_size_format_tps (e->decode_tps);
@@ -633,7 +675,14 @@ matrix_row_state (const HrMatrixRow *row,
     }
   else
     st->smallest = g_strdup (_("None in the catalog"));
-  st->source = g_strdup (source_display (e->weights.source));
+  if (fabs (e->weights.bytes - e->weights_gpu) >= 0.005 * HR_GIB)
+    {
+      g_autofree char *file = hr_size_format_gib (e->weights.bytes);
+      /* TRANSLATORS: where a weight size comes from and the file's size, e.g. "Measured, 67.96 GiB file" */
+      st->source = g_strdup_printf (_("%s, %s file"), source_display (e->weights.source), file);
+    }
+  else
+    st->source = g_strdup (source_display (e->weights.source));
   st->current = current != NULL && g_ascii_strcasecmp (current, row->quant->id) == 0;
   return st;
 }
