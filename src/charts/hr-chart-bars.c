@@ -1,6 +1,7 @@
 /* hr-chart-bars.c — horizontal stacked bars with their value labels and callouts
  *
- * Shared by the memory breakdown and the fine-tuning chart.
+ * Shared by the memory breakdown and the fine-tuning chart: bars against a capacity, the
+ * capacity lines across them.
  */
 
 #include <glib/gi18n-lib.h>
@@ -49,6 +50,68 @@ hr_bar_fill (HrCanvas           *c,
       if (start > 0)
         hr_canvas_line (c, a, y, a, y + h, MAX (c->px, 1.0), &c->theme->background, NULL, 0);
       start += v;
+    }
+}
+
+void
+hr_bar_against (HrCanvas           *c,
+                const double       *values,
+                const HrChartRgba **colors,
+                int                 n,
+                double              physical,
+                double              usable,
+                const HrAxis       *axis,
+                double              x0,
+                double              x1,
+                double              y,
+                double              h)
+{
+  double total = 0;
+
+  for (int s = 0; s < n; s++)
+    total += hr_chart_clean (values[s]);
+  /* Empty capacity behind the bar */
+  if (isfinite (physical) && physical > 0)
+    {
+      cairo_rectangle (c->cr, x0, y, hr_axis_map (axis, physical, x0, x1) - x0, h);
+      hr_canvas_set_color (c, &c->theme->track, 1.0);
+      cairo_fill (c->cr);
+    }
+  hr_bar_fill (c, values, colors, FALSE, n, axis, x0, x1, y, h);
+  /* Whatever lies beyond the usable line does not fit: hatch it. */
+  if (isfinite (usable) && total > usable)
+    {
+      double ux = hr_axis_map (axis, usable, x0, x1);
+      HrRect over = { ux, y, hr_axis_map (axis, total, x0, x1) - ux, h };
+
+      hr_canvas_hatch (c, &over, &c->theme->exceeds, 1.0, MAX (4.0, c->fs * 0.5));
+    }
+}
+
+void
+hr_capacity_lines (HrCanvas     *c,
+                   double        physical,
+                   double        usable,
+                   const HrAxis *axis,
+                   double        x0,
+                   double        x1,
+                   double        top,
+                   double        bottom)
+{
+  static const double dash_usable[] = { 6, 3 };
+  double lw = MAX (1.5, c->fs * 0.12);
+
+  if (isfinite (physical))
+    {
+      double px = hr_canvas_snap (c, hr_axis_map (axis, physical, x0, x1), lw);
+
+      hr_canvas_line (c, px, top, px, bottom, lw, &c->theme->physical, NULL, 0);
+    }
+  if (isfinite (usable))
+    {
+      double ux = hr_canvas_snap (c, hr_axis_map (axis, usable, x0, x1), lw);
+
+      hr_canvas_line (c, ux, top, ux, bottom, lw, &c->theme->usable, dash_usable, 2);
     }
 }
 

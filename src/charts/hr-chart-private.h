@@ -307,6 +307,28 @@ void            hr_bar_fill                 (HrCanvas           *c,
                                              double              x1,
                                              double              y,
                                              double              h);
+/* A stacked bar against a capacity: the empty track up to @physical behind it, the segments,
+ * and the part beyond @usable hatched as "does not fit".  NAN capacities draw neither. */
+void            hr_bar_against              (HrCanvas           *c,
+                                             const double       *values,
+                                             const HrChartRgba **colors,
+                                             int                 n,
+                                             double              physical,
+                                             double              usable,
+                                             const HrAxis       *axis,
+                                             double              x0,
+                                             double              x1,
+                                             double              y,
+                                             double              h);
+/* Vertical capacity lines from @top to @bottom: physical solid, usable dashed (NAN: none). */
+void            hr_capacity_lines           (HrCanvas           *c,
+                                             double              physical,
+                                             double              usable,
+                                             const HrAxis       *axis,
+                                             double              x0,
+                                             double              x1,
+                                             double              top,
+                                             double              bottom);
 /* Values inside the segments with room; the others as callouts in @callout_room under the
  * bar ("KV cache 1.44 GiB"), spread so that they never overlap.  No callouts when the room
  * is too small. */
