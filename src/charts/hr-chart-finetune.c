@@ -17,8 +17,6 @@ enum
   N_SEGS
 };
 
-static const double dash_usable[] = { 6, 3 };
-
 static double
 parts_w (HrCanvas   *c,
          const char *text)
@@ -53,6 +51,250 @@ method_value (const HrChartFtMethod *m,
   return buf;
 }
 
+/* Where everything goes, computed in one step under the header. */
+typedef struct
+{
+  HrCanvas *c;
+  const HrChartFinetune *data;
+  int n;
+  gboolean capacity;                /* a GPU to draw against */
+  const char *seg_names[N_SEGS];
+  const HrChartRgba *colors[N_SEGS];
+  HrLegendItem legend[N_SEGS + 1];
+  int n_legend;
+  double legend_h;
+  double max_v, label_w, value_w;
+  double x0, x1, rows_top, rows_bottom, pitch, bar_h, lh;
+  HrAxis axis;
+  HrMarkLabel marks[2];             /* usable, and the GPU's physical memory */
+  char mark_text[2][96];
+  int n_marks, n_tiers;
+} Layout;
+
+static void
+layout_legend (Layout *l)
+{
+  const HrChartTheme *t = l->c->theme;
+
+  l->seg_names[SEG_WEIGHTS] = _("Weights");
+  l->seg_names[SEG_OPTIMIZER] = _("Gradients + optimizer");
+  l->seg_names[SEG_ACTIVATIONS] = _("Activations");
+  l->seg_names[SEG_BUFFERS] = _("Buffers");
+  for (int s = 0; s < N_SEGS; s++)
+    {
+      l->colors[s] = &t->series[s];
+      l->legend[s] = (HrLegendItem) { l->seg_names[s], l->colors[s], HR_SWATCH_BOX, -1 };
+    }
+  l->legend[N_SEGS] = (HrLegendItem) { _("Does not fit"), &t->exceeds, HR_SWATCH_HATCH, -1 };
+  l->n_legend = N_SEGS + (l->capacity ? 1 : 0);
+  l->legend_h = hr_canvas_legend_height (l->c, l->legend, l->n_legend);
+}
+
+/* The label column (method and note) and the value column (total and verdict) */
+static gboolean
+layout_columns (Layout *l)
+{
+  HrCanvas *c = l->c;
+  char buf[160];
+
+  for (int i = 0; i < l->n; i++)
+    {
+      const HrChartFtMethod *m = &l->data->methods[i];
+      double w;
+
+      hr_canvas_text_measure (c, m->label, HR_TEXT_STRONG, &w, NULL);
+      l->label_w = MAX (l->label_w, w);
+      hr_canvas_text_measure (c, m->note, HR_TEXT_SMALL, &w, NULL);
+      l->label_w = MAX (l->label_w, w);
+      hr_canvas_text_measure (c, method_value (m, l->capacity, buf, sizeof buf), HR_TEXT_VALUE,
+                              &w, NULL);
+      l->value_w = MAX (l->value_w, w);
+    }
+  l->label_w = MIN (l->label_w, c->width * 0.26);
+  l->value_w = MIN (l->value_w, c->width * 0.3);
+  l->x0 = c->pad + l->label_w + c->fs;
+  l->x1 = c->width - c->pad - l->value_w - c->fs * 0.8;
+  return l->x1 - l->x0 >= c->fs * 4;
+}
+
+/* The capacity lines' labels above the rows */
+static void
+layout_marks (Layout *l)
+{
+  const HrChartFinetune *data = l->data;
+  char v[48], text[96];
+
+  if (l->capacity && isfinite (data->usable_gib))
+    {
+      g_snprintf (text, sizeof text, _("usable %s"), hr_fmt_gib (v, sizeof v, data->usable_gib));
+      hr_mark_add (l->marks, l->mark_text, &l->n_marks, text,
+                   hr_axis_map (&l->axis, data->usable_gib, l->x0, l->x1), TRUE, NULL);
+    }
+  if (l->capacity)
+    {
+      hr_fmt_gib (v, sizeof v, data->physical_gib);
+      if (data->gpu_label[0] != '\0')
+        /* TRANSLATORS: "H100 80GB SXM: 80 GiB" */
+        g_snprintf (text, sizeof text, _("%s: %s"), data->gpu_label, v);
+      else
+        g_snprintf (text, sizeof text, _("physical %s"), v);
+      hr_mark_add (l->marks, l->mark_text, &l->n_marks, text,
+                   hr_axis_map (&l->axis, data->physical_gib, l->x0, l->x1), FALSE, NULL);
+    }
+  l->n_tiers = hr_canvas_place_marks (l->c, l->marks, l->n_marks, l->c->pad,
+                                      l->c->width - l->c->pad);
+}
+
+/* Everything under @top; FALSE when there is no room for the bars. */
+static gboolean
+layout (Layout *l,
+        double  top)
+{
+  HrCanvas *c = l->c;
+
+  if (l->capacity)
+    l->max_v = MAX (l->max_v, l->data->physical_gib);
+  layout_legend (l);
+  if (!layout_columns (l))
+    return FALSE;
+  hr_axis_linear (&l->axis, 0, l->max_v * 1.02,
+                  hr_canvas_xaxis_max_ticks (c, l->x1 - l->x0, "8888"));
+  layout_marks (l);
+  l->rows_top = top + l->n_tiers * hr_canvas_marks_tier_height (c);
+  l->rows_bottom = hr_canvas_above_legend (c, l->legend_h)
+                   - hr_canvas_xaxis_height (c, _("Memory per GPU (GiB)"));
+  if (l->rows_bottom - l->rows_top < c->fs * 2)
+    return FALSE;
+  l->pitch = (l->rows_bottom - l->rows_top) / l->n;
+  l->bar_h = MIN (l->pitch * 0.5, c->fs * 3.5);
+  l->lh = hr_canvas_line_height (c, HR_TEXT_VALUE);
+  return TRUE;
+}
+
+static double
+row_centre (const Layout *l,
+            int           i)
+{
+  return l->rows_top + l->pitch * (i + 0.5);
+}
+
+/* The bars against the GPU, then its capacity lines over them */
+static void
+draw_bars (Layout *l)
+{
+  const HrChartFinetune *data = l->data;
+
+  for (int i = 0; i < l->n; i++)
+    {
+      const HrChartFtMethod *m = &data->methods[i];
+      double values[N_SEGS] = {
+        m->weights_gib, m->grad_optimizer_gib, m->activations_gib, m->buffers_gib,
+      };
+
+      if (!isfinite (m->weights_gib))
+        continue;
+      hr_bar_against (l->c, values, l->colors, N_SEGS, l->capacity ? data->physical_gib : NAN,
+                      l->capacity ? data->usable_gib : NAN, &l->axis, l->x0, l->x1,
+                      row_centre (l, i) - l->bar_h / 2, l->bar_h);
+    }
+  if (l->capacity)
+    {
+      hr_capacity_lines (l->c, data->physical_gib, data->usable_gib, &l->axis, l->x0, l->x1,
+                         l->rows_top, l->rows_bottom);
+      hr_canvas_draw_marks (l->c, l->marks, l->n_marks, l->n_tiers, l->rows_top);
+    }
+}
+
+/* Every part in words under the bar: small parts have no room inside it. */
+static void
+draw_parts (Layout       *l,
+            const double *values,
+            double        y)
+{
+  HrCanvas *c = l->c;
+  double small = c->size[HR_TEXT_SMALL];
+  g_autoptr(GString) parts = g_string_new (NULL);
+
+  for (int s = 0; s < N_SEGS; s++)
+    {
+      char v[48];
+
+      if (!(values[s] > 0))
+        continue;
+      if (parts->len > 0)
+        g_string_append (parts, "  ·  ");
+      g_string_append_printf (parts, "%s %s", l->seg_names[s],
+                              hr_fmt_gib (v, sizeof v, values[s]));
+    }
+  /* Shrink a little before ellipsizing */
+  c->size[HR_TEXT_SMALL] = CLAMP (small * (c->width - c->pad - l->x0)
+                                  / MAX (1, parts_w (c, parts->str)),
+                                  small * 0.75, small);
+  hr_canvas_text_boxed (c, parts->str, HR_TEXT_SMALL, l->x0, y, 0, 0, c->width - c->pad - l->x0,
+                        &c->theme->muted);
+  c->size[HR_TEXT_SMALL] = small;
+}
+
+/* The total, then the verdict after it: a pill like the header's (verdict colours are too
+ * light for text), or the glyph alone where the pill has no room */
+static void
+draw_total (Layout                *l,
+            const HrChartFtMethod *m,
+            double                 cy)
+{
+  HrCanvas *c = l->c;
+  double total = method_total (m), end = hr_axis_map (&l->axis, total, l->x0, l->x1);
+  double tw, gx, bw, bh;
+  char v[48];
+
+  hr_fmt_gib (v, sizeof v, total);
+  tw = hr_canvas_text_boxed (c, v, HR_TEXT_VALUE, end + c->fs * 0.4, cy, 0, 0.5, -1,
+                             &c->theme->foreground);
+  if (!l->capacity || m->verdict == HR_CHART_VERDICT_UNKNOWN)
+    return;
+  gx = end + c->fs * 0.4 + tw + c->fs * 0.8;
+  bw = hr_canvas_badge (c, m->verdict, NULL, 0, 0, FALSE, &bh);
+  if (gx + bw <= c->width - c->pad)
+    hr_canvas_badge (c, m->verdict, NULL, gx + bw, cy - bh / 2, TRUE, NULL);
+  else
+    hr_canvas_text (c, hr_chart_verdict_glyph (m->verdict), HR_TEXT_STRONG, gx, cy, 0, 0.5, -1,
+                    hr_chart_theme_verdict_color (c->theme, m->verdict));
+}
+
+/* Every label over the bars and the lines */
+static void
+draw_labels (Layout *l)
+{
+  HrCanvas *c = l->c;
+  double lh = l->lh;
+
+  for (int i = 0; i < l->n; i++)
+    {
+      const HrChartFtMethod *m = &l->data->methods[i];
+      double values[N_SEGS] = {
+        m->weights_gib, m->grad_optimizer_gib, m->activations_gib, m->buffers_gib,
+      };
+      double cy = row_centre (l, i), by = cy - l->bar_h / 2;
+
+      hr_canvas_text (c, m->label, HR_TEXT_STRONG, c->pad, cy - (m->note[0] ? lh * 0.55 : 0), 0,
+                      0.5, l->label_w, &c->theme->foreground);
+      if (m->note[0] != '\0')
+        hr_canvas_text (c, m->note, HR_TEXT_SMALL, c->pad, cy + lh * 0.6, 0, 0.5, l->label_w,
+                        &c->theme->muted);
+      if (!isfinite (m->weights_gib))
+        {
+          hr_canvas_text (c, _("unknown"), HR_TEXT_VALUE, l->x0 + c->fs * 0.4, cy, 0, 0.5, -1,
+                          &c->theme->muted);
+          continue;
+        }
+      hr_bar_labels (c, values, l->seg_names, l->colors, N_SEGS, &l->axis, l->x0, l->x1, by,
+                     l->bar_h, 0);
+      if (l->pitch / 2 - l->bar_h / 2 > lh * 1.3)
+        draw_parts (l, values, by + l->bar_h + lh * 0.3);
+      draw_total (l, m, cy);
+    }
+}
+
 void
 hr_chart_finetune_draw (cairo_t               *cr,
                         double                 width,
@@ -61,251 +303,32 @@ hr_chart_finetune_draw (cairo_t               *cr,
                         const HrChartTheme    *theme)
 {
   HrCanvas cv, *c = &cv;
-  const HrChartTheme *t;
-  const char *seg_names[N_SEGS];
-  const HrChartRgba *colors[N_SEGS];
-  HrLegendItem legend[N_SEGS + 1];
-  HrMarkLabel marks[2];
-  char mark_text[2][96], buf[160];
-  double max_v = 0, label_w = 0, value_w = 0, y, legend_h, axis_h, x0, x1, pitch, bar_h, lh;
-  double rows_top, rows_bottom, small;
-  gboolean capacity;
-  int n, n_marks = 0, n_tiers;
-  HrAxis axis;
+  Layout l = { c, data };
+  double top;
 
-  if (!hr_canvas_begin (c, cr, width, height, theme))
+  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
     return;
-  t = c->theme;
-  hr_canvas_background (c);
-  if (data == NULL)
-    {
-      HrRect r = { 0, 0, width, height };
-
-      hr_canvas_message (c, &r, _("No data"));
-      hr_canvas_end (c);
-      return;
-    }
-
-  n = CLAMP (data->n_methods, 0, HR_CHART_MAX_FT);
-  capacity = isfinite (data->physical_gib) && data->physical_gib > 0;
-  y = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
-  for (int i = 0; i < n; i++)
+  l.n = CLAMP (data->n_methods, 0, HR_CHART_MAX_FT);
+  l.capacity = isfinite (data->physical_gib) && data->physical_gib > 0;
+  top = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
+  for (int i = 0; i < l.n; i++)
     if (isfinite (data->methods[i].weights_gib))
-      max_v = MAX (max_v, method_total (&data->methods[i]));
-  if (n == 0 || max_v <= 0)
+      l.max_v = MAX (l.max_v, method_total (&data->methods[i]));
+  if (l.n == 0 || l.max_v <= 0)
     {
-      HrRect r = { 0, y, width, height - y - c->pad };
-
-      hr_canvas_message (c, &r, _("The memory figures of this model are unknown."));
-      hr_canvas_end (c);
+      hr_canvas_end_with_message (c, top, _("The memory figures of this model are unknown."));
       return;
     }
-  if (capacity)
-    max_v = MAX (max_v, data->physical_gib);
-
-  seg_names[SEG_WEIGHTS] = _("Weights");
-  seg_names[SEG_OPTIMIZER] = _("Gradients + optimizer");
-  seg_names[SEG_ACTIVATIONS] = _("Activations");
-  seg_names[SEG_BUFFERS] = _("Buffers");
-  for (int s = 0; s < N_SEGS; s++)
+  if (!layout (&l, top))
     {
-      colors[s] = &t->series[s];
-      legend[s] = (HrLegendItem) { seg_names[s], colors[s], HR_SWATCH_BOX, -1 };
-    }
-  legend[N_SEGS] = (HrLegendItem) { _("Does not fit"), &t->exceeds, HR_SWATCH_HATCH, -1 };
-  legend_h = hr_canvas_legend (c, legend, N_SEGS + (capacity ? 1 : 0), c->pad, 0,
-                               width - 2 * c->pad, FALSE);
-
-  for (int i = 0; i < n; i++)
-    {
-      const HrChartFtMethod *m = &data->methods[i];
-      double w;
-
-      hr_canvas_text_measure (c, m->label, HR_TEXT_STRONG, &w, NULL);
-      label_w = MAX (label_w, w);
-      hr_canvas_text_measure (c, m->note, HR_TEXT_SMALL, &w, NULL);
-      label_w = MAX (label_w, w);
-      hr_canvas_text_measure (c, method_value (m, capacity, buf, sizeof buf), HR_TEXT_VALUE, &w,
-                              NULL);
-      value_w = MAX (value_w, w);
-    }
-  label_w = MIN (label_w, width * 0.26);
-  value_w = MIN (value_w, width * 0.3);
-  x0 = c->pad + label_w + c->fs;
-  x1 = width - c->pad - value_w - c->fs * 0.8;
-  if (x1 - x0 < c->fs * 4)
-    {
-      HrRect r = { 0, y, width, height - y - c->pad };
-
-      hr_canvas_message (c, &r, _("Too small to draw"));
-      hr_canvas_end (c);
+      hr_canvas_end_with_message (c, top, _("Too small to draw"));
       return;
     }
-  hr_axis_linear (&axis, 0, max_v * 1.02, hr_canvas_xaxis_max_ticks (c, x1 - x0, "8888"));
 
-  if (capacity && isfinite (data->usable_gib))
-    {
-      char v[48];
-
-      g_snprintf (mark_text[n_marks], sizeof mark_text[n_marks], _("usable %s"),
-                  hr_fmt_gib (v, sizeof v, data->usable_gib));
-      marks[n_marks] = (HrMarkLabel) {
-        .text = mark_text[n_marks],
-        .x = hr_axis_map (&axis, data->usable_gib, x0, x1),
-        .prefer_left = TRUE,
-      };
-      n_marks++;
-    }
-  if (capacity)
-    {
-      char v[48];
-
-      hr_fmt_gib (v, sizeof v, data->physical_gib);
-      if (data->gpu_label[0] != '\0')
-        /* TRANSLATORS: "H100 80GB SXM: 80 GiB" */
-        g_snprintf (mark_text[n_marks], sizeof mark_text[n_marks], _("%s: %s"),
-                    data->gpu_label, v);
-      else
-        g_snprintf (mark_text[n_marks], sizeof mark_text[n_marks], _("physical %s"), v);
-      marks[n_marks] = (HrMarkLabel) {
-        .text = mark_text[n_marks],
-        .x = hr_axis_map (&axis, data->physical_gib, x0, x1),
-        .prefer_left = FALSE,
-      };
-      n_marks++;
-    }
-  n_tiers = hr_canvas_place_marks (c, marks, n_marks, c->pad, width - c->pad);
-
-  axis_h = hr_canvas_xaxis_height (c, _("Memory per GPU (GiB)"));
-  rows_top = y + n_tiers * hr_canvas_marks_tier_height (c);
-  rows_bottom = height - c->pad - legend_h - (legend_h > 0 ? c->fs * 0.8 : 0) - axis_h;
-  if (rows_bottom - rows_top < c->fs * 2)
-    {
-      HrRect r = { 0, y, width, height - y - c->pad };
-
-      hr_canvas_message (c, &r, _("Too small to draw"));
-      hr_canvas_end (c);
-      return;
-    }
-  pitch = (rows_bottom - rows_top) / n;
-  bar_h = MIN (pitch * 0.5, c->fs * 3.5);
-  hr_canvas_text_measure (c, "Hg", HR_TEXT_VALUE, NULL, &lh);
-  small = c->size[HR_TEXT_SMALL];
-
-  hr_canvas_xaxis (c, &axis, NULL, x0, x1, rows_top, rows_bottom, _("Memory per GPU (GiB)"));
-
-  for (int pass = 0; pass < 2; pass++)
-    {
-      for (int i = 0; i < n; i++)
-        {
-          const HrChartFtMethod *m = &data->methods[i];
-          double values[N_SEGS] = {
-            m->weights_gib, m->grad_optimizer_gib, m->activations_gib, m->buffers_gib,
-          };
-          double cy = rows_top + pitch * (i + 0.5), by = cy - bar_h / 2;
-          double total = method_total (m), end = hr_axis_map (&axis, total, x0, x1);
-
-          if (pass == 1)
-            {
-              hr_canvas_text (c, m->label, HR_TEXT_STRONG, c->pad,
-                              cy - (m->note[0] ? lh * 0.55 : 0), 0, 0.5, label_w, &t->foreground);
-              if (m->note[0] != '\0')
-                hr_canvas_text (c, m->note, HR_TEXT_SMALL, c->pad, cy + lh * 0.6, 0, 0.5, label_w,
-                                &t->muted);
-            }
-          if (!isfinite (m->weights_gib))
-            {
-              if (pass == 1)
-                hr_canvas_text (c, _("unknown"), HR_TEXT_VALUE, x0 + c->fs * 0.4, cy, 0, 0.5, -1,
-                                &t->muted);
-              continue;
-            }
-          if (pass == 0)
-            {
-              if (capacity)
-                {
-                  cairo_rectangle (c->cr, x0, by,
-                                   hr_axis_map (&axis, data->physical_gib, x0, x1) - x0, bar_h);
-                  hr_canvas_set_color (c, &t->track, 1.0);
-                  cairo_fill (c->cr);
-                }
-              hr_bar_fill (c, values, colors, FALSE, N_SEGS, &axis, x0, x1, by, bar_h);
-              if (capacity && isfinite (data->usable_gib) && total > data->usable_gib)
-                {
-                  double ux = hr_axis_map (&axis, data->usable_gib, x0, x1);
-                  HrRect over = { ux, by, end - ux, bar_h };
-
-                  hr_canvas_hatch (c, &over, &t->exceeds, 1.0, MAX (4.0, c->fs * 0.5));
-                }
-              continue;
-            }
-
-          hr_bar_labels (c, values, seg_names, colors, N_SEGS, &axis, x0, x1, by, bar_h, 0);
-          /* Every part in words under the bar: small parts have no room inside it. */
-          if (pitch / 2 - bar_h / 2 > lh * 1.3)
-            {
-              g_autoptr(GString) parts = g_string_new (NULL);
-
-              for (int s = 0; s < N_SEGS; s++)
-                {
-                  char v[48];
-
-                  if (!(values[s] > 0))
-                    continue;
-                  if (parts->len > 0)
-                    g_string_append (parts, "  ·  ");
-                  g_string_append_printf (parts, "%s %s", seg_names[s],
-                                          hr_fmt_gib (v, sizeof v, values[s]));
-                }
-              /* Shrink a little before ellipsizing */
-              c->size[HR_TEXT_SMALL] = CLAMP (small * (width - c->pad - x0)
-                                              / MAX (1, parts_w (c, parts->str)),
-                                              small * 0.75, small);
-              hr_canvas_text_boxed (c, parts->str, HR_TEXT_SMALL, x0, by + bar_h + lh * 0.3, 0, 0,
-                                    width - c->pad - x0, &t->muted);
-              c->size[HR_TEXT_SMALL] = small;
-            }
-          {
-            char v[48];
-            double tw, gx;
-            const HrChartRgba *vc = hr_chart_theme_verdict_color (t, m->verdict);
-
-            /* Total, then the verdict in its colour after it */
-            hr_fmt_gib (v, sizeof v, total);
-            tw = hr_canvas_text_boxed (c, v, HR_TEXT_VALUE, end + c->fs * 0.4, cy, 0, 0.5,
-                                       -1, &t->foreground);
-            if (capacity && m->verdict != HR_CHART_VERDICT_UNKNOWN)
-              {
-                double bw, bh;
-
-                /* A pill like the header's: verdict colours are too light for text. */
-                gx = end + c->fs * 0.4 + tw + c->fs * 0.8;
-                bw = hr_canvas_badge (c, m->verdict, NULL, 0, 0, FALSE, &bh);
-                if (gx + bw <= width - c->pad)
-                  hr_canvas_badge (c, m->verdict, NULL, gx + bw, cy - bh / 2, TRUE, NULL);
-                else
-                  hr_canvas_text (c, hr_chart_verdict_glyph (m->verdict), HR_TEXT_STRONG, gx, cy,
-                                  0, 0.5, -1, vc);
-              }
-          }
-        }
-      if (pass == 0 && capacity)
-        {
-          double lw = MAX (1.5, c->fs * 0.12);
-          double px = hr_canvas_snap (c, hr_axis_map (&axis, data->physical_gib, x0, x1), lw);
-
-          hr_canvas_line (c, px, rows_top, px, rows_bottom, lw, &t->physical, NULL, 0);
-          if (isfinite (data->usable_gib))
-            {
-              double ux = hr_canvas_snap (c, hr_axis_map (&axis, data->usable_gib, x0, x1), lw);
-
-              hr_canvas_line (c, ux, rows_top, ux, rows_bottom, lw, &t->usable, dash_usable, 2);
-            }
-          hr_canvas_draw_marks (c, marks, n_marks, n_tiers, rows_top);
-        }
-    }
-
-  hr_canvas_legend (c, legend, N_SEGS + (capacity ? 1 : 0), c->pad,
-                    height - c->pad - legend_h, width - 2 * c->pad, TRUE);
+  hr_canvas_xaxis (c, &l.axis, NULL, l.x0, l.x1, l.rows_top, l.rows_bottom,
+                   _("Memory per GPU (GiB)"));
+  draw_bars (&l);
+  draw_labels (&l);
+  hr_canvas_legend_bottom (c, l.legend, l.n_legend, l.legend_h);
   hr_canvas_end (c);
 }
