@@ -74,7 +74,8 @@ test_estimate_json (void)
                          "system_ram_gib", "required_gib", "physical_gib", "usable_gib",
                          "margin_gib", "utilization_pct", "verdict", "decode_tps",
                          "decode_tps_low", "decode_tps_high", "prefill_tps", "ttft_ms",
-                         "cost_per_mtok_usd" };
+                         "cost_per_mtok_usd", "depth", "decode_tps_at_depth", "decode_tps_empty",
+                         "engine_version" };
 
   run_cli (&r, NULL, "estimate", "--model", "glm-4.5-air", "--gpu", "mlu590-80gb",
            "--context", "32768", "--json", NULL);
@@ -202,6 +203,9 @@ test_bad_arguments (void)
     { { "estimate", "--model-config", "/nonexistent/config.json", "--gpu", "h100-80gb-sxm", NULL }, 1, "config.json" },
     { { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--engine-version", "2023", NULL }, 2, "--engine-version" },
     { { "compare", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--engine-version", "", NULL }, 2, "current, 2024" },
+    { { "estimate", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", "--depth", "-5", NULL }, 2, "--depth" },
+    { { "estimate", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", "--depth", "9000", NULL }, 2, "depth" },
+    { { "estimate", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", "--depth", "lots", NULL }, 2, "lots" },
     { { "list", "toasters", NULL }, 2, "toasters" },
     { { "frobnicate", NULL }, 2, "frobnicate" },
     /* the kinds come from the chart registry */
@@ -272,6 +276,36 @@ test_engine_version (void)
   }
 }
 
+/* --depth: the tokens in the context decode speed is given at (default: the context); JSON
+ * carries the speed at that depth and at an empty context */
+static void
+test_depth (void)
+{
+  Run r = { 0 }, d = { 0 };
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  JsonObject *full, *zero;
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb",
+           "--context", "32k", "--json", NULL);
+  run_cli (&d, NULL, "estimate", "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb",
+           "--context", "32k", "--depth", "0", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (d.status, ==, 0);
+  full = parse_object (r.out, p1);
+  zero = parse_object (d.out, p2);
+  g_assert_cmpint (json_object_get_int_member (full, "depth"), ==, 32768);
+  g_assert_cmpint (json_object_get_int_member (zero, "depth"), ==, 0);
+  g_assert_cmpfloat (json_object_get_double_member (full, "decode_tps_at_depth"), ==,
+                     json_object_get_double_member (full, "decode_tps"));
+  g_assert_cmpfloat (json_object_get_double_member (full, "decode_tps"), <,
+                     json_object_get_double_member (full, "decode_tps_empty"));
+  g_assert_cmpfloat (json_object_get_double_member (zero, "decode_tps"), ==,
+                     json_object_get_double_member (full, "decode_tps_empty"));
+  run_clear (&r);
+  run_clear (&d);
+}
+
 /* LANGUAGE=de shows German in the human output, while numbers in JSON stay C-locale. */
 static void
 test_german_text (void)
@@ -306,6 +340,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/gpu-custom", test_gpu_custom);
   g_test_add_func ("/cli/engine-version", test_engine_version);
+  g_test_add_func ("/cli/depth", test_depth);
   if (g_getenv ("HEADROOM_LOCALEDIR") != NULL)
     g_test_add_func ("/cli/german-text", test_german_text);
   return g_test_run ();

@@ -251,7 +251,49 @@ test_bad_arguments (void)
   REJECT (t.reserve = NAN);
   REJECT (g_strlcpy (t.quant, "Q9_Z", sizeof t.quant));
   REJECT (t.model = NULL);
+  REJECT (t.depth = -2);
+  REJECT (t.depth = t.context + 1);
+  REJECT (t.engine_version = (HrEngineVersion) 7);
 #undef REJECT
+}
+
+/* Decode reads the KV cache at the depth: by default the full context, and at an empty
+ * context too; memory does not depend on it.  Hand-computed: bytes ÷ (1008 GB/s × 0.92) +
+ * 32 layers × the fixed per-layer cost of the build (current 25 µs, 2024 121 µs). */
+static void
+test_depth (void)
+{
+  HrScenario s;
+  HrEstimate full, mid, empty, old;
+
+  scenario (&s, "llama-3.1-8b", "rtx-4090-24gb");
+  s.context = 32768;
+  g_assert_true (hr_estimate_compute (&s, NULL, &full, NULL));
+  g_assert_cmpint (full.depth, ==, 32768);
+  g_assert_cmpfloat (full.decode_tps, <, full.decode_tps_empty);
+
+  s.depth = 8192;
+  g_assert_true (hr_estimate_compute (&s, NULL, &mid, NULL));
+  g_assert_cmpint (mid.depth, ==, 8192);
+  g_assert_cmpfloat (mid.decode_tps, >, full.decode_tps);
+  g_assert_cmpfloat (mid.decode_tps, <, mid.decode_tps_empty);
+  g_assert_cmpfloat (mid.required_bytes, ==, full.required_bytes);
+  g_assert_cmpfloat (mid.decode_tps_empty, ==, full.decode_tps_empty);
+
+  s.depth = 0;
+  g_assert_true (hr_estimate_compute (&s, NULL, &empty, NULL));
+  g_assert_cmpfloat_with_epsilon (empty.decode_tps, full.decode_tps_empty, 1e-9);
+  g_assert_cmpfloat_with_epsilon (1.0 / empty.decode_tps,
+                                  empty.bytes_per_token / (1008e9 * 0.92) + 32 * 25e-6, 1e-12);
+
+  s.engine_version = HR_ENGINE_VERSION_2024;
+  g_assert_true (hr_estimate_compute (&s, NULL, &old, NULL));
+  g_assert_cmpfloat_with_epsilon (1.0 / old.decode_tps,
+                                  old.bytes_per_token / (1008e9 * 0.92) + 32 * 121e-6, 1e-12);
+  /* current builds decode and prefill faster; the memory is the same */
+  g_assert_cmpfloat (empty.decode_tps, >, old.decode_tps * 1.3);
+  g_assert_cmpfloat (empty.prefill_tps, >, old.prefill_tps);
+  g_assert_cmpfloat (old.required_bytes, ==, empty.required_bytes);
 }
 
 static void
@@ -347,6 +389,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/catalog/every-entry", test_every_entry);
   g_test_add_func ("/estimate/bad-arguments", test_bad_arguments);
   g_test_add_func ("/estimate/multi-gpu-offload", test_multi_gpu_and_offload);
+  g_test_add_func ("/estimate/depth", test_depth);
   g_test_add_func ("/estimate/reverse", test_reverse_questions);
   g_test_add_func ("/estimate/recommendations", test_recommendations);
   rc = g_test_run ();

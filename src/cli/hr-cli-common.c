@@ -35,6 +35,7 @@ hr_cli_args_clear (HrCliArgs *args)
   g_free (args->gpu_custom);
   g_free (args->quant);
   g_free (args->context);
+  g_free (args->depth);
   g_free (args->kv_type);
   g_free (args->engine);
   g_free (args->engine_version);
@@ -56,6 +57,8 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "gpus", 0, 0, G_OPTION_ARG_INT, &args->gpus, "Number of GPUs (tensor parallel)", "N" },
     { "quant", 0, 0, G_OPTION_ARG_STRING, &args->quant, "Quantization (Q4_K_M, Q8_0, BF16, FP8…)", "Q" },
     { "context", 0, 0, G_OPTION_ARG_STRING, &args->context, "Context window in tokens (32768, 32k)", "N" },
+    { "depth", 0, 0, G_OPTION_ARG_STRING, &args->depth,
+      "Tokens already in the context while generating (default: the context)", "N" },
     { "batch", 0, 0, G_OPTION_ARG_INT, &args->batch, "Concurrent sequences", "N" },
     { "kv-type", 0, 0, G_OPTION_ARG_STRING, &args->kv_type, "KV cache: f16|fp8|q8_0|q4_0", "T" },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &args->engine, "llama.cpp|vllm|sglang|ollama|mlx", "E" },
@@ -99,6 +102,21 @@ usage (GError     **error,
   va_end (ap);
   g_set_error_literal (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, msg);
   return FALSE;
+}
+
+/* A token count that may be 0 (an empty context). */
+static gboolean
+parse_depth (const char *str,
+             gint64     *out)
+{
+  g_autofree char *trimmed = g_strstrip (g_strdup (str));
+
+  if (g_strcmp0 (trimmed, "0") == 0)
+    {
+      *out = 0;
+      return TRUE;
+    }
+  return hr_parse_context (str, out);
 }
 
 static char *
@@ -259,6 +277,8 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     }
   if (args->context && !hr_parse_context (args->context, &s->context))
     return usage (error, "--context: “%s” is not a token count (e.g. 32768 or 32k)", args->context);
+  if (args->depth && !parse_depth (args->depth, &s->depth))
+    return usage (error, "--depth: “%s” is not a token count (0, 4096 or 32k)", args->depth);
   s->batch = args->batch;
   if (args->kv_type && !hr_kv_type_from_string (args->kv_type, &s->kv_type))
     return usage (error, "--kv-type: unknown type “%s” (f16, fp8, q8_0, q4_0)", args->kv_type);

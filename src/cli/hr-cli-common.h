@@ -27,6 +27,7 @@ typedef struct
   int gpus;
   char *quant;
   char *context;
+  char *depth;
   int batch;
   char *kv_type;
   char *engine;

@@ -33,6 +33,22 @@ static const HrCalibration calibrations[HR_N_BACKENDS] = {
   [HR_BACKEND_OTHER]  = { "vendor stack", 0.50, 160.0, 0, 12.0, 500, 0.50, 1.35, 0.40, 1.60, 0.50, 0.15, 150 },
 };
 
+/* Current builds (2025 on): CUDA graphs and fused kernels cut the per-layer cost to tens of
+ * µs, flash attention is on by default, quantized prefill runs int8 tensor-core MMQ kernels;
+ * fitted on bench_dev_modern.csv and tests/accuracy/bench_public.csv. */
+static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
+  /*                     name      bw    t_layer t_tok  ppref rt_MiB dlo   dhi   plo   phi   kv    attn  hop */
+  [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 25.0,  0,    31.0, 350,   0.80, 1.15, 0.62, 1.55, 0.92, 0.20, 71 },
+  [HR_BACKEND_ROCM]   = { "ROCm",   0.80, 95.0,  0,    40.0, 400,   0.80, 1.15, 0.55, 1.60, 0.80, 0.20, 71 },
+  [HR_BACKEND_METAL]  = { "Metal",  0.85, 146.0, 0,    1.00, 0,     0.80, 1.15, 0.60, 1.40, 0.85, 1.00, 159 },
+  [HR_BACKEND_VULKAN] = { "Vulkan", 0.80, 28.0,  0,    20.0, 300,   0.80, 1.20, 0.55, 1.60, 0.80, 0.20, 71 },
+  [HR_BACKEND_SYCL]   = { "SYCL",   0.60, 160.0, 0,    12.0, 400,   0.60, 1.25, 0.50, 1.60, 0.60, 0.15, 150 },
+  [HR_BACKEND_CPU]    = { "CPU",    0.60, 2.0,   200,  1.00, 0,     0.60, 1.25, 0.50, 1.50, 0.60, 0.30, 0 },
+  [HR_BACKEND_CANN]   = { "CANN",   0.50, 160.0, 0,    12.0, 500,   0.55, 1.30, 0.45, 1.60, 0.50, 0.15, 150 },
+  [HR_BACKEND_MUSA]   = { "MUSA",   0.55, 160.0, 0,    12.0, 400,   0.55, 1.30, 0.45, 1.60, 0.55, 0.15, 150 },
+  [HR_BACKEND_OTHER]  = { "vendor stack", 0.50, 160.0, 0, 12.0, 500, 0.50, 1.35, 0.40, 1.60, 0.50, 0.15, 150 },
+};
+
 /* Effective dense FLOP/s per Apple GPU core in prefill (see hr_calibration_metal_pp_per_core) */
 #define METAL_FLOPS_PER_CORE 0.25e12
 
@@ -42,6 +58,17 @@ hr_calibration_for (HrBackend backend)
   if ((guint) backend >= HR_N_BACKENDS)
     backend = HR_BACKEND_OTHER;
   return &calibrations[backend];
+}
+
+const HrCalibration *
+hr_calibration_speed (HrBackend       backend,
+                      HrEngineVersion version)
+{
+  if (version != HR_ENGINE_VERSION_CURRENT)
+    return hr_calibration_for (backend);
+  if ((guint) backend >= HR_N_BACKENDS)
+    backend = HR_BACKEND_OTHER;
+  return &calibrations_current[backend];
 }
 
 double

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "hr-gpu.h"
+#include "hr-scenario.h"
 
 G_BEGIN_DECLS
 
@@ -29,7 +30,11 @@ typedef struct
   double t_hop_us;        /* llama.cpp layer split: hand-over cost per extra device per token */
 } HrCalibration;
 
+/* The 2024 fit; its runtime_mib is the backend context for every engine version. */
 const HrCalibration *hr_calibration_for       (HrBackend        backend);
+/* The speed constants for builds of @version (current: 2025 on). */
+const HrCalibration *hr_calibration_speed     (HrBackend        backend,
+                                               HrEngineVersion  version);
 /* System-RAM bandwidth (GB/s) assumed for offloaded weights when the user gives none. */
 double               hr_calibration_sysram_gbs (const HrGpu     *gpu);
 /* Effective prefill FLOP/s per GPU core for devices that publish no tensor TFLOPS (Apple
@@ -52,6 +57,12 @@ double               hr_calibration_prefill_flops (const HrGpu         *gpu,
 /* 16-bit weights in prefill: cuBLAS / MPS GEMMs reach this much more of the tensor rate than
  * the dequantizing kernels of quantized weights. */
 #define HR_CAL_F16_PREFILL_GAIN 1.30
+/* Current builds on LPDDR5X unified memory other than Apple's (GB10, Strix Halo): decode
+ * reaches this fraction of what the backend reaches on discrete cards' GDDR/HBM. */
+#define HR_CAL_LPDDR_BW_EFF 0.80
+/* Current builds on discrete GPUs: quantized prefill kernels fill the device from this hidden
+ * size on; narrower models (1–3B) run proportionally fewer tiles per matrix and reach less. */
+#define HR_CAL_PREFILL_FULL_WIDTH 4096.0
 /* llama.cpp layer split: each further device in the pipeline adds this fraction of one
  * device's prefill rate (when the logical batch holds enough ubatches). */
 #define HR_CAL_PIPELINE_EFF 0.44

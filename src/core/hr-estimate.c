@@ -122,6 +122,31 @@ kv_read_bytes (const HrModel *m,
   return hr_model_kv_bytes (m, MAX (depth, 1), bpe);
 }
 
+/* One decode step's parts: bytes read on the device and in system RAM at their rates, the
+ * fixed launch cost and the compute roof. */
+typedef struct
+{
+  double w_gpu, w_cpu;      /* weight bytes read per step */
+  double cpu_layers_frac;   /* the part of the KV cache in system RAM */
+  double par;               /* devices reading in parallel */
+  double w_rate, kv_rate, cpu_rate; /* bytes/s */
+  double t_fixed, t_compute;
+  double t_mem;             /* out: the device's memory time of the last step */
+} DecodeStep;
+
+/* Seconds per decode step when @kv_read bytes of KV cache are read. */
+static double
+decode_step (DecodeStep *d,
+             double      kv_read)
+{
+  double kv_gpu = kv_read * (1 - d->cpu_layers_frac);
+  double kv_cpu = kv_read * d->cpu_layers_frac;
+  double t_cpu = (d->w_cpu + kv_cpu) / d->cpu_rate;
+
+  d->t_mem = (d->w_gpu / d->w_rate + kv_gpu / d->kv_rate) / d->par;
+  return MAX (d->t_mem, d->t_compute) + t_cpu + d->t_fixed;
+}
+
 /* The largest single weight matrix, in elements (the FFN projection, or one expert's). */
 static double
 largest_matrix (const HrModel *m)
@@ -276,10 +301,11 @@ hr_estimate_compute (const HrScenario  *s,
   double kv_total, kv_per_token, kv_per_gpu, compute_per_gpu, runtime_gpu;
   double weights_per_gpu_max;
   double bw, sysram_bw, active_params, k_frac, kf;
-  double weights_read, kv_read, t_mem, t_cpu, t_fixed, t_compute, step;
+  double weights_read, kv_read, step;
   double tflops, flops_dense, flops_attn, attn_span_sum = 0;
   double kv_eff, attn_util;
-  gboolean unified, llama, server, on_cpu;
+  gboolean unified, llama, server, on_cpu, current;
+  double lpddr;
   gint64 depth;
   const HrOffer *offer;
 
@@ -293,7 +319,7 @@ hr_estimate_compute (const HrScenario  *s,
   m = s->model;
   gpu = s->gpu;
   backend = hr_scenario_backend (s);
-  cal = hr_calibration_for (backend);
+  cal = hr_calibration_speed (backend, s->engine_version);
   n = s->n_gpus;
   unified = hr_gpu_is_unified (gpu);
   llama = engine_is_llama (s->engine);
@@ -357,7 +383,8 @@ hr_estimate_compute (const HrScenario  *s,
 
   /* ---- buffers ---- */
   compute_per_gpu = engine_compute_per_gpu (s);
-  runtime_gpu = runtime_per_gpu (s, cal, backend);
+  /* the backend's context is memory: one figure whatever the build's speed */
+  runtime_gpu = runtime_per_gpu (s, hr_calibration_for (backend), backend);
   /* every device reserves its own compute buffer; with llama.cpp's pipeline parallelism the
    * scheduler sizes them alike (logged as equal per CUDA device), so count the peak on each */
   out->compute_bytes = compute_per_gpu * n;
@@ -404,8 +431,11 @@ hr_estimate_compute (const HrScenario  *s,
     /* no published count: what the derivation walked, experts scaled to the active share */
     active_params = out->weights.params * (out->weights.bytes > 0
                                            ? out->weights.active_bytes / out->weights.bytes : 1);
-  depth = MIN (s->context, (gint64) s->prompt_tokens);
+  depth = hr_scenario_depth (s);
+  out->depth = depth;
   kv_eff = s->flash_attn ? MIN (cal->bw_eff, cal->kv_eff * HR_CAL_FA_KV_GAIN) : cal->kv_eff;
+  current = s->engine_version == HR_ENGINE_VERSION_CURRENT;
+  lpddr = current && unified && !on_cpu && backend != HR_BACKEND_METAL ? HR_CAL_LPDDR_BW_EFF : 1.0;
   attn_util = s->flash_attn ? MIN (1.0, cal->attn_util * HR_CAL_FA_KV_GAIN) : cal->attn_util;
 
   /* MoE with B sequences touches more experts: each layer reads the union of the experts the
@@ -424,34 +454,38 @@ hr_estimate_compute (const HrScenario  *s,
   {
     double resident = out->weights.bytes - out->weights.mtp_bytes - out->weights.embd_bytes;
     double gpu_share = resident > 0 ? CLAMP (1.0 - cpu_weight_bytes / resident, 0, 1) : 1;
-    double w_gpu = weights_read * gpu_share;
-    double w_cpu = weights_read * (1 - gpu_share);
-    double kv_gpu = kv_read * (1 - cpu_layers_frac);
-    double kv_cpu = kv_read * cpu_layers_frac;
-    double par = server ? n : 1; /* TP reads in parallel; a layer split runs the devices in turn */
+    DecodeStep d = { 0 };
+    double kv_empty = kv_read_bytes (m, 0, hr_kv_type_bytes_per_elem (s->kv_type)) * s->batch;
 
-    out->bytes_per_token = (w_gpu + kv_gpu + w_cpu + kv_cpu) / s->batch;
-    t_mem = isfinite (bw) ? (w_gpu / (bw * cal->bw_eff) + kv_gpu / (bw * kv_eff)) / par : NAN;
-    t_cpu = (w_cpu + kv_cpu) / (sysram_bw * CPU_BW_EFF);
-    t_fixed = (cal->t_layer_us * m->n_layers + cal->t_token_us) * 1e-6;
+    d.w_gpu = weights_read * gpu_share;
+    d.w_cpu = weights_read * (1 - gpu_share);
+    d.cpu_layers_frac = cpu_layers_frac;
+    d.par = server ? n : 1; /* TP reads in parallel; a layer split runs the devices in turn */
+    d.w_rate = bw * cal->bw_eff * lpddr;
+    d.kv_rate = bw * kv_eff * lpddr;
+    d.cpu_rate = sysram_bw * CPU_BW_EFF;
+    d.t_fixed = (cal->t_layer_us * m->n_layers + cal->t_token_us) * 1e-6;
     if (server && n > 1)
       /* two all-reduces per layer */
-      t_fixed += 2.0 * m->n_layers * (gpu->form == HR_FORM_DATACENTER ? 8e-6 : 25e-6);
+      d.t_fixed += 2.0 * m->n_layers * (gpu->form == HR_FORM_DATACENTER ? 8e-6 : 25e-6);
     else if (n > 1)
-      t_fixed += (n - 1) * cal->t_hop_us * 1e-6;
+      d.t_fixed += (n - 1) * cal->t_hop_us * 1e-6;
 
     tflops = on_cpu ? hr_estimate_cpu_flops (s) : hr_calibration_prefill_flops (gpu, cal);
-    t_compute = isfinite (tflops) ? 2.0 * active_params * s->batch / (tflops * par) : 0;
-    step = MAX (t_mem, t_compute) + t_cpu + t_fixed;
-    out->compute_bound = t_compute > t_mem;
+    d.t_compute = isfinite (tflops) ? 2.0 * active_params * s->batch / (tflops * d.par) : 0;
+    step = decode_step (&d, kv_read);
+    out->bytes_per_token = (weights_read + kv_read) / s->batch;
+    out->compute_bound = d.t_compute > d.t_mem;
     out->decode_efficiency = cal->bw_eff;
     out->decode_tps = 1.0 / step;
+    out->decode_tps_empty = 1.0 / decode_step (&d, kv_empty);
     out->aggregate_tps = s->batch / step;
     out->decode_tps_low = out->decode_tps * cal->decode_low;
     out->decode_tps_high = out->decode_tps * cal->decode_high;
     if (!isfinite (bw))
       {
         out->decode_tps = out->decode_tps_low = out->decode_tps_high = out->aggregate_tps = NAN;
+        out->decode_tps_empty = NAN;
         g_snprintf (out->decode_basis, sizeof out->decode_basis, "%s",
                     on_cpu ? _("unknown: the system RAM bandwidth is not known")
                            : _("unknown: the device's memory bandwidth is not published"));
@@ -459,12 +493,12 @@ hr_estimate_compute (const HrScenario  *s,
     else if (out->compute_bound)
       g_snprintf (out->decode_basis, sizeof out->decode_basis,
                   _("compute-bound: %d sequences × %.1f B active parameters at %.0f TFLOPS achieved"),
-                  s->batch, active_params / 1e9, tflops * par / 1e12);
+                  s->batch, active_params / 1e9, tflops * d.par / 1e12);
     else
       g_snprintf (out->decode_basis, sizeof out->decode_basis,
                   _("memory-bound: %.2f GiB read per token at %.0f %% of %.0f GB/s + %.1f ms fixed%s"),
-                  hr_to_gib (out->bytes_per_token), cal->bw_eff * 100, bw / 1e9 * par,
-                  t_fixed * 1e3, w_cpu > 0 ? _(" (+ system RAM)") : "");
+                  hr_to_gib (out->bytes_per_token), cal->bw_eff * 100, bw / 1e9 * d.par,
+                  d.t_fixed * 1e3, d.w_cpu > 0 ? _(" (+ system RAM)") : "");
   }
 
   /* ---- prefill (compute-bound) ---- */
@@ -490,6 +524,8 @@ hr_estimate_compute (const HrScenario  *s,
        * kernels that reach less */
       if (g_ascii_strcasecmp (s->quant, "F16") == 0 || g_ascii_strcasecmp (s->quant, "BF16") == 0)
         util = HR_CAL_F16_PREFILL_GAIN;
+      else if (current && backend != HR_BACKEND_METAL && backend != HR_BACKEND_CPU && m->hidden > 0)
+        util = MIN (1.0, m->hidden / HR_CAL_PREFILL_FULL_WIDTH);
       t_tok = flops_dense / (tflops * par * util) + flops_attn / (tflops * par * attn_util);
       /* every ubatch streams the device's weights once */
       if (isfinite (bw))

@@ -74,13 +74,15 @@ typedef struct
   double decode_tps;       /* tokens/s per sequence (single stream when batch == 1) */
   double decode_tps_low;
   double decode_tps_high;
+  double decode_tps_empty; /* per sequence with an empty context (the range scales alike) */
+  gint64 depth;            /* tokens in the context decode_tps is given at */
   double aggregate_tps;    /* decode tokens/s over all sequences */
   double prefill_tps;      /* NAN when the device's compute is unknown */
   double prefill_tps_low;
   double prefill_tps_high;
   double ttft_ms;          /* for scenario->prompt_tokens */
   double bytes_per_token;  /* bytes read per decoded token */
-  double kv_read_bytes;    /* of which KV cache (all sequences, at the prompt depth) */
+  double kv_read_bytes;    /* of which KV cache (all sequences, at the depth) */
   double flops_per_token;  /* prefill FLOPs per prompt token, attention included */
   double decode_efficiency;/* fraction of peak bandwidth assumed */
   gboolean compute_bound;  /* batched decode hits the compute roof */

@@ -263,6 +263,12 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_number (w, DEV (e->decode_tps_low), 1);
   hr_json_key (w, "decode_tps_high");
   hr_json_number (w, DEV (e->decode_tps_high), 1);
+  hr_json_key (w, "depth");
+  hr_json_int (w, e->depth);
+  hr_json_key (w, "decode_tps_at_depth");
+  hr_json_number (w, DEV (e->decode_tps), 1);
+  hr_json_key (w, "decode_tps_empty");
+  hr_json_number (w, DEV (e->decode_tps_empty), 1);
   hr_json_key (w, "aggregate_tps");
   hr_json_number (w, DEV (e->aggregate_tps), 1);
   hr_json_key (w, "decode_basis");
@@ -374,8 +380,14 @@ hr_report_estimate_text (const HrScenario *s,
   line (out, 2, _("Margin"), "%s%s GiB · %s %%", e->margin_bytes >= 0 ? "+" : "",
         num (a, hr_to_gib (e->margin_bytes), 2), num (b, e->utilization * 100, 0));
   if (isfinite (e->decode_tps))
-    line (out, 2, _("Decode"), "~%s tok/s (%s–%s)", num (a, e->decode_tps, 1),
-          num (b, e->decode_tps_low, 1), num (c, e->decode_tps_high, 1));
+    {
+      g_autofree char *depth = hr_format_context_short (e->depth);
+      /* TRANSLATORS: decode speed, its range and the tokens already in the context, e.g.
+       * "~45.2 tok/s (33.9–52.0) at 8K tokens in context" */
+      line (out, 2, _("Decode"), _("~%s tok/s (%s–%s) at %s tokens in context"), num (a, e->decode_tps, 1),
+            num (b, e->decode_tps_low, 1), num (c, e->decode_tps_high, 1), depth);
+      line (out, 4, _("Empty context"), "~%s tok/s", num (a, e->decode_tps_empty, 1));
+    }
   else
     line (out, 2, _("Decode"), "%s", _("unknown"));
   g_string_append_printf (out, "    %s\n", e->decode_basis);

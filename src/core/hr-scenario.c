@@ -30,6 +30,7 @@ hr_scenario_init (HrScenario    *scenario,
   g_strlcpy (scenario->quant, model && model->gguf_quant ? model->gguf_quant : "Q4_K_M",
              sizeof scenario->quant);
   scenario->context = 8192;
+  scenario->depth = -1;
   scenario->batch = 1;
   scenario->kv_type = HR_KV_F16;
   scenario->engine = HR_ENGINE_LLAMA_CPP;
@@ -45,6 +46,12 @@ hr_scenario_init (HrScenario    *scenario,
   scenario->flash_attn = TRUE;
   scenario->gpu_mem_util = 0.90;
   scenario->sysram_bandwidth_gbs = NAN;
+}
+
+gint64
+hr_scenario_depth (const HrScenario *scenario)
+{
+  return scenario->depth >= 0 ? MIN (scenario->depth, scenario->context) : scenario->context;
 }
 
 HrBackend
@@ -71,6 +78,9 @@ hr_scenario_validate (const HrScenario  *scenario,
   if (scenario->context < HR_MIN_CONTEXT || scenario->context > HR_MAX_CONTEXT)
     FAIL ("context must be between %d and %d tokens (got %" G_GINT64_FORMAT ")",
           HR_MIN_CONTEXT, HR_MAX_CONTEXT, scenario->context);
+  if (scenario->depth < -1 || scenario->depth > scenario->context)
+    FAIL ("depth must be between 0 and the context, %" G_GINT64_FORMAT " tokens (got %" G_GINT64_FORMAT ")",
+          scenario->context, scenario->depth);
   if (scenario->batch < 1 || scenario->batch > HR_MAX_BATCH)
     FAIL ("concurrent sequences must be between 1 and %d (got %d)", HR_MAX_BATCH, scenario->batch);
   if (!(scenario->offload_pct >= 0 && scenario->offload_pct <= 100))

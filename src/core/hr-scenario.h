@@ -47,6 +47,7 @@ typedef struct
   int n_gpus;               /* tensor-parallel group size (>= 1) */
   char quant[32];           /* quant id, "Q4_K_M" */
   gint64 context;           /* tokens per sequence */
+  gint64 depth;             /* tokens already in the context while decoding; -1: the context */
   int batch;                /* concurrent sequences */
   HrKvType kv_type;
   HrEngine engine;
@@ -71,6 +72,8 @@ void            hr_scenario_init            (HrScenario      *scenario,
 gboolean        hr_scenario_validate        (const HrScenario *scenario,
                                              GError         **error);
 HrBackend       hr_scenario_backend         (const HrScenario *scenario);
+/* The depth decode speed is given at: the user's, or the full context window. */
+gint64          hr_scenario_depth           (const HrScenario *scenario);
 
 const char     *hr_engine_to_string         (HrEngine         engine);
 const char     *hr_engine_display_name      (HrEngine         engine);
