@@ -82,10 +82,13 @@ pane (HrWindow *window,
       guint     i)
 {
   g_autoptr(GPtrArray) panes = g_ptr_array_new ();
+  guint sidebar;
 
   collect (GTK_WIDGET (hr_window_get_size_view (window)), "f6-pane", 0, panes);
-  g_assert_cmpuint (panes->len, ==, 2);  /* the scenario's sidebar, then the results */
-  return panes->pdata[i];
+  g_assert_cmpuint (panes->len, ==, 2);
+  /* 0: the scenario's sidebar, 1: the results (a flap holds them in another order) */
+  sidebar = gtk_widget_has_css_class (panes->pdata[0], "size-sidebar") ? 0 : 1;
+  return panes->pdata[i == 0 ? sidebar : 1 - sidebar];
 }
 
 static GtkWidget *
@@ -249,6 +252,103 @@ test_wheel_scrolls_page (void)
   close_window (window);
 }
 
+static int
+min_width (GtkWidget *widget)
+{
+  int min;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  return min;
+}
+
+/* At 360 px (GNOME's small-screen width) every view fits: the scenario folds over the results
+ * behind the header bar's sidebar button (F9), rows of side-by-side parts stack, and Compare's
+ * row names stay outside the part that scrolls sideways. */
+static void
+test_narrow (void)
+{
+  HrWindow *window = open_window (360, 740);
+  GtkWidget *stack = gtk_widget_get_parent (GTK_WIDGET (hr_window_get_size_view (window)));
+  g_autoptr(GPtrArray) flaps = g_ptr_array_new ();
+  g_autoptr(GPtrArray) toggles = g_ptr_array_new ();
+  g_autoptr(GPtrArray) grids = g_ptr_array_new ();
+  GtkWidget *header = NULL, *button = NULL, *compare;
+  AdwFlap *flap;
+
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 380);
+  for (GtkWidget *view = gtk_widget_get_first_child (stack); view; view = gtk_widget_get_next_sibling (view))
+    {
+      g_test_message ("%s needs %d px", G_OBJECT_TYPE_NAME (view), min_width (view));
+      g_assert_cmpint (min_width (view), <=, 360);
+    }
+
+  /* the Size view's scenario is folded away; the sidebar button shows it */
+  collect (GTK_WIDGET (hr_window_get_size_view (window)), NULL, ADW_TYPE_FLAP, flaps);
+  g_assert_cmpuint (flaps->len, ==, 1);
+  flap = flaps->pdata[0];
+  g_assert_true (adw_flap_get_folded (flap));
+  g_assert_false (adw_flap_get_reveal_flap (flap));
+  collect (GTK_WIDGET (window), NULL, ADW_TYPE_HEADER_BAR, toggles);
+  header = toggles->pdata[0];
+  g_ptr_array_set_size (toggles, 0);
+  collect (header, NULL, GTK_TYPE_TOGGLE_BUTTON, toggles);
+  for (guint i = 0; i < toggles->len; i++)
+    if (g_strcmp0 (gtk_button_get_icon_name (toggles->pdata[i]), "sidebar-show-symbolic") == 0)
+      button = toggles->pdata[i];
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_visible (button));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL));
+  g_assert_true (adw_flap_get_reveal_flap (flap));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), FALSE);
+  g_assert_false (adw_flap_get_reveal_flap (flap));
+
+  /* Compare: the row names' grid is not inside the scroller the GPU columns move in */
+  g_assert_true (hr_window_set_visible_view (window, "compare"));
+  spin (200);
+  g_assert_false (gtk_widget_get_visible (button));  /* no scenario sidebar there */
+  compare = adw_view_stack_get_visible_child (ADW_VIEW_STACK (stack));
+  collect (compare, "compare-table", 0, grids);
+  g_assert_cmpuint (grids->len, ==, 2);
+  {
+    GtkWidget *names = grids->pdata[0], *table = grids->pdata[1];
+    GtkWidget *sideways = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
+    GtkPolicyType hpolicy;
+
+    gtk_scrolled_window_get_policy (GTK_SCROLLED_WINDOW (sideways), &hpolicy, NULL);
+    g_assert_cmpint (hpolicy, !=, GTK_POLICY_NEVER);
+    g_assert_false (gtk_widget_is_ancestor (names, sideways));
+    g_assert_true (gtk_widget_get_parent (names) == gtk_widget_get_parent (sideways));
+    /* each name stands level with its row */
+    spin (1000);
+    for (int r = 0; gtk_grid_get_child_at (GTK_GRID (names), 0, r) != NULL; r++)
+      {
+        GtkWidget *cell = gtk_grid_get_child_at (GTK_GRID (table), 1, r);
+        graphene_point_t pn, pc;
+
+        g_assert_nonnull (cell);
+        g_assert_true (gtk_widget_compute_point (gtk_grid_get_child_at (GTK_GRID (names), 0, r), compare,
+                                                 &GRAPHENE_POINT_INIT (0, 0), &pn));
+        g_assert_true (gtk_widget_compute_point (cell, compare, &GRAPHENE_POINT_INIT (0, 0), &pc));
+        g_test_message ("row %d: name at %g, %d high; cells at %g, %d high", r, pn.y,
+                        gtk_widget_get_height (gtk_grid_get_child_at (GTK_GRID (names), 0, r)), pc.y,
+                        gtk_widget_get_height (cell));
+        g_assert_cmpfloat_with_epsilon (pn.y, pc.y, 2.0);
+        /* within the rows' one-pixel borders */
+        g_assert_cmpint (ABS (gtk_widget_get_height (gtk_grid_get_child_at (GTK_GRID (names), 0, r))
+                              - gtk_widget_get_height (cell)), <=, 2);
+      }
+  }
+  close_window (window);
+
+  /* wide again: side by side, no sidebar button */
+  window = open_window (1280, 800);
+  g_ptr_array_set_size (flaps, 0);
+  collect (GTK_WIDGET (hr_window_get_size_view (window)), NULL, ADW_TYPE_FLAP, flaps);
+  g_assert_false (adw_flap_get_folded (flaps->pdata[0]));
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -269,6 +369,7 @@ main (int   argc,
   g_test_add_func ("/navigation/tab-order", test_tab_order);
   g_test_add_func ("/navigation/f6-panes", test_f6_panes);
   g_test_add_func ("/navigation/wheel-scrolls-page", test_wheel_scrolls_page);
+  g_test_add_func ("/navigation/narrow", test_narrow);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -697,6 +697,42 @@ apply_chars_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+sync_names_cb (gpointer user_data)
+{
+  HrCompareView *self = user_data;
+
+  self->names_idle_id = 0;
+  hr_compare_view_table_sync_names (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* No layout manager: GTK would not call size_allocate() with one, and the view needs to know
+ * its width; it lays out its one child (the template's box) itself. */
+static GtkSizeRequestMode
+hr_compare_view_get_request_mode (GtkWidget *widget)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  return child ? gtk_widget_get_request_mode (child) : GTK_SIZE_REQUEST_CONSTANT_SIZE;
+}
+
+static void
+hr_compare_view_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  *minimum = *natural = 0;
+  if (child != NULL && gtk_widget_get_visible (child))
+    gtk_widget_measure (child, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
+}
+
 static void
 hr_compare_view_size_allocate (GtkWidget *widget,
                                int        width,
@@ -704,11 +740,16 @@ hr_compare_view_size_allocate (GtkWidget *widget,
                                int        baseline)
 {
   HrCompareView *self = HR_COMPARE_VIEW (widget);
+  GtkWidget *child = gtk_widget_get_first_child (widget);
 
-  GTK_WIDGET_CLASS (hr_compare_view_parent_class)->size_allocate (widget, width, height, baseline);
+  if (child != NULL && gtk_widget_get_visible (child))
+    gtk_widget_allocate (child, width, height, baseline, NULL);
   /* wider columns when the window is wider; changed after this allocation, not during it */
   if (column_chars_for (self, width) != self->table_chars && self->chars_idle_id == 0)
     self->chars_idle_id = g_idle_add (apply_chars_cb, self);
+  /* the row names follow their rows' heights, after this allocation */
+  if (self->names_idle_id == 0)
+    self->names_idle_id = g_idle_add (sync_names_cb, self);
 }
 
 /* GObject ------------------------------------------------------------------------------------ */
@@ -721,6 +762,7 @@ hr_compare_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->chars_idle_id, g_source_remove);
+  g_clear_handle_id (&self->names_idle_id, g_source_remove);
   if (self->chooser != NULL)
     {
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
@@ -761,12 +803,15 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
   object_class->dispose = hr_compare_view_dispose;
   object_class->finalize = hr_compare_view_finalize;
   widget_class->size_allocate = hr_compare_view_size_allocate;
+  widget_class->measure = hr_compare_view_measure;
+  widget_class->get_request_mode = hr_compare_view_get_request_mode;
 
   g_type_ensure (HR_TYPE_PICKER);
   g_type_ensure (HR_TYPE_CHART_WIDGET);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, model_picker);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, names);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, scenario_label);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_button);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_popover);
@@ -794,7 +839,6 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
   gtk_widget_class_install_action (widget_class, "compare.export-table", NULL, export_table_action);
   gtk_widget_class_install_action (widget_class, "compare.preset", "s", preset_action);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
 static void

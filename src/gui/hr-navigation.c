@@ -78,18 +78,46 @@ hr_navigation_guard_wheel (GtkWindow *window)
   gtk_widget_add_controller (GTK_WIDGET (window), controller);
 }
 
+/* The nearest scrolled window above @widget that scrolls up and down. */
+static GtkWidget *
+vertical_scroller_of (GtkWidget *widget)
+{
+  GtkWidget *w = widget;
+  GtkPolicyType vpolicy;
+
+  while ((w = gtk_widget_get_ancestor (w, GTK_TYPE_SCROLLED_WINDOW)) != NULL)
+    {
+      gtk_scrolled_window_get_policy (GTK_SCROLLED_WINDOW (w), NULL, &vpolicy);
+      if (vpolicy != GTK_POLICY_NEVER)
+        return w;
+      w = gtk_widget_get_parent (w);
+    }
+  return NULL;
+}
+
 gboolean
 hr_navigation_scroll_instead (GtkWidget     *target,
                               double         dx,
                               double         dy,
                               GdkScrollUnit  unit)
 {
-  GtkWidget *control, *scroller;
+  GtkWidget *control, *inner, *scroller;
+  GtkPolicyType vpolicy = GTK_POLICY_AUTOMATIC;
 
   g_return_val_if_fail (GTK_IS_WIDGET (target), FALSE);
 
   control = value_control_of (target);
-  scroller = control ? gtk_widget_get_ancestor (control, GTK_TYPE_SCROLLED_WINDOW) : NULL;
+  if (control == NULL)
+    {
+      /* a table that only scrolls sideways would swallow the wheel: the page takes it */
+      inner = gtk_widget_get_ancestor (target, GTK_TYPE_SCROLLED_WINDOW);
+      if (inner != NULL)
+        gtk_scrolled_window_get_policy (GTK_SCROLLED_WINDOW (inner), NULL, &vpolicy);
+      if (inner == NULL || vpolicy != GTK_POLICY_NEVER || fabs (dy) <= fabs (dx))
+        return FALSE;
+      dx = 0;
+    }
+  scroller = vertical_scroller_of (control ? control : target);
   if (scroller == NULL)
     return FALSE;
   scroll_adjustment (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), dy, unit);
@@ -119,6 +147,23 @@ collect_panes (GtkWidget *widget,
     collect_panes (c, panes);
 }
 
+/* Reading order on screen: top to bottom, then left to right (a flap's children are not in
+ * that order in the widget tree). */
+static int
+compare_position (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      root)
+{
+  graphene_rect_t ra, rb;
+
+  if (!gtk_widget_compute_bounds (*(GtkWidget **) a, root, &ra)
+      || !gtk_widget_compute_bounds (*(GtkWidget **) b, root, &rb))
+    return 0;
+  if ((int) ra.origin.y != (int) rb.origin.y)
+    return (int) ra.origin.y - (int) rb.origin.y;
+  return (int) ra.origin.x - (int) rb.origin.x;
+}
+
 GtkWidget *
 hr_navigation_cycle_panes (GtkWidget *root,
                            gboolean   backward)
@@ -133,6 +178,7 @@ hr_navigation_cycle_panes (GtkWidget *root,
   window = gtk_widget_get_root (root);
   focus = window ? gtk_root_get_focus (window) : NULL;
   collect_panes (root, panes);
+  g_ptr_array_sort_with_data (panes, compare_position, root);
   if (panes->len == 0)
     return NULL;
   /* start from the pane holding the focus; from none, the first pane is the next one */

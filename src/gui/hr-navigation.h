@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 void       hr_navigation_guard_wheel    (GtkWindow     *window);
 /* What the guard does for a wheel turn over @target: when @target is (in) a slider or spin
  * button inside a scrolled window, scrolls that window by (@dx, @dy) in @unit and returns TRUE;
+ * likewise for an up-down turn over a table that only scrolls sideways (the page scrolls);
  * otherwise FALSE (the event goes on as usual). */
 gboolean   hr_navigation_scroll_instead (GtkWidget     *target,
                                          double         dx,

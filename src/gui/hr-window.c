@@ -27,6 +27,13 @@ struct _HrWindow
   AdwViewStack *stack;
   HrSizeView *size_view;
   GtkMenuButton *menu_button;
+  GtkToggleButton *sidebar_button;
+
+  AdwFlap *flap;              /* the visible view's scenario sidebar, if it has one */
+  GBinding *flap_binding;     /* its reveal-flap <-> sidebar_button:active */
+  gboolean narrow;            /* rows marked "adaptive-row" are stacked */
+  guint narrow_idle_id;
+  guint sidebar_idle_id;
 
   GSettings *settings;
   gboolean restoring;
@@ -35,6 +42,10 @@ struct _HrWindow
 };
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
+
+/* Below this width, rows of side-by-side parts (style class "adaptive-row") stack; it lies
+ * above every such row's own width side by side, so a window can always shrink past it. */
+#define NARROW_WIDTH 800
 
 static guint
 count_views (HrWindow *self)
@@ -66,6 +77,85 @@ forward_to_view (HrWindow   *self,
     gtk_widget_activate_action_variant (view, action, parameter);
 }
 
+/* The first AdwFlap in @widget: a view's scenario beside its results. */
+static AdwFlap *
+find_flap (GtkWidget *widget)
+{
+  if (ADW_IS_FLAP (widget))
+    return ADW_FLAP (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      AdwFlap *flap = find_flap (c);
+      if (flap != NULL)
+        return flap;
+    }
+  return NULL;
+}
+
+static void update_sidebar_button (HrWindow *self);
+
+static gboolean
+sidebar_idle_cb (gpointer user_data)
+{
+  HrWindow *self = user_data;
+
+  self->sidebar_idle_id = 0;
+  update_sidebar_button (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* A flap folds while the window is being laid out: the header bar changes after that. */
+static void
+flap_folded_cb (HrWindow *self)
+{
+  if (self->sidebar_idle_id == 0)
+    self->sidebar_idle_id = g_idle_add (sidebar_idle_cb, self);
+}
+
+/* A narrow window folds the visible view's scenario over its results: the header bar's
+ * sidebar button shows and hides it then. */
+static void
+update_sidebar_button (HrWindow *self)
+{
+  GtkWidget *view = adw_view_stack_get_visible_child (self->stack);
+  AdwFlap *flap = view ? find_flap (view) : NULL;
+
+  if (flap != self->flap)
+    {
+      g_clear_pointer (&self->flap_binding, g_binding_unbind);
+      if (self->flap != NULL)
+        g_signal_handlers_disconnect_by_func (self->flap, flap_folded_cb, self);
+      self->flap = flap;
+      if (flap != NULL)
+        {
+          self->flap_binding = g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",
+                                                       G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+          g_signal_connect_object (flap, "notify::folded", G_CALLBACK (flap_folded_cb), self,
+                                   G_CONNECT_SWAPPED);
+        }
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), flap != NULL && adw_flap_get_folded (flap));
+}
+
+static void
+apply_adaptive_rows (GtkWidget *widget,
+                     gboolean   narrow)
+{
+  if (GTK_IS_BOX (widget) && gtk_widget_has_css_class (widget, "adaptive-row"))
+    {
+      /* equal widths side by side; stacked, each part only as tall as it needs */
+      if (g_object_get_data (G_OBJECT (widget), "hr-homogeneous") == NULL)
+        g_object_set_data (G_OBJECT (widget), "hr-homogeneous",
+                           GINT_TO_POINTER (gtk_box_get_homogeneous (GTK_BOX (widget)) ? 2 : 1));
+      gtk_box_set_homogeneous (GTK_BOX (widget),
+                               !narrow && GPOINTER_TO_INT (g_object_get_data (G_OBJECT (widget), "hr-homogeneous")) == 2);
+      gtk_orientable_set_orientation (GTK_ORIENTABLE (widget),
+                                      narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    apply_adaptive_rows (c, narrow);
+}
+
 /* Callbacks --------------------------------------------------------------------------------- */
 
 static void
@@ -77,6 +167,7 @@ visible_view_changed_cb (HrWindow     *self,
 
   if (!self->restoring && self->settings != NULL && name != NULL)
     g_settings_set_string (self->settings, "last-view", name);
+  update_sidebar_button (self);
 }
 
 /* GObject sets GtkWindow:application after constructed(): take the catalog when it comes. */
@@ -135,11 +226,70 @@ cycle_panes_action (GtkWidget  *widget,
 }
 
 static void
+toggle_sidebar_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  /* only a folded scenario hides; beside the results it is always there */
+  if (self->flap != NULL && adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+}
+
+static void
 copy_json_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
 {
   forward_to_view (HR_WINDOW (widget), "view.copy-json", NULL);
+}
+
+static void
+set_narrow (HrWindow *self,
+            gboolean  narrow)
+{
+  if (narrow == self->narrow)
+    return;
+  self->narrow = narrow;
+  apply_adaptive_rows (GTK_WIDGET (self->stack), narrow);
+}
+
+/* A window opened narrow starts stacked: side by side, it could not be that narrow. */
+static void
+default_width_cb (HrWindow *self)
+{
+  int width, height;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  if (width > 0 && !gtk_widget_get_realized (GTK_WIDGET (self)))
+    set_narrow (self, width < NARROW_WIDTH);
+}
+
+static gboolean
+apply_narrow_cb (gpointer user_data)
+{
+  HrWindow *self = user_data;
+
+  self->narrow_idle_id = 0;
+  set_narrow (self, gtk_widget_get_width (GTK_WIDGET (self)) < NARROW_WIDTH);
+  return G_SOURCE_REMOVE;
+}
+
+/* GtkWidget ----------------------------------------------------------------------------------- */
+
+static void
+hr_window_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (hr_window_parent_class)->size_allocate (widget, width, height, baseline);
+  /* restacked after this allocation, not during it */
+  if ((width < NARROW_WIDTH) != self->narrow && self->narrow_idle_id == 0)
+    self->narrow_idle_id = g_idle_add (apply_narrow_cb, self);
 }
 
 /* GtkWindow ----------------------------------------------------------------------------------- */
@@ -197,6 +347,7 @@ hr_window_constructed (GObject *object)
                       "weather-overcast-symbolic");
 
   update_switcher (self);
+  update_sidebar_button (self);
   last = g_settings_get_string (self->settings, "last-view");
   self->restoring = TRUE;
   hr_window_set_visible_view (self, last);
@@ -209,6 +360,12 @@ hr_window_dispose (GObject *object)
   HrWindow *self = HR_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->narrow_idle_id, g_source_remove);
+  g_clear_handle_id (&self->sidebar_idle_id, g_source_remove);
+  g_clear_pointer (&self->flap_binding, g_binding_unbind);
+  if (self->flap != NULL)
+    g_signal_handlers_disconnect_by_func (self->flap, flap_folded_cb, self);
+  self->flap = NULL;
   /* a flow still finishing holds the importer: it lets go of this window now */
   if (self->import != NULL)
     g_object_run_dispose (G_OBJECT (self->import));
@@ -230,6 +387,7 @@ hr_window_class_init (HrWindowClass *klass)
   object_class->constructed = hr_window_constructed;
   object_class->dispose = hr_window_dispose;
   window_class->close_request = hr_window_close_request;
+  widget_class->size_allocate = hr_window_size_allocate;
 
   g_type_ensure (HR_TYPE_SIZE_VIEW);
 
@@ -241,6 +399,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, size_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
   gtk_widget_class_bind_template_callback (widget_class, visible_view_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "win.find-model", NULL, find_model_action);
@@ -248,6 +407,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-chart", NULL, export_chart_action);
   gtk_widget_class_install_action (widget_class, "win.copy-json", NULL, copy_json_action);
   gtk_widget_class_install_action (widget_class, "win.cycle-panes", "b", cycle_panes_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find-model", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.find-gpu", NULL);
@@ -255,6 +415,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-json", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
   /* F6 moves between the header bar and the visible view's panes (hr-navigation.h) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F6, 0, "win.cycle-panes", "b", FALSE);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F6, GDK_SHIFT_MASK, "win.cycle-panes", "b", TRUE);
 }
@@ -271,6 +432,7 @@ hr_window_init (HrWindow *self)
   g_signal_connect_object (self->switcher_title, "notify::title-visible",
                            G_CALLBACK (title_visible_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
+  g_signal_connect (self, "notify::default-width", G_CALLBACK (default_width_cb), NULL);
 }
 
 /* Public API ---------------------------------------------------------------------------------- */
@@ -296,6 +458,7 @@ hr_window_add_view (HrWindow   *self,
   g_return_if_fail (name != NULL && title != NULL);
 
   page = adw_view_stack_add_titled (self->stack, view, name, title);
+  apply_adaptive_rows (view, self->narrow);
   if (icon_name != NULL)
     adw_view_stack_page_set_icon_name (page, icon_name);
   update_switcher (self);
