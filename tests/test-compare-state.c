@@ -291,12 +291,21 @@ test_sort (void)
   hr_compare_state_sort (st, HR_COMPARE_PRICE, FALSE);
   hr_compare_state_compute (st, &s, entries, catalog, hr_catalog_get_pricing (catalog));
   g_assert_cmpint (st->sort, ==, HR_COMPARE_PRICE);
-  g_assert_cmpstr (((HrCompareColumn *) g_ptr_array_index (st->columns, 0))->gpu_id, ==, "rtx-5090-32gb");
+  /* the cheapest card does not hold the model: its price is no candidate, it sorts last,
+   * greyed, and says why (issue 18, item 3) */
+  {
+    HrCompareColumn *first = g_ptr_array_index (st->columns, 0);
+    HrCompareColumn *end = g_ptr_array_index (st->columns, st->columns->len - 1);
+    g_assert_cmpstr (end->gpu_id, ==, "rtx-5090-32gb");
+    g_assert_cmpint (first->verdict, !=, HR_VERDICT_EXCEEDS);
+    g_assert_true (first->cells[HR_COMPARE_PRICE].best);
+    g_assert_false (end->cells[HR_COMPARE_PRICE].best);
+  }
   /* the CSV follows the order on screen */
   {
     g_autofree char *csv = hr_compare_state_csv (st);
     g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
-    g_assert_true (g_str_has_prefix (lines[2], "rtx-5090-32gb,"));
+    g_assert_true (g_str_has_prefix (lines[2], ((HrCompareColumn *) g_ptr_array_index (st->columns, 0))->gpu_id));
   }
 }
 
@@ -337,10 +346,14 @@ test_best_and_diffs (void)
   /* a GPU the model does not fit on is shown, muted, and not compared for speed or cost */
   g_assert_cmpint (rtx5090->verdict, ==, HR_VERDICT_EXCEEDS);
   g_assert_true (rtx5090->cells[HR_COMPARE_DECODE].muted);
-  g_assert_null (rtx5090->cells[HR_COMPARE_DECODE].diff);
+  g_assert_cmpstr (rtx5090->cells[HR_COMPARE_DECODE].diff, ==, "does not fit");
   g_assert_false (rtx5090->cells[HR_COMPARE_DECODE].best);
-  /* … but its price is a fact of the card: the cheapest here */
-  g_assert_true (rtx5090->cells[HR_COMPARE_PRICE].best);
+  /* … nor for price and power: the cheapest card is no "best price" when it cannot run the
+   * model (issue 18, item 3) */
+  g_assert_false (rtx5090->cells[HR_COMPARE_PRICE].best);
+  g_assert_true (rtx5090->cells[HR_COMPARE_PRICE].muted);
+  g_assert_cmpstr (rtx5090->cells[HR_COMPARE_PRICE].diff, ==, "does not fit");
+  g_assert_false (rtx5090->cells[HR_COMPARE_POWER].best);
   /* margins differ in GiB, not percent */
   g_assert_true (g_str_has_suffix (h100->cells[HR_COMPARE_MARGIN].diff, " GiB"));
   /* no "best" verdict */

@@ -137,6 +137,66 @@ test_seed_dcu (void)
   g_assert_nonnull (strstr (st.subtitle, "8K context"));
 }
 
+/* A setup that does not fit does not run: speed, cost and the simulator show the first
+ * suggested fix, labelled, or nothing and why (issue 18, item 3). */
+static void
+test_not_fitting_runs_the_fix (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  HrFix fix;
+  g_auto(HrSizeState) st;
+  g_autofree char *tps = NULL;
+
+  scenario_for (&s, "glm-4.5-air", "dcu-k100-ai-64gb", "Q4_K_M", 8192);
+  g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, NULL));
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_true (hr_advice_fix (&s, catalog, hr_catalog_get_pricing (catalog), &fix));
+  g_assert_cmpint (fix.kind, ==, HR_FIX_GPUS);
+  g_assert_cmpint (fix.scenario.n_gpus, ==, 2);
+  g_assert_cmpstr (fix.label, ==, "use 2 GPUs");
+  g_assert_cmpint (fix.estimate.verdict, !=, HR_VERDICT_EXCEEDS);
+  hr_size_state_apply_fix (&st, &fix);
+
+  tps = hr_size_format_tps (fix.estimate.decode_tps);
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].value, ==, tps);
+  for (int id = HR_SIZE_CARD_DECODE; id <= HR_SIZE_CARD_COST; id++)
+    {
+      g_assert_true (st.cards[id].not_this_setup);
+      g_assert_true (g_str_has_prefix (st.cards[id].detail, "With the suggested fix (use 2 GPUs)"));
+    }
+  /* the memory cards stay this setup's */
+  g_assert_false (st.cards[HR_SIZE_CARD_REQUIRED].not_this_setup);
+  g_assert_cmpfloat (st.simulator_tps, ==, fix.estimate.decode_tps);
+  g_assert_cmpfloat (st.simulator_tps, !=, e.decode_tps);
+  g_assert_nonnull (strstr (st.simulator_note, "does not fit"));
+  g_assert_true (g_str_has_prefix (st.simulator_status, "With the suggested fix (use 2 GPUs): TTFT"));
+
+  /* nothing makes DeepSeek V3 fit an 8 GB card under vLLM: no figures, and why */
+  scenario_for (&s, "deepseek-v3", "rtx-3070-8gb", "BF16", 8192);
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_false (hr_advice_fix (&s, catalog, NULL, &fix));
+  g_assert_cmpint (fix.kind, ==, HR_FIX_NONE);
+  hr_size_state_apply_fix (&st, &fix);
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].value, ==, "—");
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_COST].value, ==, "—");
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_PREFILL].detail, "Does not run"));
+  g_assert_false (isfinite (st.simulator_tps));
+
+  /* a setup that fits is left as it is */
+  scenario_for (&s, "glm-4.5-air", "rtx-pro-6000-blackwell-96gb", "Q4_K_M", 8192);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_false (hr_advice_fix (&s, catalog, NULL, &fix));
+  hr_size_state_apply_fix (&st, &fix);
+  g_assert_false (st.cards[HR_SIZE_CARD_DECODE].not_this_setup);
+  g_assert_cmpfloat (st.simulator_tps, ==, e.decode_tps);
+  g_assert_null (st.simulator_note);
+}
+
 /* Seed page 001: the same on an 80 GB MLU590 fits, 76 GiB usable. */
 static void
 test_seed_mlu (void)
@@ -415,6 +475,7 @@ main (int   argc,
   g_test_add_func ("/size-state/format", test_format);
   g_test_add_func ("/size-state/seed-dcu-k100", test_seed_dcu);
   g_test_add_func ("/size-state/seed-mlu590", test_seed_mlu);
+  g_test_add_func ("/size-state/not-fitting-runs-the-fix", test_not_fitting_runs_the_fix);
   g_test_add_func ("/size-state/speed-cards", test_speed_cards);
   g_test_add_func ("/size-state/tight", test_tight);
   g_test_add_func ("/size-state/error", test_error);

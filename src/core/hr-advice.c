@@ -420,6 +420,78 @@ min_offload_pct (const HrScenario *scenario)
   return NAN;
 }
 
+/* Applies the first suggestion that makes @scenario fit, in the diagnosis's order. */
+static HrFixKind
+first_fix (const HrScenario *scenario,
+           const HrCatalog  *catalog,
+           HrScenario       *fixed,
+           char             *label,
+           gsize             label_size)
+{
+  int n = hr_advice_min_gpus (scenario, 64);
+  const HrQuantMix *q = catalog ? hr_advice_best_quant (scenario, catalog) : NULL;
+  gint64 max_ctx;
+
+  *fixed = *scenario;
+  if (n > scenario->n_gpus)
+    {
+      fixed->n_gpus = n;
+      g_snprintf (label, label_size, ngettext ("use %d GPU", "use %d GPUs", n), n);
+      return HR_FIX_GPUS;
+    }
+  if (q != NULL)
+    {
+      g_strlcpy (fixed->quant, q->id, sizeof fixed->quant);
+      g_strlcpy (label, q->id, label_size);
+      return HR_FIX_QUANT;
+    }
+  max_ctx = hr_advice_max_context (scenario);
+  if (max_ctx >= 2048 && max_ctx < scenario->context)
+    {
+      g_autofree char *mc = hr_format_context_short (max_ctx / 1024 * 1024);
+      fixed->context = max_ctx / 1024 * 1024;
+      g_snprintf (label, label_size, _("a context of %s"), mc);
+      return HR_FIX_CONTEXT;
+    }
+  if (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA)
+    {
+      double pct = min_offload_pct (scenario);
+      if (isfinite (pct) && pct < 100)
+        {
+          fixed->offload_pct = pct;
+          g_snprintf (label, label_size, _("offload %.0f %% of layers to system RAM"), pct);
+          return HR_FIX_OFFLOAD;
+        }
+    }
+  return HR_FIX_NONE;
+}
+
+gboolean
+hr_advice_fix (const HrScenario *scenario,
+               const HrCatalog  *catalog,
+               const HrPricing  *pricing,
+               HrFix            *out)
+{
+  HrEstimate e;
+
+  g_return_val_if_fail (scenario != NULL && out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  if (!hr_estimate_compute (scenario, NULL, &e, NULL) || e.verdict != HR_VERDICT_EXCEEDS)
+    return FALSE;
+  out->kind = first_fix (scenario, catalog, &out->scenario, out->label, sizeof out->label);
+  if (out->kind == HR_FIX_NONE ||
+      !hr_estimate_compute (&out->scenario, pricing, &out->estimate, NULL) ||
+      out->estimate.verdict == HR_VERDICT_EXCEEDS)
+    {
+      out->kind = HR_FIX_NONE;
+      return FALSE;
+    }
+  if (catalog != NULL)
+    hr_advice_fill_cost (&out->scenario, catalog, pricing, &out->estimate);
+  return TRUE;
+}
+
 GPtrArray *
 hr_advice_diagnosis (const HrScenario *scenario,
                      const HrEstimate *e,

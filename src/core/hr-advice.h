@@ -68,6 +68,32 @@ GArray         *hr_advice_quant_matrix      (const HrScenario *scenario,
                                              const HrCatalog *catalog,
                                              const HrPricing *pricing);
 
+/* What the Size view shows instead of a run that cannot happen: the first fix the diagnosis
+ * suggests (more GPUs, then a smaller quant, a shorter context, offloading layers), applied. */
+typedef enum
+{
+  HR_FIX_NONE,
+  HR_FIX_GPUS,
+  HR_FIX_QUANT,
+  HR_FIX_CONTEXT,
+  HR_FIX_OFFLOAD,
+} HrFixKind;
+
+typedef struct
+{
+  HrFixKind kind;
+  char label[96];        /* the diagnosis's words for it, translated: "use 2 GPUs", "IQ4_XS" */
+  HrScenario scenario;   /* the scenario with the fix applied */
+  HrEstimate estimate;   /* its estimate, cost filled as hr_advice_fill_cost() does */
+} HrFix;
+
+/* For a scenario that does not fit, the first suggested fix and its estimate; FALSE (kind
+ * HR_FIX_NONE) when the scenario fits or nothing suggested makes it fit. */
+gboolean        hr_advice_fix               (const HrScenario *scenario,
+                                             const HrCatalog *catalog,
+                                             const HrPricing *pricing,
+                                             HrFix           *out);
+
 /* Short written diagnosis lines (translated), e.g. "Does not fit: use 2 GPUs, IQ4_XS, or
  * offload 20 % of layers" and "FP8 KV cache saves 2.87 GiB at 32K". */
 GPtrArray      *hr_advice_diagnosis         (const HrScenario *scenario,

@@ -13,13 +13,14 @@
 #define DASH "—"
 #define MINUS "−"   /* U+2212: a minus sign, not a hyphen */
 
-/* Rows whose figures only mean something on a GPU the model fits on: a speed or a cost on a
- * card that cannot hold the model is not a candidate for "best". */
+/* Rows whose figures only mean something on a GPU the model fits on: a speed, a cost, a price
+ * or a power draw of a card that cannot hold the model is not a candidate for "best". */
 static gboolean
 metric_needs_fit (HrCompareMetric metric)
 {
   return metric == HR_COMPARE_DECODE || metric == HR_COMPARE_PREFILL ||
-         metric == HR_COMPARE_COST || metric == HR_COMPARE_PRICE_PER_TPS;
+         metric == HR_COMPARE_COST || metric == HR_COMPARE_PRICE_PER_TPS ||
+         metric == HR_COMPARE_PRICE || metric == HR_COMPARE_POWER;
 }
 
 /* How a row shows differences: none, in percent of the best, or in GiB (a margin may be
@@ -494,6 +495,9 @@ compute_diffs (HrCompareState *st)
           g_clear_pointer (&cell->diff, g_free);
           cell->best = FALSE;
           cell->muted = col->ok && metric_needs_fit (m) && col->verdict == HR_VERDICT_EXCEEDS;
+          if (cell->muted && isfinite (cell->key))
+            /* TRANSLATORS: under a greyed figure in Compare: why it is not compared */
+            cell->diff = g_strdup (_("does not fit"));
           if (!column_compared (col, m))
             continue;
           n_compared++;

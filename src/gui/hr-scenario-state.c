@@ -282,6 +282,7 @@ card_clear (HrSizeCard *card)
   g_clear_pointer (&card->value, g_free);
   g_clear_pointer (&card->detail, g_free);
   g_clear_pointer (&card->note, g_free);
+  card->not_this_setup = FALSE;
 }
 
 static void
@@ -316,6 +317,7 @@ hr_size_state_clear (HrSizeState *state)
   g_clear_pointer (&state->breakdown, g_free);
   g_clear_pointer (&state->weights_source, g_free);
   g_clear_pointer (&state->simulator_status, g_free);
+  g_clear_pointer (&state->simulator_note, g_free);
   for (guint i = 0; i < HR_SIZE_N_CARDS; i++)
     card_clear (&state->cards[i]);
   hr_size_state_init (state);
@@ -569,6 +571,65 @@ hr_size_state_from_estimate (HrSizeState      *state,
   state->simulator_tps = e->decode_tps;
   /* TRANSLATORS: the speed simulator's basis, e.g. "TTFT ~772 ms · ~40.2 tok/s" */
   state->simulator_status = g_strdup_printf (_("TTFT %s · %s"), ttft, tps);
+}
+
+static const HrSizeCardId run_cards[] = { HR_SIZE_CARD_DECODE, HR_SIZE_CARD_PREFILL, HR_SIZE_CARD_COST };
+
+void
+hr_size_state_apply_fix (HrSizeState *state,
+                         const HrFix *fix)
+{
+  g_auto(HrSizeState) fixed;
+  g_autofree char *with = NULL;
+
+  hr_size_state_init (&fixed);
+  g_return_if_fail (state != NULL);
+
+  if (!state->ok || state->verdict != HR_VERDICT_EXCEEDS)
+    return;
+  if (fix == NULL || fix->kind == HR_FIX_NONE)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (run_cards); i++)
+        {
+          HrSizeCard *c = &state->cards[run_cards[i]];
+          g_autofree char *caption = g_strdup (c->caption);
+
+          card_set (c, caption, g_strdup (DASH),
+                    g_strdup (_("Does not run: it does not fit, and no suggested change makes it fit")), NULL);
+          c->not_this_setup = TRUE;
+        }
+      state->simulator_ttft_ms = NAN;
+      state->simulator_tps = NAN;
+      g_free (state->simulator_status);
+      state->simulator_status = g_strdup (_("Nothing to simulate: this setup does not fit."));
+      state->simulator_note = g_strdup (_("Nothing to simulate: this setup does not fit."));
+      return;
+    }
+
+  /* the same cards, worded for the fixed scenario, each detail saying so */
+  hr_size_state_from_estimate (&fixed, &fix->scenario, &fix->estimate);
+  /* TRANSLATORS: a figure computed with the first suggested fix applied, e.g.
+   * "With the suggested fix (use 2 GPUs)" */
+  with = g_strdup_printf (_("With the suggested fix (%s)"), fix->label);
+  for (guint i = 0; i < G_N_ELEMENTS (run_cards); i++)
+    {
+      HrSizeCard *c = &state->cards[run_cards[i]];
+      HrSizeCard *f = &fixed.cards[run_cards[i]];
+
+      card_set (c, f->caption, g_steal_pointer (&f->value),
+                f->detail != NULL && f->detail[0] != '\0' ? g_strdup_printf ("%s: %s", with, f->detail)
+                                                          : g_strdup (with),
+                g_steal_pointer (&f->note));
+      c->not_this_setup = TRUE;
+    }
+  state->simulator_ttft_ms = fixed.simulator_ttft_ms;
+  state->simulator_tps = fixed.simulator_tps;
+  g_free (state->simulator_status);
+  state->simulator_status = g_strdup_printf ("%s: %s", with, fixed.simulator_status);
+  /* TRANSLATORS: the speed simulator of a setup that does not fit, e.g. "This setup does not
+   * fit; simulated with the suggested fix (use 2 GPUs)." */
+  state->simulator_note = g_strdup_printf (_("This setup does not fit; simulated with the suggested fix (%s)."),
+                                           fix->label);
 }
 
 void

@@ -33,6 +33,7 @@ typedef struct
   char *value;    /* "69.96 GiB" */
   char *detail;   /* "75.12 GB (decimal)" */
   char *note;     /* a longer explanation (decode basis…); may be NULL */
+  gboolean not_this_setup;  /* the figure is not what this setup does (a fix applied, or none) */
 } HrSizeCard;
 
 typedef struct
@@ -51,6 +52,7 @@ typedef struct
   char *simulator_status;    /* "TTFT ~772 ms · ~40.2 tok/s" */
   double simulator_ttft_ms;  /* NAN when unknown */
   double simulator_tps;      /* NAN when unknown */
+  char *simulator_note;      /* why the simulator runs something else, or not at all; may be NULL */
 } HrSizeState;
 
 void            hr_size_state_init          (HrSizeState       *state);
@@ -58,6 +60,11 @@ void            hr_size_state_clear         (HrSizeState       *state);
 void            hr_size_state_from_estimate (HrSizeState       *state,
                                              const HrScenario  *scenario,
                                              const HrEstimate  *estimate);
+/* A scenario that does not fit does not run: its speed, cost and simulator show @fix's
+ * scenario instead, labelled as the suggested fix, or nothing when @fix is NULL or has no
+ * fix (the detail says why).  No-op for a scenario that fits. */
+void            hr_size_state_apply_fix     (HrSizeState       *state,
+                                             const HrFix       *fix);
 /* The scenario could not be sized (unknown quant for the model, bad input): the banner says
  * why and the cards show dashes. */
 void            hr_size_state_from_error    (HrSizeState       *state,

@@ -59,6 +59,11 @@ hr_size_view_apply_state (HrSizeView *self)
       gtk_label_set_label (self->card_values[i], c->value);
       set_label (self->card_details[i], c->detail);
       set_label (self->card_notes[i], c->note);
+      /* a figure that is not what this setup does is greyed, its detail says why */
+      if (c->not_this_setup)
+        gtk_widget_add_css_class (GTK_WIDGET (self->card_values[i]), "dim-label");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (self->card_values[i]), "dim-label");
       gtk_accessible_update_property (GTK_ACCESSIBLE (card), GTK_ACCESSIBLE_PROPERTY_LABEL, card_a11y, -1);
     }
   set_label (self->breakdown_label, st->breakdown);
@@ -68,10 +73,16 @@ hr_size_view_apply_state (HrSizeView *self)
     {
       g_autofree char *label = g_strdup_printf ("%s · %s", self->scenario.model->name,
                                                 st->cards[HR_SIZE_CARD_REQUIRED].value);
+      if (st->simulator_note != NULL)
+        {
+          g_free (label);
+          label = g_strdup_printf ("%s · %s", self->scenario.model->name, st->simulator_note);
+        }
       hr_speed_simulator_set_rate (self->simulator, st->simulator_ttft_ms, st->simulator_tps, label);
     }
   else
     hr_speed_simulator_set_rate (self->simulator, NAN, NAN, NULL);
+  hr_speed_simulator_set_note (self->simulator, st->ok ? st->simulator_note : NULL);
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->breakdown_chart), st->ok);
   gtk_widget_set_sensitive (GTK_WIDGET (self->context_chart), st->ok);

@@ -457,6 +457,13 @@ recompute_cb (gpointer user_data)
       hr_advice_fill_cost (&self->scenario, self->catalog, hr_catalog_get_pricing (self->catalog),
                            &self->estimate);
       hr_size_state_from_estimate (&self->state, &self->scenario, &self->estimate);
+      if (self->estimate.verdict == HR_VERDICT_EXCEEDS)
+        {
+          /* it does not run: show the first suggested fix instead (a few estimates, µs) */
+          HrFix fix;
+          hr_advice_fix (&self->scenario, self->catalog, hr_catalog_get_pricing (self->catalog), &fix);
+          hr_size_state_apply_fix (&self->state, &fix);
+        }
     }
   else
     hr_size_state_from_error (&self->state, &self->scenario, error);

@@ -43,6 +43,7 @@ struct _HrSpeedSimulator
   double ttft_ms;
   double tps;
   char *label;
+  char *note;
 
   /* the current run */
   guint tick_id;
@@ -78,13 +79,15 @@ update_idle_status (HrSpeedSimulator *self)
   g_autofree char *rate = format_rate (self->tps);
 
   if (!isfinite (self->ttft_ms) || !isfinite (self->tps) || self->tps <= 0)
-    gtk_label_set_label (self->status_label, _("The speed of this scenario is unknown."));
+    gtk_label_set_label (self->status_label, self->note != NULL ? self->note
+                                                                : _("The speed of this scenario is unknown."));
   else
     {
       g_autofree char *text =
         /* TRANSLATORS: simulator status before a run: time to first token, then decode rate */
         g_strdup_printf (_("TTFT ~%.0f ms · ~%s tok/s"), self->ttft_ms, rate);
-      gtk_label_set_label (self->status_label, text);
+      g_autofree char *full = self->note != NULL ? g_strdup_printf ("%s %s", self->note, text) : NULL;
+      gtk_label_set_label (self->status_label, full != NULL ? full : text);
     }
 }
 
@@ -224,6 +227,7 @@ hr_speed_simulator_finalize (GObject *object)
 
   g_clear_pointer (&self->tokens, g_ptr_array_unref);
   g_clear_pointer (&self->label, g_free);
+  g_clear_pointer (&self->note, g_free);
 
   G_OBJECT_CLASS (hr_speed_simulator_parent_class)->finalize (object);
 }
@@ -308,6 +312,20 @@ hr_speed_simulator_set_rate (HrSpeedSimulator *self,
   if (!self->running)
     update_idle_status (self);
   update_toggle (self);
+}
+
+void
+hr_speed_simulator_set_note (HrSpeedSimulator *self,
+                             const char       *note)
+{
+  g_return_if_fail (HR_IS_SPEED_SIMULATOR (self));
+
+  if (g_strcmp0 (self->note, note) == 0)
+    return;
+  g_free (self->note);
+  self->note = g_strdup (note);
+  if (!self->running)
+    update_idle_status (self);
 }
 
 void

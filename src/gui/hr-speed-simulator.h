@@ -16,6 +16,10 @@ void            hr_speed_simulator_set_rate (HrSpeedSimulator *self,
                                              double            ttft_ms,
                                              double            tokens_per_second,
                                              const char       *label);
+/* A sentence shown before the rate while idle (why it simulates something else, or nothing);
+ * NULL for none. */
+void            hr_speed_simulator_set_note (HrSpeedSimulator *self,
+                                             const char       *note);
 void            hr_speed_simulator_start    (HrSpeedSimulator *self);
 void            hr_speed_simulator_stop     (HrSpeedSimulator *self);
 gboolean        hr_speed_simulator_get_running (HrSpeedSimulator *self);
