@@ -93,6 +93,13 @@ expected_for (HrSizeView *view,
   hr_advice_fill_cost (s, catalog, hr_catalog_get_pricing (catalog), e);
   hr_size_state_init (st);
   hr_size_state_from_estimate (st, s, e);
+  if (e->verdict == HR_VERDICT_EXCEEDS)
+    {
+      /* a setup that does not fit shows the suggested fix's speed and cost */
+      HrFix fix;
+      hr_advice_fix (s, catalog, hr_catalog_get_pricing (catalog), &fix);
+      hr_size_state_apply_fix (st, &fix);
+    }
 }
 
 static void
