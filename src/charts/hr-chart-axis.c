@@ -247,6 +247,15 @@ hr_fmt_context (char   *buf,
 }
 
 const char *
+hr_fmt_usd_tick (char         *buf,
+                 gsize         size,
+                 const HrAxis *axis,
+                 double        value)
+{
+  return hr_fmt_usd_short (buf, size, value);
+}
+
+const char *
 hr_fmt_tick (char         *buf,
              gsize         size,
              const HrAxis *axis,

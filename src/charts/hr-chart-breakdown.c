@@ -122,20 +122,6 @@ summary_text (const HrChartBreakdown *data)
   return summary;
 }
 
-/* The summary line under the header; returns the y below it. */
-static double
-draw_summary (HrCanvas   *c,
-              const char *summary,
-              double      y)
-{
-  double lh;
-
-  hr_canvas_text_measure (c, summary, HR_TEXT_SUBTITLE, NULL, &lh);
-  hr_canvas_text (c, summary, HR_TEXT_SUBTITLE, c->pad, y, 0, 0, c->width - 2 * c->pad,
-                  &c->theme->foreground);
-  return y + lh + c->fs * 0.8;
-}
-
 /* The legend with the totals, at the bottom; the value range */
 static void
 layout_legend (Layout *l)
@@ -392,7 +378,7 @@ hr_chart_breakdown_draw (cairo_t                *cr,
       return;
     }
   summary = summary_text (data);
-  top = draw_summary (c, summary->str, top);
+  top = hr_canvas_summary (c, summary->str, top);
   if (!layout (&l, top))
     {
       hr_canvas_end_with_message (c, top, summary->str);

@@ -462,6 +462,19 @@ hr_canvas_end_with_message (HrCanvas   *c,
 }
 
 double
+hr_canvas_summary (HrCanvas   *c,
+                   const char *text,
+                   double      y)
+{
+  double lh;
+
+  hr_canvas_text_measure (c, text, HR_TEXT_SUBTITLE, NULL, &lh);
+  hr_canvas_text (c, text, HR_TEXT_SUBTITLE, c->pad, y, 0, 0, c->width - 2 * c->pad,
+                  &c->theme->foreground);
+  return y + lh + c->fs * 0.8;
+}
+
+double
 hr_canvas_line_height (HrCanvas    *c,
                        HrTextStyle  style)
 {

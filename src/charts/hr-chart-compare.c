@@ -146,13 +146,296 @@ panel_label (const HrChartCompareItem *item,
     }
 }
 
-static const char *
-usd_tick (char         *buf,
-          gsize         size,
-          const HrAxis *axis,
-          double        value)
+/* Where everything goes, computed in one step under the header. */
+typedef struct
 {
-  return hr_fmt_usd_short (buf, size, value);
+  HrCanvas *c;
+  const HrChartCompare *data;
+  int n;
+  int n_shown;                      /* rows with room; the rest are counted in a note */
+  int order[HR_CHART_MAX_GPUS];     /* the items as sorted */
+  HrLegendItem legend[6];
+  char verdict_text[3][64];
+  int n_legend;
+  double legend_h;
+  double axis_h, rows_top, rows_bottom, pitch, bar_h, note_h;
+  double name_w, glyph_w, value_w[N_PANELS], max_v[N_PANELS];
+  double base_size[HR_N_TEXT_STYLES];   /* titles and axes */
+  double row_size[HR_N_TEXT_STYLES];    /* the rows, shrunk to their pitch */
+  HrRect panels[N_PANELS];          /* the bars' room; the value column follows each */
+  HrAxis axes[N_PANELS];
+} Layout;
+
+/* Sorts the rows; the header's badge counts the GPUs that fit.  Returns the y below it. */
+static double
+draw_header (Layout *l)
+{
+  const HrChartCompare *data = l->data;
+  int n = l->n, n_fit = 0, n_known = 0;
+  char badge[96];
+
+  for (int i = 0; i < n; i++)
+    {
+      l->order[i] = i;
+      if (data->items[i].verdict == HR_CHART_VERDICT_FITS
+          || data->items[i].verdict == HR_CHART_VERDICT_TIGHT)
+        n_fit++;
+      if (data->items[i].verdict != HR_CHART_VERDICT_UNKNOWN)
+        n_known++;
+    }
+  g_qsort_with_data (l->order, n, sizeof l->order[0], compare_items, (gpointer) data);
+
+  /* TRANSLATORS: badge of the GPU comparison, "3 of 8 fit" */
+  g_snprintf (badge, sizeof badge, g_dngettext (GETTEXT_PACKAGE, "%d of %d fits",
+                                                "%d of %d fit", n), n_fit, n);
+  return hr_canvas_header (l->c, data->title, data->subtitle,
+                           n_fit > 0 ? HR_CHART_VERDICT_FITS
+                           : n_known > 0 ? HR_CHART_VERDICT_EXCEEDS : HR_CHART_VERDICT_UNKNOWN,
+                           n > 0 ? badge : NULL);
+}
+
+/* Legend: the verdict key and what the memory bullet shows */
+static void
+layout_legend (Layout *l)
+{
+  const HrChartTheme *t = l->c->theme;
+
+  for (int v = 0; v < 3; v++)
+    {
+      g_strlcpy (l->verdict_text[v], hr_chart_verdict_display ((HrChartVerdict) v),
+                 sizeof l->verdict_text[v]);
+      l->legend[l->n_legend++] = (HrLegendItem) {
+        l->verdict_text[v], hr_chart_theme_verdict_color (t, (HrChartVerdict) v),
+        HR_SWATCH_GLYPH, -1, hr_chart_verdict_glyph ((HrChartVerdict) v),
+      };
+    }
+  l->legend[l->n_legend++] = (HrLegendItem) { _("Usable memory"), &t->axis, HR_SWATCH_BOX, -1 };
+  l->legend[l->n_legend++] = (HrLegendItem) { _("Part that does not fit"), &t->exceeds,
+                                              HR_SWATCH_HATCH, -1 };
+  l->legend_h = hr_canvas_legend_height (l->c, l->legend, l->n_legend);
+}
+
+/* Rows shrink their text with their height down to a readable size; past that, the rows
+ * that do not fit are left out (the weakest, as sorted) and counted in a note, rather
+ * than labels touching or rows going unlabelled. */
+static void
+layout_rows (Layout *l)
+{
+  HrCanvas *c = l->c;
+  double min_size = MAX (7.5, c->fs * 0.6), min_pitch = min_size / 0.78, size;
+
+  memcpy (l->base_size, c->size, sizeof l->base_size);
+  l->n_shown = l->n;
+  if ((l->rows_bottom - l->rows_top) / l->n < min_pitch)
+    {
+      hr_canvas_text_measure (c, "Hg", HR_TEXT_SMALL, NULL, &l->note_h);
+      l->note_h *= 1.4;
+      l->n_shown = (int) MAX (1, floor ((l->rows_bottom - l->rows_top - l->note_h) / min_pitch));
+    }
+  /* The note goes under the axis, above the legend */
+  l->rows_bottom -= l->note_h;
+  l->pitch = (l->rows_bottom - l->rows_top) / l->n_shown;
+  size = MAX (min_size, MIN (c->size[HR_TEXT_LABEL], l->pitch * 0.78));
+  c->size[HR_TEXT_LABEL] = c->size[HR_TEXT_VALUE] = c->size[HR_TEXT_SMALL] = size;
+  memcpy (l->row_size, c->size, sizeof l->row_size);
+  l->bar_h = MIN (l->pitch * 0.62, c->fs * 3.5);
+}
+
+/* The ranges of the shown rows, and the widths of their names, glyphs and values */
+static void
+layout_columns (Layout *l)
+{
+  HrCanvas *c = l->c;
+  char name[HR_CHART_LABEL_LEN + 16], buf[96];
+
+  for (int k = 0; k < l->n_shown; k++)
+    for (int p = 0; p < N_PANELS; p++)
+      {
+        double v = panel_value (&l->data->items[l->order[k]], p);
+
+        if (isfinite (v))
+          l->max_v[p] = MAX (l->max_v[p], v);
+      }
+  for (int k = 0; k < l->n_shown; k++)
+    {
+      const HrChartCompareItem *item = &l->data->items[l->order[k]];
+      double w;
+
+      item_name (item, name, sizeof name);
+      hr_canvas_text_measure (c, name, HR_TEXT_LABEL, &w, NULL);
+      l->name_w = MAX (l->name_w, w);
+      hr_canvas_text_measure (c, hr_chart_verdict_glyph (item->verdict), HR_TEXT_LABEL, &w, NULL);
+      l->glyph_w = MAX (l->glyph_w, w);
+      for (int p = 0; p < N_PANELS; p++)
+        {
+          hr_canvas_text_measure (c, panel_label (item, p, buf, sizeof buf), HR_TEXT_VALUE, &w,
+                                  NULL);
+          l->value_w[p] = MAX (l->value_w[p], w);
+        }
+    }
+  l->name_w = MIN (l->name_w, c->width * 0.24);
+}
+
+/* Three panels side by side after the names, sharing the rows */
+static void
+layout_panels (Layout *l)
+{
+  static const double panel_share[N_PANELS] = { 0.42, 0.29, 0.29 };
+  HrCanvas *c = l->c;
+  double x = c->pad + l->glyph_w + c->fs * 0.4 + l->name_w + c->fs;
+  double avail = c->width - c->pad - x, gap = c->fs * 1.5;
+
+  for (int p = 0; p < N_PANELS; p++)
+    {
+      double w = (avail - gap * (N_PANELS - 1)) * panel_share[p];
+
+      l->panels[p] = (HrRect) { x, l->rows_top, w, l->rows_bottom - l->rows_top };
+      x += w + gap;
+    }
+}
+
+/* Everything under @top; FALSE when there is no room for the rows. */
+static gboolean
+layout (Layout *l,
+        double  top)
+{
+  HrCanvas *c = l->c;
+
+  layout_legend (l);
+  l->axis_h = hr_canvas_xaxis_height (c, NULL);
+  l->rows_top = top + hr_canvas_line_height (c, HR_TEXT_STRONG) + c->fs * 0.5;
+  l->rows_bottom = hr_canvas_above_legend (c, l->legend_h) - l->axis_h;
+  if (l->rows_bottom - l->rows_top < c->fs * 2)
+    return FALSE;
+  layout_rows (l);
+  layout_columns (l);
+  layout_panels (l);
+  return TRUE;
+}
+
+/* Panel titles and axes, at the normal text size; each panel then leaves its value column
+ * to the labels */
+static void
+draw_panel_axes (Layout *l,
+                 double  top)
+{
+  static const char *panel_titles[N_PANELS] = {
+    N_("Memory: required / usable"), N_("Decode speed"), N_("Cost per 1M tokens"),
+  };
+  HrCanvas *c = l->c;
+
+  memcpy (c->size, l->base_size, sizeof l->base_size);
+  for (int p = 0; p < N_PANELS; p++)
+    {
+      HrRect *r = &l->panels[p];
+      double bar_w = r->w - l->value_w[p] - c->fs * 0.5;
+
+      hr_canvas_text (c, _(panel_titles[p]), HR_TEXT_STRONG, r->x, top, 0, 0, r->w,
+                      &c->theme->foreground);
+      if (bar_w < c->fs * 2)
+        bar_w = MAX (r->w * 0.3, 1);
+      hr_axis_linear (&l->axes[p], 0, l->max_v[p] > 0 ? l->max_v[p] : 1,
+                      hr_canvas_xaxis_max_ticks (c, bar_w, p == PANEL_COST ? "$8.8k" : "888"));
+      hr_canvas_xaxis (c, &l->axes[p], p == PANEL_COST ? hr_fmt_usd_tick : NULL, r->x, r->x + bar_w,
+                       r->y, r->y + r->h, NULL);
+      r->w = bar_w;
+    }
+}
+
+/* One row's bar in panel @p and its value after it */
+static void
+draw_cell (const Layout             *l,
+           const HrChartCompareItem *item,
+           int                       p,
+           double                    cy)
+{
+  HrCanvas *c = l->c;
+  const HrChartTheme *t = c->theme;
+  const HrRect *r = &l->panels[p];
+  const HrAxis *a = &l->axes[p];
+  double end = r->x, bar_h = l->bar_h, v = panel_value (item, p);
+  char buf[96];
+
+  if (p == PANEL_MEMORY)
+    {
+      /* A bullet: usable as the light track, required over it in the verdict's colour */
+      double ux = hr_axis_map (a, hr_chart_clean (item->usable_gib), r->x, r->x + r->w);
+      double rx = hr_axis_map (a, hr_chart_clean (item->required_gib), r->x, r->x + r->w);
+
+      cairo_rectangle (c->cr, r->x, cy - bar_h / 2, ux - r->x, bar_h);
+      hr_canvas_set_color (c, &t->axis, 0.45);
+      cairo_fill (c->cr);
+      cairo_rectangle (c->cr, r->x, cy - bar_h * 0.3, rx - r->x, bar_h * 0.6);
+      hr_canvas_set_color (c, hr_chart_theme_verdict_color (t, item->verdict), 1.0);
+      cairo_fill (c->cr);
+      if (rx > ux && isfinite (item->usable_gib))
+        {
+          HrRect over = { ux, cy - bar_h * 0.3, rx - ux, bar_h * 0.6 };
+
+          hr_canvas_set_color (c, &t->background, 0.35);
+          cairo_rectangle (c->cr, over.x, over.y, over.w, over.h);
+          cairo_fill (c->cr);
+          hr_canvas_hatch (c, &over, &t->foreground, 0.55, MAX (3.0, bar_h * 0.45));
+        }
+      end = MAX (ux, rx);
+    }
+  else if (isfinite (v) && v > 0)
+    {
+      end = hr_axis_map (a, v, r->x, r->x + r->w);
+      cairo_rectangle (c->cr, r->x, cy - bar_h * 0.35, end - r->x, bar_h * 0.7);
+      hr_canvas_set_color (c, p == PANEL_DECODE ? &t->series[0] : &t->series[1],
+                           item->verdict == HR_CHART_VERDICT_EXCEEDS ? 0.45 : 1.0);
+      cairo_fill (c->cr);
+    }
+  hr_canvas_text (c, panel_label (item, p, buf, sizeof buf), HR_TEXT_VALUE, end + c->fs * 0.3,
+                  cy, 0, 0.5, -1, isfinite (v) ? &t->foreground : &t->muted);
+}
+
+/* Row @k: a zebra band, the verdict glyph and the name, then a cell in each panel */
+static void
+draw_row (const Layout *l,
+          int           k)
+{
+  HrCanvas *c = l->c;
+  const HrChartCompareItem *item = &l->data->items[l->order[k]];
+  double cy = l->rows_top + l->pitch * (k + 0.5);
+  char name[HR_CHART_LABEL_LEN + 16];
+
+  /* Zebra bands keep long rows traceable */
+  if (k % 2 == 1 && l->pitch >= 4)
+    {
+      cairo_rectangle (c->cr, c->pad, l->rows_top + l->pitch * k, c->width - 2 * c->pad, l->pitch);
+      hr_canvas_set_color (c, &c->theme->track, 0.6);
+      cairo_fill (c->cr);
+    }
+  item_name (item, name, sizeof name);
+  hr_canvas_text (c, hr_chart_verdict_glyph (item->verdict), HR_TEXT_LABEL, c->pad, cy, 0, 0.5,
+                  -1, hr_chart_theme_verdict_color (c->theme, item->verdict));
+  /* Ellipsized in the middle, so "… 80GB" survives */
+  c->ellipsize = PANGO_ELLIPSIZE_MIDDLE;
+  hr_canvas_text (c, name, HR_TEXT_LABEL, c->pad + l->glyph_w + c->fs * 0.4, cy, 0, 0.5,
+                  l->name_w, &c->theme->foreground);
+  c->ellipsize = PANGO_ELLIPSIZE_END;
+  for (int p = 0; p < N_PANELS; p++)
+    draw_cell (l, item, p, cy);
+}
+
+/* "3 more GPUs not shown", under the axis */
+static void
+draw_note (const Layout *l)
+{
+  HrCanvas *c = l->c;
+  int more = l->n - l->n_shown;
+  char buf[96];
+
+  if (more <= 0)
+    return;
+  g_snprintf (buf, sizeof buf,
+              g_dngettext (GETTEXT_PACKAGE, "%d more GPU not shown: make the chart taller",
+                           "%d more GPUs not shown: make the chart taller", more),
+              more);
+  hr_canvas_text (c, buf, HR_TEXT_SMALL, c->pad, l->rows_bottom + l->axis_h + l->note_h / 2, 0,
+                  0.5, c->width - 2 * c->pad, &c->theme->muted);
 }
 
 void
@@ -163,257 +446,30 @@ hr_chart_compare_draw (cairo_t              *cr,
                        const HrChartTheme   *theme)
 {
   HrCanvas cv, *c = &cv;
-  const HrChartTheme *t;
-  const char *panel_titles[N_PANELS] = {
-    _("Memory: required / usable"), _("Decode speed"), _("Cost per 1M tokens"),
-  };
-  const double panel_share[N_PANELS] = { 0.42, 0.29, 0.29 };
-  HrLegendItem legend[6];
-  HrAxis axes[N_PANELS];
-  HrRect panels[N_PANELS];
-  char name[HR_CHART_LABEL_LEN + 16], buf[96], badge[96], verdict_text[3][64];
-  double max_v[N_PANELS] = { 0 }, value_w[N_PANELS] = { 0 }, name_w = 0, glyph_w = 0;
-  double y, legend_h, axis_h, rows_top, rows_bottom, pitch, bar_h, lh, header_h, x;
-  double base_size[HR_N_TEXT_STYLES], row_size[HR_N_TEXT_STYLES];
-  int order[HR_CHART_MAX_GPUS], n, n_fit = 0, n_known = 0, n_legend = 0, n_shown;
-  double note_h = 0;
+  Layout l = { c, data };
+  double top;
 
-  if (!hr_canvas_begin (c, cr, width, height, theme))
+  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
     return;
-  t = c->theme;
-  hr_canvas_background (c);
-  n = data != NULL ? CLAMP (data->n_items, 0, HR_CHART_MAX_GPUS) : 0;
-  if (data == NULL)
+  l.n = CLAMP (data->n_items, 0, HR_CHART_MAX_GPUS);
+  top = draw_header (&l);
+  if (l.n == 0)
     {
-      HrRect r = { 0, 0, width, height };
-
-      hr_canvas_message (c, &r, _("No data"));
-      hr_canvas_end (c);
+      hr_canvas_end_with_message (c, top, _("No GPUs to compare"));
+      return;
+    }
+  if (!layout (&l, top))
+    {
+      hr_canvas_end_with_message (c, top, _("Too small to draw"));
       return;
     }
 
-  for (int i = 0; i < n; i++)
-    {
-      order[i] = i;
-      if (data->items[i].verdict == HR_CHART_VERDICT_FITS
-          || data->items[i].verdict == HR_CHART_VERDICT_TIGHT)
-        n_fit++;
-      if (data->items[i].verdict != HR_CHART_VERDICT_UNKNOWN)
-        n_known++;
-    }
-  g_qsort_with_data (order, n, sizeof order[0], compare_items, (gpointer) data);
-
-  /* TRANSLATORS: badge of the GPU comparison, "3 of 8 fit" */
-  g_snprintf (badge, sizeof badge, g_dngettext (GETTEXT_PACKAGE, "%d of %d fits",
-                                                "%d of %d fit", n), n_fit, n);
-  y = hr_canvas_header (c, data->title, data->subtitle,
-                        n_fit > 0 ? HR_CHART_VERDICT_FITS
-                        : n_known > 0 ? HR_CHART_VERDICT_EXCEEDS : HR_CHART_VERDICT_UNKNOWN,
-                        n > 0 ? badge : NULL);
-  if (n == 0)
-    {
-      HrRect r = { 0, y, width, height - y - c->pad };
-
-      hr_canvas_message (c, &r, _("No GPUs to compare"));
-      hr_canvas_end (c);
-      return;
-    }
-
-  /* Legend: the verdict key and what the memory bullet shows */
-  for (int v = 0; v < 3; v++)
-    {
-      g_strlcpy (verdict_text[v], hr_chart_verdict_display ((HrChartVerdict) v),
-                 sizeof verdict_text[v]);
-      legend[n_legend++] = (HrLegendItem) {
-        verdict_text[v], hr_chart_theme_verdict_color (t, (HrChartVerdict) v), HR_SWATCH_GLYPH,
-        -1, hr_chart_verdict_glyph ((HrChartVerdict) v),
-      };
-    }
-  legend[n_legend++] = (HrLegendItem) { _("Usable memory"), &t->axis, HR_SWATCH_BOX, -1 };
-  legend[n_legend++] = (HrLegendItem) { _("Part that does not fit"), &t->exceeds,
-                                        HR_SWATCH_HATCH, -1 };
-  legend_h = hr_canvas_legend (c, legend, n_legend, c->pad, 0, width - 2 * c->pad, FALSE);
-
-  hr_canvas_text_measure (c, "Hg", HR_TEXT_STRONG, NULL, &header_h);
-  axis_h = hr_canvas_xaxis_height (c, NULL);
-  rows_top = y + header_h + c->fs * 0.5;
-  rows_bottom = height - c->pad - legend_h - (legend_h > 0 ? c->fs * 0.8 : 0) - axis_h;
-  if (rows_bottom - rows_top < c->fs * 2)
-    {
-      HrRect r = { 0, y, width, height - y - c->pad };
-
-      hr_canvas_message (c, &r, _("Too small to draw"));
-      hr_canvas_end (c);
-      return;
-    }
-  memcpy (base_size, c->size, sizeof base_size);
-
-  /* Rows shrink their text with their height down to a readable size; past that, the rows
-   * that do not fit are left out (the weakest, as sorted) and counted in a note, rather
-   * than labels touching or rows going unlabelled. */
-  {
-    double min_size = MAX (7.5, c->fs * 0.6), min_pitch = min_size / 0.78, size;
-
-    n_shown = n;
-    if ((rows_bottom - rows_top) / n < min_pitch)
-      {
-        hr_canvas_text_measure (c, "Hg", HR_TEXT_SMALL, NULL, &note_h);
-        note_h *= 1.4;
-        n_shown = (int) MAX (1, floor ((rows_bottom - rows_top - note_h) / min_pitch));
-      }
-    /* The note goes under the axis, above the legend */
-    rows_bottom -= note_h;
-    pitch = (rows_bottom - rows_top) / n_shown;
-    size = MAX (min_size, MIN (c->size[HR_TEXT_LABEL], pitch * 0.78));
-    c->size[HR_TEXT_LABEL] = c->size[HR_TEXT_VALUE] = c->size[HR_TEXT_SMALL] = size;
-    memcpy (row_size, c->size, sizeof row_size);
-  }
-  bar_h = MIN (pitch * 0.62, c->fs * 3.5);
-  for (int k = 0; k < n_shown; k++)
-    for (int p = 0; p < N_PANELS; p++)
-      {
-        double v = panel_value (&data->items[order[k]], p);
-
-        if (isfinite (v))
-          max_v[p] = MAX (max_v[p], v);
-      }
-  hr_canvas_text_measure (c, "Hg", HR_TEXT_LABEL, NULL, &lh);
-
-  for (int k = 0; k < n_shown; k++)
-    {
-      const HrChartCompareItem *item = &data->items[order[k]];
-      double w;
-
-      item_name (item, name, sizeof name);
-      hr_canvas_text_measure (c, name, HR_TEXT_LABEL, &w, NULL);
-      name_w = MAX (name_w, w);
-      hr_canvas_text_measure (c, hr_chart_verdict_glyph (item->verdict), HR_TEXT_LABEL, &w, NULL);
-      glyph_w = MAX (glyph_w, w);
-      for (int p = 0; p < N_PANELS; p++)
-        {
-          hr_canvas_text_measure (c, panel_label (item, p, buf, sizeof buf), HR_TEXT_VALUE, &w,
-                                  NULL);
-          value_w[p] = MAX (value_w[p], w);
-        }
-    }
-  name_w = MIN (name_w, width * 0.24);
-
-  /* Panels */
-  x = c->pad + glyph_w + c->fs * 0.4 + name_w + c->fs;
-  {
-    double avail = width - c->pad - x, gap = c->fs * 1.5;
-
-    for (int p = 0; p < N_PANELS; p++)
-      {
-        double w = (avail - gap * (N_PANELS - 1)) * panel_share[p];
-
-        panels[p] = (HrRect) { x, rows_top, w, rows_bottom - rows_top };
-        x += w + gap;
-      }
-  }
-
-  /* Titles and axes at the normal size, rows at theirs */
-  memcpy (c->size, base_size, sizeof base_size);
-  for (int p = 0; p < N_PANELS; p++)
-    {
-      HrRect *r = &panels[p];
-      double bar_w = r->w - value_w[p] - c->fs * 0.5;
-
-      hr_canvas_text (c, panel_titles[p], HR_TEXT_STRONG, r->x, y, 0, 0, r->w, &t->foreground);
-      if (bar_w < c->fs * 2)
-        bar_w = MAX (r->w * 0.3, 1);
-      hr_axis_linear (&axes[p], 0, max_v[p] > 0 ? max_v[p] : 1,
-                      hr_canvas_xaxis_max_ticks (c, bar_w, p == PANEL_COST ? "$8.8k" : "888"));
-      hr_canvas_xaxis (c, &axes[p], p == PANEL_COST ? usd_tick : NULL, r->x, r->x + bar_w,
-                       r->y, r->y + r->h, NULL);
-      /* Leave the panel's value column to the labels */
-      r->w = bar_w;
-    }
-
-  memcpy (c->size, row_size, sizeof row_size);
-  for (int k = 0; k < n_shown; k++)
-    {
-      const HrChartCompareItem *item = &data->items[order[k]];
-      double cy = rows_top + pitch * (k + 0.5);
-      const HrChartRgba *vcolor = hr_chart_theme_verdict_color (t, item->verdict);
-
-      /* Zebra bands keep long rows traceable */
-      if (k % 2 == 1 && pitch >= 4)
-        {
-          cairo_rectangle (c->cr, c->pad, rows_top + pitch * k, width - 2 * c->pad, pitch);
-          hr_canvas_set_color (c, &t->track, 0.6);
-          cairo_fill (c->cr);
-        }
-        {
-          item_name (item, name, sizeof name);
-          hr_canvas_text (c, hr_chart_verdict_glyph (item->verdict), HR_TEXT_LABEL, c->pad, cy, 0,
-                          0.5, -1, vcolor);
-          c->ellipsize = PANGO_ELLIPSIZE_MIDDLE;
-          hr_canvas_text (c, name, HR_TEXT_LABEL, c->pad + glyph_w + c->fs * 0.4, cy, 0, 0.5,
-                          name_w, &t->foreground);
-          c->ellipsize = PANGO_ELLIPSIZE_END;
-        }
-
-      for (int p = 0; p < N_PANELS; p++)
-        {
-          const HrRect *r = &panels[p];
-          const HrAxis *a = &axes[p];
-          double end = r->x;
-
-          if (p == PANEL_MEMORY)
-            {
-              double ux = hr_axis_map (a, hr_chart_clean (item->usable_gib), r->x, r->x + r->w);
-              double rx = hr_axis_map (a, hr_chart_clean (item->required_gib), r->x,
-                                       r->x + r->w);
-
-              cairo_rectangle (c->cr, r->x, cy - bar_h / 2, ux - r->x, bar_h);
-              hr_canvas_set_color (c, &t->axis, 0.45);
-              cairo_fill (c->cr);
-              cairo_rectangle (c->cr, r->x, cy - bar_h * 0.3, rx - r->x, bar_h * 0.6);
-              hr_canvas_set_color (c, vcolor, 1.0);
-              cairo_fill (c->cr);
-              if (rx > ux && isfinite (item->usable_gib))
-                {
-                  HrRect over = { ux, cy - bar_h * 0.3, rx - ux, bar_h * 0.6 };
-
-                  hr_canvas_set_color (c, &t->background, 0.35);
-                  cairo_rectangle (c->cr, over.x, over.y, over.w, over.h);
-                  cairo_fill (c->cr);
-                  hr_canvas_hatch (c, &over, &t->foreground, 0.55, MAX (3.0, bar_h * 0.45));
-                }
-              end = MAX (ux, rx);
-            }
-          else
-            {
-              double v = panel_value (item, p);
-
-              if (isfinite (v) && v > 0)
-                {
-                  end = hr_axis_map (a, v, r->x, r->x + r->w);
-                  cairo_rectangle (c->cr, r->x, cy - bar_h * 0.35, end - r->x, bar_h * 0.7);
-                  hr_canvas_set_color (c, p == PANEL_DECODE ? &t->series[0] : &t->series[1],
-                                       item->verdict == HR_CHART_VERDICT_EXCEEDS ? 0.45 : 1.0);
-                  cairo_fill (c->cr);
-                }
-            }
-          hr_canvas_text (c, panel_label (item, p, buf, sizeof buf), HR_TEXT_VALUE,
-                            end + c->fs * 0.3, cy, 0, 0.5, -1,
-                            isfinite (panel_value (item, p)) ? &t->foreground : &t->muted);
-        }
-    }
-
-  memcpy (c->size, base_size, sizeof base_size);
-  if (n_shown < n)
-    {
-      g_snprintf (buf, sizeof buf,
-                  g_dngettext (GETTEXT_PACKAGE, "%d more GPU not shown: make the chart taller",
-                               "%d more GPUs not shown: make the chart taller", n - n_shown),
-                  n - n_shown);
-      hr_canvas_text (c, buf, HR_TEXT_SMALL, c->pad, rows_bottom + axis_h + note_h / 2, 0, 0.5,
-                      width - 2 * c->pad, &t->muted);
-    }
-
-  hr_canvas_legend (c, legend, n_legend, c->pad, height - c->pad - legend_h, width - 2 * c->pad,
-                    TRUE);
+  draw_panel_axes (&l, top);
+  memcpy (c->size, l.row_size, sizeof l.row_size);
+  for (int k = 0; k < l.n_shown; k++)
+    draw_row (&l, k);
+  memcpy (c->size, l.base_size, sizeof l.base_size);
+  draw_note (&l);
+  hr_canvas_legend_bottom (c, l.legend, l.n_legend, l.legend_h);
   hr_canvas_end (c);
 }

@@ -183,6 +183,10 @@ gboolean        hr_canvas_begin_chart       (HrCanvas           *c,
 void            hr_canvas_end_with_message  (HrCanvas           *c,
                                              double              y,
                                              const char         *text);
+/* A line of figures under the header, in the foreground colour; returns the y below it. */
+double          hr_canvas_summary           (HrCanvas           *c,
+                                             const char         *text,
+                                             double              y);
 /* Height of one line of @style ("Hg"). */
 double          hr_canvas_line_height       (HrCanvas           *c,
                                              HrTextStyle         style);
@@ -427,6 +431,11 @@ const char     *hr_fmt_context              (char               *buf,
                                              gsize               size,
                                              double              tokens);
 const char     *hr_fmt_tick                 (char               *buf,
+                                             gsize               size,
+                                             const HrAxis       *axis,
+                                             double              value);
+/* HrTickFormat for dollar axes: "$1.2k" */
+const char     *hr_fmt_usd_tick             (char               *buf,
                                              gsize               size,
                                              const HrAxis       *axis,
                                              double              value);

@@ -10,15 +10,6 @@
 
 static const double dash_cloud[] = { 8, 4 };
 
-static const char *
-usd_tick (char         *buf,
-          gsize         size,
-          const HrAxis *axis,
-          double        value)
-{
-  return hr_fmt_usd_short (buf, size, value);
-}
-
 static gboolean
 point_ok (const HrChartTco *data,
           int               i,
@@ -161,61 +152,60 @@ label_gap (HrCanvas         *c,
                   0.5, 0.5, -1, cloud < buy ? &c->theme->series[1] : &c->theme->series[0]);
 }
 
-void
-hr_chart_tco_draw (cairo_t            *cr,
-                   double              width,
-                   double              height,
-                   const HrChartTco   *data,
-                   const HrChartTheme *theme)
+/* Where everything goes, computed in one step under the header and the summary line. */
+typedef struct
 {
-  HrCanvas cv, *c = &cv;
-  const HrChartTheme *t;
-  HrLegendItem legend[2];
-  HrMarkLabel mark;
-  char cloud_text[HR_CHART_LABEL_LEN + 64], buy_text[HR_CHART_LABEL_LEN + 64], mark_text[96];
-  char a[48], b[48], end_text[2][64];
-  double max_m = 0, max_usd = 0, y, legend_h, axis_h, lh, yaxis_w, x0, x1, y0, y1, end_w = 0;
-  gboolean cloud_known = FALSE, buy_known = FALSE, has_mark = FALSE;
-  int n, n_tiers = 0;
+  HrCanvas *c;
+  const HrChartTco *data;
+  int n;
+  gboolean cloud_known, buy_known;
+  double max_m, max_usd;
+  HrLegendItem legend[2];           /* buy, cloud */
+  char buy_text[HR_CHART_LABEL_LEN + 64], cloud_text[HR_CHART_LABEL_LEN + 64];
+  double legend_h;
+  double end_v[2];                  /* the last known buy and cloud costs */
+  char end_text[2][64];
+  double end_w;
+  double lh, x0, x1, y0, y1;
   HrAxis xa, ya;
   HrRect plot;
-  g_autoptr(GString) summary = g_string_new (NULL);
+  HrMarkLabel mark;                 /* the break-even month */
+  char mark_text[96];
+  gboolean has_mark;
+  int n_tiers;
+} Layout;
 
-  if (!hr_canvas_begin (c, cr, width, height, theme))
-    return;
-  t = c->theme;
-  hr_canvas_background (c);
-  if (data == NULL)
-    {
-      HrRect r = { 0, 0, width, height };
+static void
+scan_points (Layout *l)
+{
+  const HrChartTco *data = l->data;
 
-      hr_canvas_message (c, &r, _("No data"));
-      hr_canvas_end (c);
-      return;
-    }
-
-  n = CLAMP (data->n_points, 0, HR_CHART_MAX_MONTHS);
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < l->n; i++)
     {
       if (!isfinite (data->month[i]))
         continue;
       if (point_ok (data, i, TRUE))
         {
-          cloud_known = TRUE;
-          max_usd = MAX (max_usd, data->cloud_usd[i]);
-          max_m = MAX (max_m, data->month[i]);
+          l->cloud_known = TRUE;
+          l->max_usd = MAX (l->max_usd, data->cloud_usd[i]);
+          l->max_m = MAX (l->max_m, data->month[i]);
         }
       if (point_ok (data, i, FALSE))
         {
-          buy_known = TRUE;
-          max_usd = MAX (max_usd, data->buy_usd[i]);
-          max_m = MAX (max_m, data->month[i]);
+          l->buy_known = TRUE;
+          l->max_usd = MAX (l->max_usd, data->buy_usd[i]);
+          l->max_m = MAX (l->max_m, data->month[i]);
         }
     }
+}
 
-  y = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
+/* Monthly figures and the verdict of the comparison in words */
+static GString *
+summary_text (const HrChartTco *data)
+{
+  GString *summary = g_string_new (NULL);
+  char a[48], b[48];
 
-  /* Summary: monthly figures and the verdict of the comparison in words */
   if (isfinite (data->cloud_monthly_usd))
     g_string_append_printf (summary, _("Cloud %s/month"),
                             hr_fmt_usd (a, sizeof a, data->cloud_monthly_usd));
@@ -236,185 +226,239 @@ hr_chart_tco_draw (cairo_t            *cr,
   else
     g_string_append_printf (summary, _("buying pays off after %.1f months"),
                             data->break_even_month);
-  hr_canvas_text_measure (c, summary->str, HR_TEXT_SUBTITLE, NULL, &lh);
-  hr_canvas_text (c, summary->str, HR_TEXT_SUBTITLE, c->pad, y, 0, 0, width - 2 * c->pad,
-                  &t->foreground);
-  y += lh + c->fs * 0.8;
+  return summary;
+}
 
-  if (!cloud_known && !buy_known)
-    {
-      HrRect r = { 0, y, width, height - y - c->pad };
+static void
+layout_legend (Layout *l)
+{
+  const HrChartTco *data = l->data;
+  const HrChartTheme *t = l->c->theme;
 
-      hr_canvas_message (c, &r, _("The cloud price and the hardware price are unknown."));
-      hr_canvas_end (c);
-      return;
-    }
+  g_snprintf (l->cloud_text, sizeof l->cloud_text, "%s",
+              data->cloud_label[0] ? data->cloud_label : _("Rent in the cloud"));
+  g_snprintf (l->buy_text, sizeof l->buy_text, "%s",
+              data->buy_label[0] ? data->buy_label : _("Buy the hardware"));
+  if (!l->cloud_known)
+    g_strlcat (l->cloud_text, _(" (price unknown)"), sizeof l->cloud_text);
+  if (!l->buy_known)
+    g_strlcat (l->buy_text, _(" (price unknown)"), sizeof l->buy_text);
+  l->legend[0] = (HrLegendItem) { l->buy_text, &t->series[0], HR_SWATCH_LINE, -1 };
+  l->legend[1] = (HrLegendItem) { l->cloud_text, &t->series[1], HR_SWATCH_DASH, -1 };
+  l->legend_h = hr_canvas_legend_height (l->c, l->legend, 2);
+}
 
-  g_snprintf (cloud_text, sizeof cloud_text, "%s", data->cloud_label[0] ? data->cloud_label
-                                                                         : _("Rent in the cloud"));
-  g_snprintf (buy_text, sizeof buy_text, "%s", data->buy_label[0] ? data->buy_label
-                                                                   : _("Buy the hardware"));
-  if (!cloud_known)
-    g_strlcat (cloud_text, _(" (price unknown)"), sizeof cloud_text);
-  if (!buy_known)
-    g_strlcat (buy_text, _(" (price unknown)"), sizeof buy_text);
-  legend[0] = (HrLegendItem) { buy_text, &t->series[0], HR_SWATCH_LINE, -1 };
-  legend[1] = (HrLegendItem) { cloud_text, &t->series[1], HR_SWATCH_DASH, -1 };
-  legend_h = hr_canvas_legend (c, legend, 2, c->pad, 0, width - 2 * c->pad, FALSE);
-
-  /* End values in a right margin */
+/* End values in a right margin */
+static void
+layout_end_values (Layout *l)
+{
   for (int k = 0; k < 2; k++)
     {
-      double v = NAN, w;
+      double w;
 
-      for (int i = n - 1; i >= 0; i--)
-        if (point_ok (data, i, k == 1))
+      l->end_v[k] = NAN;
+      for (int i = l->n - 1; i >= 0; i--)
+        if (point_ok (l->data, i, k == 1))
           {
-            v = k == 1 ? data->cloud_usd[i] : data->buy_usd[i];
+            l->end_v[k] = k == 1 ? l->data->cloud_usd[i] : l->data->buy_usd[i];
             break;
           }
-      hr_fmt_usd (end_text[k], sizeof end_text[k], v);
-      hr_canvas_text_measure (c, end_text[k], HR_TEXT_VALUE, &w, NULL);
-      end_w = MAX (end_w, w);
+      hr_fmt_usd (l->end_text[k], sizeof l->end_text[k], l->end_v[k]);
+      hr_canvas_text_measure (l->c, l->end_text[k], HR_TEXT_VALUE, &w, NULL);
+      l->end_w = MAX (l->end_w, w);
     }
+}
 
+/* Months read best in years: prefer steps of 6, 12 or 24 when the range allows. */
+static void
+layout_month_axis (Layout *l)
+{
+  HrCanvas *c = l->c;
+  double max_m = l->max_m, step;
+  int max_ticks;
+
+  hr_axis_linear (&l->xa, 0, MAX (max_m, 1), hr_canvas_xaxis_max_ticks (c, l->x1 - l->x0, "888"));
+  if (max_m < 24)
+    return;
+  step = max_m <= 36 ? 6 : max_m <= 96 ? 12 : 24;
+  max_ticks = hr_canvas_xaxis_max_ticks (c, l->x1 - l->x0, "888");
+  while (ceil (max_m / step) + 1 > max_ticks)
+    step *= 2;
+  l->xa.step = step;
+  l->xa.decimals = 0;
+  l->xa.min = 0;
+  l->xa.max = ceil (max_m / step) * step;
+  l->xa.n_ticks = 0;
+  for (double m = 0; m <= l->xa.max + 1e-9 && l->xa.n_ticks < HR_AXIS_MAX_TICKS; m += step)
+    l->xa.ticks[l->xa.n_ticks++] = m;
+}
+
+static void
+layout_mark (Layout *l)
+{
+  double be = l->data->break_even_month;
+
+  if (!(isfinite (be) && be >= 0 && be <= l->xa.max))
+    return;
+  g_snprintf (l->mark_text, sizeof l->mark_text, _("break-even: %.1f months"), be);
+  l->mark = (HrMarkLabel) {
+    .text = l->mark_text,
+    .x = hr_axis_map (&l->xa, be, l->x0, l->x1),
+    .prefer_left = FALSE,
+    .color = &l->c->theme->foreground,
+  };
+  l->has_mark = TRUE;
+  l->n_tiers = hr_canvas_place_marks (l->c, &l->mark, 1, l->c->pad, l->c->width - l->c->pad);
+}
+
+/* Everything under @top; NULL, or the message to show instead of the plot. */
+static const char *
+layout (Layout     *l,
+        double      top,
+        const char *summary)
+{
+  HrCanvas *c = l->c;
+  double axis_h;
+
+  layout_legend (l);
+  layout_end_values (l);
   axis_h = hr_canvas_xaxis_height (c, _("Months"));
-  hr_canvas_text_measure (c, "Hg", HR_TEXT_LABEL, NULL, &lh);
-  y1 = height - c->pad - legend_h - (legend_h > 0 ? c->fs * 0.8 : 0) - axis_h;
-  hr_axis_linear (&ya, 0, MAX (max_usd * 1.05, 1), MAX (2, (int) ((y1 - y) / (lh * 2.5))));
-  yaxis_w = hr_canvas_yaxis_width (c, &ya, usd_tick, _("Cumulative cost"));
-  x0 = c->pad + yaxis_w;
-  x1 = width - c->pad - end_w - c->fs * 0.8;
-  if (x1 - x0 < c->fs * 4 || y1 - y < c->fs * 3)
-    {
-      HrRect r = { 0, y, width, height - y - c->pad };
+  l->lh = hr_canvas_line_height (c, HR_TEXT_LABEL);
+  l->y1 = hr_canvas_above_legend (c, l->legend_h) - axis_h;
+  hr_axis_linear (&l->ya, 0, MAX (l->max_usd * 1.05, 1),
+                  MAX (2, (int) ((l->y1 - top) / (l->lh * 2.5))));
+  l->x0 = c->pad + hr_canvas_yaxis_width (c, &l->ya, hr_fmt_usd_tick, _("Cumulative cost"));
+  l->x1 = c->width - c->pad - l->end_w - c->fs * 0.8;
+  if (l->x1 - l->x0 < c->fs * 4 || l->y1 - top < c->fs * 3)
+    return _("Too small to draw");
+  layout_month_axis (l);
+  layout_mark (l);
+  l->y0 = top + l->n_tiers * hr_canvas_marks_tier_height (c) + l->lh * 0.5;
+  if (l->y1 - l->y0 < c->fs * 3)
+    return summary;
+  hr_axis_linear (&l->ya, 0, MAX (l->max_usd * 1.05, 1),
+                  MAX (2, (int) ((l->y1 - l->y0) / (l->lh * 2.5))));
+  l->plot = (HrRect) { l->x0, l->y0, l->x1 - l->x0, l->y1 - l->y0 };
+  return NULL;
+}
 
-      hr_canvas_message (c, &r, _("Too small to draw"));
-      hr_canvas_end (c);
-      return;
-    }
-  hr_axis_linear (&xa, 0, MAX (max_m, 1), hr_canvas_xaxis_max_ticks (c, x1 - x0, "888"));
-  /* Months read best in years: prefer steps of 6, 12 or 24 when the range allows. */
-  if (max_m >= 24)
-    {
-      double step = max_m <= 36 ? 6 : max_m <= 96 ? 12 : 24;
-      int max_ticks = hr_canvas_xaxis_max_ticks (c, x1 - x0, "888");
-
-      while (ceil (max_m / step) + 1 > max_ticks)
-        step *= 2;
-      xa.step = step;
-      xa.decimals = 0;
-      xa.min = 0;
-      xa.max = ceil (max_m / step) * step;
-      xa.n_ticks = 0;
-      for (double m = 0; m <= xa.max + 1e-9 && xa.n_ticks < HR_AXIS_MAX_TICKS; m += step)
-        xa.ticks[xa.n_ticks++] = m;
-    }
-
-  if (isfinite (data->break_even_month) && data->break_even_month >= 0
-      && data->break_even_month <= xa.max)
-    {
-      g_snprintf (mark_text, sizeof mark_text, _("break-even: %.1f months"),
-                  data->break_even_month);
-      mark = (HrMarkLabel) {
-        .text = mark_text,
-        .x = hr_axis_map (&xa, data->break_even_month, x0, x1),
-        .prefer_left = FALSE,
-        .color = &t->foreground,
-      };
-      has_mark = TRUE;
-      n_tiers = hr_canvas_place_marks (c, &mark, 1, c->pad, width - c->pad);
-    }
-  y0 = y + n_tiers * hr_canvas_marks_tier_height (c) + lh * 0.5;
-  if (y1 - y0 < c->fs * 3)
-    {
-      HrRect r = { 0, y, width, height - y - c->pad };
-
-      hr_canvas_message (c, &r, summary->str);
-      hr_canvas_end (c);
-      return;
-    }
-  hr_axis_linear (&ya, 0, MAX (max_usd * 1.05, 1), MAX (2, (int) ((y1 - y0) / (lh * 2.5))));
-  plot = (HrRect) { x0, y0, x1 - x0, y1 - y0 };
-
-  hr_canvas_xaxis (c, &xa, NULL, x0, x1, y0, y1, _("Months"));
-  hr_canvas_yaxis (c, &ya, usd_tick, c->pad, x0, x1, y1, y0, _("Cumulative cost"));
+/* The lines, and between them the tint and words of the cheaper option */
+static void
+draw_series (const Layout *l)
+{
+  HrCanvas *c = l->c;
+  const HrChartTco *data = l->data;
+  double be = data->break_even_month;
 
   cairo_save (c->cr);
-  cairo_rectangle (c->cr, x0, y0 - 2, x1 - x0, y1 - y0 + 4);
+  cairo_rectangle (c->cr, l->x0, l->y0 - 2, l->x1 - l->x0, l->y1 - l->y0 + 4);
   cairo_clip (c->cr);
-  if (cloud_known && buy_known)
+  if (l->cloud_known && l->buy_known)
     {
-      fill_gap (c, data, n, &xa, &ya, &plot);
-      if (isfinite (data->break_even_month) && data->break_even_month > 0
-          && data->break_even_month < max_m)
+      fill_gap (c, data, l->n, &l->xa, &l->ya, &l->plot);
+      if (isfinite (be) && be > 0 && be < l->max_m)
         {
-          label_gap (c, data, n, 0, data->break_even_month, &xa, &ya, &plot);
-          label_gap (c, data, n, data->break_even_month, max_m, &xa, &ya, &plot);
+          label_gap (c, data, l->n, 0, be, &l->xa, &l->ya, &l->plot);
+          label_gap (c, data, l->n, be, l->max_m, &l->xa, &l->ya, &l->plot);
         }
-      else if (!isnan (data->break_even_month))
-        label_gap (c, data, n, 0, max_m, &xa, &ya, &plot);
+      else if (!isnan (be))
+        label_gap (c, data, l->n, 0, l->max_m, &l->xa, &l->ya, &l->plot);
     }
-  if (buy_known)
-    stroke_series (c, data, n, FALSE, &xa, &ya, &plot);
-  if (cloud_known)
-    stroke_series (c, data, n, TRUE, &xa, &ya, &plot);
+  if (l->buy_known)
+    stroke_series (c, data, l->n, FALSE, &l->xa, &l->ya, &l->plot);
+  if (l->cloud_known)
+    stroke_series (c, data, l->n, TRUE, &l->xa, &l->ya, &l->plot);
   cairo_restore (c->cr);
+}
 
-  if (has_mark)
+/* The break-even line and label, and the crossing where buying's line meets the cloud's */
+static void
+draw_break_even (const Layout *l)
+{
+  HrCanvas *c = l->c;
+  static const double dots[] = { 2, 3 };
+  double bx, cost, py;
+  char a[48];
+
+  if (!l->has_mark)
+    return;
+  bx = hr_canvas_snap (c, l->mark.x, 1);
+  hr_canvas_line (c, bx, l->y0, bx, l->y1, MAX (c->px, 1.0), &c->theme->foreground, dots, 2);
+  hr_canvas_draw_marks (c, &l->mark, 1, l->n_tiers, l->y0);
+  cost = series_at (l->data, l->n, TRUE, l->data->break_even_month);
+  if (!isfinite (cost))
+    return;
+  py = hr_axis_map (&l->ya, cost, l->y1, l->y0);
+  hr_canvas_marker (c, HR_MARKER_CIRCLE, l->mark.x, py, c->fs * 0.75, &c->theme->foreground);
+  hr_canvas_text_boxed (c, hr_fmt_usd (a, sizeof a, cost), HR_TEXT_STRONG,
+                        l->mark.x - c->fs * 0.6, py - c->fs * 0.4, 1, 1, -1,
+                        &c->theme->foreground);
+}
+
+/* End values, spread apart, the higher on top */
+static void
+draw_end_values (const Layout *l)
+{
+  HrCanvas *c = l->c;
+  const double *v = l->end_v;
+  double pos[2], size[2];
+  int k0 = (isfinite (v[1]) && (!isfinite (v[0]) || v[1] > v[0])) ? 1 : 0;
+
+  for (int j = 0; j < 2; j++)
     {
-      static const double dots[] = { 2, 3 };
-      double bx = hr_canvas_snap (c, mark.x, 1);
-      double cost = NAN;
+      int k = j == 0 ? k0 : 1 - k0;
 
-      hr_canvas_line (c, bx, y0, bx, y1, MAX (c->px, 1.0), &t->foreground, dots, 2);
-      hr_canvas_draw_marks (c, &mark, 1, n_tiers, y0);
-      /* The crossing: where buying's line meets the cloud's */
-      cost = series_at (data, n, TRUE, data->break_even_month);
-      if (isfinite (cost))
-        {
-          double py = hr_axis_map (&ya, cost, y1, y0);
+      pos[j] = isfinite (v[k]) ? hr_axis_map (&l->ya, v[k], l->y1, l->y0) : NAN;
+      size[j] = l->lh;
+    }
+  if (isfinite (pos[0]) && isfinite (pos[1]))
+    hr_spread (pos, size, 2, 1, l->y0, l->y1);
+  for (int j = 0; j < 2; j++)
+    {
+      int k = j == 0 ? k0 : 1 - k0;
 
-          hr_canvas_marker (c, HR_MARKER_CIRCLE, mark.x, py, c->fs * 0.75, &t->foreground);
-          hr_canvas_text_boxed (c, hr_fmt_usd (a, sizeof a, cost), HR_TEXT_STRONG,
-                                mark.x - c->fs * 0.6, py - c->fs * 0.4, 1, 1, -1,
-                                &t->foreground);
-        }
+      if (isfinite (pos[j]))
+        hr_canvas_text (c, l->end_text[k], HR_TEXT_VALUE, l->x1 + c->fs * 0.5, pos[j], 0, 0.5,
+                        -1, k == 1 ? &c->theme->series[1] : &c->theme->series[0]);
+    }
+}
+
+void
+hr_chart_tco_draw (cairo_t            *cr,
+                   double              width,
+                   double              height,
+                   const HrChartTco   *data,
+                   const HrChartTheme *theme)
+{
+  HrCanvas cv, *c = &cv;
+  Layout l = { c, data };
+  g_autoptr(GString) summary = NULL;
+  const char *message;
+  double top;
+
+  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
+    return;
+  l.n = CLAMP (data->n_points, 0, HR_CHART_MAX_MONTHS);
+  scan_points (&l);
+  top = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
+  summary = summary_text (data);
+  top = hr_canvas_summary (c, summary->str, top);
+  if (!l.cloud_known && !l.buy_known)
+    {
+      hr_canvas_end_with_message (c, top, _("The cloud price and the hardware price are unknown."));
+      return;
+    }
+  if ((message = layout (&l, top, summary->str)) != NULL)
+    {
+      hr_canvas_end_with_message (c, top, message);
+      return;
     }
 
-  /* End values, spread apart */
-  {
-    double pos[2], size[2], v[2] = { NAN, NAN };
-    int k0;
-
-    for (int k = 0; k < 2; k++)
-      for (int i = n - 1; i >= 0; i--)
-        if (point_ok (data, i, k == 1))
-          {
-            v[k] = k == 1 ? data->cloud_usd[i] : data->buy_usd[i];
-            break;
-          }
-    /* top first */
-    k0 = (isfinite (v[1]) && (!isfinite (v[0]) || v[1] > v[0])) ? 1 : 0;
-    for (int j = 0; j < 2; j++)
-      {
-        int k = j == 0 ? k0 : 1 - k0;
-
-        pos[j] = isfinite (v[k]) ? hr_axis_map (&ya, v[k], y1, y0) : NAN;
-        size[j] = lh;
-      }
-    if (isfinite (pos[0]) && isfinite (pos[1]))
-      hr_spread (pos, size, 2, 1, y0, y1);
-    for (int j = 0; j < 2; j++)
-      {
-        int k = j == 0 ? k0 : 1 - k0;
-
-        if (isfinite (pos[j]))
-          hr_canvas_text (c, end_text[k], HR_TEXT_VALUE, x1 + c->fs * 0.5, pos[j], 0, 0.5, -1,
-                          k == 1 ? &t->series[1] : &t->series[0]);
-      }
-  }
-
-  hr_canvas_legend (c, legend, 2, c->pad, height - c->pad - legend_h, width - 2 * c->pad, TRUE);
+  hr_canvas_xaxis (c, &l.xa, NULL, l.x0, l.x1, l.y0, l.y1, _("Months"));
+  hr_canvas_yaxis (c, &l.ya, hr_fmt_usd_tick, c->pad, l.x0, l.x1, l.y1, l.y0, _("Cumulative cost"));
+  draw_series (&l);
+  draw_break_even (&l);
+  draw_end_values (&l);
+  hr_canvas_legend_bottom (c, l.legend, 2, l.legend_h);
   hr_canvas_end (c);
 }
