@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hr-catalog.h"
 #include "hr-userdata.h"
@@ -76,8 +77,10 @@ list_dir (const char *path)
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   const char *name;
 
+  /* .lock serialises saves between processes and stays, empty, like any lock file. */
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
+    if (!g_str_equal (name, ".lock"))
+      g_ptr_array_add (names, g_strdup (name));
   g_ptr_array_sort (names, compare_names);
   return names;
 }
@@ -448,7 +451,7 @@ test_corrupt (Fixture       *f,
   static const char *damaged[] = {
     "{\"schema\": 1, \"models\": [ {\"id\": \"x\", \"name\": \"X\"",  /* cut off */
     "this is not JSON",
-    "{\"schema\": 2, \"models\": []}",                                /* wrong schema */
+    "{\"schema\": 0, \"models\": []}",                                /* wrong schema */
     "{\"schema\": 1, \"models\": [{\"id\": \"x\", \"name\": \"X\"}]}",  /* no arch */
     "[1, 2, 3]",
     "",
@@ -577,6 +580,121 @@ test_comment_hidden_nesting (Fixture       *f,
     }
   copy = find_corrupt_copy (f->dir, "gpus.json");
   g_assert_nonnull (copy);
+}
+
+/* A file from a newer Headroom is not damage: it stays where it is, untouched, the load says
+ * why its entries are missing, and saves are refused rather than writing over it. */
+static void
+test_newer_schema (Fixture       *f,
+                   gconstpointer  data)
+{
+  const char *newer = "{\"schema\": 2, \"models\": [{\"id\": \"x\", \"future\": true}]}";
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+  g_autoptr(HrModel) model = make_model ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *kept = NULL;
+  const char *path = hr_userdata_get_models_path (f->ud);
+
+  g_assert_cmpint (g_mkdir_with_parents (f->dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, newer, -1, NULL));
+
+  g_assert_false (hr_userdata_load (f->ud, catalog, &error));
+  g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NEWER);
+  g_assert_nonnull (strstr (error->message, "newer version"));
+  g_clear_error (&error);
+
+  g_assert_false (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NEWER);
+  g_clear_error (&error);
+
+  g_assert_null (find_corrupt_copy (f->dir, "models.json"));
+  g_assert_true (g_file_get_contents (path, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, newer);
+}
+
+/* models.json as a symlink (dotfiles in a repository): the save writes the target and the
+ * link stays; a dangling link is refused, not replaced. */
+static void
+test_symlink (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *base = g_path_get_dirname (f->dir);
+  g_autofree char *target = g_build_filename (base, "dotfiles-models.json", NULL);
+  g_autofree char *missing = g_build_filename (base, "nowhere", "models.json", NULL);
+  const char *path = hr_userdata_get_models_path (f->ud);
+  g_autoptr(HrModel) model = make_model ();
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (f->dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (target, "{\"schema\": 1, \"models\": []}", -1, NULL));
+  g_assert_cmpint (symlink (target, path), ==, 0);
+
+  g_assert_true (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "my-hybrid-30b"));
+  listed = hr_userdata_list_models (f->ud, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (listed->len, ==, 1);
+
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (symlink (missing, path), ==, 0);
+  g_assert_false (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_SYMLINK));
+  g_unlink (path);
+  g_unlink (target);
+}
+
+typedef struct
+{
+  const char *dir;
+  int worker;
+} Saver;
+
+static gpointer
+save_many (gpointer data)
+{
+  Saver *saver = data;
+  g_autoptr(HrUserData) ud = hr_userdata_new (saver->dir);
+  g_autoptr(HrGpu) gpu = make_gpu ();
+
+  for (int i = 0; i < 15; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_free (gpu->id);
+      gpu->id = g_strdup_printf ("gpu-%d-%d", saver->worker, i);
+      g_assert_true (hr_userdata_save_gpu (ud, gpu, NULL, &error));
+      g_assert_no_error (error);
+    }
+  return NULL;
+}
+
+/* Four savers at once (four windows, or the app and the CLI): every entry is kept.  Without
+ * the lock, a save wrote the file it had read before another's save and lost that entry. */
+static void
+test_concurrent_saves (Fixture       *f,
+                       gconstpointer  data)
+{
+  Saver savers[4];
+  GThread *threads[4];
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (int t = 0; t < 4; t++)
+    {
+      savers[t] = (Saver) { f->dir, t };
+      threads[t] = g_thread_new ("saver", save_many, &savers[t]);
+    }
+  for (int t = 0; t < 4; t++)
+    g_thread_join (threads[t]);
+  listed = hr_userdata_list_gpus (f->ud, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (listed->len, ==, 4 * 15);
 }
 
 static void
@@ -809,6 +927,9 @@ main (int    argc,
   ADD ("/userdata/atomic", test_atomic);
   ADD ("/userdata/corrupt", test_corrupt);
   ADD ("/userdata/comment-hidden-nesting", test_comment_hidden_nesting);
+  ADD ("/userdata/newer-schema", test_newer_schema);
+  ADD ("/userdata/symlink", test_symlink);
+  ADD ("/userdata/concurrent-saves", test_concurrent_saves);
   ADD ("/userdata/unreadable", test_unreadable);
   ADD ("/userdata/remove", test_remove);
   ADD ("/userdata/ids", test_ids);

@@ -8,12 +8,16 @@
 #include "hr-userdata.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "hr-json.h"
 #include "hr-units.h"
@@ -590,6 +594,33 @@ move_aside (const HrUserData *userdata,
                kind_label (kind), problem, path, g_strerror (saved_errno));
 }
 
+/* A file written by a newer Headroom ("schema" above 1) is not damaged: renaming it would hide
+ * the user's entries after a downgrade.  It stays where it is and nothing is saved over it. */
+static gboolean
+is_newer_schema (const char  *contents,
+                 gsize        length,
+                 GError     **error,
+                 const Kind  *kind,
+                 const char  *path)
+{
+  g_autoptr(JsonParser) parser = hr_json_parse (contents, (gssize) length, HR_JSON_DEFAULT_DEPTH,
+                                                HR_JSON_DEFAULT_VALUES, NULL);
+  JsonNode *root = parser != NULL ? json_parser_get_root (parser) : NULL;
+  JsonNode *schema;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  schema = json_object_get_member (json_node_get_object (root), "schema");
+  if (schema == NULL || json_node_get_value_type (schema) != G_TYPE_INT64
+      || json_node_get_int (schema) <= 1)
+    return FALSE;
+  g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NEWER,
+               _("Your saved %s (%s) were written by a newer version of Headroom (format %lld). "
+                 "The file is kept as it is; this version cannot read or change it."),
+               kind_label (kind), path, (long long) json_node_get_int (schema));
+  return TRUE;
+}
+
 /* Reads one file into a new list of entries with user ids.  A missing file is an empty
  * list. */
 static GPtrArray *
@@ -637,6 +668,8 @@ read_entries (const HrUserData *userdata,
       return NULL;
     }
 
+  if (is_newer_schema (contents, length, error, kind, path))
+    return NULL;
   scratch = hr_catalog_new_empty ();
   if (!kind->parse (scratch, contents, (gssize) length, &local_error))
     {
@@ -701,6 +734,34 @@ serialize (const Kind *kind,
   return g_string_free (out, FALSE);
 }
 
+/* @path itself, or the file a symlink at @path points to; a dangling link is refused. */
+static gboolean
+resolve_link (const char  *path,
+              char       **target,
+              GError     **error)
+{
+  char *real;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      *target = g_strdup (path);
+      return TRUE;
+    }
+  real = realpath (path, NULL);
+  if (real == NULL)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot save: %s is a link to a file that cannot be reached (%s)"),
+                   path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  *target = g_strdup (real);
+  free (real);
+  return TRUE;
+}
+
 /* Writes @entries atomically, after checking the catalog parser reads the document back. */
 static gboolean
 write_entries (const HrUserData *userdata,
@@ -712,6 +773,7 @@ write_entries (const HrUserData *userdata,
   g_autofree char *json = serialize (kind, entries);
   g_autoptr(HrCatalog) check = hr_catalog_new_empty ();
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *target = NULL;
 
   if (!kind->parse (check, json, -1, &local_error))
     {
@@ -729,9 +791,13 @@ write_entries (const HrUserData *userdata,
                    g_strerror (saved_errno));
       return FALSE;
     }
+  /* A symlinked file (dotfiles kept in a repository) is written through to its target, not
+   * replaced by a regular file. */
+  if (!resolve_link (path, &target, error))
+    return FALSE;
   /* A temporary file in the same directory, then rename (and fsync): a crash leaves either
    * the old file or the new one, never half of each. */
-  if (!g_file_set_contents_full (path, json, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644,
+  if (!g_file_set_contents_full (target, json, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644,
                                  &local_error))
     {
       g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
@@ -752,14 +818,96 @@ find_entry (const Kind *kind,
   return -1;
 }
 
-/* Adds or replaces @entry (owned, with its user id) and writes the file; on success
- * *@saved is the entry as the next load will return it. */
+/* Serialises read-change-write between processes (two windows, the app and the CLI): without
+ * it two saves at once each write the file they read, and one entry is lost.  The lock is an
+ * flock() on dir/.lock, released by closing the returned descriptor; -1 on error. */
+static int
+lock_dir (const HrUserData  *userdata,
+          GError           **error)
+{
+  g_autofree char *path = g_build_filename (userdata->dir, ".lock", NULL);
+  int saved_errno;
+  int fd;
+
+  if (g_mkdir_with_parents (userdata->dir, 0700) != 0)
+    {
+      saved_errno = errno;
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot create the folder %s: %s"), userdata->dir, g_strerror (saved_errno));
+      return -1;
+    }
+  fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  while (fd >= 0 && flock (fd, LOCK_EX) != 0)
+    if (errno != EINTR)
+      {
+        saved_errno = errno;
+        close (fd);
+        errno = saved_errno;
+        fd = -1;
+      }
+  if (fd < 0)
+    {
+      saved_errno = errno;
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot lock your saved data (%s): %s"), path, g_strerror (saved_errno));
+    }
+  return fd;
+}
+
+static gboolean save_entry_locked (HrUserData  *userdata,
+                                   const Kind  *kind,
+                                   gpointer     entry,
+                                   gpointer    *saved,
+                                   GError     **error);
+static gboolean remove_entry_locked (HrUserData  *userdata,
+                                     const Kind  *kind,
+                                     const char  *id,
+                                     GError     **error);
+
 static gboolean
 save_entry (HrUserData  *userdata,
             const Kind  *kind,
             gpointer     entry,
             gpointer    *saved,
             GError     **error)
+{
+  int lock = lock_dir (userdata, error);
+  gboolean ok;
+
+  if (lock < 0)
+    {
+      kind->free_entry (entry);
+      return FALSE;
+    }
+  ok = save_entry_locked (userdata, kind, entry, saved, error);
+  close (lock);
+  return ok;
+}
+
+static gboolean
+remove_entry (HrUserData  *userdata,
+              const Kind  *kind,
+              const char  *id,
+              GError     **error)
+{
+  int lock = lock_dir (userdata, error);
+  gboolean ok;
+
+  if (lock < 0)
+    return FALSE;
+  ok = remove_entry_locked (userdata, kind, id, error);
+  close (lock);
+  return ok;
+}
+
+/* Adds or replaces @entry (owned, with its user id) and writes the file; on success
+ * *@saved is the entry as the next load will return it. */
+static gboolean
+save_entry_locked (HrUserData  *userdata,
+                   const Kind  *kind,
+                   gpointer     entry,
+                   gpointer    *saved,
+                   GError     **error)
 {
   g_autoptr(GPtrArray) entries = NULL;
   g_autofree char *id = g_strdup (*kind->id_of (entry));
@@ -798,10 +946,10 @@ save_entry (HrUserData  *userdata,
 }
 
 static gboolean
-remove_entry (HrUserData  *userdata,
-              const Kind  *kind,
-              const char  *id,
-              GError     **error)
+remove_entry_locked (HrUserData  *userdata,
+                     const Kind  *kind,
+                     const char  *id,
+                     GError     **error)
 {
   g_autoptr(GPtrArray) entries = NULL;
   g_autofree char *full_id = g_strconcat (HR_USERDATA_ID_PREFIX, strip_prefix (id), NULL);

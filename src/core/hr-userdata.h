@@ -14,6 +14,9 @@
  * directory, then a rename).  A file that cannot be parsed is renamed to
  * "models.json.corrupt-YYYYmmdd-HHMMSS" and reported as HR_USERDATA_ERROR_CORRUPT with a
  * message that names the copy; it is never overwritten, and the next save starts a new file.
+ * A file from a newer Headroom ("schema" above 1) is not damage: it stays, untouched, and
+ * loads and saves report HR_USERDATA_ERROR_NEWER.  A symlinked file is written through to its
+ * target.  Saves and removals hold an flock() on dir/.lock, so concurrent ones lose nothing.
  */
 #pragma once
 
@@ -33,6 +36,7 @@ typedef enum
   HR_USERDATA_ERROR_INVALID,    /* the entry cannot be saved as it is (the message says why) */
   HR_USERDATA_ERROR_NOT_FOUND,  /* no saved entry with that id */
   HR_USERDATA_ERROR_IO,         /* the directory or a file cannot be read or written */
+  HR_USERDATA_ERROR_NEWER,      /* a file from a newer Headroom: kept as it is, read-only */
 } HrUserDataError;
 
 #define HR_USERDATA_ID_PREFIX "user:"
