@@ -480,7 +480,7 @@ test_robust (void)
   g_autofree HrChartCompare *cmp = g_new0 (HrChartCompare, 1);
   g_autofree HrChartFinetune *f = g_new0 (HrChartFinetune, 1);
   g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
-  const void *datas[HR_CHART_N_KINDS];
+  const void *datas[HR_CHART_N_KINDS] = { NULL };   /* a kind left out draws "No data" */
 
   breakdown_one (b, 67.96, 1.44, 0.56, 64, HR_CHART_VERDICT_EXCEEDS);
   context_fill (cx, 67.96, 0.18, 64, 32768, 131072);
@@ -623,7 +623,8 @@ test_registry (void)
     }
   g_assert_null (hr_chart_info (HR_CHART_N_KINDS));
   g_assert_null (hr_chart_info ((HrChartKind) -1));
-  g_assert_cmpstr (list, ==, "breakdown, context, quant, compare, finetune, tco");
+  /* new kinds go after these */
+  g_assert_true (g_str_has_prefix (list, "breakdown, context, quant, compare, finetune, tco"));
   g_assert_cmpuint (hr_chart_info (HR_CHART_TCO)->data_size, ==, sizeof (HrChartTco));
   g_strlcpy (t->title, "Rent versus buy: RTX 4090", sizeof t->title);
   g_assert_cmpstr (hr_chart_data_title (HR_CHART_TCO, t), ==, "Rent versus buy: RTX 4090");
