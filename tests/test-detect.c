@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-advice.h"
 #include "hr-catalog.h"
 #include "hr-detect.h"
 #include "hr-estimate.h"
@@ -297,6 +298,24 @@ test_one_nvidia (void)
   g_assert_cmpfloat (est.physical_bytes, ==, MIB (24564));
   g_assert_cmpfloat_with_epsilon (est.usable_bytes, MIB (24564) * 0.95, 1);
   g_assert_cmpfloat (est.decode_tps, >, 80);            /* GDDR6X speed, not RAM */
+
+  /* offload reads the detected RAM (83.2 GB/s), and its real size bounds the offloaded part */
+  {
+    HrScenario s;
+    HrEstimate off;
+    g_autoptr(GPtrArray) diag = NULL;
+    gboolean warned = FALSE;
+
+    hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-405b"), dev);
+    s.offload_pct = 90;
+    g_assert_cmpfloat (hr_estimate_host_bandwidth (&s), ==, 83.2e9);
+    g_assert_true (hr_estimate_compute (&s, NULL, &off, NULL));
+    g_assert_cmpfloat (off.system_ram_bytes, >, 64 * HR_GIB);
+    diag = hr_advice_diagnosis (&s, &off, catalog);
+    for (guint i = 0; i < diag->len; i++)
+      warned |= strstr (g_ptr_array_index (diag, i), "more than this computer's 64.0 GiB of RAM") != NULL;
+    g_assert_true (warned);
+  }
 
   /* free memory: the desktop's 1.3 GiB come off, nothing else changes */
   dev_free = hr_system_make_device (sys, TRUE, &n);

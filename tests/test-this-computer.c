@@ -85,6 +85,15 @@ test_opens_on_this_computer (void)
   g_assert_cmpfloat (s->gpu->memory_gib, ==, 24564 / 1024.0);
   g_assert_cmpint (s->n_gpus, ==, 2);
 
+  /* another GPU, one of it; back to this computer: its two GPUs again */
+  gtk_adjustment_set_value (hr_size_view_get_gpus_adjustment (view), 1);
+  g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "rtx-3090-24gb"));
+  wait_idle (view);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->n_gpus, ==, 1);
+  g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "this"));
+  wait_idle (view);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->n_gpus, ==, 2);
+
   /* the free-memory variant: 1.3 GiB less */
   g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "this-free"));
   wait_idle (view);

@@ -594,5 +594,10 @@ hr_advice_diagnosis (const HrScenario *scenario,
   if (e->system_ram_bytes > 0 && (scenario->offload_pct > 0 || scenario->n_cpu_moe > 0))
     g_ptr_array_add (lines, g_strdup_printf (_("%s GiB stay in system RAM and are read at its bandwidth: they set the decode speed."),
                                              hr_format_number_locale_buf (a, 64, hr_to_gib (e->system_ram_bytes), 2)));
+  /* this computer: its real RAM size bounds the offloaded part */
+  if (scenario->gpu->host_ram_gib > 0 && e->system_ram_bytes > scenario->gpu->host_ram_gib * HR_GIB)
+    g_ptr_array_add (lines, g_strdup_printf (_("The system RAM part (%s GiB) is more than this computer's %s GiB of RAM."),
+                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->system_ram_bytes), 2),
+                                             hr_format_number_locale_buf (b, 64, scenario->gpu->host_ram_gib, 1)));
   return lines;
 }

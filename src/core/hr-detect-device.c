@@ -416,6 +416,10 @@ hr_system_make_gpu_device (const HrSystem *system,
   gpu->source = g_strdup_printf ("detected (%s)%s%s", hr_detect_source_to_string (d->source),
                                  d->match ? "; specs: catalog " : "", d->match ? d->match->id : "");
   gpu->memory_gib = hr_to_gib (MAX (capacity, 0));
+  /* the host, for offload and for llama.cpp's CPU backend on this machine */
+  gpu->cpu_cores = system->physical_cores;
+  gpu->host_ram_gib = isfinite (system->mem_total) ? hr_to_gib (system->mem_total) : 0;
+  gpu->host_ram_gbs = isfinite (system->ram_bandwidth_gbs) ? system->ram_bandwidth_gbs : 0;
   if (d->integrated)
     {
       /* the GTT limit is already the kernel's cap on what the GPU may map */
@@ -451,6 +455,8 @@ hr_system_make_cpu_device (const HrSystem *system,
   gpu->memory_gib = hr_to_gib (mem);
   gpu->bandwidth_gbs = system->ram_bandwidth_gbs;
   gpu->cpu_cores = system->physical_cores;
+  gpu->host_ram_gib = hr_to_gib (system->mem_total);
+  gpu->host_ram_gbs = isfinite (system->ram_bandwidth_gbs) ? system->ram_bandwidth_gbs : 0;
   gpu->confidence = g_strdup ("detected");
   gpu->source = g_strdup_printf ("detected (/proc/meminfo, /proc/cpuinfo); bandwidth: %s",
                                  system->ram_bandwidth_source ? system->ram_bandwidth_source : "unknown");

@@ -115,7 +115,8 @@ detect_cpu (HrSystem   *system,
 
 /* ---- NVIDIA: NVML ------------------------------------------------------------------------- */
 
-/* The few NVML declarations used, as nvml.h (CUDA 12) defines them. */
+/* The few NVML declarations used, as nvml.h (CUDA 12) defines them: nvmlPciInfo_t has
+ * busIdLegacy@0, domain@16, bus@20, device@24, pciDeviceId@28, pciSubSystemId@32, busId@36. */
 typedef void *NvmlDevice;
 typedef struct
 {
@@ -128,7 +129,11 @@ typedef struct
   unsigned int pci_device_id;     /* device id << 16 | vendor id */
   unsigned int pci_subsystem_id;
   char bus_id[32];
+  unsigned int reserved[16];      /* slack: some headers declare reserved words after busId */
 } NvmlPciInfo;
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (NvmlPciInfo, pci_device_id) == 28);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (NvmlPciInfo, bus_id) == 36);
 
 typedef int (*NvmlInitFn) (void);
 typedef int (*NvmlCountFn) (unsigned int *);

@@ -16,15 +16,23 @@ hr_estimate_cpu_backend (const HrScenario *s)
 }
 
 double
+hr_estimate_host_bandwidth (const HrScenario *s)
+{
+  if (isfinite (s->sysram_bandwidth_gbs) && s->sysram_bandwidth_gbs > 0)
+    return s->sysram_bandwidth_gbs * 1e9;
+  if (s->gpu->host_ram_gbs > 0)
+    return s->gpu->host_ram_gbs * 1e9;
+  return hr_calibration_sysram_gbs (s->gpu) * 1e9;
+}
+
+double
 hr_estimate_cpu_bandwidth (const HrScenario *s)
 {
   const HrGpu *gpu = s->gpu;
 
   if (gpu->backend == HR_BACKEND_CPU)
     return isfinite (gpu->bandwidth_gbs) && gpu->bandwidth_gbs > 0 ? gpu->bandwidth_gbs * 1e9 : NAN;
-  if (isfinite (s->sysram_bandwidth_gbs) && s->sysram_bandwidth_gbs > 0)
-    return s->sysram_bandwidth_gbs * 1e9;
-  return hr_calibration_sysram_gbs (gpu) * 1e9;
+  return hr_estimate_host_bandwidth (s);
 }
 
 double

@@ -424,8 +424,7 @@ hr_estimate_compute (const HrScenario  *s,
   /* ---- decode speed (memory-bound, up to the compute roof when batching) ---- */
   bw = on_cpu ? hr_estimate_cpu_bandwidth (s)
        : isfinite (gpu->bandwidth_gbs) ? gpu->bandwidth_gbs * 1e9 : NAN;
-  sysram_bw = (isfinite (s->sysram_bandwidth_gbs) && s->sysram_bandwidth_gbs > 0
-               ? s->sysram_bandwidth_gbs : hr_calibration_sysram_gbs (gpu)) * 1e9;
+  sysram_bw = hr_estimate_host_bandwidth (s);
   active_params = isfinite (m->active_params) ? m->active_params : m->total_params;
   if (!isfinite (active_params) || active_params <= 0)
     /* no published count: what the derivation walked, experts scaled to the active share */

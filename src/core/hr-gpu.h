@@ -46,7 +46,9 @@ typedef struct
   HrBackend backend;      /* default llama.cpp backend for this device */
   double unified_share;   /* unified memory: GPU working-set share of RAM (0.75); else 0 */
   int gpu_cores;          /* Apple GPU cores, 0 when not applicable */
-  int cpu_cores;          /* the CPU + system RAM device (backend cpu): physical cores; else 0 */
+  int cpu_cores;          /* detected machines: the host CPU's physical cores; else 0 */
+  double host_ram_gib;    /* detected machines: the host's system RAM; 0 when unknown */
+  double host_ram_gbs;    /* detected machines: its bandwidth (GB/s); 0 when unknown */
   gboolean used_market;   /* commonly bought used (price then is a used price) */
   gboolean user_defined;
   char *source;

@@ -19,6 +19,7 @@ struct _HrApplication
   HrPricingManager *pricing;
   HrUserData *userdata;
   char *userdata_warning;  /* a damaged file set aside at start-up, for the first window */
+  int this_count;          /* GPUs of the detected kind ("This Computer"); 0: nothing found */
 };
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
@@ -116,6 +117,16 @@ pricing_busy_cb (HrApplication *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), !hr_pricing_manager_get_busy (self->pricing));
 }
 
+/* Choosing this computer's GPUs offers their number as the GPU count. */
+static void
+this_chosen_cb (HrApplication *self)
+{
+  g_autofree char *id = g_settings_get_string (self->settings, "gpu");
+
+  if (g_strcmp0 (id, "this") == 0 || g_strcmp0 (id, "this-free") == 0)
+    g_settings_set_int (self->settings, "gpus", self->this_count);
+}
+
 /* "This Computer" in the GPU pickers; on the first launch (no GPU chosen yet) it is what the
  * app opens on, with several alike GPUs as the GPU count.  Nothing found: nothing changes. */
 static void
@@ -126,7 +137,10 @@ detect_this_computer (HrApplication *self)
   int n;
 
   hr_system_match (system, self->catalog);
-  n = hr_system_add_to_catalog (system, self->catalog);
+  n = self->this_count = hr_system_add_to_catalog (system, self->catalog);
+  if (n > 1)
+    g_signal_connect_object (self->settings, "changed::gpu", G_CALLBACK (this_chosen_cb), self,
+                             G_CONNECT_SWAPPED);
   if (n > 0 && chosen == NULL)
     {
       g_settings_set_string (self->settings, "gpu", "this");
