@@ -152,6 +152,56 @@ test_estimate_german_locale (void)
   run_clear (&r);
 }
 
+/* vLLM's serving capacity in estimate --json and text; --max-num-seqs shrinks or grows the
+ * sampler's startup peak; bad values are usage errors. */
+static void
+test_estimate_vllm_capacity (void)
+{
+  Run r = { 0 }, r2 = { 0 };
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  JsonObject *a, *b;
+
+  run_cli (&r, NULL, "estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--quant", "BF16",
+           "--engine", "vllm", "--context", "32768", "--json", NULL);
+  run_cli (&r2, NULL, "estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--quant", "BF16",
+           "--engine", "vllm", "--context", "32768", "--max-num-seqs", "64", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (r2.status, ==, 0);
+  a = parse_object (r.out, p1);
+  b = parse_object (r2.out, p2);
+  g_assert_cmpint (json_object_get_int_member (a, "max_num_seqs"), ==, 1024);
+  g_assert_cmpint (json_object_get_int_member (b, "max_num_seqs"), ==, 64);
+  g_assert_cmpfloat (json_object_get_double_member (a, "driver_memory_gib"), ==, 79.19);
+  g_assert_cmpint (json_object_get_int_member (a, "kv_pool_bytes"), >, 0);
+  /* fewer sequences, a smaller sampler peak, a larger pool: 24 B × 960 × 151,936 */
+  g_assert_cmpint (json_object_get_int_member (b, "kv_pool_bytes") -
+                   json_object_get_int_member (a, "kv_pool_bytes"), ==, 24LL * 960 * 151936);
+  g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), >,
+                   json_object_get_int_member (a, "kv_capacity_tokens"));
+  g_assert_cmpfloat (json_object_get_double_member (a, "max_concurrency"), >, 1.0);
+  run_clear (&r);
+  run_clear (&r2);
+
+  run_cli (&r, NULL, "estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "KV-cache pool"));
+  g_assert_nonnull (strstr (r.out, "of 79.19 GiB the driver shows"));
+  run_clear (&r);
+
+  /* llama.cpp has no pool: no capacity keys */
+  run_cli (&r, NULL, "estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "kv_pool_gib"));
+  run_clear (&r);
+
+  run_cli (&r, NULL, "estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--engine", "vllm",
+           "--max-num-seqs", "0", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--max-num-seqs"));
+  run_clear (&r);
+}
+
 static void
 test_compare_all_csv (void)
 {
@@ -335,6 +385,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/cli/estimate-json", test_estimate_json);
   g_test_add_func ("/cli/estimate-exact-bytes", test_estimate_exact_bytes);
+  g_test_add_func ("/cli/estimate-vllm-capacity", test_estimate_vllm_capacity);
   g_test_add_func ("/cli/estimate-german-locale", test_estimate_german_locale);
   g_test_add_func ("/cli/compare-all-csv", test_compare_all_csv);
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);

@@ -131,7 +131,7 @@ test_llama_recurrent_f32 (void)
 
 /* A GGUF of gpt-oss keeps the non-expert matrices at Q8_0: gpt-oss-20b-mxfp4.gguf holds
  * 11.27 GiB ("file size = 11.27 GiB", issue 15); the 16-bit layout gave 12.80.  vLLM loads
- * the checkpoint, 16-bit outside the experts. */
+ * the checkpoint, 16-bit outside the experts, with padded expert rows. */
 static void
 test_gpt_oss_mxfp4_gguf (void)
 {
@@ -142,7 +142,67 @@ test_gpt_oss_mxfp4_gguf (void)
   g_assert_cmpfloat (fabs (hr_to_gib (w.bytes) / 11.27 - 1), <, 0.01);
   g_assert_true (hr_weights_derive (m, HR_QUANT_MXFP4_CHECKPOINT, &ckpt, NULL));
   g_assert_cmpfloat (ckpt.bytes, >, w.bytes + 1.0 * HR_GIB);
-  g_assert_cmpfloat (ckpt.expert_bytes, ==, w.expert_bytes);
+  /* vLLM pads the expert rows 2880 → 3072 */
+  g_assert_cmpfloat (fabs (ckpt.expert_bytes / w.expert_bytes - 3072.0 / 2880.0), <, 1e-9);
+}
+
+/* vLLM's serving capacity against its own startup logs (tests/accuracy/vllm_logs.csv). */
+static void
+test_vllm_capacity (void)
+{
+  HrScenario s;
+  HrEstimate e, e256;
+
+  /* the driver shows an "80 GB" H100 as 79.19 GiB; the datasheet figure stays the physical */
+  scenario (&s, "llama-3.1-8b", "h100-80gb-sxm");
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (gib2 (e.driver_memory_bytes), ==, 79.19);
+  g_assert_cmpfloat (gib2 (e.physical_bytes), ==, 80.00);
+  g_assert_cmpint (e.max_num_seqs, ==, 1024);
+
+  /* the sampler's peak grows with --max-num-seqs: 24 B × sequences × vocabulary */
+  s.max_num_seqs = 256;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e256, NULL));
+  g_assert_cmpfloat (fabs (e256.kv_pool_bytes - e.kv_pool_bytes - 24.0 * 768 * s.model->vocab), <, 1.0);
+
+  /* vLLM 0.6 (V0), Llama 3.1 8B on an RTX 3090 at 0.90: "kv_cache_size=3.81GiB, # GPU blocks:
+   * 1952" (31,232 tokens), "Maximum concurrency for 20000 tokens per request: 1.56x"
+   * (vllm-project/vllm#10517) */
+  scenario (&s, "llama-3.1-8b", "rtx-3090-24gb");
+  s.engine = HR_ENGINE_VLLM;
+  s.engine_version = HR_ENGINE_VERSION_2024;
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
+  s.context = 20000;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.kv_capacity_tokens / 31232 - 1), <, 0.05);
+  g_assert_cmpfloat (fabs (e.max_concurrency / 1.56 - 1), <, 0.05);
+
+  /* current vLLM, Qwen3-235B-A22B-FP8 on 4× H100: "Available KV cache memory: 8.11 GiB, GPU KV
+   * cache size: 178,880 tokens" (vllm-project/vllm#21348) */
+  scenario (&s, "qwen3-235b-a22b", "h100-80gb-sxm");
+  s.engine = HR_ENGINE_VLLM;
+  s.n_gpus = 4;
+  g_strlcpy (s.quant, "FP8", sizeof s.quant);
+  s.context = 40960;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.kv_capacity_tokens / 178880 - 1), <, 0.10);
+
+  /* gpt-oss-120b as vLLM lays it out: "Model loading took 64.38 GiB" on an H100
+   * (vllm-project/vllm#33155); one 128K request does not fit, as vLLM refused (#27508) */
+  scenario (&s, "gpt-oss-120b", "h100-80gb-sxm");
+  s.engine = HR_ENGINE_VLLM;
+  g_strlcpy (s.quant, "MXFP4", sizeof s.quant);
+  s.context = 131072;
+  s.gpu_mem_util = 0.95;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (hr_to_gib (e.weights.bytes) / 64.38 - 1), <, 0.01);
+  g_assert_cmpfloat (e.max_concurrency, <, 1.0);
+
+  /* llama.cpp has no pool */
+  s.engine = HR_ENGINE_LLAMA_CPP;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.kv_pool_bytes, ==, 0);
 }
 
 /* One model of each attention kind against values computed by hand from config.json. */
@@ -384,6 +444,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);
   g_test_add_func ("/estimate/llama/gpt-oss-mxfp4-gguf", test_gpt_oss_mxfp4_gguf);
+  g_test_add_func ("/estimate/vllm/capacity", test_vllm_capacity);
   g_test_add_func ("/estimate/kv/per-kind", test_kv_per_kind);
   g_test_add_func ("/estimate/kv/quantized", test_quantized_kv);
   g_test_add_func ("/estimate/catalog/every-entry", test_every_entry);

@@ -21,6 +21,7 @@ hr_cli_args_init (HrCliArgs *args)
   args->offload_pct = 0;
   args->reserve_pct = HR_DEFAULT_RESERVE * 100;
   args->gpu_mem_util = 0.90;
+  args->max_num_seqs = -1;   /* not given: the engine's default */
   args->prompt = HR_DEFAULT_PROMPT;
   args->ubatch = 512;
 }
@@ -69,6 +70,7 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "n-cpu-moe", 0, 0, G_OPTION_ARG_INT, &args->n_cpu_moe, "MoE: layers whose experts stay on the CPU", "N" },
     { "reserve-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->reserve_pct, "Memory held back, percent (5)", "P" },
     { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_DOUBLE, &args->gpu_mem_util, "vLLM/SGLang memory fraction (0.90)", "F" },
+    { "max-num-seqs", 0, 0, G_OPTION_ARG_INT, &args->max_num_seqs, "vLLM/SGLang sequences per step (default: the engine's, 1024)", "N" },
     { "prompt", 0, 0, G_OPTION_ARG_INT, &args->prompt, "Prompt tokens for time to first token (4096)", "N" },
     { "ubatch", 0, 0, G_OPTION_ARG_INT, &args->ubatch, "llama.cpp micro-batch (512)", "N" },
     { "no-flash-attn", 0, 0, G_OPTION_ARG_NONE, &args->no_flash_attn, "llama.cpp without flash attention", NULL },
@@ -296,6 +298,10 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   s->n_cpu_moe = args->n_cpu_moe;
   s->reserve = args->reserve_pct / 100.0;
   s->gpu_mem_util = args->gpu_mem_util;
+  if (args->max_num_seqs != -1 && (args->max_num_seqs < 1 || args->max_num_seqs > HR_MAX_NUM_SEQS))
+    return usage (error, "--max-num-seqs must be between 1 and %d (got %d)", HR_MAX_NUM_SEQS,
+                  args->max_num_seqs);
+  s->max_num_seqs = MAX (args->max_num_seqs, 0);
   s->prompt_tokens = args->prompt;
   s->ubatch = args->ubatch;
   s->flash_attn = !args->no_flash_attn;

@@ -37,6 +37,7 @@ typedef struct
   int n_cpu_moe;
   double reserve_pct;
   double gpu_mem_util;
+  int max_num_seqs;
   int prompt;
   int ubatch;
   gboolean no_flash_attn;

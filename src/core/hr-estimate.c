@@ -11,6 +11,8 @@
 #define LLAMA_CTX_PAD      256    /* llama.cpp pads n_ctx (and the KV cache) to 256 */
 #define VLLM_BLOCK         16     /* vLLM/SGLang page size in tokens */
 #define VLLM_BATCHED_TOKENS 8192  /* vLLM's default max_num_batched_tokens for the profile run */
+#define VLLM_SEQS_CURRENT  1024   /* vLLM ≥ 0.10 default --max-num-seqs (OpenAI server) */
+#define VLLM_SEQS_2024     256    /* vLLM 0.5–0.7 default --max-num-seqs */
 #define PCIE_GBS           25.0   /* host→device copies of offloaded weights during prefill */
 #define CPU_BW_EFF         0.60   /* fraction of DRAM bandwidth a CPU decode reaches */
 #define LLAMA_COMPUTE_SLACK (1.0 * 1024 * 1024) /* ggml-alloc alignment and small tensors */
@@ -157,6 +159,147 @@ largest_matrix (const HrModel *m)
   return (double) m->hidden * MAX (ff, attn);
 }
 
+/* ---- vLLM / SGLang: the memory outside weights and KV, per GPU, as the engine measures it
+ * when it sizes its KV pool (gpu_worker.determine_available_memory):
+ *   pool = total the driver exposes × gpu_memory_utilization − weights − activation peak of
+ *          the profile run − non-torch memory − CUDA graphs (current versions)
+ * The 2024 versions (0.5–0.7, V0) profiled max(max_model_len, 2048) tokens at once and left
+ * CUDA graphs to the (1 − utilization) margin. */
+
+int
+hr_estimate_max_num_seqs (const HrScenario *s)
+{
+  if (s->max_num_seqs > 0)
+    return s->max_num_seqs;
+  return s->engine_version == HR_ENGINE_VERSION_2024 ? VLLM_SEQS_2024 : VLLM_SEQS_CURRENT;
+}
+
+/* The profile run: one layer's activations for the batched tokens (gate, up and activated
+ * MLP intermediates in 16 bits, sharded by tensor parallelism, and three hidden-state
+ * copies: 110.6 KB per token for Llama 3.1 8B, as vLLM 0.6 logged 2.07 GiB at 20,000 and
+ * 2.99 GiB at 29,000 tokens, vllm-project/vllm#10517) and, in current versions, the sampler's
+ * dummy run over max_num_seqs rows of logits on every rank: float32 logits and their copy,
+ * the top-k/top-p sort (values and int64 indices) and the probabilities, about 24 bytes ×
+ * sequences × vocabulary (the issue's 16 B left two current logs 1.5 GiB short). */
+static double
+server_activation_peak (const HrScenario *s)
+{
+  const HrModel *m = s->model;
+  double vocab = m->vocab > 0 ? m->vocab : 32000;
+  double ff = hr_model_is_moe (m) ? MAX ((double) m->moe_intermediate * m->n_experts_used,
+                                         (double) m->intermediate)
+                                  : (double) m->intermediate;
+  double tokens, sampler;
+
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    {
+      tokens = MAX ((double) MIN (s->context, (gint64) 32768), 2048);
+      sampler = 0;
+    }
+  else
+    {
+      tokens = VLLM_BATCHED_TOKENS;
+      sampler = 24.0 * hr_estimate_max_num_seqs (s) * vocab;
+    }
+  return tokens * (3.0 * ff * 2 / s->n_gpus + 3.0 * m->hidden * 2) + sampler;
+}
+
+/* CUDA graphs captured for the decode batch sizes: 0.6–1.8 GiB in current logs, growing with
+ * the layers captured; counted against the pool since vLLM profiles them (current only). */
+static double
+server_cuda_graphs (const HrScenario *s)
+{
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    return 0;
+  return (0.4 + 0.015 * s->model->n_layers) * HR_GIB;
+}
+
+/* Memory torch does not see: cuBLAS and CUDA workspaces (0.25–0.43 GiB in vLLM 0.6–0.8
+ * logs on RTX 3090/4090 and A100), and under tensor parallelism on NVLink parts NCCL and the
+ * custom all-reduce buffers (about 2.1 GiB per GPU; 3.58 GiB on 2× H100 in
+ * vllm-project/vllm#10511).  PCIe consumer cards run without the custom all-reduce. */
+static double
+server_non_torch (const HrScenario *s)
+{
+  if (s->n_gpus > 1 && s->gpu->form == HR_FORM_DATACENTER)
+    return 2.1 * HR_GIB;
+  return 0.35 * HR_GIB;
+}
+
+/* What the driver reports as total memory: CUDA shows an "80 GB" H100 as 79.19 GiB and a
+ * "24 GB" RTX 3090 as 23.58 GiB (vLLM logs); unified memory is shared as a whole. */
+static double
+driver_memory_bytes (const HrGpu *gpu)
+{
+  double ratio = gpu->form == HR_FORM_DATACENTER ? 79.19 / 80.0
+                 : gpu->form == HR_FORM_UNIFIED ? 1.0 : 23.58 / 24.0;
+
+  return gpu->memory_gib * HR_GIB * ratio;
+}
+
+/* KV bytes per token on one GPU: KV heads shard across tensor-parallel ranks (at least one
+ * per rank), the MLA latent is replicated.  Sliding layers count as full when @swa_full. */
+static double
+server_kv_per_token_gpu (const HrScenario *s,
+                         gboolean          swa_full)
+{
+  const HrModel *m = s->model;
+  double bpe = hr_kv_type_bytes_per_elem (s->kv_type), total = 0;
+
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      double heads = g->kind == HR_LAYER_MLA ? 1 : MAX (1, MAX (g->kv_heads, 1) / s->n_gpus);
+
+      if (g->kind == HR_LAYER_RECURRENT ||
+          (!swa_full && (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)))
+        continue;
+      total += g->count * heads * (g->k_dim + g->v_dim) * bpe;
+    }
+  return total;
+}
+
+/* KV bytes one request of @context tokens holds on one GPU. */
+static double
+server_request_bytes_gpu (const HrScenario *s)
+{
+  const HrModel *m = s->model;
+  gint64 tokens = pad_up (s->context, VLLM_BLOCK);
+  double total = server_kv_per_token_gpu (s, FALSE) * (double) tokens;
+
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      double bpe = hr_kv_type_bytes_per_elem (s->kv_type);
+      double heads = MAX (1, MAX (g->kv_heads, 1) / s->n_gpus);
+
+      if (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
+        total += g->count * heads * (g->k_dim + g->v_dim) * bpe *
+                 (double) MIN (tokens, pad_up (g->window, VLLM_BLOCK) + VLLM_BLOCK);
+      else if (g->kind == HR_LAYER_RECURRENT)
+        total += g->count * g->state_bytes / s->n_gpus;
+    }
+  return total;
+}
+
+/* The pool per GPU, the tokens it holds and the requests it serves at once. */
+static void
+server_capacity (const HrScenario *s,
+                 double            weights_gpu,
+                 HrEstimate       *out)
+{
+  double per_token = server_kv_per_token_gpu (s, TRUE);
+  double request = server_request_bytes_gpu (s);
+
+  out->driver_memory_bytes = driver_memory_bytes (s->gpu);
+  out->max_num_seqs = hr_estimate_max_num_seqs (s);
+  out->kv_pool_bytes = MAX (0, out->driver_memory_bytes * s->gpu_mem_util - weights_gpu / s->n_gpus -
+                               out->compute_bytes / s->n_gpus);
+  out->kv_capacity_tokens = per_token > 0 ? floor (out->kv_pool_bytes / (per_token * VLLM_BLOCK)) * VLLM_BLOCK
+                                          : 0;
+  out->max_concurrency = request > 0 ? out->kv_pool_bytes / request : 0;
+}
+
 /* The engine's compute / activation buffers on one device (not its runtime context). */
 static double
 engine_compute_per_gpu (const HrScenario *s)
@@ -188,16 +331,7 @@ engine_compute_per_gpu (const HrScenario *s)
       return MAX (logits, MAX (ffn, attn)) + LLAMA_COMPUTE_SLACK;
     }
   if (engine_is_server (s->engine))
-    {
-      /* vLLM profiles a forward pass of max_num_batched_tokens: one layer's activations for
-       * that many tokens, plus the sampler's logits; CUDA graphs and NCCL/cuBLAS
-       * ("non-torch") memory come on top. */
-      double tokens = VLLM_BATCHED_TOKENS;
-      double act = tokens * (hidden * 2 * 8 + ff * 2 * 3) + 256 * vocab * 4;
-      double graphs = 0.5 * HR_GIB;
-      double non_torch = (s->n_gpus > 1 ? 1.0 : 0.5) * HR_GIB;
-      return act / s->n_gpus + graphs + non_torch;
-    }
+    return server_activation_peak (s) + server_cuda_graphs (s) + server_non_torch (s);
   /* MLX: lazy evaluation keeps one layer's activations and the logits. */
   return 4.0 * MIN ((double) s->ubatch, (double) s->context) * (vocab + 4 * hidden + 2 * ff) +
          0.25 * HR_GIB;
@@ -326,7 +460,10 @@ hr_estimate_compute (const HrScenario  *s,
   server = engine_is_server (s->engine);
   on_cpu = hr_estimate_cpu_backend (s);
 
-  if (!hr_weights_compute (m, s->quant, &out->weights, error))
+  /* vLLM/SGLang load gpt-oss's checkpoint, not a GGUF of it */
+  if (!hr_weights_compute (m, server && g_ascii_strcasecmp (s->quant, "MXFP4") == 0
+                              ? HR_QUANT_MXFP4_CHECKPOINT : s->quant,
+                           &out->weights, error))
     return FALSE;
 
   /* ---- where the weights live ---- */
@@ -418,8 +555,7 @@ hr_estimate_compute (const HrScenario  *s,
   out->utilization = out->required_bytes / out->physical_bytes;
   out->verdict = hr_verdict_for (out->per_gpu_required, gpu_mem, usable_per_gpu);
   if (server)
-    out->vllm_kv_pool_bytes = MAX (0, (gpu_mem * s->gpu_mem_util - out->weights_gpu / n -
-                                       compute_per_gpu - runtime_gpu) * n);
+    server_capacity (s, out->weights_gpu, out);
 
   /* ---- decode speed (memory-bound, up to the compute roof when batching) ---- */
   bw = on_cpu ? hr_estimate_cpu_bandwidth (s)

@@ -68,7 +68,12 @@ typedef struct
   double utilization;      /* required / physical */
   HrVerdict verdict;
   double kv_bytes_per_token; /* growing part, for one sequence */
-  double vllm_kv_pool_bytes; /* vLLM/SGLang: what the engine pre-allocates for KV (0 otherwise) */
+  /* vLLM/SGLang serving capacity (0 for other engines) */
+  double driver_memory_bytes; /* per GPU, what the driver exposes ("80 GB" H100: 79.19 GiB) */
+  double kv_pool_bytes;       /* per GPU: the KV-cache pool the engine pre-allocates */
+  double kv_capacity_tokens;  /* tokens the pool holds (vLLM's "GPU KV cache size: N tokens") */
+  double max_concurrency;     /* requests of the chosen context the pool serves at once */
+  int max_num_seqs;           /* the --max-num-seqs the activation peak was sized for */
 
   /* speed */
   double decode_tps;       /* tokens/s per sequence (single stream when batch == 1) */
@@ -119,6 +124,9 @@ gboolean        hr_estimate_compute         (const HrScenario *scenario,
 double          hr_estimate_device_weights  (const HrScenario *scenario,
                                              const HrEstimate *estimate,
                                              int              device);
+
+/* vLLM/SGLang --max-num-seqs in effect: the scenario's, or the engine version's default. */
+int             hr_estimate_max_num_seqs    (const HrScenario *scenario);
 
 /* KV cache bytes for the scenario at a different context / kv type (for charts). */
 double          hr_estimate_kv_at           (const HrScenario *scenario,

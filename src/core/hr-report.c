@@ -253,6 +253,20 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_gib_bytes (w, "physical", DEV (e->physical_bytes));
   hr_json_gib_bytes (w, "usable", DEV (e->usable_bytes));
   hr_json_gib_bytes (w, "margin", DEV (e->margin_bytes));
+  if (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG)
+    {
+      hr_json_key (w, "max_num_seqs");
+      hr_json_int (w, e->max_num_seqs);
+      hr_json_gib_bytes (w, "driver_memory", DEV (e->driver_memory_bytes));
+      hr_json_gib_bytes (w, "kv_pool", DEV (e->kv_pool_bytes));
+      hr_json_key (w, "kv_capacity_tokens");
+      if (device)
+        hr_json_int (w, (gint64) e->kv_capacity_tokens);
+      else
+        hr_json_null (w);
+      hr_json_key (w, "max_concurrency");
+      hr_json_number (w, DEV (e->max_concurrency), 2);
+    }
   hr_json_key (w, "utilization_pct");
   hr_json_number (w, DEV (e->utilization * 100), 1);
   hr_json_key (w, "verdict");
@@ -379,6 +393,14 @@ hr_report_estimate_text (const HrScenario *s,
         num (a, hr_to_gib (e->usable_bytes), 2), num (b, hr_to_gib (e->physical_bytes), 2));
   line (out, 2, _("Margin"), "%s%s GiB · %s %%", e->margin_bytes >= 0 ? "+" : "",
         num (a, hr_to_gib (e->margin_bytes), 2), num (b, e->utilization * 100, 0));
+  if (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG)
+    {
+      line (out, 2, _("KV-cache pool"), _("%s GiB per GPU (of %s GiB the driver shows)"),
+            num (a, hr_to_gib (e->kv_pool_bytes), 2), num (b, hr_to_gib (e->driver_memory_bytes), 2));
+      line (out, 4, _("Tokens it holds"), "%s", num (a, e->kv_capacity_tokens, 0));
+      line (out, 4, _("Requests at once"), _("%s of %s tokens (max-num-seqs %d)"),
+            num (a, e->max_concurrency, 2), num (b, (double) s->context, 0), e->max_num_seqs);
+    }
   if (isfinite (e->decode_tps))
     {
       g_autofree char *depth = hr_format_context_short (e->depth);

@@ -100,6 +100,8 @@ hr_scenario_validate (const HrScenario  *scenario,
     FAIL ("micro-batch (ubatch) must be between 1 and 65536");
   if (!(scenario->gpu_mem_util > 0.05 && scenario->gpu_mem_util <= 1.0))
     FAIL ("GPU memory utilisation must be between 0.05 and 1.0");
+  if (scenario->max_num_seqs < 0 || scenario->max_num_seqs > HR_MAX_NUM_SEQS)
+    FAIL ("--max-num-seqs must be between 1 and %d (got %d)", HR_MAX_NUM_SEQS, scenario->max_num_seqs);
   if ((guint) scenario->engine >= HR_N_ENGINES)
     FAIL ("unknown engine");
   if ((guint) scenario->engine_version >= HR_N_ENGINE_VERSIONS)

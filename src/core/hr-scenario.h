@@ -39,6 +39,7 @@ typedef enum
 #define HR_MAX_BATCH       4096
 #define HR_DEFAULT_RESERVE 0.05
 #define HR_DEFAULT_PROMPT  4096
+#define HR_MAX_NUM_SEQS    65536
 
 typedef struct
 {
@@ -62,6 +63,7 @@ typedef struct
   int ubatch;               /* llama.cpp -ub (512) */
   gboolean flash_attn;      /* llama.cpp --flash-attn (TRUE) */
   double gpu_mem_util;      /* vLLM/SGLang --gpu-memory-utilization (0.90) */
+  int max_num_seqs;         /* vLLM/SGLang --max-num-seqs; 0: the engine's default */
   double sysram_bandwidth_gbs; /* system RAM bandwidth for offload (NAN: default per platform) */
 } HrScenario;
 

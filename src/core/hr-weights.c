@@ -62,6 +62,11 @@ bytes_for_format (Acc          *acc,
       /* 1 byte per weight plus one fp32 scale per 128×128 block (DeepSeek-V3 style). */
       return linear ? n * (1.0 + 4.0 / 16384.0) : n * 2;
     case FMT_MXFP4:
+      /* vLLM's MXFP4 MoE kernels pad each expert matrix's rows to a multiple of 256
+       * (gpt-oss: 2880 → 3072): 64.38 GiB loaded for gpt-oss-120b on an H100 (vLLM 0.14,
+       * vllm-project/vllm#33155) against 60.8 GiB of checkpoint */
+      if (expert && row_len > 0)
+        return n * 17.0 / 32.0 * (double) (((row_len + 255) / 256) * 256) / (double) row_len;
       return expert ? n * 17.0 / 32.0 : n * 2;
     case FMT_INT4:
       return linear ? n * (0.5 + (2.0 + 0.5) / 128.0) : n * 2;

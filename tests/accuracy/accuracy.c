@@ -9,6 +9,7 @@
  *   memory_dev.csv              llama.cpp's logged buffers (model, KV, compute) and OOM runs
  *   bench_dev.csv               llama-bench / ./main decode (tg) and prefill (pp) speeds
  *   serving_throughput_dev.csv  llama-batched-bench (batched decode, prefill), vLLM latency
+ *   tests/accuracy/vllm_logs.csv  vLLM startup logs: the KV-cache pool and the tokens it holds
  *
  * Exit status: 0 when every target of the accuracy issue is met, 1 otherwise, 77 (skipped)
  * when the reference folder is missing.  --write-report FILE writes the same tables as
@@ -51,6 +52,8 @@
 #define TARGET_CUR_DECODE_BIAS     0.05
 #define TARGET_CUR_PREFILL_MEDIAN  0.20
 #define TARGET_CUR_PREFILL_BIAS    0.10
+#define TARGET_VLLM_TOKENS_MEDIAN 0.05
+#define TARGET_VLLM_TOKENS_WORST  0.15
 
 /* GGUF metadata besides tensors: tokenizer strings, scores, types and BPE merges, about 40
  * bytes per vocabulary entry (Llama 3: 128,256 tokens, 280,147 merges ≈ 5 MB), plus tensor
@@ -1473,6 +1476,76 @@ run_serving (Report     *rep,
 
 /* ---- report ------------------------------------------------------------------------------ */
 
+/* vLLM startup logs (tests/accuracy/vllm_logs.csv, gathered from public issues with their
+ * URLs): the tokens the KV pool holds ("GPU KV cache size", or the logged pool over the
+ * model's KV bytes per token when only the GiB were logged), the pool itself, and the
+ * startups vLLM refused because one request of max_model_len did not fit. */
+static void
+run_vllm_logs (Report     *rep,
+               Models     *models,
+               const char *path)
+{
+  Csv *csv = csv_read (path);
+
+  if (csv == NULL)
+    {
+      exclude (rep, "vllm_logs", "file not found");
+      return;
+    }
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (csv->rows, r);
+      const HrModel *m = hr_catalog_find_model (models->catalog, col (csv, row, "catalog_model"));
+      const HrGpu *g = hr_catalog_find_gpu (models->catalog, col (csv, row, "catalog_gpu"));
+      const char *basis = col (csv, row, "tokens_basis");
+      const char *seqs = col (csv, row, "max_num_seqs");
+      double kv_gib = num (col (csv, row, "logged_kv_gib"));
+      HrScenario s;
+      HrEstimate e;
+
+      if (m == NULL || g == NULL)
+        {
+          exclude (rep, "vllm_logs", "model or GPU not in the catalog");
+          continue;
+        }
+      hr_scenario_init (&s, m, g);
+      s.engine = HR_ENGINE_VLLM;
+      s.n_gpus = num_int (col (csv, row, "tp"), 1);
+      g_strlcpy (s.quant, col (csv, row, "quant"), sizeof s.quant);
+      s.context = num_i64 (num (col (csv, row, "max_model_len")));
+      s.gpu_mem_util = num (col (csv, row, "gpu_memory_utilization"));
+      s.max_num_seqs = seqs != NULL && g_ascii_isdigit (*seqs) ? atoi (seqs) : 0;
+      if (!hr_engine_version_from_string (col (csv, row, "engine_version"), &s.engine_version) ||
+          !hr_estimate_compute (&s, NULL, &e, NULL))
+        {
+          exclude (rep, "vllm_logs", "scenario the core refuses");
+          continue;
+        }
+      if (g_strcmp0 (col (csv, row, "outcome"), "refused") == 0)
+        {
+          /* one request of max_model_len must not fit: an error of 1 when it does */
+          record (rep, "vLLM: start refused", e.max_concurrency < 1.0 ? 1.0 : 2.0, 1.0, NAN, NAN);
+          if (rep->dump)
+            fprintf (rep->dump, "vllm\t%s\trefused\tpool %.2f GiB (logged %.2f)\n", m->id,
+                     hr_to_gib (e.kv_pool_bytes), kv_gib);
+          continue;
+        }
+      if (g_strcmp0 (basis, "logged") == 0)
+        record (rep, "vLLM: KV tokens", e.kv_capacity_tokens,
+                num (col (csv, row, "logged_tokens")), NAN, NAN);
+      else
+        /* the logged pool in tokens, with the core's own bytes per token */
+        record (rep, "vLLM: KV tokens", e.kv_capacity_tokens,
+                kv_gib * HR_GIB / (e.kv_pool_bytes / MAX (e.kv_capacity_tokens, 1)), NAN, NAN);
+      record (rep, "vLLM: KV pool GiB", e.kv_pool_bytes, kv_gib * HR_GIB, NAN, NAN);
+      if (rep->dump)
+        fprintf (rep->dump, "vllm\t%s\ttp%d\t%.0f tokens (logged %s)\tpool %.2f GiB (logged %.2f)\n",
+                 m->id, s.n_gpus, e.kv_capacity_tokens, col (csv, row, "logged_tokens"),
+                 hr_to_gib (e.kv_pool_bytes), kv_gib);
+    }
+  csv_free (csv);
+}
+
 typedef struct
 {
   const char *prefix;
@@ -1510,6 +1583,7 @@ print_tables (Report  *rep,
     { "memory: total", NAN, TARGET_TOTAL_WORST, FALSE, NAN },
     { "decode (2024 builds): all", TARGET_DECODE_MEDIAN, NAN, TRUE, NAN },
     { "prefill (2024 builds): all", TARGET_PREFILL_MEDIAN, NAN, TRUE, NAN },
+    { "vLLM: KV tokens", TARGET_VLLM_TOKENS_MEDIAN, TARGET_VLLM_TOKENS_WORST, FALSE, NAN },
   };
 
   g_string_append (md, "| quantity | n | median | p90 | worst | median (signed) | in range | target | met |\n"
@@ -1530,7 +1604,7 @@ print_tables (Report  *rep,
           t = &targets[k];
       if (t == NULL)
         t = current_target (s);
-      if (g_str_has_prefix (s->name, "memory: OOM"))
+      if (g_str_has_prefix (s->name, "memory: OOM") || g_str_has_prefix (s->name, "vLLM: start refused"))
         {
           double missed = 0;
           for (guint k = 0; k < s->err->len; k++)
@@ -1666,6 +1740,10 @@ main (int    argc,
     rep.excluded_order = excluded_order;
   }
   run_serving (&rep, &models, &gpus, dir);
+  {
+    g_autofree char *vllm = g_build_filename (accuracy_dir, "vllm_logs.csv", NULL);
+    run_vllm_logs (&rep, &models, vllm);
+  }
 
   md = g_string_new (NULL);
   printf ("Headroom accuracy against %s\n\n", dir);
@@ -1711,7 +1789,8 @@ main (int    argc,
         "`shared/reference/` (weights: gguf_sizes_dev.csv; memory: memory_dev.csv; speed of 2023–24\n"
         "builds: bench_dev.csv and serving_throughput_dev.csv, replayed with `--engine-version 2024`;\n"
         "speed of current builds: bench_dev_modern.csv and this folder's bench_public.csv, each row\n"
-        "with its source URL and build, replayed with `--engine-version current`; \"2024 fit\" rows\n"
+        "with its source URL and build, replayed with `--engine-version current`; vLLM capacity:\n"
+        "this folder's vllm_logs.csv, startup logs from public issues; \"2024 fit\" rows\n"
         "replay the current builds through the old constants, for comparison).  Targets for current\n"
         "builds apply to every backend with at least 5 rows and to all rows together.  Errors are |estimate / measured − 1|,\n"
         "bias the median of the signed error; \"in range\" counts measurements inside the estimate's low–high range.\n\n%s", md->str);
