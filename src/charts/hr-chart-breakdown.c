@@ -218,23 +218,10 @@ static void
 layout_marks (Layout *l)
 {
   const HrChartDevice *d = &l->data->devices[0];
-  char v[48], text[96];
 
-  if (l->uniform && isfinite (d->usable_gib))
-    {
-      g_snprintf (text, sizeof text, _("usable %s"), hr_fmt_gib (v, sizeof v, d->usable_gib));
-      hr_mark_add (l->marks, l->mark_text, &l->n_marks, text,
-                   hr_axis_map (&l->axis, d->usable_gib, l->x0, l->x1), TRUE, NULL);
-    }
-  if (l->uniform && isfinite (d->physical_gib))
-    {
-      g_snprintf (text, sizeof text, _("physical %s"),
-                  hr_fmt_gib (v, sizeof v, d->physical_gib));
-      hr_mark_add (l->marks, l->mark_text, &l->n_marks, text,
-                   hr_axis_map (&l->axis, d->physical_gib, l->x0, l->x1), FALSE, NULL);
-    }
-  l->n_tiers = hr_canvas_place_marks (l->c, l->marks, l->n_marks, l->c->pad,
-                                      l->c->width - l->c->pad);
+  l->n_tiers = hr_canvas_capacity_marks (l->c, l->marks, l->mark_text, &l->n_marks, &l->axis,
+                                         l->x0, l->x1, l->uniform ? d->usable_gib : NAN,
+                                         l->uniform ? d->physical_gib : NAN, NULL);
 }
 
 /* Everything under @top; FALSE when there is no room for the bars. */

@@ -428,6 +428,40 @@ hr_canvas_message (HrCanvas     *c,
   hr_canvas_paragraph (c, text, HR_TEXT_SUBTITLE, &inner, &c->theme->muted);
 }
 
+int
+hr_canvas_capacity_marks (HrCanvas     *c,
+                          HrMarkLabel  *marks,
+                          char        (*text_buf)[96],
+                          int          *n_marks,
+                          const HrAxis *axis,
+                          double        x0,
+                          double        x1,
+                          double        usable,
+                          double        physical,
+                          const char   *gpu_label)
+{
+  char v[48], text[96];
+
+  if (isfinite (usable))
+    {
+      g_snprintf (text, sizeof text, _("usable %s"), hr_fmt_gib (v, sizeof v, usable));
+      hr_mark_add (marks, text_buf, n_marks, text, hr_axis_map (axis, usable, x0, x1), TRUE,
+                   NULL);
+    }
+  if (isfinite (physical))
+    {
+      hr_fmt_gib (v, sizeof v, physical);
+      if (gpu_label != NULL && gpu_label[0] != '\0')
+        /* TRANSLATORS: "H100 80GB SXM: 80 GiB" */
+        g_snprintf (text, sizeof text, _("%s: %s"), gpu_label, v);
+      else
+        g_snprintf (text, sizeof text, _("physical %s"), v);
+      hr_mark_add (marks, text_buf, n_marks, text, hr_axis_map (axis, physical, x0, x1), FALSE,
+                   NULL);
+    }
+  return hr_canvas_place_marks (c, marks, *n_marks, c->pad, c->width - c->pad);
+}
+
 gboolean
 hr_canvas_begin_chart (HrCanvas           *c,
                        cairo_t            *cr,

@@ -122,27 +122,11 @@ static void
 layout_marks (Layout *l)
 {
   const HrChartFinetune *data = l->data;
-  char v[48], text[96];
 
-  if (l->capacity && isfinite (data->usable_gib))
-    {
-      g_snprintf (text, sizeof text, _("usable %s"), hr_fmt_gib (v, sizeof v, data->usable_gib));
-      hr_mark_add (l->marks, l->mark_text, &l->n_marks, text,
-                   hr_axis_map (&l->axis, data->usable_gib, l->x0, l->x1), TRUE, NULL);
-    }
-  if (l->capacity)
-    {
-      hr_fmt_gib (v, sizeof v, data->physical_gib);
-      if (data->gpu_label[0] != '\0')
-        /* TRANSLATORS: "H100 80GB SXM: 80 GiB" */
-        g_snprintf (text, sizeof text, _("%s: %s"), data->gpu_label, v);
-      else
-        g_snprintf (text, sizeof text, _("physical %s"), v);
-      hr_mark_add (l->marks, l->mark_text, &l->n_marks, text,
-                   hr_axis_map (&l->axis, data->physical_gib, l->x0, l->x1), FALSE, NULL);
-    }
-  l->n_tiers = hr_canvas_place_marks (l->c, l->marks, l->n_marks, l->c->pad,
-                                      l->c->width - l->c->pad);
+  l->n_tiers = hr_canvas_capacity_marks (l->c, l->marks, l->mark_text, &l->n_marks, &l->axis,
+                                         l->x0, l->x1, l->capacity ? data->usable_gib : NAN,
+                                         l->capacity ? data->physical_gib : NAN,
+                                         data->gpu_label);
 }
 
 /* Everything under @top; FALSE when there is no room for the bars. */

@@ -211,6 +211,19 @@ void            hr_mark_add                 (HrMarkLabel        *marks,
                                              double              x,
                                              gboolean            prefer_left,
                                              const HrChartRgba  *color);
+/* The labels of a pair of capacity lines above a horizontal plot, "usable 22.8 GiB" and
+ * "physical 24 GiB" (or "@gpu_label: 24 GiB"), placed in tiers; NAN leaves one out.  Returns
+ * the number of tiers. */
+int             hr_canvas_capacity_marks    (HrCanvas           *c,
+                                             HrMarkLabel        *marks,
+                                             char              (*text_buf)[96],
+                                             int                *n_marks,
+                                             const HrAxis       *axis,
+                                             double              x0,
+                                             double              x1,
+                                             double              usable,
+                                             double              physical,
+                                             const char         *gpu_label);
 /* Flowing legend left-aligned at (@x, @y), wrapping within @max_width.  Returns its height;
  * draws only when @draw. */
 double          hr_canvas_legend            (HrCanvas           *c,
