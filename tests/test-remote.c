@@ -420,29 +420,10 @@ serve_whole (SoupServerMessage *msg,
 }
 
 static void
-server_cb (SoupServer        *soup_server,
-           SoupServerMessage *msg,
-           const char        *path,
-           GHashTable        *query,
-           gpointer           user_data)
+serve_route (SoupServerMessage *msg,
+             const Route       *route)
 {
   SoupMessageHeaders *request = soup_server_message_get_request_headers (msg);
-  const Route *route = g_hash_table_lookup (server.routes, path);
-  LogEntry *entry = g_new0 (LogEntry, 1);
-
-  entry->path = g_strdup (path);
-  entry->range = g_strdup (soup_message_headers_get_one (request, "Range"));
-  entry->accept_encoding = g_strdup (soup_message_headers_get_one (request, "Accept-Encoding"));
-  entry->authorization = g_strdup (soup_message_headers_get_one (request, "Authorization"));
-  g_mutex_lock (&server.mutex);
-  g_ptr_array_add (server.log, entry);
-  g_mutex_unlock (&server.mutex);
-
-  if (route == NULL)
-    {
-      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-      return;
-    }
 
   switch (route->mode)
     {
@@ -484,6 +465,67 @@ server_cb (SoupServer        *soup_server,
     default:
       g_assert_not_reached ();
     }
+}
+
+typedef struct
+{
+  SoupServerMessage *msg;
+  const Route *route;
+} Delayed;
+
+static gboolean
+delayed_serve_cb (gpointer data)
+{
+  Delayed *d = data;
+
+  soup_server_message_unpause (d->msg);
+  serve_route (d->msg, d->route);
+  g_object_unref (d->msg);
+  g_free (d);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+server_cb (SoupServer        *soup_server,
+           SoupServerMessage *msg,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  SoupMessageHeaders *request = soup_server_message_get_request_headers (msg);
+  const Route *route = g_hash_table_lookup (server.routes, path);
+  LogEntry *entry = g_new0 (LogEntry, 1);
+
+  entry->path = g_strdup (path);
+  entry->range = g_strdup (soup_message_headers_get_one (request, "Range"));
+  entry->accept_encoding = g_strdup (soup_message_headers_get_one (request, "Accept-Encoding"));
+  entry->authorization = g_strdup (soup_message_headers_get_one (request, "Authorization"));
+  g_mutex_lock (&server.mutex);
+  g_ptr_array_add (server.log, entry);
+  g_mutex_unlock (&server.mutex);
+
+  if (route == NULL)
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+
+  /* A slow server: every answer under /slow-split/ or /slow-hop/ comes 1.2 s late. */
+  if (g_str_has_prefix (path, "/slow-split/") || g_str_has_prefix (path, "/slow-hop/"))
+    {
+      Delayed *d = g_new0 (Delayed, 1);
+      GSource *source = g_timeout_source_new (1200);
+
+      d->msg = g_object_ref (msg);
+      d->route = route;
+      soup_server_message_pause (msg);
+      g_source_set_callback (source, delayed_serve_cb, d, NULL);
+      g_source_attach (source, g_main_context_get_thread_default ());
+      g_source_unref (source);
+      return;
+    }
+
+  serve_route (msg, route);
 }
 
 static gpointer
@@ -600,6 +642,8 @@ make_files (void)
 
     add_route ("/split/Model-F16-00001-of-00002.gguf", SERVE_RANGE, part1);
     add_route ("/split/Model-F16-00002-of-00002.gguf", SERVE_RANGE, part2);
+    add_route ("/slow-split/Model-F16-00001-of-00002.gguf", SERVE_RANGE, part1);
+    add_route ("/slow-split/Model-F16-00002-of-00002.gguf", SERVE_RANGE, part2);
     /* Part 2 missing. */
     add_route ("/split-missing/Model-F16-00001-of-00002.gguf", SERVE_RANGE, part1);
     /* Renamed: the other part cannot be found. */
@@ -631,6 +675,11 @@ make_files (void)
   add_redirect ("/hub/org/cdn/resolve/main/config.json", "/cdn/config.json", TRUE,
                 SOUP_STATUS_FOUND);
   add_route ("/cdn/config.json", SERVE_WHOLE, config);
+  /* Two redirect hops and the answer, each 1.2 s late. */
+  add_redirect ("/hub/org/slowhops/resolve/main/config.json", "/slow-hop/1", FALSE,
+                SOUP_STATUS_FOUND);
+  add_redirect ("/slow-hop/1", "/slow-hop/2", FALSE, SOUP_STATUS_FOUND);
+  add_route ("/slow-hop/2", SERVE_WHOLE, config);
   add_redirect ("/hub/org/loop/resolve/main/config.json",
                 "/hub/org/loop/resolve/main/config.json", FALSE, SOUP_STATUS_FOUND);
   add_route ("/hub/org/page/resolve/main/config.json", SERVE_WHOLE, html);
@@ -994,6 +1043,23 @@ test_timeout (void)
   g_test_message ("%s", error->message);
 }
 
+/* One deadline for the whole load: each request of a split model answered 1.2 s late fits a
+ * 2 s timeout on its own, but the parts together do not.  It used to take n × 1.2 s (48 s for
+ * six parts 8 s late each) and succeed. */
+static void
+test_timeout_whole_load (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = url_for ("/slow-split/Model-F16-00001-of-00002.gguf");
+  HrGgufRemoteStats stats = { 0 };
+  HrGguf *gguf;
+
+  gguf = hr_gguf_remote_load_sync (url, 2, &stats, &error);
+  g_assert_null (gguf);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
+  g_test_message ("%s after %u requests", error->message, stats.n_requests);
+}
+
 typedef struct
 {
   gboolean done;
@@ -1202,6 +1268,11 @@ test_hub_errors (void)
     g_assert_null (hr_hub_fetch_config_sync (endpoint, "org/slow", NULL, 1, &error));
     g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
     g_clear_error (&error);
+
+    /* One deadline for the fetch, not one per redirect hop (each hop used to get 10 s). */
+    g_assert_null (hr_hub_fetch_config_sync (endpoint, "org/slowhops", NULL, 2, &error));
+    g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
+    g_clear_error (&error);
   }
 
   /* Bad input never reaches the network. */
@@ -1291,6 +1362,7 @@ main (int   argc,
   g_test_add_func ("/remote/gguf/limit", test_limit);
   g_test_add_func ("/remote/gguf/split", test_split);
   g_test_add_func ("/remote/gguf/timeout", test_timeout);
+  g_test_add_func ("/remote/gguf/timeout-whole-load", test_timeout_whole_load);
   g_test_add_func ("/remote/gguf/async", test_async);
   g_test_add_func ("/remote/hub/fetch", test_hub_fetch);
   g_test_add_func ("/remote/hub/async", test_hub_async);

@@ -25,6 +25,7 @@ typedef struct
 {
   char *url;               /* as given (after the blob → resolve rewrite) */
   guint timeout;
+  gint64 deadline;         /* for the whole load, every part and request included */
 
   /* A split model; n_parts is 0 until the given file's header is read. */
   guint n_parts;
@@ -545,7 +546,16 @@ request_range (GTask *task)
   soup_message_headers_set_range (headers, load->buf->len, (goffset) load->want - 1);
   load->stats.n_requests++;
 
-  hr_net_reader_send_async (msg, load->timeout, g_task_get_cancellable (task), send_cb, task);
+  if (hr_net_deadline_left (load->deadline) == 0)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (load->cur_url, SOUP_HTTP_URI_FLAGS, NULL);
+
+      fail (task, hr_http_map_error (NULL, uri != NULL ? g_uri_get_host (uri) : NULL,
+                                     load->timeout, TRUE));
+      return;
+    }
+  hr_net_reader_send_until_async (msg, load->timeout, load->deadline,
+                                  g_task_get_cancellable (task), send_cb, task);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -574,7 +584,8 @@ load_start (const char          *url,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, hr_gguf_remote_load_async);
   load = g_new0 (Load, 1);
-  load->timeout = timeout_s;
+  load->timeout = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
+  load->deadline = hr_net_deadline_new (load->timeout);
   g_task_set_task_data (task, load, (GDestroyNotify) load_free);
 
   uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);

@@ -23,6 +23,7 @@ typedef struct
   GUri *endpoint;       /* the origin the token may go to */
   GUri *uri;            /* the address being asked */
   guint timeout;
+  gint64 deadline;      /* for the whole fetch, redirect hops included */
   guint redirects;
   HrNetReader *reader;
   GByteArray *buf;
@@ -291,7 +292,13 @@ send_request (GTask *task)
       memset (value, 0, strlen (value));
     }
   g_byte_array_set_size (fetch->buf, 0);
-  hr_net_reader_send_async (msg, fetch->timeout, g_task_get_cancellable (task), send_cb, task);
+  if (hr_net_deadline_left (fetch->deadline) == 0)
+    {
+      fail (task, hr_http_map_error (NULL, g_uri_get_host (fetch->uri), fetch->timeout, TRUE));
+      return;
+    }
+  hr_net_reader_send_until_async (msg, fetch->timeout, fetch->deadline,
+                                  g_task_get_cancellable (task), send_cb, task);
 }
 
 static void
@@ -311,7 +318,8 @@ fetch_start (const char          *endpoint,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, hr_hub_fetch_config_async);
   fetch = g_new0 (Fetch, 1);
-  fetch->timeout = timeout_s;
+  fetch->timeout = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
+  fetch->deadline = hr_net_deadline_new (fetch->timeout);
   fetch->buf = g_byte_array_new ();
   g_task_set_task_data (task, fetch, (GDestroyNotify) fetch_free);
 

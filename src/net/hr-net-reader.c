@@ -130,6 +130,22 @@ send_cb (GObject      *source,
   g_task_return_pointer (task, reader, (GDestroyNotify) hr_net_reader_free);
 }
 
+gint64
+hr_net_deadline_new (guint timeout_s)
+{
+  guint seconds = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
+
+  return g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+}
+
+guint
+hr_net_deadline_left (gint64 deadline)
+{
+  gint64 left = deadline - g_get_monotonic_time ();
+
+  return left > 0 ? (guint) ((left + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC) : 0;
+}
+
 void
 hr_net_reader_send_async (SoupMessage         *msg,
                           guint                timeout_s,
@@ -137,6 +153,21 @@ hr_net_reader_send_async (SoupMessage         *msg,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
+  guint seconds = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
+
+  hr_net_reader_send_until_async (msg, seconds, hr_net_deadline_new (seconds), cancellable,
+                                  callback, user_data);
+}
+
+void
+hr_net_reader_send_until_async (SoupMessage         *msg,
+                                guint                timeout_s,
+                                gint64               deadline,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  gint64 left_ms = MAX (deadline - g_get_monotonic_time (), 0) / 1000;
   HrNetReader *reader;
   GTask *task;
   GUri *uri;
@@ -166,7 +197,9 @@ hr_net_reader_send_async (SoupMessage         *msg,
                                                     g_object_unref);
     }
 
-  reader->deadline = g_timeout_source_new_seconds (reader->timeout);
+  /* To the millisecond: a seconds source may fire up to a second late, and the deadline of a
+   * user action's last request is often a fraction of one. */
+  reader->deadline = g_timeout_source_new ((guint) MIN (left_ms, (gint64) G_MAXUINT));
   g_source_set_callback (reader->deadline, deadline_cb, reader, NULL);
   g_source_set_name (reader->deadline, "[headroom] http reader deadline");
   g_source_attach (reader->deadline, g_task_get_context (task));

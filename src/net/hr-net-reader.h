@@ -17,6 +17,21 @@ typedef struct _HrNetReader HrNetReader;
 /* Sends @msg on hr_http_get_session().  @timeout_s (0: hr_http_get_timeout()) bounds the whole
  * exchange, from connecting to the last byte read.  Completes once the status and headers are
  * in; any status is a success here.  Errors are HR_HTTP_ERROR, or G_IO_ERROR_CANCELLED. */
+/* One deadline for a user action made of several requests (a split model's parts, redirect
+ * hops): the g_get_monotonic_time() at which @timeout_s (0: hr_http_get_timeout()) runs out. */
+gint64          hr_net_deadline_new         (guint                timeout_s);
+/* The whole seconds left before @deadline (rounded up), 0 when it has passed. */
+guint           hr_net_deadline_left        (gint64               deadline);
+
+/* The same, ending at @deadline (hr_net_deadline_new()) rather than after its own timeout;
+ * @timeout_s is the operation's, for the message. */
+void            hr_net_reader_send_until_async (SoupMessage      *msg,
+                                                guint             timeout_s,
+                                                gint64            deadline,
+                                                GCancellable     *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer          user_data);
+
 void            hr_net_reader_send_async    (SoupMessage         *msg,
                                              guint                timeout_s,
                                              GCancellable        *cancellable,
