@@ -45,6 +45,7 @@ static struct
   gboolean    running;
   char       *user_agent;  /* of the last request; under mutex */
   char       *raw_url;     /* "127.0.0.1:PORT" of a TCP server that answers plain text */
+  char       *cut_url;     /* "127.0.0.1:PORT" of one that promises 1000 bytes and sends 10 */
 } server;
 
 /* Server thread */
@@ -213,8 +214,24 @@ raw_incoming_cb (GSocketService    *service,
   return TRUE;
 }
 
+/* A connection that succeeds, an answer that begins, and then nothing: the body is cut. */
+static gboolean
+cut_incoming_cb (GSocketService    *service,
+                 GSocketConnection *connection,
+                 GObject           *source,
+                 gpointer           user_data)
+{
+  static const char answer[] = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"schema\":";
+
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
+                             answer, sizeof answer - 1, NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
 static char *
-raw_server_start (GSocketService *service)
+raw_server_start (GSocketService *service,
+                  GCallback       incoming)
 {
   g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
@@ -224,7 +241,7 @@ raw_server_start (GSocketService *service)
   g_socket_listener_add_address (G_SOCKET_LISTENER (service), address, G_SOCKET_TYPE_STREAM,
                                  G_SOCKET_PROTOCOL_TCP, NULL, &effective, &error);
   g_assert_no_error (error);
-  g_signal_connect (service, "incoming", G_CALLBACK (raw_incoming_cb), NULL);
+  g_signal_connect (service, "incoming", incoming, NULL);
   g_socket_service_start (service);
   return g_strdup_printf ("127.0.0.1:%u",
                           g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective)));
@@ -236,6 +253,7 @@ server_thread (gpointer data)
   g_autoptr(GMainContext) context = g_main_context_new ();
   g_autoptr(SoupServer) soup_server = NULL;
   g_autoptr(GSocketService) raw = NULL;
+  g_autoptr(GSocketService) cut = NULL;
   g_autoptr(GError) error = NULL;
   GSList *uris;
 
@@ -253,7 +271,9 @@ server_thread (gpointer data)
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
   raw = g_socket_service_new ();
-  server.raw_url = raw_server_start (raw);
+  server.raw_url = raw_server_start (raw, G_CALLBACK (raw_incoming_cb));
+  cut = g_socket_service_new ();
+  server.cut_url = raw_server_start (cut, G_CALLBACK (cut_incoming_cb));
 
   g_mutex_lock (&server.mutex);
   server.running = TRUE;
@@ -264,6 +284,8 @@ server_thread (gpointer data)
 
   g_socket_service_stop (raw);
   g_socket_listener_close (G_SOCKET_LISTENER (raw));
+  g_socket_service_stop (cut);
+  g_socket_listener_close (G_SOCKET_LISTENER (cut));
   soup_server_disconnect (soup_server);
   g_clear_pointer (&server.loop, g_main_loop_unref);
   g_main_context_pop_thread_default (context);
@@ -298,6 +320,7 @@ server_stop (void)
   g_clear_pointer (&server.base_url, g_free);
   g_clear_pointer (&server.user_agent, g_free);
   g_clear_pointer (&server.raw_url, g_free);
+  g_clear_pointer (&server.cut_url, g_free);
 }
 
 /* Client helpers: run the test's main context until the callback has run. */
@@ -648,6 +671,19 @@ test_http_errors (void)
   g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK);
   g_test_message ("refused: %s", error->message);
   g_clear_error (&error);
+
+  /* Connected, then the answer stops: never reported as "Could not connect". */
+  {
+    g_autofree char *cut_url = g_strconcat ("http://", server.cut_url, "/pricing.json", NULL);
+
+    bytes = get_bytes (cut_url, 4096, &error);
+    g_assert_null (bytes);
+    g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK);
+    g_test_message ("cut: %s", error->message);
+    g_assert_null (strstr (error->message, "Could not connect"));
+    g_assert_nonnull (strstr (error->message, "broke off"));
+    g_clear_error (&error);
+  }
 
   /* A server answering a TLS hello in plain text fails the handshake (or, without a TLS
    * backend, TLS is unavailable): a TLS error either way. */

@@ -1185,6 +1185,14 @@ test_hub_token (void)
   g_autoptr(HrModel) model = NULL;
   g_autoptr(GPtrArray) requests = NULL;
 
+  /* A token never goes in clear text across a network: refused before any request (.invalid
+   * never resolves, RFC 2606); plain http to this machine stays allowed. */
+  g_assert_null (hr_hub_fetch_config_sync ("http://headroom-test.invalid", "org/gated", "hf_secret",
+                                           1, &error));
+  g_assert_error (error, HR_HUB_ERROR, HR_HUB_ERROR_INVALID_ENDPOINT);
+  g_assert_nonnull (strstr (error->message, "https"));
+  g_clear_error (&error);
+
   /* Gated: refused without a token or with a wrong one. */
   g_assert_null (hub ("org/gated", NULL, &error));
   g_assert_error (error, HR_HUB_ERROR, HR_HUB_ERROR_UNAUTHORIZED);

@@ -106,10 +106,32 @@ hr_http_map_error (const GError *error,
                       _("Could not connect to %s: %s"), host, error->message);
 }
 
+GError *
+hr_http_map_read_error (const GError *error,
+                        const char   *host,
+                        guint         timeout_s,
+                        gboolean      timed_out)
+{
+  GError *mapped = hr_http_map_error (error, host, timeout_s, timed_out);
+
+  /* The server answered, so "Could not connect" would be untrue: it stopped mid-answer. */
+  if (g_error_matches (mapped, HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK))
+    {
+      g_clear_error (&mapped);
+      mapped = g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
+                            _("The connection to %s broke off: %s"), host != NULL ? host : "?",
+                            error->message);
+    }
+  return mapped;
+}
+
 static GError *
 map_error (Request      *req,
            const GError *error)
 {
+  if (req->stream != NULL)
+    return hr_http_map_read_error (error, g_uri_get_host (req->uri), req->timeout,
+                                   req->timed_out);
   return hr_http_map_error (error, g_uri_get_host (req->uri), req->timeout, req->timed_out);
 }
 

@@ -34,6 +34,11 @@ GError         *hr_http_map_error           (const GError        *error,
                                              const char          *host,
                                              guint                timeout_s,
                                              gboolean             timed_out);
+/* The same for an error while reading an answer that had begun: never "Could not connect". */
+GError         *hr_http_map_read_error      (const GError        *error,
+                                             const char          *host,
+                                             guint                timeout_s,
+                                             gboolean             timed_out);
 guint           hr_http_get_timeout         (void);
 
 /* GETs @url (http or https) and returns its body, failing with HR_HTTP_ERROR_TOO_LARGE as soon

@@ -83,6 +83,18 @@ same_origin (GUri *a,
          effective_port (a) == effective_port (b);
 }
 
+/* A token goes over https, or to this machine (a local mirror, the tests); never in clear
+ * text across a network. */
+static gboolean
+token_may_travel (GUri *endpoint)
+{
+  const char *host = g_uri_get_host (endpoint);
+
+  return g_ascii_strcasecmp (g_uri_get_scheme (endpoint), "https") == 0
+         || g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "::1") == 0
+         || g_ascii_strcasecmp (host, "localhost") == 0;
+}
+
 static GUri *
 parse_endpoint (const char  *endpoint,
                 GError     **error)
@@ -334,6 +346,13 @@ fetch_start (const char          *endpoint,
     fetch->token = g_strstrip (g_strdup (token));
   fetch->endpoint = parse_endpoint (endpoint, NULL);
   fetch->uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
+  if (fetch->token != NULL && !token_may_travel (fetch->endpoint))
+    {
+      fail (task, g_error_new (HR_HUB_ERROR, HR_HUB_ERROR_INVALID_ENDPOINT,
+                               _("The access token is only sent over https: %s would carry it "
+                                 "in clear text"), g_uri_get_host (fetch->endpoint)));
+      return;
+    }
   send_request (task);
 }
 

@@ -37,6 +37,8 @@ static GError *
 map_error (HrNetReader  *reader,
            const GError *error)
 {
+  if (reader->stream != NULL)
+    return hr_http_map_read_error (error, reader->host, reader->timeout, reader->timed_out);
   return hr_http_map_error (error, reader->host, reader->timeout, reader->timed_out);
 }
 
