@@ -219,13 +219,15 @@ test_compare_all_csv (void)
   run_cli (&r, NULL, "compare", "--model", "glm-4.5-air", "--all-gpus", "--csv", NULL);
   g_assert_cmpint (r.status, ==, 0);
   lines = g_strsplit (r.out, "\n", -1);
-  g_assert_true (g_str_has_prefix (lines[0], "# model=glm-4.5-air"));
-  g_assert_true (g_str_has_prefix (lines[1], "gpu,gpu_name,gpus,verdict,"));
-  for (guint i = 2; lines[i]; i++)
+  /* the header is the first line (no '#' line); each row ends with how it was made */
+  g_assert_true (g_str_has_prefix (lines[0], "gpu,gpu_name,gpus,verdict,"));
+  g_assert_true (g_str_has_suffix (lines[0], ",scenario"));
+  for (guint i = 1; lines[i]; i++)
     {
       if (lines[i][0] == '\0')
         continue;
       n_rows++;
+      g_assert_nonnull (strstr (lines[i], ",model=glm-4.5-air quant="));
       g_assert_true (strstr (lines[i], ",fits,") || strstr (lines[i], ",tight,") || strstr (lines[i], ",exceeds,"));
     }
   /* every accelerator in the catalog, with a verdict */

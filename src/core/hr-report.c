@@ -507,22 +507,15 @@ hr_report_compare_row (const HrScenario *base,
   return TRUE;
 }
 
-void
-hr_report_compare_csv_header (GString          *out,
-                              const HrScenario *s)
+/* How a row was made, as one field ("model=… quant=… …"): the last column, not a '#' line a
+ * spreadsheet would read as data. */
+static char *
+scenario_provenance (const HrScenario *s)
 {
-  static const char * const cols[] = {
-    "gpu", "gpu_name", "gpus", "verdict", "required_gib", "usable_gib", "margin_gib",
-    "utilization_pct", "max_context", "best_quant", "decode_tps", "decode_tps_low",
-    "decode_tps_high", "prefill_tps", "ttft_ms", "cost_per_mtok_usd", "price_usd",
-    "usd_per_decode_tps", "power_w"
-  };
+  GString *out = g_string_new (NULL);
   char a[64], b[64];
 
-  g_return_if_fail (out != NULL);
-  g_return_if_fail (s != NULL && s->model != NULL);
-
-  g_string_append_printf (out, "# model=%s quant=%s context=%" G_GINT64_FORMAT " batch=%d kv_type=%s engine=%s",
+  g_string_append_printf (out, "model=%s quant=%s context=%" G_GINT64_FORMAT " batch=%d kv_type=%s engine=%s",
                           s->model->id, s->quant, s->context, s->batch,
                           hr_kv_type_to_string (s->kv_type), hr_engine_to_string (s->engine));
   /* everything else that changes the numbers, so a file says how it was made */
@@ -534,7 +527,23 @@ hr_report_compare_csv_header (GString          *out,
   if (s->unified_share > 0)
     g_string_append_printf (out, " unified_share=%s",
                             hr_format_number_c_buf (a, sizeof a, s->unified_share, 2));
-  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
+}
+
+void
+hr_report_compare_csv_header (GString          *out,
+                              const HrScenario *s)
+{
+  static const char * const cols[] = {
+    "gpu", "gpu_name", "gpus", "verdict", "required_gib", "usable_gib", "margin_gib",
+    "utilization_pct", "max_context", "best_quant", "decode_tps", "decode_tps_low",
+    "decode_tps_high", "prefill_tps", "ttft_ms", "cost_per_mtok_usd", "price_usd",
+    "usd_per_decode_tps", "power_w", "scenario"
+  };
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (s != NULL && s->model != NULL);
+
   for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
     hr_csv_field (out, cols[i], i + 1 == G_N_ELEMENTS (cols));
 }
@@ -572,7 +581,11 @@ hr_report_compare_csv_row (GString            *out,
   hr_csv_number (out, e->cost_per_mtok_usd, 2, FALSE);
   hr_csv_number (out, row->price_usd, 0, FALSE);
   hr_csv_number (out, row->usd_per_decode_tps, 2, FALSE);
-  hr_csv_number (out, row->power_w, 0, TRUE);
+  hr_csv_number (out, row->power_w, 0, FALSE);
+  {
+    g_autofree char *made = scenario_provenance (s);
+    hr_csv_field (out, made, TRUE);
+  }
 }
 
 gboolean

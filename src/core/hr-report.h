@@ -99,8 +99,8 @@ gboolean        hr_report_compare_row       (const HrScenario *base,
                                              HrCompareRow    *out,
                                              GError         **error);
 
-/* The CSV of `compare --csv`: a '#' line with the scenario, the column names, one line per
- * row.  UTF-8, RFC 4180 quoting, '.' decimals, empty fields for unknown numbers. */
+/* The CSV of `compare --csv`: the column names, one line per row, the last column saying how
+ * the row was made (model, quant, context … as "key=value" words).  UTF-8, RFC 4180 quoting, '.' decimals, empty fields for unknown numbers. */
 void            hr_report_compare_csv_header (GString        *out,
                                              const HrScenario *base);
 void            hr_report_compare_csv_row   (GString         *out,
