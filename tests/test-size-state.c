@@ -49,16 +49,24 @@ test_format (void)
   g_assert_cmpstr (b, ==, "60.8 GiB");
   g_assert_cmpstr (c, ==, "76 GiB");
   g_assert_cmpstr (d, ==, "+6.04 GiB");
-  g_assert_cmpstr (e, ==, "-9.16 GiB");
+  g_assert_cmpstr (e, ==, "−9.16 GiB");
   g_assert_cmpstr (f, ==, "—");
   g_assert_cmpstr (g, ==, "75.12 GB");
-  g_assert_cmpstr (h, ==, "128K (131072 tokens)");
-  g_assert_cmpstr (i, ==, "5000 tokens");
+  g_assert_cmpstr (h, ==, "128K (131,072 tokens)");
+  g_assert_cmpstr (i, ==, "5,000 tokens");
   g_assert_cmpstr (j, ==, "~40.2 tok/s");
   g_assert_cmpstr (k, ==, "unknown");
-  g_assert_cmpstr (l, ==, "$8500");  /* the C locale groups no digits */
+  g_assert_cmpstr (l, ==, "$8,500");  /* the C locale groups no digits; English does */
   g_assert_cmpstr (m, ==, "0 GiB");
   g_assert_cmpstr (n, ==, "0");
+  {
+    g_autofree char *big = hr_size_format_usd (30000, 0);
+    g_autofree char *cents = hr_size_format_usd (1234567.891, 2);
+    g_autofree char *small = hr_size_format_usd (0.44, 2);
+    g_assert_cmpstr (big, ==, "$30,000");
+    g_assert_cmpstr (cents, ==, "$1,234,567.89");
+    g_assert_cmpstr (small, ==, "$0.44");
+  }
 }
 
 /* The number (C locale, as the tests run) that follows @label in @text. */
@@ -119,8 +127,8 @@ test_seed_dcu (void)
   g_assert_cmpfloat_with_epsilon (number_after (st.breakdown, "Weights ") + 0.33 +
                                   number_after (st.weights_source, "system RAM and "), 67.96, 0.0151);
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].value, ==, "60.8 GiB");
-  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "64 GB (physical)");
-  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_MARGIN].value, "-"));
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "64 GiB physical");
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_MARGIN].value, "−"));
   g_assert_nonnull (strstr (st.cards[HR_SIZE_CARD_MARGIN].detail, "% utilisation"));
 
   /* the required card gives GiB and, beside it, decimal GB */
@@ -308,7 +316,7 @@ test_multi_gpu (void)
   hr_size_state_init (&st);
   hr_size_state_from_estimate (&st, &s, &e);
   g_assert_nonnull (strstr (st.title, "2× DCU K100-AI"));
-  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "2 × 64 GB (physical)");
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "2 × 64 GiB physical");
   g_assert_nonnull (st.cards[HR_SIZE_CARD_REQUIRED].note);
   check_breakdown_reconciles (&st);
 
@@ -372,6 +380,9 @@ test_advice (void)
   g_assert_nonnull (adv->picks[HR_PICK_UNIFIED].title);
   g_assert_cmpuint (adv->diagnosis->len, >=, 1);
   g_assert_true (g_str_has_prefix (g_ptr_array_index (adv->diagnosis, 0), "Does not fit"));
+  /* the diagnosis writes numbers as the cards do: "60.8", not "60.80"; "15%" in English */
+  g_assert_nonnull (strstr (g_ptr_array_index (adv->diagnosis, 0), ", 60.8 GiB usable"));
+  g_assert_null (strstr (g_ptr_array_index (adv->diagnosis, 0), " %"));
   g_assert_cmpuint (adv->launch->len, >=, 2);
   g_test_message ("advice for GLM-4.5-Air on DCU K100-AI: %.1f ms", adv->elapsed_ms);
 }

@@ -73,7 +73,7 @@ draw_header (HrCanvas               *c,
 
   if (known && isfinite (data->physical_gib) && data->physical_gib > 0)
     /* TRANSLATORS: chart badge: verdict · utilisation in percent */
-    g_snprintf (badge, sizeof badge, _("%s · %.0f %%"), hr_chart_verdict_display (data->verdict),
+    g_snprintf (badge, sizeof badge, _("%s · %.0f%%"), hr_chart_verdict_display (data->verdict),
                 100.0 * data->required_gib / data->physical_gib);
   else
     g_strlcpy (badge, hr_chart_verdict_display (known ? data->verdict

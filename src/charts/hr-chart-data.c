@@ -117,7 +117,7 @@ hr_chart_scenario_subtitle (const HrScenario *scenario)
   if (scenario->offload_pct > 0)
     {
       g_string_append (s, "  ·  ");
-      g_string_append_printf (s, _("%.0f %% of layers in system RAM"), scenario->offload_pct);
+      g_string_append_printf (s, _("%.0f%% of layers in system RAM"), scenario->offload_pct);
     }
   if (scenario->n_cpu_moe > 0)
     {

@@ -3,6 +3,7 @@
 #include "hr-units.h"
 
 #include <glib/gi18n-lib.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -459,7 +460,7 @@ first_fix (const HrScenario *scenario,
       if (isfinite (pct) && pct < 100)
         {
           fixed->offload_pct = pct;
-          g_snprintf (label, label_size, _("offload %.0f %% of layers to system RAM"), pct);
+          g_snprintf (label, label_size, _("offload %.0f%% of layers to system RAM"), pct);
           return HR_FIX_OFFLOAD;
         }
     }
@@ -490,6 +491,27 @@ hr_advice_fix (const HrScenario *scenario,
   if (catalog != NULL)
     hr_advice_fill_cost (&out->scenario, catalog, pricing, &out->estimate);
   return TRUE;
+}
+
+/* A number for the diagnosis, in the user's locale, trailing zeros dropped as the Size view's
+ * cards write it ("60.8", not "60.80"). */
+static const char *
+fmt_num (char   *buf,
+         gsize   size,
+         double  value,
+         int     decimals)
+{
+  const char *point = localeconv ()->decimal_point;
+  char *p;
+
+  hr_format_number_locale_buf (buf, size, value, decimals);
+  if (point == NULL || point[0] == '\0' || (p = strstr (buf, point)) == NULL)
+    return buf;
+  for (gsize len = strlen (buf); len > 0 && buf[len - 1] == '0'; len--)
+    buf[len - 1] = '\0';
+  if (strcmp (p, point) == 0)
+    *p = '\0';
+  return buf;
 }
 
 GPtrArray *
@@ -523,7 +545,7 @@ hr_advice_diagnosis (const HrScenario *scenario,
         {
           double pct = min_offload_pct (scenario);
           if (isfinite (pct) && pct < 100)
-            g_ptr_array_add (items, g_strdup_printf (_("offload %.0f %% of layers to system RAM"), pct));
+            g_ptr_array_add (items, g_strdup_printf (_("offload %.0f%% of layers to system RAM"), pct));
         }
       for (guint i = 0; i < items->len; i++)
         {
@@ -534,20 +556,20 @@ hr_advice_diagnosis (const HrScenario *scenario,
           g_string_append (tries, g_ptr_array_index (items, i));
         }
       g_ptr_array_add (lines, g_strdup_printf (_("Does not fit: needs %s GiB, %s GiB usable%s%s."),
-                                               hr_format_number_locale_buf (a, 64, hr_to_gib (e->required_bytes), 2),
-                                               hr_format_number_locale_buf (b, 64, hr_to_gib (e->usable_bytes), 2),
+                                               fmt_num (a, 64, hr_to_gib (e->required_bytes), 2),
+                                               fmt_num (b, 64, hr_to_gib (e->usable_bytes), 2),
                                                tries->len ? _(" — try: ") : "", tries->str));
     }
   else if (e->verdict == HR_VERDICT_TIGHT)
-    g_ptr_array_add (lines, g_strdup_printf (_("Tight: %s GiB of %s GiB usable (%s %% of physical memory); long prompts or more sequences may not fit."),
-                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->required_bytes), 2),
-                                             hr_format_number_locale_buf (b, 64, hr_to_gib (e->usable_bytes), 2),
-                                             hr_format_number_locale_buf (c, 64, e->utilization * 100, 0)));
+    g_ptr_array_add (lines, g_strdup_printf (_("Tight: %s GiB of %s GiB usable (%s%% of physical memory); long prompts or more sequences may not fit."),
+                                             fmt_num (a, 64, hr_to_gib (e->required_bytes), 2),
+                                             fmt_num (b, 64, hr_to_gib (e->usable_bytes), 2),
+                                             fmt_num (c, 64, e->utilization * 100, 0)));
   else
     g_ptr_array_add (lines, g_strdup_printf (_("Fits with %s GiB to spare (%s GiB of %s GiB usable)."),
-                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->margin_bytes), 2),
-                                             hr_format_number_locale_buf (b, 64, hr_to_gib (e->required_bytes), 2),
-                                             hr_format_number_locale_buf (c, 64, hr_to_gib (e->usable_bytes), 2)));
+                                             fmt_num (a, 64, hr_to_gib (e->margin_bytes), 2),
+                                             fmt_num (b, 64, hr_to_gib (e->required_bytes), 2),
+                                             fmt_num (c, 64, hr_to_gib (e->usable_bytes), 2)));
 
   if (scenario->kv_type == HR_KV_F16 && e->kv_bytes > 0.02 * HR_GIB)
     {
@@ -558,12 +580,12 @@ hr_advice_diagnosis (const HrScenario *scenario,
       if (saved > 0.01 * HR_GIB)
         g_ptr_array_add (lines, g_strdup_printf (_("A %s KV cache saves %s GiB at %s."),
                                                  llama ? "Q8_0" : "FP8",
-                                                 hr_format_number_locale_buf (a, 64, hr_to_gib (saved), 2), ctx));
+                                                 fmt_num (a, 64, hr_to_gib (saved), 2), ctx));
     }
 
   if (e->kv_bytes > e->weights.bytes * 0.5)
     g_ptr_array_add (lines, g_strdup_printf (_("The KV cache (%s GiB) is more than half the weights: context length and concurrent sequences drive memory here."),
-                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->kv_bytes), 2)));
+                                             fmt_num (a, 64, hr_to_gib (e->kv_bytes), 2)));
 
   if (hr_model_is_moe (m) && e->verdict == HR_VERDICT_EXCEEDS &&
       (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA))
@@ -583,9 +605,9 @@ hr_advice_diagnosis (const HrScenario *scenario,
     }
 
   if (scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG)
-    g_ptr_array_add (lines, g_strdup_printf (_("%s pre-allocates %s GiB (%.0f %% of memory) and fills what the weights leave with KV cache: expect the GPU to look full."),
+    g_ptr_array_add (lines, g_strdup_printf (_("%s pre-allocates %s GiB (%.0f%% of memory) and fills what the weights leave with KV cache: expect the GPU to look full."),
                                              hr_engine_display_name (scenario->engine),
-                                             hr_format_number_locale_buf (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * scenario->gpu_mem_util, 1),
+                                             fmt_num (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * scenario->gpu_mem_util, 1),
                                              scenario->gpu_mem_util * 100));
 
   if (e->weights.source == HR_WEIGHTS_DERIVED)
@@ -593,11 +615,11 @@ hr_advice_diagnosis (const HrScenario *scenario,
 
   if (e->system_ram_bytes > 0 && (scenario->offload_pct > 0 || scenario->n_cpu_moe > 0))
     g_ptr_array_add (lines, g_strdup_printf (_("%s GiB stay in system RAM and are read at its bandwidth: they set the decode speed."),
-                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->system_ram_bytes), 2)));
+                                             fmt_num (a, 64, hr_to_gib (e->system_ram_bytes), 2)));
   /* this computer: its real RAM size bounds the offloaded part */
   if (scenario->gpu->host_ram_gib > 0 && e->system_ram_bytes > scenario->gpu->host_ram_gib * HR_GIB)
     g_ptr_array_add (lines, g_strdup_printf (_("The system RAM part (%s GiB) is more than this computer's %s GiB of RAM."),
-                                             hr_format_number_locale_buf (a, 64, hr_to_gib (e->system_ram_bytes), 2),
-                                             hr_format_number_locale_buf (b, 64, scenario->gpu->host_ram_gib, 1)));
+                                             fmt_num (a, 64, hr_to_gib (e->system_ram_bytes), 2),
+                                             fmt_num (b, 64, scenario->gpu->host_ram_gib, 1)));
   return lines;
 }

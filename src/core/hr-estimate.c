@@ -631,7 +631,7 @@ hr_estimate_compute (const HrScenario  *s,
                   s->batch, active_params / 1e9, tflops * d.par / 1e12);
     else
       g_snprintf (out->decode_basis, sizeof out->decode_basis,
-                  _("memory-bound: %.2f GiB read per token at %.0f %% of %.0f GB/s + %.1f ms fixed%s"),
+                  _("memory-bound: %.2f GiB read per token at %.0f%% of %.0f GB/s + %.1f ms fixed%s"),
                   hr_to_gib (out->bytes_per_token), cal->bw_eff * 100, bw / 1e9 * d.par,
                   d.t_fixed * 1e3, d.w_cpu > 0 ? _(" (+ system RAM)") : "");
   }

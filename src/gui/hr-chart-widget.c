@@ -40,6 +40,19 @@ hr_chart_kind_data_size (HrChartKind kind)
 }
 
 static void
+lookup_verdict_color (HrChartWidget *self,
+                      const char    *name,
+                      HrChartRgba   *out)
+{
+  GdkRGBA c;
+
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (self)), name, &c))
+    *out = (HrChartRgba) { c.red, c.green, c.blue, c.alpha };
+G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+static void
 update_theme (HrChartWidget *self)
 {
   gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
@@ -54,6 +67,10 @@ G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
 G_GNUC_END_IGNORE_DEPRECATIONS
   self->theme.foreground = (HrChartRgba) { fg.red, fg.green, fg.blue, fg.alpha };
+  /* a verdict has the colour of the Size view's banner for it: libadwaita's named colours */
+  lookup_verdict_color (self, "success_color", &self->theme.fits);
+  lookup_verdict_color (self, "warning_color", &self->theme.tight);
+  lookup_verdict_color (self, "error_color", &self->theme.exceeds);
 }
 
 static void

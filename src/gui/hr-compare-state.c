@@ -258,11 +258,11 @@ column_fill (HrCompareColumn    *col,
     /* TRANSLATORS: required of usable memory, e.g. "72.52 of 91.2 GiB" */
     value = g_strdup_printf (_("%s of %s GiB"), req, usable);
     if (hr_gpu_is_unified (gpu))
-      detail = g_strdup_printf (_("%s GB unified memory"), phys);
+      detail = g_strdup_printf (_("%s GiB unified memory"), phys);
     else if (s->n_gpus > 1)
-      detail = g_strdup_printf (_("%d × %s GB (physical)"), s->n_gpus, phys);
+      detail = g_strdup_printf (_("%d × %s GiB physical"), s->n_gpus, phys);
     else
-      detail = g_strdup_printf (_("%s GB (physical)"), phys);
+      detail = g_strdup_printf (_("%s GiB physical"), phys);
     cell_set (&col->cells[HR_COMPARE_MEMORY], value, detail, hr_to_gib (e->usable_bytes));
   }
 

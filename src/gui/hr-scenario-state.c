@@ -83,8 +83,9 @@ hr_size_format_margin (double bytes)
   n = hr_size_format_number (fabs (hr_to_gib (bytes)), 2);
   if (hr_round (hr_to_gib (bytes), 2) == 0)
     return g_strdup_printf (_("%s GiB"), n);
-  /* TRANSLATORS: a signed memory margin, e.g. "+6.04 GiB" or "-9.16 GiB" */
-  return g_strdup_printf (bytes > 0 ? _("+%s GiB") : _("-%s GiB"), n);
+  /* TRANSLATORS: a signed memory margin, e.g. "+6.04 GiB" or "−9.16 GiB" (U+2212, a minus
+   * sign, as the charts and Compare write it) */
+  return g_strdup_printf (bytes > 0 ? _("+%s GiB") : _("−%s GiB"), n);
 }
 
 char *
@@ -99,11 +100,42 @@ hr_size_format_tps (double tps)
   return g_strdup_printf (_("~%s tok/s"), n);
 }
 
+/* @digits ("-30000.50", C locale) with the integer part grouped in threes and the point in
+ * the user's locale: "30,000.50", "30.000,50".  The C locale has no separator, and the UI
+ * then speaks English: "," (issue 18: "$30000" read badly). */
+static char *
+group_digits (const char *digits)
+{
+  const struct lconv *lc = localeconv ();
+  const char *sep = lc->thousands_sep != NULL && lc->thousands_sep[0] != '\0' ? lc->thousands_sep : ",";
+  const char *point = lc->decimal_point != NULL && lc->decimal_point[0] != '\0' ? lc->decimal_point : ".";
+  const char *p = digits, *dot = strchr (digits, '.');
+  gsize int_len;
+  GString *out = g_string_new (NULL);
+
+  if (*p == '-')
+    g_string_append_c (out, *p++);
+  int_len = (dot != NULL ? (gsize) (dot - p) : strlen (p));
+  for (gsize i = 0; i < int_len; i++)
+    {
+      if (i > 0 && (int_len - i) % 3 == 0)
+        g_string_append (out, sep);
+      g_string_append_c (out, p[i]);
+    }
+  if (dot != NULL)
+    {
+      g_string_append (out, point);
+      g_string_append (out, dot + 1);
+    }
+  return g_string_free (out, FALSE);
+}
+
 static char *
 format_grouped_int (gint64 value)
 {
-  /* %' groups digits the way the user's locale does ("131,072", "131.072", "131072") */
-  return g_strdup_printf ("%'" G_GINT64_FORMAT, value);
+  g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, value);
+
+  return group_digits (digits);
 }
 
 char *
@@ -126,10 +158,10 @@ hr_size_format_usd (double usd,
 
   if (!isfinite (usd))
     return g_strdup (DASH);
-  if (decimals == 0)
-    n = g_strdup_printf ("%'.0f", usd);
-  else
-    n = g_strdup_printf ("%'.*f", decimals, usd);
+  {
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    n = group_digits (g_ascii_formatd (buf, sizeof buf, decimals == 0 ? "%.0f" : decimals == 1 ? "%.1f" : "%.2f", usd));
+  }
   /* TRANSLATORS: a price in US dollars, e.g. "$8,500" */
   return g_strdup_printf (_("$%s"), n);
 }
@@ -388,7 +420,8 @@ weights_source_kind (const HrScenario *s,
     {
     case HR_WEIGHTS_MEASURED:
       if (e->weights.source_detail != NULL && e->weights.source_detail[0] != '\0')
-        return g_strdup_printf (_("Weights: measured file size (%s)"), e->weights.source_detail);
+        /* TRANSLATORS: %s is the catalog's source note, in English (a page or repository name) */
+        return g_strdup_printf (_("Weights: measured file size (source: “%s”)"), e->weights.source_detail);
       return g_strdup (_("Weights: measured file size"));
     case HR_WEIGHTS_GGUF:
       return g_strdup (_("Weights: exact tensor bytes from the GGUF header"));
@@ -497,12 +530,13 @@ hr_size_state_from_estimate (HrSizeState      *state,
   if (hr_gpu_is_unified (s->gpu))
     {
       g_autofree char *share = format_percent (e->usable_bytes / MAX (e->physical_bytes, 1));
-      detail = g_strdup_printf (_("%s of %s GB unified memory"), share, phys);
+      /* the catalog's memory is in GiB, as the chart's "physical" line */
+      detail = g_strdup_printf (_("%s of %s GiB unified memory"), share, phys);
     }
   else if (s->n_gpus > 1)
-    detail = g_strdup_printf (_("%d × %s GB (physical)"), s->n_gpus, phys);
+    detail = g_strdup_printf (_("%d × %s GiB physical"), s->n_gpus, phys);
   else
-    detail = g_strdup_printf (_("%s GB (physical)"), phys);
+    detail = g_strdup_printf (_("%s GiB physical"), phys);
   card_set (&state->cards[HR_SIZE_CARD_USABLE], _("Usable memory"), g_strdup (usable), detail, NULL);
 
   /* Margin */
