@@ -382,6 +382,35 @@ test_best_and_diffs (void)
     }
 }
 
+/* vLLM/SGLang: a serving-capacity row keyed by the requests the KV pool serves at once, the
+ * core's figure; llama.cpp has none (issue 15). */
+static void
+test_serving_capacity (void)
+{
+  g_autoptr(HrCompareState) st = hr_compare_state_new ();
+  g_autoptr(HrCompareState) st2 = hr_compare_state_new ();
+  g_autoptr(GPtrArray) entries = entries_for (done_when_gpus, G_N_ELEMENTS (done_when_gpus), 1);
+  HrScenario s;
+
+  glm_at (&s, 32768);
+  hr_compare_state_compute (st2, &s, entries, catalog, hr_catalog_get_pricing (catalog));
+  for (guint i = 0; i < st2->columns->len; i++)
+    {
+      const HrCompareColumn *col = g_ptr_array_index (st2->columns, i);
+      g_assert_false (isfinite (col->cells[HR_COMPARE_CAPACITY].key));
+    }
+  s.engine = HR_ENGINE_VLLM;
+  hr_compare_state_compute (st, &s, entries, catalog, hr_catalog_get_pricing (catalog));
+  for (guint i = 0; i < st->columns->len; i++)
+    {
+      const HrCompareColumn *col = g_ptr_array_index (st->columns, i);
+      if (!col->ok)
+        continue;
+      g_assert_cmpfloat (col->cells[HR_COMPARE_CAPACITY].key, ==, col->row.estimate.max_concurrency);
+      g_assert_nonnull (strstr (col->cells[HR_COMPARE_CAPACITY].detail, "GiB"));
+    }
+}
+
 static void
 test_presets (void)
 {
@@ -646,6 +675,7 @@ main (int   argc,
   g_test_add_func ("/compare-state/sort", test_sort);
   g_test_add_func ("/compare-state/best-and-diffs", test_best_and_diffs);
   g_test_add_func ("/compare-state/presets", test_presets);
+  g_test_add_func ("/compare-state/serving-capacity", test_serving_capacity);
   g_test_add_func ("/compare-state/unknown-and-errors", test_unknown_and_errors);
   g_test_add_func ("/finetune-state/matches-cli", test_finetune_matches_cli);
   g_test_add_func ("/finetune-state/state", test_finetune_state);

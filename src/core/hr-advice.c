@@ -609,6 +609,17 @@ hr_advice_diagnosis (const HrScenario *scenario,
                                              hr_engine_display_name (scenario->engine),
                                              fmt_num (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * scenario->gpu_mem_util, 1),
                                              scenario->gpu_mem_util * 100));
+  if ((scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG) && e->kv_pool_bytes > 0)
+    {
+      char pool[64], tokens[64], conc[64];
+      g_autofree char *cx = hr_format_context_short (scenario->context);
+
+      g_ptr_array_add (lines, g_strdup_printf (_("Serving capacity: a KV-cache pool of %s GiB per GPU holds %s tokens, %s requests of %s at once (max-num-seqs %d)."),
+                                               hr_format_number_locale_buf (pool, 64, hr_to_gib (e->kv_pool_bytes), 2),
+                                               hr_format_number_locale_buf (tokens, 64, e->kv_capacity_tokens, 0),
+                                               hr_format_number_locale_buf (conc, 64, e->max_concurrency, 2),
+                                               cx, e->max_num_seqs));
+    }
 
   if (e->weights.source == HR_WEIGHTS_DERIVED)
     g_ptr_array_add (lines, g_strdup_printf (_("Weight size derived from the architecture and the %s mix (no measured file)."), scenario->quant));

@@ -41,6 +41,7 @@ metric_diff_kind (HrCompareMetric metric)
       return DIFF_GIB;
     case HR_COMPARE_MEMORY:
     case HR_COMPARE_CONTEXT:
+    case HR_COMPARE_CAPACITY:
     case HR_COMPARE_DECODE:
     case HR_COMPARE_PREFILL:
     case HR_COMPARE_COST:
@@ -63,6 +64,7 @@ hr_compare_metric_title (HrCompareMetric metric)
     case HR_COMPARE_MEMORY: return _("Required of usable");
     case HR_COMPARE_MARGIN: return _("Margin");
     case HR_COMPARE_CONTEXT: return _("Longest context");
+    case HR_COMPARE_CAPACITY: return _("Serving capacity");
     case HR_COMPARE_QUANT: return _("Best quantization");
     case HR_COMPARE_DECODE: return _("Decode speed");
     case HR_COMPARE_PREFILL: return _("Prefill speed");
@@ -91,6 +93,8 @@ hr_compare_metric_tooltip (HrCompareMetric metric)
       return _("Usable memory left over; negative when the scenario does not fit. Differences in GiB.");
     case HR_COMPARE_CONTEXT:
       return _("The longest context window that still fits, up to the model’s maximum.");
+    case HR_COMPARE_CAPACITY:
+      return _("vLLM and SGLang: requests of the chosen context the KV-cache pool serves at once, the tokens it holds and the pool per GPU.");
     case HR_COMPARE_QUANT:
       return _("The most precise quantization that fits at this context.");
     case HR_COMPARE_DECODE:
@@ -127,6 +131,7 @@ hr_compare_metric_higher_is_better (HrCompareMetric metric)
     case HR_COMPARE_MEMORY:
     case HR_COMPARE_MARGIN:
     case HR_COMPARE_CONTEXT:
+    case HR_COMPARE_CAPACITY:
     case HR_COMPARE_QUANT:
     case HR_COMPARE_DECODE:
     case HR_COMPARE_PREFILL:
@@ -288,6 +293,24 @@ column_fill (HrCompareColumn    *col,
   else
     cell_set (&col->cells[HR_COMPARE_CONTEXT], g_strdup (_("None")),
               g_strdup (_("not even 256 tokens")), 0);
+
+  /* Serving capacity (vLLM/SGLang) */
+  if (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG)
+    {
+      g_autofree char *conc = hr_size_format_number (e->max_concurrency, 2);
+      g_autofree char *ctx = hr_format_context_short (s->context);
+      g_autofree char *tokens = g_strdup_printf ("%'.0f", e->kv_capacity_tokens);
+      g_autofree char *pool = hr_size_format_number (hr_to_gib (e->kv_pool_bytes), 2);
+
+      /* TRANSLATORS: requests at once of the chosen context, e.g. "4.63 × 40K" */
+      value = g_strdup_printf (_("%s × %s"), conc, ctx);
+      /* TRANSLATORS: the KV-cache pool, e.g. "189,712 tokens · 8.50 GiB per GPU" */
+      detail = g_strdup_printf (_("%s tokens · %s GiB per GPU"), tokens, pool);
+      cell_set (&col->cells[HR_COMPARE_CAPACITY], value, detail, e->max_concurrency);
+    }
+  else
+    cell_set (&col->cells[HR_COMPARE_CAPACITY], g_strdup (DASH),
+              g_strdup (_("vLLM and SGLang only")), NAN);
 
   /* Best quantization */
   if (row->best_quant != NULL)

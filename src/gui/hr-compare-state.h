@@ -28,6 +28,7 @@ typedef enum
   HR_COMPARE_MEMORY,         /* required of usable */
   HR_COMPARE_MARGIN,         /* usable − required */
   HR_COMPARE_CONTEXT,        /* longest context that fits */
+  HR_COMPARE_CAPACITY,       /* vLLM/SGLang: requests of the context the KV pool serves */
   HR_COMPARE_QUANT,          /* best quantization that fits */
   HR_COMPARE_DECODE,         /* decode tok/s and its range */
   HR_COMPARE_PREFILL,        /* prefill tok/s and TTFT */
