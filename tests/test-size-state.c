@@ -246,8 +246,24 @@ test_speed_cards (void)
   hr_size_state_from_estimate (&st, &s, &e);
   g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_DECODE].value, "~"));
   g_assert_true (g_str_has_suffix (st.cards[HR_SIZE_CARD_DECODE].value, " tok/s"));
-  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_DECODE].detail, "range "));
-  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_DECODE].note, "memory-bound: "));
+  /* the speed with the context window full, and with it empty */
+  {
+    g_autofree char *empty_tps = hr_size_format_tps (e.decode_tps_empty);
+    g_autofree char *empty = g_strdup_printf ("with the 8K context full · %s when empty", empty_tps);
+    g_autofree char *full = hr_size_format_tps (e.decode_tps);
+    g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].detail, ==, empty);
+    g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].value, ==, full);
+    g_assert_cmpfloat (e.decode_tps_empty, >, e.decode_tps);
+  }
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_DECODE].note, "range "));
+  g_assert_nonnull (strstr (st.cards[HR_SIZE_CARD_DECODE].note, "memory-bound: "));
+  /* a depth of the user's: the card says how many tokens are in the context */
+  s.depth = 2048;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  hr_size_state_clear (&st);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_DECODE].detail, "with 2K tokens in context · ~"));
   g_assert_true (g_str_has_prefix (st.cards[HR_SIZE_CARD_PREFILL].value, "~"));
   g_assert_nonnull (strstr (st.cards[HR_SIZE_CARD_PREFILL].detail, "TTFT for a 4K prompt: ~"));
   g_assert_cmpfloat (st.simulator_tps, ==, e.decode_tps);

@@ -545,26 +545,42 @@ hr_size_state_from_estimate (HrSizeState      *state,
             /* TRANSLATORS: e.g. "87% utilisation" */
             g_strdup_printf (_("%s utilisation"), util), NULL);
 
-  /* Decode */
+  /* Decode: at the full context window (the scenario's depth) and with an empty context */
   tps = hr_size_format_tps (e->decode_tps);
   if (isfinite (e->decode_tps_low) && isfinite (e->decode_tps_high))
     {
       g_autofree char *lo = hr_size_format_number (e->decode_tps_low, e->decode_tps_low >= 1000 ? 0 : 1);
       g_autofree char *hi = hr_size_format_number (e->decode_tps_high, e->decode_tps_high >= 1000 ? 0 : 1);
+      g_autofree char *range = NULL;
       if (s->batch > 1 && isfinite (e->aggregate_tps))
         {
           g_autofree char *agg = hr_size_format_number (e->aggregate_tps, 0);
           /* TRANSLATORS: decode range per sequence and the aggregate over all sequences */
-          detail = g_strdup_printf (_("%s–%s tok/s per sequence, %s tok/s in all"), lo, hi, agg);
+          range = g_strdup_printf (_("%s–%s tok/s per sequence, %s tok/s in all"), lo, hi, agg);
         }
       else
         /* TRANSLATORS: the low–high range of the decode estimate */
-        detail = g_strdup_printf (_("range %s–%s tok/s"), lo, hi);
+        range = g_strdup_printf (_("range %s–%s tok/s"), lo, hi);
+      note = g_strdup_printf ("%s · %s", range, e->decode_basis);
     }
   else
+    note = g_strdup (e->decode_basis);
+  if (!isfinite (e->decode_tps))
     detail = g_strdup (_("range unknown"));
+  else
+  {
+    g_autofree char *depth = hr_format_context_short (e->depth);
+    g_autofree char *empty = hr_size_format_tps (e->decode_tps_empty);
+    if (e->depth >= s->context)
+      /* TRANSLATORS: under the decode speed at a full context window, e.g.
+       * "with the 8K context full · ~172.9 tok/s when empty" */
+      detail = g_strdup_printf (_("with the %s context full · %s when empty"), depth, empty);
+    else
+      /* TRANSLATORS: e.g. "with 4K tokens in context · ~172.9 tok/s when empty" */
+      detail = g_strdup_printf (_("with %s tokens in context · %s when empty"), depth, empty);
+  }
   card_set (&state->cards[HR_SIZE_CARD_DECODE], _("Decode speed"), g_strdup (tps), detail,
-            g_strdup (e->decode_basis));
+            note);
 
   /* Prefill */
   ttft = format_ms (e->ttft_ms);
