@@ -46,6 +46,16 @@ static struct
 static HrApplication *app;
 static char *cache_home;
 
+/* "Prices from SkyPilot catalog, <today>": what the catalog files this server serves say */
+static char *
+catalog_source_today (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *today = g_date_time_format (now, "%Y-%m-%d");
+
+  return g_strdup_printf ("Prices from SkyPilot catalog, %s", today);
+}
+
 /* Server thread ------------------------------------------------------------------------------ */
 
 static void
@@ -65,7 +75,18 @@ server_cb (SoupServer        *soup_server,
            GHashTable        *query,
            gpointer           user_data)
 {
-  if (g_str_equal (path, "/good"))
+  if (g_str_has_prefix (path, "/v7/runpod/") || g_str_has_prefix (path, "/v7/lambda/"))
+    {
+      g_autofree char *cloud = g_strndup (path + 4, strchr (path + 4, '/') - (path + 4));
+      g_autofree char *file = g_test_build_filename (G_TEST_DIST, "fixtures", "skypilot", cloud, "vms.csv", NULL);
+      char *text = NULL;
+      gsize length = 0;
+
+      g_assert_true (g_file_get_contents (file, &text, &length, NULL));
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/csv", SOUP_MEMORY_TAKE, text, length);
+    }
+  else if (g_str_equal (path, "/good"))
     respond (msg, SOUP_STATUS_OK, GOOD_FEED);
   else if (g_str_equal (path, "/500"))
     respond (msg, SOUP_STATUS_INTERNAL_SERVER_ERROR, NULL);
@@ -290,7 +311,9 @@ remove_tree (const char *path)
 
 /* Tests --------------------------------------------------------------------------------------- */
 
-/* The bundled snapshot, its table and the seed pages' rent-versus-buy figures. */
+/* On a fresh install the catalog is fetched at start-up (from this test's server: RunPod and
+ * Lambda, spot prices); its table and the seed pages' rent-versus-buy figures, whose RunPod
+ * $1.19/h is RunPod's spot price for one A100 80GB in the catalog. */
 static void
 test_bundled (void)
 {
@@ -299,13 +322,14 @@ test_bundled (void)
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   const HrCloudState *st = hr_cloud_view_get_state (cloud);
   g_autofree char *subtitle = g_strdup (st->subtitle);
+  g_autofree char *source = catalog_source_today ();
   const HrTcoState *tco;
   const HrChartTco *chart;
   int runpod;
 
-  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, "Prices verified 2026-11-05 · bundled snapshot");
+  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, source);
   g_assert_nonnull (st);
-  g_assert_cmpuint (st->offers->len, >=, 5);
+  g_assert_cmpuint (st->offers->len, ==, 2);   /* RunPod's 1x and 8x A100 80GB have spot prices */
   g_assert_cmpuint (hr_cloud_view_get_n_rows (cloud), ==, st->offers->len);
   /* the cheapest is chosen at first */
   g_assert_cmpint (hr_cloud_view_get_selected (cloud), ==, 0);
@@ -384,10 +408,40 @@ test_refresh_failures (void)
       g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     }
 
+  /* no feed: the catalog alone, which refreshes (#18: Refresh Prices worked only with a feed) */
   refresh_from (NULL);
   wait_idle (size);
-  g_assert_nonnull (strstr (hr_cloud_view_get_last_toast (cloud), "No pricing feed is set"));
+  g_assert_true (g_str_has_prefix (hr_cloud_view_get_last_toast (cloud), "Prices updated: 2 offers verified "));
   g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, source);
+  close_window (window);
+}
+
+/* One cloud fails (gcp: 404): one toast names it with its reason; the Details say more than the
+ * toast — what was updated, and what is in use. */
+static void
+test_refresh_partial (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  HrSizeView *size = hr_window_get_size_view (window);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *clouds[] = { "gcp", "lambda", "runpod", NULL };
+  const char *details;
+
+  g_settings_set_strv (settings, "catalog-clouds", clouds);
+  refresh_from (NULL);
+  wait_idle (size);
+  g_assert_true (g_str_has_prefix (hr_cloud_view_get_last_toast (cloud), "Prices not updated: Google Cloud: "));
+  g_assert_nonnull (strstr (hr_cloud_view_get_last_toast (cloud), "HTTP 404"));
+  details = hr_cloud_view_get_last_details (cloud);
+  g_assert_nonnull (details);
+  g_assert_cmpstr (details, !=, hr_cloud_view_get_last_toast (cloud));
+  g_assert_nonnull (strstr (details, "Updated: Lambda, RunPod"));
+  g_assert_nonnull (strstr (details, "Google Cloud: "));
+  g_assert_nonnull (strstr (details, "In use: Prices from SkyPilot catalog, "));
+  /* the others still updated: RunPod's rows are there */
+  g_assert_true (has_provider (cloud, "RunPod"));
+  g_settings_set_strv (settings, "catalog-clouds", clouds + 1);
   close_window (window);
 }
 
@@ -405,18 +459,21 @@ test_refresh_good (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   g_autofree char *again = NULL;
+  g_autofree char *catalog_source = catalog_source_today ();
+  g_autofree char *source = NULL;
 
   g_assert_false (has_provider (cloud, "TestCloud"));
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
 
   refresh_from ("/good");
   wait_idle (size);
-  g_assert_cmpstr (hr_cloud_view_get_last_toast (cloud), ==,
-                   "Prices updated: 3 offers verified 2026-12-01 · 1 offer was skipped");
-  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, "Prices verified 2026-12-01 · pricing feed");
-  /* the table: the two that fit, cheapest first; the 4090 does not hold the scenario */
-  g_assert_cmpuint (hr_cloud_view_get_state (cloud)->n_total, ==, 3);
-  g_assert_cmpuint (hr_cloud_view_get_n_rows (cloud), ==, 2);
+  g_assert_true (g_str_has_prefix (hr_cloud_view_get_last_toast (cloud), "Prices updated: 5 offers verified "));
+  g_assert_true (g_str_has_suffix (hr_cloud_view_get_last_toast (cloud), " · 1 offer was skipped"));
+  source = g_strconcat (catalog_source, " · pricing feed 2026-12-01", NULL);
+  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, source);
+  /* the table: the catalog's two and the feed's three; all but the 4090 hold the scenario */
+  g_assert_cmpuint (hr_cloud_view_get_state (cloud)->n_total, ==, 5);
+  g_assert_cmpuint (hr_cloud_view_get_n_rows (cloud), ==, 4);
   g_assert_cmpstr (((HrCloudOffer *) g_ptr_array_index (hr_cloud_view_get_state (cloud)->offers, 0))->provider,
                    ==, "TestCloud");
   g_assert_true (has_provider (cloud, "RunPod"));
@@ -439,14 +496,29 @@ test_refresh_good (void)
   refresh_from ("/500");
   wait_idle (size);
   g_assert_nonnull (strstr (hr_cloud_view_get_last_toast (cloud), "HTTP 500"));
-  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, "Prices verified 2026-12-01 · pricing feed");
+  g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, source);
   g_assert_cmpstr (hr_size_view_get_card_text (size, HR_SIZE_CARD_COST), ==, after);
   g_assert_true (g_file_get_contents (path, &again, NULL, NULL));
   g_assert_cmpstr (again, ==, contents);
   close_window (window);
 }
 
-/* The manager at start-up: cache over snapshot, a damaged cache set aside, when to fetch. */
+static void
+copy_fixture (const char *cloud,
+              const char *dir)
+{
+  g_autofree char *from = g_test_build_filename (G_TEST_DIST, "fixtures", "skypilot", cloud, "vms.csv", NULL);
+  g_autofree char *name = g_strconcat (cloud, ".csv", NULL);
+  g_autofree char *to = g_build_filename (dir, name, NULL);
+  g_autofree char *text = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (from, &text, &length, NULL));
+  g_assert_true (g_file_set_contents (to, text, length, NULL));
+}
+
+/* The manager at start-up: the catalog's cache over its snapshot, the extra feed's cache, a
+ * damaged feed cache set aside, when to fetch. */
 static void
 test_manager_load (void)
 {
@@ -456,6 +528,9 @@ test_manager_load (void)
   g_autofree char *dir = g_dir_make_tmp ("headroom-cache-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "pricing.json", NULL);
   g_autofree char *corrupt = g_strconcat (path, ".corrupt", NULL);
+  g_autofree char *catalog_dir = g_build_filename (dir, "skypilot", NULL);
+  g_autofree char *runpod = g_build_filename (catalog_dir, "runpod.csv", NULL);
+  g_autofree char *lambda = g_build_filename (catalog_dir, "lambda.csv", NULL);
   g_autoptr(HrPricingManager) manager = NULL;
   g_autoptr(HrPricing) feed = NULL;
   g_autoptr(GError) load_error = NULL;
@@ -465,39 +540,55 @@ test_manager_load (void)
   g_settings_reset (settings, "pricing-url");
   manager = hr_pricing_manager_new (catalog, settings, path);
 
-  /* no cache: the snapshot, and no error */
+  /* no cache: the bundled catalog snapshot, no error, and a fetch is due */
   g_assert_true (hr_pricing_manager_load (manager, &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->source, ==, "snapshot");
-  g_assert_false (hr_pricing_manager_is_due (manager));   /* no feed set */
-  g_settings_set_string (settings, "pricing-url", "https://example.com/feed.json");
-  g_assert_true (hr_pricing_manager_is_due (manager));    /* no cache */
+  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->source, ==, "catalog-snapshot");
+  g_assert_true (hr_pricing_manager_is_due (manager));
 
-  /* a good cache replaces it */
+  /* fresh catalog files in the cache replace it; nothing is due without a feed */
+  g_assert_cmpint (g_mkdir_with_parents (catalog_dir, 0700), ==, 0);
+  copy_fixture ("runpod", catalog_dir);
+  copy_fixture ("lambda", catalog_dir);
+  g_assert_true (hr_pricing_manager_load (manager, &error));
+  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->source, ==, "catalog-cache");
+  g_assert_false (hr_pricing_manager_is_due (manager));
+  g_settings_set_string (settings, "pricing-url", "https://example.com/feed.json");
+  g_assert_true (hr_pricing_manager_is_due (manager));    /* no feed cache */
+
+  /* a good feed cache adds its offers */
   feed = hr_pricing_parse (GOOD_FEED, -1, "feed", &error);
   g_assert_no_error (error);
   g_assert_true (hr_pricing_cache_save (feed, path, &error));
   g_assert_true (hr_pricing_manager_load (manager, &error));
-  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->source, ==, "cache");
-  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->updated, ==, "2026-12-01");
+  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->feed_updated, ==, "2026-12-01");
+  g_assert_cmpuint (hr_catalog_get_pricing (catalog)->offers->len, ==, 2 + 3);
   g_assert_false (hr_pricing_manager_is_due (manager));   /* fresh */
   g_assert_cmpint (g_utime (path, &old), ==, 0);
-  g_assert_true (hr_pricing_manager_is_due (manager));    /* a day old */
+  g_assert_true (hr_pricing_manager_is_due (manager));    /* the feed is a day old */
 
-  /* a damaged one is moved aside and reported; the prices in use stay */
+  /* a damaged feed cache is moved aside and reported; the prices in use stay */
   g_assert_true (g_file_set_contents (path, "{\"schema\": 1, \"offers\": [", -1, NULL));
   g_assert_false (hr_pricing_manager_load (manager, &error));
   g_assert_nonnull (error);
   g_assert_true (g_file_test (corrupt, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->updated, ==, "2026-12-01");
+  g_assert_cmpstr (hr_catalog_get_pricing (catalog)->feed_updated, ==, "2026-12-01");
   load_error = hr_pricing_manager_take_load_error (manager);
   g_assert_nonnull (load_error);
   g_assert_cmpstr (load_error->message, ==, error->message);
   g_assert_null (hr_pricing_manager_take_load_error (manager));
 
+  /* a catalog file a day old is due again */
   g_settings_reset (settings, "pricing-url");
+  g_assert_false (hr_pricing_manager_is_due (manager));
+  g_assert_cmpint (g_utime (lambda, &old), ==, 0);
+  g_assert_true (hr_pricing_manager_is_due (manager));
+
   g_unlink (corrupt);
+  g_unlink (runpod);
+  g_unlink (lambda);
+  g_rmdir (catalog_dir);
   g_rmdir (dir);
   g_assert_finalize_object (g_steal_pointer (&manager));
 }
@@ -528,6 +619,16 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   server_start ();
+  /* the catalog comes from this test's server: RunPod and Lambda, at spot prices */
+  {
+    g_autofree char *base = g_strconcat (server.base_url, "/v7", NULL);
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    const char *clouds[] = { "lambda", "runpod", NULL };
+
+    g_setenv ("HEADROOM_CATALOG_BASE", base, TRUE);
+    g_settings_set_strv (settings, "catalog-clouds", clouds);
+    g_settings_set_boolean (settings, "price-spot", TRUE);
+  }
   app = hr_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
@@ -535,6 +636,7 @@ main (int   argc,
 
   g_test_add_func ("/cloud-window/bundled", test_bundled);
   g_test_add_func ("/cloud-window/refresh-failures", test_refresh_failures);
+  g_test_add_func ("/cloud-window/refresh-partial", test_refresh_partial);
   g_test_add_func ("/cloud-window/refresh-good", test_refresh_good);
   g_test_add_func ("/cloud-window/manager-load", test_manager_load);
 

@@ -11,6 +11,7 @@
 int hr_fuzz_gguf (const uint8_t *data, size_t size);
 int hr_fuzz_hfconfig (const uint8_t *data, size_t size);
 int hr_fuzz_catalog (const uint8_t *data, size_t size);
+int hr_fuzz_skypilot (const uint8_t *data, size_t size);
 int hr_fuzz_detect (const uint8_t *data, size_t size);
 
 typedef struct
@@ -23,6 +24,7 @@ static const Target targets[] = {
   { "gguf", hr_fuzz_gguf },
   { "hfconfig", hr_fuzz_hfconfig },
   { "catalog", hr_fuzz_catalog },
+  { "skypilot", hr_fuzz_skypilot },
   { "detect", hr_fuzz_detect },
 };
 

@@ -11,6 +11,7 @@
 #include "hr-hub-token.h"
 #include "hr-preferences-window.h"
 #include "hr-pricing.h"
+#include "hr-skypilot.h"
 #include "hr-units.h"
 #include "hr-window.h"
 
@@ -483,7 +484,7 @@ static void
 test_about (void)
 {
   HrWindow *window = open_window ();
-  g_autoptr(HrPricing) bundled = hr_pricing_load_bundled (NULL);
+  g_autofree char *snapshot = hr_skypilot_snapshot_date ();
   AdwAboutWindow *about;
   const char *comments;
 
@@ -504,11 +505,11 @@ test_about (void)
   g_assert_cmpstr (adw_about_window_get_release_notes_version (about), ==, PACKAGE_VERSION);
   g_assert_nonnull (strstr (adw_about_window_get_release_notes (about), "<li>"));
 
-  /* the data's dates: the bundled price snapshot, as shipped */
-  g_assert_nonnull (bundled);
-  g_assert_cmpstr (bundled->updated, ==, "2026-11-05");
+  /* the data's dates and sources: the bundled snapshot of the SkyPilot catalog, credited */
+  g_assert_cmpstr (snapshot, ==, "2026-12-01");
   comments = adw_about_window_get_comments (about);
-  g_assert_nonnull (strstr (comments, bundled->updated));
+  g_assert_nonnull (strstr (comments, snapshot));
+  g_assert_nonnull (strstr (comments, "SkyPilot catalog (Apache-2.0)"));
   g_assert_nonnull (strstr (comments, "config.json"));
   g_assert_nonnull (strstr (adw_about_window_get_debug_info (about), PACKAGE_VERSION));
 

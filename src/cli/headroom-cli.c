@@ -697,6 +697,7 @@ run (int    argc,
       hr_cli_print_error ("headroom-cli", error->message);
       return 1;
     }
+  hr_cli_use_catalog_prices (catalog);
 
   if (g_str_equal (command, "list"))
     return cmd_list (argc, argv, catalog);

@@ -1,8 +1,11 @@
-/* hr-cli-pricing.c — `headroom-cli pricing [--url URL] [--timeout S] [--json]`
+/* hr-cli-pricing.c — `headroom-cli pricing [--catalog-base URL] [--clouds LIST] [--region P]
+ *                     [--spot] [--url FEED] [--timeout S] [--json]`
  *
- * Without --url, prints the snapshot compiled into the program; with it, downloads the feed,
- * validates it as the application would, and prints what survived.  Scripts use this to check
- * a feed before publishing it, so the exit status and the JSON are a contract.
+ * Downloads each cloud's SkyPilot catalog file (as the application does, into the same cache
+ * that estimate, compare and the app read), prints the offers with the chosen price, and names
+ * the clouds that could not be updated (their cached or bundled prices are used).  --url adds a
+ * schema-1 feed, validated as the application would; a feed that fails is exit status 1, since
+ * scripts use this to check a feed before publishing it.
  */
 #include "hr-cli-pricing.h"
 #include "hr-cli-common.h"
@@ -13,6 +16,7 @@
 
 #include "hr-http.h"
 #include "hr-pricing-client.h"
+#include "hr-skypilot-client.h"
 #include "hr-units.h"
 
 typedef struct
@@ -47,46 +51,54 @@ or_dash (const char *text)
 }
 
 static char *
-instance_label (const HrOffer *offer)
+gpus_label (const HrOffer *offer)
 {
   return g_strdup_printf ("%dx %s", offer->count, offer->gpu);
 }
 
+static char *
+price_text (double usd)
+{
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return usd > 0 ? g_strdup (hr_format_number_c_buf (num, sizeof num, usd, 2)) : g_strdup ("—");
+}
+
 static void
-print_table (const HrPricing *pricing)
+print_table (const HrPricing *pricing,
+             const char      *title)
 {
   int provider_w = (int) strlen ("Provider");
   int instance_w = (int) strlen ("Instance");
-  int billing_w = (int) strlen ("Billing");
-  int tier_w = (int) strlen ("Tier");
+  int gpus_w = (int) strlen ("GPUs");
   guint i;
 
   for (i = 0; i < pricing->offers->len; i++)
     {
       const HrOffer *offer = g_ptr_array_index (pricing->offers, i);
-      g_autofree char *label = instance_label (offer);
+      g_autofree char *gpus = gpus_label (offer);
 
       provider_w = MAX (provider_w, (int) g_utf8_strlen (offer->provider, -1));
-      instance_w = MAX (instance_w, (int) g_utf8_strlen (label, -1));
-      billing_w = MAX (billing_w, (int) g_utf8_strlen (or_dash (offer->billing), -1));
-      tier_w = MAX (tier_w, (int) g_utf8_strlen (or_dash (offer->tier), -1));
+      instance_w = MAX (instance_w, (int) g_utf8_strlen (or_dash (offer->instance), -1));
+      gpus_w = MAX (gpus_w, (int) g_utf8_strlen (gpus, -1));
     }
 
-  printf ("Cloud GPU offers (%s, updated %s, %s)\n",
-          pricing->source, pricing->updated, pricing->currency);
+  printf ("%s\n", title);
   print_padded ("Provider", provider_w + 2);
   print_padded ("Instance", instance_w + 2);
+  print_padded ("GPUs", gpus_w + 2);
   print_padded ("VRAM", 10);
   print_padded ("$/hour", 10);
-  print_padded ("Billing", billing_w + 2);
-  print_padded ("Tier", tier_w + 2);
-  printf ("URL\n");
+  print_padded ("Spot $/h", 10);
+  printf ("Region\n");
 
   for (i = 0; i < pricing->offers->len; i++)
     {
       const HrOffer *offer = g_ptr_array_index (pricing->offers, i);
-      g_autofree char *label = instance_label (offer);
+      g_autofree char *gpus = gpus_label (offer);
       g_autofree char *vram = NULL;
+      g_autofree char *hourly = price_text (offer->usd_per_hour);
+      g_autofree char *spot = price_text (offer->spot_usd_per_hour);
       char num[G_ASCII_DTOSTR_BUF_SIZE];
 
       /* "80 GB", "282 GB", "0.5 GB": whole numbers without decimals. */
@@ -94,18 +106,106 @@ print_table (const HrPricing *pricing)
                               offer->vram_gb == floor (offer->vram_gb) ? 0 : 1);
       vram = g_strdup_printf ("%s GB", num);
       print_padded (offer->provider, provider_w + 2);
-      print_padded (label, instance_w + 2);
+      print_padded (or_dash (offer->instance), instance_w + 2);
+      print_padded (gpus, gpus_w + 2);
       print_padded (vram, 10);
-      print_padded (hr_format_number_c_buf (num, sizeof num, offer->usd_per_hour, 2), 10);
-      print_padded (or_dash (offer->billing), billing_w + 2);
-      print_padded (or_dash (offer->tier), tier_w + 2);
-      printf ("%s\n", or_dash (offer->url));
+      print_padded (hourly, 10);
+      print_padded (spot, 10);
+      printf ("%s\n", or_dash (offer->region));
     }
 
   printf ("%u offers", pricing->offers->len);
   if (pricing->skipped > 0)
     printf (", %u invalid offers skipped", pricing->skipped);
   printf ("\n");
+}
+
+static void
+json_string (GString    *out,
+             const char *text)
+{
+  if (text == NULL)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+json_price (GString *out,
+            double   usd)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (usd > 0)
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.15g", usd));
+  else
+    g_string_append (out, "null");
+}
+
+/* {"source", "fetched_at", "offers": [...], "unmapped": [...], "failed": [...]} */
+static char *
+to_json (const HrPricing *pricing,
+         const char      *fetched_at,
+         GPtrArray       *unmapped,
+         GPtrArray       *failed)
+{
+  GString *out = g_string_new ("{\n  \"source\": ");
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  json_string (out, pricing->source);
+  g_string_append (out, ",\n  \"fetched_at\": ");
+  json_string (out, fetched_at);
+  g_string_append (out, ",\n  \"offers\": [");
+  for (guint i = 0; i < pricing->offers->len; i++)
+    {
+      const HrOffer *o = g_ptr_array_index (pricing->offers, i);
+
+      g_string_append (out, i == 0 ? "\n    {\"provider\": " : ",\n    {\"provider\": ");
+      json_string (out, o->provider);
+      g_string_append (out, ", \"instance\": ");
+      json_string (out, o->instance);
+      g_string_append (out, ", \"gpu_id\": ");
+      json_string (out, o->gpu_id);
+      g_string_append (out, ", \"gpu\": ");
+      json_string (out, o->gpu);
+      g_string_append_printf (out, ", \"count\": %d, \"vram_gb\": %s", o->count,
+                              g_ascii_formatd (buf, sizeof buf, "%.15g", o->vram_gb));
+      g_string_append (out, ", \"usd_per_hour\": ");
+      json_price (out, o->instance != NULL ? o->on_demand_usd_per_hour : o->usd_per_hour);
+      g_string_append (out, ", \"spot_usd_per_hour\": ");
+      json_price (out, o->spot_usd_per_hour);
+      g_string_append (out, ", \"region\": ");
+      json_string (out, o->region);
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, pricing->offers->len > 0 ? "\n  ],\n  \"unmapped\": [" : "],\n  \"unmapped\": [");
+  for (guint i = 0; i < unmapped->len; i++)
+    {
+      g_string_append (out, i > 0 ? ", " : "");
+      json_string (out, g_ptr_array_index (unmapped, i));
+    }
+  g_string_append (out, "],\n  \"failed\": [");
+  for (guint i = 0; i < failed->len; i++)
+    {
+      g_string_append (out, i > 0 ? ", " : "");
+      json_string (out, g_ptr_array_index (failed, i));
+    }
+  g_string_append (out, "]\n}\n");
+  return g_string_free (out, FALSE);
 }
 
 static void
@@ -135,23 +235,144 @@ fetch_sync (const char  *url,
   return sync.pricing;
 }
 
+static void
+refresh_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static HrSkypilotRefresh *
+refresh_sync (const char        *base,
+              const char *const *clouds,
+              const HrCatalog   *catalog,
+              const char        *cache_dir)
+{
+  GAsyncResult *result = NULL;
+  HrSkypilotRefresh *refresh;
+
+  hr_skypilot_refresh_async (base, clouds, catalog, cache_dir, NULL, refresh_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  refresh = hr_skypilot_refresh_finish (result, NULL);
+  g_object_unref (result);
+  return refresh;
+}
+
+/* --clouds "aws,gcp": known names only, in the catalog's order. */
+static GStrv
+parse_clouds (const char  *list,
+              GError     **error)
+{
+  g_auto(GStrv) wanted = list ? g_strsplit (list, ",", -1) : NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; wanted != NULL && wanted[i] != NULL; i++)
+    {
+      g_strstrip (wanted[i]);
+      if (!hr_skypilot_is_cloud (wanted[i]))
+        {
+          g_autofree char *known = g_strjoinv (", ", (char **) hr_skypilot_clouds ());
+
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--clouds: unknown cloud “%s” (known: %s)", wanted[i], known);
+          return NULL;
+        }
+    }
+  for (const char *const *c = hr_skypilot_clouds (); *c != NULL; c++)
+    if (wanted == NULL || g_strv_contains ((const char *const *) wanted, *c))
+      g_strv_builder_add (builder, *c);
+  return g_strv_builder_end (builder);
+}
+
+/* The oldest date of the clouds in use: what "fetched_at" stands for. */
+static char *
+oldest_date (GPtrArray *clouds)
+{
+  const char *oldest = NULL;
+
+  for (guint i = 0; i < clouds->len; i++)
+    {
+      const HrSkypilotCloud *c = g_ptr_array_index (clouds, i);
+
+      if (c->date != NULL && (oldest == NULL || strcmp (c->date, oldest) < 0))
+        oldest = c->date;
+    }
+  return g_strdup (oldest);
+}
+
+static GPtrArray *
+unmapped_names (GPtrArray *clouds)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < clouds->len; i++)
+    {
+      const HrSkypilotCloud *c = g_ptr_array_index (clouds, i);
+      GHashTableIter iter;
+      gpointer key;
+
+      g_hash_table_iter_init (&iter, c->unmapped);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        if (g_hash_table_add (seen, key))
+          g_ptr_array_add (names, g_strdup (key));
+    }
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  return names;
+}
+
+static int
+bad_argument (const char *message)
+{
+  print_failure (message);
+  return 2;
+}
+
 int
 hr_cli_pricing (int    argc,
                 char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(HrPricing) pricing = NULL;
+  g_autoptr(HrPricing) feed = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(HrCatalog) catalog = NULL;
+  g_autoptr(HrSkypilotRefresh) refresh = NULL;
+  g_autoptr(GPtrArray) clouds = NULL;
+  g_autoptr(GPtrArray) unmapped = NULL;
   g_auto(GStrv) args = NULL;
+  g_auto(GStrv) cloud_ids = NULL;
   g_autofree char *url = NULL;
+  g_autofree char *catalog_base = NULL;
+  g_autofree char *cloud_list = NULL;
+  g_autofree char *region = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *cache_dir = NULL;
+  g_autofree char *fetched_at = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *failed = NULL;
   gboolean json = FALSE;
+  gboolean spot = FALSE;
   int timeout = HR_HTTP_DEFAULT_TIMEOUT;
+  HrSkypilotChoice choice;
   int i;
   GOptionEntry entries[] = {
+    { "catalog-base", 0, 0, G_OPTION_ARG_STRING, &catalog_base,
+      "SkyPilot catalog base address (default: $HEADROOM_CATALOG_BASE, else " HR_SKYPILOT_DEFAULT_BASE ")", "URL" },
+    { "clouds", 0, 0, G_OPTION_ARG_STRING, &cloud_list,
+      "Only these clouds, comma-separated (aws,gcp,lambda,runpod,vast,nebius,cudo,hyperbolic,shadeform,primeintellect)", "LIST" },
+    { "region", 0, 0, G_OPTION_ARG_STRING, &region,
+      "Only regions starting with PREFIX (default: the cheapest region anywhere)", "PREFIX" },
+    { "spot", 0, 0, G_OPTION_ARG_NONE, &spot,
+      "Price offers at their spot price (offers without one are left out)", NULL },
     { "url", 0, 0, G_OPTION_ARG_STRING, &url,
-      "Download and validate the pricing feed at URL (http or https)", "URL" },
+      "Also download and validate the schema-1 pricing feed at URL (http or https)", "URL" },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout,
-      "Give up on the download after S seconds (default 10)", "S" },
+      "Give up on the feed download after S seconds (default 10)", "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       "Print the offers as JSON", NULL },
     { NULL }
@@ -164,60 +385,141 @@ hr_cli_pricing (int    argc,
 
   context = g_option_context_new ("- print cloud GPU offers");
   g_option_context_set_summary (context,
-                                "Without --url, prints the pricing snapshot built into Headroom.\n"
-                                "With --url, downloads the feed, validates it and prints the offers "
-                                "that pass; exit status 1 if it is unusable.");
+                                "Downloads each cloud's file of the SkyPilot catalog (in parallel), "
+                                "caches it for estimate, compare and the app, and prints the offers.\n"
+                                "A cloud that fails keeps its cached or bundled prices and is named on "
+                                "stderr. With --url, a schema-1 feed is added; exit status 1 if it is unusable.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse_strv (context, &args, &error))
-    {
-      print_failure (error->message);
-      return 2;
-    }
+    return bad_argument (error->message);
 
   /* args[0] is the subcommand; tolerate the program name before it too. */
   if (g_strv_length (args) > 2 || (g_strv_length (args) == 2 && g_strcmp0 (args[1], "pricing") != 0))
     {
       g_autofree char *message = g_strdup_printf ("unexpected argument “%s”", args[g_strv_length (args) - 1]);
 
-      print_failure (message);
-      return 2;
+      return bad_argument (message);
     }
   if (timeout < 1 || timeout > HR_HTTP_MAX_TIMEOUT)
     {
       g_autofree char *message = g_strdup_printf ("--timeout must be between 1 and %d seconds",
                                                   HR_HTTP_MAX_TIMEOUT);
 
-      print_failure (message);
-      return 2;
+      return bad_argument (message);
     }
   if (url != NULL && !g_str_has_prefix (url, "http://") && !g_str_has_prefix (url, "https://"))
-    {
-      print_failure ("--url must start with http:// or https://");
-      return 2;
-    }
+    return bad_argument ("--url must start with http:// or https://");
+  if (catalog_base != NULL && !g_str_has_prefix (catalog_base, "http://") && !g_str_has_prefix (catalog_base, "https://"))
+    return bad_argument ("--catalog-base must start with http:// or https://");
+  cloud_ids = parse_clouds (cloud_list, &error);
+  if (cloud_ids == NULL)
+    return bad_argument (error->message);
 
-  if (url != NULL)
-    {
-      hr_http_set_timeout ((guint) timeout);
-      pricing = fetch_sync (url, &error);
-    }
-  else
-    pricing = hr_pricing_load_bundled (&error);
-
-  if (pricing == NULL)
+  catalog = hr_catalog_new_default (&error);
+  if (catalog == NULL)
     {
       print_failure (error->message);
       return 1;
     }
 
+  hr_http_set_timeout ((guint) timeout);
+  if (url != NULL)
+    {
+      feed = fetch_sync (url, &error);
+      if (feed == NULL)
+        {
+          print_failure (error->message);
+          return 1;
+        }
+    }
+
+  /* --catalog-base wins over the environment, which wins over the default */
+  if (catalog_base != NULL)
+    {
+      base = g_strdup (catalog_base);
+      while (g_str_has_suffix (base, "/"))
+        base[strlen (base) - 1] = '\0';
+    }
+  else
+    base = hr_skypilot_base_url (NULL);
+  cache_dir = hr_skypilot_cache_dir ();
+  if (cloud_ids[0] != NULL)
+    refresh = refresh_sync (base, (const char *const *) cloud_ids, catalog, cache_dir);
+  if (refresh != NULL && refresh->failed->len > 0)
+    {
+      g_ptr_array_add (refresh->failed, NULL);
+      failed = g_strjoinv ("; ", (char **) refresh->failed->pdata);
+      g_ptr_array_set_size (refresh->failed, refresh->failed->len - 1);
+      /* one line, whatever the servers said */
+      g_strdelimit (failed, "\r\n", ' ');
+    }
+
+  /* the clouds that failed come from the cache or the snapshot */
+  clouds = refresh ? g_steal_pointer (&refresh->clouds)
+                   : g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
+  if (refresh != NULL && refresh->failed_ids->len > 0)
+    {
+      g_autoptr(GPtrArray) fallback = NULL;
+
+      g_ptr_array_add (refresh->failed_ids, NULL);
+      fallback = hr_skypilot_load_clouds (catalog, cache_dir, base,
+                                          (const char *const *) refresh->failed_ids->pdata);
+      g_ptr_array_set_size (refresh->failed_ids, refresh->failed_ids->len - 1);
+      while (fallback->len > 0)
+        hr_skypilot_clouds_replace (clouds, g_ptr_array_steal_index (fallback, 0));
+    }
+
+  choice.spot = spot;
+  choice.region_prefix = region;
+  pricing = hr_skypilot_build_pricing (clouds, &choice, feed);
+  fetched_at = oldest_date (clouds);
+  unmapped = unmapped_names (clouds);
+
   if (json)
     {
-      g_autofree char *text = hr_pricing_to_json (pricing);
+      g_autoptr(GPtrArray) none = g_ptr_array_new ();
+      g_autofree char *text = to_json (pricing, fetched_at, unmapped,
+                                       refresh ? refresh->failed : none);
 
       fputs (text, stdout);
     }
   else
-    print_table (pricing);
+    {
+      const char *how = g_str_equal (pricing->source, "catalog-network") ? "downloaded"
+                        : g_str_equal (pricing->source, "catalog-cache") ? "partly cached"
+                        : "partly bundled snapshot";
 
-  return fflush (stdout) == 0 ? 0 : 1;
+      title = g_strdup_printf ("Cloud GPU offers (SkyPilot catalog, %s, %s%s%s, %s)",
+                               fetched_at ? fetched_at : "no date", how,
+                               feed ? " + feed " : "", feed ? feed->updated : "",
+                               spot ? "spot" : "on demand");
+      print_table (pricing, title);
+      if (unmapped->len > 0)
+        {
+          g_autofree char *names = NULL;
+
+          g_ptr_array_add (unmapped, NULL);
+          names = g_strjoinv (", ", (char **) unmapped->pdata);
+          printf ("GPUs Headroom's catalog doesn't know (offers kept, no speed estimate): %s\n", names);
+        }
+    }
+
+  if (fflush (stdout) != 0)
+    return 1;
+  /* after the offers, and only when they were written: an error is one line */
+  if (failed != NULL)
+    fprintf (stderr, "headroom-cli pricing: not updated, saved prices used: %s\n", failed);
+  return 0;
+}
+
+void
+hr_cli_use_catalog_prices (HrCatalog *catalog)
+{
+  g_autofree char *cache_dir = hr_skypilot_cache_dir ();
+  g_autofree char *base = hr_skypilot_base_url (NULL);
+  g_autoptr(GPtrArray) clouds = hr_skypilot_load_clouds (catalog, cache_dir, base, hr_skypilot_clouds ());
+  HrSkypilotChoice choice = { FALSE, NULL };
+
+  if (clouds->len > 0)
+    hr_catalog_set_pricing (catalog, hr_skypilot_build_pricing (clouds, &choice, NULL));
 }

@@ -329,6 +329,7 @@ hr_advice_fill_cost (const HrScenario *scenario,
   const HrOffer *best = NULL;
   double best_cost = INFINITY;
 
+  /* the hardware's own price comes first: a suggestion only when it has none */
   if (pricing == NULL || pricing->offers == NULL || isfinite (e->cost_per_mtok_usd))
     return;
   for (guint i = 0; i < pricing->offers->len; i++)
@@ -356,9 +357,9 @@ hr_advice_fill_cost (const HrScenario *scenario,
     }
   if (best == NULL)
     return;
-  e->cost_per_mtok_usd = best_cost;
-  e->offer_usd_per_hour = best->usd_per_hour;
-  g_snprintf (e->offer_label, sizeof e->offer_label, "%s · %dx %s", best->provider, best->count, best->gpu);
+  e->suggested_cost_per_mtok_usd = best_cost;
+  e->suggested_usd_per_hour = best->usd_per_hour;
+  hr_offer_label (best, e->suggested_label, sizeof e->suggested_label);
 }
 
 static gboolean

@@ -55,9 +55,10 @@ typedef struct
   HrPick smallest;       /* smallest catalog GPU that fits this quant */
 } HrMatrixRow;
 
-/* When the estimate found no cloud offer for the scenario's own GPU, prices the scenario on the
- * cheapest offer that fits (its speed estimated on that offer's hardware) and fills
- * cost_per_mtok_usd / offer_label.  No-op when no offer fits. */
+/* When the estimate found no cloud offer for the scenario's own GPU, finds the offer for another
+ * GPU that runs the scenario cheapest per token (its speed estimated on that hardware) and fills
+ * the estimate's suggested_* fields — a suggestion to show as such, never the hardware's own
+ * cost_per_mtok_usd.  No-op when the GPU has its own price or no offer fits. */
 void            hr_advice_fill_cost         (const HrScenario *scenario,
                                              const HrCatalog *catalog,
                                              const HrPricing *pricing,

@@ -7,6 +7,8 @@
  * anywhere leaves the catalog as it was.
  */
 #include "hr-catalog.h"
+
+#include "hr-skypilot.h"
 #include "hr-estimate.h"
 #include "hr-json.h"
 
@@ -1388,11 +1390,26 @@ load_resource (HrCatalog  *catalog,
   return load (catalog, data, (gssize) size, error);
 }
 
+static HrPricing *
+bundled_catalog_prices (const HrCatalog *catalog)
+{
+  g_autoptr(GPtrArray) clouds = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
+  HrSkypilotChoice choice = { FALSE, NULL };
+
+  for (const char *const *c = hr_skypilot_clouds (); *c != NULL; c++)
+    {
+      HrSkypilotCloud *cloud = hr_skypilot_snapshot_load (*c, catalog, NULL);
+
+      if (cloud != NULL)
+        g_ptr_array_add (clouds, cloud);
+    }
+  return hr_skypilot_select (clouds, &choice, "catalog-snapshot");
+}
+
 HrCatalog *
 hr_catalog_new_default (GError **error)
 {
   g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
-  g_autoptr(GError) local_error = NULL;
   HrPricing *pricing;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -1411,17 +1428,10 @@ hr_catalog_new_default (GError **error)
       !load_resource (catalog, "gpus.json", hr_catalog_load_gpus, error))
     return NULL;
 
-  /* A snapshot without offers is a valid (if useless) state: sizing works without prices. */
-  pricing = hr_pricing_load_bundled (&local_error);
-  if (pricing == NULL)
-    {
-      if (!g_error_matches (local_error, HR_PRICING_ERROR, HR_PRICING_ERROR_EMPTY))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-      pricing = hr_pricing_new ();
-    }
+  /* The bundled prices: the SkyPilot catalog snapshot (data/skypilot/), on demand, the
+   * cheapest region; the application and the CLI put newer ones over it.  A snapshot without
+   * offers is a valid (if useless) state: sizing works without prices. */
+  pricing = bundled_catalog_prices (catalog);
   hr_catalog_set_pricing (catalog, pricing);
 
   return g_steal_pointer (&catalog);

@@ -419,6 +419,17 @@ hr_estimate_device_weights (const HrScenario *s,
   return MIN (share, e->weights_gpu);
 }
 
+void
+hr_offer_label (const HrOffer *offer,
+                char          *buf,
+                gsize          size)
+{
+  if (offer->instance != NULL)
+    g_snprintf (buf, size, "%s %s · %dx %s", offer->provider, offer->instance, offer->count, offer->gpu);
+  else
+    g_snprintf (buf, size, "%s · %dx %s", offer->provider, offer->count, offer->gpu);
+}
+
 gboolean
 hr_estimate_compute (const HrScenario  *s,
                      const HrPricing   *pricing,
@@ -706,14 +717,16 @@ hr_estimate_compute (const HrScenario  *s,
   /* ---- cost ---- */
   out->cost_per_mtok_usd = NAN;
   out->offer_usd_per_hour = NAN;
+  out->suggested_cost_per_mtok_usd = NAN;
+  out->suggested_usd_per_hour = NAN;
+  out->suggested_label[0] = '\0';
   offer = offer_for_gpu (pricing, gpu, s->n_gpus);
   if (offer != NULL && isfinite (out->aggregate_tps) && out->aggregate_tps > 0 &&
       out->verdict != HR_VERDICT_EXCEEDS)
     {
       out->offer_usd_per_hour = offer->usd_per_hour;
       out->cost_per_mtok_usd = offer->usd_per_hour / (out->aggregate_tps * 3600.0) * 1e6;
-      g_snprintf (out->offer_label, sizeof out->offer_label, "%s · %dx %s", offer->provider,
-                  offer->count, offer->gpu);
+      hr_offer_label (offer, out->offer_label, sizeof out->offer_label);
     }
   return TRUE;
 }

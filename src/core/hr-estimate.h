@@ -95,10 +95,19 @@ typedef struct
   char prefill_basis[160];
 
   /* cost */
-  double cost_per_mtok_usd; /* NAN when no offer fits */
+  double cost_per_mtok_usd; /* at an offer for this very GPU and count; NAN when none */
   double offer_usd_per_hour;
-  char offer_label[96];     /* "Vast.ai · 1x A100 80GB SXM" */
+  char offer_label[96];     /* "RunPod 1x_A100-80GB_SECURE · 1x A100 80GB SXM" */
+  /* another GPU's offer, only as a labelled suggestion (hr_advice_fill_cost); NAN when none */
+  double suggested_cost_per_mtok_usd;
+  double suggested_usd_per_hour;
+  char suggested_label[96];
 } HrEstimate;
+
+/* "RunPod 1x_A100-80GB_SECURE · 1x A100 80GB SXM" (the instance type when the offer has one). */
+void            hr_offer_label              (const HrOffer   *offer,
+                                             char            *buf,
+                                             gsize            size);
 
 /* Weights of @model at @quant ("Q4_K_M"). FALSE with an error for an unknown quant. */
 gboolean        hr_weights_compute          (const HrModel   *model,

@@ -288,6 +288,10 @@ hr_offer_copy (const HrOffer *offer)
   copy->billing = g_strdup (offer->billing);
   copy->tier = g_strdup (offer->tier);
   copy->url = g_strdup (offer->url);
+  copy->instance = g_strdup (offer->instance);
+  copy->region = g_strdup (offer->region);
+  copy->on_demand_usd_per_hour = offer->on_demand_usd_per_hour;
+  copy->spot_usd_per_hour = offer->spot_usd_per_hour;
   return copy;
 }
 
@@ -302,6 +306,8 @@ hr_offer_free (HrOffer *offer)
   g_free (offer->billing);
   g_free (offer->tier);
   g_free (offer->url);
+  g_free (offer->instance);
+  g_free (offer->region);
   g_free (offer);
 }
 
@@ -319,6 +325,7 @@ hr_pricing_copy (const HrPricing *pricing)
   g_free (copy->currency);
   copy->currency = g_strdup (pricing->currency);
   copy->source = g_strdup (pricing->source);
+  copy->feed_updated = g_strdup (pricing->feed_updated);
   copy->skipped = pricing->skipped;
   for (i = 0; pricing->offers != NULL && i < pricing->offers->len; i++)
     g_ptr_array_add (copy->offers, hr_offer_copy (g_ptr_array_index (pricing->offers, i)));
@@ -333,6 +340,7 @@ hr_pricing_free (HrPricing *pricing)
   g_free (pricing->updated);
   g_free (pricing->currency);
   g_free (pricing->source);
+  g_free (pricing->feed_updated);
   g_clear_pointer (&pricing->offers, g_ptr_array_unref);
   g_free (pricing);
 }

@@ -24,6 +24,11 @@ typedef struct
   char *billing;        /* "per-second", "per-hour", "spot" … */
   char *tier;
   char *url;
+  /* Catalog offers (SkyPilot); NULL / 0 for feed offers that do not say. */
+  char *instance;       /* "p5.48xlarge" */
+  char *region;         /* "us-east-1" */
+  double on_demand_usd_per_hour;  /* 0 when unknown */
+  double spot_usd_per_hour;       /* 0 when the cloud has no spot price */
 } HrOffer;
 
 typedef struct
@@ -31,7 +36,9 @@ typedef struct
   int schema;
   char *updated;        /* "YYYY-MM-DD" */
   char *currency;
-  char *source;         /* "snapshot", "feed", "cache" — set by whoever loaded it */
+  char *source;         /* "snapshot", "feed", "cache" — set by whoever loaded it; for the
+                         * SkyPilot catalog "catalog-network", "catalog-cache", "catalog-snapshot" */
+  char *feed_updated;   /* the date of a pricing feed merged into catalog prices, else NULL */
   GPtrArray *offers;    /* HrOffer */
   guint skipped;        /* offers dropped by validation */
 } HrPricing;

@@ -297,6 +297,11 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_number (w, DEV (e->cost_per_mtok_usd), 2);
   hr_json_key (w, "cost_offer");
   hr_json_string (w, e->offer_label[0] ? e->offer_label : NULL);
+  /* another GPU's offer, when this one has none: a suggestion, never its cost */
+  hr_json_key (w, "suggested_cost_per_mtok_usd");
+  hr_json_number (w, e->suggested_cost_per_mtok_usd, 2);
+  hr_json_key (w, "suggested_offer");
+  hr_json_string (w, e->suggested_label[0] ? e->suggested_label : NULL);
 }
 
 #undef DEV
@@ -424,6 +429,10 @@ hr_report_estimate_text (const HrScenario *s,
     line (out, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis);
   if (isfinite (e->cost_per_mtok_usd))
     line (out, 2, _("Cost per 1M tokens"), "$%s (%s)", num (a, e->cost_per_mtok_usd, 2), e->offer_label);
+  else if (isfinite (e->suggested_cost_per_mtok_usd))
+    /* TRANSLATORS: e.g. "unknown (no offer for this GPU); suggestion on another GPU: $0.45 (RunPod · 1x A100 80GB SXM)" */
+    line (out, 2, _("Cost per 1M tokens"), _("unknown (no offer for this GPU); suggestion on another GPU: $%s (%s)"),
+          num (a, e->suggested_cost_per_mtok_usd, 2), e->suggested_label);
   else
     line (out, 2, _("Cost per 1M tokens"), "%s", _("no cloud offer fits"));
   return g_string_free (out, FALSE);

@@ -5,6 +5,9 @@
  */
 #include "hr-about.h"
 
+#include "hr-cloud-state.h"
+#include "hr-skypilot.h"
+
 #include <glib/gi18n-lib.h>
 
 #include "hr-hub-token.h"
@@ -54,10 +57,10 @@ price_providers (const HrPricing *pricing)
 
 static char *
 details_text (const HrCatalog *catalog,
-              const HrPricing *bundled)
+              const char      *snapshot)
 {
   const HrPricing *current = catalog ? hr_catalog_get_pricing (catalog) : NULL;
-  const char *snapshot_date = bundled && bundled->updated ? bundled->updated : _("an unknown date");
+  const char *snapshot_date = snapshot ? snapshot : _("an unknown date");
   guint n_models, n_gpus;
   GString *text = g_string_new (NULL);
 
@@ -73,14 +76,22 @@ details_text (const HrCatalog *catalog,
                             "and public spec tables, each with its source. Measured GGUF file sizes come "
                             "from llama.cpp’s quantization tables and Unsloth’s file listings; the others "
                             "are computed from the architecture. Speeds are calibrated against published "
-                            "llama.cpp measurements. Cloud prices are a snapshot of %s."),
-                          n_models, n_gpus, snapshot_date);
-  if (current != NULL && g_strcmp0 (current->source, "snapshot") != 0 && current->updated != NULL)
+                            "llama.cpp measurements."),
+                          n_models, n_gpus);
+  g_string_append_c (text, ' ');
+  /* TRANSLATORS: %s is the date of the bundled snapshot of the SkyPilot catalog */
+  g_string_append_printf (text, _("Cloud prices come from the SkyPilot catalog (Apache-2.0), kept by the "
+                                  "SkyPilot project from the providers’ own price lists; the snapshot "
+                                  "bundled for offline use is of %s."),
+                          snapshot_date);
+  if (current != NULL && g_strcmp0 (current->source, "catalog-snapshot") != 0 && current->offers != NULL
+      && current->offers->len > 0)
     {
+      g_autofree char *source = hr_cloud_source_label (current);
+
       g_string_append_c (text, ' ');
-      /* TRANSLATORS: %s is the date of the prices fetched from the user's pricing feed */
-      g_string_append_printf (text, _("The prices on screen now come from a pricing feed dated %s."),
-                              current->updated);
+      /* TRANSLATORS: %s says where the prices on screen come from, e.g. "Prices from SkyPilot catalog, 2026-12-01, cached" */
+      g_string_append_printf (text, _("On screen now: %s."), source);
     }
   return g_string_free (text, FALSE);
 }
@@ -122,13 +133,13 @@ hr_about_window_new (GtkWindow       *parent,
     "gpumap: GPU specifications https://github.com/lamonoai/gpumap",
     "llama.cpp: quantization formats and benchmarks https://github.com/ggml-org/llama.cpp",
     "Unsloth: GGUF file listings https://huggingface.co/unsloth",
+    "SkyPilot catalog (Apache-2.0): cloud GPU prices https://github.com/skypilot-org/skypilot-catalog",
     NULL
   };
-  g_autoptr(HrPricing) bundled = hr_pricing_load_bundled (NULL);
-  g_autofree char *details = details_text (catalog, bundled);
+  g_autofree char *snapshot = hr_skypilot_snapshot_date ();
+  g_autofree char *details = details_text (catalog, snapshot);
   g_autofree char *debug = debug_text (catalog);
-  g_autofree char *prices_title = NULL;
-  g_auto(GStrv) providers = price_providers (bundled);
+  g_auto(GStrv) providers = price_providers (catalog ? hr_catalog_get_pricing (catalog) : NULL);
   AdwAboutWindow *about;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
@@ -166,12 +177,7 @@ hr_about_window_new (GtkWindow       *parent,
 
   adw_about_window_add_acknowledgement_section (about, _("Data Sources"), data_sources);
   if (providers[0] != NULL)
-    {
-      /* TRANSLATORS: %s is the date of the bundled price list, e.g. "2026-11-05" */
-      prices_title = g_strdup_printf (_("Cloud Prices of %s"),
-                                      bundled && bundled->updated ? bundled->updated : "—");
-      adw_about_window_add_acknowledgement_section (about, prices_title, (const char **) providers);
-    }
+    adw_about_window_add_acknowledgement_section (about, _("Cloud Prices"), (const char **) providers);
 
   adw_about_window_add_legal_section (about, _("Catalog Data"), NULL, GTK_LICENSE_CUSTOM,
                                       _("Specifications, file sizes and prices are facts gathered from public "
@@ -179,6 +185,7 @@ hr_about_window_new (GtkWindow       *parent,
                                         "catalog; figures without a source stay unknown. Estimates carry a "
                                         "range, not a promise, and prices change often: check with the "
                                         "provider before you rent or buy."));
+  adw_about_window_add_legal_section (about, "SkyPilot catalog", NULL, GTK_LICENSE_APACHE_2_0, NULL);
   adw_about_window_add_legal_section (about, _("Quantization Formats"), NULL, GTK_LICENSE_CUSTOM,
                                       _("Block sizes and per-tensor type rules follow ggml and llama.cpp’s "
                                         "llama-quantize, which are under the MIT licence."));

@@ -91,6 +91,28 @@ hr_cloud_billing_display (const char *billing)
   return g_strdup (billing);
 }
 
+/* "Prices from SkyPilot catalog, 2026-11-28, cached" (+ " · pricing feed 2026-12-01"). */
+static char *
+catalog_source_label (const HrPricing *pricing)
+{
+  const char *date = pricing->updated ? pricing->updated : "?";
+  g_autofree char *label = NULL;
+
+  if (g_strcmp0 (pricing->source, "catalog-snapshot") == 0)
+    /* TRANSLATORS: where the prices come from; the argument is a date */
+    label = g_strdup_printf (_("Prices from SkyPilot catalog, %s, bundled snapshot"), date);
+  else if (g_strcmp0 (pricing->source, "catalog-cache") == 0)
+    /* TRANSLATORS: where the prices come from; the argument is a date */
+    label = g_strdup_printf (_("Prices from SkyPilot catalog, %s, cached"), date);
+  else
+    /* TRANSLATORS: where the prices come from; the argument is a date */
+    label = g_strdup_printf (_("Prices from SkyPilot catalog, %s"), date);
+  if (pricing->feed_updated == NULL)
+    return g_steal_pointer (&label);
+  /* TRANSLATORS: catalog prices and an extra feed, e.g. "Prices from … · pricing feed 2026-12-01" */
+  return g_strdup_printf (_("%s · pricing feed %s"), label, pricing->feed_updated);
+}
+
 char *
 hr_cloud_source_label (const HrPricing *pricing)
 {
@@ -98,6 +120,9 @@ hr_cloud_source_label (const HrPricing *pricing)
 
   if (pricing == NULL || pricing->offers == NULL || pricing->offers->len == 0)
     return g_strdup (_("No cloud prices"));
+
+  if (g_str_has_prefix (pricing->source ? pricing->source : "", "catalog-"))
+    return catalog_source_label (pricing);
 
   if (g_strcmp0 (pricing->source, "feed") == 0)
     where = _("pricing feed");
@@ -196,6 +221,52 @@ cloud_offer_new (const HrOffer    *offer,
   return o;
 }
 
+/* The same offer again: provider, GPUs, instance, region, price, billing and address equal to an
+ * earlier one's (a price list may name one offer twice under two promotions' words).  @seen
+ * holds the keys of the offers before. */
+static gboolean
+is_listed_twice (GHashTable    *seen,
+                 const HrOffer *o)
+{
+  char *key = g_strdup_printf ("%s\x1f%s\x1f%d\x1f%.6f\x1f%s\x1f%s\x1f%s\x1f%s", o->provider, o->gpu,
+                               o->count, o->usd_per_hour, o->billing ? o->billing : "",
+                               o->url ? o->url : "", o->instance ? o->instance : "",
+                               o->region ? o->region : "");
+
+  return !g_hash_table_add (seen, key);
+}
+
+/* "3 offers for GPUs Headroom doesn't know: A10G, V100": offers whose GPU the catalog lacks are
+ * kept (they fit by memory alone) and named, never dropped in silence.  NULL when none. */
+static char *
+unknown_gpus_note (const HrPricing *pricing)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autofree char *list = NULL;
+  guint n = 0;
+
+  for (guint i = 0; pricing != NULL && pricing->offers != NULL && i < pricing->offers->len; i++)
+    {
+      const HrOffer *o = g_ptr_array_index (pricing->offers, i);
+      gboolean seen = FALSE;
+
+      if (o->gpu_id != NULL)
+        continue;
+      n++;
+      for (guint j = 0; j < names->len && !seen; j++)
+        seen = g_strcmp0 (g_ptr_array_index (names, j), o->gpu) == 0;
+      if (!seen)
+        g_ptr_array_add (names, o->gpu);
+    }
+  if (n == 0)
+    return NULL;
+  g_ptr_array_add (names, NULL);
+  list = g_strjoinv (", ", (char **) names->pdata);
+  /* TRANSLATORS: offers whose GPU is not in Headroom's catalog, e.g. "3 offers for GPUs Headroom doesn't know: A10G, V100" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u offer for GPUs Headroom doesn’t know: %s",
+                                       "%u offers for GPUs Headroom doesn’t know: %s", n), n, list);
+}
+
 static gint
 compare_offers (gconstpointer a,
                 gconstpointer b)
@@ -241,6 +312,8 @@ hr_cloud_state_compute (const HrScenario *scenario,
 
   if (scenario != NULL && scenario->model != NULL && catalog != NULL)
     {
+      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
       st->title = g_strdup (scenario->model->name ? scenario->model->name : scenario->model->id);
       st->subtitle = scenario_subtitle (scenario);
       for (guint i = 0; i < st->n_total; i++)
@@ -248,7 +321,7 @@ hr_cloud_state_compute (const HrScenario *scenario,
           const HrOffer *offer = g_ptr_array_index (pricing->offers, i);
           HrEstimate e;
 
-          if (offer_fits (scenario, catalog, offer, &e))
+          if (!is_listed_twice (seen, offer) && offer_fits (scenario, catalog, offer, &e))
             g_ptr_array_add (st->offers, cloud_offer_new (offer, &e));
         }
     }
@@ -280,6 +353,17 @@ hr_cloud_state_compute (const HrScenario *scenario,
                                                 "%u of %u offer can run this scenario.",
                                                 "%u of %u offers can run this scenario.",
                                                 st->n_total), st->n_fitting, st->n_total);
+  {
+    g_autofree char *note = unknown_gpus_note (pricing);
+
+    if (note != NULL)
+      {
+        char *both = g_strconcat (st->summary, " ", note, ".", NULL);
+
+        g_free (st->summary);
+        st->summary = both;
+      }
+  }
 
   hr_cloud_state_set_hours (st, hours_per_day);
   return st;

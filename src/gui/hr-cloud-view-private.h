@@ -54,6 +54,7 @@ struct _HrCloudView
   char *chosen_key;        /* the offer clicked; NULL: the cheapest */
   guint n_rows;
   char *last_toast;
+  char *last_details;       /* of the last toast with a Details button */
 
   guint update_id;
   gboolean dirty;

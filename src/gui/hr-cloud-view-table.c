@@ -233,7 +233,7 @@ hr_cloud_view_apply_offers (HrCloudView *self)
                            empty_row (self->state->n_total > 0
                                       ? _("No cloud offer has enough memory for this scenario. A smaller "
                                           "quantization or a shorter context may fit.")
-                                      : _("There are no cloud prices. Refresh the prices from a pricing feed.")));
+                                      : _("There are no cloud prices. Refresh the prices, or turn on a cloud in Preferences.")));
       return;
     }
   gtk_list_box_append (self->offers_list, header_row (self));

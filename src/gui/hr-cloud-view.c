@@ -31,11 +31,33 @@ toast_details_cb (AdwToast    *toast,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+static void
+toast_full (HrCloudView *self,
+            const char  *title,
+            const char  *details);
+
 /* A toast's title is one line: a longer error gets a button that shows all of it. */
 void
 hr_cloud_view_toast (HrCloudView *self,
                      const char  *title,
                      gboolean     error)
+{
+  toast_full (self, title, error && g_utf8_strlen (title, -1) > 64 ? title : NULL);
+}
+
+/* A toast with a Details button that shows @details. */
+void
+hr_cloud_view_toast_with_details (HrCloudView *self,
+                                  const char  *title,
+                                  const char  *details)
+{
+  toast_full (self, title, details);
+}
+
+static void
+toast_full (HrCloudView *self,
+            const char  *title,
+            const char  *details)
 {
   GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
   g_autofree char *markup = g_markup_escape_text (title, -1);   /* toast titles are markup */
@@ -43,14 +65,16 @@ hr_cloud_view_toast (HrCloudView *self,
 
   g_free (self->last_toast);
   self->last_toast = g_strdup (title);
+  g_free (self->last_details);
+  self->last_details = g_strdup (details);
   if (overlay == NULL)
     return;
   t = adw_toast_new (markup);
   adw_toast_set_timeout (t, 6);
-  if (error && g_utf8_strlen (title, -1) > 64)
+  if (details != NULL)
     {
       adw_toast_set_button_label (t, _("_Details"));
-      g_object_set_data_full (G_OBJECT (t), "details", g_strdup (title), g_free);
+      g_object_set_data_full (G_OBJECT (t), "details", g_strdup (details), g_free);
       g_signal_connect_object (t, "button-clicked", G_CALLBACK (toast_details_cb), self, 0);
     }
   adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), t);
@@ -412,8 +436,19 @@ failed_cb (HrCloudView      *self,
 {
   /* TRANSLATORS: a failed refresh of the cloud prices; the argument says why */
   g_autofree char *msg = g_strdup_printf (_("Prices not updated: %s"), error->message);
+  const char *details = hr_pricing_manager_get_details (manager);
+  g_autofree char *source = hr_cloud_source_label (hr_pricing_manager_get_pricing (manager));
+  g_autofree char *full = NULL;
 
-  hr_cloud_view_toast (self, msg, TRUE);
+  /* the Details say what the toast cannot: each source's own reason, and what is in use now */
+  if (details != NULL)
+    {
+      /* TRANSLATORS: the end of the price refresh details, e.g. "In use: Prices from SkyPilot catalog, …" */
+      g_autofree char *in_use = g_strdup_printf (_("In use: %s"), source);
+
+      full = g_strconcat (details, "\n\n", in_use, NULL);
+    }
+  hr_cloud_view_toast_with_details (self, msg, full ? full : msg);
 }
 
 static void
@@ -486,6 +521,7 @@ hr_cloud_view_finalize (GObject *object)
   hr_tco_state_clear (&self->tco);
   g_free (self->chosen_key);
   g_free (self->last_toast);
+  g_free (self->last_details);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (hr_cloud_view_parent_class)->finalize (object);
@@ -671,6 +707,13 @@ hr_cloud_view_get_payback_text (HrCloudView *self)
 {
   g_return_val_if_fail (HR_IS_CLOUD_VIEW (self), NULL);
   return gtk_label_get_label (self->payback_label);
+}
+
+const char *
+hr_cloud_view_get_last_details (HrCloudView *self)
+{
+  g_return_val_if_fail (HR_IS_CLOUD_VIEW (self), NULL);
+  return self->last_details;
 }
 
 const char *

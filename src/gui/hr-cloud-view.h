@@ -37,6 +37,11 @@ const char     *hr_cloud_view_get_source_text (HrCloudView    *self);
 const char     *hr_cloud_view_get_payback_text (HrCloudView   *self);
 /* The title of the last toast the view showed, NULL when none. */
 const char     *hr_cloud_view_get_last_toast (HrCloudView     *self);
+/* What the last toast's Details button shows; NULL when it had none. */
+const char     *hr_cloud_view_get_last_details (HrCloudView   *self);
+void            hr_cloud_view_toast_with_details (HrCloudView *self,
+                                                  const char  *title,
+                                                  const char  *details);
 GtkAdjustment  *hr_cloud_view_get_budget_adjustment (HrCloudView *self);
 GtkAdjustment  *hr_cloud_view_get_power_adjustment  (HrCloudView *self);
 HrChartWidget  *hr_cloud_view_get_chart     (HrCloudView      *self);

@@ -13,6 +13,7 @@
 
 #include "hr-hub-token.h"
 #include "hr-pricing.h"
+#include "hr-skypilot.h"
 
 struct _HrPreferencesWindow
 {
@@ -28,6 +29,10 @@ struct _HrPreferencesWindow
   GtkAdjustment *electricity_adjustment;
   AdwPreferencesGroup *pricing_group;
   AdwEntryRow *pricing_row;
+  AdwEntryRow *catalog_row;
+  AdwEntryRow *region_row;
+  GtkSwitch *spot_switch;
+  AdwExpanderRow *clouds_expander;
   AdwEntryRow *hub_row;
   AdwPasswordEntryRow *token_row;
   GtkLabel *token_note;
@@ -54,7 +59,9 @@ static const char *
 url_key (HrPreferencesWindow *self,
          AdwEntryRow         *row)
 {
-  return row == self->hub_row ? "hub-endpoint" : "pricing-url";
+  if (row == self->hub_row)
+    return "hub-endpoint";
+  return row == self->catalog_row ? "catalog-base" : "pricing-url";
 }
 
 static void
@@ -107,20 +114,90 @@ update_token_note (HrPreferencesWindow *self,
 static void
 describe_pricing (HrPreferencesWindow *self)
 {
-  g_autoptr(HrPricing) bundled = hr_pricing_load_bundled (NULL);
+  g_autofree char *date = hr_skypilot_snapshot_date ();
   g_autofree char *description = NULL;
 
-  if (bundled != NULL && bundled->updated != NULL)
-    /* TRANSLATORS: %s is the date of the bundled price list, e.g. "2026-11-05" */
-    description = g_strdup_printf (_("Cloud GPU offers come from a JSON pricing feed, fetched online and "
-                                     "cached. Leave the address empty to use the snapshot bundled "
-                                     "with Headroom, dated %s."),
-                                   bundled->updated);
-  else
-    description = g_strdup (_("Cloud GPU offers come from a JSON pricing feed, fetched online and "
-                              "cached. Leave the address empty to use the snapshot bundled with "
-                              "Headroom."));
+  /* TRANSLATORS: %s is the date of the bundled snapshot of the price catalog, e.g. "2026-11-28" */
+  description = g_strdup_printf (_("Cloud GPU offers come from the SkyPilot catalog (Apache-2.0), "
+                                   "downloaded, cached and refreshed daily; offline, from the "
+                                   "snapshot bundled with Headroom, dated %s. An extra JSON pricing "
+                                   "feed, such as a company’s negotiated prices, can be added."),
+                                 date ? date : "?");
   adw_preferences_group_set_description (self->pricing_group, description);
+}
+
+static void
+update_clouds_subtitle (HrPreferencesWindow *self,
+                        guint                n_on)
+{
+  /* TRANSLATORS: subtitle of the Clouds row, e.g. "8 of 10 on" */
+  g_autofree char *subtitle = g_strdup_printf (_("%u of %u on"), n_on,
+                                               g_strv_length ((char **) hr_skypilot_clouds ()));
+
+  adw_expander_row_set_subtitle (self->clouds_expander, subtitle);
+}
+
+static void
+cloud_switch_cb (GtkSwitch           *sw,
+                 GParamSpec          *pspec,
+                 HrPreferencesWindow *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) clouds = NULL;
+
+  for (GtkWidget *w = g_object_get_data (G_OBJECT (self), "first-cloud-switch"); w != NULL;
+       w = g_object_get_data (G_OBJECT (w), "next-switch"))
+    if (gtk_switch_get_active (GTK_SWITCH (w)))
+      g_strv_builder_add (builder, g_object_get_data (G_OBJECT (w), "cloud"));
+  clouds = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "catalog-clouds", (const char *const *) clouds);
+  update_clouds_subtitle (self, g_strv_length (clouds));
+}
+
+/* One row with a switch per cloud of the catalog. */
+static void
+build_cloud_rows (HrPreferencesWindow *self)
+{
+  g_auto(GStrv) enabled = g_settings_get_strv (self->settings, "catalog-clouds");
+  GtkWidget *previous = NULL;
+
+  for (const char *const *c = hr_skypilot_clouds (); *c != NULL; c++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *sw = gtk_switch_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), hr_skypilot_cloud_display (*c));
+      gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
+      gtk_switch_set_active (GTK_SWITCH (sw), g_strv_contains ((const char *const *) enabled, *c));
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
+      adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
+      g_object_set_data (G_OBJECT (sw), "cloud", (gpointer) *c);
+      if (previous == NULL)
+        g_object_set_data (G_OBJECT (self), "first-cloud-switch", sw);
+      else
+        g_object_set_data (G_OBJECT (previous), "next-switch", sw);
+      previous = sw;
+      g_signal_connect (sw, "notify::active", G_CALLBACK (cloud_switch_cb), self);
+      adw_expander_row_add_row (self->clouds_expander, row);
+    }
+  update_clouds_subtitle (self, g_strv_length (enabled));
+}
+
+static void
+region_row_apply_cb (HrPreferencesWindow *self,
+                     AdwEntryRow         *row)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
+
+  g_settings_set_string (self->settings, "price-region", text);
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+}
+
+static void
+catalog_reset_clicked_cb (HrPreferencesWindow *self)
+{
+  g_settings_reset (self->settings, "catalog-base");
+  show_url (self, self->catalog_row);
 }
 
 /* Mappings ---------------------------------------------------------------------------------- */
@@ -222,6 +299,9 @@ bind_settings (HrPreferencesWindow *self)
   g_settings_bind (s, "electricity-usd-per-kwh", self->electricity_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
   /* addresses: shown from the key; written by url_row_apply_cb once checked */
   g_settings_bind (s, "pricing-url", self->pricing_row, "text", G_SETTINGS_BIND_GET);
+  g_settings_bind (s, "catalog-base", self->catalog_row, "text", G_SETTINGS_BIND_GET);
+  g_settings_bind (s, "price-region", self->region_row, "text", G_SETTINGS_BIND_GET);
+  g_settings_bind (s, "price-spot", self->spot_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (s, "hub-endpoint", self->hub_row, "text", G_SETTINGS_BIND_GET);
 }
 
@@ -237,6 +317,9 @@ unbind_settings (HrPreferencesWindow *self)
   g_settings_unbind (self->engine_version_row, "selected");
   g_settings_unbind (self->electricity_adjustment, "value");
   g_settings_unbind (self->pricing_row, "text");
+  g_settings_unbind (self->catalog_row, "text");
+  g_settings_unbind (self->region_row, "text");
+  g_settings_unbind (self->spot_switch, "active");
   g_settings_unbind (self->hub_row, "text");
 }
 
@@ -267,6 +350,8 @@ url_row_apply_cb (HrPreferencesWindow *self,
     {
       show_url_error (row, TRUE);
       toast (self, hub ? _("Not saved: the hub address must be an http:// or https:// address")
+                       : row == self->catalog_row
+                       ? _("Not saved: the catalog address must be an http:// or https:// address")
                        : _("Not saved: the pricing feed must be an http:// or https:// address"));
       return;
     }
@@ -384,12 +469,18 @@ hr_preferences_window_class_init (HrPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, electricity_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, pricing_group);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, pricing_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, catalog_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, region_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, spot_switch);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, clouds_expander);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, hub_row);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, token_row);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, token_note);
   gtk_widget_class_bind_template_callback (widget_class, url_row_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, url_row_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, pricing_reset_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, catalog_reset_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, region_row_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, hub_reset_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, token_row_apply_cb);
 
@@ -405,6 +496,7 @@ hr_preferences_window_init (HrPreferencesWindow *self)
   self->cancellable = g_cancellable_new ();
   bind_settings (self);
   describe_pricing (self);
+  build_cloud_rows (self);
   update_token_note (self, HR_HUB_TOKEN_NONE);
   hr_hub_token_lookup_async (self->settings, self->cancellable, token_lookup_cb, self);
 }

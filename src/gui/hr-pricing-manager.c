@@ -14,6 +14,8 @@
 #include <glib/gstdio.h>
 
 #include "hr-pricing-client.h"
+#include "hr-http.h"
+#include "hr-skypilot-client.h"
 
 struct _HrPricingManager
 {
@@ -21,10 +23,17 @@ struct _HrPricingManager
 
   HrCatalog *catalog;        /* borrowed: the application's */
   GSettings *settings;
-  char *cache_path;          /* NULL: the default, looked up at each use */
+  char *cache_path;          /* the feed's; NULL: the default, looked up at each use */
   GCancellable *cancellable;
   GError *load_error;
   gboolean busy;
+  GPtrArray *clouds;         /* HrSkypilotCloud*: the last good catalog of each cloud */
+  HrPricing *feed;           /* the extra schema-1 feed, NULL when none */
+  guint pending;             /* downloads of the running refresh */
+  GPtrArray *failures;       /* char*, one line per source that failed in this refresh */
+  GPtrArray *updated;        /* char*, display names of the clouds this refresh updated */
+  guint feed_skipped;
+  char *details;             /* of the last refresh */
 };
 
 enum
@@ -53,6 +62,49 @@ cache_path (HrPricingManager *self)
   return self->cache_path ? g_strdup (self->cache_path) : hr_pricing_cache_default_path ();
 }
 
+/* The catalog's cache sits beside the feed's: <cache dir>/headroom/skypilot. */
+static char *
+catalog_cache_dir (HrPricingManager *self)
+{
+  g_autofree char *feed = NULL;
+  g_autofree char *dir = NULL;
+
+  if (self->cache_path == NULL)
+    return hr_skypilot_cache_dir ();
+  feed = cache_path (self);
+  dir = g_path_get_dirname (feed);
+  return g_build_filename (dir, "skypilot", NULL);
+}
+
+static char *
+base_url (HrPricingManager *self)
+{
+  g_autofree char *configured = g_settings_get_string (self->settings, "catalog-base");
+
+  return hr_skypilot_base_url (configured);
+}
+
+/* The enabled clouds, in the catalog's order. */
+static GStrv
+enabled_clouds (HrPricingManager *self)
+{
+  g_auto(GStrv) chosen = g_settings_get_strv (self->settings, "catalog-clouds");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (const char *const *c = hr_skypilot_clouds (); *c != NULL; c++)
+    if (g_strv_contains ((const char *const *) chosen, *c))
+      g_strv_builder_add (builder, *c);
+  return g_strv_builder_end (builder);
+}
+
+static gboolean
+feed_set (HrPricingManager *self)
+{
+  g_autofree char *url = g_strstrip (g_settings_get_string (self->settings, "pricing-url"));
+
+  return url[0] != '\0';
+}
+
 static void
 set_busy (HrPricingManager *self,
           gboolean          busy)
@@ -63,39 +115,183 @@ set_busy (HrPricingManager *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* Callbacks --------------------------------------------------------------------------------- */
+/* Puts the clouds (only the enabled ones) and the feed together into the catalog's pricing. */
+static void
+rebuild (HrPricingManager *self)
+{
+  g_auto(GStrv) enabled = enabled_clouds (self);
+  g_autoptr(GPtrArray) use = g_ptr_array_new ();
+  g_autofree char *region = g_strstrip (g_settings_get_string (self->settings, "price-region"));
+  HrSkypilotChoice choice = { g_settings_get_boolean (self->settings, "price-spot"), region };
+
+  for (guint i = 0; self->clouds != NULL && i < self->clouds->len; i++)
+    {
+      HrSkypilotCloud *c = g_ptr_array_index (self->clouds, i);
+
+      if (g_strv_contains ((const char *const *) enabled, c->cloud))
+        g_ptr_array_add (use, c);
+    }
+  hr_catalog_set_pricing (self->catalog,
+                          hr_skypilot_build_pricing (use, &choice, feed_set (self) ? self->feed : NULL));
+  g_signal_emit (self, signals[CHANGED], 0);
+}
 
 static void
-refresh_cb (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
+settings_changed_cb (HrPricingManager *self,
+                     const char       *key)
+{
+  /* a newly enabled cloud starts from its cache or the snapshot */
+  if (g_str_equal (key, "catalog-clouds"))
+    {
+      g_auto(GStrv) enabled = enabled_clouds (self);
+      g_autofree char *dir = catalog_cache_dir (self);
+      g_autofree char *base = base_url (self);
+      g_autoptr(GPtrArray) loaded = hr_skypilot_load_clouds (self->catalog, dir, base,
+                                                             (const char *const *) enabled);
+
+      for (guint i = 0; i < loaded->len; i++)
+        {
+          HrSkypilotCloud *c = g_ptr_array_index (loaded, i);
+          gboolean have = FALSE;
+
+          for (guint j = 0; j < self->clouds->len && !have; j++)
+            have = g_str_equal (((HrSkypilotCloud *) g_ptr_array_index (self->clouds, j))->cloud, c->cloud);
+          if (!have)
+            hr_skypilot_clouds_replace (self->clouds, g_ptr_array_steal_index (loaded, i--));
+        }
+    }
+  rebuild (self);
+}
+
+/* Refreshing ------------------------------------------------------------------------------- */
+
+static char *
+join_lines (GPtrArray  *lines,
+            const char *separator)
+{
+  g_ptr_array_add (lines, NULL);
+  g_ptr_array_set_size (lines, lines->len - 1);
+  return g_strjoinv (separator, (char **) lines->pdata);
+}
+
+static void
+write_details (HrPricingManager *self)
+{
+  GString *out = g_string_new (NULL);
+  g_autofree char *base = base_url (self);
+  g_autofree char *updated = join_lines (self->updated, ", ");
+  g_autofree char *failed = join_lines (self->failures, "\n");
+
+  /* TRANSLATORS: first line of the price refresh details; the argument is an address */
+  g_string_append_printf (out, _("SkyPilot catalog: %s"), base);
+  g_string_append_c (out, '\n');
+  if (self->updated->len > 0)
+    {
+      /* TRANSLATORS: e.g. "Updated: AWS, Lambda, RunPod" */
+      g_string_append_printf (out, _("Updated: %s"), updated);
+      g_string_append_c (out, '\n');
+    }
+  if (self->failures->len > 0)
+    {
+      g_string_append (out, _("Not updated (the last good prices stay in use):"));
+      g_string_append_c (out, '\n');
+      g_string_append (out, failed);
+    }
+  g_free (self->details);
+  self->details = g_string_free (out, FALSE);
+}
+
+static void
+refresh_done (HrPricingManager *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (--self->pending > 0)
+    return;
+
+  set_busy (self, FALSE);
+  write_details (self);
+  rebuild (self);
+  if (self->failures->len == 0)
+    {
+      g_signal_emit (self, signals[REFRESHED], 0, self->feed_skipped);
+      return;
+    }
+  if (self->failures->len == 1)
+    error = g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
+                                 g_ptr_array_index (self->failures, 0));
+  else
+    {
+      g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *list = NULL;
+
+      for (guint i = 0; i < self->failures->len; i++)
+        {
+          const char *line = g_ptr_array_index (self->failures, i);
+          const char *colon = strstr (line, ": ");
+
+          g_ptr_array_add (names, colon ? g_strndup (line, colon - line) : g_strdup (line));
+        }
+      list = join_lines (names, ", ");
+      /* TRANSLATORS: the sources a refresh could not update, e.g. "Google Cloud, Vast.ai (their last good prices stay)" */
+      error = g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK, _("%s (their last good prices stay)"), list);
+    }
+  g_signal_emit (self, signals[FAILED], 0, error);
+}
+
+static void
+catalog_refresh_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
   HrPricingManager *self;
-  g_autoptr(HrPricing) pricing = NULL;
+  g_autoptr(HrSkypilotRefresh) refresh = NULL;
   g_autoptr(GError) error = NULL;
-  guint skipped;
 
-  pricing = hr_pricing_client_refresh_finish (result, &error);
-  /* dispose cancelled us: @user_data may be gone, touch nothing (GTask reports the
-   * cancellation even when the transfer had finished) */
+  refresh = hr_skypilot_refresh_finish (result, &error);
+  /* dispose cancelled us: @user_data may be gone, touch nothing */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
   self = HR_PRICING_MANAGER (user_data);
-  set_busy (self, FALSE);
-  if (pricing == NULL)
+  for (guint i = 0; i < refresh->failed->len; i++)
+    g_ptr_array_add (self->failures, g_strdup (g_ptr_array_index (refresh->failed, i)));
+  while (refresh->clouds->len > 0)
     {
-      g_debug ("pricing refresh failed: %s", error->message);
-      g_signal_emit (self, signals[FAILED], 0, error);
-      return;
-    }
+      HrSkypilotCloud *c = g_ptr_array_steal_index (refresh->clouds, 0);
 
-  skipped = pricing->skipped;
-  g_debug ("pricing refresh: %u offers from %s, %u skipped", pricing->offers->len,
-           pricing->updated, skipped);
-  hr_catalog_set_pricing (self->catalog, g_steal_pointer (&pricing));
-  g_signal_emit (self, signals[CHANGED], 0);
-  g_signal_emit (self, signals[REFRESHED], 0, skipped);
+      g_ptr_array_add (self->updated, g_strdup (hr_skypilot_cloud_display (c->cloud)));
+      g_debug ("pricing refresh: %s, %u offers", c->cloud, c->offers->len);
+      hr_skypilot_clouds_replace (self->clouds, c);
+    }
+  refresh_done (self);
+}
+
+static void
+feed_refresh_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  HrPricingManager *self;
+  g_autoptr(HrPricing) pricing = NULL;
+  g_autoptr(GError) error = NULL;
+
+  pricing = hr_pricing_client_refresh_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = HR_PRICING_MANAGER (user_data);
+  if (pricing == NULL)
+    /* TRANSLATORS: a failed source in the refresh details, e.g. "Pricing feed: … HTTP 500" */
+    g_ptr_array_add (self->failures, g_strdup_printf (_("Pricing feed: %s"), error->message));
+  else
+    {
+      g_ptr_array_add (self->updated, g_strdup (_("pricing feed")));
+      self->feed_skipped = pricing->skipped;
+      g_clear_pointer (&self->feed, hr_pricing_free);
+      self->feed = g_steal_pointer (&pricing);
+    }
+  refresh_done (self);
 }
 
 /* GObject ------------------------------------------------------------------------------------ */
@@ -119,6 +315,11 @@ hr_pricing_manager_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_error (&self->load_error);
   g_free (self->cache_path);
+  g_clear_pointer (&self->clouds, g_ptr_array_unref);
+  g_clear_pointer (&self->feed, hr_pricing_free);
+  g_clear_pointer (&self->failures, g_ptr_array_unref);
+  g_clear_pointer (&self->updated, g_ptr_array_unref);
+  g_free (self->details);
 
   G_OBJECT_CLASS (hr_pricing_manager_parent_class)->finalize (object);
 }
@@ -170,6 +371,9 @@ static void
 hr_pricing_manager_init (HrPricingManager *self)
 {
   self->cancellable = g_cancellable_new ();
+  self->clouds = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
+  self->failures = g_ptr_array_new_with_free_func (g_free);
+  self->updated = g_ptr_array_new_with_free_func (g_free);
 }
 
 /* Public API --------------------------------------------------------------------------------- */
@@ -188,61 +392,80 @@ hr_pricing_manager_new (HrCatalog  *catalog,
   self->catalog = catalog;
   self->settings = g_object_ref (settings);
   self->cache_path = g_strdup (cache_path);
+  g_signal_connect_object (settings, "changed::catalog-clouds", G_CALLBACK (settings_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (settings, "changed::price-spot", G_CALLBACK (settings_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (settings, "changed::price-region", G_CALLBACK (settings_changed_cb),
+                           self, G_CONNECT_SWAPPED);
   return self;
+}
+
+/* The feed's cache, when a feed is set.  FALSE with @error when it was damaged. */
+static gboolean
+load_feed (HrPricingManager  *self,
+           GError           **error)
+{
+  g_autofree char *path = cache_path (self);
+  g_autoptr(GError) local_error = NULL;
+  HrPricing *cached;
+
+  if (!feed_set (self))
+    return TRUE;
+  cached = hr_pricing_cache_load (path, &local_error);
+  if (cached != NULL)
+    {
+      g_clear_pointer (&self->feed, hr_pricing_free);
+      self->feed = cached;
+      return TRUE;
+    }
+  if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    return TRUE;
+  g_message ("%s", local_error->message);
+  g_clear_error (&self->load_error);
+  self->load_error = g_error_copy (local_error);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
 }
 
 gboolean
 hr_pricing_manager_load (HrPricingManager  *self,
                          GError           **error)
 {
-  g_autofree char *path = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(HrPricing) cached = NULL;
-  const HrPricing *bundled;
+  g_auto(GStrv) enabled = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  gboolean ok;
 
   g_return_val_if_fail (HR_IS_PRICING_MANAGER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  path = cache_path (self);
-  cached = hr_pricing_cache_load (path, &local_error);
-  if (cached == NULL)
-    {
-      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        return TRUE;
-      g_message ("%s", local_error->message);
-      g_clear_error (&self->load_error);
-      self->load_error = g_error_copy (local_error);
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  /* a cache from before an update of the application may be older than its snapshot */
-  bundled = hr_catalog_get_pricing (self->catalog);
-  if (bundled != NULL && bundled->offers != NULL && bundled->offers->len > 0
-      && bundled->updated != NULL && cached->updated != NULL
-      && strcmp (cached->updated, bundled->updated) < 0)
-    {
-      g_debug ("pricing cache of %s is older than the bundled snapshot of %s",
-               cached->updated, bundled->updated);
-      return TRUE;
-    }
-
-  hr_catalog_set_pricing (self->catalog, g_steal_pointer (&cached));
-  g_signal_emit (self, signals[CHANGED], 0);
-  return TRUE;
+  enabled = enabled_clouds (self);
+  dir = catalog_cache_dir (self);
+  base = base_url (self);
+  g_ptr_array_unref (self->clouds);
+  self->clouds = hr_skypilot_load_clouds (self->catalog, dir, base, (const char *const *) enabled);
+  ok = load_feed (self, error);
+  rebuild (self);
+  return ok;
 }
 
 gboolean
 hr_pricing_manager_is_due (HrPricingManager *self)
 {
-  g_autofree char *url = NULL;
+  g_auto(GStrv) enabled = NULL;
+  g_autofree char *dir = NULL;
   g_autofree char *path = NULL;
   GStatBuf st;
 
   g_return_val_if_fail (HR_IS_PRICING_MANAGER (self), FALSE);
 
-  url = g_settings_get_string (self->settings, "pricing-url");
-  if (url[0] == '\0')
+  enabled = enabled_clouds (self);
+  dir = catalog_cache_dir (self);
+  for (guint i = 0; enabled[i] != NULL; i++)
+    if (hr_skypilot_cache_age (dir, enabled[i]) > HR_PRICING_MAX_AGE)
+      return TRUE;
+  if (!feed_set (self))
     return FALSE;
   path = cache_path (self);
   if (g_stat (path, &st) != 0)
@@ -253,26 +476,54 @@ hr_pricing_manager_is_due (HrPricingManager *self)
 void
 hr_pricing_manager_refresh (HrPricingManager *self)
 {
+  g_auto(GStrv) enabled = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
   g_autofree char *url = NULL;
-  g_autofree char *path = NULL;
 
   g_return_if_fail (HR_IS_PRICING_MANAGER (self));
 
   if (self->busy)
     return;
 
+  enabled = enabled_clouds (self);
   url = g_strstrip (g_settings_get_string (self->settings, "pricing-url"));
-  if (url[0] == '\0')
+  if (enabled[0] == NULL && url[0] == '\0')
     {
       g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                                                     _("No pricing feed is set: add its address in Preferences"));
+                                                     _("No price source is on: turn on a cloud in Preferences"));
       g_signal_emit (self, signals[FAILED], 0, error);
       return;
     }
 
-  path = cache_path (self);
+  g_ptr_array_set_size (self->failures, 0);
+  g_ptr_array_set_size (self->updated, 0);
+  self->feed_skipped = 0;
+  self->pending = 1;
   set_busy (self, TRUE);
-  hr_pricing_client_refresh_async (url, path, self->cancellable, refresh_cb, self);
+  if (enabled[0] != NULL)
+    {
+      dir = catalog_cache_dir (self);
+      base = base_url (self);
+      self->pending++;
+      hr_skypilot_refresh_async (base, (const char *const *) enabled, self->catalog, dir,
+                                 self->cancellable, catalog_refresh_cb, self);
+    }
+  if (url[0] != '\0')
+    {
+      g_autofree char *path = cache_path (self);
+
+      self->pending++;
+      hr_pricing_client_refresh_async (url, path, self->cancellable, feed_refresh_cb, self);
+    }
+  refresh_done (self);
+}
+
+const char *
+hr_pricing_manager_get_details (HrPricingManager *self)
+{
+  g_return_val_if_fail (HR_IS_PRICING_MANAGER (self), NULL);
+  return self->details;
 }
 
 gboolean

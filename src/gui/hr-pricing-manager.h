@@ -43,6 +43,10 @@ const HrPricing *hr_pricing_manager_get_pricing  (HrPricingManager *self);
 
 /* The error of the last hr_pricing_manager_load(), kept for the first window to show; NULL
  * when none or already taken. */
+/* What the last refresh did, a line per source ("Updated: AWS, Lambda", each failure with its
+ * reason), for a Details dialog; NULL before the first refresh. */
+const char     *hr_pricing_manager_get_details   (HrPricingManager *self);
+
 GError         *hr_pricing_manager_take_load_error (HrPricingManager *self);
 
 G_END_DECLS

@@ -612,6 +612,21 @@ hr_size_state_from_estimate (HrSizeState      *state,
   else if (e->verdict == HR_VERDICT_EXCEEDS)
     card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH),
               g_strdup (_("Does not fit on this hardware")), NULL);
+  else if (isfinite (e->suggested_cost_per_mtok_usd))
+    {
+      g_autofree char *usd = hr_size_format_usd (e->suggested_cost_per_mtok_usd, 2);
+      g_autofree char *hour = hr_size_format_usd (e->suggested_usd_per_hour, 2);
+
+      /* the selected hardware has no price; another GPU's offer is only a labelled suggestion */
+      card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH),
+                /* TRANSLATORS: no price for the selected GPU; the suggestion is another GPU's
+                 * cloud offer, e.g. "No cloud offer for this GPU · suggestion on another GPU:
+                 * $0.45 with RunPod · 1x A100 80GB SXM" */
+                g_strdup_printf (_("No cloud offer for this GPU · suggestion on another GPU: %s with %s"),
+                                 usd, e->suggested_label),
+                /* TRANSLATORS: tooltip of the suggestion, e.g. "RunPod · 1x A100 80GB SXM at $1.19/h, its speed estimated on that GPU" */
+                g_strdup_printf (_("%s at %s/h, its speed estimated on that GPU"), e->suggested_label, hour));
+    }
   else
     card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH),
               g_strdup (_("No cloud offer for this GPU")), NULL);

@@ -1,0 +1,424 @@
+/* test-skypilot-net.c — the SkyPilot catalog client against a local SoupServer
+ *
+ * The server (127.0.0.1, its own thread) serves the trimmed real catalog files of
+ * tests/fixtures/skypilot/ under /v7/<cloud>/vms.csv, and for the other clouds the ways a
+ * download goes wrong: gcp is missing (404), cudo is cut off in the middle of a row, vast is
+ * larger than HR_SKYPILOT_MAX_BYTES (chunked, no length given).
+ */
+#include <glib/gstdio.h>
+#include <stdarg.h>
+#include <sys/wait.h>
+#include <libsoup/soup.h>
+#include <locale.h>
+#include <string.h>
+
+#include "hr-skypilot-client.h"
+
+#define HUGE_CHUNK (1024 * 1024)
+
+static struct
+{
+  GThread   *thread;
+  GMainLoop *loop;
+  char      *base;        /* "http://127.0.0.1:PORT/v7" */
+  GMutex     mutex;
+  GCond      cond;
+  gboolean   running;
+  char      *huge_chunk;  /* HUGE_CHUNK bytes of CPU rows */
+  guint      requests;    /* under mutex */
+} server;
+
+static HrCatalog *catalog;
+
+static char *
+fixture (const char *cloud,
+         gsize      *length)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "skypilot", cloud,
+                                                 "vms.csv", NULL);
+  char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, length, NULL));
+  return text;
+}
+
+static void
+serve_huge (SoupServerMessage *msg)
+{
+  SoupMessageBody *body = soup_server_message_get_response_body (msg);
+  static const char header[] = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n";
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg),
+                                     SOUP_ENCODING_CHUNKED);
+  soup_message_body_append (body, SOUP_MEMORY_STATIC, header, strlen (header));
+  for (gsize sent = 0; sent <= HR_SKYPILOT_MAX_BYTES; sent += HUGE_CHUNK)
+    soup_message_body_append (body, SOUP_MEMORY_STATIC, server.huge_chunk, HUGE_CHUNK);
+  soup_message_body_complete (body);
+}
+
+static void
+server_cb (SoupServer        *soup_server,
+           SoupServerMessage *msg,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  const char *cloud = g_strv_length (parts) == 4 ? parts[2] : "";
+  gsize length;
+  char *text;
+
+  g_mutex_lock (&server.mutex);
+  server.requests++;
+  g_mutex_unlock (&server.mutex);
+
+  if (g_strv_length (parts) != 4 || !g_str_equal (parts[1], "v7") || !g_str_equal (parts[3], "vms.csv"))
+    soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+  else if (g_str_equal (cloud, "vast"))
+    serve_huge (msg);
+  else if (g_str_equal (cloud, "cudo"))
+    {
+      /* a real file cut off in the middle of its last row */
+      text = fixture ("lambda", &length);
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/csv", SOUP_MEMORY_TAKE, text, length - 30);
+    }
+  else if (g_strv_contains ((const char *const[]) { "aws", "lambda", "runpod", "nebius", "hyperbolic", NULL }, cloud))
+    {
+      text = fixture (cloud, &length);
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/csv", SOUP_MEMORY_TAKE, text, length);
+    }
+  else
+    soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+}
+
+static gpointer
+server_thread (gpointer data)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(SoupServer) soup_server = NULL;
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  g_main_context_push_thread_default (context);
+  server.loop = g_main_loop_new (context, FALSE);
+  soup_server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (soup_server, NULL, server_cb, NULL, NULL);
+  soup_server_listen_local (soup_server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (soup_server);
+  server.base = g_strdup_printf ("http://127.0.0.1:%d/v7", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  g_mutex_lock (&server.mutex);
+  server.running = TRUE;
+  g_cond_signal (&server.cond);
+  g_mutex_unlock (&server.mutex);
+
+  g_main_loop_run (server.loop);
+  g_main_context_pop_thread_default (context);
+  g_main_loop_unref (server.loop);
+  return NULL;
+}
+
+/* Client ------------------------------------------------------------------------------------ */
+
+static void
+refresh_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static HrSkypilotRefresh *
+refresh (const char *const *clouds,
+         const char        *cache_dir,
+         GCancellable      *cancellable,
+         GError           **error)
+{
+  GAsyncResult *result = NULL;
+  HrSkypilotRefresh *r;
+
+  hr_skypilot_refresh_async (server.base, clouds, catalog, cache_dir, cancellable, refresh_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  r = hr_skypilot_refresh_finish (result, error);
+  g_object_unref (result);
+  return r;
+}
+
+static char *
+make_cache_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("headroom-skypilot-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static guint
+count_files (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  while (d != NULL && g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+static const HrSkypilotCloud *
+find_cloud (const HrSkypilotRefresh *r,
+            const char              *cloud)
+{
+  for (guint i = 0; i < r->clouds->len; i++)
+    if (g_str_equal (((HrSkypilotCloud *) g_ptr_array_index (r->clouds, i))->cloud, cloud))
+      return g_ptr_array_index (r->clouds, i);
+  return NULL;
+}
+
+static gboolean
+failed_has (const HrSkypilotRefresh *r,
+            const char              *cloud,
+            const char              *words)
+{
+  for (guint i = 0; i < r->failed->len; i++)
+    if (g_str_equal (g_ptr_array_index (r->failed_ids, i), cloud))
+      return strstr (g_ptr_array_index (r->failed, i), words) != NULL;
+  return FALSE;
+}
+
+static void
+test_refresh (void)
+{
+  const char *clouds[] = { "aws", "lambda", "runpod", "nebius", "hyperbolic", "gcp", "cudo", "vast", NULL };
+  g_autofree char *dir = make_cache_dir ();
+  g_autoptr(HrSkypilotRefresh) r = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrSkypilotCloud *aws;
+
+  r = refresh (clouds, dir, NULL, &error);
+  g_assert_no_error (error);
+
+  /* five clouds parse; the other three fail, each named with its reason */
+  g_assert_cmpuint (r->clouds->len, ==, 5);
+  g_assert_cmpuint (r->failed->len, ==, 3);
+  g_assert_true (failed_has (r, "gcp", "Google Cloud: "));
+  g_assert_true (failed_has (r, "gcp", "404"));
+  g_assert_true (failed_has (r, "cudo", "cut off"));
+  g_assert_true (failed_has (r, "vast", "larger than 64"));
+
+  aws = find_cloud (r, "aws");
+  g_assert_cmpstr (aws->source, ==, "network");
+  g_assert_true (g_str_has_suffix (aws->url, "/v7/aws/vms.csv"));
+  g_assert_cmpuint (aws->offers->len, ==, 11);
+  g_assert_cmpuint (find_cloud (r, "runpod")->offers->len, ==, 4);
+
+  /* only the good files were cached, no temporary file is left */
+  g_assert_cmpuint (count_files (dir), ==, 5);
+  g_assert_cmpint (hr_skypilot_cache_age (dir, "aws"), <, 600);
+  g_assert_cmpint (hr_skypilot_cache_age (dir, "gcp"), ==, G_MAXINT64);
+  remove_dir (dir);
+}
+
+/* A cloud whose download fails keeps the file it had. */
+static void
+test_failure_keeps_cache (void)
+{
+  const char *clouds[] = { "cudo", "lambda", NULL };
+  g_autofree char *dir = make_cache_dir ();
+  g_autofree char *old_path = g_build_filename (dir, "cudo.csv", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(HrSkypilotRefresh) r = NULL;
+  g_autoptr(HrSkypilotCloud) cached = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  g_autofree char *good = fixture ("nebius", &length);
+
+  g_assert_true (g_file_set_contents (old_path, good, length, NULL));
+  r = refresh (clouds, dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->failed->len, ==, 1);
+  g_assert_true (g_file_get_contents (old_path, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, good);
+
+  cached = hr_skypilot_cache_load (dir, "cudo", catalog, server.base, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cached->source, ==, "cache");
+  g_assert_cmpuint (strlen (cached->date), ==, 20);
+  g_assert_cmpuint (cached->offers->len, ==, 7);
+  remove_dir (dir);
+}
+
+static void
+test_cancel (void)
+{
+  const char *clouds[] = { "aws", "vast", NULL };
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *dir = make_cache_dir ();
+  g_autoptr(HrSkypilotRefresh) r = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_cancellable_cancel (cancellable);
+  r = refresh (clouds, dir, cancellable, &error);
+  g_assert_null (r);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (count_files (dir), ==, 0);
+  remove_dir (dir);
+}
+
+static void
+test_base_url (void)
+{
+  g_autofree char *configured = NULL;
+  g_autofree char *fallback = NULL;
+  g_autofree char *env = NULL;
+
+  g_unsetenv ("HEADROOM_CATALOG_BASE");
+  configured = hr_skypilot_base_url (" http://example.test/v7// ");
+  g_assert_cmpstr (configured, ==, "http://example.test/v7");
+  fallback = hr_skypilot_base_url ("");
+  g_assert_cmpstr (fallback, ==, HR_SKYPILOT_DEFAULT_BASE);
+  g_setenv ("HEADROOM_CATALOG_BASE", "http://127.0.0.1:1/v7", TRUE);
+  env = hr_skypilot_base_url ("http://example.test/v7");
+  g_assert_cmpstr (env, ==, "http://127.0.0.1:1/v7");
+  g_unsetenv ("HEADROOM_CATALOG_BASE");
+}
+
+/* headroom-cli pricing against the server: the offers, the one line naming what failed, and the
+ * cache that estimate then prices with. */
+static char *
+run_cli (const char  *cache_home,
+         int         *status,
+         char       **err,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  const char *arg;
+  va_list ap;
+  int wait_status = 0;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("HEADROOM_CLI"));
+  va_start (ap, err);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cache_home, TRUE);
+  envp = g_environ_unsetenv (envp, "HEADROOM_CATALOG_BASE");
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  *status = WEXITSTATUS (wait_status);
+  return out;
+}
+
+static void
+test_cli (void)
+{
+  g_autofree char *home = make_cache_dir ();
+  g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *estimate = NULL;
+  g_autofree char *err2 = NULL;
+  g_autofree char *bad = NULL;
+  g_autofree char *err3 = NULL;
+  g_autofree char *sub = g_build_filename (home, "headroom", NULL);
+  const char *nl;
+  int status = -1;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set");
+      return;
+    }
+  out = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base,
+                 "--clouds", "aws,runpod,gcp", "--spot", "--region", "us", "--json", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "\"source\": \"catalog-network\""));
+  g_assert_nonnull (strstr (out, "\"instance\": \"p5.48xlarge\", \"gpu_id\": \"h100-80gb-sxm\", \"gpu\": \"H100 80GB SXM\", "
+                                 "\"count\": 8, \"vram_gb\": 640, \"usd_per_hour\": 98.32, \"spot_usd_per_hour\": 14.3773, "
+                                 "\"region\": \"us-east-2\"}"));
+  g_assert_nonnull (strstr (out, "\"unmapped\": [\"V100\"]"));
+  g_assert_null (strstr (out, "ap-southeast-3"));
+  /* one line on stderr names the cloud that failed */
+  g_assert_nonnull (strstr (err, "Google Cloud: "));
+  nl = strchr (err, '\n');
+  g_assert_true (nl != NULL && nl[1] == '\0');
+  g_assert_cmpint (hr_skypilot_cache_age (dir, "aws"), <, 600);
+
+  /* estimate prices with the cache pricing wrote: RunPod's 1x A100 80GB, on demand */
+  estimate = run_cli (home, &status, &err2, "estimate", "--model", "glm-4.5-air", "--gpu", "a100-80gb-sxm",
+                      "--json", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (estimate, "\"cost_offer\": \"RunPod 1x_A100-80GB_SECURE · 1x A100 80GB SXM\""));
+
+  bad = run_cli (home, &status, &err3, "pricing", "--clouds", "aws,azure", NULL);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (err3, "unknown cloud “azure”"));
+  remove_dir (dir);
+  g_rmdir (sub);
+  g_rmdir (home);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, NULL);
+  catalog = hr_catalog_new_default (&error);
+  g_assert_no_error (error);
+
+  server.huge_chunk = g_malloc (HUGE_CHUNK);
+  for (gsize i = 0; i < HUGE_CHUNK; i += 32)
+    memcpy (server.huge_chunk + i, "cpu-x,,,0.1,us-east-1-aaaaaaaaa\n", 32);
+  server.thread = g_thread_new ("server", server_thread, NULL);
+  g_mutex_lock (&server.mutex);
+  while (!server.running)
+    g_cond_wait (&server.cond, &server.mutex);
+  g_mutex_unlock (&server.mutex);
+
+  g_test_add_func ("/skypilot-net/refresh", test_refresh);
+  g_test_add_func ("/skypilot-net/failure-keeps-cache", test_failure_keeps_cache);
+  g_test_add_func ("/skypilot-net/cancel", test_cancel);
+  g_test_add_func ("/skypilot-net/base-url", test_base_url);
+  g_test_add_func ("/skypilot-net/cli", test_cli);
+  ret = g_test_run ();
+
+  g_main_loop_quit (server.loop);
+  g_thread_join (server.thread);
+  g_free (server.huge_chunk);
+  g_free (server.base);
+  hr_catalog_free (catalog);
+  return ret;
+}
