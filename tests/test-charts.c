@@ -954,6 +954,33 @@ test_bridge_finetune (void)
                 NULL);
 }
 
+/* Every chart has a text for assistive technologies, with the figures it draws. */
+static void
+test_describe (void)
+{
+  g_autofree HrChartCompare *c = g_new0 (HrChartCompare, 1);
+  g_autofree HrChartBreakdown *b = g_new0 (HrChartBreakdown, 1);
+  g_autofree char *text = NULL;
+  g_autofree char *btext = NULL;
+
+  for (guint k = 0; k < HR_CHART_N_KINDS; k++)
+    g_assert_nonnull (hr_chart_info (k)->describe);
+
+  c->n_items = 2;
+  c->items[0] = (HrChartCompareItem) { "H100 80GB SXM", 1, 68.21, 76.0, 117.7, NAN, HR_CHART_VERDICT_FITS };
+  c->items[1] = (HrChartCompareItem) { "RTX 5090 32GB", 1, 68.21, 30.4, NAN, 1.27, HR_CHART_VERDICT_EXCEEDS };
+  text = hr_chart_info (HR_CHART_COMPARE)->describe (c);
+  g_assert_nonnull (strstr (text, "H100 80GB SXM: 68.21 of 76.00 GiB, Fits with margin; 117.7 tokens/s.\n"));
+  g_assert_nonnull (strstr (text, "RTX 5090 32GB: 68.21 of 30.40 GiB, Does not fit; $1.27 per 1M tokens.\n"));
+
+  b->n_devices = 1;
+  b->devices[0] = (HrChartDevice) { "GPU 1 · RTX 4090", 12.5, 2.25, 0.75, 24, 23.5 };
+  b->verdict = HR_CHART_VERDICT_TIGHT;
+  btext = hr_chart_info (HR_CHART_BREAKDOWN)->describe (b);
+  g_assert_cmpstr (btext, ==, "GPU 1 · RTX 4090: weights 12.50 GiB, KV cache 2.25 GiB, buffers 0.75 GiB; "
+                              "23.50 GiB usable.\nTight fit.");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -976,6 +1003,7 @@ main (int    argc,
   g_test_add_func ("/charts/finetune", test_finetune);
   g_test_add_func ("/charts/tco", test_tco);
   g_test_add_func ("/charts/robust", test_robust);
+  g_test_add_func ("/charts/describe", test_describe);
   g_test_add_func ("/charts/export", test_export);
   g_test_add_func ("/charts/bridge/breakdown", test_bridge_breakdown);
   g_test_add_func ("/charts/bridge/context", test_bridge_context);

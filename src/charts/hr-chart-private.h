@@ -466,4 +466,12 @@ hr_chart_known (double v)
   return isfinite (v);
 }
 
+/* hr-chart-describe.c: HrChartInfo.describe, the figures each chart shows as text */
+char *hr_chart_breakdown_describe (const void *data);
+char *hr_chart_context_describe   (const void *data);
+char *hr_chart_quant_describe     (const void *data);
+char *hr_chart_compare_describe   (const void *data);
+char *hr_chart_finetune_describe  (const void *data);
+char *hr_chart_tco_describe       (const void *data);
+
 G_END_DECLS

@@ -3,6 +3,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-chart.h"
+#include "hr-chart-private.h"
 
 #define RGB(r, g, b) { (r) / 255.0, (g) / 255.0, (b) / 255.0, 1.0 }
 
@@ -79,27 +80,27 @@ DRAW_ANY (hr_chart_tco_draw, HrChartTco)
 static const HrChartInfo chart_registry[HR_CHART_N_KINDS] = {
   [HR_CHART_BREAKDOWN] = {
     "breakdown", N_("Memory breakdown"), DATA (HrChartBreakdown),
-    hr_chart_breakdown_draw_any, 200, 230, 520, NULL,
+    hr_chart_breakdown_draw_any, 200, 230, 520, hr_chart_breakdown_describe,
   },
   [HR_CHART_CONTEXT] = {
     "context", N_("Memory by context"), DATA (HrChartContext),
-    hr_chart_context_draw_any, 260, 320, 720, NULL,
+    hr_chart_context_draw_any, 260, 320, 720, hr_chart_context_describe,
   },
   [HR_CHART_QUANT] = {
     "quant", N_("Quantizations"), DATA (HrChartQuant),
-    hr_chart_quant_draw_any, 240, 320, 720, NULL,
+    hr_chart_quant_draw_any, 240, 320, 720, hr_chart_quant_describe,
   },
   [HR_CHART_COMPARE] = {
     "compare", N_("GPU comparison"), DATA (HrChartCompare),
-    hr_chart_compare_draw_any, 240, 320, 720, NULL,
+    hr_chart_compare_draw_any, 240, 320, 720, hr_chart_compare_describe,
   },
   [HR_CHART_FINETUNE] = {
     "finetune", N_("Fine-tuning memory"), DATA (HrChartFinetune),
-    hr_chart_finetune_draw_any, 240, 320, 700, NULL,
+    hr_chart_finetune_draw_any, 240, 320, 700, hr_chart_finetune_describe,
   },
   [HR_CHART_TCO] = {
     "tco", N_("Rent versus buy"), DATA (HrChartTco),
-    hr_chart_tco_draw_any, 240, 320, 720, NULL,
+    hr_chart_tco_draw_any, 240, 320, 720, hr_chart_tco_describe,
   },
 };
 

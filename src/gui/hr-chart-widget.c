@@ -77,12 +77,20 @@ static void
 update_accessible (HrChartWidget *self)
 {
   const char *title = hr_chart_data_title (self->kind, self->data);
+  const HrChartInfo *info = hr_chart_info (self->kind);
+  g_autofree char *figures = NULL;
+  g_autofree char *description = NULL;
 
+  /* the view's summary, then every figure the drawing shows */
+  if (info != NULL && info->describe != NULL && self->data != NULL)
+    figures = info->describe (self->data);
+  description = g_strjoin ("\n", self->description ? self->description : "", figures ? figures : "", NULL);
+  g_strstrip (description);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  title[0] ? title : _(hr_chart_info (self->kind)->title),
+                                  title[0] ? title : _(info->title),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  self->description ? self->description : "",
+                                  description,
                                   -1);
 }
 
