@@ -52,6 +52,40 @@ test_context (void)
 }
 
 /* What a terminal or a label would obey instead of show is made visible, and long text cut. */
+/* Waits read as waits: the unit changes before the figure passes three or four digits (a CPU's
+ * 4K-token prompt once printed "~641579 ms"). */
+static void
+test_duration (void)
+{
+  static const struct { double ms; const char *text; } cases[] = {
+    { 0, "~0 ms" },
+    { 772.4, "~772 ms" },
+    { 9999.4, "~9999 ms" },
+    { 9999.6, "~10.0 s" },
+    { 12500, "~12.5 s" },
+    { 119940, "~119.9 s" },
+    { 119960, "~2.0 min" },
+    { 641579, "~10.7 min" },
+    { 7140000, "~119.0 min" },
+    { 7200000, "~2.0 h" },
+    { 1.5e9, "~416.7 h" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = hr_format_duration_ms (cases[i].ms);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+  for (gsize i = 0; i < 3; i++)
+    {
+      static const double bad[] = { NAN, INFINITY, -1 };
+      g_autofree char *text = hr_format_duration_ms (bad[i]);
+
+      g_assert_cmpstr (text, ==, "unknown");
+    }
+}
+
 static void
 test_sanitize (void)
 {
@@ -87,5 +121,6 @@ main (int argc, char **argv)
   g_test_add_func ("/units/format-c-locale", test_format_c_locale);
   g_test_add_func ("/units/context", test_context);
   g_test_add_func ("/units/sanitize", test_sanitize);
+  g_test_add_func ("/units/duration", test_duration);
   return g_test_run ();
 }

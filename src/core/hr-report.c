@@ -422,8 +422,10 @@ hr_report_estimate_text (const HrScenario *s,
     {
       line (out, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
       g_string_append_printf (out, "    %s\n", e->prefill_basis);
-      line (out, 2, _("Time to first token"), _("~%s ms (%d-token prompt)"), num (a, e->ttft_ms, 0),
-            s->prompt_tokens);
+      g_autofree char *ttft = hr_format_duration_ms (e->ttft_ms);
+
+      /* TRANSLATORS: time to first token, e.g. "~772 ms (4096-token prompt)" */
+      line (out, 2, _("Time to first token"), _("%s (%d-token prompt)"), ttft, s->prompt_tokens);
     }
   else
     line (out, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis);

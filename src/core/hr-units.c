@@ -1,6 +1,7 @@
 /* hr-units.c — byte units and locale-independent number output */
 #include "hr-units.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -67,6 +68,28 @@ hr_format_number_c (double value,
   char buf[G_ASCII_DTOSTR_BUF_SIZE + 32];
 
   return g_strdup (hr_format_number_c_buf (buf, sizeof buf, value, decimals));
+}
+
+char *
+hr_format_duration_ms (double ms)
+{
+  char n[64];
+
+  if (!isfinite (ms) || ms < 0)
+    return g_strdup (_("unknown"));
+  /* Switch unit before the figure grows past three digits: "641579 ms" reads as a number,
+   * "~10.7 min" as a wait.  The thresholds are on the rounded figure, so 9999.6 ms is "~10 s". */
+  if (hr_round (ms, 0) < 10000)
+    /* TRANSLATORS: a duration in milliseconds, e.g. "~772 ms" */
+    return g_strdup_printf (_("~%s ms"), hr_format_number_locale_buf (n, sizeof n, ms, 0));
+  if (hr_round (ms / 1000.0, 1) < 120)
+    /* TRANSLATORS: a duration in seconds, e.g. "~12.5 s" */
+    return g_strdup_printf (_("~%s s"), hr_format_number_locale_buf (n, sizeof n, ms / 1000.0, 1));
+  if (hr_round (ms / 60000.0, 1) < 120)
+    /* TRANSLATORS: a duration in minutes, e.g. "~4.3 min" */
+    return g_strdup_printf (_("~%s min"), hr_format_number_locale_buf (n, sizeof n, ms / 60000.0, 1));
+  /* TRANSLATORS: a duration in hours, e.g. "~2.1 h" */
+  return g_strdup_printf (_("~%s h"), hr_format_number_locale_buf (n, sizeof n, ms / 3600000.0, 1));
 }
 
 char *

@@ -30,6 +30,9 @@ const char     *hr_format_number_locale_buf (char            *buf,
                                              gsize            size,
                                              double           value,
                                              int              decimals);
+/* A wait as a person reads it, in the user's locale: "~772 ms", "~12.5 s", "~4.3 min",
+ * "~2.1 h"; "unknown" when @ms is not finite.  Newly allocated. */
+char           *hr_format_duration_ms       (double           ms);
 /* "32K", "128K", "1M" for context lengths. */
 char           *hr_format_context_short     (gint64           tokens);
 /* "Qwen/Qwen3 30B (mine)" → "qwen-qwen3-30b-mine": lower-case ASCII letters, digits, '.', '_',

@@ -174,24 +174,6 @@ format_percent (double fraction)
   return g_strdup_printf (_("%s%%"), n);
 }
 
-static char *
-format_ms (double ms)
-{
-  g_autofree char *n = NULL;
-
-  if (!isfinite (ms))
-    return g_strdup (_("unknown"));
-  if (ms >= 10000)
-    {
-      n = hr_size_format_number (ms / 1000.0, 1);
-      /* TRANSLATORS: a duration in seconds, e.g. "~12.5 s" */
-      return g_strdup_printf (_("~%s s"), n);
-    }
-  n = hr_size_format_number (ms, 0);
-  /* TRANSLATORS: a duration in milliseconds, e.g. "~772 ms" */
-  return g_strdup_printf (_("~%s ms"), n);
-}
-
 const char *
 hr_size_verdict_css (HrVerdict verdict)
 {
@@ -583,7 +565,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
             note);
 
   /* Prefill */
-  ttft = format_ms (e->ttft_ms);
+  ttft = hr_format_duration_ms (e->ttft_ms);
   prompt = hr_format_context_short (s->prompt_tokens);
   {
     g_autofree char *pf = NULL;
