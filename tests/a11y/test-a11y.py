@@ -1,0 +1,296 @@
+#!/usr/bin/python3
+"""test-a11y.py — Headroom driven through the accessibility tree (AT-SPI), as a user would.
+
+Run by tests/a11y/run-a11y.sh under Xvfb with a private session bus that carries the
+accessibility bus.  Keys and the mouse wheel are real input events (XTest, through AT-SPI's
+registry), the answers are read from the accessibility tree:
+
+  verdict    pick a model (Ctrl+F) and a GPU (Ctrl+G) by typing; the verdict read from the tree
+             is headroom-cli's for the same scenario
+  tab        Tab goes round every control and into the results, never stuck on one widget
+  wheel      the wheel over the context slider scrolls the sidebar, the context stays
+  export     Ctrl+E exports the chart in view through the file chooser; a PNG file appears
+  charts     each chart has a description with its figures
+
+TAP output; exit 77 (skip) when the AT-SPI Python bindings are missing.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import gi
+    gi.require_version('Atspi', '2.0')
+    from gi.repository import Atspi, GLib
+except (ImportError, ValueError) as e:
+    print(f"1..0 # SKIP no AT-SPI bindings ({e})")
+    sys.exit(77)
+
+HEADROOM, CLI = sys.argv[1], sys.argv[2]
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append((name, ok, detail))
+    print(("ok" if ok else "not ok") + f" {len(results)} {name}" + (f" # {detail}" if detail else ""))
+    sys.stdout.flush()
+
+
+def pump(seconds):
+    end = time.monotonic() + seconds
+    ctx = GLib.MainContext.default()
+    while time.monotonic() < end:
+        while ctx.iteration(False):
+            pass
+        time.sleep(0.02)
+
+
+def walk(node, depth=0, maxdepth=80):
+    if node is None or depth > maxdepth:
+        return
+    yield node
+    try:
+        n = node.get_child_count()
+    except GLib.Error:
+        return
+    for i in range(n):
+        try:
+            child = node.get_child_at_index(i)
+        except GLib.Error:
+            continue
+        yield from walk(child, depth + 1, maxdepth)
+
+
+def showing(node):
+    try:
+        return node.get_state_set().contains(Atspi.StateType.SHOWING)
+    except GLib.Error:
+        return False
+
+
+def find(root, pred, timeout=10.0, only_showing=False):
+    end = time.monotonic() + timeout
+    while True:
+        for node in walk(root):
+            try:
+                if (not only_showing or showing(node)) and pred(node):
+                    return node
+            except GLib.Error:
+                pass
+        if time.monotonic() > end:
+            return None
+        pump(0.2)
+
+
+MODIFIER_MASKS = {"Control_L": 1 << 2, "Shift_L": 1 << 0}
+
+
+def key(keysym_name, mods=()):
+    """A key press as the keyboard sends it (XTest through the registry); modifiers are held
+    as locked modifiers around it."""
+    mask = sum(MODIFIER_MASKS[m] for m in mods)
+    if mask:
+        Atspi.generate_keyboard_event(mask, None, Atspi.KeySynthType.LOCKMODIFIERS)
+        pump(0.05)
+    Atspi.generate_keyboard_event(Gdk_keyval(keysym_name), None, Atspi.KeySynthType.PRESSRELEASE | Atspi.KeySynthType.SYM)
+    pump(0.05)
+    if mask:
+        Atspi.generate_keyboard_event(mask, None, Atspi.KeySynthType.UNLOCKMODIFIERS)
+    pump(0.15)
+
+
+def type_text(text):
+    """Typed key by key (lower case, digits, space, '.', '-', '/', '_' are keysyms as they are)."""
+    for c in text:
+        Atspi.generate_keyboard_event(ord(c), None, Atspi.KeySynthType.PRESSRELEASE | Atspi.KeySynthType.SYM)
+        pump(0.03)
+    pump(0.5)
+
+
+KEYSYMS = {"Control_L": 0xffe3, "Shift_L": 0xffe1, "Tab": 0xff09, "Return": 0xff0d,
+           "Escape": 0xff1b, "a": 0x61, "e": 0x65, "f": 0x66, "g": 0x67}
+
+
+def Gdk_keyval(name):
+    return KEYSYMS[name]
+
+
+def focused_cb(event):
+    if event.detail1 == 1:
+        focus_log.append(event.source)
+
+
+focus_log = []
+
+
+def app_root(proc):
+    for _ in range(300):  # a loaded machine may take a while to start it
+        if proc.poll() is not None:
+            return None
+        desktop = Atspi.get_desktop(0)
+        for i in range(desktop.get_child_count()):
+            a = desktop.get_child_at_index(i)
+            try:
+                if a is not None and a.get_process_id() == proc.pid:
+                    return a
+            except GLib.Error:
+                pass
+        time.sleep(0.2)
+    return None
+
+
+def cli_verdict(model, gpu):
+    out = subprocess.run([CLI, "estimate", "--model", model, "--gpu", gpu],
+                         capture_output=True, text=True, check=True).stdout
+    verdict = [l for l in out.splitlines() if l.startswith("Verdict: ")][0][len("Verdict: "):]
+    required = [l for l in out.splitlines() if l.strip().startswith("Required memory")][0].split()[2]
+    return verdict, required
+
+
+def name_of(node):
+    try:
+        return node.get_name() or ""
+    except GLib.Error:
+        return ""
+
+
+def role_of(node):
+    try:
+        return node.get_role()
+    except GLib.Error:
+        return None
+
+
+def main():
+    env = dict(os.environ)
+    env.pop("GTK_A11Y", None)
+    env.pop("NO_AT_BRIDGE", None)
+    exportdir = tempfile.mkdtemp(prefix="headroom-a11y-")
+    env["XDG_CONFIG_HOME"] = exportdir  # a private place for the file chooser
+    proc = subprocess.Popen([HEADROOM], env=env)
+    try:
+        run(proc, exportdir)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    print(f"1..{len(results)}")
+    return 0 if all(ok for _, ok, _ in results) else 1
+
+
+def run(proc, exportdir):
+    app = app_root(proc)
+    check("the application is on the accessibility bus", app is not None)
+    if app is None:
+        return
+    frame = find(app, lambda n: role_of(n) == Atspi.Role.FRAME, 20)
+    check("its window is there", frame is not None)
+    listener = Atspi.EventListener.new(focused_cb)
+    listener.register("object:state-changed:focused")
+    pump(2.0)
+
+    # -- pick a model and a GPU by typing, read the verdict --
+    key("f", ["Control_L"])
+    pump(0.5)
+    type_text("llama 3.1 8b instruct")
+    pump(1.0)
+    key("Return")
+    pump(1.0)
+    key("g", ["Control_L"])
+    pump(0.5)
+    type_text("rtx 4090 24gb")
+    pump(1.0)
+    key("Return")
+    verdict, required = cli_verdict("llama-3.1-8b", "rtx-4090-24gb")
+    title = find(frame, lambda n: "Llama 3.1 8B Instruct on RTX 4090 24GB" in name_of(n), 15)
+    check("typing picks the model and the GPU", title is not None,
+          "title: " + (name_of(title) if title else "not found"))
+    banner = find(frame, lambda n: name_of(n).startswith(verdict + ".") and required in name_of(n), 15)
+    check("the verdict read from the tree is headroom-cli's", banner is not None,
+          f"expected '{verdict}. … {required} …'")
+
+    # -- Tab through every control --
+    sidebar_controls = ["Number of GPUs", "Context window in tokens", "Context window, logarithmic",
+                        "Concurrent sequences", "Percent of layers in system RAM"]  # a dense model: no MoE row
+    key("Escape")
+    pump(0.5)
+    focus_log.clear()
+    seen, names, stuck = [], [], 0
+    for _ in range(160):
+        n = len(focus_log)
+        key("Tab")
+        for _ in range(50):
+            if len(focus_log) > n:
+                break
+            pump(0.02)
+        if len(focus_log) == n:
+            stuck += 1  # Tab moved nothing
+            continue
+        now = focus_log[-1]
+        seen.append(now)
+        names.append(name_of(now))
+        if len(seen) > 20 and seen.count(now) > 1 and now == seen[0]:
+            break
+    reached = [c for c in sidebar_controls if any(n.startswith(c) for n in names)]
+    check("Tab reaches every scenario control", len(reached) == len(sidebar_controls),
+          f"missing {sorted(set(sidebar_controls) - set(reached))}")
+    results_stops = [n for n in names if "Required memory" in n or n.startswith("Q")
+                     or "Export" in n]
+    check("Tab goes on into the results", len(results_stops) > 0, f"{len(set(names))} stops")
+    check("Tab never stays on one widget", stuck == 0, f"{stuck} repeats")
+    check("Tab comes back round", len(seen) > 20 and seen[-1] == seen[0], f"{len(seen)} presses")
+
+    # -- the wheel over the context slider scrolls the page, not the value --
+    spin = find(frame, lambda n: name_of(n).startswith("Context window in tokens") and role_of(n) == Atspi.Role.SPIN_BUTTON, 5)
+    scale = find(frame, lambda n: name_of(n).startswith("Context window, logarithmic"), 5)
+    if spin is not None and scale is not None:
+        before = spin.get_value_iface().get_current_value() if spin.get_value_iface() else None
+        y_before = scale.get_extents(Atspi.CoordType.WINDOW).y
+        ext = scale.get_extents(Atspi.CoordType.SCREEN)
+        x, y = ext.x + ext.width // 2, ext.y + ext.height // 2
+        Atspi.generate_mouse_event(x, y, "abs")
+        pump(0.2)
+        for _ in range(3):
+            Atspi.generate_mouse_event(x, y, "b5c")
+            pump(0.2)
+        after = spin.get_value_iface().get_current_value() if spin.get_value_iface() else None
+        y_after = scale.get_extents(Atspi.CoordType.WINDOW).y
+        check("the wheel over the context slider leaves the context", before is not None and before == after,
+              f"{before} -> {after}")
+        check("… and scrolls the page instead (the slider moved up)", y_after < y_before, f"y {y_before} -> {y_after}")
+    else:
+        check("the wheel over the context slider leaves the context", False, "slider not found")
+
+    # -- every chart describes its figures --
+    charts = [n for n in walk(frame) if role_of(n) == Atspi.Role.IMAGE
+              and "GiB" in (n.get_description() or "")]
+    check("the charts describe their figures", len(charts) >= 2,
+          "; ".join((c.get_description() or "")[:60] for c in charts))
+
+    # -- export a chart: Ctrl+E, a file name, Return --
+    target = os.path.join(exportdir, "chart-from-a11y.png")
+    key("Escape")
+    key("e", ["Control_L"])
+    dialog = find(app, lambda n: name_of(n) == "Export Chart", 15)
+    check("Ctrl+E opens the export dialog", dialog is not None)
+    if dialog is not None:
+        pump(1.0)
+        key("a", ["Control_L"])
+        type_text(target)
+        key("Return")
+        for _ in range(50):
+            if os.path.exists(target):
+                break
+            pump(0.2)
+        ok = os.path.exists(target)
+        with open(target, "rb") if ok else open(os.devnull, "rb") as f:
+            magic = f.read(8)
+        check("the chart is exported as a PNG", ok and magic == b"\x89PNG\r\n\x1a\n", target)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
