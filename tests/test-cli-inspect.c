@@ -247,6 +247,28 @@ test_errors (void)
   run_inspect (&r, overflow, "--json", NULL);
   assert_one_line_error (&r, 1);
   run_clear (&r);
+
+  /* Out-of-range counts are refused before the file is read, as estimate refuses them. */
+  run_inspect (&r, good, "--batch", "0", NULL);
+  assert_one_line_error (&r, 2);
+  g_assert_nonnull (strstr (r.err, "--batch must be between 1 and"));
+  run_clear (&r);
+  run_inspect (&r, good, "--context", "4k", "--gpus", "-5", NULL);
+  assert_one_line_error (&r, 2);
+  g_assert_nonnull (strstr (r.err, "--gpus must be between 1 and"));
+  run_clear (&r);
+
+  /* A bad --gpu-custom names the option once. */
+  run_inspect (&r, good, "--context", "4k", "--gpu-custom", "foo", NULL);
+  assert_one_line_error (&r, 2);
+  g_assert_nonnull (strstr (r.err, "--gpu-custom: "));
+  g_assert_null (strstr (r.err, "--gpu-custom: --gpu-custom"));
+  run_clear (&r);
+  run_estimate (&r, "--model", "qwen3-8b", "--gpu-custom", "foo", NULL);
+  assert_one_line_error (&r, 2);
+  g_assert_nonnull (strstr (r.err, "--gpu-custom: "));
+  g_assert_null (strstr (r.err, "--gpu-custom: --gpu-custom"));
+  run_clear (&r);
 }
 
 /* A header's name and the file's name reach the terminal escaped: no escape sequence (a title

@@ -238,7 +238,7 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
       g_autoptr(GError) local = NULL;
       out->owned_gpu = hr_gpu_new_from_spec (args->gpu_custom, &local);
       if (out->owned_gpu == NULL)
-        return usage (error, "--gpu-custom: %s", local->message);
+        return usage (error, "%s", local->message);  /* the message names --gpu-custom */
       g_ptr_array_add (out->gpus, out->owned_gpu);
     }
   for (int i = 0; args->gpu && args->gpu[i]; i++)

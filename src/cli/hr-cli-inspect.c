@@ -161,7 +161,7 @@ compute_estimate (const InspectArgs  *a,
       ie->owned_gpu = hr_gpu_new_from_spec (a->gpu_custom, &local);
       if (ie->owned_gpu == NULL)
         {
-          g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "--gpu-custom: %s", local->message);
+          g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "%s", local->message);
           return FALSE;
         }
       gpu = ie->owned_gpu;
@@ -537,6 +537,17 @@ hr_cli_inspect (int    argc,
       goto out;
     }
   file = a.files[0];
+  /* The same bounds as every other command's scenario (hr_scenario_validate). */
+  if (a.batch < 1 || a.batch > HR_MAX_BATCH)
+    {
+      rc = usage_fail ("--batch must be between 1 and %d (got %d)", HR_MAX_BATCH, a.batch);
+      goto out;
+    }
+  if (a.gpus < 1 || a.gpus > HR_MAX_GPUS)
+    {
+      rc = usage_fail ("--gpus must be between 1 and %d (got %d)", HR_MAX_GPUS, a.gpus);
+      goto out;
+    }
   if (a.context == NULL && (a.gpu != NULL || a.gpu_custom != NULL || a.kv_type != NULL ||
                             a.backend != NULL || a.engine != NULL))
     {
