@@ -372,6 +372,27 @@ test_hostile (void)
   assert_error ("{" BASE ", \"sliding_window\": 128, \"layer_types\": [1, 2]}",
                 HR_HFCONFIG_ERROR_INVALID, "layer_types");
 
+  /* shapes no attention layer can have, and a context past any integer (issue 13) */
+  assert_error ("{\"num_hidden_layers\": 32, \"hidden_size\": 4096, \"num_attention_heads\": 32, "
+                "\"num_key_value_heads\": 7, \"intermediate_size\": 14336, \"vocab_size\": 32000}",
+                HR_HFCONFIG_ERROR_INVALID, "7 key/value heads do not divide 32 attention heads");
+  assert_error ("{\"num_hidden_layers\": 32, \"hidden_size\": 4096, \"num_attention_heads\": 30, "
+                "\"num_key_value_heads\": 6, \"intermediate_size\": 14336, \"vocab_size\": 32000}",
+                HR_HFCONFIG_ERROR_INVALID, "30 attention heads do not divide hidden_size 4096");
+  assert_error ("{" BASE ", \"max_position_embeddings\": 1e300}", HR_HFCONFIG_ERROR_INVALID,
+                "max_position_embeddings is out of range");
+  {
+    /* an explicit head_dim makes a non-dividing head count legitimate (Gemma-style) */
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HrModel) m = hr_hfconfig_parse (
+        "{\"num_hidden_layers\": 32, \"hidden_size\": 4096, \"num_attention_heads\": 30, "
+        "\"num_key_value_heads\": 6, \"head_dim\": 128, \"intermediate_size\": 14336, "
+        "\"vocab_size\": 32000}", -1, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (m);
+  }
+
   /* negative, huge, absurd */
   assert_error ("{\"num_hidden_layers\": -1, \"hidden_size\": 4096}", HR_HFCONFIG_ERROR_INVALID,
                 "num_hidden_layers is out of range");

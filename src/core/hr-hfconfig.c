@@ -1003,6 +1003,24 @@ build_model (Cfg        *cfg,
   if (cfg->error != NULL || cfg->missing->len > 0)
     goto fail;
 
+  /* Shapes no attention layer can have: each KV head serves a whole group of query heads, and
+   * without head_dim (or MLA's own head sizes) the heads split the hidden size evenly.  Sizing
+   * such a config would print confident nonsense. */
+  if (a.heads % a.kv_heads != 0)
+    {
+      g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
+                   "config.json: %d key/value heads do not divide %d attention heads",
+                   a.kv_heads, a.heads);
+      goto fail;
+    }
+  if (!a.mla && !has (cfg, "head_dim") && a.hidden % a.heads != 0)
+    {
+      g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
+                   "config.json: %d attention heads do not divide hidden_size %d, and there is "
+                   "no head_dim", a.heads, a.hidden);
+      goto fail;
+    }
+
   /* The model. */
   model = hr_model_new ();
   model->origin = HR_MODEL_ORIGIN_CONFIG;
@@ -1072,6 +1090,8 @@ build_model (Cfg        *cfg,
   model->tie_embeddings = a.tied;
   model->max_context = (gint64) get_int_v (cfg, ctx_keys, 0, G_MAXINT,
                                            default_context (a.model_type), FALSE);
+  if (cfg->error != NULL)   /* e.g. max_position_embeddings 1e300: refused, not ignored */
+    goto fail;
 
   params = count_params (cfg, &a);
   model->total_params = params.total + vision_params (cfg, a.hidden);
