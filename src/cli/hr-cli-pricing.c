@@ -117,6 +117,8 @@ print_table (const HrPricing *pricing,
   printf ("%u offers", pricing->offers->len);
   if (pricing->skipped > 0)
     printf (", %u invalid offers skipped", pricing->skipped);
+  if (pricing->unread > 0)
+    printf (", %u more past the first %d not read", pricing->unread, HR_PRICING_MAX_OFFERS);
   printf ("\n");
 }
 

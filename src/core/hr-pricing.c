@@ -327,6 +327,7 @@ hr_pricing_copy (const HrPricing *pricing)
   copy->source = g_strdup (pricing->source);
   copy->feed_updated = g_strdup (pricing->feed_updated);
   copy->skipped = pricing->skipped;
+  copy->unread = pricing->unread;
   for (i = 0; pricing->offers != NULL && i < pricing->offers->len; i++)
     g_ptr_array_add (copy->offers, hr_offer_copy (g_ptr_array_index (pricing->offers, i)));
   return copy;
@@ -434,11 +435,15 @@ hr_pricing_parse (const char  *json,
   n_offers = json_array_get_length (offers);
   for (i = 0; i < n_offers; i++)
     {
-      HrOffer *offer = NULL;
+      HrOffer *offer;
 
-      if (pricing->offers->len < HR_PRICING_MAX_OFFERS)
-        offer = parse_offer (json_array_get_element (offers, i));
-
+      /* Past the cap nothing is read, so nothing can be called invalid: counted apart. */
+      if (pricing->offers->len >= HR_PRICING_MAX_OFFERS)
+        {
+          pricing->unread++;
+          continue;
+        }
+      offer = parse_offer (json_array_get_element (offers, i));
       if (offer != NULL)
         g_ptr_array_add (pricing->offers, offer);
       else
@@ -478,7 +483,8 @@ hr_pricing_to_json (const HrPricing *pricing)
   append_string (out, pricing->currency);
   g_string_append (out, ",\n  \"source\": ");
   append_string (out, pricing->source);
-  g_string_append_printf (out, ",\n  \"skipped\": %u,\n  \"offers\": [", pricing->skipped);
+  g_string_append_printf (out, ",\n  \"skipped\": %u,\n  \"unread\": %u,\n  \"offers\": [",
+                          pricing->skipped, pricing->unread);
 
   for (i = 0; pricing->offers != NULL && i < pricing->offers->len; i++)
     {

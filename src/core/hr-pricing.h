@@ -40,7 +40,8 @@ typedef struct
                          * SkyPilot catalog "catalog-network", "catalog-cache", "catalog-snapshot" */
   char *feed_updated;   /* the date of a pricing feed merged into catalog prices, else NULL */
   GPtrArray *offers;    /* HrOffer */
-  guint skipped;        /* offers dropped by validation */
+  guint skipped;        /* offers read and dropped by validation */
+  guint unread;         /* offers past HR_PRICING_MAX_OFFERS, not read (valid or not) */
 } HrPricing;
 
 GQuark          hr_pricing_error_quark      (void);

@@ -287,7 +287,8 @@ feed_refresh_cb (GObject      *source,
   else
     {
       g_ptr_array_add (self->updated, g_strdup (_("pricing feed")));
-      self->feed_skipped = pricing->skipped;
+      /* "N offers were skipped": the invalid ones and those past the cap alike */
+      self->feed_skipped = pricing->skipped + pricing->unread;
       g_clear_pointer (&self->feed, hr_pricing_free);
       self->feed = g_steal_pointer (&pricing);
     }

@@ -503,6 +503,7 @@ hr_skypilot_build_pricing (GPtrArray              *clouds,
         g_ptr_array_add (pricing->offers, hr_offer_copy (g_ptr_array_index (feed->offers, i)));
       pricing->feed_updated = g_strdup (feed->updated);
       pricing->skipped += feed->skipped;
+      pricing->unread += feed->unread;
     }
   return pricing;
 }
