@@ -452,6 +452,33 @@ test_no_gpu (void)
   g_assert_cmpfloat (est.prefill_tps, >, 30);
   g_assert_cmpfloat (est.prefill_tps, <, 80);
 
+  /* A model that does not fit the machine's RAM: more of this one machine is no fix, so the
+   * advice offers a smaller quant or context, never "use 4 GPUs". */
+  {
+    HrScenario s;
+    HrFix fix;
+    g_autoptr(GPtrArray) lines = NULL;
+    g_autoptr(GError) error = NULL;
+    HrEstimate big;
+
+    hr_scenario_init (&s, hr_catalog_find_model (catalog, "glm-4.5-air"), dev);
+    g_assert_true (hr_estimate_compute (&s, NULL, &big, &error));
+    g_assert_cmpint (big.verdict, ==, HR_VERDICT_EXCEEDS);
+    g_assert_cmpint (hr_advice_min_gpus (&s, 64), ==, 0);
+    lines = hr_advice_diagnosis (&s, &big, catalog);
+    for (guint i = 0; i < lines->len; i++)
+      {
+        g_assert_null (strstr (lines->pdata[i], "GPU"));
+        g_assert_null (strstr (lines->pdata[i], "system RAM"));   /* no offload, no --n-cpu-moe */
+      }
+    if (hr_advice_fix (&s, catalog, NULL, &fix))
+      {
+        g_assert_cmpint (fix.kind, !=, HR_FIX_GPUS);
+        g_assert_cmpint (fix.kind, !=, HR_FIX_OFFLOAD);
+        g_assert_cmpint (fix.scenario.n_gpus, ==, 1);
+      }
+  }
+
   dev_free = hr_system_make_device (sys, TRUE, &n);
   g_assert_cmpfloat (dev_free->memory_gib, ==, 62);
   tree_free (t);

@@ -92,12 +92,23 @@ hr_advice_best_quant (const HrScenario *scenario,
   return NULL;
 }
 
+/* "CPU + system RAM": the device is the machine's own memory.  More of it is not a fix, and
+ * there is nowhere else to offload to, so the diagnosis must not send a GPU-less user to "use
+ * 4 GPUs" or "offload 70 % of layers to system RAM". */
+static gboolean
+on_system_ram (const HrScenario *scenario)
+{
+  return scenario->gpu != NULL && scenario->gpu->backend == HR_BACKEND_CPU;
+}
+
 int
 hr_advice_min_gpus (const HrScenario *scenario,
                     int               max_gpus)
 {
   HrScenario s = *scenario;
 
+  if (on_system_ram (scenario))
+    return 0;
   for (int n = 1; n <= MIN (max_gpus, HR_MAX_GPUS); n = n < 8 ? n + 1 : n * 2)
     {
       s.n_gpus = n;
@@ -413,6 +424,8 @@ min_offload_pct (const HrScenario *scenario)
 {
   HrScenario s = *scenario;
 
+  if (on_system_ram (scenario))
+    return NAN;
   for (int pct = 5; pct <= 100; pct += 5)
     {
       s.offload_pct = pct;
@@ -588,7 +601,7 @@ hr_advice_diagnosis (const HrScenario *scenario,
     g_ptr_array_add (lines, g_strdup_printf (_("The KV cache (%s GiB) is more than half the weights: context length and concurrent sequences drive memory here."),
                                              fmt_num (a, 64, hr_to_gib (e->kv_bytes), 2)));
 
-  if (hr_model_is_moe (m) && e->verdict == HR_VERDICT_EXCEEDS &&
+  if (hr_model_is_moe (m) && e->verdict == HR_VERDICT_EXCEEDS && !on_system_ram (scenario) &&
       (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA))
     {
       HrScenario s = *scenario;
