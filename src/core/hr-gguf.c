@@ -4,8 +4,11 @@
  * checks gguf.cpp makes (magic, version, counts, key and tensor-name uniqueness, n_dims, ne[0]
  * a multiple of the block size, offsets laid out in order with the file's alignment) and add
  * hard limits so a hostile header cannot make us allocate or loop without bound.
+ *
+ * This file reads the bytes (keys and tensor infos); hr-gguf-layout.c adds the tensors up and
+ * checks their offsets, hr-gguf-query.c answers questions about the result.
  */
-#include "hr-gguf.h"
+#include "hr-gguf-private.h"
 #include "hr-quant.h"
 
 #include <gio/gio.h>
@@ -21,46 +24,6 @@
 #define KEPT_ARRAY_BUDGET      (1 << 20)   /* elements, all arrays together */
 #define KEPT_STRING_BUDGET     (64 << 20)  /* bytes, all strings together */
 #define FIRST_CHUNK            (1 << 20)
-
-typedef struct
-{
-  char *key;
-  HrGgufType type;
-  HrGgufType elem_type;  /* arrays */
-  guint64 n;             /* arrays: element count; strings: byte length */
-  union
-  {
-    guint64 u;
-    gint64 i;
-    double f;
-  } v;
-  gboolean is_unsigned;  /* v.u holds the value (UINT64 above G_MAXINT64) */
-  char *str;             /* strings, NULL when too long to keep */
-  gint64 *ints;          /* kept integer/bool arrays */
-  double *floats;        /* kept float arrays */
-} HrGgufKv;
-
-struct _HrGguf
-{
-  guint32 version;
-  guint32 alignment;
-  GPtrArray *kvs;           /* HrGgufKv, file order */
-  GHashTable *kv_index;     /* key → HrGgufKv (borrowed) */
-  GArray *tensors;          /* HrGgufTensor */
-  GHashTable *tensor_index; /* name (borrowed) → index + 1 */
-  GArray *by_type;          /* HrGgufTypeTotal */
-  guint64 n_params;
-  guint64 tensor_bytes;
-  guint64 expert_bytes;
-  guint64 expert_params;
-  guint64 data_offset;
-  guint64 data_size;
-  guint64 file_size;
-  gboolean complete;
-  guint n_splits;
-  gsize kept_elements;   /* budgets while parsing */
-  gsize kept_string_bytes;
-};
 
 typedef enum
 {
@@ -81,33 +44,9 @@ typedef struct
 
 G_DEFINE_QUARK (hr-gguf-error-quark, hr_gguf_error)
 
-static const char *type_names[HR_GGUF_N_TYPES] = {
-  "uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "bool", "string", "array",
-  "uint64", "int64", "float64",
-};
-
 static const gsize type_sizes[HR_GGUF_N_TYPES] = {
   1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8,
 };
-
-/* llama_ftype (ggml-org/llama.cpp include/llama.h) → the llama-quantize mix name. */
-static const struct
-{
-  int ftype;
-  const char *name;
-} file_types[] = {
-  { 0, "F32" },      { 1, "F16" },      { 2, "Q4_0" },     { 3, "Q4_1" },
-  { 7, "Q8_0" },     { 8, "Q5_0" },     { 9, "Q5_1" },     { 10, "Q2_K" },
-  { 11, "Q3_K_S" },  { 12, "Q3_K_M" },  { 13, "Q3_K_L" },  { 14, "Q4_K_S" },
-  { 15, "Q4_K_M" },  { 16, "Q5_K_S" },  { 17, "Q5_K_M" },  { 18, "Q6_K" },
-  { 19, "IQ2_XXS" }, { 20, "IQ2_XS" },  { 21, "Q2_K_S" },  { 22, "IQ3_XS" },
-  { 23, "IQ3_XXS" }, { 24, "IQ1_S" },   { 25, "IQ4_NL" },  { 26, "IQ3_S" },
-  { 27, "IQ3_M" },   { 28, "IQ2_S" },   { 29, "IQ2_M" },   { 30, "IQ4_XS" },
-  { 31, "IQ1_M" },   { 32, "BF16" },    { 36, "TQ1_0" },   { 37, "TQ2_0" },
-  { 38, "MXFP4_MOE" }, { 39, "NVFP4" }, { 40, "Q1_0" },
-};
-
-#define LLAMA_FTYPE_GUESSED 1024
 
 static void
 kv_free (gpointer data)
@@ -129,8 +68,8 @@ tensor_clear (gpointer data)
   g_free (t->name);
 }
 
-static HrGguf *
-gguf_new (void)
+HrGguf *
+hr_gguf_new_empty (void)
 {
   HrGguf *gguf = g_new0 (HrGguf, 1);
 
@@ -146,36 +85,17 @@ gguf_new (void)
   return gguf;
 }
 
-/* Checked arithmetic: FALSE on overflow. */
-static inline gboolean
-mul_u64 (guint64  a,
-         guint64  b,
-         guint64 *out)
+void
+hr_gguf_free (HrGguf *gguf)
 {
-  return g_uint64_checked_mul (out, a, b);
-}
-
-static inline gboolean
-add_u64 (guint64  a,
-         guint64  b,
-         guint64 *out)
-{
-  return g_uint64_checked_add (out, a, b);
-}
-
-static inline gboolean
-align_u64 (guint64  value,
-           guint64  alignment,
-           guint64 *out)
-{
-  guint64 rem = value % alignment;
-
-  if (rem == 0)
-    {
-      *out = value;
-      return TRUE;
-    }
-  return add_u64 (value, alignment - rem, out);
+  if (gguf == NULL)
+    return;
+  g_clear_pointer (&gguf->kv_index, g_hash_table_unref);
+  g_clear_pointer (&gguf->kvs, g_ptr_array_unref);
+  g_clear_pointer (&gguf->tensor_index, g_hash_table_unref);
+  g_clear_pointer (&gguf->tensors, g_array_unref);
+  g_clear_pointer (&gguf->by_type, g_array_unref);
+  g_free (gguf);
 }
 
 /* Makes sure @n bytes are available at the reader's position. */
@@ -350,12 +270,6 @@ decode_scalar (HrGgufType    type,
     }
 }
 
-static gboolean
-type_is_float (HrGgufType type)
-{
-  return type == HR_GGUF_TYPE_FLOAT32 || type == HR_GGUF_TYPE_FLOAT64;
-}
-
 static ParseStatus
 read_array (Reader    *r,
             HrGguf    *gguf,
@@ -507,33 +421,6 @@ read_kv (Reader    *r,
     }
 }
 
-static gboolean
-is_expert_tensor (const char *name)
-{
-  const char *p;
-
-  if (strstr (name, "_exps") != NULL)
-    return TRUE;
-
-  /* Older files keep one tensor per expert: blk.N.ffn_{gate,up,down}.E.weight */
-  if (!g_str_has_prefix (name, "blk."))
-    return FALSE;
-  p = name + 4;
-  if (!g_ascii_isdigit (*p))
-    return FALSE;
-  while (g_ascii_isdigit (*p))
-    p++;
-  if (g_str_has_prefix (p, ".ffn_gate."))
-    p += strlen (".ffn_gate.");
-  else if (g_str_has_prefix (p, ".ffn_down."))
-    p += strlen (".ffn_down.");
-  else if (g_str_has_prefix (p, ".ffn_up."))
-    p += strlen (".ffn_up.");
-  else
-    return FALSE;
-  return g_ascii_isdigit (*p);
-}
-
 static ParseStatus
 read_tensor_info (Reader    *r,
                   HrGguf    *gguf,
@@ -643,7 +530,8 @@ apply_alignment (HrGguf  *gguf,
       kv->type != HR_GGUF_TYPE_UINT32 && kv->type != HR_GGUF_TYPE_UINT64)
     {
       g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_INVALID,
-                   "general.alignment is a %s, not an unsigned integer", type_names[kv->type]);
+                   "general.alignment is a %s, not an unsigned integer",
+                   hr_gguf_type_to_string (kv->type));
       return FALSE;
     }
   if (kv->is_unsigned || kv->v.i <= 0 || kv->v.i > (1 << 30) || (kv->v.i & (kv->v.i - 1)) != 0)
@@ -654,89 +542,6 @@ apply_alignment (HrGguf  *gguf,
     }
   gguf->alignment = (guint32) kv->v.i;
   return TRUE;
-}
-
-static gint
-type_total_cmp (gconstpointer a,
-                gconstpointer b)
-{
-  const HrGgufTypeTotal *ta = a, *tb = b;
-
-  if (ta->bytes != tb->bytes)
-    return ta->bytes > tb->bytes ? -1 : 1;
-  return ta->type - tb->type;
-}
-
-/* Totals, by-type sums and the offset layout check.  Tensors of one file must follow each
- * other in order, each padded to the alignment (gguf.cpp: "tensor has offset X, expected Y"). */
-static gboolean
-compute_totals (HrGguf  *gguf,
-                GError **error)
-{
-  g_autoptr(GHashTable) by_type = g_hash_table_new (g_direct_hash, g_direct_equal);
-  guint64 expected = 0;
-  guint split = 0;
-
-  gguf->n_params = gguf->tensor_bytes = gguf->expert_bytes = gguf->expert_params = 0;
-  gguf->data_size = 0;
-  g_array_set_size (gguf->by_type, 0);
-
-  for (guint i = 0; i < gguf->tensors->len; i++)
-    {
-      const HrGgufTensor *t = &g_array_index (gguf->tensors, HrGgufTensor, i);
-      HrGgufTypeTotal *total;
-      gpointer slot;
-      guint64 padded;
-
-      if (t->split != split)
-        {
-          if (!add_u64 (gguf->data_size, expected, &gguf->data_size))
-            goto overflow;
-          split = t->split;
-          expected = 0;
-        }
-      if (t->offset != expected)
-        {
-          g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_INVALID,
-                       "tensor “%s” has offset %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
-                       t->name, t->offset, expected);
-          return FALSE;
-        }
-      if (!align_u64 (t->bytes, gguf->alignment, &padded) ||
-          !add_u64 (expected, padded, &expected) ||
-          !add_u64 (gguf->n_params, t->n_elements, &gguf->n_params) ||
-          !add_u64 (gguf->tensor_bytes, t->bytes, &gguf->tensor_bytes))
-        goto overflow;
-      if (is_expert_tensor (t->name))
-        {
-          gguf->expert_bytes += t->bytes;
-          gguf->expert_params += t->n_elements;
-        }
-
-      if (g_hash_table_lookup_extended (by_type, GINT_TO_POINTER (t->type), NULL, &slot))
-        total = &g_array_index (gguf->by_type, HrGgufTypeTotal, GPOINTER_TO_UINT (slot));
-      else
-        {
-          HrGgufTypeTotal fresh = { t->type_name, t->type, 0, 0, 0 };
-
-          g_hash_table_insert (by_type, GINT_TO_POINTER (t->type),
-                               GUINT_TO_POINTER (gguf->by_type->len));
-          g_array_append_val (gguf->by_type, fresh);
-          total = &g_array_index (gguf->by_type, HrGgufTypeTotal, gguf->by_type->len - 1);
-        }
-      total->n_tensors++;
-      total->n_elements += t->n_elements;
-      total->bytes += t->bytes;
-    }
-  if (!add_u64 (gguf->data_size, expected, &gguf->data_size))
-    goto overflow;
-  g_array_sort (gguf->by_type, type_total_cmp);
-  return TRUE;
-
-overflow:
-  g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_INVALID,
-               "the tensors' sizes add up past 2^64 bytes");
-  return FALSE;
 }
 
 static ParseStatus
@@ -803,7 +608,7 @@ parse_header (Reader   *r,
 
   if (!align_u64 (r->pos, gguf->alignment, &gguf->data_offset))
     return PARSE_ERROR;
-  if (!compute_totals (gguf, error))
+  if (!hr_gguf_compute_totals (gguf, error))
     return PARSE_ERROR;
   return PARSE_OK;
 }
@@ -827,7 +632,7 @@ hr_gguf_parse (const guint8  *data,
   if (needed != NULL)
     *needed = 0;
 
-  gguf = gguf_new ();
+  gguf = hr_gguf_new_empty ();
   status = parse_header (&r, gguf, error);
   if (status == PARSE_OK)
     return g_steal_pointer (&gguf);
@@ -930,558 +735,4 @@ hr_gguf_load_file (const char  *path,
           return NULL;
         }
     }
-}
-
-gboolean
-hr_gguf_split_name_parse (const char  *name,
-                          char       **prefix,
-                          guint       *no,
-                          guint       *count)
-{
-  gsize len;
-  const char *tail;
-  guint64 a, b;
-
-  g_return_val_if_fail (name != NULL, FALSE);
-
-  /* "-00001-of-00005.gguf" is 20 characters */
-  len = strlen (name);
-  if (len < 21 || !g_str_has_suffix (name, ".gguf"))
-    return FALSE;
-  tail = name + len - 20;
-  if (tail[0] != '-' || strncmp (tail + 6, "-of-", 4) != 0)
-    return FALSE;
-  for (int i = 1; i <= 5; i++)
-    if (!g_ascii_isdigit (tail[i]) || !g_ascii_isdigit (tail[9 + i]))
-      return FALSE;
-  a = g_ascii_strtoull (tail + 1, NULL, 10);
-  b = g_ascii_strtoull (tail + 10, NULL, 10);
-  if (a == 0 || b == 0 || a > b)
-    return FALSE;
-  if (prefix != NULL)
-    *prefix = g_strndup (name, (gsize) (tail - name));
-  if (no != NULL)
-    *no = (guint) a;
-  if (count != NULL)
-    *count = (guint) b;
-  return TRUE;
-}
-
-char *
-hr_gguf_split_name (const char *prefix,
-                    guint       no,
-                    guint       count)
-{
-  g_return_val_if_fail (prefix != NULL, NULL);
-  return g_strdup_printf ("%s-%05u-of-%05u.gguf", prefix, no, count);
-}
-
-gint64
-hr_gguf_get_split_count (const HrGguf *gguf)
-{
-  gint64 count = 1;
-
-  if (!hr_gguf_get_int (gguf, "split.count", &count) || count < 1)
-    return 1;
-  return count;
-}
-
-void
-hr_gguf_set_file_size (HrGguf  *gguf,
-                       guint64  size)
-{
-  guint64 end;
-
-  g_return_if_fail (gguf != NULL);
-  gguf->file_size = size;
-  gguf->complete = add_u64 (gguf->data_offset, gguf->data_size, &end) && end <= size;
-}
-
-HrGguf *
-hr_gguf_merge_split (HrGguf  **parts,
-                     guint     n_parts,
-                     GError  **error)
-{
-  g_autoptr(HrGguf) first = NULL;
-  gint64 tensors_count = -1;
-  gboolean ok = TRUE;
-  guint i;
-
-  g_return_val_if_fail (parts != NULL && n_parts > 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  for (i = 0; i < n_parts && ok; i++)
-    {
-      g_autoptr(HrGguf) part = g_steal_pointer (&parts[i]);
-      gint64 part_no = -1, part_count = -1;
-
-      if (part == NULL ||
-          !hr_gguf_get_int (part, "split.no", &part_no) || part_no != (gint64) i ||
-          !hr_gguf_get_int (part, "split.count", &part_count) || part_count != (gint64) n_parts)
-        {
-          g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                       "part %u of %u has wrong split.no / split.count keys", i + 1, n_parts);
-          ok = FALSE;
-          break;
-        }
-      if (first == NULL)
-        {
-          first = g_steal_pointer (&part);
-          continue;
-        }
-
-      /* Move this part's tensors into the first part. */
-      for (guint t = 0; t < part->tensors->len; t++)
-        {
-          HrGgufTensor tensor = g_array_index (part->tensors, HrGgufTensor, t);
-
-          if (g_hash_table_contains (first->tensor_index, tensor.name))
-            {
-              g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                           "tensor “%s” appears in more than one part", tensor.name);
-              ok = FALSE;
-              break;
-            }
-          if (first->tensors->len >= HR_GGUF_MAX_TENSORS)
-            {
-              g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
-                           "the parts hold more than %d tensors", HR_GGUF_MAX_TENSORS);
-              ok = FALSE;
-              break;
-            }
-          tensor.split = i;
-          g_array_append_val (first->tensors, tensor);
-          g_array_index (part->tensors, HrGgufTensor, t).name = NULL;
-          g_hash_table_insert (first->tensor_index,
-                               g_array_index (first->tensors, HrGgufTensor,
-                                              first->tensors->len - 1).name,
-                               GUINT_TO_POINTER (first->tensors->len));
-        }
-      first->file_size += part->file_size;
-      first->complete = first->complete && part->complete;
-    }
-  /* The parts not reached are still ours to free. */
-  for (; i < n_parts; i++)
-    g_clear_pointer (&parts[i], hr_gguf_free);
-  if (!ok)
-    return NULL;
-
-  first->n_splits = n_parts;
-  if (!compute_totals (first, error))
-    return NULL;
-  if (hr_gguf_get_int (first, "split.tensors.count", &tensors_count) &&
-      tensors_count != (gint64) first->tensors->len)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                   "the parts hold %u tensors, split.tensors.count says %" G_GINT64_FORMAT,
-                   first->tensors->len, tensors_count);
-      return NULL;
-    }
-  return g_steal_pointer (&first);
-}
-
-HrGguf *
-hr_gguf_load_split (const char  *path,
-                    GError     **error)
-{
-  g_autoptr(HrGguf) given = NULL;
-  g_autofree char *prefix = NULL;
-  g_autofree HrGguf **parts = NULL;
-  guint no = 0, count = 0;
-  gint64 split_count, split_no = -1;
-
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  given = hr_gguf_load_file (path, error);
-  if (given == NULL)
-    return NULL;
-  split_count = hr_gguf_get_split_count (given);
-  if (split_count <= 1)
-    return g_steal_pointer (&given);
-
-  if (split_count > HR_GGUF_MAX_SPLITS)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
-                   "split.count is %" G_GINT64_FORMAT " (at most %d parts)",
-                   split_count, HR_GGUF_MAX_SPLITS);
-      return NULL;
-    }
-  if (!hr_gguf_split_name_parse (path, &prefix, &no, &count) || (gint64) count != split_count)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                   "this file is part of a %" G_GINT64_FORMAT "-part model, but its name does not "
-                   "end in -NNNNN-of-%05" G_GINT64_FORMAT ".gguf", split_count, split_count);
-      return NULL;
-    }
-  hr_gguf_get_int (given, "split.no", &split_no);
-  if (split_no != (gint64) no - 1)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                   "part %u says it is part %" G_GINT64_FORMAT, no, split_no + 1);
-      return NULL;
-    }
-
-  parts = g_new0 (HrGguf *, count);
-  for (guint i = 1; i <= count; i++)
-    {
-      g_autofree char *part_path = hr_gguf_split_name (prefix, i, count);
-      g_autoptr(GError) local_error = NULL;
-
-      if (i == no)
-        {
-          parts[i - 1] = g_steal_pointer (&given);
-          continue;
-        }
-      parts[i - 1] = hr_gguf_load_file (part_path, &local_error);
-      if (parts[i - 1] == NULL)
-        {
-          g_autofree char *base = g_path_get_basename (part_path);
-
-          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-            g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                         "part %u of %u is missing (%s)", i, count, base);
-          else
-            g_propagate_error (error, g_steal_pointer (&local_error));
-          for (guint j = 0; j < count; j++)
-            g_clear_pointer (&parts[j], hr_gguf_free);
-          return NULL;
-        }
-    }
-  return hr_gguf_merge_split (parts, count, error);
-}
-
-void
-hr_gguf_free (HrGguf *gguf)
-{
-  if (gguf == NULL)
-    return;
-  g_clear_pointer (&gguf->kv_index, g_hash_table_unref);
-  g_clear_pointer (&gguf->kvs, g_ptr_array_unref);
-  g_clear_pointer (&gguf->tensor_index, g_hash_table_unref);
-  g_clear_pointer (&gguf->tensors, g_array_unref);
-  g_clear_pointer (&gguf->by_type, g_array_unref);
-  g_free (gguf);
-}
-
-guint32
-hr_gguf_get_version (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->version;
-}
-
-guint
-hr_gguf_get_n_tensors (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->tensors->len;
-}
-
-const HrGgufTensor *
-hr_gguf_get_tensor (const HrGguf *gguf,
-                    guint         index)
-{
-  g_return_val_if_fail (gguf != NULL, NULL);
-  if (index >= gguf->tensors->len)
-    return NULL;
-  return &g_array_index (gguf->tensors, HrGgufTensor, index);
-}
-
-const HrGgufTensor *
-hr_gguf_find_tensor (const HrGguf *gguf,
-                     const char   *name)
-{
-  guint index;
-
-  g_return_val_if_fail (gguf != NULL, NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-  index = GPOINTER_TO_UINT (g_hash_table_lookup (gguf->tensor_index, name));
-  if (index == 0)
-    return NULL;
-  return &g_array_index (gguf->tensors, HrGgufTensor, index - 1);
-}
-
-guint64
-hr_gguf_get_n_params (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->n_params;
-}
-
-guint64
-hr_gguf_get_tensor_bytes (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->tensor_bytes;
-}
-
-guint64
-hr_gguf_get_expert_bytes (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->expert_bytes;
-}
-
-guint64
-hr_gguf_get_expert_params (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->expert_params;
-}
-
-const GArray *
-hr_gguf_get_bytes_by_type (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, NULL);
-  return gguf->by_type;
-}
-
-guint32
-hr_gguf_get_alignment (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->alignment;
-}
-
-guint64
-hr_gguf_get_data_offset (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->data_offset;
-}
-
-guint64
-hr_gguf_get_data_size (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->data_size;
-}
-
-guint64
-hr_gguf_get_file_size (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->file_size;
-}
-
-gboolean
-hr_gguf_is_complete (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, FALSE);
-  return gguf->complete;
-}
-
-guint
-hr_gguf_get_n_splits (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->n_splits;
-}
-
-const char *
-hr_gguf_get_architecture (const HrGguf *gguf)
-{
-  return hr_gguf_get_string (gguf, "general.architecture");
-}
-
-const char *
-hr_gguf_get_name (const HrGguf *gguf)
-{
-  return hr_gguf_get_string (gguf, "general.name");
-}
-
-int
-hr_gguf_get_file_type (const HrGguf *gguf)
-{
-  gint64 v;
-
-  if (!hr_gguf_get_int (gguf, "general.file_type", &v) || v < 0 || v > G_MAXINT)
-    return -1;
-  return (int) v;
-}
-
-const char *
-hr_gguf_file_type_to_string (int file_type)
-{
-  if (file_type >= 0)
-    file_type &= ~LLAMA_FTYPE_GUESSED;
-  for (guint i = 0; i < G_N_ELEMENTS (file_types); i++)
-    if (file_types[i].ftype == file_type)
-      return file_types[i].name;
-  return NULL;
-}
-
-guint
-hr_gguf_get_n_kv (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->kvs->len;
-}
-
-const char *
-hr_gguf_get_key (const HrGguf *gguf,
-                 guint         index)
-{
-  g_return_val_if_fail (gguf != NULL, NULL);
-  if (index >= gguf->kvs->len)
-    return NULL;
-  return ((HrGgufKv *) g_ptr_array_index (gguf->kvs, index))->key;
-}
-
-static const HrGgufKv *
-lookup (const HrGguf *gguf,
-        const char   *key)
-{
-  g_return_val_if_fail (gguf != NULL, NULL);
-  g_return_val_if_fail (key != NULL, NULL);
-  return g_hash_table_lookup (gguf->kv_index, key);
-}
-
-gboolean
-hr_gguf_has_key (const HrGguf *gguf,
-                 const char   *key)
-{
-  return lookup (gguf, key) != NULL;
-}
-
-HrGgufType
-hr_gguf_get_kv_type (const HrGguf *gguf,
-                     const char   *key)
-{
-  const HrGgufKv *kv = lookup (gguf, key);
-
-  return kv != NULL ? kv->type : HR_GGUF_N_TYPES;
-}
-
-gboolean
-hr_gguf_get_int (const HrGguf *gguf,
-                 const char   *key,
-                 gint64       *out)
-{
-  const HrGgufKv *kv = lookup (gguf, key);
-
-  if (kv == NULL || kv->type == HR_GGUF_TYPE_STRING || kv->type == HR_GGUF_TYPE_ARRAY ||
-      type_is_float (kv->type) || kv->is_unsigned)
-    return FALSE;
-  if (out != NULL)
-    *out = kv->v.i;
-  return TRUE;
-}
-
-gboolean
-hr_gguf_get_double (const HrGguf *gguf,
-                    const char   *key,
-                    double       *out)
-{
-  const HrGgufKv *kv = lookup (gguf, key);
-
-  if (kv == NULL || kv->type == HR_GGUF_TYPE_STRING || kv->type == HR_GGUF_TYPE_ARRAY)
-    return FALSE;
-  if (out != NULL)
-    {
-      if (type_is_float (kv->type))
-        *out = kv->v.f;
-      else if (kv->is_unsigned)
-        *out = (double) kv->v.u;
-      else
-        *out = (double) kv->v.i;
-    }
-  return TRUE;
-}
-
-const char *
-hr_gguf_get_string (const HrGguf *gguf,
-                    const char   *key)
-{
-  const HrGgufKv *kv = lookup (gguf, key);
-
-  if (kv == NULL || kv->type != HR_GGUF_TYPE_STRING)
-    return NULL;
-  return kv->str;
-}
-
-gboolean
-hr_gguf_get_array_info (const HrGguf *gguf,
-                        const char   *key,
-                        HrGgufType   *elem_type,
-                        guint64      *n)
-{
-  const HrGgufKv *kv = lookup (gguf, key);
-
-  if (kv == NULL || kv->type != HR_GGUF_TYPE_ARRAY)
-    return FALSE;
-  if (elem_type != NULL)
-    *elem_type = kv->elem_type;
-  if (n != NULL)
-    *n = kv->n;
-  return TRUE;
-}
-
-gboolean
-hr_gguf_get_array_int (const HrGguf *gguf,
-                       const char   *key,
-                       guint64       index,
-                       gint64       *out)
-{
-  const HrGgufKv *kv = lookup (gguf, key);
-
-  if (kv == NULL || kv->type != HR_GGUF_TYPE_ARRAY || kv->ints == NULL || index >= kv->n)
-    return FALSE;
-  if (out != NULL)
-    *out = kv->ints[index];
-  return TRUE;
-}
-
-char *
-hr_gguf_value_to_string (const HrGguf *gguf,
-                         const char   *key)
-{
-  const HrGgufKv *kv = lookup (gguf, key);
-
-  if (kv == NULL)
-    return NULL;
-  switch (kv->type)
-    {
-    case HR_GGUF_TYPE_STRING:
-      if (kv->str == NULL)
-        return g_strdup_printf ("[text of %" G_GUINT64_FORMAT " bytes]", kv->n);
-      if (g_utf8_strlen (kv->str, -1) > 80)
-        {
-          g_autofree char *head = g_utf8_substring (kv->str, 0, 77);
-          return g_strdup_printf ("\"%s…\"", head);
-        }
-      return g_strdup_printf ("\"%s\"", kv->str);
-    case HR_GGUF_TYPE_ARRAY:
-      return g_strdup_printf ("[%s × %" G_GUINT64_FORMAT "]", type_names[kv->elem_type], kv->n);
-    case HR_GGUF_TYPE_BOOL:
-      return g_strdup (kv->v.i ? "true" : "false");
-    case HR_GGUF_TYPE_FLOAT32:
-    case HR_GGUF_TYPE_FLOAT64:
-      {
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-        return g_strdup (g_ascii_dtostr (buf, sizeof buf, kv->v.f));
-      }
-    case HR_GGUF_TYPE_UINT8:
-    case HR_GGUF_TYPE_INT8:
-    case HR_GGUF_TYPE_UINT16:
-    case HR_GGUF_TYPE_INT16:
-    case HR_GGUF_TYPE_UINT32:
-    case HR_GGUF_TYPE_INT32:
-    case HR_GGUF_TYPE_UINT64:
-    case HR_GGUF_TYPE_INT64:
-    case HR_GGUF_N_TYPES:
-    default:
-      if (kv->is_unsigned)
-        return g_strdup_printf ("%" G_GUINT64_FORMAT, kv->v.u);
-      return g_strdup_printf ("%" G_GINT64_FORMAT, kv->v.i);
-    }
-}
-
-const char *
-hr_gguf_type_to_string (HrGgufType type)
-{
-  if ((guint) type < HR_GGUF_N_TYPES)
-    return type_names[type];
-  return "unknown";
 }

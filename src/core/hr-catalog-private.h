@@ -1,0 +1,138 @@
+/* hr-catalog-private.h — what the catalog's own files share, and nothing else includes
+ *
+ * hr-catalog.c is the store and the lookups, hr-catalog-read.c reads one document and its
+ * fields, hr-catalog-parse.c turns each file's entries into structs, hr-catalog-suggest.c finds
+ * ids close to a typo.
+ */
+#pragma once
+
+#include "hr-catalog.h"
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+struct _HrCatalog
+{
+  GPtrArray *models;        /* HrModel, owned */
+  GHashTable *model_index;  /* id → HrModel, borrowed */
+  GPtrArray *gpus;          /* HrGpu, owned */
+  GHashTable *gpu_index;
+  GPtrArray *quants;        /* HrQuantMix, owned */
+  GHashTable *quant_index;
+  HrPricing *pricing;
+};
+
+/* Names the entry being read, for error messages. */
+typedef struct
+{
+  const char *file;   /* "models.json" */
+  char *label;        /* "model “glm-4.5-air”", or "model #3" before the id is known */
+} HrEntry;
+
+static inline const char *
+hr_catalog_model_id (gconstpointer item)
+{
+  return ((const HrModel *) item)->id;
+}
+
+static inline const char *
+hr_catalog_gpu_id (gconstpointer item)
+{
+  return ((const HrGpu *) item)->id;
+}
+
+/* hr-catalog.c */
+void        hr_catalog_add_quant       (HrCatalog     *catalog,
+                                        HrQuantMix    *mix);
+
+/* hr-catalog-read.c: a document.  Parses @json and returns its root object's @list_member
+ * array (a new reference to the parser in @parser_out keeps it alive). */
+JsonArray  *hr_catalog_parse_document  (const char    *file,
+                                        const char    *json,
+                                        gssize         length,
+                                        const char    *list_member,
+                                        gboolean       list_required,
+                                        JsonParser   **parser_out,
+                                        JsonObject   **root_out,
+                                        GError       **error);
+/* The member, or NULL when it is absent or JSON null (both mean "unknown"). */
+JsonNode   *hr_catalog_member          (JsonObject    *object,
+                                        const char    *name);
+/* Ids are lower-case slugs ("glm-4.5-air"); quant ids keep their case ("UD-Q2_K_XL"). */
+gboolean    hr_catalog_is_slug         (const char    *str,
+                                        gboolean       allow_upper);
+
+/* hr-catalog-read.c: the fields of one entry; each error names the file, entry and field. */
+void        hr_entry_set_label         (HrEntry       *entry,
+                                        const char    *what,
+                                        guint          index,
+                                        const char    *id);
+void        hr_entry_error             (GError       **error,
+                                        const HrEntry *entry,
+                                        const char    *field,
+                                        const char    *format,
+                                        ...) G_GNUC_PRINTF (4, 5);
+JsonObject *hr_entry_array_object      (const HrEntry *entry,
+                                        JsonArray     *array,
+                                        guint          index,
+                                        GError       **error);
+gboolean    hr_entry_read_string       (const HrEntry *entry,
+                                        JsonObject    *object,
+                                        const char    *field,
+                                        gboolean       required,
+                                        guint          max_chars,
+                                        char         **out,
+                                        GError       **error);
+/* A number in [min, max] (min excluded when @min_exclusive); absent gives NAN. */
+gboolean    hr_entry_read_number       (const HrEntry *entry,
+                                        JsonObject    *object,
+                                        const char    *field,
+                                        gboolean       required,
+                                        double         min,
+                                        gboolean       min_exclusive,
+                                        double         max,
+                                        double        *out,
+                                        GError       **error);
+/* A whole number in [min, max]; absent gives @fallback. */
+gboolean    hr_entry_read_int          (const HrEntry *entry,
+                                        JsonObject    *object,
+                                        const char    *field,
+                                        gboolean       required,
+                                        gint64         min,
+                                        gint64         max,
+                                        gint64         fallback,
+                                        gint64        *out,
+                                        GError       **error);
+gboolean    hr_entry_read_count        (const HrEntry *entry,
+                                        JsonObject    *object,
+                                        const char    *field,
+                                        gboolean       required,
+                                        gint64         min,
+                                        gint64         max,
+                                        int           *out,
+                                        GError       **error);
+gboolean    hr_entry_read_bool         (const HrEntry *entry,
+                                        JsonObject    *object,
+                                        const char    *field,
+                                        gboolean       fallback,
+                                        gboolean      *out,
+                                        GError       **error);
+gboolean    hr_entry_read_object       (const HrEntry *entry,
+                                        JsonObject    *object,
+                                        const char    *field,
+                                        JsonObject   **out,
+                                        GError       **error);
+/* Reads "id" and relabels the entry with it. */
+gboolean    hr_entry_read_id           (HrEntry       *entry,
+                                        const char    *what,
+                                        guint          index,
+                                        JsonObject    *object,
+                                        gboolean       allow_upper,
+                                        char         **out,
+                                        GError       **error);
+gboolean    hr_entry_check_confidence  (const HrEntry *entry,
+                                        const char    *confidence,
+                                        GError       **error);
+
+G_END_DECLS

@@ -1,0 +1,500 @@
+/* hr-catalog-read.c — one catalog document and its fields, checked
+ *
+ * The same readers serve the bundled catalogs, the user's own models and GPUs, and whatever a
+ * fuzzer throws at them, so they trust nothing: the text is checked (size, UTF-8, long
+ * integers) before json-glib sees it, the nesting is limited, every field is type- and
+ * range-checked, and an error names the file, the entry and the field.
+ */
+#include "hr-catalog-private.h"
+
+#include "hr-json.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* The catalogs need five levels (hr-json.c says why there is a limit). */
+#define MAX_DEPTH        32
+#define MAX_TEXT_BYTES   (32 * 1024 * 1024)
+#define MAX_ENTRIES      10000
+#define MAX_ID_CHARS     64
+
+void
+hr_entry_set_label (HrEntry    *entry,
+                    const char *what,
+                    guint       index,
+                    const char *id)
+{
+  g_free (entry->label);
+  if (id != NULL)
+    entry->label = g_strdup_printf ("%s “%s”", what, id);
+  else
+    entry->label = g_strdup_printf ("%s #%u", what, index + 1);
+}
+
+void
+hr_entry_error (GError       **error,
+                const HrEntry *entry,
+                const char    *field,
+                const char    *format,
+                ...)
+{
+  g_autofree char *problem = NULL;
+  va_list args;
+
+  va_start (args, format);
+  problem = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+               "%s: %s: “%s” %s", entry->file, entry->label, field, problem);
+}
+
+/* Size, UTF-8 and long integers, checked on the raw text; hr_json_parse() then settles the
+ * syntax and the nesting. */
+static gboolean
+check_text (const char  *file,
+            const char  *json,
+            gsize        length,
+            GError     **error)
+{
+  gboolean in_string = FALSE;
+  gboolean escaped = FALSE;
+  gboolean fraction = FALSE;
+  guint digits = 0;
+
+  if (length == 0)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE, _("%s: empty file"), file);
+      return FALSE;
+    }
+  if (length > MAX_TEXT_BYTES)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
+                   _("%s: file too large (%llu bytes, at most %d)"),
+                   file, (unsigned long long) length, MAX_TEXT_BYTES);
+      return FALSE;
+    }
+  if (!g_utf8_validate (json, length, NULL))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
+                   _("%s: not valid UTF-8 text"), file);
+      return FALSE;
+    }
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = json[i];
+
+      if (in_string)
+        {
+          if (escaped)
+            escaped = FALSE;
+          else if (c == '\\')
+            escaped = TRUE;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (g_ascii_isdigit (c))
+        {
+          /* json-glib wraps integers beyond 64 bits to -1 without a word; refuse them here so
+           * the message says what is wrong.  Long fractions are harmless. */
+          if (digits++ == 0)
+            fraction = i > 0 && json[i - 1] == '.';
+          if (digits > 18 && !fraction)
+            {
+              g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
+                           _("%s: a number with more than 18 digits at byte %llu"),
+                           file, (unsigned long long) i);
+              return FALSE;
+            }
+          continue;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      digits = 0;
+    }
+  return TRUE;
+}
+
+/* Parses @json and returns its root object's @list_member array (a new reference to the parser
+ * in @parser_out keeps it alive). */
+JsonArray *
+hr_catalog_parse_document (const char   *file,
+                           const char   *json,
+                           gssize        length,
+                           const char   *list_member,
+                           gboolean      list_required,
+                           JsonParser  **parser_out,
+                           JsonObject  **root_out,
+                           GError      **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+  JsonObject *object;
+  JsonNode *node;
+  gsize len;
+
+  if (json == NULL)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE, _("%s: no data"), file);
+      return NULL;
+    }
+  len = length < 0 ? strlen (json) : (gsize) length;
+  if (!check_text (file, json, len, error))
+    return NULL;
+
+  parser = hr_json_parse (json, (gssize) len, MAX_DEPTH, HR_JSON_DEFAULT_VALUES, &local_error);
+  if (parser == NULL)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
+                   _("%s: not valid JSON: %s"), file, local_error->message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
+                   _("%s: the top level must be a JSON object"), file);
+      return NULL;
+    }
+  object = json_node_get_object (root);
+
+  node = json_object_get_member (object, "schema");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) != 1)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
+                   _("%s: “schema” must be 1"), file);
+      return NULL;
+    }
+
+  node = json_object_get_member (object, list_member);
+  if (node == NULL && !list_required)
+    {
+      *parser_out = g_steal_pointer (&parser);
+      *root_out = object;
+      return NULL;
+    }
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
+                   _("%s: “%s” must be an array"), file, list_member);
+      return NULL;
+    }
+  if (json_array_get_length (json_node_get_array (node)) > MAX_ENTRIES)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
+                   _("%s: more than %d entries in “%s”"), file, MAX_ENTRIES, list_member);
+      return NULL;
+    }
+
+  *parser_out = g_steal_pointer (&parser);
+  *root_out = object;
+  return json_node_get_array (node);
+}
+
+/* The member, or NULL when it is absent or JSON null (both mean "unknown"). */
+JsonNode *
+hr_catalog_member (JsonObject *object,
+                   const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  return node;
+}
+
+gboolean
+hr_entry_read_string (const HrEntry *entry,
+                      JsonObject    *object,
+                      const char    *field,
+                      gboolean       required,
+                      guint          max_chars,
+                      char         **out,
+                      GError       **error)
+{
+  JsonNode *node = hr_catalog_member (object, field);
+  const char *str;
+
+  *out = NULL;
+  if (node == NULL)
+    {
+      if (required)
+        {
+          hr_entry_error (error, entry, field, _("is missing"));
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      hr_entry_error (error, entry, field, _("must be a string"));
+      return FALSE;
+    }
+  str = json_node_get_string (node);
+  /* \u escapes can spell lone surrogates, which are not UTF-8 once decoded. */
+  if (!g_utf8_validate (str, -1, NULL))
+    {
+      hr_entry_error (error, entry, field, _("is not valid UTF-8"));
+      return FALSE;
+    }
+  if (required && *str == '\0')
+    {
+      hr_entry_error (error, entry, field, _("must not be empty"));
+      return FALSE;
+    }
+  if (g_utf8_strlen (str, -1) > (glong) max_chars)
+    {
+      hr_entry_error (error, entry, field, _("is longer than %u characters"), max_chars);
+      return FALSE;
+    }
+  *out = g_strdup (str);
+  return TRUE;
+}
+
+/* Reads a number in [min, max] (min excluded when @min_exclusive); absent gives NAN. */
+gboolean
+hr_entry_read_number (const HrEntry *entry,
+                      JsonObject    *object,
+                      const char    *field,
+                      gboolean       required,
+                      double         min,
+                      gboolean       min_exclusive,
+                      double         max,
+                      double        *out,
+                      GError       **error)
+{
+  JsonNode *node = hr_catalog_member (object, field);
+  GType type;
+  double value;
+
+  *out = NAN;
+  if (node == NULL)
+    {
+      if (required)
+        {
+          hr_entry_error (error, entry, field, _("is missing"));
+          return FALSE;
+        }
+      return TRUE;
+    }
+  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  if (type == G_TYPE_INT64)
+    value = (double) json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    value = json_node_get_double (node);
+  else
+    {
+      hr_entry_error (error, entry, field, _("must be a number"));
+      return FALSE;
+    }
+  if (!isfinite (value))
+    {
+      hr_entry_error (error, entry, field, _("must be a finite number"));
+      return FALSE;
+    }
+  if (value < min || (min_exclusive && value <= min) || value > max)
+    {
+      hr_entry_error (error, entry, field, _("is %g, out of range (%s%g … %g)"),
+                      value, min_exclusive ? "> " : "", min, max);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+/* Reads a whole number in [min, max]; absent gives @fallback. */
+gboolean
+hr_entry_read_int (const HrEntry *entry,
+                   JsonObject    *object,
+                   const char    *field,
+                   gboolean       required,
+                   gint64         min,
+                   gint64         max,
+                   gint64         fallback,
+                   gint64        *out,
+                   GError       **error)
+{
+  JsonNode *node = hr_catalog_member (object, field);
+  GType type;
+
+  *out = fallback;
+  if (node == NULL)
+    {
+      if (required)
+        {
+          hr_entry_error (error, entry, field, _("is missing"));
+          return FALSE;
+        }
+      return TRUE;
+    }
+  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  if (type == G_TYPE_INT64)
+    *out = json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    {
+      double value = json_node_get_double (node);
+
+      /* "46.0" is still 46; anything fractional or beyond 2^53 is not a count. */
+      if (!isfinite (value) || value != floor (value) || fabs (value) > 9007199254740992.0)
+        {
+          hr_entry_error (error, entry, field, _("must be a whole number"));
+          return FALSE;
+        }
+      *out = (gint64) value;
+    }
+  else
+    {
+      hr_entry_error (error, entry, field, _("must be a whole number"));
+      return FALSE;
+    }
+  if (*out < min || *out > max)
+    {
+      hr_entry_error (error, entry, field,
+                      _("is %lld, out of range (%lld … %lld)"),
+                      (long long) *out, (long long) min, (long long) max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hr_entry_read_count (const HrEntry *entry,
+                     JsonObject    *object,
+                     const char    *field,
+                     gboolean       required,
+                     gint64         min,
+                     gint64         max,
+                     int           *out,
+                     GError       **error)
+{
+  gint64 value;
+
+  if (!hr_entry_read_int (entry, object, field, required, min, max, 0, &value, error))
+    return FALSE;
+  *out = (int) value;
+  return TRUE;
+}
+
+gboolean
+hr_entry_read_bool (const HrEntry *entry,
+                    JsonObject    *object,
+                    const char    *field,
+                    gboolean       fallback,
+                    gboolean      *out,
+                    GError       **error)
+{
+  JsonNode *node = hr_catalog_member (object, field);
+
+  *out = fallback;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      hr_entry_error (error, entry, field, _("must be true or false"));
+      return FALSE;
+    }
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+gboolean
+hr_entry_read_object (const HrEntry *entry,
+                      JsonObject    *object,
+                      const char    *field,
+                      JsonObject   **out,
+                      GError       **error)
+{
+  JsonNode *node = hr_catalog_member (object, field);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      hr_entry_error (error, entry, field, node == NULL ? _("is missing") : _("must be an object"));
+      return FALSE;
+    }
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+/* Ids are lower-case slugs ("glm-4.5-air"); quant ids keep their case ("UD-Q2_K_XL"). */
+gboolean
+hr_catalog_is_slug (const char *str,
+                    gboolean    allow_upper)
+{
+  if (str == NULL || *str == '\0' || strlen (str) > MAX_ID_CHARS)
+    return FALSE;
+  if (!g_ascii_isalnum (*str))
+    return FALSE;
+  for (const char *p = str; *p; p++)
+    {
+      if (g_ascii_islower (*p) || g_ascii_isdigit (*p) || strchr ("-._+", *p) != NULL)
+        continue;
+      if (allow_upper && g_ascii_isupper (*p))
+        continue;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reads "id" and relabels the entry with it. */
+gboolean
+hr_entry_read_id (HrEntry    *entry,
+                  const char *what,
+                  guint       index,
+                  JsonObject *object,
+                  gboolean    allow_upper,
+                  char      **out,
+                  GError    **error)
+{
+  g_autofree char *id = NULL;
+
+  if (!hr_entry_read_string (entry, object, "id", TRUE, MAX_ID_CHARS, &id, error))
+    return FALSE;
+  if (!hr_catalog_is_slug (id, allow_upper))
+    {
+      hr_entry_error (error, entry, "id",
+                      allow_upper ? _("must be letters, digits and - . _ + only")
+                                  : _("must be a lower-case slug (a-z, 0-9, - . _ +)"));
+      return FALSE;
+    }
+  hr_entry_set_label (entry, what, index, id);
+  *out = g_steal_pointer (&id);
+  return TRUE;
+}
+
+JsonObject *
+hr_entry_array_object (const HrEntry *entry,
+                       JsonArray     *array,
+                       guint          index,
+                       GError       **error)
+{
+  JsonNode *node = json_array_get_element (array, index);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   _("%s: %s must be an object"), entry->file, entry->label);
+      return NULL;
+    }
+  return json_node_get_object (node);
+}
+
+gboolean
+hr_entry_check_confidence (const HrEntry *entry,
+                           const char    *confidence,
+                           GError       **error)
+{
+  static const char *known[] = { "sourced", "partly", "inferred", "user" };
+
+  if (confidence == NULL)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if (strcmp (confidence, known[i]) == 0)
+      return TRUE;
+  hr_entry_error (error, entry, "confidence", _("must be sourced, partly, inferred or user"));
+  return FALSE;
+}
