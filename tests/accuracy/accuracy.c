@@ -450,6 +450,7 @@ model_for (Models      *models,
     { "DeepSeek-R1-Distill-Qwen-32B", NULL, "deepseek-r1-distill-qwen-32b" },
     { "DeepSeek-R1-Distill-Qwen-14B", NULL, "deepseek-r1-distill-qwen-14b" },
     { "Llama-3.1-70B", NULL, "llama-3.1-70b" },
+    { "DeepSeek-R1-Distill-Llama-8B", NULL, "deepseek-r1-distill-llama-8b" },
     { "DeepSeek-R1", NULL, "deepseek-r1" },
     { "GLM-4.5-Air", NULL, "glm-4.5-air" },
     { "glm4moe 106B", NULL, "glm-4.5-air" },
@@ -459,6 +460,9 @@ model_for (Models      *models,
     { "gpt-oss 20B", NULL, "gpt-oss-20b" },
     { "Qwen3-Coder-30B-A3B", NULL, "qwen3-coder-30b-a3b" },
     { "qwen3moe 32B.A3B", NULL, "qwen3-30b-a3b" },
+    { "Qwen3-30B-A3B", NULL, "qwen3-30b-a3b" },
+    { "gemma-4-31B", NULL, "gemma-4-31b" },
+    { "Phi-4", NULL, "phi-4" },
     { "qwen3 32B", NULL, "qwen3-32b" },
     { "gemma-3-4b", NULL, "gemma-3-4b" },
     { "hunyuan", NULL, "hunyuan-a13b" },
@@ -639,7 +643,7 @@ gpu_for (Gpus        *gpus,
     { "MI300X", "mi300x-192gb" }, { "gfx1151", "ryzen-ai-max-395-128gb" },
     { "RTX 5090", "rtx-5090-32gb" }, { "Nvidia 5090", "rtx-5090-32gb" }, { "RTX 3060", "rtx-3060-12gb" },
     { "Nvidia Spark", "dgx-spark-128gb" }, { "RX 7900 XTX", "rx-7900-xtx-24gb" },
-    { "AI Pro R9700", "radeon-ai-pro-r9700-32gb" }, { "RX 9070 XT", "rx-9070-xt-16gb" },
+    { "AI Pro R9700", "radeon-ai-pro-r9700-32gb" }, { "AI PRO R9700", "radeon-ai-pro-r9700-32gb" }, { "RX 9070 XT", "rx-9070-xt-16gb" },
     { "Framework Mainboard", "ryzen-ai-max-395-128gb" },
   };
 
@@ -709,6 +713,18 @@ gpu_for (Gpus        *gpus,
   if (has (device, "RTX 4070 Ti"))
     /* RTX 4070 Ti 12 GB, 504 GB/s, 80.2 TFLOPS FP16 (FP32 accumulate) */
     return datasheet_gpu (gpus, device, 12, 504, 80.2, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+  if (has (device, "Arc B580"))
+    /* Intel Arc B580 specifications: 12 GB GDDR6 on 192 bits at 19 Gbps = 456 GB/s; 233 peak
+     * INT8 TOPS on the XMX engines, FP16 half of it (as the catalog's Arc Pro B60: 197 → 98.5) */
+    return datasheet_gpu (gpus, device, 12, 456, 116.5, HR_FORM_CONSUMER, HR_BACKEND_SYCL);
+  if (has (device, "Arc A770"))
+    /* Intel Arc A770 16 GB specifications: GDDR6 on 256 bits at 17.5 Gbps = 560 GB/s; no
+     * tensor rate published, so prefill stays unknown */
+    return datasheet_gpu (gpus, device, 16, 560, NAN, HR_FORM_CONSUMER, HR_BACKEND_SYCL);
+  if (has (device, "Arc Pro B70"))
+    /* Intel Arc Pro B70 specifications: 32 GB GDDR6 on 256 bits at 19 Gbps = 608 GB/s; tensor
+     * rate not cited here, so prefill stays unknown */
+    return datasheet_gpu (gpus, device, 32, 608, NAN, HR_FORM_WORKSTATION, HR_BACKEND_SYCL);
   if (hasi (device, "Pro W7900"))
     /* AMD Radeon PRO W7900 spec page: 48 GB GDDR6, 864 GB/s, 122.6 TFLOPS FP16 */
     return datasheet_gpu (gpus, device, 48, 864, 122.6, HR_FORM_WORKSTATION, HR_BACKEND_ROCM);
@@ -717,6 +733,25 @@ gpu_for (Gpus        *gpus,
     return datasheet_gpu (gpus, device, 20, 800, 103, HR_FORM_CONSUMER, HR_BACKEND_ROCM);
   *why = "accelerator not in the catalog and no datasheet cited";
   return NULL;
+}
+
+/* A CPU-only run whose row states the RAM bandwidth (channels × transfer rate × 8 bytes, from
+ * the source's memory configuration) and the cores used: the CPU as the device, as Headroom
+ * describes a detected CPU + system RAM.  NULL for every other row. */
+static const HrGpu *
+cpu_row_device (Gpus            *gpus,
+                const Csv       *csv,
+                const GPtrArray *row)
+{
+  double bw = num (col (csv, row, "mem_bandwidth_GBs"));
+  int cores = num_int (col (csv, row, "gpu_cores"), 0);
+  HrGpu *g;
+
+  if (strcmp (col (csv, row, "backend"), "CPU") != 0 || !(bw > 0) || cores <= 0)
+    return NULL;
+  g = datasheet_gpu (gpus, col (csv, row, "device"), 512, bw, NAN, HR_FORM_CONSUMER, HR_BACKEND_CPU);
+  g->cpu_cores = cores;
+  return g;
 }
 
 static gboolean
@@ -1259,7 +1294,9 @@ run_bench (Report          *rep,
           exclude (rep, dataset, why);
           continue;
         }
-      c.gpu = gpu_for (gpus, device, num_int (col (csv, row, "gpu_cores"), 0), &why);
+      c.gpu = cpu_row_device (gpus, csv, row);
+      if (c.gpu == NULL)
+        c.gpu = gpu_for (gpus, device, num_int (col (csv, row, "gpu_cores"), 0), &why);
       if (c.gpu == NULL)
         {
           exclude (rep, dataset, why);
@@ -1271,7 +1308,7 @@ run_bench (Report          *rep,
       if (has (device, " x8"))
         c.n_gpus = 8;
       c.backend_known = backend_from_cell (col (csv, row, "backend"), &c.backend);
-      modern_why = version == HR_ENGINE_VERSION_CURRENT
+      modern_why = version == HR_ENGINE_VERSION_CURRENT && c.gpu->backend != HR_BACKEND_CPU
                    ? modern_row_backend (device, col (csv, row, "backend"), col (csv, row, "notes"),
                                          g_str_has_prefix (test, "tg"), &c.backend, &c.backend_known)
                    : NULL;
