@@ -4,8 +4,11 @@
  * Run through `xvfb-run -a` with GTK_A11Y=none, GSETTINGS_BACKEND=memory and
  * GSETTINGS_SCHEMA_DIR=<build>/data (tests/meson.build sets them).
  */
+#include <string.h>
+
 #include "hr-application.h"
 #include "hr-navigation.h"
+#include "hr-picker.h"
 #include "hr-window.h"
 
 static HrApplication *app;
@@ -349,6 +352,120 @@ test_narrow (void)
   close_window (window);
 }
 
+/* What a key press runs: the window's bound shortcut for @accel (its class bindings). */
+static gboolean
+press_shortcut (HrWindow   *window,
+                const char *accel)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  guint key;
+  GdkModifierType mods;
+  g_autofree char *want = NULL;
+
+  g_assert_true (gtk_accelerator_parse (accel, &key, &mods));
+  want = gtk_accelerator_name (key, mods);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+          guint tk;
+          GdkModifierType tm;
+          g_autofree char *name = NULL;
+
+          if (!gtk_accelerator_parse (trigger, &tk, &tm))
+            continue;
+          name = gtk_accelerator_name (tk, tm);
+          if (g_str_equal (name, want))
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, GTK_WIDGET (window),
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+  return FALSE;
+}
+
+/* Alt+1…4 show the views in the switcher's order; Ctrl+O opens a GGUF file (the importer). */
+static void
+test_shortcuts (void)
+{
+  HrWindow *window = open_window (1280, 800);
+  const char *views[] = { "size", "compare", "finetune", "cloud" };
+  g_auto(GStrv) actions = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "<Control>o");
+
+  for (int i = 3; i >= 0; i--)
+    {
+      g_autofree char *accel = g_strdup_printf ("<Alt>%d", i + 1);
+
+      g_assert_true (press_shortcut (window, accel));
+      spin (50);
+      g_assert_cmpstr (hr_window_get_visible_view (window), ==, views[i]);
+    }
+  g_assert_cmpstrv (actions, ((const char *[]) { "import.gguf-file", NULL }));
+  close_window (window);
+}
+
+/* The context's +/− go to the next power of two, as the slider does; a typed value stays. */
+static void
+test_context_step (void)
+{
+  HrWindow *window = open_window (1280, 800);
+  HrSizeView *view = hr_window_get_size_view (window);
+  g_autoptr(GPtrArray) spins = g_ptr_array_new ();
+  GtkSpinButton *context = NULL;
+
+  collect (GTK_WIDGET (view), NULL, GTK_TYPE_SPIN_BUTTON, spins);
+  for (guint i = 0; i < spins->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (spins->pdata[i]), "Exact context window in tokens") == 0)
+      context = spins->pdata[i];
+  g_assert_nonnull (context);
+  gtk_spin_button_set_value (context, 8192);
+  gtk_spin_button_spin (context, GTK_SPIN_STEP_FORWARD, 0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (context), ==, 16384);
+  gtk_spin_button_spin (context, GTK_SPIN_STEP_BACKWARD, 0);
+  gtk_spin_button_spin (context, GTK_SPIN_STEP_BACKWARD, 0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (context), ==, 4096);
+  gtk_spin_button_set_value (context, 10000);
+  g_assert_cmpfloat (gtk_spin_button_get_value (context), ==, 10000);
+  gtk_spin_button_spin (context, GTK_SPIN_STEP_BACKWARD, 0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (context), ==, 8192);
+  gtk_spin_button_spin (context, GTK_SPIN_STEP_BACKWARD, 0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (context), ==, 4096);
+  wait_idle (view);
+  g_assert_nonnull (strstr (hr_size_view_get_state (view)->subtitle, "4K context"));
+  close_window (window);
+}
+
+/* A GPU picked by typing in its picker starts as one card: the count does not carry over. */
+static void
+test_gpu_pick_resets_count (void)
+{
+  HrWindow *window = open_window (1280, 800);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrPicker *picker = hr_size_view_get_gpu_picker (view);
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+
+  g_assert_true (hr_size_view_select_gpu (view, "h100-80gb-sxm", 8));
+  g_assert_cmpfloat (gtk_adjustment_get_value (hr_size_view_get_gpus_adjustment (view)), ==, 8);
+  hr_picker_popup (picker);
+  collect (GTK_WIDGET (picker), NULL, GTK_TYPE_SEARCH_ENTRY, entries);
+  if (entries->len == 0)
+    collect (GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (picker))), NULL, GTK_TYPE_SEARCH_ENTRY, entries);
+  g_assert_cmpuint (entries->len, >=, 1);
+  gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "rtx 4090");
+  g_signal_emit_by_name (entries->pdata[0], "activate");
+  g_assert_cmpstr (hr_picker_get_selected_id (picker), ==, "rtx-4090-24gb");
+  g_assert_cmpfloat (gtk_adjustment_get_value (hr_size_view_get_gpus_adjustment (view)), ==, 1);
+  /* set by code (a seed, a reverse answer), the count given stays */
+  g_assert_true (hr_size_view_select_gpu (view, "h100-80gb-sxm", 4));
+  g_assert_cmpfloat (gtk_adjustment_get_value (hr_size_view_get_gpus_adjustment (view)), ==, 4);
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -370,6 +487,9 @@ main (int   argc,
   g_test_add_func ("/navigation/f6-panes", test_f6_panes);
   g_test_add_func ("/navigation/wheel-scrolls-page", test_wheel_scrolls_page);
   g_test_add_func ("/navigation/narrow", test_narrow);
+  g_test_add_func ("/navigation/shortcuts", test_shortcuts);
+  g_test_add_func ("/navigation/context-step", test_context_step);
+  g_test_add_func ("/navigation/gpu-pick-resets-count", test_gpu_pick_resets_count);
 
   ret = g_test_run ();
   g_clear_object (&app);

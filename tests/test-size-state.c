@@ -487,6 +487,22 @@ test_cli_launch (void)
   check_cli_launch ("deepseek-v3", "h100-80gb-sxm", "BF16", 8, 0, NULL);
 }
 
+/* The context spin button's +/− go by powers of two, as the slider does. */
+static void
+test_context_step (void)
+{
+  g_assert_cmpint (hr_context_step (8192, TRUE), ==, 16384);
+  g_assert_cmpint (hr_context_step (8192, FALSE), ==, 4096);
+  g_assert_cmpint (hr_context_step (10000, TRUE), ==, 16384);
+  g_assert_cmpint (hr_context_step (10000, FALSE), ==, 8192);
+  g_assert_cmpint (hr_context_step (256, FALSE), ==, HR_MIN_CONTEXT);
+  g_assert_cmpint (hr_context_step (300, FALSE), ==, 256);
+  g_assert_cmpint (hr_context_step (255, TRUE), ==, 256);
+  g_assert_cmpint (hr_context_step (131072, TRUE), ==, 262144);
+  g_assert_cmpint (hr_context_step (HR_MAX_CONTEXT, TRUE), ==, HR_MAX_CONTEXT);
+  g_assert_cmpint (hr_context_step (HR_MAX_CONTEXT, FALSE), ==, HR_MAX_CONTEXT / 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -500,6 +516,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/size-state/format", test_format);
+  g_test_add_func ("/size-state/context-step", test_context_step);
   g_test_add_func ("/size-state/seed-dcu-k100", test_seed_dcu);
   g_test_add_func ("/size-state/seed-mlu590", test_seed_mlu);
   g_test_add_func ("/size-state/not-fitting-runs-the-fix", test_not_fitting_runs_the_fix);

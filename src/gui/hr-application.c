@@ -198,6 +198,9 @@ hr_application_startup (GApplication *app)
                                          (const char *[]) { "<Control>comma", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.refresh-prices",
                                          (const char *[]) { "<Control>r", NULL });
+  /* the window's importer ("import.*", hr-import.c) */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "import.gguf-file",
+                                         (const char *[]) { "<Control>o", NULL });
   g_signal_connect_object (self->pricing, "notify::busy", G_CALLBACK (pricing_busy_cb), self, G_CONNECT_SWAPPED);
   if (hr_pricing_manager_is_due (self->pricing))
     hr_pricing_manager_refresh (self->pricing);

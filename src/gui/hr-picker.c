@@ -47,6 +47,14 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+enum
+{
+  SIGNAL_PICKED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (HrPicker, hr_picker, GTK_TYPE_WIDGET)
 
 static gboolean
@@ -196,6 +204,8 @@ activate_position (HrPicker *self,
   if (it == NULL || hr_picker_item_is_header (it))
     return;
   gtk_popover_popdown (self->popover);
+  if (it != self->selected)
+    g_signal_emit (self, signals[SIGNAL_PICKED], 0, hr_picker_item_get_id (it));
   select_item (self, it);
 }
 
@@ -442,6 +452,9 @@ hr_picker_class_init (HrPickerClass *klass)
     g_param_spec_string ("title", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* HrPicker::picked (id): the user chose another entry; emitted before it is the selection */
+  signals[SIGNAL_PICKED] = g_signal_new ("picked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                         NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-picker.ui");
   gtk_widget_class_bind_template_child (widget_class, HrPicker, button);

@@ -10,6 +10,8 @@ G_BEGIN_DECLS
 #define HR_TYPE_PICKER (hr_picker_get_type ())
 G_DECLARE_FINAL_TYPE (HrPicker, hr_picker, HR, PICKER, GtkWidget)
 
+/* Signal "picked" (const char *id): the user chose another entry (not emitted when the
+ * selection is set by code); emitted before it becomes the selection. */
 GtkWidget      *hr_picker_new               (void);
 
 /* @items: HrPickerItem*, sorted by group; a heading is inserted wherever the group changes. */

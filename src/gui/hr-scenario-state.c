@@ -138,6 +138,23 @@ format_grouped_int (gint64 value)
   return group_digits (digits);
 }
 
+gint64
+hr_context_step (gint64   tokens,
+                 gboolean up)
+{
+  gint64 p = HR_MIN_CONTEXT;
+
+  if (up)
+    {
+      while (p <= tokens && p < HR_MAX_CONTEXT)
+        p *= 2;
+      return p;
+    }
+  while (p * 2 < tokens && p * 2 <= HR_MAX_CONTEXT)
+    p *= 2;
+  return p;
+}
+
 char *
 hr_size_format_context (gint64 tokens)
 {

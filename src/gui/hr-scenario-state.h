@@ -148,6 +148,12 @@ HrAdviceState  *hr_advice_state_compute     (const HrScenario  *scenario,
                                              const HrPricing   *pricing);
 void            hr_advice_state_free        (HrAdviceState     *state);
 
+/* The context window one power of two up or down from @tokens (the next one past it), as the
+ * slider moves by octaves: 8192 → 16384 / 4096; 10000 → 16384 / 8192.  Kept within
+ * [HR_MIN_CONTEXT, HR_MAX_CONTEXT]. */
+gint64          hr_context_step             (gint64             tokens,
+                                             gboolean           up);
+
 /* Formatting shared by the view (display strings in the user's locale) ------------------- */
 
 /* "67.96 GiB", trailing zeros dropped ("60.8 GiB", "76 GiB"); "—" for NAN. */

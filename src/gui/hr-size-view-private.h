@@ -91,6 +91,7 @@ struct _HrSizeView
   HrAdviceJob *job;          /* running, or NULL */
   gboolean advice_pending;
   gboolean syncing_context;
+  gint64 context_tokens;         /* the context before a +/− step */
   gboolean bound;
   guint n_recomputes;
   gint64 last_recompute_us;

@@ -649,6 +649,13 @@ gpu_changed_cb (HrSizeView *self)
   schedule_recompute (self);
 }
 
+/* A GPU the user picks starts as one card (This Computer then gets its own count). */
+static void
+gpu_picked_cb (HrSizeView *self)
+{
+  gtk_adjustment_set_value (self->gpus_adjustment, 1);
+}
+
 static void
 input_changed_cb (HrSizeView *self)
 {
@@ -660,6 +667,19 @@ static void
 context_changed_cb (HrSizeView    *self,
                     GtkAdjustment *adjustment)
 {
+  double value = gtk_adjustment_get_value (adjustment);
+
+  /* the spin button's +/− (and Up/Down) step by half a token: they go on by a power of two */
+  if (value != floor (value))
+    {
+      gint64 next = hr_context_step (self->context_tokens, value > self->context_tokens);
+
+      gtk_adjustment_set_value (adjustment, CLAMP ((double) next, gtk_adjustment_get_lower (adjustment),
+                                                   gtk_adjustment_get_upper (adjustment)));
+      return;
+    }
+  g_signal_connect_object (self->gpu_picker, "picked", G_CALLBACK (gpu_picked_cb), self, G_CONNECT_SWAPPED);
+  self->context_tokens = (gint64) value;
   if (!self->syncing_context)
     {
       self->syncing_context = TRUE;
@@ -859,6 +879,7 @@ hr_size_view_init (HrSizeView *self)
 
   hr_size_view_build_results (self);
 
+  self->context_tokens = (gint64) gtk_adjustment_get_value (self->context_adjustment);
   g_signal_connect_object (self->context_adjustment, "value-changed", G_CALLBACK (context_changed_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->context_log_adjustment, "value-changed", G_CALLBACK (context_log_changed_cb),

@@ -245,6 +245,21 @@ copy_json_action (GtkWidget  *widget,
   forward_to_view (HR_WINDOW (widget), "view.copy-json", NULL);
 }
 
+/* Alt+1…4: the views in the switcher's order. */
+static void
+show_view_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (self->stack);
+  g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages),
+                                                             (guint) g_variant_get_int32 (parameter));
+
+  if (page != NULL)
+    adw_view_stack_set_visible_child (self->stack, adw_view_stack_page_get_child (page));
+}
+
 static void
 set_narrow (HrWindow *self,
             gboolean  narrow)
@@ -408,12 +423,15 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.copy-json", NULL, copy_json_action);
   gtk_widget_class_install_action (widget_class, "win.cycle-panes", "b", cycle_panes_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.show-view", "i", show_view_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find-model", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.find-gpu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-json", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+  for (int i = 0; i < 4; i++)
+    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK, "win.show-view", "i", i);
   /* F6 moves between the header bar and the visible view's panes (hr-navigation.h) */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F6, 0, "win.cycle-panes", "b", FALSE);
