@@ -391,6 +391,7 @@ test_serving_capacity (void)
   g_autoptr(HrCompareState) st2 = hr_compare_state_new ();
   g_autoptr(GPtrArray) entries = entries_for (done_when_gpus, G_N_ELEMENTS (done_when_gpus), 1);
   HrScenario s;
+  guint n_exceeds = 0, n_fits = 0;
 
   glm_at (&s, 32768);
   hr_compare_state_compute (st2, &s, entries, catalog, hr_catalog_get_pricing (catalog));
@@ -404,11 +405,50 @@ test_serving_capacity (void)
   for (guint i = 0; i < st->columns->len; i++)
     {
       const HrCompareColumn *col = g_ptr_array_index (st->columns, i);
+      const HrCompareCell *cell = &col->cells[HR_COMPARE_CAPACITY];
+      const HrEstimate *e = &col->row.estimate;
+      g_autofree char *tokens = NULL;
+
       if (!col->ok)
         continue;
-      g_assert_cmpfloat (col->cells[HR_COMPARE_CAPACITY].key, ==, col->row.estimate.max_concurrency);
-      g_assert_nonnull (strstr (col->cells[HR_COMPARE_CAPACITY].detail, "GiB"));
+      if (col->row.scenario.gpu->backend == HR_BACKEND_METAL)
+        {
+          /* vLLM does not run on a Mac: no "× 32K" figure, a reason instead */
+          g_assert_cmpstr (cell->value, ==, "Not applicable");
+          g_assert_nonnull (strstr (cell->detail, "Apple"));
+          g_assert_false (isfinite (cell->key));
+          continue;
+        }
+      if (e->verdict == HR_VERDICT_EXCEEDS)
+        {
+          /* not "0 × 32K  −100%" */
+          n_exceeds++;
+          g_assert_cmpstr (cell->value, ==, "Does not fit");
+          g_assert_false (isfinite (cell->key));
+          g_assert_null (cell->diff);
+          continue;
+        }
+      n_fits++;
+      g_assert_cmpfloat (cell->key, ==, e->max_concurrency);
+      g_assert_nonnull (strstr (cell->detail, "GiB"));
+      /* the tokens the pool holds, grouped in threes ("189,712 tokens"; C locale: a comma) */
+      g_assert_cmpfloat (e->kv_capacity_tokens, >=, 1000);
+      tokens = hr_size_format_count (e->kv_capacity_tokens);
+      g_assert_nonnull (strchr (tokens, ','));
+      g_assert_true (g_str_has_prefix (cell->detail, tokens));
     }
+  g_assert_cmpuint (n_exceeds, >=, 1);
+  g_assert_cmpuint (n_fits, >=, 1);
+  /* locale grouping: 131072 → "131,072" (C), whatever printf's ' flag does */
+  {
+    g_autofree char *n = hr_size_format_count (131072);
+    g_autofree char *big = hr_size_format_count (1234567.4);
+    g_autofree char *small = hr_size_format_count (999);
+
+    g_assert_cmpstr (n, ==, "131,072");
+    g_assert_cmpstr (big, ==, "1,234,567");
+    g_assert_cmpstr (small, ==, "999");
+  }
 }
 
 static void

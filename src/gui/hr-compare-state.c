@@ -229,6 +229,48 @@ verdict_rank_css (const HrCompareColumn *col)
   return col->ok ? hr_size_verdict_css (col->verdict) : "verdict-error";
 }
 
+/* Serving capacity (vLLM/SGLang): requests at once, or why there is none. */
+static void
+capacity_fill (HrCompareCell    *cell,
+               const HrScenario *s,
+               const HrEstimate *e)
+{
+  g_autofree char *tokens = NULL;
+
+  if (s->engine != HR_ENGINE_VLLM && s->engine != HR_ENGINE_SGLANG)
+    {
+      cell_set (cell, g_strdup (DASH), g_strdup (_("vLLM and SGLang only")), NAN);
+      return;
+    }
+  if (hr_scenario_backend (s) == HR_BACKEND_METAL)
+    {
+      /* TRANSLATORS: the serving-capacity row in Compare for a Mac */
+      cell_set (cell, g_strdup (_("Not applicable")),
+                g_strdup (_("vLLM and SGLang do not run on Apple GPUs")), NAN);
+      return;
+    }
+  tokens = hr_size_format_count (e->kv_capacity_tokens);
+  if (e->verdict == HR_VERDICT_EXCEEDS || e->kv_capacity_tokens <= 0)
+    cell_set (cell, g_strdup (_("Does not fit")),
+              g_strdup (_("no memory left for the KV-cache pool")), NAN);
+  else if (e->max_concurrency < 1)
+    /* TRANSLATORS: the KV-cache pool holds fewer tokens than one request of the chosen
+     * context, e.g. "12,288 tokens: less than one request" */
+    cell_set (cell, g_strdup (_("Does not fit")),
+              g_strdup_printf (_("%s tokens: less than one request"), tokens), NAN);
+  else
+    {
+      g_autofree char *conc = hr_size_format_number (e->max_concurrency, 2);
+      g_autofree char *ctx = hr_format_context_short (s->context);
+      g_autofree char *pool = hr_size_format_number (hr_to_gib (e->kv_pool_bytes), 2);
+
+      /* TRANSLATORS: requests at once of the chosen context, e.g. "4.63 × 40K" */
+      cell_set (cell, g_strdup_printf (_("%s × %s"), conc, ctx),
+                /* TRANSLATORS: the KV-cache pool, e.g. "189,712 tokens · 8.50 GiB per GPU" */
+                g_strdup_printf (_("%s tokens · %s GiB per GPU"), tokens, pool), e->max_concurrency);
+    }
+}
+
 /* Words one column from the core's row. */
 static void
 column_fill (HrCompareColumn    *col,
@@ -284,7 +326,7 @@ column_fill (HrCompareColumn    *col,
   /* Longest context */
   if (row->max_context > 0)
     {
-      g_autofree char *tokens = g_strdup_printf ("%'" G_GINT64_FORMAT, row->max_context);
+      g_autofree char *tokens = hr_size_format_count ((double) row->max_context);
       value = hr_format_context_short (row->max_context);
       /* TRANSLATORS: a token count, e.g. "131,072 tokens" */
       detail = g_strdup_printf (_("%s tokens"), tokens);
@@ -294,23 +336,7 @@ column_fill (HrCompareColumn    *col,
     cell_set (&col->cells[HR_COMPARE_CONTEXT], g_strdup (_("None")),
               g_strdup (_("not even 256 tokens")), 0);
 
-  /* Serving capacity (vLLM/SGLang) */
-  if (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG)
-    {
-      g_autofree char *conc = hr_size_format_number (e->max_concurrency, 2);
-      g_autofree char *ctx = hr_format_context_short (s->context);
-      g_autofree char *tokens = g_strdup_printf ("%'.0f", e->kv_capacity_tokens);
-      g_autofree char *pool = hr_size_format_number (hr_to_gib (e->kv_pool_bytes), 2);
-
-      /* TRANSLATORS: requests at once of the chosen context, e.g. "4.63 × 40K" */
-      value = g_strdup_printf (_("%s × %s"), conc, ctx);
-      /* TRANSLATORS: the KV-cache pool, e.g. "189,712 tokens · 8.50 GiB per GPU" */
-      detail = g_strdup_printf (_("%s tokens · %s GiB per GPU"), tokens, pool);
-      cell_set (&col->cells[HR_COMPARE_CAPACITY], value, detail, e->max_concurrency);
-    }
-  else
-    cell_set (&col->cells[HR_COMPARE_CAPACITY], g_strdup (DASH),
-              g_strdup (_("vLLM and SGLang only")), NAN);
+  capacity_fill (&col->cells[HR_COMPARE_CAPACITY], s, e);
 
   /* Best quantization */
   if (row->best_quant != NULL)

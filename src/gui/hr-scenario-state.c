@@ -156,6 +156,14 @@ hr_context_step (gint64   tokens,
 }
 
 char *
+hr_size_format_count (double value)
+{
+  if (!isfinite (value))
+    return g_strdup (DASH);
+  return format_grouped_int ((gint64) floor (value + 0.5));
+}
+
+char *
 hr_size_format_context (gint64 tokens)
 {
   g_autofree char *shrt = hr_format_context_short (tokens);

@@ -169,6 +169,8 @@ char           *hr_size_format_context      (gint64             tokens);
 /* A number with @decimals places, trailing zeros dropped, in the user's locale. */
 char           *hr_size_format_number       (double             value,
                                              int                decimals);
+/* A whole count grouped in the user's locale: "131,072", "131.072"; "—" for NAN. */
+char           *hr_size_format_count        (double             value);
 /* "$8,500", "$0.44" */
 char           *hr_size_format_usd          (double             usd,
                                              int                decimals);
