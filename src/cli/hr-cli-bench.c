@@ -11,7 +11,7 @@
 #include "hr-gguf.h"
 #include "hr-launch.h"
 #include "hr-quant.h"
-#include "hr-report.h"
+#include "hr-json-writer.h"
 #include "hr-units.h"
 
 #include <math.h>

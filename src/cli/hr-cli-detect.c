@@ -2,7 +2,7 @@
 #include "hr-cli-detect.h"
 #include "hr-cli-common.h"
 #include "hr-detect.h"
-#include "hr-report.h"
+#include "hr-json-writer.h"
 #include "hr-units.h"
 
 #include <math.h>

@@ -25,7 +25,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-units.h"
-#include "hr-userdata.h"
 
 #define LLAMA_PORT      "8080"
 #define SGLANG_PORT     "30000"

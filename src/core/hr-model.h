@@ -40,6 +40,10 @@ typedef struct
   char *source;   /* where the figure comes from */
 } HrQuantSize;
 
+/* The ids of the user's own models and GPUs (hr-userdata.h) start with this, so they never
+ * clash with a catalog id. */
+#define HR_USERDATA_ID_PREFIX "user:"
+
 typedef enum
 {
   HR_MODEL_ORIGIN_CATALOG,

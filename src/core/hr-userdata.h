@@ -25,7 +25,7 @@
 #include "hr-catalog.h"
 #include "hr-gpu.h"
 #include "hr-model.h"
-#include "hr-report.h"
+#include "hr-json-writer.h"
 
 G_BEGIN_DECLS
 
@@ -38,8 +38,6 @@ typedef enum
   HR_USERDATA_ERROR_IO,         /* the directory or a file cannot be read or written */
   HR_USERDATA_ERROR_NEWER,      /* a file from a newer Headroom: kept as it is, read-only */
 } HrUserDataError;
-
-#define HR_USERDATA_ID_PREFIX "user:"
 
 typedef struct _HrUserData HrUserData;
 

@@ -1,0 +1,199 @@
+/* hr-json-writer.c — a tiny streaming JSON writer over a GString (hr-json-writer.h) */
+#include "hr-json-writer.h"
+#include "hr-text.h"
+#include "hr-units.h"
+
+#include <math.h>
+#include <string.h>
+
+void
+hr_json_init (HrJsonWriter *w,
+              GString      *out,
+              gboolean      pretty)
+{
+  memset (w, 0, sizeof *w);
+  w->out = out;
+  w->pretty = pretty;
+}
+
+static void
+newline (HrJsonWriter *w)
+{
+  if (!w->pretty)
+    return;
+  g_string_append_c (w->out, '\n');
+  for (int i = 0; i < w->depth; i++)
+    g_string_append (w->out, "  ");
+}
+
+/* Before a value in an array, or a key in an object. */
+static void
+separate (HrJsonWriter *w)
+{
+  if (w->depth > 0 && w->depth < (int) G_N_ELEMENTS (w->need_comma))
+    {
+      if (w->need_comma[w->depth])
+        g_string_append_c (w->out, ',');
+      w->need_comma[w->depth] = TRUE;
+      newline (w);
+    }
+}
+
+static void
+value_prefix (HrJsonWriter *w)
+{
+  if (w->after_key)
+    {
+      w->after_key = FALSE;
+      if (w->pretty)
+        g_string_append_c (w->out, ' ');
+      return;
+    }
+  separate (w);
+}
+
+static void
+open_container (HrJsonWriter *w,
+                char          c)
+{
+  value_prefix (w);
+  g_string_append_c (w->out, c);
+  w->depth++;
+  if (w->depth < (int) G_N_ELEMENTS (w->need_comma))
+    w->need_comma[w->depth] = FALSE;
+}
+
+static void
+close_container (HrJsonWriter *w,
+                 char          c)
+{
+  gboolean had = w->depth < (int) G_N_ELEMENTS (w->need_comma) && w->need_comma[w->depth];
+
+  w->depth--;
+  if (had)
+    newline (w);
+  g_string_append_c (w->out, c);
+}
+
+void hr_json_begin_object (HrJsonWriter *w) { open_container (w, '{'); }
+void hr_json_end_object (HrJsonWriter *w) { close_container (w, '}'); }
+void hr_json_begin_array (HrJsonWriter *w) { open_container (w, '['); }
+void hr_json_end_array (HrJsonWriter *w) { close_container (w, ']'); }
+
+void
+hr_json_escape_append (GString    *out,
+                       const char *value)
+{
+  const char *p;
+
+  if (value == NULL)
+    return;
+  for (p = value; *p; p++)
+    {
+      guchar c = (guchar) *p;
+      switch (c)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (out, "\\u%04x", c);
+          else if (c >= 0x80 && hr_text_is_hidden_char (g_utf8_get_char_validated (p, -1)))
+            {
+              /* C1 controls and bidi overrides stay data, not terminal commands. */
+              g_string_append_printf (out, "\\u%04x", g_utf8_get_char (p));
+              p = g_utf8_next_char (p) - 1;
+            }
+          else
+            g_string_append_c (out, (char) c);
+        }
+    }
+}
+
+void
+hr_json_key (HrJsonWriter *w,
+             const char   *key)
+{
+  separate (w);
+  g_string_append_c (w->out, '"');
+  hr_json_escape_append (w->out, key);
+  g_string_append (w->out, "\":");
+  w->after_key = TRUE;
+}
+
+void
+hr_json_string (HrJsonWriter *w,
+                const char   *value)
+{
+  if (value == NULL)
+    {
+      hr_json_null (w);
+      return;
+    }
+  value_prefix (w);
+  g_string_append_c (w->out, '"');
+  if (g_utf8_validate (value, -1, NULL))
+    hr_json_escape_append (w->out, value);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (value, -1);
+      hr_json_escape_append (w->out, valid);
+    }
+  g_string_append_c (w->out, '"');
+}
+
+void
+hr_json_number (HrJsonWriter *w,
+                double        value,
+                int           decimals)
+{
+  char buf[64];
+
+  value_prefix (w);
+  g_string_append (w->out, hr_format_number_c_buf (buf, sizeof buf, value, decimals));
+}
+
+void
+hr_json_int (HrJsonWriter *w,
+             gint64        value)
+{
+  value_prefix (w);
+  g_string_append_printf (w->out, "%" G_GINT64_FORMAT, value);
+}
+
+void
+hr_json_bool (HrJsonWriter *w,
+              gboolean      value)
+{
+  value_prefix (w);
+  g_string_append (w->out, value ? "true" : "false");
+}
+
+void
+hr_json_null (HrJsonWriter *w)
+{
+  value_prefix (w);
+  g_string_append (w->out, "null");
+}
+
+/* "NAME_gib": rounded to two decimals, and "NAME_bytes": the exact integer beside it, so a
+ * machine can check a figure to the byte (a 16.5 MiB cache reads as 0.02 GiB). */
+void
+hr_json_gib_bytes (HrJsonWriter *w,
+                   const char   *name,
+                   double        bytes)
+{
+  g_autofree char *gib = g_strconcat (name, "_gib", NULL);
+  g_autofree char *exact = g_strconcat (name, "_bytes", NULL);
+
+  hr_json_key (w, gib);
+  hr_json_number (w, hr_to_gib (bytes), 2);
+  hr_json_key (w, exact);
+  if (isfinite (bytes))
+    hr_json_int (w, (gint64) llround (bytes));
+  else
+    hr_json_null (w);
+}
