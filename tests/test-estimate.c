@@ -166,6 +166,37 @@ test_vllm_capacity (void)
   g_assert_true (hr_estimate_compute (&s, NULL, &e256, NULL));
   g_assert_cmpfloat (fabs (e256.kv_pool_bytes - e.kv_pool_bytes - 24.0 * 768 * s.model->vocab), <, 1.0);
 
+  /* below 70 GiB and on an A100 current vLLM defaults to 256 sequences and 2048 batched tokens
+   * (EngineArgs; vLLM's test_defaults_with_usage_context) */
+  scenario (&s, "gpt-oss-20b", "a100-80gb-sxm");
+  s.engine = HR_ENGINE_VLLM;
+  g_strlcpy (s.quant, "MXFP4", sizeof s.quant);
+  s.context = 131072;
+  s.gpu_mem_util = 0.65;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.max_num_seqs, ==, 256);
+  /* vLLM 0.19 on an A100: "Available KV cache memory: 36.56 GiB" (myoceane.fr, 2026-04-18) */
+  g_assert_cmpfloat (fabs (hr_to_gib (e.kv_pool_bytes) / 36.56 - 1), <, 0.05);
+  scenario (&s, "llama-3.1-8b", "rtx-4090-24gb");
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.max_num_seqs, ==, 256);
+
+  /* SGLang sizes its pool as mem_fraction_static × the memory free before loading, less the
+   * weights; activations and CUDA graphs stay in the reserve: Qwen3-235B-A22B-FP8 on 4× H100 at
+   * 0.93, "KV Cache is allocated. #tokens: 367404" (vllm-project/vllm#21348) */
+  scenario (&s, "qwen3-235b-a22b", "h100-80gb-sxm");
+  s.engine = HR_ENGINE_SGLANG;
+  s.n_gpus = 4;
+  g_strlcpy (s.quant, "FP8", sizeof s.quant);
+  s.context = 40960;
+  s.gpu_mem_util = 0.93;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.kv_capacity_tokens / 367404 - 1), <, 0.03);
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e256, NULL));
+  g_assert_cmpfloat (e.kv_pool_bytes, >, e256.kv_pool_bytes + 4.0 * HR_GIB);
+
   /* vLLM 0.6 (V0), Llama 3.1 8B on an RTX 3090 at 0.90: "kv_cache_size=3.81GiB, # GPU blocks:
    * 1952" (31,232 tokens), "Maximum concurrency for 20000 tokens per request: 1.56x"
    * (vllm-project/vllm#10517) */

@@ -70,7 +70,7 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "n-cpu-moe", 0, 0, G_OPTION_ARG_INT, &args->n_cpu_moe, "MoE: layers whose experts stay on the CPU", "N" },
     { "reserve-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->reserve_pct, "Memory held back, percent (5)", "P" },
     { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_DOUBLE, &args->gpu_mem_util, "vLLM/SGLang memory fraction (0.90)", "F" },
-    { "max-num-seqs", 0, 0, G_OPTION_ARG_INT, &args->max_num_seqs, "vLLM/SGLang sequences per step (default: the engine's, 1024)", "N" },
+    { "max-num-seqs", 0, 0, G_OPTION_ARG_INT, &args->max_num_seqs, "vLLM/SGLang sequences per step (default: the engine's, 1024 at 70 GiB and up except A100, else 256)", "N" },
     { "prompt", 0, 0, G_OPTION_ARG_INT, &args->prompt, "Prompt tokens for time to first token (4096)", "N" },
     { "ubatch", 0, 0, G_OPTION_ARG_INT, &args->ubatch, "llama.cpp micro-batch (512)", "N" },
     { "no-flash-attn", 0, 0, G_OPTION_ARG_NONE, &args->no_flash_attn, "llama.cpp without flash attention", NULL },

@@ -11,8 +11,11 @@
 #define LLAMA_CTX_PAD      256    /* llama.cpp pads n_ctx (and the KV cache) to 256 */
 #define VLLM_BLOCK         16     /* vLLM/SGLang page size in tokens */
 #define VLLM_BATCHED_TOKENS 8192  /* vLLM's default max_num_batched_tokens for the profile run */
+#define VLLM_BATCHED_TOKENS_SMALL 2048 /* the same below 70 GiB and on A100 */
 #define VLLM_SEQS_CURRENT  1024   /* vLLM ≥ 0.10 default --max-num-seqs (OpenAI server) */
+#define VLLM_SEQS_SMALL    256    /* the same below 70 GiB and on A100 */
 #define VLLM_SEQS_2024     256    /* vLLM 0.5–0.7 default --max-num-seqs */
+#define VLLM_LARGE_GIB     70.0   /* vLLM's threshold for its larger scheduler defaults */
 #define PCIE_GBS           25.0   /* host→device copies of offloaded weights during prefill */
 #define CPU_BW_EFF         0.60   /* fraction of DRAM bandwidth a CPU decode reaches */
 #define LLAMA_COMPUTE_SLACK (1.0 * 1024 * 1024) /* ggml-alloc alignment and small tensors */
@@ -166,12 +169,33 @@ largest_matrix (const HrModel *m)
  * The 2024 versions (0.5–0.7, V0) profiled max(max_model_len, 2048) tokens at once and left
  * CUDA graphs to the (1 − utilization) margin. */
 
+static double driver_memory_bytes (const HrGpu *gpu);
+
+/* vLLM's larger scheduler defaults (1024 sequences, 8192 batched tokens for the OpenAI server)
+ * apply to devices showing at least 70 GiB that are not an A100; the rest get 256 and 2048
+ * (EngineArgs defaults, asserted by vLLM's tests/engine/test_arg_utils.py
+ * test_defaults_with_usage_context). */
+static gboolean
+vllm_large_defaults (const HrScenario *s)
+{
+  const HrGpu *g = s->gpu;
+
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    return FALSE;
+  if ((g->name != NULL && strstr (g->name, "A100") != NULL) ||
+      (g->id != NULL && strstr (g->id, "a100") != NULL))
+    return FALSE;
+  return driver_memory_bytes (g) >= VLLM_LARGE_GIB * HR_GIB;
+}
+
 int
 hr_estimate_max_num_seqs (const HrScenario *s)
 {
   if (s->max_num_seqs > 0)
     return s->max_num_seqs;
-  return s->engine_version == HR_ENGINE_VERSION_2024 ? VLLM_SEQS_2024 : VLLM_SEQS_CURRENT;
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    return VLLM_SEQS_2024;
+  return vllm_large_defaults (s) ? VLLM_SEQS_CURRENT : VLLM_SEQS_SMALL;
 }
 
 /* The profile run: one layer's activations for the batched tokens (gate, up and activated
@@ -198,7 +222,7 @@ server_activation_peak (const HrScenario *s)
     }
   else
     {
-      tokens = VLLM_BATCHED_TOKENS;
+      tokens = vllm_large_defaults (s) ? VLLM_BATCHED_TOKENS : VLLM_BATCHED_TOKENS_SMALL;
       sampler = 24.0 * hr_estimate_max_num_seqs (s) * vocab;
     }
   return tokens * (3.0 * ff * 2 / s->n_gpus + 3.0 * m->hidden * 2) + sampler;
@@ -291,12 +315,21 @@ server_capacity (const HrScenario *s,
   double per_token = server_kv_per_token_gpu (s, TRUE);
   double request = server_request_bytes_gpu (s);
 
+  double page = s->engine == HR_ENGINE_SGLANG ? 1 : VLLM_BLOCK;
+
   out->driver_memory_bytes = driver_memory_bytes (s->gpu);
   out->max_num_seqs = hr_estimate_max_num_seqs (s);
-  out->kv_pool_bytes = MAX (0, out->driver_memory_bytes * s->gpu_mem_util - weights_gpu / s->n_gpus -
-                               out->compute_bytes / s->n_gpus);
-  out->kv_capacity_tokens = per_token > 0 ? floor (out->kv_pool_bytes / (per_token * VLLM_BLOCK)) * VLLM_BLOCK
-                                          : 0;
+  if (s->engine == HR_ENGINE_SGLANG)
+    /* SGLang (ModelRunner.profile_max_num_token): the memory free after loading the weights
+     * less (1 − mem_fraction_static) × the memory free before loading them, which the CUDA
+     * context and, under tensor parallelism, NCCL and the all-reduce buffers already hold.
+     * Activations and CUDA graphs live in that reserve, not in the pool. */
+    out->kv_pool_bytes = MAX (0, (out->driver_memory_bytes - server_non_torch (s)) * s->gpu_mem_util -
+                                 weights_gpu / s->n_gpus);
+  else
+    out->kv_pool_bytes = MAX (0, out->driver_memory_bytes * s->gpu_mem_util - weights_gpu / s->n_gpus -
+                                 out->compute_bytes / s->n_gpus);
+  out->kv_capacity_tokens = per_token > 0 ? floor (out->kv_pool_bytes / (per_token * page)) * page : 0;
   out->max_concurrency = request > 0 ? out->kv_pool_bytes / request : 0;
 }
 

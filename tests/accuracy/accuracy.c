@@ -10,6 +10,8 @@
  *   bench_dev.csv               llama-bench / ./main decode (tg) and prefill (pp) speeds
  *   serving_throughput_dev.csv  llama-batched-bench (batched decode, prefill), vLLM latency
  *   tests/accuracy/vllm_logs.csv  vLLM startup logs: the KV-cache pool and the tokens it holds
+ *   tests/accuracy/sglang_logs.csv  SGLang startup logs ("KV Cache is allocated. #tokens"), the
+ *                               same columns, mem_fraction_static in gpu_memory_utilization
  *
  * Exit status: 0 when every target of the accuracy issue is met, 1 otherwise, 77 (skipped)
  * when the reference folder is missing.  --write-report FILE writes the same tables as
@@ -1513,20 +1515,27 @@ run_serving (Report     *rep,
 
 /* ---- report ------------------------------------------------------------------------------ */
 
-/* vLLM startup logs (tests/accuracy/vllm_logs.csv, gathered from public issues with their
- * URLs): the tokens the KV pool holds ("GPU KV cache size", or the logged pool over the
- * model's KV bytes per token when only the GiB were logged), the pool itself, and the
- * startups vLLM refused because one request of max_model_len did not fit. */
+/* vLLM and SGLang startup logs (tests/accuracy/vllm_logs.csv, sglang_logs.csv, gathered from
+ * public issues and posts with their URLs): the tokens the KV pool holds ("GPU KV cache size",
+ * "KV Cache is allocated. #tokens", or the logged pool over the model's KV bytes per token when
+ * only the GiB were logged), the pool itself, and the startups the engine refused because one
+ * request of max_model_len did not fit (their logged token count is compared too). */
 static void
-run_vllm_logs (Report     *rep,
-               Models     *models,
-               const char *path)
+run_server_logs (Report     *rep,
+                 Models     *models,
+                 const char *path,
+                 HrEngine    engine)
 {
   Csv *csv = csv_read (path);
+  const char *dataset = engine == HR_ENGINE_SGLANG ? "sglang_logs" : "vllm_logs";
+  const char *label = engine == HR_ENGINE_SGLANG ? "SGLang" : "vLLM";
+  g_autofree char *st_tokens = g_strdup_printf ("%s: KV tokens", label);
+  g_autofree char *st_pool = g_strdup_printf ("%s: KV pool GiB", label);
+  g_autofree char *st_refused = g_strdup_printf ("%s: start refused", label);
 
   if (csv == NULL)
     {
-      exclude (rep, "vllm_logs", "file not found");
+      exclude (rep, dataset, "file not found");
       return;
     }
   for (guint r = 0; r < csv->rows->len; r++)
@@ -1542,11 +1551,11 @@ run_vllm_logs (Report     *rep,
 
       if (m == NULL || g == NULL)
         {
-          exclude (rep, "vllm_logs", "model or GPU not in the catalog");
+          exclude (rep, dataset, "model or GPU not in the catalog");
           continue;
         }
       hr_scenario_init (&s, m, g);
-      s.engine = HR_ENGINE_VLLM;
+      s.engine = engine;
       s.n_gpus = num_int (col (csv, row, "tp"), 1);
       g_strlcpy (s.quant, col (csv, row, "quant"), sizeof s.quant);
       s.context = num_i64 (num (col (csv, row, "max_model_len")));
@@ -1555,29 +1564,32 @@ run_vllm_logs (Report     *rep,
       if (!hr_engine_version_from_string (col (csv, row, "engine_version"), &s.engine_version) ||
           !hr_estimate_compute (&s, NULL, &e, NULL))
         {
-          exclude (rep, "vllm_logs", "scenario the core refuses");
+          exclude (rep, dataset, "scenario the core refuses");
           continue;
         }
       if (g_strcmp0 (col (csv, row, "outcome"), "refused") == 0)
         {
           /* one request of max_model_len must not fit: an error of 1 when it does */
-          record (rep, "vLLM: start refused", e.max_concurrency < 1.0 ? 1.0 : 2.0, 1.0, NAN, NAN);
+          record (rep, st_refused, e.max_concurrency < 1.0 ? 1.0 : 2.0, 1.0, NAN, NAN);
           if (rep->dump)
-            fprintf (rep->dump, "vllm\t%s\trefused\tpool %.2f GiB (logged %.2f)\n", m->id,
+            fprintf (rep->dump, "%s\t%s\trefused\tpool %.2f GiB (logged %.2f)\n", dataset, m->id,
                      hr_to_gib (e.kv_pool_bytes), kv_gib);
-          continue;
+          /* the engine still logs what its pool holds: compare that too */
+          if (g_strcmp0 (basis, "logged") != 0)
+            continue;
         }
       if (g_strcmp0 (basis, "logged") == 0)
-        record (rep, "vLLM: KV tokens", e.kv_capacity_tokens,
+        record (rep, st_tokens, e.kv_capacity_tokens,
                 num (col (csv, row, "logged_tokens")), NAN, NAN);
       else
         /* the logged pool in tokens, with the core's own bytes per token */
-        record (rep, "vLLM: KV tokens", e.kv_capacity_tokens,
+        record (rep, st_tokens, e.kv_capacity_tokens,
                 kv_gib * HR_GIB / (e.kv_pool_bytes / MAX (e.kv_capacity_tokens, 1)), NAN, NAN);
-      record (rep, "vLLM: KV pool GiB", e.kv_pool_bytes, kv_gib * HR_GIB, NAN, NAN);
+      if (kv_gib > 0)
+        record (rep, st_pool, e.kv_pool_bytes, kv_gib * HR_GIB, NAN, NAN);
       if (rep->dump)
-        fprintf (rep->dump, "vllm\t%s\ttp%d\t%.0f tokens (logged %s)\tpool %.2f GiB (logged %.2f)\n",
-                 m->id, s.n_gpus, e.kv_capacity_tokens, col (csv, row, "logged_tokens"),
+        fprintf (rep->dump, "%s\t%s\ttp%d\t%.0f tokens (logged %s)\tpool %.2f GiB (logged %.2f)\n",
+                 dataset, m->id, s.n_gpus, e.kv_capacity_tokens, col (csv, row, "logged_tokens"),
                  hr_to_gib (e.kv_pool_bytes), kv_gib);
     }
   csv_free (csv);
@@ -1621,6 +1633,7 @@ print_tables (Report  *rep,
     { "decode (2024 builds): all", TARGET_DECODE_MEDIAN, NAN, TRUE, NAN },
     { "prefill (2024 builds): all", TARGET_PREFILL_MEDIAN, NAN, TRUE, NAN },
     { "vLLM: KV tokens", TARGET_VLLM_TOKENS_MEDIAN, TARGET_VLLM_TOKENS_WORST, FALSE, NAN },
+    { "SGLang: KV tokens", TARGET_VLLM_TOKENS_MEDIAN, TARGET_VLLM_TOKENS_WORST, FALSE, NAN },
   };
 
   g_string_append (md, "| quantity | n | median | p90 | worst | median (signed) | in range | target | met |\n"
@@ -1641,7 +1654,7 @@ print_tables (Report  *rep,
           t = &targets[k];
       if (t == NULL)
         t = current_target (s);
-      if (g_str_has_prefix (s->name, "memory: OOM") || g_str_has_prefix (s->name, "vLLM: start refused"))
+      if (g_str_has_prefix (s->name, "memory: OOM") || g_str_has_suffix (s->name, ": start refused"))
         {
           double missed = 0;
           for (guint k = 0; k < s->err->len; k++)
@@ -1779,7 +1792,9 @@ main (int    argc,
   run_serving (&rep, &models, &gpus, dir);
   {
     g_autofree char *vllm = g_build_filename (accuracy_dir, "vllm_logs.csv", NULL);
-    run_vllm_logs (&rep, &models, vllm);
+    g_autofree char *sglang = g_build_filename (accuracy_dir, "sglang_logs.csv", NULL);
+    run_server_logs (&rep, &models, vllm, HR_ENGINE_VLLM);
+    run_server_logs (&rep, &models, sglang, HR_ENGINE_SGLANG);
   }
 
   md = g_string_new (NULL);
