@@ -13,6 +13,7 @@
 #include "hr-scenario-state.h"
 #include "hr-size-view-private.h"
 #include "hr-speed-simulator.h"
+#include "hr-toast.h"
 #include "hr-units.h"
 #include "hr-window.h"
 
@@ -561,7 +562,7 @@ test_toast_markup (void)
   g_assert_cmpstr (adw_toast_get_title (toast), ==,
                    "Exported to /tmp/R&amp;D &lt;b&gt;.png\\x1B[2J");
   g_object_unref (g_object_ref_sink (toast));
-  hr_size_view_toast (view, "Exported to /tmp/R&D.png");
+  hr_toast_show_text (GTK_WIDGET (view), "Exported to /tmp/R&D.png", HR_TOAST_INFO);
   for (int i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
   close_window (window);

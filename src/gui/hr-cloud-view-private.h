@@ -45,7 +45,6 @@ struct _HrCloudView
   HrPricingManager *manager;
   GSettings *settings;
   GCancellable *cancellable;
-  GtkFileChooserNative *export_chooser;
 
   /* what is on screen */
   HrCloudState *state;

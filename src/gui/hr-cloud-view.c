@@ -10,8 +10,11 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "hr-chart-data.h"
+#include "hr-export-dialog.h"
+#include "hr-toast.h"
 #include "hr-units.h"
 
 G_DEFINE_FINAL_TYPE (HrCloudView, hr_cloud_view, GTK_TYPE_WIDGET)
@@ -34,7 +37,8 @@ toast_details_cb (AdwToast    *toast,
 static void
 toast_full (HrCloudView *self,
             const char  *title,
-            const char  *details);
+            const char  *details,
+            HrToastKind  kind);
 
 /* A toast's title is one line: a longer error gets a button that shows all of it. */
 void
@@ -42,7 +46,8 @@ hr_cloud_view_toast (HrCloudView *self,
                      const char  *title,
                      gboolean     error)
 {
-  toast_full (self, title, error && g_utf8_strlen (title, -1) > 64 ? title : NULL);
+  toast_full (self, title, error && g_utf8_strlen (title, -1) > 64 ? title : NULL,
+              error ? HR_TOAST_ERROR : HR_TOAST_INFO);
 }
 
 /* A toast with a Details button that shows @details. */
@@ -51,33 +56,28 @@ hr_cloud_view_toast_with_details (HrCloudView *self,
                                   const char  *title,
                                   const char  *details)
 {
-  toast_full (self, title, details);
+  toast_full (self, title, details, HR_TOAST_INFO);
 }
 
 static void
 toast_full (HrCloudView *self,
             const char  *title,
-            const char  *details)
+            const char  *details,
+            HrToastKind  kind)
 {
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-  g_autofree char *markup = g_markup_escape_text (title, -1);   /* toast titles are markup */
-  AdwToast *t;
+  AdwToast *t = hr_toast_new (title, kind);
 
   g_free (self->last_toast);
   self->last_toast = g_strdup (title);
   g_free (self->last_details);
   self->last_details = g_strdup (details);
-  if (overlay == NULL)
-    return;
-  t = adw_toast_new (markup);
-  adw_toast_set_timeout (t, 6);
   if (details != NULL)
     {
-      adw_toast_set_button_label (t, _("_Details"));
+      hr_toast_set_button (t, _("_Details"));
       g_object_set_data_full (G_OBJECT (t), "details", g_strdup (details), g_free);
       g_signal_connect_object (t, "button-clicked", G_CALLBACK (toast_details_cb), self, 0);
     }
-  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), t);
+  hr_toast_show (GTK_WIDGET (self), t);
 }
 
 /* Reading the inputs ------------------------------------------------------------------------ */
@@ -262,67 +262,20 @@ schedule_update (HrCloudView *self)
 /* Export -------------------------------------------------------------------------------------- */
 
 static void
-export_response_cb (HrCloudView          *self,
-                    int                   response,
-                    GtkFileChooserNative *chooser)
-{
-  g_autoptr(GtkFileChooserNative) owned = g_steal_pointer (&self->export_chooser);
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *msg = NULL;
-  HrChartFormat fmt;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  if (file == NULL)
-    return;
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      hr_cloud_view_toast (self, _("Charts can only be exported to local files"), TRUE);
-      return;
-    }
-  if (!hr_chart_format_from_path (path, &fmt))
-    {
-      char *with_ext = g_strconcat (path, ".", (const char *) g_object_get_data (G_OBJECT (chooser), "format"), NULL);
-      g_free (path);
-      path = with_ext;
-    }
-  if (hr_chart_widget_export (self->tco_chart, path, 1200, 720, 2.0, &error))
-    {
-      g_autofree char *base = g_path_get_basename (path);
-      msg = g_strdup_printf (_("Exported “%s”"), base);
-    }
-  else
-    msg = g_strdup_printf (_("Could not export the chart: %s"), error->message);
-  hr_cloud_view_toast (self, msg, error != NULL);
-}
-
-static void
 export_chart_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
   HrCloudView *self = HR_CLOUD_VIEW (widget);
   const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
-  const char *format = g_str_has_suffix (target, ".svg") ? "svg" : g_str_has_suffix (target, ".pdf") ? "pdf" : "png";
-  GtkRoot *root = gtk_widget_get_root (widget);
+  const char *dot = strchr (target, '.');
   const HrScenario *s = self->size_view ? hr_size_view_get_scenario (self->size_view) : NULL;
   g_autofree char *slug = hr_slugify (s && s->model ? s->model->id : NULL, 60, "scenario");
-  g_autofree char *name = g_strdup_printf ("%s-rent-vs-buy.%s", slug, format);
+  g_autofree char *name = g_strconcat (slug, "-rent-vs-buy", NULL);
 
-  if (self->export_chooser != NULL || hr_chart_widget_get_data (self->tco_chart) == NULL)
+  if (hr_chart_widget_get_data (self->tco_chart) == NULL)
     return;
-  self->export_chooser = gtk_file_chooser_native_new (_("Export Chart"),
-                                                      GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                      GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->export_chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_chooser), name);
-  g_object_set_data (G_OBJECT (self->export_chooser), "format", (gpointer) format);
-  g_signal_connect_object (self->export_chooser, "response", G_CALLBACK (export_response_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_chooser));
+  hr_export_dialog_show (widget, HR_EXPORT_CHART, dot ? dot + 1 : NULL, name, hr_export_write_chart, self->tco_chart);
 }
 
 /* Callbacks ----------------------------------------------------------------------------------- */
@@ -484,11 +437,6 @@ hr_cloud_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->update_id, g_source_remove);
-  if (self->export_chooser != NULL)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_chooser));
-      g_clear_object (&self->export_chooser);
-    }
   if (self->settings != NULL)
     {
       g_settings_unbind (self->hours_adjustment, "value");

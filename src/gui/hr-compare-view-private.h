@@ -42,7 +42,6 @@ struct _HrCompareView
   HrSizeView *size_view;       /* weak: the window owns both */
   HrCatalog *catalog;          /* borrowed from the Size view */
   guint catalog_stamp;         /* what the pickers were filled from */
-  GtkFileChooserNative *chooser;
 
   GPtrArray *entries;          /* HrCompareEntry*, as chosen */
   gboolean entries_set;        /* FALSE until the default set was taken */
@@ -66,10 +65,5 @@ const char     *hr_compare_view_table_text  (HrCompareView  *self,
                                              guint           column,
                                              HrCompareMetric metric,
                                              gboolean        diff);
-
-/* hr-compare-view.c, for the table's buttons */
-void            hr_compare_view_copy_text   (HrCompareView  *self,
-                                             const char     *text,
-                                             const char     *toast);
 
 G_END_DECLS

@@ -20,6 +20,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "hr-toast.h"
+
 struct _HrCompareColumnWidgets
 {
   HrCompareView *view;       /* borrowed */
@@ -152,7 +154,7 @@ copy_clicked_cb (HrCompareColumnWidgets *cw,
                  GtkButton              *button)
 {
   if (cw->command != NULL)
-    hr_compare_view_copy_text (cw->view, cw->command, _("Launch command copied"));
+    hr_toast_copied (GTK_WIDGET (cw->view), cw->command, _("Launch command copied"));
 }
 
 static void

@@ -11,14 +11,16 @@
  * changed elsewhere is recomputed when the view is shown again.
  */
 #include "hr-compare-view-private.h"
-#include "hr-window.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #include "hr-chart-data.h"
+#include "hr-export-dialog.h"
 #include "hr-picker-items.h"
+#include "hr-toast.h"
+#include "hr-units.h"
 
 G_DEFINE_FINAL_TYPE (HrCompareView, hr_compare_view, GTK_TYPE_WIDGET)
 
@@ -48,35 +50,6 @@ find_entry (HrCompareView *self,
         }
     }
   return NULL;
-}
-
-static void
-toast (HrCompareView *self,
-       const char    *title)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-  AdwToast *t;
-
-  if (overlay == NULL)
-    return;
-  t = hr_toast_new_text (title);
-  adw_toast_set_timeout (t, 3);
-  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), t);
-}
-
-static char *
-slug (const char *s)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = s; p && *p; p++)
-    {
-      if (g_ascii_isalnum (*p) || *p == '.' || *p == '-')
-        g_string_append_c (out, g_ascii_tolower (*p));
-      else if (out->len > 0 && out->str[out->len - 1] != '-')
-        g_string_append_c (out, '-');
-    }
-  return g_string_free (out, FALSE);
 }
 
 #define MIN_COLUMN_CHARS 13
@@ -409,119 +382,20 @@ entries_changed (HrCompareView *self)
 /* Export ------------------------------------------------------------------------------------- */
 
 static void
-chooser_response_cb (HrCompareView        *self,
-                     int                   response,
-                     GtkFileChooserNative *chooser)
+export (HrCompareView *self,
+        HrExportKind   kind,
+        const char    *format)
 {
-  g_autoptr(GtkFileChooserNative) owned = g_steal_pointer (&self->chooser);
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *base = NULL;
-  const char *what = g_object_get_data (G_OBJECT (chooser), "what");
-  gboolean table = g_strcmp0 (what, "table") == 0;
-  gboolean ok;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  if (file == NULL)
-    return;
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      toast (self, _("Only local files can be written"));
-      return;
-    }
-  if (table && !g_str_has_suffix (path, ".csv") && !g_str_has_suffix (path, ".CSV"))
-    {
-      char *with = g_strconcat (path, ".csv", NULL);
-      g_free (path);
-      path = with;
-    }
-  else if (!table)
-    {
-      HrChartFormat fmt;
-
-      if (!hr_chart_format_from_path (path, &fmt))
-        {
-          /* no extension: the filter the user left selected names the format */
-          GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
-          const char *chosen = filter ? g_object_get_data (G_OBJECT (filter), "format") : NULL;
-          char *with = g_strdup_printf ("%s.%s", path, chosen ? chosen : "png");
-          g_free (path);
-          path = with;
-        }
-    }
-
-  ok = table ? hr_compare_view_export_table (self, path, &error)
-             : hr_compare_view_export_chart (self, path, &error);
-  base = g_path_get_basename (path);
-  if (ok)
-    {
-      g_autofree char *msg = g_strdup_printf (_("Exported “%s”"), base);
-      toast (self, msg);
-    }
-  else
-    {
-      g_autofree char *msg = g_strdup_printf (table ? _("Could not export the table: %s")
-                                                    : _("Could not export the chart: %s"), error->message);
-      toast (self, msg);
-    }
-}
-
-static void
-open_chooser (HrCompareView *self,
-              const char    *what,
-              const char    *format)
-{
-  static const char * const formats[] = { "png", "svg", "pdf" };
-  const char *names[] = { N_("PNG Image"), N_("SVG Image"), N_("PDF Document") };
-  const char *mimes[] = { "image/png", "image/svg+xml", "application/pdf" };
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  gboolean table = g_str_equal (what, "table");
-  g_autofree char *model = slug (self->have_scenario ? self->scenario.model->id : "model");
+  g_autofree char *model = NULL;
   g_autofree char *name = NULL;
-  GtkFileChooserNative *chooser;
 
-  if (self->chooser != NULL || self->state == NULL || self->state->columns->len == 0)
+  if (self->state == NULL || self->state->columns->len == 0)
     return;
-
-  chooser = gtk_file_chooser_native_new (table ? _("Export Table") : _("Export Chart"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  if (table)
-    {
-      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-      gtk_file_filter_set_name (filter, _("CSV Table"));
-      gtk_file_filter_add_mime_type (filter, "text/csv");
-      gtk_file_filter_add_pattern (filter, "*.csv");
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-      name = g_strdup_printf ("%s-compare.csv", model);
-    }
-  else
-    {
-      if (format == NULL || (!g_str_equal (format, "svg") && !g_str_equal (format, "pdf")))
-        format = "png";
-      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-        {
-          g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-          gtk_file_filter_set_name (filter, _(names[i]));
-          gtk_file_filter_add_mime_type (filter, mimes[i]);
-          g_object_set_data (G_OBJECT (filter), "format", (gpointer) formats[i]);
-          gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-          if (g_str_equal (formats[i], format))
-            gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
-        }
-      name = g_strdup_printf ("%s-compare.%s", model, format);
-    }
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  g_object_set_data (G_OBJECT (chooser), "what", (gpointer) (table ? "table" : "chart"));
-  g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
-  self->chooser = chooser;
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  model = hr_slugify (self->have_scenario ? self->scenario.model->id : NULL, 60, "model");
+  name = g_strconcat (model, "-compare", NULL);
+  hr_export_dialog_show (GTK_WIDGET (self), kind, format, name,
+                         kind == HR_EXPORT_TABLE ? (HrExportWriteFunc) hr_compare_view_export_table
+                                                 : (HrExportWriteFunc) hr_compare_view_export_chart, self);
 }
 
 /* Callbacks ------------------------------------------------------------------------------------ */
@@ -568,7 +442,7 @@ toggle_gpu (HrCompareView *self,
   if (find_entry (self, id, NULL) != NULL)
     hr_compare_view_remove_gpu (self, id);
   else if (!hr_compare_view_add_gpu (self, id, self->have_scenario ? self->scenario.n_gpus : 1))
-    toast (self, _("Eight GPUs at most: remove one first"));
+    hr_toast_show_text (GTK_WIDGET (self), _("Eight GPUs at most: remove one first"), HR_TOAST_INFO);
 }
 
 static void
@@ -637,7 +511,7 @@ export_chart_action (GtkWidget  *widget,
   const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
   const char *dot = strchr (target, '.');
 
-  open_chooser (HR_COMPARE_VIEW (widget), "chart", dot ? dot + 1 : NULL);
+  export (HR_COMPARE_VIEW (widget), HR_EXPORT_CHART, dot ? dot + 1 : NULL);
 }
 
 static void
@@ -645,7 +519,7 @@ export_table_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
-  open_chooser (HR_COMPARE_VIEW (widget), "table", NULL);
+  export (HR_COMPARE_VIEW (widget), HR_EXPORT_TABLE, NULL);
 }
 
 static void
@@ -659,7 +533,7 @@ copy_json_action (GtkWidget  *widget,
   if (self->state == NULL || self->state->columns->len == 0)
     return;
   json = hr_compare_state_json (self->state);
-  hr_compare_view_copy_text (self, json, _("Comparison copied as JSON"));
+  hr_toast_copied (widget, json, _("Comparison copied as JSON"));
 }
 
 static void
@@ -763,11 +637,6 @@ hr_compare_view_dispose (GObject *object)
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->chars_idle_id, g_source_remove);
   g_clear_handle_id (&self->names_idle_id, g_source_remove);
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-      g_clear_object (&self->chooser);
-    }
   if (self->size_view != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->size_view, self);
@@ -856,17 +725,6 @@ hr_compare_view_init (HrCompareView *self)
   g_signal_connect (self, "map", G_CALLBACK (map_cb), NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-table", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.copy-json", FALSE);
-}
-
-/* Internal API ---------------------------------------------------------------------------------- */
-
-void
-hr_compare_view_copy_text (HrCompareView *self,
-                           const char    *text,
-                           const char    *message)
-{
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
-  toast (self, message);
 }
 
 /* Public API ------------------------------------------------------------------------------------ */
@@ -981,9 +839,10 @@ hr_compare_view_apply_preset (HrCompareView   *self,
                                        self->catalog);
   if (entries->len == 0)
     {
-      toast (self, preset == HR_COMPARE_PRESET_MINE ? _("You have no GPUs of your own yet")
-                   : preset == HR_COMPARE_PRESET_FITS ? _("The scenario fits no GPU in the catalog")
-                   : _("No GPU of that vendor"));
+      hr_toast_show_text (GTK_WIDGET (self),
+                          preset == HR_COMPARE_PRESET_MINE ? _("You have no GPUs of your own yet")
+                          : preset == HR_COMPARE_PRESET_FITS ? _("The scenario fits no GPU in the catalog")
+                          : _("No GPU of that vendor"), HR_TOAST_INFO);
       return;
     }
   hr_compare_view_set_entries (self, entries);

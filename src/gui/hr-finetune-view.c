@@ -7,14 +7,15 @@
  * start from hr_ft_scenario_init(), flash attention on.
  */
 #include "hr-finetune-view.h"
-#include "hr-window.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #include "hr-chart-data.h"
+#include "hr-export-dialog.h"
 #include "hr-picker-items.h"
+#include "hr-toast.h"
 #include "hr-units.h"
 
 #define EXTRA_ROWS 3   /* trainable parameters, verdict, smallest GPU */
@@ -67,7 +68,6 @@ struct _HrFinetuneView
   HrCatalog *catalog;          /* borrowed from the Size view */
   guint catalog_stamp;
   GSettings *settings;
-  GtkFileChooserNative *chooser;
 
   const HrModel *model;
   gboolean gpu_set;            /* the GPU was taken from the Size view once */
@@ -86,20 +86,6 @@ static const char * const verdict_classes[] = {
 static void schedule_recompute (HrFinetuneView *self);
 
 /* Small helpers ------------------------------------------------------------------------------ */
-
-static void
-toast (HrFinetuneView *self,
-       const char     *title)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-  AdwToast *t;
-
-  if (overlay == NULL)
-    return;
-  t = hr_toast_new_text (title);
-  adw_toast_set_timeout (t, 3);
-  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), t);
-}
 
 static GtkLabel *
 cell_label (GtkWidget  *box,
@@ -420,87 +406,6 @@ scenario_changed_cb (HrFinetuneView *self,
   schedule_recompute (self);
 }
 
-/* Export ----------------------------------------------------------------------------------- */
-
-static void
-chooser_response_cb (HrFinetuneView       *self,
-                     int                   response,
-                     GtkFileChooserNative *chooser)
-{
-  g_autoptr(GtkFileChooserNative) owned = g_steal_pointer (&self->chooser);
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *base = NULL;
-  HrChartFormat fmt;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  if (file == NULL)
-    return;
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      toast (self, _("Charts can only be exported to local files"));
-      return;
-    }
-  if (!hr_chart_format_from_path (path, &fmt))
-    {
-      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
-      const char *chosen = filter ? g_object_get_data (G_OBJECT (filter), "format") : NULL;
-      char *with = g_strdup_printf ("%s.%s", path, chosen ? chosen : "png");
-      g_free (path);
-      path = with;
-    }
-  base = g_path_get_basename (path);
-  if (hr_chart_widget_export (self->chart, path, 1200, 700, 2.0, &error))
-    {
-      g_autofree char *msg = g_strdup_printf (_("Exported “%s”"), base);
-      toast (self, msg);
-    }
-  else
-    {
-      g_autofree char *msg = g_strdup_printf (_("Could not export the chart: %s"), error->message);
-      toast (self, msg);
-    }
-}
-
-static void
-export_chart (HrFinetuneView *self,
-              const char     *format)
-{
-  static const char * const formats[] = { "png", "svg", "pdf" };
-  const char *names[] = { N_("PNG Image"), N_("SVG Image"), N_("PDF Document") };
-  const char *mimes[] = { "image/png", "image/svg+xml", "application/pdf" };
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser;
-  g_autofree char *name = NULL;
-
-  if (self->chooser != NULL || !self->have_state)
-    return;
-  if (format == NULL || (!g_str_equal (format, "svg") && !g_str_equal (format, "pdf")))
-    format = "png";
-  chooser = gtk_file_chooser_native_new (_("Export Chart"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-    {
-      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-      gtk_file_filter_set_name (filter, _(names[i]));
-      gtk_file_filter_add_mime_type (filter, mimes[i]);
-      g_object_set_data (G_OBJECT (filter), "format", (gpointer) formats[i]);
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-      if (g_str_equal (formats[i], format))
-        gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
-    }
-  name = g_strdup_printf ("%s-finetune.%s", self->model ? self->model->id : "model", format);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
-  self->chooser = chooser;
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
 /* Callbacks ------------------------------------------------------------------------------------ */
 
 static void
@@ -556,10 +461,17 @@ export_chart_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
+  HrFinetuneView *self = HR_FINETUNE_VIEW (widget);
   const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
   const char *dot = strchr (target, '.');
+  g_autofree char *model = NULL;
+  g_autofree char *name = NULL;
 
-  export_chart (HR_FINETUNE_VIEW (widget), dot ? dot + 1 : NULL);
+  if (!self->have_state)
+    return;
+  model = hr_slugify (self->model ? self->model->id : NULL, 60, "model");
+  name = g_strconcat (model, "-finetune", NULL);
+  hr_export_dialog_show (widget, HR_EXPORT_CHART, dot ? dot + 1 : NULL, name, hr_export_write_chart, self->chart);
 }
 
 static void
@@ -572,8 +484,7 @@ copy_json_action (GtkWidget  *widget,
 
   if (json == NULL)
     return;
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), json);
-  toast (self, _("Fine-tuning estimate copied as JSON"));
+  hr_toast_copied (widget, json, _("Fine-tuning estimate copied as JSON"));
 }
 
 /* GObject ------------------------------------------------------------------------------------ */
@@ -585,11 +496,6 @@ hr_finetune_view_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_handle_id (&self->recompute_id, g_source_remove);
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-      g_clear_object (&self->chooser);
-    }
   if (self->size_view != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->size_view, self);

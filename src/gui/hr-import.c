@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-import-state.h"
+#include "hr-toast.h"
 #include "hr-userdata.h"
 
 G_DEFINE_FINAL_TYPE (HrImport, hr_import, G_TYPE_OBJECT)
@@ -56,40 +57,23 @@ undo_clicked_cb (HrImport *self)
 
 void
 hr_import_show_toast (HrImport   *self,
-            const char *message,
-            gboolean    error,
-            gboolean    undo)
+                      const char *message,
+                      gboolean    error,
+                      gboolean    undo)
 {
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
-  AdwToast *toast = adw_toast_new (escaped);
-  GtkWidget *label = gtk_label_new (message);
+  AdwToast *toast = hr_toast_new (message, error ? HR_TOAST_ERROR : HR_TOAST_INFO);
 
   g_free (self->last_message);
   self->last_message = g_strdup (message);
-
-  /* a failure names files, fields and statuses: a long one wraps rather than be cut short
-   * (a wrapping label asks only for its longest word, so it asks for a line's width too) */
-  if (g_utf8_strlen (message, -1) > 56)
-    {
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_width_chars (GTK_LABEL (label), 56);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 72);
-    }
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  adw_toast_set_custom_title (toast, label);
-  adw_toast_set_timeout (toast, error ? 10 : undo ? 8 : 4);
-  if (error)
-    adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   if (undo)
     {
-      adw_toast_set_button_label (toast, _("_Undo"));
+      hr_toast_set_button (toast, _("_Undo"));
       /* not an action name: a toast's button leaves the window before its action is looked up */
       g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_clicked_cb), self, G_CONNECT_SWAPPED);
     }
 
   if (self->manage != NULL)
-    adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self->manage), toast);
+    hr_toast_show (GTK_WIDGET (self->manage), toast);
   else if (self->window != NULL)
     hr_window_add_toast (self->window, toast);
   else

@@ -6,12 +6,12 @@
  * when valid, so a half-typed address never reaches the pricing or hub client.
  */
 #include "hr-preferences-window.h"
-#include "hr-window.h"
 
 #include <glib/gi18n-lib.h>
 #include <libsoup/soup.h>
 
 #include "hr-hub-token.h"
+#include "hr-toast.h"
 #include "hr-pricing.h"
 #include "hr-skypilot.h"
 
@@ -47,13 +47,6 @@ G_DEFINE_FINAL_TYPE (HrPreferencesWindow, hr_preferences_window, ADW_TYPE_PREFER
 static const char * const color_scheme_ids[] = { "default", "light", "dark", NULL };
 static const char * const engine_ids[] = { "llama.cpp", "vllm", "sglang", "ollama", "mlx", NULL };
 static const char * const engine_version_ids[] = { "current", "2024", NULL };
-
-static void
-toast (HrPreferencesWindow *self,
-       const char          *title)
-{
-  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), hr_toast_new_text (title));
-}
 
 static const char *
 url_key (HrPreferencesWindow *self,
@@ -349,10 +342,12 @@ url_row_apply_cb (HrPreferencesWindow *self,
   if (!hr_preferences_url_is_valid (text, TRUE, hub))
     {
       show_url_error (row, TRUE);
-      toast (self, hub ? _("Not saved: the hub address must be an http:// or https:// address")
-                       : row == self->catalog_row
-                       ? _("Not saved: the catalog address must be an http:// or https:// address")
-                       : _("Not saved: the pricing feed must be an http:// or https:// address"));
+      hr_toast_show_text (GTK_WIDGET (self),
+                          hub ? _("Not saved: the hub address must be an http:// or https:// address")
+                          : row == self->catalog_row
+                          ? _("Not saved: the catalog address must be an http:// or https:// address")
+                          : _("Not saved: the pricing feed must be an http:// or https:// address"),
+                          HR_TOAST_ERROR);
       return;
     }
 
@@ -411,14 +406,14 @@ token_stored_cb (GObject      *object,
   switch (place)
     {
     case HR_HUB_TOKEN_KEYRING:
-      toast (self, _("Access token saved in the login keyring"));
+      hr_toast_show_text (GTK_WIDGET (self), _("Access token saved in the login keyring"), HR_TOAST_INFO);
       break;
     case HR_HUB_TOKEN_SETTINGS:
-      toast (self, _("Access token saved in GSettings"));
+      hr_toast_show_text (GTK_WIDGET (self), _("Access token saved in GSettings"), HR_TOAST_INFO);
       break;
     case HR_HUB_TOKEN_NONE:
     default:
-      toast (self, _("Access token removed"));
+      hr_toast_show_text (GTK_WIDGET (self), _("Access token removed"), HR_TOAST_INFO);
       break;
     }
 }

@@ -74,7 +74,6 @@ struct _HrSizeView
   HrCatalog *catalog;
   GSettings *settings;
   GCancellable *cancellable;
-  GtkFileChooserNative *export_chooser;
 
   /* what is on screen */
   HrScenario scenario;
@@ -109,10 +108,5 @@ void            hr_size_view_matrix_row_activated (HrSizeView    *self,
 
 /* hr-size-view-actions.c */
 void            hr_size_view_install_actions (GtkWidgetClass *widget_class);
-void            hr_size_view_toast          (HrSizeView     *self,
-                                             const char     *title);
-void            hr_size_view_copy_text      (HrSizeView     *self,
-                                             const char     *text,
-                                             const char     *toast);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "hr-chart-data.h"
+#include "hr-toast.h"
 #include "hr-units.h"
 
 /* Applying the state ---------------------------------------------------------------------- */
@@ -446,7 +447,7 @@ copy_command_clicked_cb (HrSizeView *self,
   const char *command = g_object_get_data (G_OBJECT (button), "command");
 
   if (command != NULL)
-    hr_size_view_copy_text (self, command, _("Copied"));
+    hr_toast_copied (GTK_WIDGET (self), command, _("Copied"));
 }
 
 typedef struct

@@ -747,11 +747,6 @@ hr_size_view_dispose (GObject *object)
     }
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->advice_idle_id, g_source_remove);
-  if (self->export_chooser != NULL)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_chooser));
-      g_clear_object (&self->export_chooser);
-    }
   if (self->settings != NULL)
     {
       unbind_settings (self);

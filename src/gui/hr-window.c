@@ -527,15 +527,6 @@ hr_window_get_catalog (HrWindow *self)
   return hr_size_view_get_catalog (self->size_view);
 }
 
-AdwToast *
-hr_toast_new_text (const char *text)
-{
-  g_autofree char *visible = hr_text_sanitize (text, 0);
-  g_autofree char *markup = g_markup_escape_text (visible != NULL ? visible : "", -1);
-
-  return adw_toast_new (markup);
-}
-
 void
 hr_window_add_toast (HrWindow *self,
                      AdwToast *toast)

@@ -32,9 +32,6 @@ HrSizeView     *hr_window_get_size_view     (HrWindow      *self);
 HrCatalog      *hr_window_get_catalog       (HrWindow      *self);
 void            hr_window_add_toast         (HrWindow      *self,
                                              AdwToast      *toast);
-/* A toast showing @text as it is: toast titles are Pango markup, so a file named "R&D.png"
- * would otherwise show nothing; hidden characters are made visible too. */
-AdwToast       *hr_toast_new_text           (const char    *text);
 /* Cancelled when the window closes: async work started for it uses this. */
 GCancellable   *hr_window_get_cancellable   (HrWindow      *self);
 /* Your own models and GPUs (hr-import.h). */
