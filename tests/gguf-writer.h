@@ -151,17 +151,19 @@ gguf_writer_finish (GgufWriter *w,
   return g_byte_array_free_to_bytes (out);
 }
 
-/* A two-block Llama, hidden 256, in the Q4_K_M mix (general.file_type 15); the whole file,
- * its weights as zeros.  @tensor_bytes: the exact sum of the tensors. */
+/* A two-block Llama, hidden 256, in the Q4_K_M mix's tensor types, labelled with
+ * general.file_type @file_type; the whole file, its weights as zeros.  @tensor_bytes: the exact
+ * sum of the tensors. */
 static inline GBytes *
-gguf_tiny_llama (const char *name,
-                 guint64    *tensor_bytes)
+gguf_tiny_llama_typed (const char *name,
+                       guint32     file_type,
+                       guint64    *tensor_bytes)
 {
   g_autoptr(GgufWriter) w = gguf_writer_new ();
 
   gguf_kv_str (w, "general.architecture", "llama");
   gguf_kv_str (w, "general.name", name);
-  gguf_kv_u32 (w, "general.file_type", 15);
+  gguf_kv_u32 (w, "general.file_type", file_type);
   gguf_kv_u32 (w, "llama.block_count", 2);
   gguf_kv_u32 (w, "llama.context_length", 65536);
   gguf_kv_u32 (w, "llama.embedding_length", 256);
@@ -193,4 +195,12 @@ gguf_tiny_llama (const char *name,
   if (tensor_bytes != NULL)
     *tensor_bytes = w->tensor_bytes;
   return gguf_writer_finish (w, (gsize) w->offset);
+}
+
+/* …in the Q4_K_M mix (general.file_type 15) */
+static inline GBytes *
+gguf_tiny_llama (const char *name,
+                 guint64    *tensor_bytes)
+{
+  return gguf_tiny_llama_typed (name, 15, tensor_bytes);
 }

@@ -406,6 +406,33 @@ test_startup (void)
   close_window (window);
 }
 
+/* A GGUF whose file type is llama.cpp's MXFP4_MOE is sized as the catalog's MXFP4, at the
+ * file's own bytes (it used to leave Q4_K_M selected and size that instead). */
+static void
+test_gguf_file_mxfp4 (void)
+{
+  guint64 tensor_bytes = 0;
+  g_autoptr(GBytes) bytes = gguf_tiny_llama_typed ("Tiny MoE", 38, &tensor_bytes);
+  g_autofree char *path = write_file ("tiny-moe-MXFP4_MOE.gguf", bytes);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  const HrEstimate *e;
+
+  g_assert_true (hr_size_view_select_quant (view, "Q4_K_M"));
+  hr_import_open_gguf_file (hr_window_get_import (window), file);
+  wait_idle (window);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->model->gguf_quant, ==, "MXFP4_MOE");
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "MXFP4");
+  e = hr_size_view_get_estimate (view);
+  g_assert_nonnull (e);
+  g_assert_cmpint (e->weights.source, ==, HR_WEIGHTS_GGUF);
+  g_assert_cmpfloat (e->weights.bytes, ==, (double) tensor_bytes);
+  g_assert_true (hr_quant_same ("mxfp4_moe", "MXFP4"));
+  g_assert_false (hr_quant_same ("MXFP4_MOE", "Q4_K_M"));
+  close_window (window);
+}
+
 /* "Open GGUF…" and `headroom-cli inspect FILE --context 32768 --json` agree. */
 static void
 test_gguf_file_agrees_with_cli (void)
@@ -975,6 +1002,7 @@ main (int   argc,
 
   g_test_add_func ("/import-window/startup", test_startup);
   g_test_add_func ("/import-window/gguf-file-agrees-with-cli", test_gguf_file_agrees_with_cli);
+  g_test_add_func ("/import-window/gguf-file-mxfp4", test_gguf_file_mxfp4);
   g_test_add_func ("/import-window/config-mla", test_config_mla);
   g_test_add_func ("/import-window/config-sliding-window", test_config_sliding);
   g_test_add_func ("/import-window/file-errors", test_file_errors);

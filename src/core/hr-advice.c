@@ -396,7 +396,7 @@ hr_advice_quant_matrix (const HrScenario *scenario,
     {
       const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
       if (q->in_matrix || hr_model_find_size (scenario->model, q->id) != NULL ||
-          (scenario->model->gguf_quant && g_ascii_strcasecmp (scenario->model->gguf_quant, q->id) == 0))
+          hr_quant_same (scenario->model->gguf_quant, q->id))
         g_ptr_array_add (quants, (gpointer) q);
     }
   g_ptr_array_sort (quants, compare_bpw_desc);

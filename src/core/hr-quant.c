@@ -129,6 +129,23 @@ static const struct { const char *id; Mix mix; const char *default_type; } mix_t
   { "MXFP4_MOE", MIX_MXFP4_MOE, "MXFP4" },
 };
 
+const char *
+hr_quant_catalog_id (const char *gguf_mix)
+{
+  if (gguf_mix != NULL && g_ascii_strcasecmp (gguf_mix, "MXFP4_MOE") == 0)
+    return "MXFP4";
+  return gguf_mix;
+}
+
+gboolean
+hr_quant_same (const char *a,
+               const char *b)
+{
+  a = hr_quant_catalog_id (a);
+  b = hr_quant_catalog_id (b);
+  return a != NULL && b != NULL && g_ascii_strcasecmp (a, b) == 0;
+}
+
 static Mix
 mix_lookup (const char *id,
             const char **default_type)

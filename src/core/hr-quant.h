@@ -76,6 +76,13 @@ const HrGgmlType  *hr_quant_tensor_type     (const char      *mix_id,
                                              int              n_gqa,
                                              gint64           row_len);
 
+/* The catalog's quantization for a GGUF file type's name: llama.cpp's "MXFP4_MOE" file type
+ * is the catalog's "MXFP4" (the experts in MXFP4); every other name is its own. */
+const char        *hr_quant_catalog_id      (const char      *gguf_mix);
+/* @a and @b name the same quantization (case aside, through hr_quant_catalog_id()). */
+gboolean           hr_quant_same            (const char      *a,
+                                             const char      *b);
+
 /* KV cache element types. */
 typedef enum
 {

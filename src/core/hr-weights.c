@@ -576,7 +576,7 @@ compute_uncached (const HrModel  *model,
   if (derived_only)
     ;
   else if (model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_bytes > 0 &&
-           (model->gguf_quant == NULL || g_ascii_strcasecmp (model->gguf_quant, quant) == 0))
+           (model->gguf_quant == NULL || hr_quant_same (model->gguf_quant, quant)))
     {
       scale = (double) model->gguf_bytes / MAX (out->bytes, 1);
       out->bytes = (double) model->gguf_bytes;

@@ -434,7 +434,7 @@ model_selected_cb (HrImport   *self,
   self->last_model_id = g_strdup (id);
   model = id && hr_import_catalog (self) ? hr_catalog_find_model (hr_import_catalog (self), id) : NULL;
   if (model != NULL && model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_quant != NULL)
-    hr_size_view_select_quant (size_view (self), model->gguf_quant);
+    hr_size_view_select_quant (size_view (self), hr_quant_catalog_id (model->gguf_quant));
 }
 
 /* The window gets its application after it is made: then the start-up news can be told. */
