@@ -917,6 +917,48 @@ test_manage (void)
 
   id = hr_size_view_get_scenario (hr_window_get_size_view (window))->model->id;
   g_assert_true (g_str_has_prefix (id, "user:"));
+
+  /* renamed through its row's dialog: saved, in the catalog, the picker and the title */
+  {
+    g_autoptr(HrUserData) ud = hr_userdata_new (NULL);
+    g_autoptr(GPtrArray) saved = NULL;
+    g_autoptr(GError) error = NULL;
+    GtkWidget *dialog = NULL;
+    GList *tops;
+    gboolean found = FALSE;
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (manage), "import.rename-model", "s", id));
+    tops = gtk_window_list_toplevels ();
+    for (GList *l = tops; l != NULL; l = l->next)
+      if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+        dialog = l->data;
+    g_list_free (tops);
+    g_assert_nonnull (dialog);
+    gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (ADW_MESSAGE_DIALOG (dialog))),
+                           "  My Renamed Llama ");
+    adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "rename");
+    wait_idle (window);
+    g_assert_cmpstr (hr_catalog_find_model (app_catalog (), id)->name, ==, "My Renamed Llama");
+    g_assert_cmpstr (hr_size_view_get_scenario (hr_window_get_size_view (window))->model->id, ==, id);
+    g_assert_nonnull (strstr (hr_size_view_get_state (hr_window_get_size_view (window))->title, "My Renamed Llama"));
+    g_assert_cmpuint (hr_picker_search (hr_size_view_get_model_picker (hr_window_get_size_view (window)),
+                                        "my renamed llama"), ==, 1);
+    saved = hr_userdata_list_models (ud, &error);
+    g_assert_no_error (error);
+    for (guint i = 0; i < saved->len; i++)
+      if (g_str_equal (((HrModel *) saved->pdata[i])->id, id))
+        {
+          g_assert_cmpstr (((HrModel *) saved->pdata[i])->name, ==, "My Renamed Llama");
+          found = TRUE;
+        }
+    g_assert_true (found);
+    /* an empty name is refused: nothing changes */
+    g_assert_false (hr_import_rename_model (hr_window_get_import (window), id, "   "));
+    g_assert_cmpstr (hr_catalog_find_model (app_catalog (), id)->name, ==, "My Renamed Llama");
+    /* a catalog model is not the user's to rename */
+    g_assert_false (hr_import_rename_model (hr_window_get_import (window), "glm-4.5-air", "Mine"));
+  }
+
   g_assert_true (hr_import_remove_model (hr_window_get_import (window), id));
   wait_idle (window);
   g_assert_cmpuint (hr_manage_dialog_get_n_models (manage), ==, n - 1);

@@ -776,6 +776,52 @@ test_remove (Fixture       *f,
   g_assert_cmpuint (listed->len, ==, 0);
 }
 
+/* A saved model gets a new name and keeps its id; the file is read back with it. */
+static void
+test_rename (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(HrModel) model = make_model ();
+  g_autoptr(HrModel) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  g_assert_false (hr_userdata_rename_model (f->ud, "user:my-hybrid-30b", "X", NULL, &error));
+  g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_true (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_free (model->id);
+  model->id = g_strdup ("other");
+  g_assert_true (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_assert_no_error (error);
+
+  /* without the prefix too; spaces around the name dropped */
+  g_assert_true (hr_userdata_rename_model (f->ud, "my-hybrid-30b", "  Lab Hybrid \u00e9 ", &saved, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (saved->id, ==, "user:my-hybrid-30b");
+  g_assert_cmpstr (saved->name, ==, "Lab Hybrid \u00e9");
+  listed = hr_userdata_list_models (f->ud, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (listed->len, ==, 2);
+  g_assert_cmpstr (((HrModel *) listed->pdata[0])->id, ==, "user:my-hybrid-30b");
+  g_assert_cmpstr (((HrModel *) listed->pdata[0])->name, ==, "Lab Hybrid \u00e9");
+  g_assert_cmpstr (((HrModel *) listed->pdata[1])->name, ==, model->name);  /* the other stays */
+  g_assert_cmpfloat (((HrModel *) listed->pdata[0])->total_params, ==, model->total_params);
+
+  /* refused: empty, several lines, control characters; the file is left as it was */
+  g_assert_true (g_file_get_contents (hr_userdata_get_models_path (f->ud), &before, NULL, NULL));
+  for (const char * const *bad = (const char *[]) { "", "   ", "two\nlines", "bell\a", NULL }; *bad; bad++)
+    {
+      g_assert_false (hr_userdata_rename_model (f->ud, "user:other", *bad, NULL, &error));
+      g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_INVALID);
+      g_clear_error (&error);
+    }
+  g_assert_true (g_file_get_contents (hr_userdata_get_models_path (f->ud), &after, NULL, NULL));
+  g_assert_cmpstr (before, ==, after);
+}
+
 static void
 test_ids (Fixture       *f,
           gconstpointer  data)
@@ -932,6 +978,7 @@ main (int    argc,
   ADD ("/userdata/concurrent-saves", test_concurrent_saves);
   ADD ("/userdata/unreadable", test_unreadable);
   ADD ("/userdata/remove", test_remove);
+  ADD ("/userdata/rename", test_rename);
   ADD ("/userdata/ids", test_ids);
   ADD ("/userdata/locale", test_locale);
 #undef ADD

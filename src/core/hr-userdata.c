@@ -969,6 +969,73 @@ remove_entry_locked (HrUserData  *userdata,
   return write_entries (userdata, kind, entries, error);
 }
 
+static gboolean
+has_control (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_iscntrl (g_utf8_get_char (p)))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+rename_model_locked (HrUserData  *userdata,
+                     const char  *id,
+                     const char  *name,
+                     HrModel    **saved,
+                     GError     **error)
+{
+  g_autoptr(GPtrArray) entries = read_entries (userdata, &model_kind, error);
+  g_autofree char *full_id = g_strconcat (HR_USERDATA_ID_PREFIX, strip_prefix (id), NULL);
+  HrModel *model;
+  gint index;
+
+  if (entries == NULL)
+    return FALSE;
+  index = find_entry (&model_kind, entries, full_id);
+  if (index < 0)
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND,
+                   _("There is no saved entry “%s” among your %s"), id, kind_label (&model_kind));
+      return FALSE;
+    }
+  model = g_ptr_array_steal_index (entries, (guint) index);
+  g_free (model->name);
+  model->name = g_strdup (name);
+  return save_entry_locked (userdata, &model_kind, model, (gpointer *) saved, error);
+}
+
+gboolean
+hr_userdata_rename_model (HrUserData  *userdata,
+                          const char  *id,
+                          const char  *name,
+                          HrModel    **saved,
+                          GError     **error)
+{
+  g_autofree char *clean = NULL;
+  int lock;
+  gboolean ok;
+
+  g_return_val_if_fail (userdata != NULL, FALSE);
+  g_return_val_if_fail (id != NULL && name != NULL, FALSE);
+  g_return_val_if_fail (saved == NULL || *saved == NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  clean = g_strstrip (g_strdup (name));
+  if (*clean == '\0' || !g_utf8_validate (clean, -1, NULL) || has_control (clean))
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_INVALID,
+                   _("A model needs a name on one line"));
+      return FALSE;
+    }
+  lock = lock_dir (userdata, error);
+  if (lock < 0)
+    return FALSE;
+  ok = rename_model_locked (userdata, id, clean, saved, error);
+  close (lock);
+  return ok;
+}
+
 /* Keeps the first error; a second one is appended to its message. */
 static void
 merge_error (GError **error,

@@ -95,6 +95,16 @@ gboolean        hr_userdata_remove_gpu      (HrUserData      *userdata,
                                              const char      *id,
                                              GError         **error);
 
+/* Gives the saved model @id (with or without the "user:" prefix) the name @name (surrounding
+ * spaces dropped), keeping its id, in one locked read-and-write of the file (written
+ * atomically).  An empty or unprintable name is HR_USERDATA_ERROR_INVALID, an id not saved
+ * HR_USERDATA_ERROR_NOT_FOUND.  *@saved, when not NULL: the entry as it will be loaded. */
+gboolean        hr_userdata_rename_model    (HrUserData      *userdata,
+                                             const char      *id,
+                                             const char      *name,
+                                             HrModel        **saved,
+                                             GError         **error);
+
 /* One catalog entry (models.json / gpus.json format) with locale-independent numbers.  The id
  * is written without a "user:" prefix.  _write_json writes it as a value into @w. */
 void            hr_model_write_json         (HrJsonWriter    *w,

@@ -373,6 +373,48 @@ remove_gpu_action (GSimpleAction *action,
 }
 
 static void
+rename_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    HrImport         *self)
+{
+  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  const char *id = g_object_get_data (G_OBJECT (dialog), "model-id");
+
+  if (g_strcmp0 (response, "rename") == 0)
+    hr_import_rename_model (self, id, gtk_editable_get_text (entry));
+}
+
+/* "Rename Model": the name in an entry, Enter renames. */
+static void
+rename_model_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  HrImport *self = user_data;
+  const char *id = g_variant_get_string (parameter, NULL);
+  const HrModel *model = hr_import_catalog (self) ? hr_catalog_find_model (hr_import_catalog (self), id) : NULL;
+  GtkWidget *dialog, *entry;
+
+  if (model == NULL || !hr_import_model_is_yours (model))
+    return;
+  dialog = adw_message_dialog_new (hr_import_dialog_parent (self), _("Rename Model"), NULL);
+  entry = gtk_entry_new ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), model->name ? model->name : "");
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Name"), -1);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "rename", _("_Rename"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "model-id", g_strdup (id), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (rename_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (entry);
+}
+
+static void
 manage_action (GSimpleAction *action,
                GVariant      *parameter,
                gpointer       user_data)
@@ -413,6 +455,7 @@ static const GActionEntry action_entries[] = {
   { .name = "edit-gpu", .activate = edit_gpu_action, .parameter_type = "s" },
   { .name = "remove-model", .activate = remove_model_action, .parameter_type = "s" },
   { .name = "remove-gpu", .activate = remove_gpu_action, .parameter_type = "s" },
+  { .name = "rename-model", .activate = rename_model_action, .parameter_type = "s" },
   { .name = "manage", .activate = manage_action },
   { .name = "undo-remove", .activate = undo_remove_action },
 };
@@ -602,6 +645,42 @@ hr_import_remove_model (HrImport   *self,
   hr_catalog_remove_model (cat, id);
   catalog_did_change (self);
   hr_import_show_toast (self, message, FALSE, TRUE);
+  return TRUE;
+}
+
+gboolean
+hr_import_rename_model (HrImport   *self,
+                        const char *id,
+                        const char *name)
+{
+  HrCatalog *cat;
+  HrModel *model;
+  g_autoptr(HrModel) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  HrUserData *ud;
+
+  g_return_val_if_fail (HR_IS_IMPORT (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  cat = hr_import_catalog (self);
+  model = cat && id ? (HrModel *) hr_catalog_find_model (cat, id) : NULL;
+  ud = userdata (self);
+  if (model == NULL || !hr_import_model_is_yours (model) || ud == NULL)
+    return FALSE;
+  if (!hr_userdata_rename_model (ud, id, name, &saved, &error))
+    {
+      message = g_strdup_printf (_("Could not rename “%s”: %s"), model->name, error->message);
+      hr_import_show_toast (self, message, TRUE, FALSE);
+      return FALSE;
+    }
+  /* in place: the views hold this model */
+  catalog_will_change (self);
+  g_free (model->name);
+  model->name = g_strdup (saved->name);
+  catalog_did_change (self);
+  message = g_strdup_printf (_("Renamed to “%s”"), saved->name);
+  hr_import_show_toast (self, message, FALSE, FALSE);
   return TRUE;
 }
 

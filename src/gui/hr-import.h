@@ -6,7 +6,8 @@
  *   import.config-file   a local config.json            import.add-gpu      the GPU editor
  *   import.hub           config.json by repo id          import.edit-gpu(s)  edit one of yours
  *   import.gguf-file     a local GGUF file               import.remove-model(s), remove-gpu(s)
- *   import.gguf-url      a GGUF header over HTTP Range   import.manage       your models and GPUs
+ *   import.gguf-url      a GGUF header over HTTP Range   import.rename-model(s)
+ *                                                        import.manage       your models and GPUs
  *
  * What is added is saved with hr_userdata (the application loads it at start-up), added to the
  * catalog and chosen in the Size view.  Files are read in a GTask thread; network work runs on
@@ -40,6 +41,10 @@ void            hr_import_open_gguf_url     (HrImport      *self,
 
 gboolean        hr_import_remove_model      (HrImport      *self,
                                              const char    *id);
+/* Gives the user's model @id the name @name (saved first; a toast says why not). */
+gboolean        hr_import_rename_model      (HrImport      *self,
+                                             const char    *id,
+                                             const char    *name);
 gboolean        hr_import_remove_gpu        (HrImport      *self,
                                              const char    *id);
 

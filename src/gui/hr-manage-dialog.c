@@ -184,6 +184,9 @@ hr_manage_dialog_refresh (HrManageDialog  *self,
       if (m->gguf_path != NULL)
         gtk_widget_set_tooltip_text (row, m->gguf_path);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                                 row_button ("document-edit-symbolic", _("Rename Model"),
+                                             "import.rename-model", m->id, FALSE));
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  row_button ("user-trash-symbolic", _("Remove Model"),
                                              "import.remove-model", m->id, TRUE));
       add_row (self, self->models_group, row);
