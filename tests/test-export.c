@@ -1,4 +1,4 @@
-/* test-export.c — the export dialogs and the toasts, in the window under Xvfb
+/* test-export.c — what every view shares: the export dialogs, the toasts, find (Xvfb)
  *
  * The dialog opens in the folder of the last export (else Pictures), "Export" writes the file
  * and remembers its folder, and the toast's "Open" opens the file in the user's default
@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "hr-application.h"
+#include "hr-compare-view.h"
 #include "hr-export-dialog.h"
 #include "hr-toast.h"
+#include "hr-size-view-private.h"
 #include "hr-window.h"
 
 static HrApplication *app;
@@ -118,6 +120,69 @@ install_fake_viewer (void)
   g_assert_true (g_file_set_contents (desktop, desktop_text, -1, NULL));
   g_assert_true (g_file_set_contents (mimeapps, "[Default Applications]\nimage/png=headroom-test-viewer.desktop\n",
                                       -1, NULL));
+}
+
+/* The popover under @root that is shown, NULL when none is. */
+static GtkWidget *
+shown_popover (GtkWidget *top)
+{
+  if (GTK_IS_POPOVER (top) && gtk_widget_get_visible (top))
+    return top;
+  for (GtkWidget *c = gtk_widget_get_first_child (top); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = shown_popover (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_child_of_type (GtkWidget *top,
+                    GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (top, type))
+    return top;
+  for (GtkWidget *c = gtk_widget_get_first_child (top); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_child_of_type (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* "view.find-model" and "view.find-gpu" open the search of the visible view's own widgets. */
+static void
+test_find (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *size = hr_window_get_size_view (window);
+  GtkWidget *compare;
+  GtkWidget *shown;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (size), "view.find-gpu", NULL));
+  shown = shown_popover (GTK_WIDGET (size));
+  g_assert_nonnull (shown);
+  g_assert_true (gtk_widget_is_ancestor (shown, GTK_WIDGET (size->gpu_picker)));
+  gtk_popover_popdown (GTK_POPOVER (shown));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (size), "view.find-model", NULL));
+  shown = shown_popover (GTK_WIDGET (size));
+  g_assert_nonnull (shown);
+  g_assert_true (gtk_widget_is_ancestor (shown, GTK_WIDGET (size->model_picker)));
+  gtk_popover_popdown (GTK_POPOVER (shown));
+
+  /* Compare's GPUs are searched in its "Add GPUs" menu button */
+  g_assert_true (hr_window_set_visible_view (window, "compare"));
+  compare = find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW);
+  g_assert_nonnull (compare);
+  g_assert_null (shown_popover (compare));
+  g_assert_true (gtk_widget_activate_action (compare, "view.find-gpu", NULL));
+  shown = shown_popover (compare);
+  g_assert_nonnull (shown);
+  g_assert_true (GTK_IS_MENU_BUTTON (gtk_widget_get_parent (shown)));
+  gtk_popover_popdown (GTK_POPOVER (shown));
+  close_window (window);
 }
 
 /* One timeout policy: news 4 s, with a button 8 s, failures 10 s and first in line. */
@@ -306,6 +371,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/export/toast-policy", test_toast_policy);
+  g_test_add_func ("/export/find", test_find);
   g_test_add_func ("/export/start-folder", test_start_folder);
   g_test_add_func ("/export/export-and-open", test_export_and_open);
   g_test_add_func ("/export/export-fails", test_export_fails);

@@ -21,6 +21,7 @@
 #include "hr-picker-items.h"
 #include "hr-toast.h"
 #include "hr-units.h"
+#include "hr-view-find.h"
 
 G_DEFINE_FINAL_TYPE (HrCompareView, hr_compare_view, GTK_TYPE_WIDGET)
 
@@ -488,22 +489,6 @@ map_cb (HrCompareView *self)
 /* Actions ------------------------------------------------------------------------------------ */
 
 static void
-find_model_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  hr_picker_popup (HR_COMPARE_VIEW (widget)->model_picker);
-}
-
-static void
-find_gpu_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  gtk_menu_button_popup (HR_COMPARE_VIEW (widget)->add_button);
-}
-
-static void
 export_chart_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
@@ -701,8 +686,7 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, add_row_activated_cb);
 
   /* "view." actions: the window forwards Ctrl+F, Ctrl+G, Ctrl+E and Ctrl+Shift+C here */
-  gtk_widget_class_install_action (widget_class, "view.find-model", NULL, find_model_action);
-  gtk_widget_class_install_action (widget_class, "view.find-gpu", NULL, find_gpu_action);
+  hr_view_class_install_find (widget_class, G_STRUCT_OFFSET (HrCompareView, model_picker), G_STRUCT_OFFSET (HrCompareView, add_button));
   gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
   gtk_widget_class_install_action (widget_class, "compare.export-table", NULL, export_table_action);

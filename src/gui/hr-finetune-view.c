@@ -17,6 +17,7 @@
 #include "hr-picker-items.h"
 #include "hr-toast.h"
 #include "hr-units.h"
+#include "hr-view-find.h"
 
 #define EXTRA_ROWS 3   /* trainable parameters, verdict, smallest GPU */
 
@@ -441,22 +442,6 @@ settings_changed_cb (HrFinetuneView *self,
 /* Actions ------------------------------------------------------------------------------------ */
 
 static void
-find_model_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  hr_picker_popup (HR_FINETUNE_VIEW (widget)->model_picker);
-}
-
-static void
-find_gpu_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  hr_picker_popup (HR_FINETUNE_VIEW (widget)->gpu_picker);
-}
-
-static void
 export_chart_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
@@ -563,8 +548,7 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, input_changed_cb);
 
   /* "view." actions: the window forwards Ctrl+F, Ctrl+G, Ctrl+E and Ctrl+Shift+C here */
-  gtk_widget_class_install_action (widget_class, "view.find-model", NULL, find_model_action);
-  gtk_widget_class_install_action (widget_class, "view.find-gpu", NULL, find_gpu_action);
+  hr_view_class_install_find (widget_class, G_STRUCT_OFFSET (HrFinetuneView, model_picker), G_STRUCT_OFFSET (HrFinetuneView, gpu_picker));
   gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
 

@@ -10,6 +10,7 @@
 #include "hr-report.h"
 #include "hr-toast.h"
 #include "hr-units.h"
+#include "hr-view-find.h"
 
 /* Export ------------------------------------------------------------------------------------ */
 
@@ -39,22 +40,6 @@ visible_chart (HrSizeView *self)
 }
 
 /* Actions ----------------------------------------------------------------------------------- */
-
-static void
-find_model_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  hr_picker_popup (HR_SIZE_VIEW (widget)->model_picker);
-}
-
-static void
-find_gpu_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  hr_picker_popup (HR_SIZE_VIEW (widget)->gpu_picker);
-}
 
 static void
 export_chart_action (GtkWidget  *widget,
@@ -95,8 +80,7 @@ copy_json_action (GtkWidget  *widget,
 void
 hr_size_view_install_actions (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_install_action (widget_class, "view.find-model", NULL, find_model_action);
-  gtk_widget_class_install_action (widget_class, "view.find-gpu", NULL, find_gpu_action);
+  hr_view_class_install_find (widget_class, G_STRUCT_OFFSET (HrSizeView, model_picker), G_STRUCT_OFFSET (HrSizeView, gpu_picker));
   gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
 }
