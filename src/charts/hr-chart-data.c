@@ -9,6 +9,7 @@
 
 #include "hr-chart-data.h"
 #include "hr-chart-private.h"
+#include "hr-scenario-text.h"
 #include "hr-units.h"
 
 /* Devices drawn one bar each; a larger tensor-parallel group (all devices hold the same
@@ -45,35 +46,6 @@ kv_label (HrKvType kv)
   return g_ascii_strup (hr_kv_type_to_string (kv), -1);
 }
 
-/* As the vendors write them; NULL for stacks llama.cpp has no backend for. */
-static const char *
-backend_display (HrBackend backend)
-{
-  switch (backend)
-    {
-    case HR_BACKEND_CUDA:
-      return "CUDA";
-    case HR_BACKEND_ROCM:
-      return "ROCm";
-    case HR_BACKEND_METAL:
-      return "Metal";
-    case HR_BACKEND_VULKAN:
-      return "Vulkan";
-    case HR_BACKEND_SYCL:
-      return "SYCL";
-    case HR_BACKEND_CPU:
-      return "CPU";
-    case HR_BACKEND_CANN:
-      return "CANN";
-    case HR_BACKEND_MUSA:
-      return "MUSA";
-    case HR_BACKEND_OTHER:
-    case HR_N_BACKENDS:
-    default:
-      return NULL;
-    }
-}
-
 HrChartVerdict
 hr_chart_verdict_from_core (HrVerdict verdict)
 {
@@ -88,43 +60,6 @@ hr_chart_verdict_from_core (HrVerdict verdict)
     default:
       return HR_CHART_VERDICT_UNKNOWN;
     }
-}
-
-char *
-hr_chart_scenario_subtitle (const HrScenario *scenario)
-{
-  g_autoptr(GString) s = g_string_new (NULL);
-  g_autofree char *ctx = NULL, *kv = NULL;
-
-  g_return_val_if_fail (scenario != NULL, NULL);
-
-  ctx = hr_format_context_short (scenario->context);
-  kv = kv_label (scenario->kv_type);
-  g_string_append_printf (s, "%s  ·  ", scenario->quant);
-  /* TRANSLATORS: "8K context" */
-  g_string_append_printf (s, _("%s context"), ctx);
-  g_string_append (s, "  ·  ");
-  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%d sequence", "%d sequences",
-                                          scenario->batch), scenario->batch);
-  g_string_append (s, "  ·  ");
-  /* TRANSLATORS: "F16 KV cache" */
-  g_string_append_printf (s, _("%s KV cache"), kv);
-  g_string_append (s, "  ·  ");
-  g_string_append (s, hr_engine_display_name (scenario->engine));
-  if ((scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA)
-      && backend_display (hr_scenario_backend (scenario)) != NULL)
-    g_string_append_printf (s, " (%s)", backend_display (hr_scenario_backend (scenario)));
-  if (scenario->offload_pct > 0)
-    {
-      g_string_append (s, "  ·  ");
-      g_string_append_printf (s, _("%.0f%% of layers in system RAM"), scenario->offload_pct);
-    }
-  if (scenario->n_cpu_moe > 0)
-    {
-      g_string_append (s, "  ·  ");
-      g_string_append_printf (s, _("experts of %d layers on the CPU"), scenario->n_cpu_moe);
-    }
-  return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
 void
@@ -144,7 +79,7 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
   memset (out, 0, sizeof *out);
   n = MAX (scenario->n_gpus, 1);
   group = gpu_group_name (scenario);
-  subtitle = hr_chart_scenario_subtitle (scenario);
+  subtitle = hr_scenario_summary (scenario);
   /* TRANSLATORS: chart title, "GLM-4.5 Air on 2× RTX 4090" */
   g_snprintf (out->title, sizeof out->title, _("%s on %s"), model_name (scenario->model), group);
   g_strlcpy (out->subtitle, subtitle, sizeof out->subtitle);
@@ -298,12 +233,12 @@ hr_chart_context_from_scenario (const HrScenario  *scenario,
     }
 
   group = gpu_group_name (scenario);
-  subtitle = hr_chart_scenario_subtitle (scenario);
+  subtitle = hr_scenario_summary (scenario);
   /* TRANSLATORS: chart title, "GLM-4.5 Air: memory by context" */
   g_snprintf (out->title, sizeof out->title, _("%s: memory by context"),
               model_name (scenario->model));
   /* TRANSLATORS: subtitle, "on RTX 4090 · Q4_K_M · 8K context · …" */
-  g_snprintf (out->subtitle, sizeof out->subtitle, _("on %s  ·  %s"), group, subtitle);
+  g_snprintf (out->subtitle, sizeof out->subtitle, _("on %s · %s"), group, subtitle);
   out->usable_gib = hr_to_gib (est.usable_bytes / n);
   out->physical_gib = hr_to_gib (est.physical_bytes / n);
   out->per_device = n > 1;

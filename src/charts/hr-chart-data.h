@@ -17,9 +17,6 @@ G_BEGIN_DECLS
 
 HrChartVerdict  hr_chart_verdict_from_core  (HrVerdict               verdict);
 
-/* "Q4_K_M · 8K context · batch 1 · F16 KV cache · llama.cpp (CUDA)", plus offload when set. */
-char           *hr_chart_scenario_subtitle  (const HrScenario       *scenario);
-
 /* One bar per device of the tensor-parallel group, the system-RAM part beside them. */
 void            hr_chart_breakdown_from_estimate (const HrScenario *scenario,
                                                   const HrEstimate *estimate,

@@ -28,6 +28,13 @@ static const char *backend_names[] = {
 
 G_STATIC_ASSERT (G_N_ELEMENTS (backend_names) == HR_N_BACKENDS);
 
+/* As the vendors write them; none for a vendor stack llama.cpp has no backend for */
+static const char *backend_display_names[] = {
+  "CUDA", "ROCm", "Metal", "Vulkan", "SYCL", "CPU", "CANN", "MUSA", NULL,
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (backend_display_names) == HR_N_BACKENDS);
+
 typedef enum
 {
   KEY_MEMORY_GIB,
@@ -397,6 +404,14 @@ hr_backend_to_string (HrBackend backend)
   if ((guint) backend < G_N_ELEMENTS (backend_names))
     return backend_names[backend];
   return "unknown";
+}
+
+const char *
+hr_backend_display_name (HrBackend backend)
+{
+  if ((guint) backend < G_N_ELEMENTS (backend_display_names))
+    return backend_display_names[backend];
+  return NULL;
 }
 
 gboolean

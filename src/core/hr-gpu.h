@@ -70,6 +70,8 @@ const char     *hr_gpu_form_to_string       (HrGpuForm        form);
 gboolean        hr_gpu_form_from_string     (const char      *str,
                                              HrGpuForm       *form);
 const char     *hr_backend_to_string        (HrBackend        backend);
+/* "ROCm", as the vendors write them; NULL for HR_BACKEND_OTHER (a vendor's own stack). */
+const char     *hr_backend_display_name     (HrBackend        backend);
 gboolean        hr_backend_from_string      (const char      *str,
                                              HrBackend       *backend);
 

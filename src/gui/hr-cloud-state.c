@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hr-scenario-state.h"
+#include "hr-scenario-text.h"
 #include "hr-units.h"
 
 #define DASH "—"
@@ -286,18 +287,6 @@ compare_offers (gconstpointer a,
   return g_utf8_collate (oa->key, ob->key);
 }
 
-static char *
-scenario_subtitle (const HrScenario *s)
-{
-  g_autofree char *ctx = hr_format_context_short (s->context);
-  g_autofree char *seqs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d sequence", "%d sequences",
-                                                        s->batch), s->batch);
-
-  /* TRANSLATORS: "Q4_K_M · 8K context · 1 sequence · llama.cpp" */
-  return g_strdup_printf (_("%s · %s context · %s · %s"), s->quant, ctx, seqs,
-                          hr_engine_display_name (s->engine));
-}
-
 HrCloudState *
 hr_cloud_state_compute (const HrScenario *scenario,
                         const HrCatalog  *catalog,
@@ -315,7 +304,7 @@ hr_cloud_state_compute (const HrScenario *scenario,
       g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
       st->title = g_strdup (scenario->model->name ? scenario->model->name : scenario->model->id);
-      st->subtitle = scenario_subtitle (scenario);
+      st->subtitle = hr_scenario_summary (scenario);
       for (guint i = 0; i < st->n_total; i++)
         {
           const HrOffer *offer = g_ptr_array_index (pricing->offers, i);

@@ -8,6 +8,7 @@
 #include "hr-advice.h"
 #include "hr-launch.h"
 #include "hr-scenario-state.h"
+#include "hr-scenario-text.h"
 #include "hr-units.h"
 
 #define DASH "—"
@@ -658,48 +659,6 @@ hr_compare_state_free (HrCompareState *st)
   g_free (st);
 }
 
-static char *
-kv_display (HrKvType kv)
-{
-  switch (kv)
-    {
-    case HR_KV_F16: return g_strdup (_("F16 KV cache"));
-    case HR_KV_FP8: return g_strdup (_("FP8 KV cache"));
-    case HR_KV_Q8_0: return g_strdup (_("Q8_0 KV cache"));
-    case HR_KV_Q4_0: return g_strdup (_("Q4_0 KV cache"));
-    default: return g_strdup ("");
-    }
-}
-
-static char *
-scenario_subtitle (const HrScenario *s)
-{
-  g_autofree char *ctx = hr_format_context_short (s->context);
-  g_autofree char *kv = kv_display (s->kv_type);
-  g_autofree char *seqs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d sequence", "%d sequences", s->batch),
-                                           s->batch);
-  GString *out = g_string_new (NULL);
-
-  /* TRANSLATORS: "Q4_K_M · 32K context · 1 sequence · F16 KV cache · llama.cpp" */
-  g_string_append_printf (out, _("%s · %s context · %s · %s · %s"), s->quant, ctx, seqs, kv,
-                          hr_engine_display_name (s->engine));
-  if (s->offload_pct > 0)
-    {
-      g_autofree char *pct = hr_size_format_number (s->offload_pct, 0);
-      /* TRANSLATORS: part of a scenario summary, e.g. "20% of layers in system RAM" */
-      g_string_append (out, " · ");
-      g_string_append_printf (out, _("%s%% of layers in system RAM"), pct);
-    }
-  if (s->n_cpu_moe > 0)
-    {
-      g_string_append (out, " · ");
-      g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "experts of %d layer on the CPU",
-                                                "experts of %d layers on the CPU", s->n_cpu_moe),
-                              s->n_cpu_moe);
-    }
-  return g_string_free (out, FALSE);
-}
-
 void
 hr_compare_state_compute (HrCompareState   *st,
                           const HrScenario *base,
@@ -717,7 +676,7 @@ hr_compare_state_compute (HrCompareState   *st,
   g_free (st->title);
   st->title = g_strdup (base->model->name ? base->model->name : base->model->id);
   g_free (st->subtitle);
-  st->subtitle = scenario_subtitle (base);
+  st->subtitle = hr_scenario_summary (base);
 
   for (guint i = 0; entries != NULL && i < entries->len; i++)
     {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hr-estimate.h"
+#include "hr-units.h"
 #include "hr-userdata.h"
 
 /* The catalog parser's limits (hr-catalog.c), so whatever the form accepts can be saved. */
@@ -236,27 +237,6 @@ hr_gpu_form_validate (HrGpuFormState       *state,
       state->valid = FALSE;
 }
 
-static char *
-slugify (const char *text)
-{
-  GString *slug = g_string_new (NULL);
-
-  for (const char *p = text; p != NULL && *p && slug->len < 48; p++)
-    {
-      char c = g_ascii_tolower (*p);
-
-      if (g_ascii_isalnum (c) || (c == '.' && slug->len > 0))
-        g_string_append_c (slug, c);
-      else if (slug->len > 0 && slug->str[slug->len - 1] != '-')
-        g_string_append_c (slug, '-');
-    }
-  while (slug->len > 0 && !g_ascii_isalnum (slug->str[slug->len - 1]))
-    g_string_truncate (slug, slug->len - 1);
-  if (slug->len == 0)
-    g_string_assign (slug, "gpu");
-  return g_string_free (slug, FALSE);
-}
-
 HrGpu *
 hr_gpu_form_build (const HrGpuFormState *state,
                    const HrGpuFormInput *input,
@@ -276,7 +256,7 @@ hr_gpu_form_build (const HrGpuFormState *state,
     gpu->id = g_strdup (input->editing_id);
   else
     {
-      g_autofree char *base = slugify (gpu->name);
+      g_autofree char *base = hr_slugify (gpu->name, 48, "gpu");
       g_autofree char *candidate = g_strdup (base);
 
       /* a new entry never replaces one of the user's others */

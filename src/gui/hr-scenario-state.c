@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-scenario-text.h"
 #include "hr-units.h"
 
 #define DASH "—"
@@ -229,30 +230,12 @@ hr_size_verdict_icon (HrVerdict verdict)
     }
 }
 
-static gboolean
-engine_uses_backend (HrEngine engine)
-{
-  return engine == HR_ENGINE_LLAMA_CPP || engine == HR_ENGINE_OLLAMA;
-}
-
 const char *
 hr_size_backend_display (HrBackend backend)
 {
-  switch (backend)
-    {
-    case HR_BACKEND_CUDA: return "CUDA";
-    case HR_BACKEND_ROCM: return "ROCm";
-    case HR_BACKEND_METAL: return "Metal";
-    case HR_BACKEND_VULKAN: return "Vulkan";
-    case HR_BACKEND_SYCL: return "SYCL";
-    case HR_BACKEND_CPU: return "CPU";
-    case HR_BACKEND_CANN: return "CANN";
-    case HR_BACKEND_MUSA: return "MUSA";
-    case HR_BACKEND_OTHER:
-    case HR_N_BACKENDS:
-    default:
-      return _("vendor stack");
-    }
+  const char *name = hr_backend_display_name (backend);
+
+  return name != NULL ? name : _("vendor stack");
 }
 
 char *
@@ -375,23 +358,6 @@ scenario_title (const HrScenario *s)
   return g_strdup_printf (_("%s on %s"), model, gpu);
 }
 
-static char *
-scenario_subtitle (const HrScenario *s)
-{
-  g_autofree char *ctx = hr_format_context_short (s->context);
-  g_autoptr(GString) out = g_string_new (NULL);
-
-  g_string_append_printf (out, "%s · ", s->quant);
-  /* TRANSLATORS: e.g. "8K context" */
-  g_string_append_printf (out, _("%s context"), ctx);
-  g_string_append (out, " · ");
-  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%d sequence", "%d sequences", s->batch), s->batch);
-  g_string_append_printf (out, " · %s", hr_engine_display_name (s->engine));
-  if (engine_uses_backend (s->engine))
-    g_string_append_printf (out, " · %s", hr_size_backend_display (hr_scenario_backend (s)));
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
 /* Where the file's weights go when not all of them are on the GPU, so the file size (the
  * figure a download listing shows) reconciles with the weights the totals count; NULL when
  * they are all on the GPU. */
@@ -480,7 +446,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
   state->verdict_icon = hr_size_verdict_icon (e->verdict);
   state->verdict_title = g_strdup (hr_verdict_display (e->verdict));
   state->title = scenario_title (s);
-  state->subtitle = scenario_subtitle (s);
+  state->subtitle = hr_scenario_summary (s);
 
   required = hr_size_format_gib (e->required_bytes);
   usable = hr_size_format_gib (e->usable_bytes);
@@ -719,7 +685,7 @@ hr_size_state_from_error (HrSizeState      *state,
   state->verdict_title = g_strdup (_("Cannot size this scenario"));
   state->verdict_detail = g_strdup (error && error->message ? error->message : _("Unknown error"));
   state->title = s && s->model && s->gpu ? scenario_title (s) : g_strdup ("");
-  state->subtitle = s && s->model ? scenario_subtitle (s) : g_strdup ("");
+  state->subtitle = s && s->model ? hr_scenario_summary (s) : g_strdup ("");
   state->breakdown = g_strdup ("");
   state->weights_source = g_strdup ("");
   card_set (&state->cards[HR_SIZE_CARD_REQUIRED], _("Required memory"), g_strdup (DASH), g_strdup (""), NULL);
