@@ -129,6 +129,68 @@ test_llama_recurrent_f32 (void)
   g_assert_cmpfloat (hr_estimate_kv_at (&s, 4096, HR_KV_F16) - attn, ==, 24.0 * 2146304);
 }
 
+/* Without flash attention llama.cpp's compute buffer holds the KQ scores (n_kv × ubatch × heads
+ * F32; the softmax runs in place), the F32 mask and four hidden-state rows per token: Llama 3.1
+ * 405B, -c 4096 -ub 512, logged "compute buffer size = 1160.00 MiB" on each RPC worker
+ * (ArmDeveloperEcosystem/arm-learning-paths, distributed-inference-with-llama-cpp, b5935).
+ * The KQ scores alone (the earlier estimate) left it 6 % short. */
+static void
+test_llama_compute_no_flash_attn (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  scenario (&s, "llama-3.1-405b", "rtx-4090-24gb");
+  s.backend = HR_BACKEND_CPU;
+  s.backend_set = TRUE;
+  s.context = 4096;
+  s.ubatch = 512;
+  s.flash_attn = FALSE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.compute_bytes / (1160.00 * HR_MIB) - 1), <, 0.005);
+  /* the CPU backend has one compute buffer: no host-side one beside it */
+  g_assert_cmpfloat (e.host_compute_bytes, ==, 0);
+  /* with flash attention the scores are never materialised: the logits decide */
+  s.flash_attn = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.compute_bytes, <, 300 * HR_MIB);
+}
+
+/* llama.cpp's host-side compute buffer holds the graph inputs: the F32 mask of each cache and
+ * the embedded tokens.  gpt-oss-20b, -c 131072 -ub 512 -fa on, RTX 3070: "CUDA_Host compute
+ * buffer size = 263.15 MiB" (ikawrakow/ik_llama.cpp#822, llama.cpp b6699).  It is system RAM
+ * beside a discrete GPU and the same memory on a unified one (DGX Spark), where the token
+ * embedding llama.cpp keeps on the host counts in the total too. */
+static void
+test_llama_host_buffers (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  scenario (&s, "gpt-oss-20b", "rtx-3070-8gb");
+  s.context = 131072;
+  s.ubatch = 512;
+  s.flash_attn = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.host_compute_bytes / (263.15 * HR_MIB) - 1), <, 0.005);
+  /* discrete: the embedding and the host buffer are system RAM, not device memory */
+  g_assert_cmpfloat (e.weights_ram_bytes, ==, e.weights.embd_bytes);
+  g_assert_cmpfloat (e.system_ram_bytes, ==, e.weights.embd_bytes + e.host_compute_bytes);
+  g_assert_cmpfloat (e.overhead_bytes, ==, e.compute_bytes + e.runtime_bytes);
+
+  /* unified memory: one pool holds both, and the verdict sees them */
+  scenario (&s, "gpt-oss-20b", "dgx-spark-128gb");
+  s.context = 131072;
+  s.ubatch = 512;
+  s.flash_attn = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.system_ram_bytes, ==, 0);
+  g_assert_cmpfloat (e.weights_gpu, ==, e.weights.bytes - e.weights.mtp_bytes);
+  g_assert_cmpfloat (e.host_compute_bytes, >, 250 * HR_MIB);
+  g_assert_cmpfloat (e.overhead_bytes, ==, e.compute_bytes + e.runtime_bytes + e.host_compute_bytes);
+  g_assert_cmpfloat (e.required_bytes, ==, e.weights_gpu + e.kv_bytes + e.overhead_bytes);
+}
+
 /* A GGUF of gpt-oss keeps the non-expert matrices at Q8_0: gpt-oss-20b-mxfp4.gguf holds
  * 11.27 GiB ("file size = 11.27 GiB", issue 15); the 16-bit layout gave 12.80.  vLLM loads
  * the checkpoint, 16-bit outside the experts, with padded expert rows. */
@@ -472,6 +534,8 @@ main (int argc, char **argv)
 
   g_test_add_func ("/estimate/seed/glm-4.5-air", test_seed_glm45_air);
   g_test_add_func ("/estimate/seed/glm-4.5", test_seed_glm45);
+  g_test_add_func ("/estimate/llama/compute-no-flash-attn", test_llama_compute_no_flash_attn);
+  g_test_add_func ("/estimate/llama/host-buffers", test_llama_host_buffers);
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);
   g_test_add_func ("/estimate/llama/gpt-oss-mxfp4-gguf", test_gpt_oss_mxfp4_gguf);

@@ -333,6 +333,46 @@ server_capacity (const HrScenario *s,
   out->max_concurrency = request > 0 ? out->kv_pool_bytes / request : 0;
 }
 
+/* The most KV cells one attention layer reads in llama.cpp's reserve pass: the whole cache
+ * for a global layer, the window plus one ubatch (padded) for a sliding one. */
+static double
+llama_kv_cells (const HrScenario *s,
+                gint64            n_ctx,
+                gboolean          sliding)
+{
+  const HrModel *m = s->model;
+  double cells = 0;
+
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      gboolean swa = g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED;
+
+      if (g->kind == HR_LAYER_RECURRENT || swa != sliding)
+        continue;
+      cells = MAX (cells, swa ? MIN ((double) n_ctx, (double) pad_up ((gint64) g->window + s->ubatch,
+                                                                      LLAMA_CTX_PAD) * s->batch)
+                              : (double) n_ctx);
+    }
+  /* a model without layer groups reads the whole cache */
+  return m->layers->len == 0 && !sliding ? (double) n_ctx : cells;
+}
+
+/* llama.cpp's host-side compute buffer (logged as "CUDA_Host/CPU compute buffer size"): the
+ * graph inputs it fills each ubatch, the F32 attention mask of each cache (n_kv × ubatch) and
+ * the embedded tokens (hidden × ubatch).  gpt-oss-20b, -c 131072 -ub 512, on an RTX 3070:
+ * 256 + 1.5 + 5.6 = 263.1 MiB, logged 263.15 (ikawrakow/ik_llama.cpp#822, llama.cpp b6699).
+ * With the CPU backend it is part of the one compute buffer. */
+static double
+llama_host_compute (const HrScenario *s)
+{
+  gint64 n_ctx = pad_up (s->context * s->batch, LLAMA_CTX_PAD);
+  double ub = MIN ((double) s->ubatch, (double) n_ctx);
+
+  return 4.0 * ub * (llama_kv_cells (s, n_ctx, FALSE) + llama_kv_cells (s, n_ctx, TRUE) +
+                     (double) s->model->hidden);
+}
+
 /* The engine's compute / activation buffers on one device (not its runtime context). */
 static double
 engine_compute_per_gpu (const HrScenario *s)
@@ -349,18 +389,28 @@ engine_compute_per_gpu (const HrScenario *s)
       gint64 n_ctx = pad_up (s->context * s->batch, LLAMA_CTX_PAD);
       double ub = MIN ((double) s->ubatch, (double) n_ctx);
       double heads = MAX (m->n_heads, 1);
+      double n_kv = MAX (llama_kv_cells (s, n_ctx, FALSE), llama_kv_cells (s, n_ctx, TRUE));
+      double q_dim = heads * (m->head_dim > 0 ? m->head_dim : hidden / heads);
       double logits, ffn, attn;
 
       /* ggml's graph allocator keeps the peak of live F32 tensors while the ubatch runs
        * (llama.cpp's reserve pass; checked against its logged compute buffers):
        *   output: the logits (vocab × ubatch) next to one hidden-state row per token;
        *   FFN:    gate and up intermediates (2 × ff × ubatch) and two hidden-state copies;
-       *   attention without flash attention: the KQ scores (n_ctx × ubatch × heads) and the
-       *   softmax beside them; with flash attention only a tile. */
+       *   attention without flash attention: the KQ scores (n_kv × ubatch × heads; the
+       *           softmax runs in place), the F32 mask (n_kv × ubatch), the residual, the
+       *           normed input, Q and the attention output (Llama 3.1 405B, -c 4096: 1024 +
+       *           8 + 128 = 1160 MiB, logged 1160.00; Mistral 7B v0.3 on the CPU: 256 + 8 +
+       *           32 = 296, logged 300.01); 2023–24 builds kept the scores and two hidden-state
+       *           copies (their logged "VRAM scratch"); with flash attention only a tile. */
       logits = 4.0 * ub * (vocab + hidden);
       ffn = 4.0 * ub * (2.0 * ff + 2.0 * hidden);
-      attn = s->flash_attn ? 4.0 * ub * 4.0 * hidden
-                           : 4.0 * ub * (double) n_ctx * heads + 4.0 * ub * 2.0 * hidden;
+      if (s->flash_attn)
+        attn = 4.0 * ub * 4.0 * hidden;
+      else if (s->engine_version == HR_ENGINE_VERSION_2024)
+        attn = 4.0 * ub * (double) n_ctx * heads + 4.0 * ub * 2.0 * hidden;
+      else
+        attn = 4.0 * ub * (n_kv * heads + n_kv + 3.0 * hidden + q_dim);
       return MAX (logits, MAX (ffn, attn)) + LLAMA_COMPUTE_SLACK;
     }
   if (engine_is_server (s->engine))
@@ -570,7 +620,17 @@ hr_estimate_compute (const HrScenario  *s,
    * scheduler sizes them alike (logged as equal per CUDA device), so count the peak on each */
   out->compute_bytes = compute_per_gpu * n;
   out->runtime_bytes = runtime_gpu * n;
-  out->overhead_bytes = out->compute_bytes + out->runtime_bytes;
+  /* llama.cpp's host compute buffer: system RAM beside a discrete GPU, the same pool on
+   * unified memory (one per process); the CPU backend has the one buffer above */
+  if (llama && !on_cpu)
+    {
+      out->host_compute_bytes = llama_host_compute (s);
+      if (unified)
+        runtime_gpu += out->host_compute_bytes / n;
+      else
+        out->system_ram_bytes += out->host_compute_bytes;
+    }
+  out->overhead_bytes = out->compute_bytes + out->runtime_bytes + (unified ? out->host_compute_bytes : 0);
 
   out->required_bytes = out->weights_gpu + kv_per_gpu * n + out->overhead_bytes;
   /* The fullest device is the last one (see hr_estimate_device_weights()). */

@@ -59,7 +59,10 @@ typedef struct
   double overhead_bytes;   /* engine & activation buffers, runtime context (all GPUs) */
   double compute_bytes;    /* of which the engine's compute/activation buffers (all GPUs) */
   double runtime_bytes;    /* of which the backend's own context (CUDA context …, all GPUs) */
-  double system_ram_bytes; /* weights kept in system RAM (offload) */
+  double system_ram_bytes; /* system RAM: offloaded weights and KV, llama.cpp's embedding and
+                            * host compute buffer (beside a discrete GPU) */
+  double host_compute_bytes; /* llama.cpp's host-side compute buffer (graph inputs): in
+                              * system_ram_bytes, or in overhead_bytes on unified memory */
   double required_bytes;   /* device memory needed: weights_gpu + kv + overhead */
   double per_gpu_required; /* the largest single device's share */
   double physical_bytes;   /* n_gpus × physical */

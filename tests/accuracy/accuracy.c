@@ -12,6 +12,7 @@
  *   tests/accuracy/vllm_logs.csv  vLLM startup logs: the KV-cache pool and the tokens it holds
  *   tests/accuracy/sglang_logs.csv  SGLang startup logs ("KV Cache is allocated. #tokens"), the
  *                               same columns, mem_fraction_static in gpu_memory_utilization
+ *   tests/accuracy/llama_compute_logs.csv  llama.cpp compute buffers of 2025 builds (device, host)
  *
  * Exit status: 0 when every target of the accuracy issue is met, 1 otherwise, 77 (skipped)
  * when the reference folder is missing.  --write-report FILE writes the same tables as
@@ -410,6 +411,9 @@ built_model (Models     *models,
   else if (strcmp (key, "mistral-7b") == 0)
     /* mistralai/Mistral-7B-v0.1 config.json (sliding window 4096, beyond the contexts here) */
     m = llama_like (key, "mistralai/Mistral-7B-v0.1 config.json", 32, 4096, 32, 8, 14336, 32000, FALSE);
+  else if (strcmp (key, "mistral-7b-v0.3") == 0)
+    /* mistralai/Mistral-7B-v0.3 config.json: v0.1's shapes with 32,768 tokens */
+    m = llama_like (key, "mistralai/Mistral-7B-v0.3 config.json", 32, 4096, 32, 8, 14336, 32768, FALSE);
   else if (strcmp (key, "tinyllama-1.1b") == 0)
     /* TinyLlama/TinyLlama-1.1B-intermediate-step-480k-1T config.json */
     m = llama_like (key, "TinyLlama/TinyLlama-1.1B-intermediate-step-480k-1T config.json", 22, 2048, 32, 4, 5632, 32000, FALSE);
@@ -998,7 +1002,8 @@ run_memory (Report     *rep,
       hr_scenario_init (&s, m, gpu);
       g_strlcpy (s.quant, quant, sizeof s.quant);
       /* these logs are llama.cpp ./main runs of late 2023: n_ctx 512 (the default then),
-       * n_batch 512, no flash attention */
+       * n_batch 512, no flash attention; the compute buffer of those builds */
+      s.engine_version = HR_ENGINE_VERSION_2024;
       s.context = isfinite (n_ctx) ? (gint64) n_ctx : 512;
       s.ubatch = 512;
       s.flash_attn = FALSE;
@@ -1608,6 +1613,70 @@ run_server_logs (Report     *rep,
   csv_free (csv);
 }
 
+/* ---- llama.cpp compute buffers of current builds --------------------------------------- */
+
+/* llama_compute_logs.csv: "compute buffer size" lines of 2025 llama.cpp builds, each with its
+ * source: the device's buffer (KQ scores and mask without flash attention, the logits) and
+ * the host-side one (graph inputs: the F32 masks and embedded tokens). */
+static void
+run_llama_compute (Report     *rep,
+                   Models     *models,
+                   const char *path)
+{
+  Csv *csv = csv_read (path);
+
+  if (csv == NULL)
+    {
+      exclude (rep, "llama_compute_logs", "file not found");
+      return;
+    }
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (csv->rows, r);
+      const char *id = col (csv, row, "catalog_model");
+      const HrModel *m = hr_catalog_find_model (models->catalog, id);
+      const HrGpu *g = hr_catalog_find_gpu (models->catalog, "rtx-3070-8gb");
+      gboolean host = g_strcmp0 (col (csv, row, "buffer"), "host") == 0;
+      gboolean fa = g_strcmp0 (col (csv, row, "flash_attn"), "on") == 0;
+      double logged = num (col (csv, row, "logged_mib")) * HR_MIB;
+      HrScenario s;
+      HrEstimate e;
+      g_autofree char *name = NULL;
+
+      if (m == NULL)
+        m = built_model (models, id);
+      if (m == NULL || g == NULL || !isfinite (logged))
+        {
+          exclude (rep, "llama_compute_logs", "model not in the catalog");
+          continue;
+        }
+      hr_scenario_init (&s, m, g);
+      g_strlcpy (s.quant, col (csv, row, "quant"), sizeof s.quant);
+      s.context = num_i64 (num (col (csv, row, "n_ctx")));
+      s.ubatch = num_int (col (csv, row, "n_ubatch"), 512);
+      s.batch = num_int (col (csv, row, "n_seq"), 1);
+      s.flash_attn = fa;
+      if (g_strcmp0 (col (csv, row, "backend"), "CPU") == 0)
+        {
+          s.backend = HR_BACKEND_CPU;
+          s.backend_set = TRUE;
+        }
+      if (!hr_estimate_compute (&s, NULL, &e, NULL))
+        {
+          exclude (rep, "llama_compute_logs", "scenario the core refuses");
+          continue;
+        }
+      name = g_strdup_printf ("memory: %s compute buffer%s (current builds)", host ? "host" : "device",
+                              host ? "" : fa ? ", flash attention" : ", no flash attention");
+      record (rep, name, host ? e.host_compute_bytes : e.compute_bytes / s.n_gpus, logged, NAN, NAN);
+      if (rep->dump)
+        fprintf (rep->dump, "llama_compute\t%s\t%s\tctx %" G_GINT64_FORMAT "\tub %d\tfa %d\t%.2f MiB (logged %.2f)\n",
+                 m->id, host ? "host" : "device", s.context, s.ubatch, fa,
+                 (host ? e.host_compute_bytes : e.compute_bytes / s.n_gpus) / HR_MIB, logged / HR_MIB);
+    }
+  csv_free (csv);
+}
+
 typedef struct
 {
   const char *prefix;
@@ -1647,6 +1716,8 @@ print_tables (Report  *rep,
     { "prefill (2024 builds): all", TARGET_PREFILL_MEDIAN, NAN, TRUE, NAN },
     { "vLLM: KV tokens", TARGET_VLLM_TOKENS_MEDIAN, TARGET_VLLM_TOKENS_WORST, FALSE, NAN },
     { "SGLang: KV tokens", TARGET_VLLM_TOKENS_MEDIAN, TARGET_VLLM_TOKENS_WORST, FALSE, NAN },
+    { "memory: device compute buffer, no flash attention (current builds)", NAN, TARGET_TOTAL_WORST, FALSE, NAN },
+    { "memory: host compute buffer (current builds)", NAN, TARGET_TOTAL_WORST, FALSE, NAN },
   };
 
   g_string_append (md, "| quantity | n | median | p90 | worst | median (signed) | in range | target | met |\n"
@@ -1806,8 +1877,11 @@ main (int    argc,
   {
     g_autofree char *vllm = g_build_filename (accuracy_dir, "vllm_logs.csv", NULL);
     g_autofree char *sglang = g_build_filename (accuracy_dir, "sglang_logs.csv", NULL);
+    g_autofree char *compute = g_build_filename (accuracy_dir, "llama_compute_logs.csv", NULL);
+
     run_server_logs (&rep, &models, vllm, HR_ENGINE_VLLM);
     run_server_logs (&rep, &models, sglang, HR_ENGINE_SGLANG);
+    run_llama_compute (&rep, &models, compute);
   }
 
   md = g_string_new (NULL);
@@ -1855,7 +1929,8 @@ main (int    argc,
         "builds: bench_dev.csv and serving_throughput_dev.csv, replayed with `--engine-version 2024`;\n"
         "speed of current builds: bench_dev_modern.csv and this folder's bench_public.csv, each row\n"
         "with its source URL and build, replayed with `--engine-version current`; vLLM capacity:\n"
-        "this folder's vllm_logs.csv, startup logs from public issues; \"2024 fit\" rows\n"
+        "this folder's vllm_logs.csv, startup logs from public issues; llama.cpp compute buffers of\n"
+        "2025 builds: this folder's llama_compute_logs.csv; \"2024 fit\" rows\n"
         "replay the current builds through the old constants, for comparison).  Targets for current\n"
         "builds apply to every backend with at least 5 rows and to all rows together.  Errors are |estimate / measured − 1|,\n"
         "bias the median of the signed error; \"in range\" counts measurements inside the estimate's low–high range.\n\n%s", md->str);
