@@ -208,6 +208,21 @@ test_gpt_oss_mxfp4_gguf (void)
   g_assert_cmpfloat (fabs (ckpt.expert_bytes / w.expert_bytes - 3072.0 / 2880.0), <, 1e-9);
 }
 
+/* A dense model's Unsloth dynamic file is its named mix: gemma-4-31B-it-UD-Q4_K_XL.gguf is
+ * "gemma4 31B Q4_K - Medium 17.46 GiB" in llama-bench (llama.cpp PR #22078); every tensor one
+ * step up (as for an MoE's non-expert part) gave 23.45 GiB. */
+static void
+test_ud_dense (void)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, "gemma-4-31b");
+  HrWeights ud, q4;
+
+  g_assert_true (hr_weights_derive (m, "UD-Q4_K_XL", &ud, NULL));
+  g_assert_true (hr_weights_derive (m, "Q4_K_M", &q4, NULL));
+  g_assert_cmpfloat (fabs (hr_to_gib (ud.bytes) / 17.46 - 1), <, 0.01);
+  g_assert_cmpfloat (ud.bytes, ==, q4.bytes);
+}
+
 /* vLLM's serving capacity against its own startup logs (tests/accuracy/vllm_logs.csv). */
 static void
 test_vllm_capacity (void)
@@ -539,6 +554,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);
   g_test_add_func ("/estimate/llama/gpt-oss-mxfp4-gguf", test_gpt_oss_mxfp4_gguf);
+  g_test_add_func ("/estimate/weights/ud-dense", test_ud_dense);
   g_test_add_func ("/estimate/vllm/capacity", test_vllm_capacity);
   g_test_add_func ("/estimate/kv/per-kind", test_kv_per_kind);
   g_test_add_func ("/estimate/kv/quantized", test_quantized_kv);

@@ -263,7 +263,7 @@ format_for (const char *quant)
 /* Unsloth dynamic mixes (UD-Q2_K_XL, UD-Q4_K_XL…) keep attention, shared experts and the dense
  * layers at higher precision than the routed experts.  Their exact per-tensor recipe is not
  * published, so they are derived as: routed experts at the named mix, everything else one
- * step up (Q2→Q4_K_M-like, Q3→Q5_K_M-like, Q4→Q6_K-like). */
+ * step up (Q2→Q4_K_M-like, Q3→Q5_K_M-like, Q4→Q6_K-like); a dense model at the named mix. */
 static const char *
 ud_base_mix (const char *quant,
              const char **other_mix)
@@ -527,8 +527,9 @@ compute_uncached (const HrModel  *model,
           acc.bytes = other.bytes - other.expert_bytes + low_expert_share;
           acc.expert_bytes = low_expert_share;
         }
-      else
-        acc = other;
+      /* a dense model has no routed experts: its UD file is the named mix (unsloth's
+       * gemma-4-31B-it UD-Q4_K_XL: llama-bench prints "Q4_K - Medium", 17.46 GiB — llama.cpp
+       * PR #22078) */
     }
   else if (g_ascii_strcasecmp (quant, "MXFP4") == 0)
     /* a GGUF file of the MXFP4 checkpoint (convert_hf_to_gguf, llama-quantize MXFP4_MOE):
