@@ -352,6 +352,33 @@ test_narrow (void)
   close_window (window);
 }
 
+/* A menu button's tooltip does not show over its own open menu; closed, it is there again. */
+static void
+test_menu_tooltips (void)
+{
+  HrWindow *window = open_window (1280, 800);
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  GtkMenuButton *main_menu = NULL;
+  gboolean shown = TRUE;
+
+  collect (GTK_WIDGET (window), NULL, GTK_TYPE_MENU_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (buttons->pdata[i]), "Main Menu") == 0)
+      main_menu = buttons->pdata[i];
+  g_assert_nonnull (main_menu);
+  gtk_menu_button_popup (main_menu);
+  spin (100);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (main_menu))));
+  /* (no GtkTooltip to fill: the query must not get as far as filling it) */
+  g_signal_emit_by_name (main_menu, "query-tooltip", 10, 10, FALSE, NULL, &shown);
+  g_assert_false (shown);
+  gtk_menu_button_popdown (main_menu);
+  spin (100);
+  g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (main_menu)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (main_menu)), ==, "Main Menu");
+  close_window (window);
+}
+
 /* What a key press runs: the window's bound shortcut for @accel (its class bindings). */
 static gboolean
 press_shortcut (HrWindow   *window,
@@ -488,6 +515,7 @@ main (int   argc,
   g_test_add_func ("/navigation/wheel-scrolls-page", test_wheel_scrolls_page);
   g_test_add_func ("/navigation/narrow", test_narrow);
   g_test_add_func ("/navigation/shortcuts", test_shortcuts);
+  g_test_add_func ("/navigation/menu-tooltips", test_menu_tooltips);
   g_test_add_func ("/navigation/context-step", test_context_step);
   g_test_add_func ("/navigation/gpu-pick-resets-count", test_gpu_pick_resets_count);
 

@@ -200,3 +200,33 @@ hr_navigation_cycle_panes (GtkWidget *root,
     }
   return NULL;
 }
+
+static gboolean
+menu_button_query_tooltip (GtkWidget  *widget,
+                           int         x,
+                           int         y,
+                           gboolean    keyboard,
+                           GtkTooltip *tooltip)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (widget));
+  gboolean shown = FALSE;
+
+  if (popover != NULL && gtk_widget_get_visible (GTK_WIDGET (popover)))
+    return FALSE;
+  g_signal_chain_from_overridden_handler (widget, x, y, keyboard, tooltip, &shown);
+  return shown;
+}
+
+void
+hr_navigation_quiet_menu_tooltips (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      g_type_class_ref (GTK_TYPE_MENU_BUTTON);
+      g_signal_override_class_handler ("query-tooltip", GTK_TYPE_MENU_BUTTON,
+                                       G_CALLBACK (menu_button_query_tooltip));
+      g_once_init_leave (&done, 1);
+    }
+}

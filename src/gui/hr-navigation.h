@@ -27,4 +27,8 @@ void       hr_navigation_mark_pane      (GtkWidget     *widget);
 GtkWidget *hr_navigation_cycle_panes    (GtkWidget     *root,
                                          gboolean       backward);
 
+/* A menu button's tooltip is not shown while its own menu is open (it would cover the first
+ * item).  For every GtkMenuButton of the process; call once, before the first window. */
+void       hr_navigation_quiet_menu_tooltips (void);
+
 G_END_DECLS

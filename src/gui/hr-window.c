@@ -405,6 +405,7 @@ hr_window_class_init (HrWindowClass *klass)
   widget_class->size_allocate = hr_window_size_allocate;
 
   g_type_ensure (HR_TYPE_SIZE_VIEW);
+  hr_navigation_quiet_menu_tooltips ();
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);

@@ -18,14 +18,18 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+
+# run-a11y.sh sends TAP to its own fd so that the bus daemons' chatter stays out of it
+tap = os.fdopen(int(os.environ["HEADROOM_TAP_FD"]), "w", buffering=1) if "HEADROOM_TAP_FD" in os.environ else sys.stdout
 
 try:
     import gi
     gi.require_version('Atspi', '2.0')
     from gi.repository import Atspi, GLib
 except (ImportError, ValueError) as e:
-    print(f"1..0 # SKIP no AT-SPI bindings ({e})")
+    print(f"1..0 # SKIP no AT-SPI bindings ({e})", file=tap)
     sys.exit(77)
 
 HEADROOM, CLI = sys.argv[1], sys.argv[2]
@@ -34,8 +38,9 @@ results = []
 
 def check(name, ok, detail=""):
     results.append((name, ok, detail))
-    print(("ok" if ok else "not ok") + f" {len(results)} {name}" + (f" # {detail}" if detail else ""))
-    sys.stdout.flush()
+    detail = " ".join(str(detail).split())  # one TAP line
+    print(("ok" if ok else "not ok") + f" {len(results)} {name}" + (f" # {detail}" if detail else ""), file=tap)
+    tap.flush()
 
 
 def pump(seconds):
@@ -169,7 +174,23 @@ def main():
     env.pop("NO_AT_BRIDGE", None)
     exportdir = tempfile.mkdtemp(prefix="headroom-a11y-")
     env["XDG_CONFIG_HOME"] = exportdir  # a private place for the file chooser
-    proc = subprocess.Popen([HEADROOM], env=env)
+    env["XDG_DATA_HOME"] = exportdir    # …and no models or GPUs of the person running it
+    # Xvfb may lose a race for its display number with another one starting at the same time
+    # (xvfb-run -a): the app then cannot open the display and exits at once.  That is the test
+    # machine, not the app: start it again (twice at most); an app that dies otherwise fails.
+    for attempt in range(3):
+        proc = subprocess.Popen([HEADROOM], env=env, stderr=subprocess.PIPE, text=True)
+        try:
+            proc.wait(3)
+        except subprocess.TimeoutExpired:
+            break
+        err = proc.stderr.read()
+        sys.stderr.write(err)
+        if "cannot open display" not in err:
+            break
+        print(f"# the app could not open the display (attempt {attempt + 1}), again", file=tap)
+        time.sleep(2)
+    threading.Thread(target=lambda: [sys.stderr.write(l) for l in proc.stderr], daemon=True).start()
     try:
         run(proc, exportdir)
     finally:
@@ -178,7 +199,7 @@ def main():
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
-    print(f"1..{len(results)}")
+    print(f"1..{len(results)}", file=tap)
     return 0 if all(ok for _, ok, _ in results) else 1
 
 
