@@ -12,6 +12,7 @@
 
 #include "hr-application.h"
 #include "hr-chart-data.h"
+#include "hr-cloud-view.h"
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
 #include "hr-scenario-state.h"
@@ -32,28 +33,13 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static GtkWidget *
-find_child_of_type (GtkWidget *root,
-                    GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_child_of_type (c, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Iterates until the Size view and the two views have nothing left to do (or 20 s pass). */
 static void
 wait_idle (HrWindow *window)
 {
   HrSizeView *size = hr_window_get_size_view (window);
-  HrCompareView *compare = HR_COMPARE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
-  HrFinetuneView *finetune = HR_FINETUNE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_FINETUNE_VIEW));
+  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
+  HrFinetuneView *finetune = HR_FINETUNE_VIEW (hr_window_get_view (window, "finetune"));
   gboolean timed_out = FALSE;
   guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
 
@@ -153,7 +139,7 @@ test_compare_done_when (void)
 {
   HrWindow *window = open_window ();
   HrSizeView *size = hr_window_get_size_view (window);
-  HrCompareView *compare = HR_COMPARE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
   g_autofree char *dir = g_dir_make_tmp ("headroom-compare-XXXXXX", NULL);
   g_autofree char *csv_path = g_build_filename (dir, "compare.csv", NULL);
   g_autofree char *png_path = g_build_filename (dir, "compare.png", NULL);
@@ -237,7 +223,7 @@ test_compare_edit (void)
 {
   HrWindow *window = open_window ();
   HrSizeView *size = hr_window_get_size_view (window);
-  HrCompareView *compare = HR_COMPARE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
   const HrCompareState *st;
   GPtrArray *entries;
 
@@ -316,7 +302,7 @@ test_compare_lazy (void)
 {
   HrWindow *window = open_window ();
   HrSizeView *size = hr_window_get_size_view (window);
-  HrCompareView *compare = HR_COMPARE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
 
   g_assert_true (hr_window_set_visible_view (window, "size"));
   wait_idle (window);
@@ -338,7 +324,7 @@ test_finetune (void)
 {
   HrWindow *window = open_window ();
   HrSizeView *size = hr_window_get_size_view (window);
-  HrFinetuneView *ft = HR_FINETUNE_VIEW (find_child_of_type (GTK_WIDGET (window), HR_TYPE_FINETUNE_VIEW));
+  HrFinetuneView *ft = HR_FINETUNE_VIEW (hr_window_get_view (window, "finetune"));
   const HrFtState *st;
   g_autofree char *json = NULL;
   g_autofree char *cli = NULL;
@@ -429,6 +415,100 @@ test_finetune (void)
   close_window (window);
 }
 
+/* The first of @type under @root, NULL when none. */
+static GtkWidget *
+find_child_of_type (GtkWidget *root,
+                    GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_child_of_type (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Only the view in sight is built at start-up; the others are built from the session when first
+ * asked for, and follow it from then on: the three model pickers are one property, Fine-tune
+ * checks the GPU the Size view sizes, and a catalog change reaches every view. */
+static void
+test_session_views (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  HrWindow *window;
+  HrSizeView *size;
+  HrSession *session;
+  HrCompareView *compare;
+  HrFinetuneView *ft;
+  HrModel *model;
+  HrPicker *pickers[3];
+
+  g_settings_set_string (settings, "last-view", "size");
+  window = hr_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  size = hr_window_get_size_view (window);
+  while (hr_size_view_is_busy (size))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+  g_assert_null (find_child_of_type (GTK_WIDGET (window), HR_TYPE_FINETUNE_VIEW));
+  g_assert_null (find_child_of_type (GTK_WIDGET (window), HR_TYPE_CLOUD_VIEW));
+
+  session = hr_window_get_session (window);
+  g_assert_true (session == hr_size_view_get_session (size));
+  compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
+  ft = HR_FINETUNE_VIEW (hr_window_get_view (window, "finetune"));
+  g_assert_true (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW) == GTK_WIDGET (compare));
+  g_assert_true (hr_window_get_view (window, "compare") == GTK_WIDGET (compare));
+  wait_idle (window);
+  pickers[0] = hr_size_view_get_model_picker (size);
+  pickers[1] = hr_compare_view_get_model_picker (compare);
+  pickers[2] = hr_finetune_view_get_model_picker (ft);
+
+  /* one model: chosen in any picker, it is the session's and every picker's */
+  g_assert_true (hr_picker_set_selected_id (pickers[1], "qwen3-32b"));
+  g_assert_cmpstr (hr_session_get_model (session), ==, "qwen3-32b");
+  for (guint i = 0; i < G_N_ELEMENTS (pickers); i++)
+    g_assert_cmpstr (hr_picker_get_selected_id (pickers[i]), ==, "qwen3-32b");
+
+  /* Fine-tune checks the Size view's GPU, whichever it becomes */
+  g_assert_true (hr_size_view_select_gpu (size, "h200-141gb", 1));
+  g_assert_cmpstr (hr_picker_get_selected_id (hr_finetune_view_get_gpu_picker (ft)), ==, "h200-141gb");
+  g_assert_true (hr_window_set_visible_view (window, "finetune"));
+  wait_idle (window);
+  g_assert_cmpstr (hr_finetune_view_get_state (ft)->gpu->id, ==, "h200-141gb");
+
+  /* a model of the user's comes and goes: every picker lists it, then falls back */
+  model = hr_model_copy (hr_catalog_find_model (hr_session_get_catalog (session), "qwen3-8b"));
+  g_free (model->id);
+  model->id = g_strdup ("user-session-model");
+  g_free (model->name);
+  model->name = g_strdup ("Session Test Model");
+  hr_session_add_model (session, model);
+  hr_session_set_model (session, "user-session-model");
+  wait_idle (window);
+  for (guint i = 0; i < G_N_ELEMENTS (pickers); i++)
+    {
+      g_assert_cmpuint (hr_picker_search (pickers[i], "session test model"), ==, 1);
+      g_assert_cmpstr (hr_picker_get_selected_id (pickers[i]), ==, "user-session-model");
+    }
+  g_assert_cmpstr (hr_finetune_view_get_state (ft)->ft.model->id, ==, "user-session-model");
+  g_assert_true (hr_session_remove_model (session, "user-session-model"));
+  wait_idle (window);
+  for (guint i = 0; i < G_N_ELEMENTS (pickers); i++)
+    {
+      g_assert_cmpuint (hr_picker_search (pickers[i], "session test model"), ==, 0);
+      g_assert_cmpstr (hr_picker_get_selected_id (pickers[i]), ==, "glm-4.5-air");
+    }
+
+  hr_size_view_select_gpu (size, "rtx-pro-6000-blackwell-96gb", 1);
+  hr_window_set_visible_view (window, "size");
+  wait_idle (window);
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -450,6 +530,7 @@ main (int   argc,
   g_test_add_func ("/compare-window/edit", test_compare_edit);
   g_test_add_func ("/compare-window/lazy", test_compare_lazy);
   g_test_add_func ("/compare-window/finetune", test_finetune);
+  g_test_add_func ("/compare-window/session-views", test_session_views);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -441,7 +441,7 @@ test_catalog_changed (void)
 {
   HrWindow *window = open_window ();
   HrSizeView *view = hr_window_get_size_view (window);
-  HrCatalog *catalog = hr_size_view_get_catalog (view);
+  HrSession *session = hr_size_view_get_session (view);
   g_autoptr(GError) error = NULL;
   HrGpu *gpu = hr_gpu_new_from_spec ("memory_gib=48,bandwidth_gbs=900,fp16_tflops=100,name=Lab card", &error);
   const HrScenario *s;
@@ -449,8 +449,7 @@ test_catalog_changed (void)
   g_assert_no_error (error);
   g_free (gpu->id);
   gpu->id = g_strdup ("user-lab-card");
-  hr_catalog_add_gpu (catalog, gpu);
-  hr_size_view_catalog_changed (view);
+  hr_session_add_gpu (session, gpu, NULL);
   wait_idle (view);
 
   g_assert_cmpuint (hr_picker_search (hr_size_view_get_gpu_picker (view), "lab card"), ==, 1);
@@ -463,11 +462,33 @@ test_catalog_changed (void)
   /* and goes again: the scenario falls back to the default GPU */
   hr_size_view_select_gpu (view, "rtx-pro-6000-blackwell-96gb", 1);
   wait_idle (view);
-  g_assert_true (hr_catalog_remove_gpu (catalog, "user-lab-card"));
-  hr_size_view_catalog_changed (view);
+  g_assert_true (hr_session_remove_gpu (session, "user-lab-card"));
   wait_idle (view);
   g_assert_cmpuint (hr_picker_search (hr_size_view_get_gpu_picker (view), "lab card"), ==, 0);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, "rtx-pro-6000-blackwell-96gb");
+  close_window (window);
+}
+
+/* The "experts on the CPU" control goes as far as core's count of MoE layers: Nemotron 3 Nano
+ * has 52 layers but experts in 23 of them, as `headroom-cli` counts them. */
+static void
+test_moe_limit (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrSession *session = hr_size_view_get_session (view);
+  const HrScenario *s;
+
+  g_assert_true (hr_size_view_select_model (view, "nemotron-3-nano-30b-a3b"));
+  g_object_set (session, "n-cpu-moe", 52, NULL);
+  wait_idle (view);
+  s = hr_size_view_get_scenario (view);
+  g_assert_cmpint (hr_model_moe_layers (s->model), ==, 23);
+  g_assert_cmpint (s->n_cpu_moe, ==, 23);
+
+  g_object_set (session, "n-cpu-moe", 0, NULL);
+  hr_size_view_select_model (view, "glm-4.5-air");
+  wait_idle (view);
   close_window (window);
 }
 
@@ -594,6 +615,7 @@ main (int   argc,
   g_test_add_func ("/window/apply-answers", test_apply_answers);
   g_test_add_func ("/window/window-state", test_window_state);
   g_test_add_func ("/window/catalog-changed", test_catalog_changed);
+  g_test_add_func ("/window/moe-limit", test_moe_limit);
   g_test_add_func ("/window/copy-json", test_copy_json);
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/toast-markup", test_toast_markup);

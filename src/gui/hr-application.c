@@ -1,4 +1,5 @@
-/* hr-application.c — the Headroom application: owns the catalog and the settings */
+/* hr-application.c — the Headroom application: owns the session (catalog, prices, user data,
+ * scenario) and the settings */
 #include "hr-application.h"
 #include "hr-detect.h"
 
@@ -14,10 +15,9 @@ struct _HrApplication
 {
   AdwApplication parent_instance;
 
-  HrCatalog *catalog;
+  HrSession *session;
   GSettings *settings;
-  HrPricingManager *pricing;
-  HrUserData *userdata;
+  HrPricingManager *pricing;  /* the session's */
   char *userdata_warning;  /* a damaged file set aside at start-up, for the first window */
   int this_count;          /* GPUs of the detected kind ("This Computer"); 0: nothing found */
 };
@@ -77,7 +77,7 @@ about_activated (GSimpleAction *action,
   HrApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
 
-  gtk_window_present (GTK_WINDOW (hr_about_window_new (parent, self->catalog)));
+  gtk_window_present (GTK_WINDOW (hr_about_window_new (parent, hr_session_get_catalog (self->session))));
 }
 
 static void
@@ -130,14 +130,15 @@ this_chosen_cb (HrApplication *self)
 /* "This Computer" in the GPU pickers; on the first launch (no GPU chosen yet) it is what the
  * app opens on, with several alike GPUs as the GPU count.  Nothing found: nothing changes. */
 static void
-detect_this_computer (HrApplication *self)
+detect_this_computer (HrApplication *self,
+                      HrCatalog     *catalog)
 {
   g_autoptr(HrSystem) system = hr_system_detect (TRUE);
   g_autoptr(GVariant) chosen = g_settings_get_user_value (self->settings, "gpu");
   int n;
 
-  hr_system_match (system, self->catalog);
-  n = self->this_count = hr_system_add_to_catalog (system, self->catalog);
+  hr_system_match (system, catalog);
+  n = self->this_count = hr_system_add_to_catalog (system, catalog);
   if (n > 1)
     g_signal_connect_object (self->settings, "changed::gpu", G_CALLBACK (this_chosen_cb), self,
                              G_CONNECT_SWAPPED);
@@ -162,6 +163,9 @@ hr_application_startup (GApplication *app)
 {
   HrApplication *self = HR_APPLICATION (app);
   g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricingManager) pricing = NULL;
+  HrCatalog *catalog;
+  HrUserData *userdata;
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
 
@@ -170,26 +174,29 @@ hr_application_startup (GApplication *app)
                            G_CALLBACK (color_scheme_changed_cb), self, G_CONNECT_SWAPPED);
   apply_color_scheme (self);
 
-  self->catalog = hr_catalog_new_default (&error);
-  if (self->catalog == NULL)
+  catalog = hr_catalog_new_default (&error);
+  if (catalog == NULL)
     {
       /* the bundled catalog is compiled in: this only happens with a broken build */
       g_critical ("Could not load the bundled catalog: %s", error->message);
-      self->catalog = hr_catalog_new_empty ();
+      catalog = hr_catalog_new_empty ();
     }
 
   /* the user's own models and GPUs; a damaged file is moved aside, the rest still loads */
-  self->userdata = hr_userdata_new (NULL);
+  userdata = hr_userdata_new (NULL);
   g_clear_error (&error);
-  if (!hr_userdata_load (self->userdata, self->catalog, &error))
+  if (!hr_userdata_load (userdata, catalog, &error))
     self->userdata_warning = g_strdup (error->message);
 
-  detect_this_computer (self);
+  detect_this_computer (self, catalog);
+  self->session = hr_session_new (catalog, userdata, self->settings);
 
   /* the cached feed, else the bundled snapshot; a fetch when the cache is a day old (a
    * damaged cache is set aside, and the first window's Cloud view says so) */
-  self->pricing = hr_pricing_manager_new (self->catalog, self->settings, NULL);
-  hr_pricing_manager_load (self->pricing, NULL);
+  pricing = hr_pricing_manager_new (catalog, self->settings, NULL);
+  hr_pricing_manager_load (pricing, NULL);
+  hr_session_set_pricing_manager (self->session, pricing);
+  self->pricing = pricing;
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit",
@@ -221,11 +228,9 @@ hr_application_finalize (GObject *object)
 {
   HrApplication *self = HR_APPLICATION (object);
 
-  /* after the windows: their views never outlive the catalog (workers are joined); the
-   * pricing manager borrows it, and its dispose cancels a fetch still running */
-  g_clear_object (&self->pricing);
-  g_clear_pointer (&self->catalog, hr_catalog_free);
-  g_clear_pointer (&self->userdata, hr_userdata_free);
+  /* after the windows: the session joins its worker, then lets go of the pricing manager
+   * (its dispose cancels a fetch still running) and the catalog it borrows */
+  g_clear_object (&self->session);
   g_clear_pointer (&self->userdata_warning, g_free);
   g_clear_object (&self->settings);
 
@@ -264,7 +269,7 @@ HrCatalog *
 hr_application_get_catalog (HrApplication *self)
 {
   g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
-  return self->catalog;
+  return self->session ? hr_session_get_catalog (self->session) : NULL;
 }
 
 GSettings *
@@ -272,6 +277,13 @@ hr_application_get_settings (HrApplication *self)
 {
   g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
   return self->settings;
+}
+
+HrSession *
+hr_application_get_session (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+  return self->session;
 }
 
 HrPricingManager *
@@ -285,7 +297,7 @@ HrUserData *
 hr_application_get_userdata (HrApplication *self)
 {
   g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
-  return self->userdata;
+  return self->session ? hr_session_get_userdata (self->session) : NULL;
 }
 
 char *

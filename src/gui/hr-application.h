@@ -5,6 +5,7 @@
 
 #include "hr-catalog.h"
 #include "hr-pricing-manager.h"
+#include "hr-session.h"
 #include "hr-userdata.h"
 
 G_BEGIN_DECLS
@@ -14,7 +15,9 @@ G_DECLARE_FINAL_TYPE (HrApplication, hr_application, HR, APPLICATION, AdwApplica
 
 HrApplication  *hr_application_new          (void);
 
-/* The bundled catalog plus the user's own models and GPUs; loaded in startup, owned by the
+/* The catalog, prices, user data and scenario every window shows; made in startup. */
+HrSession      *hr_application_get_session  (HrApplication *self);
+/* The session's: the bundled catalog plus the user's own models and GPUs; loaded in startup, owned by the
  * application, valid until it is finalized. */
 HrCatalog      *hr_application_get_catalog  (HrApplication *self);
 GSettings      *hr_application_get_settings (HrApplication *self);

@@ -41,7 +41,7 @@ struct _HrCloudView
   HrChartWidget *tco_chart;
 
   GtkSizeGroup *columns[N_COLUMNS];
-  HrSizeView *size_view;
+  HrSession *session;
   HrPricingManager *manager;
   GSettings *settings;
   GCancellable *cancellable;

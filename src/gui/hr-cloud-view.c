@@ -215,8 +215,8 @@ apply_tco (HrCloudView *self)
 static void
 update (HrCloudView *self)
 {
-  const HrScenario *scenario = self->size_view ? hr_size_view_get_scenario (self->size_view) : NULL;
-  HrCatalog *catalog = self->size_view ? hr_size_view_get_catalog (self->size_view) : NULL;
+  const HrScenario *scenario = hr_session_get_scenario (self->session);
+  HrCatalog *catalog = hr_session_get_catalog (self->session);
   const HrPricing *pricing = catalog ? hr_catalog_get_pricing (catalog) : NULL;
 
   self->dirty = FALSE;
@@ -269,7 +269,7 @@ export_chart_action (GtkWidget  *widget,
   HrCloudView *self = HR_CLOUD_VIEW (widget);
   const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
   const char *dot = strchr (target, '.');
-  const HrScenario *s = self->size_view ? hr_size_view_get_scenario (self->size_view) : NULL;
+  const HrScenario *s = hr_session_get_scenario (self->session);
   g_autofree char *slug = hr_slugify (s && s->model ? s->model->id : NULL, 60, "scenario");
   g_autofree char *name = g_strconcat (slug, "-rent-vs-buy", NULL);
 
@@ -346,14 +346,6 @@ settings_changed_cb (HrCloudView *self,
 static void
 scenario_changed_cb (HrCloudView *self)
 {
-  schedule_update (self);
-}
-
-static void
-pricing_changed_cb (HrCloudView *self)
-{
-  if (self->size_view != NULL)
-    hr_size_view_pricing_changed (self->size_view);
   schedule_update (self);
 }
 
@@ -445,13 +437,13 @@ hr_cloud_view_dispose (GObject *object)
     }
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
-  if (self->size_view != NULL)
-    g_signal_handlers_disconnect_by_data (self->size_view, self);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_CLOUD_VIEW);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->manager);
-  g_clear_object (&self->size_view);
+  g_clear_object (&self->session);
   g_clear_object (&self->settings);
   for (guint i = 0; i < N_COLUMNS; i++)
     g_clear_object (&self->columns[i]);
@@ -546,36 +538,14 @@ hr_cloud_view_init (HrCloudView *self)
 
 /* Public API ---------------------------------------------------------------------------------- */
 
-GtkWidget *
-hr_cloud_view_new (HrSizeView *size_view)
-{
-  HrCloudView *self;
-
-  g_return_val_if_fail (HR_IS_SIZE_VIEW (size_view), NULL);
-
-  self = g_object_new (HR_TYPE_CLOUD_VIEW, NULL);
-  self->size_view = g_object_ref (size_view);
-  g_signal_connect_object (size_view, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  return GTK_WIDGET (self);
-}
-
-void
-hr_cloud_view_set_pricing_manager (HrCloudView      *self,
-                                   HrPricingManager *manager)
+/* The refreshes: their outcome in a toast, the spinner while one runs. */
+static void
+follow_pricing_manager (HrCloudView      *self,
+                        HrPricingManager *manager)
 {
   g_autoptr(GError) load_error = NULL;
 
-  g_return_if_fail (HR_IS_CLOUD_VIEW (self));
-  g_return_if_fail (HR_IS_PRICING_MANAGER (manager));
-
-  if (self->manager == manager)
-    return;
-  if (self->manager != NULL)
-    g_signal_handlers_disconnect_by_data (self->manager, self);
   g_set_object (&self->manager, manager);
-
-  g_signal_connect_object (manager, "changed", G_CALLBACK (pricing_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (manager, "refreshed", G_CALLBACK (refreshed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (manager, "failed", G_CALLBACK (failed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (manager, "notify::busy", G_CALLBACK (busy_changed_cb), self, G_CONNECT_SWAPPED);
@@ -585,7 +555,27 @@ hr_cloud_view_set_pricing_manager (HrCloudView      *self,
   load_error = hr_pricing_manager_take_load_error (manager);
   if (load_error != NULL)
     hr_cloud_view_toast (self, load_error->message, TRUE);
+}
+
+GtkWidget *
+hr_cloud_view_new (HrSession *session)
+{
+  HrCloudView *self;
+
+  g_return_val_if_fail (HR_IS_SESSION (session), NULL);
+
+  self = g_object_new (HR_TYPE_CLOUD_VIEW, NULL);
+  self->session = g_object_ref (session);
+  g_signal_connect_object (session, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "pricing-changed", G_CALLBACK (scenario_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (scenario_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  if (hr_session_get_pricing_manager (session) != NULL)
+    follow_pricing_manager (self, hr_session_get_pricing_manager (session));
   schedule_update (self);
+  return GTK_WIDGET (self);
 }
 
 gboolean

@@ -6,21 +6,16 @@
 #include "hr-chart-widget.h"
 #include "hr-cloud-state.h"
 #include "hr-pricing-manager.h"
-#include "hr-size-view.h"
+#include "hr-session.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_CLOUD_VIEW (hr_cloud_view_get_type ())
 G_DECLARE_FINAL_TYPE (HrCloudView, hr_cloud_view, HR, CLOUD_VIEW, GtkWidget)
 
-/* The view prices the scenario of @size_view (the window's Size view) and, when the prices
- * change, has it recompute its cost card too. */
-GtkWidget      *hr_cloud_view_new           (HrSizeView       *size_view);
-
-/* The application's prices; set once the window has its application.  Shows the manager's
- * start-up error, if any, and toasts every refresh's outcome. */
-void            hr_cloud_view_set_pricing_manager (HrCloudView      *self,
-                                                   HrPricingManager *manager);
+/* The view prices @session's scenario.  With the session's pricing manager, it shows the
+ * manager's start-up error, if any, and toasts every refresh's outcome. */
+GtkWidget      *hr_cloud_view_new           (HrSession        *session);
 
 /* Chooses the offer at @index of the table for rent versus buy (what clicking a row does). */
 gboolean        hr_cloud_view_select_offer  (HrCloudView      *self,

@@ -39,17 +39,16 @@ struct _HrCompareView
   int table_chars;             /* a column's width in characters */
   guint chars_idle_id;
 
-  HrSizeView *size_view;       /* weak: the window owns both */
-  HrCatalog *catalog;          /* borrowed from the Size view */
-  guint catalog_stamp;         /* what the pickers were filled from */
+  HrSession *session;
+  HrCatalog *catalog;          /* the session's */
+  GBinding *model_binding;     /* the picker and the session's "model" */
 
   GPtrArray *entries;          /* HrCompareEntry*, as chosen */
   gboolean entries_set;        /* FALSE until the default set was taken */
   HrCompareState *state;
-  HrScenario scenario;         /* copied from the Size view */
+  HrScenario scenario;         /* copied from the session */
   gboolean have_scenario;
   gboolean dirty;              /* the scenario changed while hidden */
-  gboolean syncing_model;
   guint recompute_id;
   guint n_recomputes;
 };

@@ -1,8 +1,9 @@
-/* hr-compare-view.c — the Compare view: GPUs side by side for the Size view's scenario
+/* hr-compare-view.c — the Compare view: GPUs side by side for the session's scenario
  *
- * One scenario in the whole window: the model, quant, context, batch, KV cache, engine and
- * offload are the Size view's (its "scenario-changed" signal), and this view's model picker
- * is the Size view's model seen from here — choosing one here chooses it there.  What this
+ * One scenario in the whole application: the model, quant, context, batch, KV cache, engine
+ * and offload are the session's (its "scenario-changed" signal), and this view's model picker
+ * is bound to the session's "model", as the Size view's is — choosing one here chooses it
+ * everywhere.  What this
  * view adds is the list of GPUs (2–8 picked from a searchable list, or a preset), each × N.
  *
  * A recomputation (hr_compare_state_compute(): per GPU one estimate, the longest context and
@@ -218,17 +219,12 @@ fill_presets_menu (HrCompareView *self)
 
 /* Catalog and scenario ------------------------------------------------------------------------ */
 
+/* A model or GPU was added or removed (the session's "catalog-changed"). */
 static void
 catalog_refresh (HrCompareView *self)
 {
-  guint stamp;
+  g_autoptr(GPtrArray) models = hr_picker_items_models (self->catalog);
 
-  if (self->catalog == NULL)
-    return;
-  stamp = hr_picker_items_stamp (self->catalog);
-  if (stamp == self->catalog_stamp)
-    return;
-  self->catalog_stamp = stamp;
   /* a GPU of the user's own that was deleted leaves the comparison */
   for (guint i = 0; i < self->entries->len;)
     {
@@ -239,33 +235,24 @@ catalog_refresh (HrCompareView *self)
       else
         i++;
     }
-  {
-    g_autoptr(GPtrArray) models = hr_picker_items_models (self->catalog);
-
-    self->syncing_model = TRUE;
-    hr_picker_set_items (self->model_picker, models);
-    self->syncing_model = FALSE;
-  }
+  /* the picker's list in between never reaches the session */
+  g_clear_pointer (&self->model_binding, g_binding_unbind);
+  hr_picker_set_items (self->model_picker, models);
+  self->model_binding = g_object_bind_property (self->session, "model", self->model_picker, "selected-id",
+                                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   fill_add_list (self);
   fill_presets_menu (self);
 }
 
 static void
-scenario_changed_cb (HrCompareView *self,
-                     HrSizeView    *size_view)
+scenario_changed_cb (HrCompareView *self)
 {
-  const HrScenario *s = hr_size_view_get_scenario (size_view);
+  const HrScenario *s = hr_session_get_scenario (self->session);
 
-  self->catalog = hr_size_view_get_catalog (size_view);
-  catalog_refresh (self);
   if (s == NULL)
     return;
   self->scenario = *s;
   self->have_scenario = TRUE;
-
-  self->syncing_model = TRUE;
-  hr_picker_set_selected_id (self->model_picker, s->model->id);
-  self->syncing_model = FALSE;
 
   if (!self->entries_set)
     {
@@ -400,17 +387,6 @@ export (HrCompareView *self,
 }
 
 /* Callbacks ------------------------------------------------------------------------------------ */
-
-static void
-model_changed_cb (HrCompareView *self)
-{
-  const char *id = hr_picker_get_selected_id (self->model_picker);
-
-  if (self->syncing_model || id == NULL || self->size_view == NULL)
-    return;
-  /* one model in the window: the Size view recomputes and tells everyone */
-  hr_size_view_select_model (self->size_view, id);
-}
 
 static void
 open_size_view_cb (HrCompareView *self)
@@ -622,12 +598,10 @@ hr_compare_view_dispose (GObject *object)
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->chars_idle_id, g_source_remove);
   g_clear_handle_id (&self->names_idle_id, g_source_remove);
-  if (self->size_view != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->size_view, self);
-      g_object_remove_weak_pointer (G_OBJECT (self->size_view), (gpointer *) &self->size_view);
-      self->size_view = NULL;
-    }
+  g_clear_pointer (&self->model_binding, g_binding_unbind);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_COMPARE_VIEW);
   /* the template's top box has no id, so dispose_template() leaves it to us */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -677,7 +651,6 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, chart);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, table_caption);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, table);
-  gtk_widget_class_bind_template_callback (widget_class, model_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, open_size_view_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_popover_show_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_search_changed_cb);
@@ -714,20 +687,24 @@ hr_compare_view_init (HrCompareView *self)
 /* Public API ------------------------------------------------------------------------------------ */
 
 GtkWidget *
-hr_compare_view_new (HrSizeView *size_view)
+hr_compare_view_new (HrSession *session)
 {
   HrCompareView *self;
 
-  g_return_val_if_fail (HR_IS_SIZE_VIEW (size_view), NULL);
+  g_return_val_if_fail (HR_IS_SESSION (session), NULL);
 
   self = g_object_new (HR_TYPE_COMPARE_VIEW, NULL);
-  self->size_view = size_view;
-  g_object_add_weak_pointer (G_OBJECT (size_view), (gpointer *) &self->size_view);
-  g_signal_connect_object (size_view, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
+  self->session = g_object_ref (session);
+  self->catalog = hr_session_get_catalog (session);
+  catalog_refresh (self);
+  g_signal_connect_object (session, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  /* the Size view may have sized its scenario already */
-  if (hr_size_view_get_scenario (size_view) != NULL)
-    scenario_changed_cb (self, size_view);
+  /* the prices of the cheapest offers */
+  g_signal_connect_object (session, "pricing-changed", G_CALLBACK (scenario_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (catalog_refresh), self,
+                           G_CONNECT_SWAPPED);
+  scenario_changed_cb (self);
   return GTK_WIDGET (self);
 }
 

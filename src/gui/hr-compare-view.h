@@ -1,4 +1,4 @@
-/* hr-compare-view.h — the Compare view: GPUs side by side for the Size view's scenario */
+/* hr-compare-view.h — the Compare view: GPUs side by side for the session's scenario */
 #pragma once
 
 #include <adwaita.h>
@@ -6,16 +6,16 @@
 #include "hr-chart-widget.h"
 #include "hr-compare-state.h"
 #include "hr-picker.h"
-#include "hr-size-view.h"
+#include "hr-session.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_COMPARE_VIEW (hr_compare_view_get_type ())
 G_DECLARE_FINAL_TYPE (HrCompareView, hr_compare_view, HR, COMPARE_VIEW, GtkWidget)
 
-/* The view follows @size_view's scenario (model, quant, context, engine …): one scenario in
- * the whole window.  Its own model picker changes the Size view's model. */
-GtkWidget      *hr_compare_view_new         (HrSizeView     *size_view);
+/* The view follows @session's scenario (model, quant, context, engine …): one scenario in
+ * the whole application.  Its own model picker is bound to the session's model. */
+GtkWidget      *hr_compare_view_new         (HrSession      *session);
 
 /* The GPUs compared (HrCompareEntry*), in the order chosen. */
 GPtrArray      *hr_compare_view_get_entries (HrCompareView  *self);

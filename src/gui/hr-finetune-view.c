@@ -5,6 +5,10 @@
  * estimates, well under a millisecond), so a change recomputes everything before the next
  * frame.  The numbers are the ones `headroom-cli finetune` prints for the same options: both
  * start from hr_ft_scenario_init(), flash attention on.
+ *
+ * The model and the GPU are the session's: both pickers are bound to its properties, as the
+ * Size view's are, so a GPU picked here is the one sized there too.  The GPU count starts as the
+ * session's and is this view's own from then on.
  */
 #include "hr-finetune-view.h"
 
@@ -65,16 +69,13 @@ struct _HrFinetuneView
   GtkImage *verdict_icons[HR_FT_N_METHODS];
   GtkLabel *verdict_row_label;
 
-  HrSizeView *size_view;       /* weak: the window owns both */
-  HrCatalog *catalog;          /* borrowed from the Size view */
-  guint catalog_stamp;
-  GSettings *settings;
+  HrSession *session;
+  HrCatalog *catalog;          /* the session's */
+  GBinding *bindings[2];       /* the pickers and the session's "model" and "gpu" */
 
   const HrModel *model;
-  gboolean gpu_set;            /* the GPU was taken from the Size view once */
   HrFtState state;
   gboolean have_state;
-  gboolean syncing;
   guint recompute_id;
 };
 
@@ -332,9 +333,8 @@ recompute_cb (gpointer user_data)
   HrFinetuneView *self = user_data;
   HrFtScenario ft;
   const HrGpu *gpu = NULL;
-  const char *gpu_id = hr_picker_get_selected_id (self->gpu_picker);
-  double reserve = g_settings_get_double (self->settings, "reserve-pct");
-  double share = g_settings_get_double (self->settings, "unified-share");
+  const char *gpu_id = hr_session_get_gpu (self->session);
+  const HrScenario *s = hr_session_get_scenario (self->session);
 
   self->recompute_id = 0;
   if (self->catalog == NULL || !read_scenario (self, &ft))
@@ -343,8 +343,8 @@ recompute_cb (gpointer user_data)
     gpu = hr_catalog_find_gpu (self->catalog, gpu_id);
 
   /* the same reserve and unified-memory share as the Size view */
-  hr_ft_state_compute (&self->state, &ft, gpu, self->catalog, CLAMP (reserve, 0, 50) / 100.0,
-                       CLAMP (share, 0, 1));
+  hr_ft_state_compute (&self->state, &ft, gpu, self->catalog, s ? s->reserve : HR_DEFAULT_RESERVE,
+                       s ? s->unified_share : 0);
   self->have_state = TRUE;
   apply_state (self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->lora_group), ft.method != HR_FT_FULL);
@@ -359,84 +359,40 @@ schedule_recompute (HrFinetuneView *self)
   self->recompute_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, recompute_cb, self, NULL);
 }
 
-/* Catalog and the Size view ------------------------------------------------------------------ */
+/* The session --------------------------------------------------------------------------------- */
 
+/* A model or GPU was added or removed (the session's "catalog-changed"): the pickers' lists in
+ * between never reach the session. */
 static void
 catalog_refresh (HrFinetuneView *self)
 {
-  guint stamp;
-  g_autoptr(GPtrArray) models = NULL;
-  g_autoptr(GPtrArray) gpus = NULL;
+  g_autoptr(GPtrArray) models = hr_picker_items_models (self->catalog);
+  g_autoptr(GPtrArray) gpus = hr_picker_items_gpus (self->catalog);
+  GBindingFlags flags = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
 
-  if (self->catalog == NULL)
-    return;
-  stamp = hr_picker_items_stamp (self->catalog);
-  if (stamp == self->catalog_stamp)
-    return;
-  self->catalog_stamp = stamp;
-  models = hr_picker_items_models (self->catalog);
-  gpus = hr_picker_items_gpus (self->catalog);
-  self->syncing = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (self->bindings); i++)
+    g_clear_pointer (&self->bindings[i], g_binding_unbind);
   hr_picker_set_items (self->model_picker, models);
   hr_picker_set_items (self->gpu_picker, gpus);
-  self->syncing = FALSE;
+  self->bindings[0] = g_object_bind_property (self->session, "model", self->model_picker, "selected-id", flags);
+  self->bindings[1] = g_object_bind_property (self->session, "gpu", self->gpu_picker, "selected-id", flags);
 }
 
 static void
-scenario_changed_cb (HrFinetuneView *self,
-                     HrSizeView     *size_view)
+scenario_changed_cb (HrFinetuneView *self)
 {
-  const HrScenario *s = hr_size_view_get_scenario (size_view);
+  const char *id = hr_session_get_model (self->session);
 
-  self->catalog = hr_size_view_get_catalog (size_view);
-  catalog_refresh (self);
-  if (s == NULL)
-    return;
-
-  self->syncing = TRUE;
-  self->model = s->model;
-  hr_picker_set_selected_id (self->model_picker, s->model->id);
-  /* the GPU to check against starts as the Size view's, then is this view's own */
-  if (!self->gpu_set || hr_picker_get_selected_id (self->gpu_picker) == NULL)
-    {
-      hr_picker_set_selected_id (self->gpu_picker, s->gpu->id);
-      gtk_adjustment_set_value (self->gpus_adjustment, hr_gpu_is_unified (s->gpu) ? 1 : s->n_gpus);
-      self->gpu_set = TRUE;
-    }
-  self->syncing = FALSE;
+  self->model = id ? hr_catalog_find_model (self->catalog, id) : NULL;
   schedule_recompute (self);
 }
 
 /* Callbacks ------------------------------------------------------------------------------------ */
 
 static void
-model_changed_cb (HrFinetuneView *self)
-{
-  const char *id = hr_picker_get_selected_id (self->model_picker);
-
-  if (self->syncing || id == NULL)
-    return;
-  if (self->catalog != NULL)
-    self->model = hr_catalog_find_model (self->catalog, id);
-  /* one model in the window: the Size view follows, and its signal comes back here */
-  if (self->size_view != NULL)
-    hr_size_view_select_model (self->size_view, id);
-  schedule_recompute (self);
-}
-
-static void
 input_changed_cb (HrFinetuneView *self)
 {
-  if (!self->syncing)
-    schedule_recompute (self);
-}
-
-static void
-settings_changed_cb (HrFinetuneView *self,
-                     const char     *key)
-{
-  if (g_str_equal (key, "reserve-pct") || g_str_equal (key, "unified-share"))
-    schedule_recompute (self);
+  schedule_recompute (self);
 }
 
 /* Actions ------------------------------------------------------------------------------------ */
@@ -481,19 +437,15 @@ hr_finetune_view_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_handle_id (&self->recompute_id, g_source_remove);
-  if (self->size_view != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->size_view, self);
-      g_object_remove_weak_pointer (G_OBJECT (self->size_view), (gpointer *) &self->size_view);
-      self->size_view = NULL;
-    }
-  if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_data (self->settings, self);
+  for (guint i = 0; i < G_N_ELEMENTS (self->bindings); i++)
+    g_clear_pointer (&self->bindings[i], g_binding_unbind);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_FINETUNE_VIEW);
   /* the template's top box has no id, so dispose_template() leaves it to us */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
-  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (hr_finetune_view_parent_class)->dispose (object);
 }
@@ -544,7 +496,6 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, assumptions_label);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, table);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, chart);
-  gtk_widget_class_bind_template_callback (widget_class, model_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, input_changed_cb);
 
   /* "view." actions: the window forwards Ctrl+F, Ctrl+G, Ctrl+E and Ctrl+Shift+C here */
@@ -563,7 +514,6 @@ hr_finetune_view_init (HrFinetuneView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   hr_ft_state_init (&self->state);
-  self->settings = g_settings_new (APP_ID);
   hr_picker_set_placeholder (self->model_picker, _("Search models by name, family or vendor"));
   hr_picker_set_placeholder (self->gpu_picker, _("Search GPUs by name or vendor"));
   build_table (self);
@@ -585,27 +535,34 @@ hr_finetune_view_init (HrFinetuneView *self)
   for (guint i = 0; i < G_N_ELEMENTS (adjustments); i++)
     g_signal_connect_object (adjustments[i], "value-changed", G_CALLBACK (input_changed_cb), self,
                              G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb), self,
-                           G_CONNECT_SWAPPED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.copy-json", FALSE);
 }
 
 /* Public API ------------------------------------------------------------------------------------ */
 
 GtkWidget *
-hr_finetune_view_new (HrSizeView *size_view)
+hr_finetune_view_new (HrSession *session)
 {
   HrFinetuneView *self;
+  const HrScenario *s;
 
-  g_return_val_if_fail (HR_IS_SIZE_VIEW (size_view), NULL);
+  g_return_val_if_fail (HR_IS_SESSION (session), NULL);
 
   self = g_object_new (HR_TYPE_FINETUNE_VIEW, NULL);
-  self->size_view = size_view;
-  g_object_add_weak_pointer (G_OBJECT (size_view), (gpointer *) &self->size_view);
-  g_signal_connect_object (size_view, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
+  self->session = g_object_ref (session);
+  self->catalog = hr_session_get_catalog (session);
+  catalog_refresh (self);
+  /* the GPU count starts as the session's (one for a unified-memory machine) */
+  s = hr_session_get_scenario (session);
+  if (s != NULL)
+    gtk_adjustment_set_value (self->gpus_adjustment, hr_gpu_is_unified (s->gpu) ? 1 : s->n_gpus);
+  g_signal_connect_object (session, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  if (hr_size_view_get_scenario (size_view) != NULL)
-    scenario_changed_cb (self, size_view);
+  g_signal_connect_object (session, "pricing-changed", G_CALLBACK (scenario_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (catalog_refresh), self,
+                           G_CONNECT_SWAPPED);
+  scenario_changed_cb (self);
   return GTK_WIDGET (self);
 }
 

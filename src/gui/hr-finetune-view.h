@@ -6,16 +6,16 @@
 #include "hr-chart-widget.h"
 #include "hr-finetune-state.h"
 #include "hr-picker.h"
-#include "hr-size-view.h"
+#include "hr-session.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_FINETUNE_VIEW (hr_finetune_view_get_type ())
 G_DECLARE_FINAL_TYPE (HrFinetuneView, hr_finetune_view, HR, FINETUNE_VIEW, GtkWidget)
 
-/* The model is the Size view's (its picker here chooses it there); the GPU to check against
- * starts as the Size view's and is this view's own from then on. */
-GtkWidget      *hr_finetune_view_new        (HrSizeView     *size_view);
+/* The model and the GPU are @session's (the pickers here choose them everywhere); the GPU
+ * count starts as the session's and is this view's own from then on. */
+GtkWidget      *hr_finetune_view_new        (HrSession      *session);
 
 /* What is on screen (NULL before the first computation). */
 const HrFtState *hr_finetune_view_get_state (HrFinetuneView *self);

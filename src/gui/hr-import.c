@@ -2,10 +2,9 @@
  *
  * Every flow ends in hr_import_add_model() or the GPU editor's save: save with hr_userdata (a
  * damaged file is moved aside and named in a toast, then the save starts a new file), put the
- * entry in the catalog, choose it in the Size view.  The catalog is read by the Size view's
- * advice worker, so each change is bracketed by hr_size_view_catalog_changed(): the first call
- * waits for a running worker, the second refills the pickers.  The flows that read files and
- * fetch from the network are in hr-import-flows.c.
+ * entry in the catalog through the session (which waits for its advice worker and tells every
+ * view), choose it in the session's scenario.  The flows that read files and fetch from the
+ * network are in hr-import-flows.c.
  */
 #include "hr-import-private.h"
 
@@ -19,10 +18,10 @@ G_DEFINE_FINAL_TYPE (HrImport, hr_import, G_TYPE_OBJECT)
 
 /* Where things are ------------------------------------------------------------------------ */
 
-static HrSizeView *
-size_view (HrImport *self)
+static HrSession *
+session (HrImport *self)
 {
-  return self->window ? hr_window_get_size_view (self->window) : NULL;
+  return self->window ? hr_window_get_session (self->window) : NULL;
 }
 
 HrCatalog *
@@ -99,23 +98,10 @@ hr_import_report_error (HrImport      *self,
 
 /* The catalog ------------------------------------------------------------------------------- */
 
+/* The session's "catalog-changed": the list of the user's entries, when it is open. */
 static void
-catalog_will_change (HrImport *self)
+catalog_changed_cb (HrImport *self)
 {
-  HrSizeView *view = size_view (self);
-
-  /* waits for an advice worker that may be reading the lists */
-  if (view != NULL)
-    hr_size_view_catalog_changed (view);
-}
-
-static void
-catalog_did_change (HrImport *self)
-{
-  HrSizeView *view = size_view (self);
-
-  if (view != NULL)
-    hr_size_view_catalog_changed (view);
   if (self->manage != NULL && hr_import_catalog (self) != NULL)
     hr_manage_dialog_refresh (self->manage, hr_import_catalog (self));
 }
@@ -211,11 +197,9 @@ hr_import_add_model (HrImport      *self,
   else
     message = detail ? g_strdup_printf (_("Added “%s” to your models — %s"), saved->name, detail)
                      : g_strdup_printf (_("Added “%s” to your models"), saved->name);
-  catalog_will_change (self);
-  hr_catalog_add_model (cat, g_steal_pointer (&saved));
-  catalog_did_change (self);
-  if (!restoring && size_view (self) != NULL)
-    hr_size_view_select_model (size_view (self), id);
+  hr_session_add_model (session (self), g_steal_pointer (&saved));
+  if (!restoring)
+    hr_session_set_model (session (self), id);
 
   if (dialog != NULL)
     gtk_window_destroy (GTK_WINDOW (dialog));
@@ -236,14 +220,11 @@ add_gpu (HrImport    *self,
   if (cat == NULL || !save_gpu (self, gpu, &saved, error))
     return;
   id = g_strdup (saved->id);
-  catalog_will_change (self);
   /* an entry of the user's that was never saved under a "user:" id (older data) */
-  if (replaces != NULL && g_strcmp0 (replaces, id) != 0)
-    hr_catalog_remove_gpu (cat, replaces);
-  hr_catalog_add_gpu (cat, g_steal_pointer (&saved));
-  catalog_did_change (self);
-  if (select && size_view (self) != NULL)
-    hr_size_view_select_gpu (size_view (self), id, 0);
+  hr_session_add_gpu (session (self), g_steal_pointer (&saved),
+                      replaces != NULL && g_strcmp0 (replaces, id) != 0 ? replaces : NULL);
+  if (select)
+    hr_session_set_gpu (session (self), id);
 }
 
 /* The GPU editor and the list ----------------------------------------------------------------- */
@@ -464,20 +445,21 @@ static const GActionEntry action_entries[] = {
 
 /* A model read from a GGUF file is sized at the file's own mix: choosing it chooses that. */
 static void
-model_selected_cb (HrImport   *self,
-                   GParamSpec *pspec,
-                   HrPicker   *picker)
+model_selected_cb (HrImport *self)
 {
-  const char *id = hr_picker_get_selected_id (picker);
+  const char *id = hr_session_get_model (session (self));
   const HrModel *model;
+  const HrQuantMix *quant;
 
   if (g_strcmp0 (id, self->last_model_id) == 0)
     return;
   g_free (self->last_model_id);
   self->last_model_id = g_strdup (id);
   model = id && hr_import_catalog (self) ? hr_catalog_find_model (hr_import_catalog (self), id) : NULL;
-  if (model != NULL && model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_quant != NULL)
-    hr_size_view_select_quant (size_view (self), hr_quant_catalog_id (model->gguf_quant));
+  quant = model && model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_quant != NULL
+          ? hr_catalog_find_quant (hr_import_catalog (self), hr_quant_catalog_id (model->gguf_quant)) : NULL;
+  if (quant != NULL)
+    hr_session_set_quant (session (self), quant->id);
 }
 
 /* The window gets its application after it is made: then the start-up news can be told. */
@@ -487,8 +469,12 @@ application_changed_cb (HrImport *self)
   GtkApplication *app = self->window ? gtk_window_get_application (GTK_WINDOW (self->window)) : NULL;
   g_autofree char *warning = NULL;
 
-  if (!HR_IS_APPLICATION (app))
+  if (!HR_IS_APPLICATION (app) || session (self) == NULL)
     return;
+  g_signal_connect_object (session (self), "notify::model", G_CALLBACK (model_selected_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (session (self), "catalog-changed", G_CALLBACK (catalog_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   warning = hr_application_take_userdata_warning (HR_APPLICATION (app));
   if (warning != NULL)
     hr_import_show_toast (self, warning, TRUE, FALSE);
@@ -516,7 +502,8 @@ hr_import_dispose (GObject *object)
   if (self->window != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->window, self);
-      g_signal_handlers_disconnect_by_data (hr_size_view_get_model_picker (hr_window_get_size_view (self->window)), self);
+      if (session (self) != NULL)
+        g_signal_handlers_disconnect_by_data (session (self), self);
       g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
       self->window = NULL;
     }
@@ -591,8 +578,6 @@ hr_import_new (HrWindow *window)
                         G_MENU_MODEL (self->add_model_menu), NULL, "import.manage");
   hr_picker_set_footer (hr_size_view_get_gpu_picker (view), _("Add _GPU…"), NULL,
                         "import.add-gpu", "import.manage");
-  g_signal_connect_object (hr_size_view_get_model_picker (view), "notify::selected-id",
-                           G_CALLBACK (model_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (window, "notify::application", G_CALLBACK (application_changed_cb),
                            self, G_CONNECT_SWAPPED);
   return self;
@@ -641,9 +626,7 @@ hr_import_remove_model (HrImport   *self,
   g_clear_pointer (&self->removed_gpu, hr_gpu_free);
   self->removed_model = hr_model_copy (model);
   message = g_strdup_printf (_("Removed “%s”"), model->name);
-  catalog_will_change (self);
-  hr_catalog_remove_model (cat, id);
-  catalog_did_change (self);
+  hr_session_remove_model (session (self), id);
   hr_import_show_toast (self, message, FALSE, TRUE);
   return TRUE;
 }
@@ -675,10 +658,7 @@ hr_import_rename_model (HrImport   *self,
       return FALSE;
     }
   /* in place: the views hold this model */
-  catalog_will_change (self);
-  g_free (model->name);
-  model->name = g_strdup (saved->name);
-  catalog_did_change (self);
+  hr_session_rename_model (session (self), id, saved->name);
   message = g_strdup_printf (_("Renamed to “%s”"), saved->name);
   hr_import_show_toast (self, message, FALSE, FALSE);
   return TRUE;
@@ -709,9 +689,7 @@ hr_import_remove_gpu (HrImport   *self,
   g_clear_pointer (&self->removed_gpu, hr_gpu_free);
   self->removed_gpu = hr_gpu_copy (gpu);
   message = g_strdup_printf (_("Removed “%s”"), gpu->name);
-  catalog_will_change (self);
-  hr_catalog_remove_gpu (cat, id);
-  catalog_did_change (self);
+  hr_session_remove_gpu (session (self), id);
   hr_import_show_toast (self, message, FALSE, TRUE);
   return TRUE;
 }

@@ -121,24 +121,3 @@ hr_picker_items_gpus (const HrCatalog *catalog)
   sort_by_group (items, yours);
   return items;
 }
-
-guint
-hr_picker_items_stamp (const HrCatalog *catalog)
-{
-  guint stamp = 5381;
-
-  g_return_val_if_fail (catalog != NULL, 0);
-
-  for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
-    {
-      const HrModel *m = hr_catalog_get_model (catalog, i);
-      stamp = stamp * 33 + g_str_hash (m->id) + (m->name ? g_str_hash (m->name) : 0);
-    }
-  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
-    {
-      const HrGpu *g = hr_catalog_get_gpu (catalog, i);
-      stamp = stamp * 33 + g_str_hash (g->id) + (g->name ? g_str_hash (g->name) : 0)
-              + (guint) (g->memory_gib * 16) + (guint) g->user_defined;
-    }
-  return stamp;
-}

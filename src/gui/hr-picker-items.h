@@ -1,5 +1,5 @@
 /* hr-picker-items.h — the catalog's models and GPUs as picker entries, for the views that
- * pick them (Compare, Fine-tune) */
+ * pick them (Size, Compare, Fine-tune) */
 #pragma once
 
 #include "hr-catalog.h"
@@ -11,7 +11,5 @@ G_BEGIN_DECLS
  * vendor).  Free with g_ptr_array_unref. */
 GPtrArray      *hr_picker_items_models      (const HrCatalog *catalog);
 GPtrArray      *hr_picker_items_gpus        (const HrCatalog *catalog);
-/* Changes whenever a model or GPU is added, removed or renamed: whether to refill. */
-guint           hr_picker_items_stamp       (const HrCatalog *catalog);
 
 G_END_DECLS

@@ -547,3 +547,10 @@ hr_pricing_manager_take_load_error (HrPricingManager *self)
   g_return_val_if_fail (HR_IS_PRICING_MANAGER (self), NULL);
   return g_steal_pointer (&self->load_error);
 }
+
+gboolean
+hr_pricing_manager_has_load_error (HrPricingManager *self)
+{
+  g_return_val_if_fail (HR_IS_PRICING_MANAGER (self), FALSE);
+  return self->load_error != NULL;
+}

@@ -48,5 +48,7 @@ const HrPricing *hr_pricing_manager_get_pricing  (HrPricingManager *self);
 const char     *hr_pricing_manager_get_details   (HrPricingManager *self);
 
 GError         *hr_pricing_manager_take_load_error (HrPricingManager *self);
+/* Whether there is such an error still to take. */
+gboolean        hr_pricing_manager_has_load_error  (HrPricingManager *self);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* hr-size-view-private.h — the Size view's instance struct, shared by its three files
  *
- * hr-size-view.c         controls, scheduling, the worker thread, GObject and public API
+ * hr-size-view.c         controls, scheduling, GObject and public API
+ * hr-size-view-bind.c    the controls bound to the session's scenario properties
  * hr-size-view-results.c applies the computed states to the result widgets
  * hr-size-view-actions.c the view.* actions: search, export, copy
  */
@@ -9,8 +10,6 @@
 #include "hr-size-view.h"
 
 G_BEGIN_DECLS
-
-typedef struct _HrAdviceJob HrAdviceJob;
 
 struct _HrSizeView
 {
@@ -71,9 +70,9 @@ struct _HrSizeView
   GtkWidget *matrix_header;
   GtkStringList *quant_ids;
 
-  HrCatalog *catalog;
-  GSettings *settings;
-  GCancellable *cancellable;
+  HrSession *session;
+  HrCatalog *catalog;        /* the session's */
+  GBinding *list_bindings[3]; /* model, GPU, quant: rebound around a refill */
 
   /* what is on screen */
   HrScenario scenario;
@@ -81,17 +80,13 @@ struct _HrSizeView
   gboolean have_scenario;
   gboolean estimate_ok;
   HrSizeState state;
-  HrAdviceState *advice;
+  const HrAdviceState *advice; /* the session's, once applied */
 
   /* scheduling */
   guint recompute_id;
   guint advice_idle_id;
-  guint generation;
-  HrAdviceJob *job;          /* running, or NULL */
-  gboolean advice_pending;
-  gboolean syncing_context;
-  gint64 context_tokens;         /* the context before a +/− step */
-  gboolean bound;
+  gboolean syncing_context;   /* the log scale and the spin move each other */
+  gint64 context_tokens;      /* the context before a +/− step */
   guint n_recomputes;
   gint64 last_recompute_us;
   double last_advice_ms;
@@ -105,6 +100,11 @@ void            hr_size_view_apply_advice   (HrSizeView     *self);
 void            hr_size_view_matrix_row_activated (HrSizeView    *self,
                                                    GtkListBoxRow *row,
                                                    GtkListBox    *box);
+
+/* hr-size-view-bind.c */
+void            hr_size_view_bind_session   (HrSizeView     *self);
+void            hr_size_view_bind_lists     (HrSizeView     *self);
+void            hr_size_view_unbind_lists   (HrSizeView     *self);
 
 /* hr-size-view-actions.c */
 void            hr_size_view_install_actions (GtkWidgetClass *widget_class);

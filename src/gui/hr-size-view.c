@@ -1,13 +1,13 @@
 /* hr-size-view.c — the Size view: one scenario, sized live
  *
- * The controls are the single source of truth: any change schedules one recompute before
- * the next frame (an idle above GTK's redraw priority, so many changes in one main-loop turn
- * cost one recompute and the frame never shows stale numbers).  The recompute reads the
- * controls into an HrScenario, runs hr_estimate_compute() (µs) and applies the cards and
- * charts at once: well under a millisecond in all.  The whole-catalog part — quant matrix,
- * reverse answers, recommendations, diagnosis, launch commands — runs hundreds of estimates
- * (1–10 ms, more on slow machines), so it runs in a GTask thread, one at a time, started
- * after the frame; results for a scenario that has changed meanwhile are dropped.
+ * The scenario is the session's (hr-session.h): the controls are bound to its properties
+ * (hr-size-view-bind.c).  Any change of the scenario schedules one recompute before the next
+ * frame (an idle above GTK's redraw priority, so many changes in one main-loop turn cost one
+ * recompute and the frame never shows stale numbers).  The recompute runs hr_estimate_compute()
+ * (µs) and applies the cards and charts at once: well under a millisecond in all.  The
+ * whole-catalog part — quant matrix, reverse answers, recommendations, diagnosis, launch
+ * commands — runs hundreds of estimates (1–10 ms, more on slow machines) in the session's
+ * worker thread, asked for after the frame; "advice-changed" brings it back.
  */
 #include "hr-size-view-private.h"
 
@@ -18,24 +18,8 @@
 #include "hr-picker-items.h"
 #include "hr-units.h"
 
-#define DEFAULT_MODEL "glm-4.5-air"
-#define DEFAULT_GPU   "rtx-pro-6000-blackwell-96gb"
-#define DEFAULT_QUANT "Q4_K_M"
 #define MIN_SCALE_CONTEXT 2048
 #define MAX_UI_CONTEXT (1 << 20)   /* 1M tokens when the model does not say */
-
-/* One computation of the advice, shared by the view and the worker thread. */
-struct _HrAdviceJob
-{
-  gatomicrefcount ref;
-  HrScenario scenario;
-  const HrCatalog *catalog;
-  HrPricing *pricing;
-  guint generation;
-  GMutex lock;
-  GCond cond;
-  gboolean done;
-};
 
 G_DEFINE_FINAL_TYPE (HrSizeView, hr_size_view, GTK_TYPE_WIDGET)
 
@@ -47,60 +31,7 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static const char * const kv_ids[] = { "f16", "fp8", "q8_0", "q4_0", NULL };
-static const char * const engine_ids[] = { "llama.cpp", "vllm", "sglang", "ollama", "mlx", NULL };
-static const char * const backend_ids[] = { "auto", "cuda", "rocm", "metal", "vulkan", "sycl", "cpu", NULL };
-
 static void schedule_recompute (HrSizeView *self);
-static void start_advice (HrSizeView *self);
-
-/* Advice jobs ----------------------------------------------------------------------------- */
-
-static HrAdviceJob *
-advice_job_ref (HrAdviceJob *job)
-{
-  g_atomic_ref_count_inc (&job->ref);
-  return job;
-}
-
-static void
-advice_job_unref (HrAdviceJob *job)
-{
-  if (!g_atomic_ref_count_dec (&job->ref))
-    return;
-  g_clear_pointer (&job->pricing, hr_pricing_free);
-  g_mutex_clear (&job->lock);
-  g_cond_clear (&job->cond);
-  g_free (job);
-}
-
-static void
-advice_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  HrAdviceJob *job = task_data;
-  HrAdviceState *state = hr_advice_state_compute (&job->scenario, job->catalog, job->pricing);
-
-  g_mutex_lock (&job->lock);
-  job->done = TRUE;
-  g_cond_broadcast (&job->cond);
-  g_mutex_unlock (&job->lock);
-
-  g_task_return_pointer (task, state, (GDestroyNotify) hr_advice_state_free);
-}
-
-/* The catalog belongs to the application: never let a worker outlive the view. */
-static void
-wait_for_job (HrAdviceJob *job)
-{
-  g_mutex_lock (&job->lock);
-  while (!job->done)
-    g_cond_wait (&job->cond, &job->lock);
-  g_mutex_unlock (&job->lock);
-}
-
 /* Small helpers --------------------------------------------------------------------------- */
 
 static guint
@@ -116,40 +47,20 @@ string_list_find (GListModel *list,
   return GTK_INVALID_LIST_POSITION;
 }
 
-static guint
-table_find (const char * const *table,
-            const char         *str)
-{
-  for (guint i = 0; table[i] != NULL; i++)
-    if (g_strcmp0 (table[i], str) == 0)
-      return i;
-  return GTK_INVALID_LIST_POSITION;
-}
-
-static const char *
-selected_quant (HrSizeView *self)
-{
-  guint pos = adw_combo_row_get_selected (self->quant_row);
-
-  if (self->quant_ids == NULL || pos >= g_list_model_get_n_items (G_LIST_MODEL (self->quant_ids)))
-    return DEFAULT_QUANT;
-  return gtk_string_list_get_string (self->quant_ids, pos);
-}
-
 static const HrModel *
 selected_model (HrSizeView *self)
 {
-  const char *id = hr_picker_get_selected_id (self->model_picker);
+  const char *id = self->session ? hr_session_get_model (self->session) : NULL;
 
-  return self->catalog && id ? hr_catalog_find_model (self->catalog, id) : NULL;
+  return id ? hr_catalog_find_model (self->catalog, id) : NULL;
 }
 
 static const HrGpu *
 selected_gpu (HrSizeView *self)
 {
-  const char *id = hr_picker_get_selected_id (self->gpu_picker);
+  const char *id = self->session ? hr_session_get_gpu (self->session) : NULL;
 
-  return self->catalog && id ? hr_catalog_find_gpu (self->catalog, id) : NULL;
+  return id ? hr_catalog_find_gpu (self->catalog, id) : NULL;
 }
 
 static gint64
@@ -294,7 +205,8 @@ update_model_limits (HrSizeView *self)
 
   moe = hr_model_is_moe (m);
   gtk_widget_set_visible (GTK_WIDGET (self->moe_row), moe);
-  gtk_adjustment_set_upper (self->moe_adjustment, moe ? MAX (m->n_layers - m->n_dense_layers, 0) : 0);
+  /* the layers whose experts can stay on the CPU: core's rule, as the CLI's */
+  gtk_adjustment_set_upper (self->moe_adjustment, hr_model_moe_layers (m));
   if (!moe)
     gtk_adjustment_set_value (self->moe_adjustment, 0);
 }
@@ -311,114 +223,23 @@ update_backend_subtitle (HrSizeView *self)
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), subtitle ? subtitle : "");
 }
 
-/* Reading the controls -------------------------------------------------------------------- */
+/* The advice ---------------------------------------------------------------------------------- */
 
-static gboolean
-read_scenario (HrSizeView *self,
-               HrScenario *s)
+static void
+advice_changed_cb (HrSizeView *self)
 {
-  const HrModel *model = selected_model (self);
-  const HrGpu *gpu = selected_gpu (self);
-  guint backend = adw_combo_row_get_selected (self->backend_row);
-  guint kv = adw_combo_row_get_selected (self->kv_row);
-  guint engine = adw_combo_row_get_selected (self->engine_row);
-  double reserve = g_settings_get_double (self->settings, "reserve-pct");
-  double share = g_settings_get_double (self->settings, "unified-share");
-  g_autofree char *version = g_settings_get_string (self->settings, "engine-version");
-
-  if (model == NULL || gpu == NULL)
-    return FALSE;
-
-  hr_scenario_init (s, model, gpu);
-  g_strlcpy (s->quant, selected_quant (self), sizeof s->quant);
-  s->context = (gint64) gtk_adjustment_get_value (self->context_adjustment);
-  s->n_gpus = (int) gtk_adjustment_get_value (self->gpus_adjustment);
-  s->batch = (int) gtk_adjustment_get_value (self->batch_adjustment);
-  s->kv_type = kv < G_N_ELEMENTS (kv_ids) - 1 ? (HrKvType) kv : HR_KV_F16;
-  s->engine = engine < HR_N_ENGINES ? (HrEngine) engine : HR_ENGINE_LLAMA_CPP;
-  if (backend > 0 && backend < G_N_ELEMENTS (backend_ids) - 1)
-    {
-      s->backend_set = hr_backend_from_string (backend_ids[backend], &s->backend);
-    }
-  s->offload_pct = gtk_adjustment_get_value (self->offload_adjustment);
-  s->n_cpu_moe = hr_model_is_moe (model) ? (int) gtk_adjustment_get_value (self->moe_adjustment) : 0;
-  s->reserve = CLAMP (reserve, 0, 50) / 100.0;
-  s->unified_share = CLAMP (share, 0, 1);
-  if (!hr_engine_version_from_string (version, &s->engine_version))
-    s->engine_version = HR_ENGINE_VERSION_CURRENT;
-  return TRUE;
+  self->advice = hr_session_get_advice (self->session);
+  self->last_advice_ms = self->advice->elapsed_ms;
+  hr_size_view_apply_advice (self);
 }
 
 static void
-advice_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+advising_changed_cb (HrSizeView *self)
 {
-  HrSizeView *self = HR_SIZE_VIEW (object);
-  GTask *task = G_TASK (result);
-  HrAdviceJob *job = g_task_get_task_data (task);
-  HrAdviceState *state = g_task_propagate_pointer (task, NULL);
-
-  if (g_cancellable_is_cancelled (self->cancellable))
-    {
-      g_clear_pointer (&state, hr_advice_state_free);
-      return;
-    }
-  if (self->job == job)
-    g_clear_pointer (&self->job, advice_job_unref);
-
-  if (job->generation == self->generation && state != NULL)
-    {
-      g_clear_pointer (&self->advice, hr_advice_state_free);
-      self->advice = g_steal_pointer (&state);
-      self->last_advice_ms = self->advice->elapsed_ms;
-      g_debug ("advice: %.1f ms in a worker thread", self->advice->elapsed_ms);
-      hr_size_view_apply_advice (self);
-    }
-  g_clear_pointer (&state, hr_advice_state_free);
-
-  if (self->advice_pending)
-    {
-      self->advice_pending = FALSE;
-      start_advice (self);
-    }
+  if (hr_session_get_advising (self->session))
+    gtk_spinner_start (self->advice_spinner);
   else
     gtk_spinner_stop (self->advice_spinner);
-}
-
-static void
-start_advice (HrSizeView *self)
-{
-  g_autoptr(GTask) task = NULL;
-  HrAdviceJob *job;
-  const HrPricing *pricing;
-
-  if (!self->have_scenario)
-    return;
-  if (self->job != NULL)
-    {
-      /* one worker at a time; the newest scenario runs when it is done */
-      self->advice_pending = TRUE;
-      return;
-    }
-
-  job = g_new0 (HrAdviceJob, 1);
-  g_atomic_ref_count_init (&job->ref);
-  g_mutex_init (&job->lock);
-  g_cond_init (&job->cond);
-  job->scenario = self->scenario;
-  job->catalog = self->catalog;
-  pricing = hr_catalog_get_pricing (self->catalog);
-  /* a private copy: the Cloud view may swap the catalog's pricing while this runs */
-  job->pricing = pricing ? hr_pricing_copy (pricing) : NULL;
-  job->generation = self->generation;
-  self->job = advice_job_ref (job);
-
-  gtk_spinner_start (self->advice_spinner);
-  task = g_task_new (self, self->cancellable, advice_done_cb, NULL);
-  g_task_set_source_tag (task, start_advice);
-  g_task_set_task_data (task, job, (GDestroyNotify) advice_job_unref);
-  g_task_run_in_thread (task, advice_thread);
 }
 
 /* Recompute --------------------------------------------------------------------------------- */
@@ -429,7 +250,7 @@ start_advice_idle_cb (gpointer user_data)
   HrSizeView *self = user_data;
 
   self->advice_idle_id = 0;
-  start_advice (self);
+  hr_session_request_advice (self->session);
   return G_SOURCE_REMOVE;
 }
 
@@ -439,16 +260,15 @@ recompute_cb (gpointer user_data)
   HrSizeView *self = user_data;
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
+  const HrScenario *scenario;
 
   self->recompute_id = 0;
-  if (self->catalog == NULL)
-    return G_SOURCE_REMOVE;
-
-  self->have_scenario = read_scenario (self, &self->scenario);
+  scenario = self->session ? hr_session_get_scenario (self->session) : NULL;
+  self->have_scenario = scenario != NULL;
   if (!self->have_scenario)
     return G_SOURCE_REMOVE;
+  self->scenario = *scenario;
 
-  self->generation++;
   self->estimate_ok = hr_estimate_compute (&self->scenario, hr_catalog_get_pricing (self->catalog),
                                            &self->estimate, &error);
   if (self->estimate_ok)
@@ -477,7 +297,7 @@ recompute_cb (gpointer user_data)
   self->n_recomputes++;
   self->last_recompute_us = g_get_monotonic_time () - start;
   g_debug ("recompute #%u: %" G_GINT64_FORMAT " µs", self->n_recomputes, self->last_recompute_us);
-  /* the views that follow this scenario (Compare, Fine-tune) */
+  /* for the benchmark and the tests: the figures on screen are new */
   g_signal_emit (self, signals[SCENARIO_CHANGED], 0);
   return G_SOURCE_REMOVE;
 }
@@ -485,152 +305,25 @@ recompute_cb (gpointer user_data)
 static void
 schedule_recompute (HrSizeView *self)
 {
-  if (self->recompute_id != 0 || self->catalog == NULL)
+  if (self->recompute_id != 0 || self->session == NULL)
     return;
   /* above GDK_PRIORITY_REDRAW: the next frame already shows the new numbers */
   self->recompute_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, recompute_cb, self, NULL);
 }
 
-/* Settings mappings ------------------------------------------------------------------------- */
+/* The session ------------------------------------------------------------------------------- */
 
-static gboolean
-get_table_mapping (GValue   *value,
-                   GVariant *variant,
-                   gpointer  user_data)
-{
-  guint pos = table_find (user_data, g_variant_get_string (variant, NULL));
-
-  g_value_set_uint (value, pos == GTK_INVALID_LIST_POSITION ? 0 : pos);
-  return TRUE;
-}
-
-static GVariant *
-set_table_mapping (const GValue       *value,
-                   const GVariantType *expected_type,
-                   gpointer            user_data)
-{
-  const char * const *table = user_data;
-  guint pos = g_value_get_uint (value);
-
-  if (pos >= g_strv_length ((char **) table))
-    return NULL;
-  return g_variant_new_string (table[pos]);
-}
-
-static gboolean
-get_quant_mapping (GValue   *value,
-                   GVariant *variant,
-                   gpointer  user_data)
-{
-  HrSizeView *self = user_data;
-  guint pos = string_list_find (G_LIST_MODEL (self->quant_ids), g_variant_get_string (variant, NULL));
-
-  if (pos == GTK_INVALID_LIST_POSITION)
-    pos = string_list_find (G_LIST_MODEL (self->quant_ids), DEFAULT_QUANT);
-  if (pos == GTK_INVALID_LIST_POSITION)
-    return FALSE;
-  g_value_set_uint (value, pos);
-  return TRUE;
-}
-
-static GVariant *
-set_quant_mapping (const GValue       *value,
-                   const GVariantType *expected_type,
-                   gpointer            user_data)
-{
-  HrSizeView *self = user_data;
-  guint pos = g_value_get_uint (value);
-
-  if (pos >= g_list_model_get_n_items (G_LIST_MODEL (self->quant_ids)))
-    return NULL;
-  return g_variant_new_string (gtk_string_list_get_string (self->quant_ids, pos));
-}
-
-static gboolean
-get_int_mapping (GValue   *value,
-                 GVariant *variant,
-                 gpointer  user_data)
-{
-  if (g_variant_is_of_type (variant, G_VARIANT_TYPE_INT64))
-    g_value_set_double (value, (double) g_variant_get_int64 (variant));
-  else
-    g_value_set_double (value, (double) g_variant_get_int32 (variant));
-  return TRUE;
-}
-
-static GVariant *
-set_int_mapping (const GValue       *value,
-                 const GVariantType *expected_type,
-                 gpointer            user_data)
-{
-  double v = floor (g_value_get_double (value) + 0.5);
-
-  if (g_variant_type_equal (expected_type, G_VARIANT_TYPE_INT64))
-    return g_variant_new_int64 ((gint64) v);
-  return g_variant_new_int32 ((gint32) v);
-}
-
+/* The lists and the limits from the session's catalog; the lists' bindings wait meanwhile. */
 static void
-bind_settings (HrSizeView *self)
+refill (HrSizeView *self)
 {
-  GSettings *s = self->settings;
-
-  g_settings_bind (s, "model", self->model_picker, "selected-id", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (s, "gpu", self->gpu_picker, "selected-id", G_SETTINGS_BIND_DEFAULT);
-  /* the defaults when the saved ids are gone (a removed custom model, an older catalog) */
-  if (hr_picker_get_selected_id (self->model_picker) == NULL &&
-      !hr_picker_set_selected_id (self->model_picker, DEFAULT_MODEL) && hr_catalog_n_models (self->catalog) > 0)
-    hr_picker_set_selected_id (self->model_picker, hr_catalog_get_model (self->catalog, 0)->id);
-  if (hr_picker_get_selected_id (self->gpu_picker) == NULL &&
-      !hr_picker_set_selected_id (self->gpu_picker, DEFAULT_GPU) && hr_catalog_n_gpus (self->catalog) > 0)
-    hr_picker_set_selected_id (self->gpu_picker, hr_catalog_get_gpu (self->catalog, 0)->id);
-
-  g_settings_bind_with_mapping (s, "quant", self->quant_row, "selected", G_SETTINGS_BIND_DEFAULT,
-                                get_quant_mapping, set_quant_mapping, self, NULL);
-  g_settings_bind_with_mapping (s, "context", self->context_adjustment, "value", G_SETTINGS_BIND_DEFAULT,
-                                get_int_mapping, set_int_mapping, NULL, NULL);
-  g_settings_bind_with_mapping (s, "gpus", self->gpus_adjustment, "value", G_SETTINGS_BIND_DEFAULT,
-                                get_int_mapping, set_int_mapping, NULL, NULL);
-  g_settings_bind_with_mapping (s, "batch", self->batch_adjustment, "value", G_SETTINGS_BIND_DEFAULT,
-                                get_int_mapping, set_int_mapping, NULL, NULL);
-  g_settings_bind_with_mapping (s, "n-cpu-moe", self->moe_adjustment, "value", G_SETTINGS_BIND_DEFAULT,
-                                get_int_mapping, set_int_mapping, NULL, NULL);
-  g_settings_bind (s, "offload", self->offload_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind_with_mapping (s, "kv-type", self->kv_row, "selected", G_SETTINGS_BIND_DEFAULT,
-                                get_table_mapping, set_table_mapping, (gpointer) kv_ids, NULL);
-  /* A scenario the user never set an engine for starts with the engine chosen in Preferences. */
-  {
-    g_autoptr(GVariant) user_engine = g_settings_get_user_value (s, "engine");
-    if (user_engine == NULL)
-      {
-        g_autofree char *preferred = g_settings_get_string (s, "default-engine");
-        g_settings_set_string (s, "engine", preferred);
-      }
-  }
-  g_settings_bind_with_mapping (s, "engine", self->engine_row, "selected", G_SETTINGS_BIND_DEFAULT,
-                                get_table_mapping, set_table_mapping, (gpointer) engine_ids, NULL);
-  g_settings_bind_with_mapping (s, "backend", self->backend_row, "selected", G_SETTINGS_BIND_DEFAULT,
-                                get_table_mapping, set_table_mapping, (gpointer) backend_ids, NULL);
-  self->bound = TRUE;
-}
-
-static void
-unbind_settings (HrSizeView *self)
-{
-  if (!self->bound)
-    return;
-  g_settings_unbind (self->model_picker, "selected-id");
-  g_settings_unbind (self->gpu_picker, "selected-id");
-  g_settings_unbind (self->quant_row, "selected");
-  g_settings_unbind (self->context_adjustment, "value");
-  g_settings_unbind (self->gpus_adjustment, "value");
-  g_settings_unbind (self->batch_adjustment, "value");
-  g_settings_unbind (self->moe_adjustment, "value");
-  g_settings_unbind (self->offload_adjustment, "value");
-  g_settings_unbind (self->kv_row, "selected");
-  g_settings_unbind (self->engine_row, "selected");
-  g_settings_unbind (self->backend_row, "selected");
-  self->bound = FALSE;
+  hr_size_view_unbind_lists (self);
+  fill_quants (self);
+  fill_pickers (self);
+  hr_size_view_bind_lists (self);
+  update_model_limits (self);
+  update_backend_subtitle (self);
+  schedule_recompute (self);
 }
 
 /* Callbacks --------------------------------------------------------------------------------- */
@@ -639,14 +332,12 @@ static void
 model_changed_cb (HrSizeView *self)
 {
   update_model_limits (self);
-  schedule_recompute (self);
 }
 
 static void
 gpu_changed_cb (HrSizeView *self)
 {
   update_backend_subtitle (self);
-  schedule_recompute (self);
 }
 
 /* A GPU the user picks starts as one card (This Computer then gets its own count). */
@@ -654,13 +345,6 @@ static void
 gpu_picked_cb (HrSizeView *self)
 {
   gtk_adjustment_set_value (self->gpus_adjustment, 1);
-}
-
-static void
-input_changed_cb (HrSizeView *self)
-{
-  update_backend_subtitle (self);
-  schedule_recompute (self);
 }
 
 static void
@@ -678,7 +362,6 @@ context_changed_cb (HrSizeView    *self,
                                                    gtk_adjustment_get_upper (adjustment)));
       return;
     }
-  g_signal_connect_object (self->gpu_picker, "picked", G_CALLBACK (gpu_picked_cb), self, G_CONNECT_SWAPPED);
   self->context_tokens = (gint64) value;
   if (!self->syncing_context)
     {
@@ -687,7 +370,6 @@ context_changed_cb (HrSizeView    *self,
                                 log2 (MAX (gtk_adjustment_get_value (adjustment), 1)));
       self->syncing_context = FALSE;
     }
-  schedule_recompute (self);
 }
 
 static void
@@ -712,23 +394,6 @@ offload_changed_cb (HrSizeView    *self,
   g_autofree char *text = g_strdup_printf (_("%.0f%%"), gtk_adjustment_get_value (adjustment));
 
   gtk_label_set_label (self->offload_value_label, text);
-  schedule_recompute (self);
-}
-
-static void
-value_changed_cb (HrSizeView *self)
-{
-  schedule_recompute (self);
-}
-
-static void
-settings_changed_cb (HrSizeView *self,
-                     const char *key,
-                     GSettings  *settings)
-{
-  if (g_str_equal (key, "reserve-pct") || g_str_equal (key, "unified-share") ||
-      g_str_equal (key, "engine-version"))
-    schedule_recompute (self);
 }
 
 /* GObject ------------------------------------------------------------------------------------ */
@@ -739,24 +404,16 @@ hr_size_view_dispose (GObject *object)
   HrSizeView *self = HR_SIZE_VIEW (object);
   GtkWidget *child;
 
-  g_cancellable_cancel (self->cancellable);
-  if (self->job != NULL)
-    {
-      wait_for_job (self->job);
-      g_clear_pointer (&self->job, advice_job_unref);
-    }
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->advice_idle_id, g_source_remove);
-  if (self->settings != NULL)
-    {
-      unbind_settings (self);
-      g_signal_handlers_disconnect_by_data (self->settings, self);
-    }
+  hr_size_view_unbind_lists (self);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_SIZE_VIEW);
   /* the template's top box has no id, so dispose_template() leaves it to us */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
-  g_clear_object (&self->settings);
   g_clear_object (&self->quant_ids);
   for (guint i = 0; i < G_N_ELEMENTS (self->matrix_columns); i++)
     g_clear_object (&self->matrix_columns[i]);
@@ -770,8 +427,6 @@ hr_size_view_finalize (GObject *object)
   HrSizeView *self = HR_SIZE_VIEW (object);
 
   hr_size_state_clear (&self->state);
-  g_clear_pointer (&self->advice, hr_advice_state_free);
-  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (hr_size_view_parent_class)->finalize (object);
 }
@@ -837,9 +492,6 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, diagnosis_box);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, launch_box);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, simulator);
-  gtk_widget_class_bind_template_callback (widget_class, model_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, gpu_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, input_changed_cb);
   gtk_widget_class_bind_template_callback_full (widget_class, "matrix_row_activated_cb",
                                                 G_CALLBACK (hr_size_view_matrix_row_activated));
 
@@ -858,8 +510,6 @@ hr_size_view_init (HrSizeView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   hr_size_state_init (&self->state);
-  self->cancellable = g_cancellable_new ();
-  self->settings = g_settings_new (APP_ID);
   for (guint i = 0; i < G_N_ELEMENTS (self->matrix_columns); i++)
     self->matrix_columns[i] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
@@ -875,19 +525,12 @@ hr_size_view_init (HrSizeView *self)
   hr_size_view_build_results (self);
 
   self->context_tokens = (gint64) gtk_adjustment_get_value (self->context_adjustment);
+  g_signal_connect_object (self->gpu_picker, "picked", G_CALLBACK (gpu_picked_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->context_adjustment, "value-changed", G_CALLBACK (context_changed_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->context_log_adjustment, "value-changed", G_CALLBACK (context_log_changed_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->offload_adjustment, "value-changed", G_CALLBACK (offload_changed_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->gpus_adjustment, "value-changed", G_CALLBACK (value_changed_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->batch_adjustment, "value-changed", G_CALLBACK (value_changed_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->moe_adjustment, "value-changed", G_CALLBACK (value_changed_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb),
                            self, G_CONNECT_SWAPPED);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.copy-json", FALSE);
@@ -902,52 +545,38 @@ hr_size_view_new (void)
 }
 
 void
-hr_size_view_set_catalog (HrSizeView *self,
-                          HrCatalog  *catalog)
+hr_size_view_set_session (HrSizeView *self,
+                          HrSession  *session)
 {
   g_return_if_fail (HR_IS_SIZE_VIEW (self));
-  g_return_if_fail (catalog != NULL);
+  g_return_if_fail (HR_IS_SESSION (session));
+  g_return_if_fail (self->session == NULL);
 
-  if (self->catalog == catalog)
-    return;
-  unbind_settings (self);
-  self->catalog = catalog;
+  self->session = g_object_ref (session);
+  self->catalog = hr_session_get_catalog (session);
   fill_quants (self);
   fill_pickers (self);
-  bind_settings (self);
+  hr_size_view_bind_session (self);
+  hr_size_view_bind_lists (self);
   update_model_limits (self);
   update_backend_subtitle (self);
+
+  g_signal_connect_object (session, "scenario-changed", G_CALLBACK (schedule_recompute), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "pricing-changed", G_CALLBACK (schedule_recompute), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (refill), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::model", G_CALLBACK (model_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::gpu", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::backend", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "advice-changed", G_CALLBACK (advice_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::advising", G_CALLBACK (advising_changed_cb), self, G_CONNECT_SWAPPED);
   schedule_recompute (self);
 }
 
-void
-hr_size_view_catalog_changed (HrSizeView *self)
+HrSession *
+hr_size_view_get_session (HrSizeView *self)
 {
-  g_return_if_fail (HR_IS_SIZE_VIEW (self));
-
-  if (self->catalog == NULL)
-    return;
-  /* a worker may be reading the GPU list that is about to change */
-  if (self->job != NULL)
-    wait_for_job (self->job);
-  unbind_settings (self);
-  fill_quants (self);
-  fill_pickers (self);
-  bind_settings (self);
-  update_model_limits (self);
-  update_backend_subtitle (self);
-  schedule_recompute (self);
-}
-
-void
-hr_size_view_pricing_changed (HrSizeView *self)
-{
-  g_return_if_fail (HR_IS_SIZE_VIEW (self));
-
-  /* The worker prices with its own copy and only this thread reads the catalog's pricing,
-   * so nothing to wait for: the next recompute reads the new prices, and its new generation
-   * drops the advice of a worker still running on the old ones. */
-  schedule_recompute (self);
+  g_return_val_if_fail (HR_IS_SIZE_VIEW (self), NULL);
+  return self->session;
 }
 
 HrCatalog *
@@ -1170,7 +799,8 @@ gboolean
 hr_size_view_is_busy (HrSizeView *self)
 {
   g_return_val_if_fail (HR_IS_SIZE_VIEW (self), FALSE);
-  return self->recompute_id != 0 || self->advice_idle_id != 0 || self->job != NULL || self->advice_pending;
+  return self->recompute_id != 0 || self->advice_idle_id != 0 ||
+         (self->session != NULL && hr_session_get_advising (self->session));
 }
 
 guint

@@ -8,6 +8,7 @@
 #include "hr-estimate.h"
 #include "hr-picker.h"
 #include "hr-scenario-state.h"
+#include "hr-session.h"
 #include "hr-speed-simulator.h"
 
 G_BEGIN_DECLS
@@ -17,18 +18,13 @@ G_DECLARE_FINAL_TYPE (HrSizeView, hr_size_view, HR, SIZE_VIEW, GtkWidget)
 
 GtkWidget      *hr_size_view_new            (void);
 
-/* @catalog is borrowed and must outlive the view (the application owns it).  Fills the
- * pickers, restores the last scenario from GSettings and sizes it. */
-void            hr_size_view_set_catalog    (HrSizeView     *self,
-                                             HrCatalog      *catalog);
+/* The view sizes @session's scenario, its controls bound to the session's properties: fills
+ * the pickers from its catalog and follows it (once, before the view is shown). */
+void            hr_size_view_set_session    (HrSizeView     *self,
+                                             HrSession      *session);
+HrSession      *hr_size_view_get_session    (HrSizeView     *self);
+/* The session's catalog (NULL before it is set). */
 HrCatalog      *hr_size_view_get_catalog    (HrSizeView     *self);
-/* Call after adding or removing models or GPUs (a user's own): refills the pickers and keeps
- * the scenario where its ids still exist.  Waits for a running worker, so call it before
- * changing the catalog too if a worker may be reading it. */
-void            hr_size_view_catalog_changed (HrSizeView    *self);
-/* Call after the catalog's pricing was replaced (main thread): the cost card and the advice
- * are recomputed with the new prices. */
-void            hr_size_view_pricing_changed (HrSizeView    *self);
 
 /* The scenario on screen and its estimate (NULL when it could not be sized).  The
  * "scenario-changed" signal tells after each recompute. */

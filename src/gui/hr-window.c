@@ -1,8 +1,10 @@
 /* hr-window.c — the main window: a header bar with a view switcher over the views
  *
- * Each view (Size here; Compare, Fine-tune, Cloud & TCO later) is a page of one AdwViewStack,
- * added by hr_window_add_view(), so a view that does not exist yet never shows.  The window's
- * shortcuts forward to the visible view's "view.*" actions.
+ * Each view (Size, Compare, Fine-tune, Cloud & TCO) is a page of one AdwViewStack, added by
+ * hr_window_add_view().  Every view is built from the application's session (hr-session.h),
+ * never from another view.  Only the page in view is built at start-up: the others are built
+ * the first time they are shown (or asked for), so the first frame costs one view.  The
+ * window's shortcuts forward to the visible view's "view.*" actions.
  */
 #include "hr-window.h"
 #include "hr-text.h"
@@ -35,6 +37,7 @@ struct _HrWindow
   guint narrow_idle_id;
   guint sidebar_idle_id;
 
+  HrSession *session;         /* the application's, once it is set */
   GSettings *settings;
   gboolean restoring;
   GCancellable *cancellable;  /* the window's async work; cancelled on close */
@@ -42,6 +45,22 @@ struct _HrWindow
 };
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
+
+typedef GtkWidget *(*HrViewNew) (HrSession *session);
+
+/* The views built on first use, in the switcher's order after Size. */
+static const struct
+{
+  const char *name;
+  const char *title;
+  const char *icon_name;
+  HrViewNew view_new;
+} lazy_views[] = {
+  { "compare", N_("Compare"), "view-dual-symbolic", hr_compare_view_new },
+  { "finetune", N_("Fine-tune"), "applications-engineering-symbolic", hr_finetune_view_new },
+  /* the last page: it prices the session's scenario */
+  { "cloud", N_("Cloud & TCO"), "weather-overcast-symbolic", hr_cloud_view_new },
+};
 
 /* Below this width, rows of side-by-side parts (style class "adaptive-row") stack; it lies
  * above every such row's own width side by side, so a window can always shrink past it. */
@@ -66,12 +85,45 @@ update_switcher (HrWindow *self)
                                     several && adw_view_switcher_title_get_title_visible (self->switcher_title));
 }
 
+static void update_sidebar_button (HrWindow *self);
+static void apply_adaptive_rows (GtkWidget *widget, gboolean narrow);
+
+/* The view on page @page: a lazy page is an AdwBin, empty until its view is built. */
+static GtkWidget *
+page_view (GtkWidget *page)
+{
+  return ADW_IS_BIN (page) ? adw_bin_get_child (ADW_BIN (page)) : page;
+}
+
+static GtkWidget *
+ensure_view (HrWindow   *self,
+             const char *name)
+{
+  GtkWidget *page = name ? adw_view_stack_get_child_by_name (self->stack, name) : NULL;
+  GtkWidget *view;
+
+  if (page == NULL || page_view (page) != NULL || self->session == NULL)
+    return page ? page_view (page) : NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (lazy_views); i++)
+    if (g_str_equal (lazy_views[i].name, name))
+      {
+        g_debug ("building the %s view", name);
+        view = lazy_views[i].view_new (self->session);
+        adw_bin_set_child (ADW_BIN (page), view);
+        apply_adaptive_rows (view, self->narrow);
+        update_sidebar_button (self);
+        return view;
+      }
+  return NULL;
+}
+
 static void
 forward_to_view (HrWindow   *self,
                  const char *action,
                  GVariant   *parameter)
 {
-  GtkWidget *view = adw_view_stack_get_visible_child (self->stack);
+  GtkWidget *page = adw_view_stack_get_visible_child (self->stack);
+  GtkWidget *view = page ? page_view (page) : NULL;
 
   if (view != NULL)
     gtk_widget_activate_action_variant (view, action, parameter);
@@ -91,8 +143,6 @@ find_flap (GtkWidget *widget)
     }
   return NULL;
 }
-
-static void update_sidebar_button (HrWindow *self);
 
 static gboolean
 sidebar_idle_cb (gpointer user_data)
@@ -167,21 +217,42 @@ visible_view_changed_cb (HrWindow     *self,
 
   if (!self->restoring && self->settings != NULL && name != NULL)
     g_settings_set_string (self->settings, "last-view", name);
+  ensure_view (self, name);
   update_sidebar_button (self);
 }
 
-/* GObject sets GtkWindow:application after constructed(): take the catalog when it comes. */
+/* A price refresh running, or a damaged cache to report: the Cloud view says so in a toast. */
+static gboolean
+pricing_has_news (HrSession *session)
+{
+  HrPricingManager *manager = hr_session_get_pricing_manager (session);
+
+  return manager != NULL && (hr_pricing_manager_get_busy (manager) || hr_pricing_manager_has_load_error (manager));
+}
+
+static void
+pricing_busy_cb (HrWindow *self)
+{
+  if (pricing_has_news (self->session))
+    ensure_view (self, "cloud");
+}
+
+/* GObject sets GtkWindow:application after constructed(): take the session when it comes. */
 static void
 application_changed_cb (HrWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GtkWidget *cloud = adw_view_stack_get_child_by_name (self->stack, "cloud");
+  HrPricingManager *manager;
 
-  if (HR_IS_APPLICATION (app) && hr_size_view_get_catalog (self->size_view) == NULL)
-    hr_size_view_set_catalog (self->size_view, hr_application_get_catalog (HR_APPLICATION (app)));
-  if (HR_IS_APPLICATION (app) && HR_IS_CLOUD_VIEW (cloud))
-    hr_cloud_view_set_pricing_manager (HR_CLOUD_VIEW (cloud),
-                                       hr_application_get_pricing_manager (HR_APPLICATION (app)));
+  if (!HR_IS_APPLICATION (app) || self->session != NULL)
+    return;
+  self->session = g_object_ref (hr_application_get_session (HR_APPLICATION (app)));
+  hr_size_view_set_session (self->size_view, self->session);
+  ensure_view (self, adw_view_stack_get_visible_child_name (self->stack));
+  manager = hr_session_get_pricing_manager (self->session);
+  if (manager != NULL)
+    g_signal_connect_object (manager, "notify::busy", G_CALLBACK (pricing_busy_cb), self, G_CONNECT_SWAPPED);
+  pricing_busy_cb (self);
 }
 
 static void
@@ -350,16 +421,10 @@ hr_window_constructed (GObject *object)
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
 
-  /* Other views are added here, each by its own class:
-   *   hr_window_add_view (self, hr_compare_view_new (…), "compare", _("Compare"), "view-dual-symbolic");
-   */
-  hr_window_add_view (self, hr_compare_view_new (self->size_view), "compare", _("Compare"),
-                      "view-dual-symbolic");
-  hr_window_add_view (self, hr_finetune_view_new (self->size_view), "finetune", _("Fine-tune"),
-                      "applications-engineering-symbolic");
-  /* the last page: it prices the Size view's scenario */
-  hr_window_add_view (self, hr_cloud_view_new (self->size_view), "cloud", _("Cloud & TCO"),
-                      "weather-overcast-symbolic");
+  /* the other views' pages, empty until each is first shown */
+  for (guint i = 0; i < G_N_ELEMENTS (lazy_views); i++)
+    hr_window_add_view (self, adw_bin_new (), lazy_views[i].name, _(lazy_views[i].title),
+                        lazy_views[i].icon_name);
 
   update_switcher (self);
   update_sidebar_button (self);
@@ -386,6 +451,7 @@ hr_window_dispose (GObject *object)
     g_object_run_dispose (G_OBJECT (self->import));
   g_clear_object (&self->import);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_WINDOW);
+  g_clear_object (&self->session);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
 
@@ -525,7 +591,22 @@ HrCatalog *
 hr_window_get_catalog (HrWindow *self)
 {
   g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
-  return hr_size_view_get_catalog (self->size_view);
+  return self->session ? hr_session_get_catalog (self->session) : NULL;
+}
+
+HrSession *
+hr_window_get_session (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->session;
+}
+
+GtkWidget *
+hr_window_get_view (HrWindow   *self,
+                    const char *name)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return ensure_view (self, name);
 }
 
 void

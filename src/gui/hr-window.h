@@ -15,8 +15,8 @@ typedef struct _HrImport HrImport;
 
 HrWindow       *hr_window_new               (HrApplication *application);
 
-/* Adds a view as a page of the window's AdwViewStack (Compare, Fine-tune, Cloud & TCO each
- * call this from hr-window.c's constructed()).  The view switcher appears once there are two
+/* Adds a view as a page of the window's AdwViewStack (hr-window.c's constructed() adds
+ * Compare, Fine-tune and Cloud & TCO as pages built on first use).  The view switcher appears once there are two
  * views.  A view may install "view.find-model", "view.find-gpu", "view.export-chart" (s) and
  * "view.copy-json" actions: the window's shortcuts and menu forward to the visible view. */
 void            hr_window_add_view          (HrWindow      *self,
@@ -29,7 +29,13 @@ gboolean        hr_window_set_visible_view  (HrWindow      *self,
                                              const char    *name);
 
 HrSizeView     *hr_window_get_size_view     (HrWindow      *self);
+/* The application's session, and its catalog (NULL until the application is set). */
+HrSession      *hr_window_get_session       (HrWindow      *self);
 HrCatalog      *hr_window_get_catalog       (HrWindow      *self);
+/* The view on page @name ("size", "compare", "finetune", "cloud"), built now if it was not yet;
+ * NULL for no such page. */
+GtkWidget      *hr_window_get_view          (HrWindow      *self,
+                                             const char    *name);
 void            hr_window_add_toast         (HrWindow      *self,
                                              AdwToast      *toast);
 /* Cancelled when the window closes: async work started for it uses this. */

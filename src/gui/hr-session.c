@@ -1,0 +1,865 @@
+/* hr-session.c — the catalog, prices, user data, scenario and advice worker of the application
+ *
+ * The scenario's properties are the single source of truth: the Size view's controls, the other
+ * views' pickers and GSettings all bind to them.  A property emits "scenario-changed" only when
+ * its value really changes.  Values the catalog or the schema would refuse (an unknown engine, a
+ * NULL model from a picker being refilled) are ignored, so GSettings never sees them.
+ *
+ * The advice worker reads the catalog from a thread: every change to the catalog goes through
+ * the session, which waits for a running worker first.
+ */
+#include "hr-session.h"
+
+
+/* One computation of the advice, shared by the session and the worker thread. */
+typedef struct
+{
+  gatomicrefcount ref;
+  HrScenario scenario;
+  const HrCatalog *catalog;
+  HrPricing *pricing;
+  guint generation;
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+} AdviceJob;
+
+struct _HrSession
+{
+  GObject parent_instance;
+
+  HrCatalog *catalog;
+  HrUserData *userdata;
+  GSettings *settings;
+  HrPricingManager *pricing;
+
+  /* the scenario */
+  char *model;
+  char *gpu;
+  char *quant;
+  gint64 context;
+  int gpus;
+  int batch;
+  char *kv_type;
+  char *engine;
+  char *backend;
+  double offload;
+  int n_cpu_moe;
+  double reserve_pct;
+  double unified_share;
+  char *engine_version;
+
+  HrScenario scenario;
+  gboolean scenario_valid;     /* the cached scenario matches the properties */
+  gboolean have_scenario;
+
+  /* the advice */
+  GCancellable *cancellable;
+  AdviceJob *job;              /* running, or NULL */
+  gboolean advice_pending;
+  guint generation;            /* bumped by every change the advice depends on */
+  HrAdviceState *advice;
+  guint resync_id;
+};
+
+G_DEFINE_FINAL_TYPE (HrSession, hr_session, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_MODEL,
+  PROP_GPU,
+  PROP_QUANT,
+  PROP_CONTEXT,
+  PROP_GPUS,
+  PROP_BATCH,
+  PROP_KV_TYPE,
+  PROP_ENGINE,
+  PROP_BACKEND,
+  PROP_OFFLOAD,
+  PROP_N_CPU_MOE,
+  PROP_RESERVE_PCT,
+  PROP_UNIFIED_SHARE,
+  PROP_ENGINE_VERSION,
+  PROP_ADVISING,
+  N_PROPS
+};
+
+enum
+{
+  SCENARIO_CHANGED,
+  CATALOG_CHANGED,
+  PRICING_CHANGED,
+  ADVICE_CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* The GSettings keys of the same names (the scenario part of the schema). */
+static const char * const bound_keys[] = {
+  "model", "gpu", "quant", "context", "gpus", "batch", "kv-type", "engine", "backend", "offload",
+  "n-cpu-moe", "reserve-pct", "unified-share", "engine-version",
+};
+
+/* Advice jobs ------------------------------------------------------------------------------- */
+
+static AdviceJob *
+advice_job_ref (AdviceJob *job)
+{
+  g_atomic_ref_count_inc (&job->ref);
+  return job;
+}
+
+static void
+advice_job_unref (AdviceJob *job)
+{
+  if (!g_atomic_ref_count_dec (&job->ref))
+    return;
+  g_clear_pointer (&job->pricing, hr_pricing_free);
+  g_mutex_clear (&job->lock);
+  g_cond_clear (&job->cond);
+  g_free (job);
+}
+
+static void
+advice_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  AdviceJob *job = task_data;
+  HrAdviceState *state = hr_advice_state_compute (&job->scenario, job->catalog, job->pricing);
+
+  g_mutex_lock (&job->lock);
+  job->done = TRUE;
+  g_cond_broadcast (&job->cond);
+  g_mutex_unlock (&job->lock);
+
+  g_task_return_pointer (task, state, (GDestroyNotify) hr_advice_state_free);
+}
+
+/* Before the catalog changes or goes: no worker may be reading it. */
+static void
+wait_for_worker (HrSession *self)
+{
+  AdviceJob *job = self->job;
+
+  if (job == NULL)
+    return;
+  g_mutex_lock (&job->lock);
+  while (!job->done)
+    g_cond_wait (&job->cond, &job->lock);
+  g_mutex_unlock (&job->lock);
+}
+
+static void start_advice (HrSession *self);
+
+static void
+advice_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  HrSession *self = HR_SESSION (object);
+  GTask *task = G_TASK (result);
+  AdviceJob *job = g_task_get_task_data (task);
+  g_autoptr(HrAdviceState) state = g_task_propagate_pointer (task, NULL);
+
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return;
+  if (self->job == job)
+    g_clear_pointer (&self->job, advice_job_unref);
+
+  if (job->generation == self->generation && state != NULL)
+    {
+      g_clear_pointer (&self->advice, hr_advice_state_free);
+      self->advice = g_steal_pointer (&state);
+      g_debug ("advice: %.1f ms in a worker thread", self->advice->elapsed_ms);
+      g_signal_emit (self, signals[ADVICE_CHANGED], 0);
+    }
+
+  if (self->advice_pending)
+    {
+      self->advice_pending = FALSE;
+      start_advice (self);
+    }
+  if (self->job == NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ADVISING]);
+}
+
+static void
+start_advice (HrSession *self)
+{
+  g_autoptr(GTask) task = NULL;
+  const HrScenario *scenario = hr_session_get_scenario (self);
+  const HrPricing *pricing = hr_catalog_get_pricing (self->catalog);
+  AdviceJob *job;
+
+  if (scenario == NULL)
+    return;
+
+  job = g_new0 (AdviceJob, 1);
+  g_atomic_ref_count_init (&job->ref);
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->cond);
+  job->scenario = *scenario;
+  job->catalog = self->catalog;
+  /* a private copy: the pricing manager may swap the catalog's pricing while this runs */
+  job->pricing = pricing ? hr_pricing_copy (pricing) : NULL;
+  job->generation = self->generation;
+  self->job = advice_job_ref (job);
+
+  task = g_task_new (self, self->cancellable, advice_done_cb, NULL);
+  g_task_set_source_tag (task, start_advice);
+  g_task_set_task_data (task, job, (GDestroyNotify) advice_job_unref);
+  g_task_run_in_thread (task, advice_thread);
+}
+
+/* The scenario -------------------------------------------------------------------------------- */
+
+static void
+scenario_changed (HrSession *self)
+{
+  self->scenario_valid = FALSE;
+  self->generation++;
+  g_signal_emit (self, signals[SCENARIO_CHANGED], 0);
+}
+
+static gboolean
+set_string (HrSession   *self,
+            char       **field,
+            const char  *value,
+            guint        prop)
+{
+  if (value == NULL || g_strcmp0 (*field, value) == 0)
+    return FALSE;
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+  scenario_changed (self);
+  return TRUE;
+}
+
+#define SET_NUMBER(field, value, prop) G_STMT_START {                          \
+    if ((field) != (value))                                                     \
+      {                                                                         \
+        (field) = (value);                                                      \
+        g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);          \
+        scenario_changed (self);                                                \
+      }                                                                         \
+  } G_STMT_END
+
+/* The canonical spelling of a choice, the one the schema lists; NULL when it is none. */
+static const char *
+canonical_kv (const char *str)
+{
+  HrKvType kv;
+
+  return hr_kv_type_from_string (str, &kv) ? hr_kv_type_to_string (kv) : NULL;
+}
+
+static const char *
+canonical_engine (const char *str)
+{
+  HrEngine engine;
+
+  return hr_engine_from_string (str, &engine) ? hr_engine_to_string (engine) : NULL;
+}
+
+static const char *
+canonical_backend (const char *str)
+{
+  HrBackend backend;
+
+  if (g_strcmp0 (str, "auto") == 0)
+    return "auto";
+  return hr_backend_from_string (str, &backend) ? hr_backend_to_string (backend) : NULL;
+}
+
+static const char *
+canonical_engine_version (const char *str)
+{
+  HrEngineVersion version;
+
+  return hr_engine_version_from_string (str, &version) ? hr_engine_version_to_string (version) : NULL;
+}
+
+/* What an id the catalog does not know falls back to: the default, else the first. */
+static const char *
+fallback_model (HrSession *self)
+{
+  if (hr_catalog_find_model (self->catalog, HR_SESSION_DEFAULT_MODEL) != NULL)
+    return HR_SESSION_DEFAULT_MODEL;
+  return hr_catalog_n_models (self->catalog) > 0 ? hr_catalog_get_model (self->catalog, 0)->id : NULL;
+}
+
+static const char *
+fallback_gpu (HrSession *self)
+{
+  if (hr_catalog_find_gpu (self->catalog, HR_SESSION_DEFAULT_GPU) != NULL)
+    return HR_SESSION_DEFAULT_GPU;
+  return hr_catalog_n_gpus (self->catalog) > 0 ? hr_catalog_get_gpu (self->catalog, 0)->id : NULL;
+}
+
+static gboolean
+resync_cb (gpointer user_data)
+{
+  HrSession *self = user_data;
+
+  self->resync_id = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUANT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_CPU_MOE]);
+  return G_SOURCE_REMOVE;
+}
+
+/* A value refused or clamped while GSettings was setting it: the binding takes the value in
+ * use once it is done. */
+static void
+schedule_resync (HrSession *self)
+{
+  if (self->resync_id == 0)
+    self->resync_id = g_idle_add (resync_cb, self);
+}
+
+/* The model's limits, core's rules: no context past the model's own, no more layers with
+ * experts on the CPU than it has (hr_model_moe_layers()). */
+static gint64
+limit_context (HrSession *self,
+               gint64     context)
+{
+  const HrModel *m = self->model ? hr_catalog_find_model (self->catalog, self->model) : NULL;
+
+  if (m != NULL && m->max_context > 0 && context > m->max_context)
+    {
+      schedule_resync (self);
+      return MAX (MIN (m->max_context, HR_MAX_CONTEXT), HR_MIN_CONTEXT);
+    }
+  return context;
+}
+
+static int
+limit_cpu_moe (HrSession *self,
+               int        n_cpu_moe)
+{
+  const HrModel *m = self->model ? hr_catalog_find_model (self->catalog, self->model) : NULL;
+
+  if (m != NULL && hr_model_is_moe (m) && n_cpu_moe > hr_model_moe_layers (m))
+    {
+      schedule_resync (self);
+      return hr_model_moe_layers (m);
+    }
+  return n_cpu_moe;
+}
+
+/* The ids the catalog no longer (or never) had go back to the defaults. */
+static void
+ensure_known_ids (HrSession *self)
+{
+  if (self->model == NULL || hr_catalog_find_model (self->catalog, self->model) == NULL)
+    hr_session_set_model (self, fallback_model (self));
+  if (self->gpu == NULL || hr_catalog_find_gpu (self->catalog, self->gpu) == NULL)
+    hr_session_set_gpu (self, fallback_gpu (self));
+  if (self->quant == NULL || hr_catalog_find_quant (self->catalog, self->quant) == NULL)
+    hr_session_set_quant (self, HR_SESSION_DEFAULT_QUANT);
+}
+
+static void
+bind_settings (HrSession *self)
+{
+  g_autoptr(GVariant) user_engine = g_settings_get_user_value (self->settings, "engine");
+
+  /* a scenario the user never set an engine for starts with the engine chosen in Preferences */
+  if (user_engine == NULL)
+    {
+      g_autofree char *preferred = g_settings_get_string (self->settings, "default-engine");
+      g_settings_set_string (self->settings, "engine", preferred);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bound_keys); i++)
+    g_settings_bind (self->settings, bound_keys[i], self, bound_keys[i], G_SETTINGS_BIND_DEFAULT);
+}
+
+/* Pricing ------------------------------------------------------------------------------------- */
+
+static void
+pricing_changed_cb (HrSession *self)
+{
+  /* the worker prices with its own copy: nothing to wait for; the new generation drops the
+   * advice of a worker still running on the old prices */
+  self->generation++;
+  g_signal_emit (self, signals[PRICING_CHANGED], 0);
+}
+
+/* GObject ------------------------------------------------------------------------------------- */
+
+static void
+hr_session_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  HrSession *self = HR_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL: g_value_set_string (value, self->model); break;
+    case PROP_GPU: g_value_set_string (value, self->gpu); break;
+    case PROP_QUANT: g_value_set_string (value, self->quant); break;
+    case PROP_CONTEXT: g_value_set_int64 (value, self->context); break;
+    case PROP_GPUS: g_value_set_int (value, self->gpus); break;
+    case PROP_BATCH: g_value_set_int (value, self->batch); break;
+    case PROP_KV_TYPE: g_value_set_string (value, self->kv_type); break;
+    case PROP_ENGINE: g_value_set_string (value, self->engine); break;
+    case PROP_BACKEND: g_value_set_string (value, self->backend); break;
+    case PROP_OFFLOAD: g_value_set_double (value, self->offload); break;
+    case PROP_N_CPU_MOE: g_value_set_int (value, self->n_cpu_moe); break;
+    case PROP_RESERVE_PCT: g_value_set_double (value, self->reserve_pct); break;
+    case PROP_UNIFIED_SHARE: g_value_set_double (value, self->unified_share); break;
+    case PROP_ENGINE_VERSION: g_value_set_string (value, self->engine_version); break;
+    case PROP_ADVISING: g_value_set_boolean (value, hr_session_get_advising (self)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_session_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  HrSession *self = HR_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL: hr_session_set_model (self, g_value_get_string (value)); break;
+    case PROP_GPU: hr_session_set_gpu (self, g_value_get_string (value)); break;
+    case PROP_QUANT: hr_session_set_quant (self, g_value_get_string (value)); break;
+    case PROP_CONTEXT:
+      {
+        gint64 context = limit_context (self, g_value_get_int64 (value));
+        SET_NUMBER (self->context, context, prop_id);
+      }
+      break;
+    case PROP_GPUS: SET_NUMBER (self->gpus, g_value_get_int (value), prop_id); break;
+    case PROP_BATCH: SET_NUMBER (self->batch, g_value_get_int (value), prop_id); break;
+    case PROP_KV_TYPE:
+      set_string (self, &self->kv_type, canonical_kv (g_value_get_string (value)), prop_id);
+      break;
+    case PROP_ENGINE:
+      set_string (self, &self->engine, canonical_engine (g_value_get_string (value)), prop_id);
+      break;
+    case PROP_BACKEND:
+      set_string (self, &self->backend, canonical_backend (g_value_get_string (value)), prop_id);
+      break;
+    case PROP_OFFLOAD: SET_NUMBER (self->offload, g_value_get_double (value), prop_id); break;
+    case PROP_N_CPU_MOE:
+      {
+        int n_cpu_moe = limit_cpu_moe (self, g_value_get_int (value));
+        SET_NUMBER (self->n_cpu_moe, n_cpu_moe, prop_id);
+      }
+      break;
+    case PROP_RESERVE_PCT: SET_NUMBER (self->reserve_pct, g_value_get_double (value), prop_id); break;
+    case PROP_UNIFIED_SHARE: SET_NUMBER (self->unified_share, g_value_get_double (value), prop_id); break;
+    case PROP_ENGINE_VERSION:
+      set_string (self, &self->engine_version, canonical_engine_version (g_value_get_string (value)), prop_id);
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_session_dispose (GObject *object)
+{
+  HrSession *self = HR_SESSION (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->resync_id, g_source_remove);
+  /* the catalog goes with the session: the worker reading it finishes first */
+  wait_for_worker (self);
+  g_clear_pointer (&self->job, advice_job_unref);
+  if (self->settings != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (bound_keys); i++)
+      g_settings_unbind (self, bound_keys[i]);
+  g_clear_object (&self->settings);
+  if (self->pricing != NULL)
+    g_signal_handlers_disconnect_by_data (self->pricing, self);
+  /* the pricing manager borrows the catalog: it goes first */
+  g_clear_object (&self->pricing);
+
+  G_OBJECT_CLASS (hr_session_parent_class)->dispose (object);
+}
+
+static void
+hr_session_finalize (GObject *object)
+{
+  HrSession *self = HR_SESSION (object);
+
+  g_clear_pointer (&self->advice, hr_advice_state_free);
+  g_clear_pointer (&self->catalog, hr_catalog_free);
+  g_clear_pointer (&self->userdata, hr_userdata_free);
+  g_clear_object (&self->cancellable);
+  g_free (self->model);
+  g_free (self->gpu);
+  g_free (self->quant);
+  g_free (self->kv_type);
+  g_free (self->engine);
+  g_free (self->backend);
+  g_free (self->engine_version);
+
+  G_OBJECT_CLASS (hr_session_parent_class)->finalize (object);
+}
+
+static GParamSpec *
+string_property (const char *name,
+                 const char *default_value)
+{
+  return g_param_spec_string (name, NULL, NULL, default_value,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+}
+
+static void
+hr_session_class_init (HrSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = hr_session_get_property;
+  object_class->set_property = hr_session_set_property;
+  object_class->dispose = hr_session_dispose;
+  object_class->finalize = hr_session_finalize;
+
+  /* the ranges of the GSettings keys (and of hr_scenario_validate()) */
+  properties[PROP_MODEL] = string_property ("model", NULL);
+  properties[PROP_GPU] = string_property ("gpu", NULL);
+  properties[PROP_QUANT] = string_property ("quant", NULL);
+  properties[PROP_CONTEXT] = g_param_spec_int64 ("context", NULL, NULL, HR_MIN_CONTEXT, HR_MAX_CONTEXT, 8192, rw);
+  properties[PROP_GPUS] = g_param_spec_int ("gpus", NULL, NULL, 1, HR_MAX_GPUS, 1, rw);
+  properties[PROP_BATCH] = g_param_spec_int ("batch", NULL, NULL, 1, HR_MAX_BATCH, 1, rw);
+  properties[PROP_KV_TYPE] = string_property ("kv-type", "f16");
+  properties[PROP_ENGINE] = string_property ("engine", "llama.cpp");
+  properties[PROP_BACKEND] = string_property ("backend", "auto");
+  properties[PROP_OFFLOAD] = g_param_spec_double ("offload", NULL, NULL, 0, 100, 0, rw);
+  properties[PROP_N_CPU_MOE] = g_param_spec_int ("n-cpu-moe", NULL, NULL, 0, 10000, 0, rw);
+  properties[PROP_RESERVE_PCT] = g_param_spec_double ("reserve-pct", NULL, NULL, 0, 50, 5, rw);
+  properties[PROP_UNIFIED_SHARE] = g_param_spec_double ("unified-share", NULL, NULL, 0, 1, 0, rw);
+  properties[PROP_ENGINE_VERSION] = string_property ("engine-version", "current");
+  properties[PROP_ADVISING] = g_param_spec_boolean ("advising", NULL, NULL, FALSE,
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SCENARIO_CHANGED] =
+    g_signal_new ("scenario-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[CATALOG_CHANGED] =
+    g_signal_new ("catalog-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[PRICING_CHANGED] =
+    g_signal_new ("pricing-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[ADVICE_CHANGED] =
+    g_signal_new ("advice-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+hr_session_init (HrSession *self)
+{
+  self->cancellable = g_cancellable_new ();
+  self->context = 8192;
+  self->gpus = 1;
+  self->batch = 1;
+  self->kv_type = g_strdup ("f16");
+  self->engine = g_strdup ("llama.cpp");
+  self->backend = g_strdup ("auto");
+  self->reserve_pct = HR_DEFAULT_RESERVE * 100;
+  self->engine_version = g_strdup ("current");
+}
+
+/* Public API ---------------------------------------------------------------------------------- */
+
+HrSession *
+hr_session_new (HrCatalog  *catalog,
+                HrUserData *userdata,
+                GSettings  *settings)
+{
+  HrSession *self = g_object_new (HR_TYPE_SESSION, NULL);
+
+  self->catalog = catalog ? catalog : hr_catalog_new_empty ();
+  self->userdata = userdata;
+  if (settings != NULL)
+    {
+      self->settings = g_object_ref (settings);
+      bind_settings (self);
+    }
+  ensure_known_ids (self);
+  return self;
+}
+
+HrCatalog *
+hr_session_get_catalog (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+  return self->catalog;
+}
+
+HrUserData *
+hr_session_get_userdata (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+  return self->userdata;
+}
+
+void
+hr_session_set_pricing_manager (HrSession        *self,
+                                HrPricingManager *manager)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  g_return_if_fail (manager == NULL || HR_IS_PRICING_MANAGER (manager));
+
+  if (self->pricing == manager)
+    return;
+  if (self->pricing != NULL)
+    g_signal_handlers_disconnect_by_data (self->pricing, self);
+  g_set_object (&self->pricing, manager);
+  if (manager != NULL)
+    g_signal_connect_object (manager, "changed", G_CALLBACK (pricing_changed_cb), self, G_CONNECT_SWAPPED);
+}
+
+HrPricingManager *
+hr_session_get_pricing_manager (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+  return self->pricing;
+}
+
+const HrScenario *
+hr_session_get_scenario (HrSession *self)
+{
+  const HrModel *model;
+  const HrGpu *gpu;
+  HrScenario *s;
+  HrBackend backend;
+
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+
+  if (self->scenario_valid)
+    return self->have_scenario ? &self->scenario : NULL;
+  self->scenario_valid = TRUE;
+  model = self->model ? hr_catalog_find_model (self->catalog, self->model) : NULL;
+  gpu = self->gpu ? hr_catalog_find_gpu (self->catalog, self->gpu) : NULL;
+  self->have_scenario = model != NULL && gpu != NULL;
+  if (!self->have_scenario)
+    return NULL;
+
+  s = &self->scenario;
+  hr_scenario_init (s, model, gpu);
+  g_strlcpy (s->quant, self->quant ? self->quant : HR_SESSION_DEFAULT_QUANT, sizeof s->quant);
+  s->context = self->context;
+  s->n_gpus = self->gpus;
+  s->batch = self->batch;
+  if (!hr_kv_type_from_string (self->kv_type, &s->kv_type))
+    s->kv_type = HR_KV_F16;
+  if (!hr_engine_from_string (self->engine, &s->engine))
+    s->engine = HR_ENGINE_LLAMA_CPP;
+  if (g_strcmp0 (self->backend, "auto") != 0 && hr_backend_from_string (self->backend, &backend))
+    {
+      s->backend = backend;
+      s->backend_set = TRUE;
+    }
+  s->offload_pct = self->offload;
+  s->n_cpu_moe = hr_model_is_moe (model) ? self->n_cpu_moe : 0;
+  s->reserve = CLAMP (self->reserve_pct, 0, 50) / 100.0;
+  s->unified_share = CLAMP (self->unified_share, 0, 1);
+  if (!hr_engine_version_from_string (self->engine_version, &s->engine_version))
+    s->engine_version = HR_ENGINE_VERSION_CURRENT;
+  return s;
+}
+
+const char *
+hr_session_get_model (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+  return self->model;
+}
+
+const char *
+hr_session_get_gpu (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+  return self->gpu;
+}
+
+const char *
+hr_session_get_quant (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+  return self->quant;
+}
+
+void
+hr_session_set_model (HrSession  *self,
+                      const char *id)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  /* NULL is a picker between two lists, not a choice; an id the catalog does not know (a
+   * removed model of the user's, an older catalog) falls back to the default */
+  if (id != NULL && hr_catalog_find_model (self->catalog, id) == NULL)
+    {
+      id = fallback_model (self);
+      if (id != NULL)
+        schedule_resync (self);
+    }
+  if (!set_string (self, &self->model, id, PROP_MODEL))
+    return;
+  /* the new model's limits */
+  g_object_set (self, "context", self->context, "n-cpu-moe", self->n_cpu_moe, NULL);
+}
+
+void
+hr_session_set_gpu (HrSession  *self,
+                    const char *id)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  if (id != NULL && hr_catalog_find_gpu (self->catalog, id) == NULL)
+    {
+      id = fallback_gpu (self);
+      if (id != NULL)
+        schedule_resync (self);
+    }
+  set_string (self, &self->gpu, id, PROP_GPU);
+}
+
+void
+hr_session_set_quant (HrSession  *self,
+                      const char *quant)
+{
+  const HrQuantMix *mix = quant ? hr_catalog_find_quant (self->catalog, quant) : NULL;
+
+  g_return_if_fail (HR_IS_SESSION (self));
+  /* the catalog's spelling of a quant it knows ("q4_k_m" is Q4_K_M); the default for others */
+  if (quant != NULL && mix == NULL)
+    {
+      mix = hr_catalog_find_quant (self->catalog, HR_SESSION_DEFAULT_QUANT);
+      if (mix != NULL)
+        schedule_resync (self);
+    }
+  set_string (self, &self->quant, mix ? mix->id : quant, PROP_QUANT);
+}
+
+void
+hr_session_catalog_changed (HrSession *self)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+
+  /* the models and GPUs the scenario points at may have moved */
+  self->scenario_valid = FALSE;
+  self->generation++;
+  ensure_known_ids (self);
+  g_signal_emit (self, signals[CATALOG_CHANGED], 0);
+}
+
+void
+hr_session_add_model (HrSession *self,
+                      HrModel   *model)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  g_return_if_fail (model != NULL);
+
+  wait_for_worker (self);
+  hr_catalog_add_model (self->catalog, model);
+  hr_session_catalog_changed (self);
+}
+
+gboolean
+hr_session_remove_model (HrSession  *self,
+                         const char *id)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), FALSE);
+
+  wait_for_worker (self);
+  if (!hr_catalog_remove_model (self->catalog, id))
+    return FALSE;
+  hr_session_catalog_changed (self);
+  return TRUE;
+}
+
+gboolean
+hr_session_rename_model (HrSession  *self,
+                         const char *id,
+                         const char *name)
+{
+  HrModel *model;
+
+  g_return_val_if_fail (HR_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  model = id ? (HrModel *) hr_catalog_find_model (self->catalog, id) : NULL;
+  if (model == NULL)
+    return FALSE;
+  wait_for_worker (self);
+  g_free (model->name);
+  model->name = g_strdup (name);
+  hr_session_catalog_changed (self);
+  return TRUE;
+}
+
+void
+hr_session_add_gpu (HrSession  *self,
+                    HrGpu      *gpu,
+                    const char *replaces)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  g_return_if_fail (gpu != NULL);
+
+  wait_for_worker (self);
+  if (replaces != NULL)
+    hr_catalog_remove_gpu (self->catalog, replaces);
+  hr_catalog_add_gpu (self->catalog, gpu);
+  hr_session_catalog_changed (self);
+}
+
+gboolean
+hr_session_remove_gpu (HrSession  *self,
+                       const char *id)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), FALSE);
+
+  wait_for_worker (self);
+  if (!hr_catalog_remove_gpu (self->catalog, id))
+    return FALSE;
+  hr_session_catalog_changed (self);
+  return TRUE;
+}
+
+void
+hr_session_request_advice (HrSession *self)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+
+  if (self->job != NULL)
+    {
+      /* one worker at a time; the newest scenario runs when it is done */
+      self->advice_pending = TRUE;
+      return;
+    }
+  start_advice (self);
+  if (self->job != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ADVISING]);
+}
+
+const HrAdviceState *
+hr_session_get_advice (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+  return self->advice;
+}
+
+gboolean
+hr_session_get_advising (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), FALSE);
+  return self->job != NULL || self->advice_pending;
+}

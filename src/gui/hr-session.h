@@ -1,0 +1,84 @@
+/* hr-session.h — what the application knows, apart from any window: the catalog, its prices,
+ * the user's own entries, the scenario being sized and the worker that advises on it
+ *
+ * The role gnome-calendar's GcalContext plays: views are built from the session and follow it
+ * (its signals), controls and GSettings bind to its properties.  No GTK: tested without a
+ * display.
+ *
+ *   scenario-changed  a property of the scenario (model, gpu, quant, context, …) really changed
+ *   catalog-changed   a model or GPU was added or removed (hr_session_add_model() …)
+ *   pricing-changed   the pricing manager replaced the catalog's prices
+ *   advice-changed    the worker's whole-catalog answers for the current scenario are in
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "hr-catalog.h"
+#include "hr-pricing-manager.h"
+#include "hr-scenario-state.h"
+#include "hr-userdata.h"
+
+G_BEGIN_DECLS
+
+#define HR_SESSION_DEFAULT_MODEL "glm-4.5-air"
+#define HR_SESSION_DEFAULT_GPU   "rtx-pro-6000-blackwell-96gb"
+#define HR_SESSION_DEFAULT_QUANT "Q4_K_M"
+
+#define HR_TYPE_SESSION (hr_session_get_type ())
+G_DECLARE_FINAL_TYPE (HrSession, hr_session, HR, SESSION, GObject)
+
+/* Takes @catalog and @userdata (either may be NULL: an empty catalog, nothing saved).  With
+ * @settings, the scenario properties are bound to its keys of the same names (the last
+ * scenario comes back); ids the catalog does not know fall back to the defaults. */
+HrSession      *hr_session_new              (HrCatalog        *catalog,
+                                             HrUserData       *userdata,
+                                             GSettings        *settings);
+
+HrCatalog      *hr_session_get_catalog      (HrSession        *self);
+HrUserData     *hr_session_get_userdata     (HrSession        *self);
+/* The prices' source; the session follows its "changed" (NULL: the bundled prices only). */
+void            hr_session_set_pricing_manager (HrSession     *self,
+                                             HrPricingManager *manager);
+HrPricingManager *hr_session_get_pricing_manager (HrSession   *self);
+
+/* The scenario of the properties, NULL while its model or GPU is not in the catalog.  Valid
+ * until the next change. */
+const HrScenario *hr_session_get_scenario   (HrSession        *self);
+const char     *hr_session_get_model        (HrSession        *self);
+const char     *hr_session_get_gpu          (HrSession        *self);
+const char     *hr_session_get_quant        (HrSession        *self);
+void            hr_session_set_model        (HrSession        *self,
+                                             const char       *id);
+void            hr_session_set_gpu          (HrSession        *self,
+                                             const char       *id);
+void            hr_session_set_quant        (HrSession        *self,
+                                             const char       *quant);
+
+/* Changing the catalog: waits for a worker reading it, changes it, keeps the scenario where
+ * its ids still exist (else the defaults) and emits "catalog-changed" once.  Take ownership. */
+void            hr_session_add_model        (HrSession        *self,
+                                             HrModel          *model);
+gboolean        hr_session_remove_model     (HrSession        *self,
+                                             const char       *id);
+/* Replaces the GPU @replaces (NULL: none) by @gpu. */
+void            hr_session_add_gpu          (HrSession        *self,
+                                             HrGpu            *gpu,
+                                             const char       *replaces);
+gboolean        hr_session_remove_gpu       (HrSession        *self,
+                                             const char       *id);
+/* Renames a model in place (the views and the scenario keep pointing at it). */
+gboolean        hr_session_rename_model     (HrSession        *self,
+                                             const char       *id,
+                                             const char       *name);
+/* After changing the catalog some other way (a test, the detected GPUs): the same signal. */
+void            hr_session_catalog_changed  (HrSession        *self);
+
+/* The whole-catalog advice (matrix, reverse answers, picks, launch commands) for the current
+ * scenario, in a worker thread, one at a time: answers for a scenario that changed meanwhile
+ * are dropped.  "advice-changed" when they are in. */
+void            hr_session_request_advice   (HrSession        *self);
+const HrAdviceState *hr_session_get_advice  (HrSession        *self);
+gboolean        hr_session_get_advising     (HrSession        *self);
+
+G_END_DECLS

@@ -1,0 +1,187 @@
+/* hr-size-view-bind.c — the Size view's controls bound to the session's scenario properties
+ *
+ * Each control moves one property of the session (hr-session.h), both ways; the session keeps
+ * GSettings in step.  A combo row's position maps to the property's id through its list; an
+ * adjustment's double to the property's integer, rounded.  The pickers' and the quant row's
+ * lists are refilled when the catalog changes: their bindings are let go meanwhile, so a list
+ * in between never reaches the session.
+ */
+#include "hr-size-view-private.h"
+
+#include <math.h>
+
+static const char * const kv_ids[] = { "f16", "fp8", "q8_0", "q4_0", NULL };
+static const char * const engine_ids[] = { "llama.cpp", "vllm", "sglang", "ollama", "mlx", NULL };
+static const char * const backend_ids[] = { "auto", "cuda", "rocm", "metal", "vulkan", "sycl", "cpu", NULL };
+
+enum { BIND_MODEL, BIND_GPU, BIND_QUANT };
+
+/* A row's position and the id at it ---------------------------------------------------------- */
+
+static gboolean
+table_to_position (GBinding     *binding,
+                   const GValue *from,
+                   GValue       *to,
+                   gpointer      user_data)
+{
+  const char * const *table = user_data;
+  const char *id = g_value_get_string (from);
+
+  for (guint i = 0; table[i] != NULL; i++)
+    if (g_strcmp0 (table[i], id) == 0)
+      {
+        g_value_set_uint (to, i);
+        return TRUE;
+      }
+  g_value_set_uint (to, 0);
+  return TRUE;
+}
+
+static gboolean
+position_to_table (GBinding     *binding,
+                   const GValue *from,
+                   GValue       *to,
+                   gpointer      user_data)
+{
+  const char * const *table = user_data;
+  guint pos = g_value_get_uint (from);
+
+  if (pos >= g_strv_length ((char **) table))
+    return FALSE;
+  g_value_set_string (to, table[pos]);
+  return TRUE;
+}
+
+static guint
+quant_position (HrSizeView *self,
+                const char *quant)
+{
+  GListModel *list = G_LIST_MODEL (self->quant_ids);
+
+  for (guint i = 0; quant != NULL && i < g_list_model_get_n_items (list); i++)
+    if (g_ascii_strcasecmp (gtk_string_list_get_string (self->quant_ids, i), quant) == 0)
+      return i;
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static gboolean
+quant_to_position (GBinding     *binding,
+                   const GValue *from,
+                   GValue       *to,
+                   gpointer      user_data)
+{
+  HrSizeView *self = user_data;
+  guint pos = quant_position (self, g_value_get_string (from));
+
+  if (pos == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  g_value_set_uint (to, pos);
+  return TRUE;
+}
+
+static gboolean
+position_to_quant (GBinding     *binding,
+                   const GValue *from,
+                   GValue       *to,
+                   gpointer      user_data)
+{
+  HrSizeView *self = user_data;
+  guint pos = g_value_get_uint (from);
+
+  if (self->quant_ids == NULL || pos >= g_list_model_get_n_items (G_LIST_MODEL (self->quant_ids)))
+    return FALSE;
+  g_value_set_string (to, gtk_string_list_get_string (self->quant_ids, pos));
+  return TRUE;
+}
+
+/* An adjustment's value and an integer ------------------------------------------------------- */
+
+static gboolean
+integer_to_double (GBinding     *binding,
+                   const GValue *from,
+                   GValue       *to,
+                   gpointer      user_data)
+{
+  if (G_VALUE_HOLDS_INT64 (from))
+    g_value_set_double (to, (double) g_value_get_int64 (from));
+  else
+    g_value_set_double (to, (double) g_value_get_int (from));
+  return TRUE;
+}
+
+static gboolean
+double_to_integer (GBinding     *binding,
+                   const GValue *from,
+                   GValue       *to,
+                   gpointer      user_data)
+{
+  double v = floor (g_value_get_double (from) + 0.5);
+
+  /* half a token is the context spin's +/− on its way to the next power of two */
+  if (v - g_value_get_double (from) == 0.5)
+    return FALSE;
+  if (G_VALUE_HOLDS_INT64 (to))
+    g_value_set_int64 (to, (gint64) v);
+  else
+    g_value_set_int (to, (int) v);
+  return TRUE;
+}
+
+static void
+bind_integer (HrSizeView    *self,
+              const char    *property,
+              GtkAdjustment *adjustment)
+{
+  g_object_bind_property_full (self->session, property, adjustment, "value",
+                               G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               integer_to_double, double_to_integer, NULL, NULL);
+}
+
+static void
+bind_table (HrSizeView         *self,
+            const char         *property,
+            AdwComboRow        *row,
+            const char * const *table)
+{
+  g_object_bind_property_full (self->session, property, row, "selected",
+                               G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               table_to_position, position_to_table, (gpointer) table, NULL);
+}
+
+/* Entry points ------------------------------------------------------------------------------- */
+
+void
+hr_size_view_bind_lists (HrSizeView *self)
+{
+  GBindingFlags flags = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
+
+  self->list_bindings[BIND_MODEL] = g_object_bind_property (self->session, "model", self->model_picker,
+                                                            "selected-id", flags);
+  self->list_bindings[BIND_GPU] = g_object_bind_property (self->session, "gpu", self->gpu_picker,
+                                                          "selected-id", flags);
+  self->list_bindings[BIND_QUANT] = g_object_bind_property_full (self->session, "quant", self->quant_row,
+                                                                 "selected", flags, quant_to_position,
+                                                                 position_to_quant, self, NULL);
+}
+
+void
+hr_size_view_unbind_lists (HrSizeView *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->list_bindings); i++)
+    g_clear_pointer (&self->list_bindings[i], g_binding_unbind);
+}
+
+/* Binds every control but the lists (hr_size_view_bind_lists(), once they are filled). */
+void
+hr_size_view_bind_session (HrSizeView *self)
+{
+  bind_integer (self, "context", self->context_adjustment);
+  bind_integer (self, "gpus", self->gpus_adjustment);
+  bind_integer (self, "batch", self->batch_adjustment);
+  bind_integer (self, "n-cpu-moe", self->moe_adjustment);
+  g_object_bind_property (self->session, "offload", self->offload_adjustment, "value",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  bind_table (self, "kv-type", self->kv_row, kv_ids);
+  bind_table (self, "engine", self->engine_row, engine_ids);
+  bind_table (self, "backend", self->backend_row, backend_ids);
+}

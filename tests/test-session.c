@@ -1,0 +1,376 @@
+/* test-session.c — the application's session without a display: its scenario properties and
+ * their GSettings keys, its signals (once per real change), catalog edits, the advice worker,
+ * and a price refresh from a local SoupServer */
+#include <gio/gio.h>
+#include <libsoup/soup.h>
+#include <string.h>
+
+#include "hr-session.h"
+
+typedef struct
+{
+  guint scenario;
+  guint catalog;
+  guint pricing;
+  guint advice;
+} Counts;
+
+static void
+count_cb (GObject *session,
+          gpointer user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+notify_count_cb (GObject    *session,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+connect_counts (HrSession *session,
+                Counts    *counts)
+{
+  memset (counts, 0, sizeof *counts);
+  g_signal_connect (session, "scenario-changed", G_CALLBACK (count_cb), &counts->scenario);
+  g_signal_connect (session, "catalog-changed", G_CALLBACK (count_cb), &counts->catalog);
+  g_signal_connect (session, "pricing-changed", G_CALLBACK (count_cb), &counts->pricing);
+  g_signal_connect (session, "advice-changed", G_CALLBACK (count_cb), &counts->advice);
+}
+
+static HrSession *
+session_new (GSettings *settings)
+{
+  g_autoptr(GError) error = NULL;
+  HrCatalog *catalog = hr_catalog_new_default (&error);
+
+  g_assert_no_error (error);
+  return hr_session_new (catalog, NULL, settings);
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates until *@flag is non-zero (or 20 s pass). */
+static void
+wait_for (guint *flag)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+
+  while (!timed_out && *flag == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static void
+drain (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* The defaults, and the properties as the scenario the estimate reads. */
+static void
+test_properties (void)
+{
+  g_autoptr(HrSession) session = session_new (NULL);
+  const HrScenario *s = hr_session_get_scenario (session);
+  g_autofree char *engine = NULL;
+
+  g_assert_nonnull (s);
+  g_assert_cmpstr (s->model->id, ==, HR_SESSION_DEFAULT_MODEL);
+  g_assert_cmpstr (s->gpu->id, ==, HR_SESSION_DEFAULT_GPU);
+  g_assert_cmpstr (s->quant, ==, HR_SESSION_DEFAULT_QUANT);
+  g_assert_cmpint (s->context, ==, 8192);
+  g_assert_cmpfloat (s->reserve, ==, 0.05);
+  g_assert_false (s->backend_set);
+
+  g_object_set (session, "model", "qwen3-32b", "gpu", "h200-141gb", "quant", "q8_0", "context", (gint64) 32768,
+                "gpus", 2, "batch", 4, "kv-type", "bf16", "engine", "vllm", "backend", "rocm",
+                "offload", 25.0, "reserve-pct", 10.0, "unified-share", 0.5, "engine-version", "2024", NULL);
+  s = hr_session_get_scenario (session);
+  g_assert_cmpstr (s->model->id, ==, "qwen3-32b");
+  g_assert_cmpstr (s->gpu->id, ==, "h200-141gb");
+  g_assert_cmpstr (s->quant, ==, "Q8_0");            /* the catalog's spelling */
+  g_assert_cmpint (s->context, ==, 32768);
+  g_assert_cmpint (s->n_gpus, ==, 2);
+  g_assert_cmpint (s->batch, ==, 4);
+  g_assert_cmpint (s->kv_type, ==, HR_KV_F16);       /* bf16 is stored as the schema's "f16" */
+  g_assert_cmpint (s->engine, ==, HR_ENGINE_VLLM);
+  g_assert_true (s->backend_set);
+  g_assert_cmpint (s->backend, ==, HR_BACKEND_ROCM);
+  g_assert_cmpfloat (s->offload_pct, ==, 25);
+  g_assert_cmpfloat (s->reserve, ==, 0.10);
+  g_assert_cmpfloat (s->unified_share, ==, 0.5);
+  g_assert_cmpint (s->engine_version, ==, HR_ENGINE_VERSION_2024);
+  g_assert_cmpint (s->n_cpu_moe, ==, 0);             /* a dense model keeps no experts on the CPU */
+
+  /* what the schema would refuse never gets in */
+  g_object_set (session, "engine", "no-such-engine", "kv-type", "q5_1", "backend", "cuda-ish", NULL);
+  g_object_get (session, "engine", &engine, NULL);
+  g_assert_cmpstr (engine, ==, "vllm");
+  g_assert_cmpint (hr_session_get_scenario (session)->kv_type, ==, HR_KV_F16);
+  g_assert_cmpint (hr_session_get_scenario (session)->backend, ==, HR_BACKEND_ROCM);
+
+  /* the model's limits, as core counts them: Nemotron 3 Nano has experts in 23 of its 52 layers */
+  g_object_set (session, "model", "nemotron-3-nano-30b-a3b", "n-cpu-moe", 52, "context", (gint64) (1 << 24), NULL);
+  s = hr_session_get_scenario (session);
+  g_assert_cmpint (s->n_cpu_moe, ==, 23);
+  g_assert_cmpint (s->context, ==, s->model->max_context);
+  g_object_set (session, "model", "qwen3-32b", NULL);
+  g_assert_cmpint (hr_session_get_scenario (session)->context, ==, hr_session_get_scenario (session)->model->max_context);
+
+  /* an unknown id falls back to the default; NULL (a picker between lists) changes nothing */
+  hr_session_set_gpu (session, "no-such-gpu");
+  g_assert_cmpstr (hr_session_get_gpu (session), ==, HR_SESSION_DEFAULT_GPU);
+  hr_session_set_model (session, NULL);
+  g_assert_cmpstr (hr_session_get_model (session), ==, "qwen3-32b");
+  drain ();
+}
+
+/* "scenario-changed" once per real change, never for the same value again. */
+static void
+test_signals_once (void)
+{
+  g_autoptr(HrSession) session = session_new (NULL);
+  Counts counts;
+  guint notified = 0;
+
+  connect_counts (session, &counts);
+  g_signal_connect (session, "notify::context", G_CALLBACK (notify_count_cb), &notified);
+
+  g_object_set (session, "context", (gint64) 8192, NULL);   /* already so */
+  hr_session_set_model (session, HR_SESSION_DEFAULT_MODEL);
+  g_assert_cmpuint (counts.scenario, ==, 0);
+  g_assert_cmpuint (notified, ==, 0);
+
+  g_object_set (session, "context", (gint64) 16384, NULL);
+  g_assert_cmpuint (counts.scenario, ==, 1);
+  g_assert_cmpuint (notified, ==, 1);
+  g_object_set (session, "context", (gint64) 16384, NULL);
+  g_assert_cmpuint (counts.scenario, ==, 1);
+
+  g_object_set (session, "model", "qwen3-8b", "gpus", 4, NULL);
+  g_assert_cmpuint (counts.scenario, ==, 3);
+  g_object_set (session, "engine", "llama-cpp", NULL);        /* the same engine, spelled otherwise */
+  g_assert_cmpuint (counts.scenario, ==, 3);
+  g_assert_cmpuint (counts.catalog, ==, 0);
+  g_assert_cmpuint (counts.pricing, ==, 0);
+}
+
+/* Adding and removing the user's entries: one "catalog-changed" each, and the scenario leaves a
+ * removed GPU for the default. */
+static void
+test_catalog_edits (void)
+{
+  g_autoptr(HrSession) session = session_new (NULL);
+  g_autoptr(GError) error = NULL;
+  HrGpu *gpu = hr_gpu_new_from_spec ("memory_gib=48,bandwidth_gbs=900,fp16_tflops=100,name=Lab card", &error);
+  HrModel *model = hr_model_copy (hr_catalog_find_model (hr_session_get_catalog (session), "qwen3-8b"));
+  Counts counts;
+
+  g_assert_no_error (error);
+  g_free (gpu->id);
+  gpu->id = g_strdup ("user-lab-card");
+  g_free (model->id);
+  model->id = g_strdup ("user-my-qwen");
+  connect_counts (session, &counts);
+
+  hr_session_add_gpu (session, gpu, NULL);
+  g_assert_cmpuint (counts.catalog, ==, 1);
+  g_assert_cmpuint (counts.scenario, ==, 0);
+  hr_session_set_gpu (session, "user-lab-card");
+  g_assert_cmpstr (hr_session_get_scenario (session)->gpu->id, ==, "user-lab-card");
+  g_assert_cmpuint (counts.scenario, ==, 1);
+
+  hr_session_add_model (session, model);
+  g_assert_cmpuint (counts.catalog, ==, 2);
+  hr_session_set_model (session, "user-my-qwen");
+  g_assert_cmpstr (hr_session_get_scenario (session)->model->id, ==, "user-my-qwen");
+
+  /* the scenario's GPU goes: the default takes its place, and everyone is told */
+  g_assert_true (hr_session_remove_gpu (session, "user-lab-card"));
+  g_assert_cmpuint (counts.catalog, ==, 3);
+  g_assert_cmpstr (hr_session_get_scenario (session)->gpu->id, ==, HR_SESSION_DEFAULT_GPU);
+  g_assert_false (hr_session_remove_gpu (session, "user-lab-card"));
+  g_assert_cmpuint (counts.catalog, ==, 3);
+  g_assert_true (hr_session_remove_model (session, "user-my-qwen"));
+  g_assert_cmpstr (hr_session_get_model (session), ==, HR_SESSION_DEFAULT_MODEL);
+  g_assert_cmpuint (counts.catalog, ==, 4);
+  drain ();
+}
+
+/* The scenario keys of GSettings and the properties move each other; a stale id comes back as
+ * the default, in the key too. */
+static void
+test_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(HrSession) session = NULL;
+  g_autofree char *gpu = NULL;
+  Counts counts;
+
+  g_settings_set_string (settings, "model", "gemma-3-27b");
+  g_settings_set_int64 (settings, "context", 65536);
+  g_settings_set_string (settings, "gpu", "no-such-gpu");
+  g_settings_reset (settings, "engine");
+  g_settings_set_string (settings, "default-engine", "sglang");
+  session = session_new (settings);
+  connect_counts (session, &counts);
+
+  g_assert_cmpstr (hr_session_get_scenario (session)->model->id, ==, "gemma-3-27b");
+  g_assert_cmpint (hr_session_get_scenario (session)->context, ==, 65536);
+  g_assert_cmpstr (hr_session_get_gpu (session), ==, HR_SESSION_DEFAULT_GPU);
+  /* a scenario without an engine of its own starts with the preferred one */
+  g_assert_cmpint (hr_session_get_scenario (session)->engine, ==, HR_ENGINE_SGLANG);
+  drain ();
+  gpu = g_settings_get_string (settings, "gpu");
+  g_assert_cmpstr (gpu, ==, HR_SESSION_DEFAULT_GPU);
+
+  g_object_set (session, "batch", 8, NULL);
+  g_assert_cmpint (g_settings_get_int (settings, "batch"), ==, 8);
+  g_settings_set_string (settings, "quant", "IQ4_XS");
+  g_assert_cmpstr (hr_session_get_quant (session), ==, "IQ4_XS");
+  g_settings_set_double (settings, "reserve-pct", 12);
+  g_assert_cmpfloat (hr_session_get_scenario (session)->reserve, ==, 0.12);
+  g_assert_cmpuint (counts.scenario, ==, 3);
+
+  g_clear_object (&session);
+  for (guint i = 0; i < 7; i++)
+    g_settings_reset (settings, (const char *[]) { "model", "context", "gpu", "batch", "quant",
+                                                   "reserve-pct", "default-engine" }[i]);
+  g_settings_reset (settings, "engine");
+}
+
+/* The worker's answers arrive once, for the scenario still in place; a scenario changed while it
+ * ran drops them. */
+static void
+test_advice (void)
+{
+  g_autoptr(HrSession) session = session_new (NULL);
+  const HrAdviceState *advice;
+  Counts counts;
+
+  connect_counts (session, &counts);
+  g_assert_null (hr_session_get_advice (session));
+  hr_session_request_advice (session);
+  g_assert_true (hr_session_get_advising (session));
+  /* changed before the answers are back: those are dropped, the newer request runs next */
+  g_object_set (session, "context", (gint64) 4096, NULL);
+  hr_session_request_advice (session);
+  wait_for (&counts.advice);
+  while (hr_session_get_advising (session))
+    g_main_context_iteration (NULL, TRUE);
+  drain ();
+
+  g_assert_cmpuint (counts.advice, ==, 1);
+  advice = hr_session_get_advice (session);
+  g_assert_nonnull (advice);
+  g_assert_cmpuint (advice->matrix->len, >, 0);
+  g_assert_cmpuint (advice->launch->len, >, 0);
+  g_assert_false (hr_session_get_advising (session));
+}
+
+/* Server (on this thread's main context: the manager fetches asynchronously) ------------------ */
+
+static void
+server_cb (SoupServer        *server,
+           SoupServerMessage *msg,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  g_autofree char *file = g_test_build_filename (G_TEST_DIST, "fixtures", "skypilot", "runpod", "vms.csv", NULL);
+  char *text = NULL;
+  gsize length = 0;
+
+  if (!g_str_equal (path, "/v7/runpod/vms.csv"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+  g_assert_true (g_file_get_contents (file, &text, &length, NULL));
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/csv", SOUP_MEMORY_TAKE, text, length);
+}
+
+/* A price refresh without a display: the manager puts the new prices in, the session says so
+ * once, and the scenario is priced with them. */
+static void
+test_pricing_refresh (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(HrSession) session = session_new (settings);
+  g_autoptr(HrPricingManager) manager = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("headroom-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "pricing.json", NULL);
+  g_autofree char *base = NULL;
+  const HrPricing *pricing;
+  guint refreshed = 0;
+  Counts counts;
+  GSList *uris;
+
+  soup_server_add_handler (server, NULL, server_cb, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  base = g_strdup_printf ("http://127.0.0.1:%d/v7", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_setenv ("HEADROOM_CATALOG_BASE", base, TRUE);
+  g_setenv ("XDG_CACHE_HOME", dir, TRUE);
+  g_settings_reset (settings, "pricing-url");
+  g_settings_set_strv (settings, "catalog-clouds", (const char *[]) { "runpod", NULL });
+
+  manager = hr_pricing_manager_new (hr_session_get_catalog (session), settings, path);
+  g_assert_true (hr_pricing_manager_load (manager, &error));
+  g_assert_no_error (error);
+  hr_session_set_pricing_manager (session, manager);
+  g_assert_true (hr_session_get_pricing_manager (session) == manager);
+  connect_counts (session, &counts);
+  g_signal_connect (manager, "refreshed", G_CALLBACK (notify_count_cb), &refreshed);
+
+  hr_pricing_manager_refresh (manager);
+  wait_for (&refreshed);
+  g_assert_cmpuint (counts.pricing, ==, 1);
+  g_assert_cmpuint (counts.scenario, ==, 0);
+  pricing = hr_catalog_get_pricing (hr_session_get_catalog (session));
+  g_assert_cmpstr (pricing->source, ==, "catalog-network");
+  for (guint i = 0; i < pricing->offers->len; i++)
+    g_assert_cmpstr (((HrOffer *) g_ptr_array_index (pricing->offers, i))->provider, ==, "RunPod");
+
+  /* a setting the prices depend on: the manager rebuilds them, the session says so once more */
+  g_settings_set_boolean (settings, "price-spot", TRUE);
+  g_assert_cmpuint (counts.pricing, ==, 2);
+
+  g_settings_reset (settings, "price-spot");
+  g_settings_reset (settings, "catalog-clouds");
+  hr_session_set_pricing_manager (session, NULL);
+  drain ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/session/properties", test_properties);
+  g_test_add_func ("/session/signals-once", test_signals_once);
+  g_test_add_func ("/session/catalog-edits", test_catalog_edits);
+  g_test_add_func ("/session/settings", test_settings);
+  g_test_add_func ("/session/advice", test_advice);
+  g_test_add_func ("/session/pricing-refresh", test_pricing_refresh);
+  return g_test_run ();
+}
