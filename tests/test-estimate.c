@@ -223,6 +223,64 @@ test_ud_dense (void)
   g_assert_cmpfloat (ud.bytes, ==, q4.bytes);
 }
 
+/* With no fraction set, SGLang uses its own (ServerArgs._handle_gpu_memory_settings): the GPU's
+ * MiB less 512 + 1.5 × chunk + 2 × graph batch + 128 per TP rank, at least 10 GiB above 60 GiB;
+ * vLLM 0.90.  A fraction the user gives is used as given. */
+static void
+test_sglang_default_fraction (void)
+{
+  HrScenario s;
+  HrEstimate e, e90;
+
+  scenario (&s, "llama-3.1-8b", "h100-80gb-sxm");
+  s.engine = HR_ENGINE_SGLANG;
+  /* (81920 − 13440) / 81920 */
+  g_assert_cmpfloat (hr_estimate_mem_fraction (&s), ==, 0.836);
+  s.n_gpus = 4;
+  g_assert_cmpfloat (hr_estimate_mem_fraction (&s), ==, 0.825);
+  s.n_gpus = 1;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  s.gpu_mem_util = 0.90;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e90, NULL));
+  g_assert_cmpfloat (hr_estimate_mem_fraction (&s), ==, 0.90);
+  g_assert_cmpfloat (fabs (e90.kv_pool_bytes - e.kv_pool_bytes -
+                           (e.driver_memory_bytes - 0.35 * HR_GIB) * (0.90 - 0.836)), <, 1.0);
+  s.gpu_mem_util = 0;
+  s.engine_version = HR_ENGINE_VERSION_2024;
+  g_assert_cmpfloat (hr_estimate_mem_fraction (&s), ==, 0.90);
+
+  /* (24576 − 3760) / 24576: chunk 2048, 24 graph batches */
+  scenario (&s, "llama-3.1-8b", "rtx-4090-24gb");
+  s.engine = HR_ENGINE_SGLANG;
+  g_assert_cmpfloat (hr_estimate_mem_fraction (&s), ==, 0.847);
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_cmpfloat (hr_estimate_mem_fraction (&s), ==, 0.90);
+}
+
+/* vLLM and SGLang load a multimodal checkpoint's vision encoder: Gemma 4 26B-A4B's ~550M beside
+ * its 25.2B, "Model loading took 48.5 GiB memory" in vLLM 0.19 with --enforce-eager
+ * (myoceane.fr, 2026-04-17); the text model alone is 46.94 GiB.  llama.cpp loads it only with
+ * --mmproj. */
+static void
+test_vision_tower (void)
+{
+  HrScenario s;
+  HrEstimate e, llama;
+
+  scenario (&s, "gemma-4-26b-a4b", "a100-80gb-sxm");
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
+  s.context = 131072;
+  s.engine = HR_ENGINE_VLLM;
+  s.enforce_eager = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (hr_to_gib (e.weights_gpu) / 48.5 - 1), <, 0.015);
+  /* --enforce-eager: no CUDA graphs; "Available KV cache memory: 21.5 GiB" */
+  g_assert_cmpfloat (fabs (hr_to_gib (e.kv_pool_bytes) / 21.5 - 1), <, 0.02);
+  s.engine = HR_ENGINE_LLAMA_CPP;
+  g_assert_true (hr_estimate_compute (&s, NULL, &llama, NULL));
+  g_assert_cmpfloat (fabs (e.weights.bytes - llama.weights.bytes - 0.55e9 * 2), <, 1.0);
+}
+
 /* vLLM's serving capacity against its own startup logs (tests/accuracy/vllm_logs.csv). */
 static void
 test_vllm_capacity (void)
@@ -555,6 +613,8 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);
   g_test_add_func ("/estimate/llama/gpt-oss-mxfp4-gguf", test_gpt_oss_mxfp4_gguf);
   g_test_add_func ("/estimate/weights/ud-dense", test_ud_dense);
+  g_test_add_func ("/estimate/sglang/default-fraction", test_sglang_default_fraction);
+  g_test_add_func ("/estimate/vllm/vision-tower", test_vision_tower);
   g_test_add_func ("/estimate/vllm/capacity", test_vllm_capacity);
   g_test_add_func ("/estimate/kv/per-kind", test_kv_per_kind);
   g_test_add_func ("/estimate/kv/quantized", test_quantized_kv);

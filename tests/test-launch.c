@@ -364,6 +364,39 @@ test_llama_cpp_options (void)
                    "--jinja --host 0.0.0.0 --port 8080");
 }
 
+/* --enforce-eager: vLLM's flag, SGLang's --disable-cuda-graph; a fraction the user gives is
+ * written as given. */
+static void
+test_enforce_eager (void)
+{
+  g_autoptr(HrModel) m = make_glm_air ();
+  g_autoptr(HrGpu) gpu = make_h100 ();
+  g_autoptr(GPtrArray) cmds = NULL;
+  g_autofree char *vllm = NULL;
+  g_autofree char *sglang = NULL;
+  HrScenario s;
+  HrEstimate est;
+
+  hr_scenario_init (&s, m, gpu);
+  g_strlcpy (s.quant, "FP8", sizeof s.quant);
+  s.context = 32768;
+  s.n_gpus = 2;
+  s.gpu_mem_util = 0.85;
+  s.enforce_eager = TRUE;
+  estimate_fits (&est);
+  cmds = hr_launch_commands (&s, &est);
+  vllm = one_line (cmds, HR_ENGINE_VLLM, NULL);
+  g_assert_cmpstr (vllm, ==,
+                   "vllm serve zai-org/GLM-4.5-Air --tensor-parallel-size 2 "
+                   "--max-model-len 32768 --gpu-memory-utilization 0.85 --enforce-eager "
+                   "--quantization fp8");
+  sglang = one_line (cmds, HR_ENGINE_SGLANG, NULL);
+  g_assert_cmpstr (sglang, ==,
+                   "python -m sglang.launch_server --model-path zai-org/GLM-4.5-Air --tp 2 "
+                   "--context-length 32768 --mem-fraction-static 0.85 --disable-cuda-graph "
+                   "--quantization fp8 --host 0.0.0.0 --port 30000");
+}
+
 static void
 test_fp8_kv (void)
 {
@@ -405,10 +438,11 @@ test_fp8_kv (void)
                    "--max-model-len 32768 --gpu-memory-utilization 0.90 --kv-cache-dtype fp8 "
                    "--max-num-seqs 8 --quantization fp8");
 
+  /* SGLang: no fraction set, so SGLang's own default for 2 × 80 GB, written out */
   sglang = one_line (cmds, HR_ENGINE_SGLANG, NULL);
   g_assert_cmpstr (sglang, ==,
                    "python -m sglang.launch_server --model-path zai-org/GLM-4.5-Air --tp 2 "
-                   "--context-length 32768 --mem-fraction-static 0.90 "
+                   "--context-length 32768 --mem-fraction-static 0.834 "
                    "--kv-cache-dtype fp8_e4m3 --max-running-requests 8 --quantization fp8 "
                    "--host 0.0.0.0 --port 30000");
 
@@ -723,6 +757,7 @@ main (int   argc,
   g_test_add_func ("/launch/vllm/fp8-native", test_fp8_native);
   g_test_add_func ("/launch/vllm/no-offload-flag", test_no_offload_flag);
   g_test_add_func ("/launch/fp8-kv", test_fp8_kv);
+  g_test_add_func ("/launch/enforce-eager", test_enforce_eager);
   g_test_add_func ("/launch/ollama", test_ollama);
   g_test_add_func ("/launch/mlx", test_mlx);
   g_test_add_func ("/launch/quote/words", test_quoting);

@@ -20,7 +20,7 @@ hr_cli_args_init (HrCliArgs *args)
   args->batch = 1;
   args->offload_pct = 0;
   args->reserve_pct = HR_DEFAULT_RESERVE * 100;
-  args->gpu_mem_util = 0.90;
+  args->gpu_mem_util = 0;
   args->max_num_seqs = -1;   /* not given: the engine's default */
   args->prompt = HR_DEFAULT_PROMPT;
   args->ubatch = 512;
@@ -69,11 +69,13 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "offload-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->offload_pct, "Percent of layers kept in system RAM", "P" },
     { "n-cpu-moe", 0, 0, G_OPTION_ARG_INT, &args->n_cpu_moe, "MoE: layers whose experts stay on the CPU", "N" },
     { "reserve-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->reserve_pct, "Memory held back, percent (5)", "P" },
-    { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_DOUBLE, &args->gpu_mem_util, "vLLM/SGLang memory fraction (0.90)", "F" },
+    { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_DOUBLE, &args->gpu_mem_util, "vLLM/SGLang memory fraction (default: vLLM 0.90, SGLang its own by GPU memory and TP)", "F" },
     { "max-num-seqs", 0, 0, G_OPTION_ARG_INT, &args->max_num_seqs, "vLLM/SGLang sequences per step (default: the engine's, 1024 at 70 GiB and up except A100, else 256)", "N" },
     { "prompt", 0, 0, G_OPTION_ARG_INT, &args->prompt, "Prompt tokens for time to first token (4096)", "N" },
     { "ubatch", 0, 0, G_OPTION_ARG_INT, &args->ubatch, "llama.cpp micro-batch (512)", "N" },
     { "no-flash-attn", 0, 0, G_OPTION_ARG_NONE, &args->no_flash_attn, "llama.cpp without flash attention", NULL },
+    { "enforce-eager", 0, 0, G_OPTION_ARG_NONE, &args->enforce_eager,
+      "vLLM/SGLang without CUDA graphs (vLLM --enforce-eager, SGLang --disable-cuda-graph)", NULL },
     { "free-memory", 0, 0, G_OPTION_ARG_NONE, &args->free_memory,
       "With --gpu this: size against the memory free now, not the total", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &args->json, "JSON output", NULL },
@@ -305,6 +307,7 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   s->prompt_tokens = args->prompt;
   s->ubatch = args->ubatch;
   s->flash_attn = !args->no_flash_attn;
+  s->enforce_eager = args->enforce_eager;
 
   if (gpu != NULL)
     {

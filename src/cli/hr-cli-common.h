@@ -41,6 +41,7 @@ typedef struct
   int prompt;
   int ubatch;
   gboolean no_flash_attn;
+  gboolean enforce_eager;
   gboolean free_memory;  /* --gpu this: size against the memory free now */
   gboolean json;
   gboolean csv;

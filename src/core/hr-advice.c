@@ -621,8 +621,8 @@ hr_advice_diagnosis (const HrScenario *scenario,
   if (scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG)
     g_ptr_array_add (lines, g_strdup_printf (_("%s pre-allocates %s GiB (%.0f%% of memory) and fills what the weights leave with KV cache: expect the GPU to look full."),
                                              hr_engine_display_name (scenario->engine),
-                                             fmt_num (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * scenario->gpu_mem_util, 1),
-                                             scenario->gpu_mem_util * 100));
+                                             fmt_num (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * hr_estimate_mem_fraction (scenario), 1),
+                                             hr_estimate_mem_fraction (scenario) * 100));
   if ((scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG) && e->kv_pool_bytes > 0)
     {
       char pool[64], tokens[64], conc[64];

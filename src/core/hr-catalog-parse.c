@@ -332,7 +332,7 @@ parse_model (const char  *file,
   HrEntry entry = { file, NULL };
   JsonObject *object;
   JsonObject *arch;
-  double total_b, active_b;
+  double total_b, active_b, vision_b;
   gint64 max_context;
   gboolean ok;
 
@@ -374,6 +374,8 @@ parse_model (const char  *file,
       hr_entry_error (error, &entry, "active_params_b", _("exceeds total_params_b"));
       ok = FALSE;
     }
+  ok = ok && hr_entry_read_number (&entry, object, "vision_params_b", FALSE, 0, TRUE, 1e3,
+                                   &vision_b, error);
   ok = ok && hr_entry_read_int (&entry, object, "max_context", FALSE, 1,
                                 G_GINT64_CONSTANT (1) << 32, 0, &max_context, error);
 
@@ -389,6 +391,7 @@ parse_model (const char  *file,
   model->origin = HR_MODEL_ORIGIN_CATALOG;
   model->total_params = isfinite (total_b) ? total_b * 1e9 : NAN;
   model->active_params = isfinite (active_b) ? active_b * 1e9 : NAN;
+  model->vision_params = isfinite (vision_b) ? vision_b * 1e9 : 0;
   model->max_context = max_context;
   fill_unknown_params (model);
   return g_steal_pointer (&model);

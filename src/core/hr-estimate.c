@@ -188,6 +188,46 @@ vllm_large_defaults (const HrScenario *s)
   return driver_memory_bytes (g) >= VLLM_LARGE_GIB * HR_GIB;
 }
 
+/* SGLang's --mem-fraction-static when the user sets none (ServerArgs._handle_gpu_memory_settings,
+ * sglang main since PR #10975, 2025): the GPU's memory in MiB (nvidia-smi's total, the
+ * datasheet figure here) less a reserve for activations of a chunked prefill
+ * (1.5 MiB × max(chunk, 2048)), CUDA graphs (2 MiB per graph batch), 512 MiB of metadata and
+ * 128 MiB per tensor-parallel rank, at least 10 GiB on cards above 60 GiB.  The chunk and the
+ * graph batch follow from the memory and TP degree. */
+static double
+sglang_default_fraction (const HrScenario *s)
+{
+  double mib = s->gpu->memory_gib * 1024;
+  int tp = MAX (s->n_gpus, 1);
+  double chunk, graph_bs, reserved;
+
+  if (mib < 20 * 1024)
+    chunk = 2048, graph_bs = 8;
+  else if (mib < 35 * 1024)
+    chunk = 2048, graph_bs = tp < 4 ? 24 : 80;
+  else if (mib < 60 * 1024)
+    chunk = 4096, graph_bs = tp < 4 ? 32 : 160;
+  else if (mib < 160 * 1024)
+    chunk = 8192, graph_bs = tp < 4 ? 256 : 512;
+  else
+    chunk = 16384, graph_bs = 512;
+  reserved = 512 + MAX (chunk, 2048) * 1.5 + graph_bs * 2 + tp / 8.0 * 1024;
+  if (mib > 60 * 1024)
+    reserved = MAX (reserved, 10 * 1024);
+  return round ((mib - reserved) / mib * 1000) / 1000;
+}
+
+double
+hr_estimate_mem_fraction (const HrScenario *s)
+{
+  if (s->gpu_mem_util > 0)
+    return s->gpu_mem_util;
+  if (s->engine == HR_ENGINE_SGLANG && s->engine_version == HR_ENGINE_VERSION_CURRENT &&
+      s->gpu != NULL && s->gpu->memory_gib > 0)
+    return sglang_default_fraction (s);
+  return HR_DEFAULT_GPU_MEM_UTIL;
+}
+
 int
 hr_estimate_max_num_seqs (const HrScenario *s)
 {
@@ -233,7 +273,7 @@ server_activation_peak (const HrScenario *s)
 static double
 server_cuda_graphs (const HrScenario *s)
 {
-  if (s->engine_version == HR_ENGINE_VERSION_2024)
+  if (s->engine_version == HR_ENGINE_VERSION_2024 || s->enforce_eager)
     return 0;
   return (0.4 + 0.015 * s->model->n_layers) * HR_GIB;
 }
@@ -324,10 +364,10 @@ server_capacity (const HrScenario *s,
      * less (1 − mem_fraction_static) × the memory free before loading them, which the CUDA
      * context and, under tensor parallelism, NCCL and the all-reduce buffers already hold.
      * Activations and CUDA graphs live in that reserve, not in the pool. */
-    out->kv_pool_bytes = MAX (0, (out->driver_memory_bytes - server_non_torch (s)) * s->gpu_mem_util -
+    out->kv_pool_bytes = MAX (0, (out->driver_memory_bytes - server_non_torch (s)) * hr_estimate_mem_fraction (s) -
                                  weights_gpu / s->n_gpus);
   else
-    out->kv_pool_bytes = MAX (0, out->driver_memory_bytes * s->gpu_mem_util - weights_gpu / s->n_gpus -
+    out->kv_pool_bytes = MAX (0, out->driver_memory_bytes * hr_estimate_mem_fraction (s) - weights_gpu / s->n_gpus -
                                  out->compute_bytes / s->n_gpus);
   out->kv_capacity_tokens = per_token > 0 ? floor (out->kv_pool_bytes / (per_token * page)) * page : 0;
   out->max_concurrency = request > 0 ? out->kv_pool_bytes / request : 0;
@@ -559,6 +599,10 @@ hr_estimate_compute (const HrScenario  *s,
                               ? HR_QUANT_MXFP4_CHECKPOINT : s->quant,
                            &out->weights, error))
     return FALSE;
+  /* vLLM and SGLang load a multimodal checkpoint's vision (and audio) encoder with it, in 16
+   * bits; llama.cpp only with --mmproj.  Not read when decoding text. */
+  if (server && m->vision_params > 0)
+    out->weights.bytes += m->vision_params * 2;
 
   /* ---- where the weights live ---- */
   if (s->offload_pct > 0)
@@ -651,7 +695,7 @@ hr_estimate_compute (const HrScenario  *s,
   else
     usable_per_gpu = gpu_mem * (1.0 - s->reserve);
   if (server)
-    usable_per_gpu = MIN (usable_per_gpu, gpu_mem * s->gpu_mem_util);
+    usable_per_gpu = MIN (usable_per_gpu, gpu_mem * hr_estimate_mem_fraction (s));
 
   out->physical_bytes = gpu_mem * n;
   out->usable_bytes = usable_per_gpu * n;

@@ -11,10 +11,11 @@
  *    --tensor-split with --split-mode layer, --parallel, --rpc for rpc-server workers.
  *  - vLLM `vllm serve`: --max-model-len, --gpu-memory-utilization, --tensor-parallel-size,
  *    --pipeline-parallel-size with --distributed-executor-backend ray across nodes,
- *    --kv-cache-dtype fp8, --max-num-seqs, --quantization fp8 (online, from a 16-bit
- *    checkpoint), --cpu-offload-gb (per GPU).
+ *    --kv-cache-dtype fp8, --max-num-seqs, --enforce-eager, --quantization fp8 (online, from a
+ *    16-bit checkpoint), --cpu-offload-gb (per GPU).
  *  - SGLang `python -m sglang.launch_server`: --context-length, --tp, --mem-fraction-static,
- *    --kv-cache-dtype fp8_e4m3, --max-running-requests, --nnodes/--node-rank/--dist-init-addr.
+ *    --kv-cache-dtype fp8_e4m3, --max-running-requests, --disable-cuda-graph,
+ *    --nnodes/--node-rank/--dist-init-addr.
  *  - Ollama: `ollama run hf.co/REPO:TAG`, server settings from OLLAMA_* environment variables.
  *  - MLX: `mlx_lm.server --model mlx-community/… --max-kv-size`.
  */
@@ -678,6 +679,11 @@ vllm_args (const Ctx *c,
       sh_break (sh);
       sh_rawf (sh, "--max-num-seqs %d", c->batch);
     }
+  if (c->sc->enforce_eager)
+    {
+      sh_break (sh);
+      sh_raw (sh, "--enforce-eager");
+    }
   if (fp8_online)
     {
       sh_break (sh);
@@ -749,6 +755,17 @@ vllm_ray_command (const Ctx            *c,
   return command_new (HR_ENGINE_VLLM, title, sh_free (&sh), notes);
 }
 
+/* The fraction the estimate sized SGLang's pool with: the user's, else SGLang's own default,
+ * written out so the server holds what the estimate says. */
+static double
+sglang_fraction (const Ctx *c)
+{
+  HrScenario s = *c->sc;
+
+  s.engine = HR_ENGINE_SGLANG;
+  return hr_estimate_mem_fraction (&s);
+}
+
 /* SGLang's sizing and server arguments after the parallelism flags. */
 static void
 sglang_args (const Ctx *c,
@@ -757,10 +774,13 @@ sglang_args (const Ctx *c,
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   int offload = cpu_offload_gib_per_gpu (c);
+  double util;
 
   sh_break (sh);
   sh_rawf (sh, "--context-length %" G_GINT64_FORMAT, c->context);
-  sh_rawf (sh, "--mem-fraction-static %s", fmt2 (buf, sizeof buf, c->util));
+  util = sglang_fraction (c);
+  sh_rawf (sh, "--mem-fraction-static %s",
+           g_ascii_formatd (buf, sizeof buf, fabs (util * 100 - round (util * 100)) < 1e-9 ? "%.2f" : "%.3f", util));
   if (kv_quantized (c->sc->kv_type))
     {
       sh_break (sh);
@@ -770,6 +790,11 @@ sglang_args (const Ctx *c,
     {
       sh_break (sh);
       sh_rawf (sh, "--max-running-requests %d", c->batch);
+    }
+  if (c->sc->enforce_eager)
+    {
+      sh_break (sh);
+      sh_raw (sh, "--disable-cuda-graph");
     }
   if (fp8_online)
     {
@@ -1177,7 +1202,7 @@ hr_launch_commands_for_file (const HrScenario *scenario,
   c.batch = MAX (scenario->batch, 1);
   c.context = MAX (scenario->context, 1);
   c.util = scenario->gpu_mem_util > 0 && scenario->gpu_mem_util <= 1
-           ? scenario->gpu_mem_util : 0.90;
+           ? scenario->gpu_mem_util : HR_DEFAULT_GPU_MEM_UTIL;
 
   metal = c.backend == HR_BACKEND_METAL;
   /* vLLM and SGLang serve Hugging Face checkpoints, and neither runs on Apple GPUs. */

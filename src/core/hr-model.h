@@ -68,6 +68,8 @@ typedef struct
 
   double total_params;   /* parameter count (not billions); NAN when unknown */
   double active_params;  /* parameters used per token (MoE: shared + active experts) */
+  double vision_params;  /* vision/audio encoder the checkpoint ships beside total_params (0: none
+                          * known); vLLM and SGLang load it, llama.cpp only with --mmproj */
 
   int n_layers;        /* transformer blocks (excluding MTP layers) */
   int hidden;

@@ -44,7 +44,7 @@ hr_scenario_init (HrScenario    *scenario,
   scenario->prompt_tokens = HR_DEFAULT_PROMPT;
   scenario->ubatch = 512;
   scenario->flash_attn = TRUE;
-  scenario->gpu_mem_util = 0.90;
+  scenario->gpu_mem_util = 0;
   scenario->sysram_bandwidth_gbs = NAN;
 }
 
@@ -98,7 +98,7 @@ hr_scenario_validate (const HrScenario  *scenario,
     FAIL ("prompt length must be between 1 and %d tokens", HR_MAX_CONTEXT);
   if (scenario->ubatch < 1 || scenario->ubatch > 65536)
     FAIL ("micro-batch (ubatch) must be between 1 and 65536");
-  if (!(scenario->gpu_mem_util > 0.05 && scenario->gpu_mem_util <= 1.0))
+  if (scenario->gpu_mem_util != 0 && !(scenario->gpu_mem_util > 0.05 && scenario->gpu_mem_util <= 1.0))
     FAIL ("GPU memory utilisation must be between 0.05 and 1.0");
   if (scenario->max_num_seqs < 0 || scenario->max_num_seqs > HR_MAX_NUM_SEQS)
     FAIL ("--max-num-seqs must be between 1 and %d (got %d)", HR_MAX_NUM_SEQS, scenario->max_num_seqs);

@@ -38,6 +38,7 @@ typedef enum
 #define HR_MAX_GPUS        1024
 #define HR_MAX_BATCH       4096
 #define HR_DEFAULT_RESERVE 0.05
+#define HR_DEFAULT_GPU_MEM_UTIL 0.90   /* vLLM's --gpu-memory-utilization default */
 #define HR_DEFAULT_PROMPT  4096
 #define HR_MAX_NUM_SEQS    65536
 
@@ -62,8 +63,10 @@ typedef struct
   int prompt_tokens;        /* for TTFT (4096) */
   int ubatch;               /* llama.cpp -ub (512) */
   gboolean flash_attn;      /* llama.cpp --flash-attn (TRUE) */
-  double gpu_mem_util;      /* vLLM/SGLang --gpu-memory-utilization (0.90) */
+  double gpu_mem_util;      /* vLLM/SGLang --gpu-memory-utilization; 0: the engine's default
+                             * (hr_estimate_mem_fraction) */
   int max_num_seqs;         /* vLLM/SGLang --max-num-seqs; 0: the engine's default */
+  gboolean enforce_eager;   /* vLLM --enforce-eager / SGLang --disable-cuda-graph: no CUDA graphs */
   double sysram_bandwidth_gbs; /* system RAM bandwidth for offload (NAN: default per platform) */
 } HrScenario;
 

@@ -423,6 +423,12 @@ built_model (Models     *models,
       m = llama_like (key, "Qwen/Qwen2.5-7B config.json", 28, 3584, 28, 4, 18944, 152064, FALSE);
       m->total_params += 28.0 * (3584 + 2 * 512);
     }
+  else if (strcmp (key, "qwen2.5-1.5b") == 0)
+    {
+      /* Qwen/Qwen2.5-1.5B config.json: tied embeddings; q/k/v carry biases */
+      m = llama_like (key, "Qwen/Qwen2.5-1.5B config.json", 28, 1536, 12, 2, 8960, 151936, TRUE);
+      m->total_params += 28.0 * (1536 + 2 * 256);
+    }
   else if (strcmp (key, "qwen2.5-14b") == 0)
     {
       /* Qwen/Qwen2.5-14B config.json */
@@ -448,6 +454,7 @@ model_for (Models      *models,
     { "tinyllama", "tinyllama-1.1b", NULL },
     { "codellama-7b", "codellama-7b", NULL },
     { "command-r-plus", "command-r-plus", NULL },
+    { "Qwen2.5-1.5B", "qwen2.5-1.5b", NULL },
     { "Qwen2.5-Coder-7B", "qwen2.5-7b", NULL },
     { "Qwen2.5-7B", "qwen2.5-7b", NULL },
     { "qwen2 7B", "qwen2.5-7b", NULL },
@@ -1550,6 +1557,7 @@ run_server_logs (Report     *rep,
   g_autofree char *st_tokens = g_strdup_printf ("%s: KV tokens", label);
   g_autofree char *st_pool = g_strdup_printf ("%s: KV pool GiB", label);
   g_autofree char *st_refused = g_strdup_printf ("%s: start refused", label);
+  g_autofree char *st_weights = g_strdup_printf ("%s: weights GiB per GPU", label);
 
   if (csv == NULL)
     {
@@ -1579,6 +1587,7 @@ run_server_logs (Report     *rep,
       s.context = num_i64 (num (col (csv, row, "max_model_len")));
       s.gpu_mem_util = num (col (csv, row, "gpu_memory_utilization"));
       s.max_num_seqs = seqs != NULL && g_ascii_isdigit (*seqs) ? atoi (seqs) : 0;
+      s.enforce_eager = g_strcmp0 (col (csv, row, "enforce_eager"), "yes") == 0;
       if (!hr_engine_version_from_string (col (csv, row, "engine_version"), &s.engine_version) ||
           !hr_estimate_compute (&s, NULL, &e, NULL))
         {
@@ -1605,6 +1614,9 @@ run_server_logs (Report     *rep,
                 kv_gib * HR_GIB / (e.kv_pool_bytes / MAX (e.kv_capacity_tokens, 1)), NAN, NAN);
       if (kv_gib > 0)
         record (rep, st_pool, e.kv_pool_bytes, kv_gib * HR_GIB, NAN, NAN);
+      if (num (col (csv, row, "logged_weights_gib")) > 0)
+        record (rep, st_weights, e.weights_gpu / s.n_gpus,
+                num (col (csv, row, "logged_weights_gib")) * HR_GIB, NAN, NAN);
       if (rep->dump)
         fprintf (rep->dump, "%s\t%s\ttp%d\t%.0f tokens (logged %s)\tpool %.2f GiB (logged %.2f)\n",
                  dataset, m->id, s.n_gpus, e.kv_capacity_tokens, col (csv, row, "logged_tokens"),
