@@ -321,8 +321,10 @@ test_export_fails (void)
   g_autofree char *remembered = NULL;
   AdwToast *toast;
 
-  g_assert_false (hr_export_dialog_save (view, HR_EXPORT_CHART, "png", missing, hr_export_write_chart,
-                                         hr_size_view_get_chart (HR_SIZE_VIEW (view), HR_CHART_BREAKDOWN)));
+  HrExportRequest request = { HR_EXPORT_CHART, "png", hr_export_write_chart,
+                              hr_size_view_get_chart (HR_SIZE_VIEW (view), HR_CHART_BREAKDOWN) };
+
+  g_assert_false (hr_export_dialog_save (view, &request, missing));
   toast = hr_toast_get_last (view);
   g_assert_true (g_str_has_prefix (toast_text (toast), "Could not export the chart: "));
   g_assert_null (adw_toast_get_button_label (toast));

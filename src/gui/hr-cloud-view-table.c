@@ -8,32 +8,29 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "hr-table-cells.h"
+
 static GtkWidget *
 cell (HrCloudView *self,
       guint        column,
       const char  *text,
       gboolean     numeric)
 {
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *label = hr_table_column_label (self->columns[column], text, numeric);
 
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  else
+  if (!numeric)
     {
       /* a feed's names may be long: keep the columns */
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
       gtk_widget_set_tooltip_text (label, text);
     }
-  gtk_size_group_add_widget (self->columns[column], label);
   return label;
 }
 
 static GtkWidget *
 header_row (HrCloudView *self)
 {
-  GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   const char *titles[N_COLUMNS] = {
     _("Provider"), _("Instance"), _("VRAM"), _("Price"), _("Monthly"), _("Billing"),
@@ -49,11 +46,7 @@ header_row (HrCloudView *self)
         gtk_widget_set_hexpand (c, TRUE);
       gtk_box_append (GTK_BOX (box), c);
     }
-  gtk_widget_add_css_class (row, "matrix-header");
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_set_focusable (row, FALSE);
-  return row;
+  return hr_table_header_row (box, FALSE);
 }
 
 static void

@@ -267,15 +267,15 @@ export_chart_action (GtkWidget  *widget,
                      GVariant   *parameter)
 {
   HrCloudView *self = HR_CLOUD_VIEW (widget);
-  const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
-  const char *dot = strchr (target, '.');
+  HrExportRequest request = { HR_EXPORT_CHART, hr_export_target_format (parameter), hr_export_write_chart,
+                              self->tco_chart };
   const HrScenario *s = hr_session_get_scenario (self->session);
   g_autofree char *slug = hr_slugify (s && s->model ? s->model->id : NULL, 60, "scenario");
   g_autofree char *name = g_strconcat (slug, "-rent-vs-buy", NULL);
 
   if (hr_chart_widget_get_data (self->tco_chart) == NULL)
     return;
-  hr_export_dialog_show (widget, HR_EXPORT_CHART, dot ? dot + 1 : NULL, name, hr_export_write_chart, self->tco_chart);
+  hr_export_dialog_show (widget, &request, name);
 }
 
 /* Callbacks ----------------------------------------------------------------------------------- */

@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "hr-table-cells.h"
 #include "hr-toast.h"
 
 struct _HrCompareColumnWidgets
@@ -57,21 +58,6 @@ column_widgets_free (HrCompareColumnWidgets *cw)
   g_free (cw);
 }
 
-static GtkLabel *
-cell_label (GtkWidget  *box,
-            const char *css)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
-  if (css != NULL)
-    gtk_widget_add_css_class (label, css);
-  gtk_box_append (GTK_BOX (box), label);
-  return GTK_LABEL (label);
-}
-
 static void
 label_chars (GtkLabel *label,
              int       chars)
@@ -96,14 +82,6 @@ column_widgets_set_chars (HrCompareColumnWidgets *cw,
       label_chars (cw->details[m], c);
       label_chars (cw->diffs[m], c);
     }
-}
-
-static void
-set_label (GtkLabel   *label,
-           const char *text)
-{
-  gtk_label_set_label (label, text ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && text[0] != '\0');
 }
 
 /* Callbacks ------------------------------------------------------------------------------ */
@@ -196,10 +174,10 @@ column_widgets_new (HrCompareView *self,
   top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_widget_set_hexpand (text, TRUE);
-  cw->title = cell_label (text, "heading");
+  cw->title = hr_table_cell_label (text, "heading", PANGO_WRAP_WORD, -1);
   gtk_label_set_lines (cw->title, 4);
   gtk_label_set_ellipsize (cw->title, PANGO_ELLIPSIZE_END);
-  cw->subtitle = cell_label (text, "caption");
+  cw->subtitle = hr_table_cell_label (text, "caption", PANGO_WRAP_WORD, -1);
   gtk_widget_add_css_class (GTK_WIDGET (cw->subtitle), "dim-label");
   cw->remove = gtk_button_new_from_icon_name ("window-close-symbolic");
   gtk_widget_set_valign (cw->remove, GTK_ALIGN_START);
@@ -224,28 +202,14 @@ column_widgets_new (HrCompareView *self,
 
   for (guint m = 0; m < HR_COMPARE_N_METRICS; m++)
     {
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 1);
-      GtkWidget *holder = box;
+      GtkWidget *box = hr_table_cell_new (m);
+      GtkWidget *holder = m == HR_COMPARE_VERDICT ? hr_table_cell_add_verdict (box, &cw->verdict_icon) : box;
 
-      gtk_widget_add_css_class (box, "compare-cell");
-      if (m % 2 == 1)
-        gtk_widget_add_css_class (box, "compare-odd");
-      if (m == HR_COMPARE_VERDICT)
-        {
-          /* icon and words: colour is never the only cue */
-          GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-          cw->verdict_icon = GTK_IMAGE (gtk_image_new ());
-          gtk_widget_set_valign (GTK_WIDGET (cw->verdict_icon), GTK_ALIGN_START);
-          gtk_box_append (GTK_BOX (row), GTK_WIDGET (cw->verdict_icon));
-          holder = gtk_box_new (GTK_ORIENTATION_VERTICAL, 1);
-          gtk_box_append (GTK_BOX (row), holder);
-          gtk_box_append (GTK_BOX (box), row);
-          gtk_widget_add_css_class (box, "compare-verdict");
-        }
-      cw->values[m] = cell_label (holder, m == HR_COMPARE_LAUNCH ? "caption" : "compare-value");
-      cw->details[m] = cell_label (holder, "caption");
+      cw->values[m] = hr_table_cell_label (holder, m == HR_COMPARE_LAUNCH ? "caption" : "compare-value",
+                                           PANGO_WRAP_WORD, -1);
+      cw->details[m] = hr_table_cell_label (holder, "caption", PANGO_WRAP_WORD, -1);
       gtk_widget_add_css_class (GTK_WIDGET (cw->details[m]), "dim-label");
-      cw->diffs[m] = cell_label (holder, "caption");
+      cw->diffs[m] = hr_table_cell_label (holder, "caption", PANGO_WRAP_WORD, -1);
       gtk_widget_add_css_class (GTK_WIDGET (cw->diffs[m]), "compare-diff");
 
       if (m == HR_COMPARE_LAUNCH)
@@ -325,7 +289,7 @@ column_widgets_update (HrCompareColumnWidgets *cw,
   cw->updating = TRUE;
   gtk_label_set_label (cw->title, col->title);
   gtk_widget_set_tooltip_text (GTK_WIDGET (cw->title), col->title);
-  set_label (cw->subtitle, col->subtitle);
+  hr_table_set_label (cw->subtitle, col->subtitle);
   {
     /* TRANSLATORS: how many GPUs of one kind, e.g. "×4" */
     g_autofree char *label = g_strdup_printf (_("×%d"), col->count);
@@ -350,9 +314,9 @@ column_widgets_update (HrCompareColumnWidgets *cw,
       GtkWidget *value = GTK_WIDGET (cw->values[m]);
       GtkWidget *diff = GTK_WIDGET (cw->diffs[m]);
 
-      set_label (cw->values[m], cell->value);
-      set_label (cw->details[m], cell->detail);
-      set_label (cw->diffs[m], cell->diff);
+      hr_table_set_label (cw->values[m], cell->value);
+      hr_table_set_label (cw->details[m], cell->detail);
+      hr_table_set_label (cw->diffs[m], cell->diff);
       gtk_widget_set_tooltip_text (cw->cells[m], cell->tooltip);
       if (cell->best)
         {
@@ -498,13 +462,10 @@ hr_compare_view_table_init (HrCompareView *self)
 
   for (guint m = 0; m < HR_COMPARE_N_METRICS; m++)
     {
-      GtkWidget *cell = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      GtkWidget *cell = hr_table_cell_new (m);
       GtkWidget *label = gtk_label_new (hr_compare_metric_title (m));
 
-      gtk_widget_add_css_class (cell, "compare-cell");
       gtk_widget_add_css_class (cell, "compare-metric");
-      if (m % 2 == 1)
-        gtk_widget_add_css_class (cell, "compare-odd");
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_width_chars (GTK_LABEL (label), 13);

@@ -157,25 +157,10 @@ fill_add_list (HrCompareView *self)
     {
       HrPickerItem *item = g_ptr_array_index (items, i);
       GtkWidget *row = gtk_list_box_row_new ();
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-      GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      GtkWidget *title = gtk_label_new (hr_picker_item_get_title (item));
-      GtkWidget *subtitle = gtk_label_new (hr_picker_item_get_subtitle (item));
-      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+      GtkWidget *box = hr_picker_row_new (hr_picker_item_get_title (item), hr_picker_item_get_subtitle (item),
+                                          _("Compared"));
+      GtkWidget *check = hr_picker_row_get_check (box);
 
-      gtk_label_set_xalign (GTK_LABEL (title), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
-      gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
-      gtk_widget_add_css_class (subtitle, "caption");
-      gtk_widget_add_css_class (subtitle, "dim-label");
-      gtk_widget_set_hexpand (text, TRUE);
-      gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Compared"), -1);
-      gtk_box_append (GTK_BOX (text), title);
-      gtk_box_append (GTK_BOX (text), subtitle);
-      gtk_box_append (GTK_BOX (box), text);
-      gtk_box_append (GTK_BOX (box), check);
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
       gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       hr_picker_item_get_title (item), -1);
@@ -374,6 +359,12 @@ export (HrCompareView *self,
         HrExportKind   kind,
         const char    *format)
 {
+  HrExportRequest request = {
+    kind, format,
+    kind == HR_EXPORT_TABLE ? (HrExportWriteFunc) hr_compare_view_export_table
+                            : (HrExportWriteFunc) hr_compare_view_export_chart,
+    self,
+  };
   g_autofree char *model = NULL;
   g_autofree char *name = NULL;
 
@@ -381,9 +372,7 @@ export (HrCompareView *self,
     return;
   model = hr_slugify (self->have_scenario ? self->scenario.model->id : NULL, 60, "model");
   name = g_strconcat (model, "-compare", NULL);
-  hr_export_dialog_show (GTK_WIDGET (self), kind, format, name,
-                         kind == HR_EXPORT_TABLE ? (HrExportWriteFunc) hr_compare_view_export_table
-                                                 : (HrExportWriteFunc) hr_compare_view_export_chart, self);
+  hr_export_dialog_show (GTK_WIDGET (self), &request, name);
 }
 
 /* Callbacks ------------------------------------------------------------------------------------ */
@@ -469,10 +458,7 @@ export_chart_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
-  const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
-  const char *dot = strchr (target, '.');
-
-  export (HR_COMPARE_VIEW (widget), HR_EXPORT_CHART, dot ? dot + 1 : NULL);
+  export (HR_COMPARE_VIEW (widget), HR_EXPORT_CHART, hr_export_target_format (parameter));
 }
 
 static void

@@ -2,6 +2,7 @@
 #include "hr-export-dialog.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "hr-chart-widget.h"
 #include "hr-toast.h"
@@ -23,19 +24,18 @@ static const Format chart_formats[] = {
 static const char * const chart_exts[] = { "png", "svg", "pdf", NULL };
 static const char * const table_exts[] = { "csv", NULL };
 
+/* The request kept with the dialog, its format a copy */
 typedef struct
 {
-  HrExportKind kind;
+  HrExportRequest request;
   char *format;
-  HrExportWriteFunc write;
-  gpointer data;
-} Request;
+} Pending;
 
 static void
-request_free (Request *request)
+pending_free (Pending *pending)
 {
-  g_free (request->format);
-  g_free (request);
+  g_free (pending->format);
+  g_free (pending);
 }
 
 static void
@@ -117,10 +117,10 @@ response_cb (GtkWidget            *view,
 {
   /* the view's data held the chooser: it lives until the end of this function */
   g_autoptr(GtkFileChooserNative) owned = g_object_steal_data (G_OBJECT (view), CHOOSER_KEY);
-  Request *request = g_object_get_data (G_OBJECT (chooser), "request");
+  Pending *pending = g_object_get_data (G_OBJECT (chooser), "request");
+  HrExportRequest request = pending->request;
   g_autoptr(GFile) file = NULL;
   g_autofree char *path = NULL;
-  const char *format = request->format;
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
@@ -129,41 +129,41 @@ response_cb (GtkWidget            *view,
   path = g_file_get_path (file);
   if (path == NULL)
     {
-      hr_toast_show_text (view, request->kind == HR_EXPORT_TABLE ? _("Only local files can be written")
+      hr_toast_show_text (view, request.kind == HR_EXPORT_TABLE ? _("Only local files can be written")
                                                                  : _("Charts can only be exported to local files"),
                           HR_TOAST_ERROR);
       return;
     }
-  if (request->kind == HR_EXPORT_CHART)
+  if (request.kind == HR_EXPORT_CHART)
     {
       /* a name without extension: the filter the user left selected names the format */
       GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
       const char *chosen = filter ? g_object_get_data (G_OBJECT (filter), "format") : NULL;
 
-      format = chosen ? chosen : format;
+      request.format = chosen ? chosen : request.format;
     }
-  hr_export_dialog_save (view, request->kind, format, path, request->write, request->data);
+  hr_export_dialog_save (view, &request, path);
 }
 
 void
-hr_export_dialog_show (GtkWidget         *view,
-                       HrExportKind       kind,
-                       const char        *format,
-                       const char        *name,
-                       HrExportWriteFunc  write,
-                       gpointer           data)
+hr_export_dialog_show (GtkWidget             *view,
+                       const HrExportRequest *request,
+                       const char            *name)
 {
+  HrExportKind kind;
+  const char *format;
   GtkRoot *root;
   GtkFileChooserNative *chooser;
-  Request *request;
+  Pending *pending;
   g_autofree char *file_name = NULL;
 
   g_return_if_fail (GTK_IS_WIDGET (view));
-  g_return_if_fail (name != NULL && write != NULL);
+  g_return_if_fail (request != NULL && request->write != NULL && name != NULL);
 
   if (g_object_get_data (G_OBJECT (view), CHOOSER_KEY) != NULL)
     return;
-  format = kind == HR_EXPORT_TABLE ? "csv" : chart_format (format);
+  kind = request->kind;
+  format = kind == HR_EXPORT_TABLE ? "csv" : chart_format (request->format);
   root = gtk_widget_get_root (view);
   chooser = gtk_file_chooser_native_new (kind == HR_EXPORT_TABLE ? _("Export Table") : _("Export Chart"),
                                          GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
@@ -174,12 +174,11 @@ hr_export_dialog_show (GtkWidget         *view,
   file_name = g_strdup_printf ("%s.%s", name, format);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), file_name);
 
-  request = g_new0 (Request, 1);
-  request->kind = kind;
-  request->format = g_strdup (format);
-  request->write = write;
-  request->data = data;
-  g_object_set_data_full (G_OBJECT (chooser), "request", request, (GDestroyNotify) request_free);
+  pending = g_new0 (Pending, 1);
+  pending->request = *request;
+  pending->format = g_strdup (format);
+  pending->request.format = pending->format;
+  g_object_set_data_full (G_OBJECT (chooser), "request", pending, (GDestroyNotify) pending_free);
   g_signal_connect_object (chooser, "response", G_CALLBACK (response_cb), view, G_CONNECT_SWAPPED);
   g_object_set_data_full (G_OBJECT (view), CHOOSER_KEY, chooser, (GDestroyNotify) chooser_destroy);
   g_signal_connect_object (view, "destroy", G_CALLBACK (view_destroy_cb), chooser, 0);
@@ -197,14 +196,20 @@ hr_export_write_chart (gpointer     data,
   return hr_chart_widget_export (chart, path, 1200, info->export_height, 2.0, error);
 }
 
-gboolean
-hr_export_dialog_save (GtkWidget         *view,
-                       HrExportKind       kind,
-                       const char        *format,
-                       const char        *path,
-                       HrExportWriteFunc  write,
-                       gpointer           data)
+const char *
+hr_export_target_format (GVariant *target)
 {
+  const char *dot = target != NULL ? strchr (g_variant_get_string (target, NULL), '.') : NULL;
+
+  return dot != NULL ? dot + 1 : NULL;
+}
+
+gboolean
+hr_export_dialog_save (GtkWidget             *view,
+                       const HrExportRequest *request,
+                       const char            *path)
+{
+  HrExportKind kind;
   g_autoptr(GError) error = NULL;
   g_autofree char *full = NULL;
   g_autofree char *msg = NULL;
@@ -213,11 +218,12 @@ hr_export_dialog_save (GtkWidget         *view,
   AdwToast *toast;
 
   g_return_val_if_fail (GTK_IS_WIDGET (view), FALSE);
-  g_return_val_if_fail (path != NULL && write != NULL, FALSE);
+  g_return_val_if_fail (request != NULL && request->write != NULL && path != NULL, FALSE);
 
+  kind = request->kind;
   full = kind == HR_EXPORT_TABLE ? hr_export_complete_path (path, table_exts, "csv")
-                                 : hr_export_complete_path (path, chart_exts, chart_format (format));
-  if (!write (data, full, &error))
+                                 : hr_export_complete_path (path, chart_exts, chart_format (request->format));
+  if (!request->write (request->data, full, &error))
     {
       msg = g_strdup_printf (kind == HR_EXPORT_TABLE ? _("Could not export the table: %s")
                                                      : _("Could not export the chart: %s"), error->message);

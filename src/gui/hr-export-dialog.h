@@ -18,16 +18,23 @@ typedef gboolean (*HrExportWriteFunc) (gpointer     data,
                                        const char  *path,
                                        GError     **error);
 
-/* Opens the save dialog over @view: a chart (@format "png", "svg" or "pdf", anything else is
- * PNG) or a CSV table, suggested as @name (a slug, without extension) plus the extension.  On
- * "Export" @write is called with @data, which must live as long as @view.  One dialog per view
- * at a time: while one is open this does nothing. */
-void            hr_export_dialog_show       (GtkWidget          *view,
-                                             HrExportKind        kind,
-                                             const char         *format,
-                                             const char         *name,
-                                             HrExportWriteFunc   write,
-                                             gpointer            data);
+/* What to export and how to write it. */
+typedef struct
+{
+  HrExportKind kind;
+  const char *format;        /* a chart's: "png", "svg" or "pdf" (anything else is PNG) */
+  HrExportWriteFunc write;
+  gpointer data;             /* for @write: it must live as long as the view */
+} HrExportRequest;
+
+/* Opens the save dialog for @request over @view, suggesting @name (a slug, without extension)
+ * plus the format's extension.  One dialog per view at a time: while one is open this does
+ * nothing. */
+void            hr_export_dialog_show       (GtkWidget             *view,
+                                             const HrExportRequest *request,
+                                             const char            *name);
+/* The format of a "view.export-chart" target: "breakdown.svg" → "svg"; NULL when it names none. */
+const char     *hr_export_target_format     (GVariant              *target);
 
 /* A writer for hr_export_dialog_show(): @data is an HrChartWidget, exported 1200 px wide at its
  * kind's export height, at 2× for print. */
@@ -37,12 +44,9 @@ gboolean        hr_export_write_chart       (gpointer            data,
 
 /* What the dialog does with an accepted @path: completes its extension, writes it, remembers
  * its folder and toasts over @view.  TRUE when the file was written. */
-gboolean        hr_export_dialog_save       (GtkWidget          *view,
-                                             HrExportKind        kind,
-                                             const char         *format,
-                                             const char         *path,
-                                             HrExportWriteFunc   write,
-                                             gpointer            data);
+gboolean        hr_export_dialog_save       (GtkWidget             *view,
+                                             const HrExportRequest *request,
+                                             const char            *path);
 
 /* For tests: the dialog open over @view, NULL when none. */
 GtkFileChooser *hr_export_dialog_get_chooser (GtkWidget         *view);

@@ -19,6 +19,7 @@
 #include "hr-chart-data.h"
 #include "hr-export-dialog.h"
 #include "hr-picker-items.h"
+#include "hr-table-cells.h"
 #include "hr-toast.h"
 #include "hr-units.h"
 #include "hr-view-find.h"
@@ -89,41 +90,14 @@ static void schedule_recompute (HrFinetuneView *self);
 
 /* Small helpers ------------------------------------------------------------------------------ */
 
-static GtkLabel *
-cell_label (GtkWidget  *box,
-            const char *css)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
-  if (css != NULL)
-    gtk_widget_add_css_class (label, css);
-  gtk_box_append (GTK_BOX (box), label);
-  return GTK_LABEL (label);
-}
-
-static void
-set_label (GtkLabel   *label,
-           const char *text)
-{
-  gtk_label_set_label (label, text ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && text[0] != '\0');
-}
-
 static GtkWidget *
 row_title (const char *text,
            guint       row)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *box = hr_table_cell_new (row);
   GtkWidget *label = gtk_label_new (text);
 
-  gtk_widget_add_css_class (box, "compare-cell");
   gtk_widget_add_css_class (box, "compare-metric");
-  if (row % 2 == 1)
-    gtk_widget_add_css_class (box, "compare-odd");
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_widget_add_css_class (label, "compare-metric-label");
@@ -168,26 +142,12 @@ build_table (HrFinetuneView *self)
 
       for (guint r = 0; r < HR_FT_N_ROWS + EXTRA_ROWS; r++)
         {
-          GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 1);
-          GtkWidget *holder = box;
+          GtkWidget *box = hr_table_cell_new (r);
+          GtkWidget *holder = r == ROW_VERDICT ? hr_table_cell_add_verdict (box, &self->verdict_icons[m]) : box;
 
-          gtk_widget_add_css_class (box, "compare-cell");
-          if (r % 2 == 1)
-            gtk_widget_add_css_class (box, "compare-odd");
-          if (r == ROW_VERDICT)
-            {
-              GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-
-              self->verdict_icons[m] = GTK_IMAGE (gtk_image_new ());
-              gtk_widget_set_valign (GTK_WIDGET (self->verdict_icons[m]), GTK_ALIGN_START);
-              gtk_box_append (GTK_BOX (line), GTK_WIDGET (self->verdict_icons[m]));
-              holder = gtk_box_new (GTK_ORIENTATION_VERTICAL, 1);
-              gtk_box_append (GTK_BOX (line), holder);
-              gtk_box_append (GTK_BOX (box), line);
-              gtk_widget_add_css_class (box, "compare-verdict");
-            }
-          self->values[m][r] = cell_label (holder, r == HR_FT_ROW_TOTAL ? "heading" : "compare-value");
-          self->details[m][r] = cell_label (holder, "caption");
+          self->values[m][r] = hr_table_cell_label (holder, r == HR_FT_ROW_TOTAL ? "heading" : "compare-value",
+                                                    PANGO_WRAP_WORD_CHAR, 24);
+          self->details[m][r] = hr_table_cell_label (holder, "caption", PANGO_WRAP_WORD_CHAR, 24);
           gtk_widget_add_css_class (GTK_WIDGET (self->details[m][r]), "dim-label");
           gtk_grid_attach (self->table, box, (int) m + 1, (int) r + 1, 1, 1);
           self->cells[m][r] = box;
@@ -217,20 +177,20 @@ apply_table (HrFinetuneView *self)
 
       for (guint r = 0; r < HR_FT_N_ROWS; r++)
         {
-          set_label (self->values[m][r], ms->cells[r]);
-          set_label (self->details[m][r], NULL);
+          hr_table_set_label (self->values[m][r], ms->cells[r]);
+          hr_table_set_label (self->details[m][r], NULL);
         }
-      set_label (self->values[m][ROW_TRAINABLE], ms->ok ? ms->trainable : ms->error);
-      set_label (self->details[m][ROW_TRAINABLE], NULL);
-      set_label (self->values[m][ROW_VERDICT], ms->verdict_text);
-      set_label (self->details[m][ROW_VERDICT], NULL);
+      hr_table_set_label (self->values[m][ROW_TRAINABLE], ms->ok ? ms->trainable : ms->error);
+      hr_table_set_label (self->details[m][ROW_TRAINABLE], NULL);
+      hr_table_set_label (self->values[m][ROW_VERDICT], ms->verdict_text);
+      hr_table_set_label (self->details[m][ROW_VERDICT], NULL);
       gtk_image_set_from_icon_name (self->verdict_icons[m], ms->verdict_icon);
       for (guint i = 0; i < G_N_ELEMENTS (verdict_classes); i++)
         gtk_widget_remove_css_class (self->cells[m][ROW_VERDICT], verdict_classes[i]);
       if (ms->verdict_css != NULL)
         gtk_widget_add_css_class (self->cells[m][ROW_VERDICT], ms->verdict_css);
-      set_label (self->values[m][ROW_SMALLEST], ms->smallest);
-      set_label (self->details[m][ROW_SMALLEST], ms->smallest_detail);
+      hr_table_set_label (self->values[m][ROW_SMALLEST], ms->smallest);
+      hr_table_set_label (self->details[m][ROW_SMALLEST], ms->smallest_detail);
 
       /* the chosen method's column stands out */
       if (current)
@@ -403,8 +363,8 @@ export_chart_action (GtkWidget  *widget,
                      GVariant   *parameter)
 {
   HrFinetuneView *self = HR_FINETUNE_VIEW (widget);
-  const char *target = parameter ? g_variant_get_string (parameter, NULL) : "";
-  const char *dot = strchr (target, '.');
+  HrExportRequest request = { HR_EXPORT_CHART, hr_export_target_format (parameter), hr_export_write_chart,
+                              self->chart };
   g_autofree char *model = NULL;
   g_autofree char *name = NULL;
 
@@ -412,7 +372,7 @@ export_chart_action (GtkWidget  *widget,
     return;
   model = hr_slugify (self->model ? self->model->id : NULL, 60, "model");
   name = g_strconcat (model, "-finetune", NULL);
-  hr_export_dialog_show (widget, HR_EXPORT_CHART, dot ? dot + 1 : NULL, name, hr_export_write_chart, self->chart);
+  hr_export_dialog_show (widget, &request, name);
 }
 
 static void

@@ -216,26 +216,7 @@ setup_row_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *title = gtk_label_new (NULL);
-  GtkWidget *subtitle = gtk_label_new (NULL);
-  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
-
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (subtitle, "caption");
-  gtk_widget_add_css_class (subtitle, "dim-label");
-  gtk_widget_set_hexpand (text, TRUE);
-  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Current choice"), -1);
-  gtk_box_append (GTK_BOX (text), title);
-  gtk_box_append (GTK_BOX (text), subtitle);
-  gtk_box_append (GTK_BOX (box), text);
-  gtk_box_append (GTK_BOX (box), check);
-  gtk_list_item_set_child (list_item, box);
+  gtk_list_item_set_child (list_item, hr_picker_row_new (NULL, NULL, _("Current choice")));
 }
 
 static void
@@ -246,10 +227,9 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   HrPicker *self = user_data;
   HrPickerItem *it = gtk_list_item_get_item (list_item);
   GtkWidget *box = gtk_list_item_get_child (list_item);
-  GtkWidget *text = gtk_widget_get_first_child (box);
-  GtkWidget *check = gtk_widget_get_last_child (box);
-  GtkWidget *title = gtk_widget_get_first_child (text);
-  GtkWidget *subtitle = gtk_widget_get_last_child (text);
+  GtkWidget *title = hr_picker_row_get_title (box);
+  GtkWidget *subtitle = gtk_widget_get_next_sibling (title);
+  GtkWidget *check = hr_picker_row_get_check (box);
   gboolean header = hr_picker_item_is_header (it);
 
   gtk_label_set_label (GTK_LABEL (title), hr_picker_item_get_title (it));
@@ -524,6 +504,45 @@ hr_picker_init (HrPicker *self)
 }
 
 /* Public API ------------------------------------------------------------------------------- */
+
+GtkWidget *
+hr_picker_row_new (const char *title,
+                   const char *subtitle,
+                   const char *check_label)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title_label = gtk_label_new (title);
+  GtkWidget *subtitle_label = gtk_label_new (subtitle);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (subtitle_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle_label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (subtitle_label, "caption");
+  gtk_widget_add_css_class (subtitle_label, "dim-label");
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, check_label, -1);
+  gtk_box_append (GTK_BOX (text), title_label);
+  gtk_box_append (GTK_BOX (text), subtitle_label);
+  gtk_box_append (GTK_BOX (box), text);
+  gtk_box_append (GTK_BOX (box), check);
+  return box;
+}
+
+GtkWidget *
+hr_picker_row_get_title (GtkWidget *row)
+{
+  return gtk_widget_get_first_child (gtk_widget_get_first_child (row));
+}
+
+GtkWidget *
+hr_picker_row_get_check (GtkWidget *row)
+{
+  return gtk_widget_get_last_child (row);
+}
 
 GtkWidget *
 hr_picker_new (void)

@@ -43,6 +43,15 @@ void            hr_picker_set_footer        (HrPicker     *self,
 void            hr_picker_popup             (HrPicker     *self);
 void            hr_picker_popdown           (HrPicker     *self);
 
+/* A row of a model or GPU list: @title over a dim @subtitle (either may be NULL and set
+ * later), and a check mark, named @check_label for assistive technologies, for the choice. */
+GtkWidget      *hr_picker_row_new           (const char   *title,
+                                             const char   *subtitle,
+                                             const char   *check_label);
+/* The title label of such a row (the subtitle is the label after it), and its check mark. */
+GtkWidget      *hr_picker_row_get_title     (GtkWidget    *row);
+GtkWidget      *hr_picker_row_get_check     (GtkWidget    *row);
+
 /* For tests: filter as if @text was typed; returns the entries (not headings) that match. */
 guint           hr_picker_search            (HrPicker     *self,
                                              const char   *text);

@@ -52,6 +52,7 @@ export_chart_action (GtkWidget  *widget,
   HrChartWidget *chart = NULL;
   HrChartKind kind;
   g_autofree char *model = NULL, *gpu = NULL, *name = NULL;
+  HrExportRequest request = { HR_EXPORT_CHART, hr_export_target_format (parameter), hr_export_write_chart, NULL };
 
   if (parts[0] != NULL && hr_chart_kind_from_string (parts[0], &kind))
     chart = kind == HR_CHART_CONTEXT ? self->context_chart : self->breakdown_chart;
@@ -60,7 +61,8 @@ export_chart_action (GtkWidget  *widget,
   model = hr_slugify (self->scenario.model ? self->scenario.model->id : NULL, 60, "model");
   gpu = hr_slugify (self->scenario.gpu ? self->scenario.gpu->id : NULL, 60, "gpu");
   name = g_strdup_printf ("%s-%s-%s", model, gpu, hr_chart_kind_to_string (hr_chart_widget_get_kind (chart)));
-  hr_export_dialog_show (widget, HR_EXPORT_CHART, parts[0] ? parts[1] : NULL, name, hr_export_write_chart, chart);
+  request.data = chart;
+  hr_export_dialog_show (widget, &request, name);
 }
 
 static void

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "hr-chart-data.h"
+#include "hr-table-cells.h"
 #include "hr-toast.h"
 #include "hr-units.h"
 
@@ -141,19 +142,12 @@ matrix_cell (HrSizeView *self,
              const char *text,
              gboolean    numeric)
 {
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_size_group_add_widget (self->matrix_columns[column], label);
-  return label;
+  return hr_table_column_label (self->matrix_columns[column], text, numeric);
 }
 
 static GtkWidget *
 matrix_header_row (HrSizeView *self)
 {
-  GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   const char *titles[] = { _("Quantization"), _("Weights"), _("KV cache"), _("Total"), _("Decode"), _("Verdict") };
 
@@ -165,13 +159,9 @@ matrix_header_row (HrSizeView *self)
         gtk_widget_set_hexpand (cell, TRUE);
       gtk_box_append (GTK_BOX (box), cell);
     }
-  gtk_widget_add_css_class (row, "matrix-header");
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
   /* focusable: GTK 4.8's list box enters at its first row, and skips the whole list when that
    * row takes no focus; the keyboard stops on the column titles, then on each quantization */
-  return row;
+  return hr_table_header_row (box, TRUE);
 }
 
 /* The matrix rows, diagnosis sentences and launch cards are kept between advice results and

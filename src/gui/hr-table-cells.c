@@ -1,0 +1,83 @@
+/* hr-table-cells.c — the cells of the tables the views build by hand */
+#include "hr-table-cells.h"
+
+GtkWidget *
+hr_table_cell_new (guint row)
+{
+  GtkWidget *cell = gtk_box_new (GTK_ORIENTATION_VERTICAL, 1);
+
+  gtk_widget_add_css_class (cell, "compare-cell");
+  if (row % 2 == 1)
+    gtk_widget_add_css_class (cell, "compare-odd");
+  return cell;
+}
+
+GtkWidget *
+hr_table_cell_add_verdict (GtkWidget  *cell,
+                           GtkImage  **icon)
+{
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *holder = gtk_box_new (GTK_ORIENTATION_VERTICAL, 1);
+
+  *icon = GTK_IMAGE (gtk_image_new ());
+  gtk_widget_set_valign (GTK_WIDGET (*icon), GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (line), GTK_WIDGET (*icon));
+  gtk_box_append (GTK_BOX (line), holder);
+  gtk_box_append (GTK_BOX (cell), line);
+  gtk_widget_add_css_class (cell, "compare-verdict");
+  return holder;
+}
+
+GtkLabel *
+hr_table_cell_label (GtkWidget     *box,
+                     const char    *css,
+                     PangoWrapMode  wrap,
+                     int            max_chars)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), wrap);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), max_chars);
+  if (css != NULL)
+    gtk_widget_add_css_class (label, css);
+  gtk_box_append (GTK_BOX (box), label);
+  return GTK_LABEL (label);
+}
+
+void
+hr_table_set_label (GtkLabel   *label,
+                    const char *text)
+{
+  gtk_label_set_label (label, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && text[0] != '\0');
+}
+
+GtkWidget *
+hr_table_column_label (GtkSizeGroup *column,
+                       const char   *text,
+                       gboolean      numeric)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_size_group_add_widget (column, label);
+  return label;
+}
+
+GtkWidget *
+hr_table_header_row (GtkWidget *cells,
+                     gboolean   focusable)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+
+  gtk_widget_add_css_class (row, "matrix-header");
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), cells);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_set_focusable (row, focusable);
+  return row;
+}
