@@ -5,21 +5,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "hr-test-cli.h"
+
 static const char *cli;
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int status;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
 
 static void
 put (const char *root,
@@ -69,7 +58,7 @@ remove_tree (const char *root)
 }
 
 static void
-run_on (Run        *r,
+run_on (HrTestRun  *r,
         const char *root,
         ...)
 {
@@ -77,26 +66,18 @@ run_on (Run        *r,
   g_auto(GStrv) envp = g_get_environ ();
   g_autofree char *bin = g_build_filename (root, "bin", NULL);
   g_autofree char *cache = g_build_filename (root, "cache", NULL);
-  g_autoptr(GError) error = NULL;
-  const char *arg;
   va_list ap;
-  int wait_status = 0;
 
   g_ptr_array_add (argv, (gpointer) cli);
   va_start (ap, root);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
+  hr_test_args_append_valist (argv, ap);
   va_end (ap);
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
   envp = g_environ_setenv (envp, "HEADROOM_SYSROOT", root, TRUE);
   envp = g_environ_setenv (envp, "PATH", bin, TRUE);
   envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cache, TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
+  hr_test_run_spawn (r, argv, envp);
 }
 
 static JsonObject *
@@ -116,7 +97,7 @@ test_detect_two_gpus (void)
   g_autofree char *root = machine ("0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n"
                                    "1, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 12\\n");
   g_autoptr(JsonParser) parser = json_parser_new ();
-  Run r = { 0 };
+  HrTestRun r = { 0 };
   JsonObject *o, *dev, *g0;
   JsonArray *gpus;
 
@@ -134,7 +115,7 @@ test_detect_two_gpus (void)
   g_assert_cmpint (json_object_get_int_member (dev, "count"), ==, 2);
   g_assert_cmpstr (json_object_get_string_member (dev, "backend"), ==, "cuda");
   g_assert_cmpfloat (json_object_get_double_member (o, "ram_bandwidth_gbs"), ==, 83.2);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   /* two alike GPUs become the GPU count */
   run_on (&r, root, "estimate", "--model", "qwen3-8b", "--gpu", "this", "--json", NULL);
@@ -143,26 +124,26 @@ test_detect_two_gpus (void)
   g_assert_cmpint (json_object_get_int_member (o, "gpus"), ==, 2);
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "physical_gib"), 2 * 24564 / 1024.0, 0.006);
   g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "fits");
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   /* --gpus still wins; the text names what the desktop already uses */
   run_on (&r, root, "estimate", "--model", "qwen3-8b", "--gpu", "this", "--gpus", "1", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "already use 1.30 GiB of this GPU"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_on (&r, root, "estimate", "--model", "qwen3-8b", "--gpu", "this", "--gpus", "1",
           "--free-memory", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   o = parse (parser, r.out);
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "physical_gib"), (24564 - 1331) / 1024.0, 0.006);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_on (&r, root, "compare", "--model", "qwen3-8b", "--gpu", "this", "--gpu", "rtx-3090-24gb", "--csv", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "RTX 4090"));
   g_assert_nonnull (strstr (r.out, "RTX 3090"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
   remove_tree (root);
 }
 
@@ -171,7 +152,7 @@ test_cpu_only (void)
 {
   g_autofree char *root = machine (NULL);
   g_autoptr(JsonParser) parser = json_parser_new ();
-  Run r = { 0 };
+  HrTestRun r = { 0 };
   JsonObject *o;
   double decode;
 
@@ -179,7 +160,7 @@ test_cpu_only (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "none found"));
   g_assert_nonnull (strstr (r.out, "AMD Ryzen 9 7950X 16-Core Processor + system RAM"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_on (&r, root, "estimate", "--model", "qwen3-8b", "--gpu", "this", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -190,7 +171,7 @@ test_cpu_only (void)
   decode = json_object_get_double_member (o, "decode_tps");
   g_assert_cmpfloat (decode, >, 8);
   g_assert_cmpfloat (decode, <, 11);
-  run_clear (&r);
+  hr_test_run_clear (&r);
   remove_tree (root);
 }
 
@@ -199,18 +180,18 @@ test_nothing (void)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *root = g_dir_make_tmp ("headroom-cli-detect-XXXXXX", &error);
-  Run r = { 0 };
+  HrTestRun r = { 0 };
 
   /* a container that shows nothing: detect still succeeds, --gpu this fails in one line */
   run_on (&r, root, "detect", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "nothing usable found"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
   run_on (&r, root, "estimate", "--model", "qwen3-8b", "--gpu", "this", NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_true (g_str_has_prefix (r.err, "headroom-cli: --gpu this:"));
   g_assert_cmpint (strchr (r.err, '\n') - r.err, ==, strlen (r.err) - 1);
-  run_clear (&r);
+  hr_test_run_clear (&r);
   remove_tree (root);
 }
 

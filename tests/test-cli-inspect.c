@@ -8,22 +8,10 @@
 #include <sys/wait.h>
 
 #include "gguf-writer.h"
+#include "hr-test-cli.h"
 
 static const char *cli;
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int status;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
 
 static char *
 seed (const char *name)
@@ -33,33 +21,24 @@ seed (const char *name)
 
 /* Runs headroom-cli @command with the arguments. */
 static void
-run_command_v (Run        *r,
+run_command_v (HrTestRun  *r,
                const char *command,
                va_list     ap)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_auto(GStrv) envp = g_get_environ ();
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  int wait_status = 0;
 
   g_ptr_array_add (argv, (gpointer) cli);
   g_ptr_array_add (argv, (gpointer) command);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
+  hr_test_args_append_valist (argv, ap);
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
+  hr_test_run_spawn (r, argv, envp);
 }
 
 /* Runs headroom-cli inspect with the arguments (NULL-terminated). */
 static void
-run_inspect (Run *r,
+run_inspect (HrTestRun *r,
              ...)
 {
   va_list ap;
@@ -70,7 +49,7 @@ run_inspect (Run *r,
 }
 
 static void
-run_estimate (Run *r,
+run_estimate (HrTestRun *r,
               ...)
 {
   va_list ap;
@@ -103,13 +82,13 @@ test_estimate_same_keys (void)
   g_autoptr(JsonParser) p3 = json_parser_new ();
   g_autofree char *inspect_keys = NULL, *inspect_gpu_keys = NULL, *estimate_keys = NULL;
   JsonObject *e;
-  Run r = { 0 };
+  HrTestRun r = { 0 };
 
   run_estimate (&r, "--gguf", path, "--gpu", "rtx-4090-24gb", "--context", "8192", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (json_parser_load_from_data (p1, r.out, -1, NULL));
   estimate_keys = member_names (json_node_get_object (json_parser_get_root (p1)));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_inspect (&r, path, "--context", "8192", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -123,7 +102,7 @@ test_estimate_same_keys (void)
   g_assert_true (json_object_get_null_member (e, "physical_gib"));
   g_assert_true (json_object_get_null_member (e, "verdict"));
   g_assert_cmpint (json_object_get_int_member (e, "weights_bytes"), >, 0);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_inspect (&r, path, "--gpu", "rtx-4090-24gb", "--context", "8192", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -132,13 +111,13 @@ test_estimate_same_keys (void)
   inspect_gpu_keys = member_names (e);
   g_assert_cmpstr (inspect_gpu_keys, ==, estimate_keys);
   g_assert_cmpint (json_object_get_int_member (e, "physical_bytes"), ==, 24LL << 30);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 
 static void
-assert_one_line_error (const Run *r,
-                       int        status)
+assert_one_line_error (const HrTestRun *r,
+                       int              status)
 {
   g_assert_cmpint (r->status, ==, status);
   g_assert_cmpstr (r->out, ==, "");
@@ -154,7 +133,7 @@ test_json (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *o, *by_type, *model;
-  Run r = { 0 };
+  HrTestRun r = { 0 };
 
   run_inspect (&r, path, "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -175,7 +154,7 @@ test_json (void)
   model = json_object_get_object_member (o, "model");
   g_assert_cmpint (json_object_get_int_member (model, "layers"), ==, 2);
   g_assert_false (json_object_has_member (o, "estimate"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 static void
@@ -185,7 +164,7 @@ test_estimate (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *e;
-  Run r = { 0 };
+  HrTestRun r = { 0 };
 
   run_inspect (&r, path, "--context", "32k", "--batch", "2", "--kv-type", "q8_0",
                "--backend", "vulkan", "--json", NULL);
@@ -201,14 +180,14 @@ test_estimate (void)
   g_assert_cmpstr (json_object_get_string_member (e, "backend"), ==, "vulkan");
   g_assert_cmpstr (json_object_get_string_member (e, "weights_source"), ==, "gguf");
   g_assert_true (json_object_has_member (e, "required_gib"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   /* plain text too */
   run_inspect (&r, path, "--context", "8192", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "architecture   qwen3moe"));
   g_assert_nonnull (strstr (r.out, "required"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 static void
@@ -217,58 +196,58 @@ test_errors (void)
   g_autofree char *good = seed ("llama-tiny.gguf");
   g_autofree char *truncated = seed ("truncated.gguf");
   g_autofree char *overflow = seed ("dims-overflow.gguf");
-  Run r = { 0 };
+  HrTestRun r = { 0 };
 
   run_inspect (&r, NULL);
   assert_one_line_error (&r, 2);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_inspect (&r, good, "--context", "lots", NULL);
   assert_one_line_error (&r, 2);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_inspect (&r, good, "--context", "4k", "--kv-type", "f7", NULL);
   assert_one_line_error (&r, 2);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_inspect (&r, good, "--no-such-option", NULL);
   assert_one_line_error (&r, 2);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_inspect (&r, "/nonexistent/model.gguf", NULL);
   assert_one_line_error (&r, 1);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_inspect (&r, truncated, NULL);
   assert_one_line_error (&r, 1);
   g_assert_nonnull (strstr (r.err, "truncated.gguf"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_inspect (&r, overflow, "--json", NULL);
   assert_one_line_error (&r, 1);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   /* Out-of-range counts are refused before the file is read, as estimate refuses them. */
   run_inspect (&r, good, "--batch", "0", NULL);
   assert_one_line_error (&r, 2);
   g_assert_nonnull (strstr (r.err, "--batch must be between 1 and"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
   run_inspect (&r, good, "--context", "4k", "--gpus", "-5", NULL);
   assert_one_line_error (&r, 2);
   g_assert_nonnull (strstr (r.err, "--gpus must be between 1 and"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   /* A bad --gpu-custom names the option once. */
   run_inspect (&r, good, "--context", "4k", "--gpu-custom", "foo", NULL);
   assert_one_line_error (&r, 2);
   g_assert_nonnull (strstr (r.err, "--gpu-custom: "));
   g_assert_null (strstr (r.err, "--gpu-custom: --gpu-custom"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
   run_estimate (&r, "--model", "qwen3-8b", "--gpu-custom", "foo", NULL);
   assert_one_line_error (&r, 2);
   g_assert_nonnull (strstr (r.err, "--gpu-custom: "));
   g_assert_null (strstr (r.err, "--gpu-custom: --gpu-custom"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 /* A header's name and the file's name reach the terminal escaped: no escape sequence (a title
@@ -280,7 +259,7 @@ test_hostile_strings (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("hr-inspect-XXXXXX", &error);
   g_autofree char *path = g_build_filename (dir, "t\033[31m.gguf", NULL);
-  Run r = { 0 };
+  HrTestRun r = { 0 };
 
   g_assert_no_error (error);
   g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
@@ -294,7 +273,7 @@ test_hostile_strings (void)
       g_assert_null (strchr (r.out, '\007'));
       g_assert_null (strstr (r.out, "\342\200\256"));
       g_assert_nonnull (strstr (r.out, json ? "\\u202e" : "\\u{202E}gnp.exe"));
-      run_clear (&r);
+      hr_test_run_clear (&r);
     }
   g_unlink (path);
   g_rmdir (dir);

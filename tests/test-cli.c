@@ -4,49 +4,28 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "hr-test-cli.h"
+
 static const char *cli;
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int status;
-} Run;
 
 static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-static void
-run_cli (Run        *r,
+run_cli (HrTestRun  *r,
          const char *locale,
          ...)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_auto(GStrv) envp = g_get_environ ();
-  g_autoptr(GError) error = NULL;
-  const char *arg;
   va_list ap;
-  int wait_status = 0;
 
   g_ptr_array_add (argv, (gpointer) cli);
   va_start (ap, locale);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
+  hr_test_args_append_valist (argv, ap);
   va_end (ap);
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, "LC_ALL", locale ? locale : "C.UTF-8", TRUE);
   envp = g_environ_setenv (envp, "LANGUAGE", locale && g_str_has_prefix (locale, "de") ? "de" : "en", TRUE);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  /* a signal is never acceptable */
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
+  hr_test_run_spawn (r, argv, envp);
 }
 
 static JsonObject *
@@ -66,7 +45,7 @@ parse_object (const char *text,
 static void
 test_estimate_json (void)
 {
-  Run r = { 0 };
+  HrTestRun r = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *o;
   const char *keys[] = { "model", "gpu", "gpus", "quant", "context", "batch", "kv_type", "engine",
@@ -89,7 +68,7 @@ test_estimate_json (void)
   g_assert_cmpfloat (json_object_get_double_member (o, "usable_gib"), ==, 76.0);
   g_assert_cmpstr (json_object_get_string_member (o, "weights_source"), ==, "measured");
   g_assert_cmpint (json_object_get_int_member (o, "context"), ==, 32768);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 /* Exact integer bytes beside the rounded GiB (issue 15): a small sliding-window cache is
@@ -97,7 +76,7 @@ test_estimate_json (void)
 static void
 test_estimate_exact_bytes (void)
 {
-  Run r = { 0 };
+  HrTestRun r = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(JsonParser) parser2 = json_parser_new ();
   g_autofree char *config = g_test_build_filename (G_TEST_DIST, "fixtures", "hfconfig",
@@ -124,7 +103,7 @@ test_estimate_exact_bytes (void)
   g_assert_cmpint (json_object_get_int_member (o, "kv_cache_bytes"), ==, 6174015488LL);
   g_assert_cmpint (json_object_get_int_member (o, "physical_bytes"), ==, 85899345920LL);
   g_assert_cmpint (json_object_get_int_member (o, "usable_bytes"), ==, 81604378624LL);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   /* Gemma 3 1B (4 global + 22 sliding layers of one 256-wide KV head, window 512) with
    * -ub 256 at 4096 tokens: 16 MiB global + 16.5 MiB sliding (768 cells × 22 KiB) */
@@ -134,13 +113,13 @@ test_estimate_exact_bytes (void)
   o = parse_object (r.out, parser2);
   g_assert_cmpint (json_object_get_int_member (o, "kv_cache_bytes"), ==, (32 << 20) + (1 << 19));
   g_assert_cmpfloat (json_object_get_double_member (o, "kv_cache_gib"), ==, 0.03);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 static void
 test_estimate_german_locale (void)
 {
-  Run r = { 0 };
+  HrTestRun r = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
 
   /* A German desktop must not write "67,96" into JSON. */
@@ -149,7 +128,7 @@ test_estimate_german_locale (void)
   g_assert_nonnull (strstr (r.out, "\"weights_gib\": 67.96"));
   g_assert_null (strstr (r.out, "67,96"));
   parse_object (r.out, parser);
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 /* vLLM's serving capacity in estimate --json and text; --max-num-seqs shrinks or grows the
@@ -157,7 +136,7 @@ test_estimate_german_locale (void)
 static void
 test_estimate_vllm_capacity (void)
 {
-  Run r = { 0 }, r2 = { 0 };
+  HrTestRun r = { 0 }, r2 = { 0 };
   g_autoptr(JsonParser) p1 = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
   JsonObject *a, *b;
@@ -180,32 +159,32 @@ test_estimate_vllm_capacity (void)
   g_assert_cmpint (json_object_get_int_member (b, "kv_capacity_tokens"), >,
                    json_object_get_int_member (a, "kv_capacity_tokens"));
   g_assert_cmpfloat (json_object_get_double_member (a, "max_concurrency"), >, 1.0);
-  run_clear (&r);
-  run_clear (&r2);
+  hr_test_run_clear (&r);
+  hr_test_run_clear (&r2);
 
   run_cli (&r, NULL, "estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--engine", "vllm", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "KV-cache pool"));
   g_assert_nonnull (strstr (r.out, "of 79.19 GiB the driver shows"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   /* llama.cpp has no pool: no capacity keys */
   run_cli (&r, NULL, "estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_null (strstr (r.out, "kv_pool_gib"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 
   run_cli (&r, NULL, "estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--engine", "vllm",
            "--max-num-seqs", "0", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--max-num-seqs"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 static void
 test_compare_all_csv (void)
 {
-  Run r = { 0 }, list = { 0 };
+  HrTestRun r = { 0 }, list = { 0 };
   g_auto(GStrv) lines = NULL;
   g_auto(GStrv) gpus = NULL;
   guint n_rows = 0, n_gpus = 0;
@@ -233,8 +212,8 @@ test_compare_all_csv (void)
   /* every accelerator in the catalog, with a verdict */
   g_assert_cmpuint (n_rows, ==, n_gpus);
   g_assert_cmpuint (n_rows, >=, 55);
-  run_clear (&r);
-  run_clear (&list);
+  hr_test_run_clear (&r);
+  hr_test_run_clear (&list);
 }
 
 static void
@@ -267,7 +246,7 @@ test_bad_arguments (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      Run r = { 0 };
+      HrTestRun r = { 0 };
       const char **a = cases[i].args;
       run_cli (&r, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
       if (r.status != cases[i].code || strstr (r.err, cases[i].needle) == NULL)
@@ -275,14 +254,14 @@ test_bad_arguments (void)
       /* one line on stderr */
       g_assert_cmpint (strlen (r.err), >, 0);
       g_assert_null (strchr (r.err, '\n') == r.err + strlen (r.err) - 1 ? NULL : strchr (r.err, '\n'));
-      run_clear (&r);
+      hr_test_run_clear (&r);
     }
 }
 
 static void
 test_gpu_custom (void)
 {
-  Run r = { 0 };
+  HrTestRun r = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *o;
 
@@ -292,7 +271,7 @@ test_gpu_custom (void)
   o = parse_object (r.out, parser);
   g_assert_cmpfloat (json_object_get_double_member (o, "physical_gib"), ==, 24.0);
   g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "fits");
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 /* --engine-version reaches the scenario: JSON and the CSV header say which builds */
@@ -304,7 +283,7 @@ test_engine_version (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
     {
-      Run r = { 0 };
+      HrTestRun r = { 0 };
       g_autoptr(JsonParser) parser = json_parser_new ();
       JsonObject *o;
 
@@ -316,15 +295,15 @@ test_engine_version (void)
       g_assert_cmpint (r.status, ==, 0);
       o = parse_object (r.out, parser);
       g_assert_cmpstr (json_object_get_string_member (o, "engine_version"), ==, expected[i]);
-      run_clear (&r);
+      hr_test_run_clear (&r);
     }
   {
-    Run r = { 0 };
+    HrTestRun r = { 0 };
     run_cli (&r, NULL, "compare", "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb",
              "--engine-version", "2024", "--csv", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, " engine_version=2024 "));
-    run_clear (&r);
+    hr_test_run_clear (&r);
   }
 }
 
@@ -333,7 +312,7 @@ test_engine_version (void)
 static void
 test_depth (void)
 {
-  Run r = { 0 }, d = { 0 };
+  HrTestRun r = { 0 }, d = { 0 };
   g_autoptr(JsonParser) p1 = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
   JsonObject *full, *zero;
@@ -354,15 +333,15 @@ test_depth (void)
                      json_object_get_double_member (full, "decode_tps_empty"));
   g_assert_cmpfloat (json_object_get_double_member (zero, "decode_tps"), ==,
                      json_object_get_double_member (full, "decode_tps_empty"));
-  run_clear (&r);
-  run_clear (&d);
+  hr_test_run_clear (&r);
+  hr_test_run_clear (&d);
 }
 
 /* LANGUAGE=de shows German in the human output, while numbers in JSON stay C-locale. */
 static void
 test_german_text (void)
 {
-  Run r = { 0 };
+  HrTestRun r = { 0 };
 
   run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "glm-4.5-air", "--gpu", "dcu-k100-ai-64gb", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -372,7 +351,7 @@ test_german_text (void)
   g_assert_nonnull (strstr (r.out, "Benötigter GPU-Speicher"));
   /* the German decimal comma in text people read */
   g_assert_nonnull (strstr (r.out, "68,26 GiB"));
-  run_clear (&r);
+  hr_test_run_clear (&r);
 }
 
 int

@@ -1,6 +1,6 @@
 /* test-cloud-window.c — the Cloud & TCO view and the pricing refresh, under Xvfb
  *
- * A local SoupServer on 127.0.0.1, port 0, in its own thread (as in test-pricing-net.c) plays
+ * A local SoupServer on 127.0.0.1 in its own thread (hr-test-server.c) plays
  * the pricing feed.  XDG_CACHE_HOME is a temporary directory, so the cache the application
  * writes is this test's.  Run through `xvfb-run -a` with GTK_A11Y=none,
  * GSETTINGS_BACKEND=memory and GSETTINGS_SCHEMA_DIR=<build>/data (tests/meson.build).
@@ -17,6 +17,7 @@
 #include "hr-pricing-client.h"
 #include "hr-pricing-manager.h"
 #include "hr-scenario-state.h"
+#include "hr-test-server.h"
 #include "hr-window.h"
 
 #define FEED_HEAD "{\"schema\": 1, \"updated\": \"2026-12-01\", \"currency\": \"USD\", \"offers\": ["
@@ -33,15 +34,7 @@
   "\"vram_gb\": 24, \"usd_per_hour\": 0.3, \"billing\": \"per-hour\"}, " \
   "{\"provider\": \"Evil\", \"gpu\": \"A100\", \"count\": 0, \"vram_gb\": 80, \"usd_per_hour\": 1}]}"
 
-static struct
-{
-  GThread    *thread;
-  GMainLoop  *loop;
-  char       *base_url;
-  GMutex      mutex;
-  GCond       cond;
-  gboolean    running;
-} server;
+static HrTestServer *server;
 
 static HrApplication *app;
 static char *cache_home;
@@ -96,65 +89,6 @@ server_cb (SoupServer        *soup_server,
     respond (msg, SOUP_STATUS_OK, "{\"schema\": 2, \"updated\": \"2026-12-01\", \"offers\": []}");
   else
     respond (msg, SOUP_STATUS_NOT_FOUND, NULL);
-}
-
-static gpointer
-server_thread (gpointer data)
-{
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(SoupServer) soup_server = NULL;
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
-
-  g_main_context_push_thread_default (context);
-  server.loop = g_main_loop_new (context, FALSE);
-
-  soup_server = soup_server_new ("server-header", "headroom-test-server", NULL);
-  soup_server_add_handler (soup_server, NULL, server_cb, NULL, NULL);
-  soup_server_listen_local (soup_server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (soup_server);
-  server.base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  g_mutex_lock (&server.mutex);
-  server.running = TRUE;
-  g_cond_signal (&server.cond);
-  g_mutex_unlock (&server.mutex);
-
-  g_main_loop_run (server.loop);
-
-  soup_server_disconnect (soup_server);
-  g_clear_pointer (&server.loop, g_main_loop_unref);
-  g_main_context_pop_thread_default (context);
-  return NULL;
-}
-
-static void
-server_start (void)
-{
-  g_mutex_init (&server.mutex);
-  g_cond_init (&server.cond);
-  server.thread = g_thread_new ("test-server", server_thread, NULL);
-  g_mutex_lock (&server.mutex);
-  while (!server.running)
-    g_cond_wait (&server.cond, &server.mutex);
-  g_mutex_unlock (&server.mutex);
-}
-
-static gboolean
-quit_cb (gpointer data)
-{
-  g_main_loop_quit (server.loop);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-server_stop (void)
-{
-  g_main_context_invoke (g_main_loop_get_context (server.loop), quit_cb, NULL);
-  g_thread_join (server.thread);
-  g_clear_pointer (&server.base_url, g_free);
 }
 
 /* Helpers ------------------------------------------------------------------------------------ */
@@ -231,7 +165,7 @@ static void
 refresh_from (const char *path)
 {
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-  g_autofree char *url = path ? g_strconcat (server.base_url, path, NULL) : g_strdup ("");
+  g_autofree char *url = path ? hr_test_server_url_for (server, path) : g_strdup ("");
 
   g_settings_set_string (settings, "pricing-url", url);
   g_action_group_activate_action (G_ACTION_GROUP (app), "refresh-prices", NULL);
@@ -618,10 +552,10 @@ main (int   argc,
   g_setenv ("MESA_SHADER_CACHE_DISABLE", "true", TRUE);
   gtk_test_init (&argc, &argv, NULL);
 
-  server_start ();
+  server = hr_test_server_start (server_cb, NULL);
   /* the catalog comes from this test's server: RunPod and Lambda, at spot prices */
   {
-    g_autofree char *base = g_strconcat (server.base_url, "/v7", NULL);
+    g_autofree char *base = hr_test_server_url_for (server, "/v7");
     g_autoptr(GSettings) settings = g_settings_new (APP_ID);
     const char *clouds[] = { "lambda", "runpod", NULL };
 
@@ -642,7 +576,7 @@ main (int   argc,
 
   ret = g_test_run ();
   g_clear_object (&app);
-  server_stop ();
+  hr_test_server_stop (server);
 
   remove_tree (cache_home);
   g_free (cache_home);

@@ -16,6 +16,7 @@
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
 #include "hr-scenario-state.h"
+#include "hr-test-window.h"
 #include "hr-units.h"
 #include "hr-window.h"
 
@@ -27,30 +28,23 @@ static const char * const done_when_gpus[] = {
 };
 
 static gboolean
-timeout_cb (gpointer data)
+views_busy (gpointer data)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
+  HrWindow *window = data;
+  HrSizeView *size = hr_window_get_size_view (window);
+  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
+  HrFinetuneView *finetune = HR_FINETUNE_VIEW (hr_window_get_view (window, "finetune"));
+
+  return hr_size_view_is_busy (size) ||
+         (gtk_widget_get_mapped (GTK_WIDGET (compare)) && hr_compare_view_is_busy (compare)) ||
+         hr_finetune_view_is_busy (finetune);
 }
 
 /* Iterates until the Size view and the two views have nothing left to do (or 20 s pass). */
 static void
 wait_idle (HrWindow *window)
 {
-  HrSizeView *size = hr_window_get_size_view (window);
-  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
-  HrFinetuneView *finetune = HR_FINETUNE_VIEW (hr_window_get_view (window, "finetune"));
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (!timed_out && (hr_size_view_is_busy (size) ||
-                        (gtk_widget_get_mapped (GTK_WIDGET (compare)) && hr_compare_view_is_busy (compare)) ||
-                        hr_finetune_view_is_busy (finetune)))
-    g_main_context_iteration (NULL, TRUE);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  hr_test_wait_while (views_busy, window);
 }
 
 static HrWindow *
@@ -61,14 +55,6 @@ open_window (void)
   gtk_window_present (GTK_WINDOW (window));
   wait_idle (window);
   return window;
-}
-
-static void
-close_window (HrWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 static char *
@@ -215,7 +201,7 @@ test_compare_done_when (void)
   g_unlink (csv_path);
   g_unlink (png_path);
   g_rmdir (dir);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static void
@@ -293,7 +279,7 @@ test_compare_edit (void)
 
   /* the window's shortcuts reach the visible view */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-json", NULL));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* Hidden, the view waits: a scenario changed elsewhere is computed when it is shown. */
@@ -316,7 +302,7 @@ test_compare_lazy (void)
   hr_window_set_visible_view (window, "size");
   gtk_adjustment_set_value (hr_size_view_get_context_adjustment (size), 8192);
   wait_idle (window);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static void
@@ -412,23 +398,7 @@ test_finetune (void)
   g_assert_true (hr_size_view_select_model (size, "glm-4.5-air"));
   wait_idle (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-json", NULL));
-  close_window (window);
-}
-
-/* The first of @type under @root, NULL when none. */
-static GtkWidget *
-find_child_of_type (GtkWidget *root,
-                    GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_child_of_type (c, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  hr_test_window_close (window);
 }
 
 /* Only the view in sight is built at start-up; the others are built from the session when first
@@ -452,15 +422,15 @@ test_session_views (void)
   size = hr_window_get_size_view (window);
   while (hr_size_view_is_busy (size))
     g_main_context_iteration (NULL, TRUE);
-  g_assert_null (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
-  g_assert_null (find_child_of_type (GTK_WIDGET (window), HR_TYPE_FINETUNE_VIEW));
-  g_assert_null (find_child_of_type (GTK_WIDGET (window), HR_TYPE_CLOUD_VIEW));
+  g_assert_null (hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
+  g_assert_null (hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_FINETUNE_VIEW));
+  g_assert_null (hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_CLOUD_VIEW));
 
   session = hr_window_get_session (window);
   g_assert_true (session == hr_size_view_get_session (size));
   compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
   ft = HR_FINETUNE_VIEW (hr_window_get_view (window, "finetune"));
-  g_assert_true (find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW) == GTK_WIDGET (compare));
+  g_assert_true (hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW) == GTK_WIDGET (compare));
   g_assert_true (hr_window_get_view (window, "compare") == GTK_WIDGET (compare));
   wait_idle (window);
   pickers[0] = hr_size_view_get_model_picker (size);
@@ -506,7 +476,7 @@ test_session_views (void)
   hr_size_view_select_gpu (size, "rtx-pro-6000-blackwell-96gb", 1);
   hr_window_set_visible_view (window, "size");
   wait_idle (window);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 int

@@ -24,6 +24,7 @@
 #include "hr-http.h"
 #include "hr-import.h"
 #include "hr-manage-dialog.h"
+#include "hr-test-server.h"
 #include "hr-units.h"
 #include "hr-userdata.h"
 #include "hr-window.h"
@@ -59,12 +60,7 @@ typedef struct
 
 static struct
 {
-  GThread *thread;
-  GMainLoop *loop;
-  char *base_url;
-  GMutex mutex;
-  GCond cond;
-  gboolean running;
+  HrTestServer *http;
   GHashTable *routes;   /* read-only once the server runs */
   guint64 tensor_bytes; /* of the GGUF it serves */
 } server;
@@ -161,77 +157,32 @@ server_cb (SoupServer        *soup_server,
     }
 }
 
-static gpointer
-server_thread (gpointer data)
-{
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(SoupServer) soup_server = NULL;
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
-
-  g_main_context_push_thread_default (context);
-  server.loop = g_main_loop_new (context, FALSE);
-  soup_server = soup_server_new ("server-header", "headroom-test-server", NULL);
-  soup_server_add_handler (soup_server, NULL, server_cb, NULL, NULL);
-  soup_server_listen_local (soup_server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (soup_server);
-  server.base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  g_mutex_lock (&server.mutex);
-  server.running = TRUE;
-  g_cond_signal (&server.cond);
-  g_mutex_unlock (&server.mutex);
-
-  g_main_loop_run (server.loop);
-  soup_server_disconnect (soup_server);
-  g_clear_pointer (&server.loop, g_main_loop_unref);
-  g_main_context_pop_thread_default (context);
-  return NULL;
-}
-
 static void
 server_start (void)
 {
   g_autoptr(GBytes) gguf = gguf_tiny_llama ("Remote Llama", &server.tensor_bytes);
   g_autoptr(GBytes) config = g_bytes_new_static (LLAMA_CONFIG, strlen (LLAMA_CONFIG));
 
-  g_mutex_init (&server.mutex);
-  g_cond_init (&server.cond);
   server.routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, route_free);
   add_route ("/files/remote-llama-Q4_K_M.gguf", SERVE_RANGE, gguf);
   add_route ("/files/slow.gguf", SERVE_NEVER, NULL);
   add_route ("/org/model/resolve/main/config.json", SERVE_BODY, config);
   add_route ("/org/gated/resolve/main/config.json", SERVE_NEEDS_TOKEN, config);
   add_route ("/org/slow/resolve/main/config.json", SERVE_NEVER, NULL);
-  server.thread = g_thread_new ("test-server", server_thread, NULL);
-  g_mutex_lock (&server.mutex);
-  while (!server.running)
-    g_cond_wait (&server.cond, &server.mutex);
-  g_mutex_unlock (&server.mutex);
-}
-
-static gboolean
-quit_cb (gpointer data)
-{
-  g_main_loop_quit (server.loop);
-  return G_SOURCE_REMOVE;
+  server.http = hr_test_server_start (server_cb, NULL);
 }
 
 static void
 server_stop (void)
 {
-  g_main_context_invoke (g_main_loop_get_context (server.loop), quit_cb, NULL);
-  g_thread_join (server.thread);
-  g_clear_pointer (&server.base_url, g_free);
+  g_clear_pointer (&server.http, hr_test_server_stop);
   g_clear_pointer (&server.routes, g_hash_table_unref);
 }
 
 static char *
 url_for (const char *path)
 {
-  return g_strconcat (server.base_url, path, NULL);
+  return hr_test_server_url_for (server.http, path);
 }
 
 /* ---- the window ------------------------------------------------------------------------ */
@@ -682,7 +633,7 @@ test_hub (void)
   HrFetchDialog *dialog;
   guint n_models = hr_catalog_n_models (app_catalog ());
 
-  g_settings_set_string (settings, "hub-endpoint", server.base_url);
+  g_settings_set_string (settings, "hub-endpoint", hr_test_server_get_url (server.http));
   dialog = open_fetch_dialog (window, "import.hub");
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
 

@@ -9,40 +9,10 @@
 #include "hr-application.h"
 #include "hr-navigation.h"
 #include "hr-picker.h"
+#include "hr-test-window.h"
 #include "hr-window.h"
 
 static HrApplication *app;
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-wait_idle (HrSizeView *view)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (!timed_out && hr_size_view_is_busy (view))
-    g_main_context_iteration (NULL, TRUE);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 static HrWindow *
 open_window (int width,
@@ -52,17 +22,9 @@ open_window (int width,
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
-  wait_idle (hr_window_get_size_view (window));
-  spin (100);
+  hr_test_wait_size_view (hr_window_get_size_view (window));
+  hr_test_spin (100);
   return window;
-}
-
-static void
-close_window (HrWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 /* The widgets under @root with style class @klass (or of @type), in tree order. */
@@ -174,7 +136,7 @@ test_tab_order (void)
   g_assert_cmpint (first_results, >, last_sidebar);
   /* six cards, the quantization matrix's rows, the answers' buttons, the commands */
   g_assert_cmpuint (results_stops, >=, 6 + hr_size_view_get_n_matrix_rows (hr_window_get_size_view (window)));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static void
@@ -214,7 +176,7 @@ test_f6_panes (void)
   gtk_widget_grab_focus (texts->pdata[texts->len - 1]);
   cycle (window, FALSE);
   g_assert_true (inside (focus_of (window), results));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* The wheel over the context slider or a spin button scrolls the sidebar; the value stays. */
@@ -252,7 +214,7 @@ test_wheel_scrolls_page (void)
 
   /* anything else (a label) is left to GTK: the scrolled window scrolls it as ever */
   g_assert_false (hr_navigation_scroll_instead (labels->pdata[0], 0, 1, GDK_SCROLL_UNIT_WHEEL));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static int
@@ -308,7 +270,7 @@ test_narrow (void)
 
   /* Compare: the row names' grid is not inside the scroller the GPU columns move in */
   g_assert_true (hr_window_set_visible_view (window, "compare"));
-  spin (200);
+  hr_test_spin (200);
   g_assert_false (gtk_widget_get_visible (button));  /* no scenario sidebar there */
   compare = adw_view_stack_get_visible_child (ADW_VIEW_STACK (stack));
   collect (compare, "compare-table", 0, grids);
@@ -323,7 +285,7 @@ test_narrow (void)
     g_assert_false (gtk_widget_is_ancestor (names, sideways));
     g_assert_true (gtk_widget_get_parent (names) == gtk_widget_get_parent (sideways));
     /* each name stands level with its row */
-    spin (1000);
+    hr_test_spin (1000);
     for (int r = 0; gtk_grid_get_child_at (GTK_GRID (names), 0, r) != NULL; r++)
       {
         GtkWidget *cell = gtk_grid_get_child_at (GTK_GRID (table), 1, r);
@@ -342,14 +304,14 @@ test_narrow (void)
                               - gtk_widget_get_height (cell)), <=, 2);
       }
   }
-  close_window (window);
+  hr_test_window_close (window);
 
   /* wide again: side by side, no sidebar button */
   window = open_window (1280, 800);
   g_ptr_array_set_size (flaps, 0);
   collect (GTK_WIDGET (hr_window_get_size_view (window)), NULL, ADW_TYPE_FLAP, flaps);
   g_assert_false (adw_flap_get_folded (flaps->pdata[0]));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* A menu button's tooltip does not show over its own open menu; closed, it is there again. */
@@ -367,16 +329,16 @@ test_menu_tooltips (void)
       main_menu = buttons->pdata[i];
   g_assert_nonnull (main_menu);
   gtk_menu_button_popup (main_menu);
-  spin (100);
+  hr_test_spin (100);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (main_menu))));
   /* (no GtkTooltip to fill: the query must not get as far as filling it) */
   g_signal_emit_by_name (main_menu, "query-tooltip", 10, 10, FALSE, NULL, &shown);
   g_assert_false (shown);
   gtk_menu_button_popdown (main_menu);
-  spin (100);
+  hr_test_spin (100);
   g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (main_menu)));
   g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (main_menu)), ==, "Main Menu");
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* What a key press runs: the window's bound shortcut for @accel (its class bindings). */
@@ -429,11 +391,11 @@ test_shortcuts (void)
       g_autofree char *accel = g_strdup_printf ("<Alt>%d", i + 1);
 
       g_assert_true (press_shortcut (window, accel));
-      spin (50);
+      hr_test_spin (50);
       g_assert_cmpstr (hr_window_get_visible_view (window), ==, views[i]);
     }
   g_assert_cmpstrv (actions, ((const char *[]) { "import.gguf-file", NULL }));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* The context's +/− go to the next power of two, as the slider does; a typed value stays. */
@@ -462,9 +424,9 @@ test_context_step (void)
   g_assert_cmpfloat (gtk_spin_button_get_value (context), ==, 8192);
   gtk_spin_button_spin (context, GTK_SPIN_STEP_BACKWARD, 0);
   g_assert_cmpfloat (gtk_spin_button_get_value (context), ==, 4096);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_nonnull (strstr (hr_size_view_get_state (view)->subtitle, "4K context"));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* A GPU picked by typing in its picker starts as one card: the count does not carry over. */
@@ -490,7 +452,7 @@ test_gpu_pick_resets_count (void)
   /* set by code (a seed, a reverse answer), the count given stays */
   g_assert_true (hr_size_view_select_gpu (view, "h100-80gb-sxm", 4));
   g_assert_cmpfloat (gtk_adjustment_get_value (hr_size_view_get_gpus_adjustment (view)), ==, 4);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 int

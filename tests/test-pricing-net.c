@@ -12,6 +12,7 @@
 
 #include "hr-http.h"
 #include "hr-pricing-client.h"
+#include "hr-test-server.h"
 
 #define FEED_HEAD "{\"schema\": 1, \"updated\": \"2026-11-05\", \"currency\": \"USD\", \"offers\": ["
 
@@ -37,13 +38,11 @@
 /* The server, shared by every test. */
 static struct
 {
-  GThread    *thread;
-  GMainLoop  *loop;
-  char       *base_url;    /* "http://127.0.0.1:PORT" */
-  GMutex      mutex;
-  GCond       cond;
-  gboolean    running;
-  char       *user_agent;  /* of the last request; under mutex */
+  HrTestServer   *http;
+  GMutex          mutex;
+  GSocketService *raw;
+  GSocketService *cut;
+  char           *user_agent;  /* of the last request; under mutex */
   char       *raw_url;     /* "127.0.0.1:PORT" of a TCP server that answers plain text */
   char       *cut_url;     /* "127.0.0.1:PORT" of one that promises 1000 bytes and sends 10 */
 } server;
@@ -247,77 +246,37 @@ raw_server_start (GSocketService *service,
                           g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective)));
 }
 
-static gpointer
-server_thread (gpointer data)
+/* In the server's thread, beside the SoupServer: the two raw TCP servers. */
+static void
+raw_servers_start (gpointer data)
 {
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(SoupServer) soup_server = NULL;
-  g_autoptr(GSocketService) raw = NULL;
-  g_autoptr(GSocketService) cut = NULL;
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
+  server.raw = g_socket_service_new ();
+  server.raw_url = raw_server_start (server.raw, G_CALLBACK (raw_incoming_cb));
+  server.cut = g_socket_service_new ();
+  server.cut_url = raw_server_start (server.cut, G_CALLBACK (cut_incoming_cb));
+}
 
-  g_main_context_push_thread_default (context);
-  server.loop = g_main_loop_new (context, FALSE);
-
-  soup_server = soup_server_new ("server-header", "headroom-test-server", NULL);
-  soup_server_add_handler (soup_server, NULL, server_cb, NULL, NULL);
-  soup_server_listen_local (soup_server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (soup_server);
-  g_assert_nonnull (uris);
-  server.base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  raw = g_socket_service_new ();
-  server.raw_url = raw_server_start (raw, G_CALLBACK (raw_incoming_cb));
-  cut = g_socket_service_new ();
-  server.cut_url = raw_server_start (cut, G_CALLBACK (cut_incoming_cb));
-
-  g_mutex_lock (&server.mutex);
-  server.running = TRUE;
-  g_cond_signal (&server.cond);
-  g_mutex_unlock (&server.mutex);
-
-  g_main_loop_run (server.loop);
-
-  g_socket_service_stop (raw);
-  g_socket_listener_close (G_SOCKET_LISTENER (raw));
-  g_socket_service_stop (cut);
-  g_socket_listener_close (G_SOCKET_LISTENER (cut));
-  soup_server_disconnect (soup_server);
-  g_clear_pointer (&server.loop, g_main_loop_unref);
-  g_main_context_pop_thread_default (context);
-  return NULL;
+static void
+raw_servers_stop (gpointer data)
+{
+  g_socket_service_stop (server.raw);
+  g_socket_listener_close (G_SOCKET_LISTENER (server.raw));
+  g_socket_service_stop (server.cut);
+  g_socket_listener_close (G_SOCKET_LISTENER (server.cut));
+  g_clear_object (&server.raw);
+  g_clear_object (&server.cut);
 }
 
 static void
 server_start (void)
 {
-  g_mutex_init (&server.mutex);
-  g_cond_init (&server.cond);
-  server.thread = g_thread_new ("test-server", server_thread, NULL);
-
-  g_mutex_lock (&server.mutex);
-  while (!server.running)
-    g_cond_wait (&server.cond, &server.mutex);
-  g_mutex_unlock (&server.mutex);
-}
-
-static gboolean
-quit_cb (gpointer data)
-{
-  g_main_loop_quit (server.loop);
-  return G_SOURCE_REMOVE;
+  server.http = hr_test_server_start_full (server_cb, raw_servers_start, raw_servers_stop, NULL);
 }
 
 static void
 server_stop (void)
 {
-  g_main_context_invoke (g_main_loop_get_context (server.loop), quit_cb, NULL);
-  g_thread_join (server.thread);
-  g_clear_pointer (&server.base_url, g_free);
+  g_clear_pointer (&server.http, hr_test_server_stop);
   g_clear_pointer (&server.user_agent, g_free);
   g_clear_pointer (&server.raw_url, g_free);
   g_clear_pointer (&server.cut_url, g_free);
@@ -336,7 +295,7 @@ typedef struct
 static char *
 url_for (const char *path)
 {
-  return g_strconcat (server.base_url, path, NULL);
+  return hr_test_server_url_for (server.http, path);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include "hr-hfconfig.h"
 #include "hr-http.h"
 #include "hr-hub-client.h"
+#include "hr-test-server.h"
 
 #define GGML_F32 0
 #define GGML_F16 1
@@ -258,13 +259,8 @@ typedef struct
 
 static struct
 {
-  GThread    *thread;
-  GMainLoop  *loop;
-  guint       port;
-  char       *base_url;
+  HrTestServer *http;
   GMutex      mutex;
-  GCond       cond;
-  gboolean    running;
   GHashTable *routes;   /* path → Route; read-only once the server runs */
   GPtrArray  *log;      /* LogEntry; under mutex */
 } server;
@@ -443,7 +439,8 @@ serve_route (SoupServerMessage *msg,
     case SERVE_REDIRECT:
       {
         g_autofree char *location = route->other_host
-          ? g_strdup_printf ("http://localhost:%u%s", server.port, route->location)
+          ? g_strdup_printf ("http://localhost:%u%s", hr_test_server_get_port (server.http),
+                             route->location)
           : g_strdup (route->location);
 
         soup_server_message_set_redirect (msg, route->status, location);
@@ -526,41 +523,6 @@ server_cb (SoupServer        *soup_server,
     }
 
   serve_route (msg, route);
-}
-
-static gpointer
-server_thread (gpointer data)
-{
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(SoupServer) soup_server = NULL;
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
-
-  g_main_context_push_thread_default (context);
-  server.loop = g_main_loop_new (context, FALSE);
-
-  soup_server = soup_server_new ("server-header", "headroom-test-server", NULL);
-  soup_server_add_handler (soup_server, NULL, server_cb, NULL, NULL);
-  soup_server_listen_local (soup_server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (soup_server);
-  g_assert_nonnull (uris);
-  server.port = (guint) g_uri_get_port (uris->data);
-  server.base_url = g_strdup_printf ("http://127.0.0.1:%u", server.port);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  g_mutex_lock (&server.mutex);
-  server.running = TRUE;
-  g_cond_signal (&server.cond);
-  g_mutex_unlock (&server.mutex);
-
-  g_main_loop_run (server.loop);
-
-  soup_server_disconnect (soup_server);
-  g_clear_pointer (&server.loop, g_main_loop_unref);
-  g_main_context_pop_thread_default (context);
-  return NULL;
 }
 
 static void
@@ -701,32 +663,16 @@ make_files (void)
 static void
 server_start (void)
 {
-  g_mutex_init (&server.mutex);
-  g_cond_init (&server.cond);
   server.routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, route_free);
   server.log = g_ptr_array_new_with_free_func (log_entry_free);
   make_files ();
-  server.thread = g_thread_new ("test-server", server_thread, NULL);
-
-  g_mutex_lock (&server.mutex);
-  while (!server.running)
-    g_cond_wait (&server.cond, &server.mutex);
-  g_mutex_unlock (&server.mutex);
-}
-
-static gboolean
-quit_cb (gpointer data)
-{
-  g_main_loop_quit (server.loop);
-  return G_SOURCE_REMOVE;
+  server.http = hr_test_server_start (server_cb, NULL);
 }
 
 static void
 server_stop (void)
 {
-  g_main_context_invoke (g_main_loop_get_context (server.loop), quit_cb, NULL);
-  g_thread_join (server.thread);
-  g_clear_pointer (&server.base_url, g_free);
+  g_clear_pointer (&server.http, hr_test_server_stop);
   g_clear_pointer (&server.routes, g_hash_table_unref);
   g_clear_pointer (&server.log, g_ptr_array_unref);
   g_clear_pointer (&files.model, g_bytes_unref);
@@ -737,7 +683,7 @@ server_stop (void)
 static char *
 url_for (const char *path)
 {
-  return g_strconcat (server.base_url, path, NULL);
+  return hr_test_server_url_for (server.http, path);
 }
 
 static void

@@ -13,19 +13,17 @@
 #include <string.h>
 
 #include "hr-skypilot-client.h"
+#include "hr-test-server.h"
 
 #define HUGE_CHUNK (1024 * 1024)
 
 static struct
 {
-  GThread   *thread;
-  GMainLoop *loop;
-  char      *base;        /* "http://127.0.0.1:PORT/v7" */
-  GMutex     mutex;
-  GCond      cond;
-  gboolean   running;
-  char      *huge_chunk;  /* HUGE_CHUNK bytes of CPU rows */
-  guint      requests;    /* under mutex */
+  HrTestServer *http;
+  char         *base;        /* "http://127.0.0.1:PORT/v7" */
+  GMutex        mutex;
+  char         *huge_chunk;  /* HUGE_CHUNK bytes of CPU rows */
+  guint         requests;    /* under mutex */
 } server;
 
 static HrCatalog *catalog;
@@ -92,35 +90,6 @@ server_cb (SoupServer        *soup_server,
     }
   else
     soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-}
-
-static gpointer
-server_thread (gpointer data)
-{
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(SoupServer) soup_server = NULL;
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
-
-  g_main_context_push_thread_default (context);
-  server.loop = g_main_loop_new (context, FALSE);
-  soup_server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (soup_server, NULL, server_cb, NULL, NULL);
-  soup_server_listen_local (soup_server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (soup_server);
-  server.base = g_strdup_printf ("http://127.0.0.1:%d/v7", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  g_mutex_lock (&server.mutex);
-  server.running = TRUE;
-  g_cond_signal (&server.cond);
-  g_mutex_unlock (&server.mutex);
-
-  g_main_loop_run (server.loop);
-  g_main_context_pop_thread_default (context);
-  g_main_loop_unref (server.loop);
-  return NULL;
 }
 
 /* Client ------------------------------------------------------------------------------------ */
@@ -402,11 +371,8 @@ main (int    argc,
   server.huge_chunk = g_malloc (HUGE_CHUNK);
   for (gsize i = 0; i < HUGE_CHUNK; i += 32)
     memcpy (server.huge_chunk + i, "cpu-x,,,0.1,us-east-1-aaaaaaaaa\n", 32);
-  server.thread = g_thread_new ("server", server_thread, NULL);
-  g_mutex_lock (&server.mutex);
-  while (!server.running)
-    g_cond_wait (&server.cond, &server.mutex);
-  g_mutex_unlock (&server.mutex);
+  server.http = hr_test_server_start (server_cb, NULL);
+  server.base = hr_test_server_url_for (server.http, "/v7");
 
   g_test_add_func ("/skypilot-net/refresh", test_refresh);
   g_test_add_func ("/skypilot-net/failure-keeps-cache", test_failure_keeps_cache);
@@ -415,8 +381,7 @@ main (int    argc,
   g_test_add_func ("/skypilot-net/cli", test_cli);
   ret = g_test_run ();
 
-  g_main_loop_quit (server.loop);
-  g_thread_join (server.thread);
+  hr_test_server_stop (server.http);
   g_free (server.huge_chunk);
   g_free (server.base);
   hr_catalog_free (catalog);

@@ -15,6 +15,7 @@
 #include "hr-speed-simulator.h"
 #include "hr-toast.h"
 #include "hr-units.h"
+#include "hr-test-window.h"
 #include "hr-window.h"
 
 static HrApplication *app;
@@ -24,50 +25,6 @@ timeout_cb (gpointer data)
 {
   *(gboolean *) data = TRUE;
   return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop until @view has recomputed everything (or 20 s pass). */
-static void
-wait_idle (HrSizeView *view)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (!timed_out && hr_size_view_is_busy (view))
-    g_main_context_iteration (NULL, TRUE);
-  /* let the frame that shows it be laid out too */
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static HrWindow *
-open_window (void)
-{
-  HrWindow *window = hr_window_new (app);
-
-  gtk_window_present (GTK_WINDOW (window));
-  wait_idle (hr_window_get_size_view (window));
-  return window;
-}
-
-static void
-close_window (HrWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 /* The same scenario computed straight from the core. */
@@ -136,7 +93,7 @@ assert_shows (HrSizeView       *view,
 static void
 test_default_scenario (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   const HrScenario *s = hr_size_view_get_scenario (view);
   HrScenario es;
@@ -158,13 +115,13 @@ test_default_scenario (void)
   g_assert_cmpstr (hr_window_get_visible_view (window), ==, "size");
   g_test_message ("recompute: %" G_GINT64_FORMAT " µs; advice: %.1f ms",
                   hr_size_view_get_last_recompute_us (view), hr_size_view_get_last_advice_ms (view));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static void
 test_change_controls (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   AdwComboRow *quant_row = hr_size_view_get_quant_row (view);
   GListModel *quants = adw_combo_row_get_model (quant_row);
@@ -175,14 +132,14 @@ test_change_controls (void)
 
   /* model */
   g_assert_true (hr_picker_set_selected_id (hr_size_view_get_model_picker (view), "qwen3-32b"));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->model->id, ==, "qwen3-32b");
   expected_for (view, &es, &ee, &st);
   assert_shows (view, &es, &ee, &st);
 
   /* GPU */
   g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "rtx-4090-24gb"));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, "rtx-4090-24gb");
   hr_size_state_clear (&st);
   expected_for (view, &es, &ee, &st);
@@ -190,7 +147,7 @@ test_change_controls (void)
 
   /* context */
   gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 32768);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpint (hr_size_view_get_scenario (view)->context, ==, 32768);
   hr_size_state_clear (&st);
   expected_for (view, &es, &ee, &st);
@@ -205,7 +162,7 @@ test_change_controls (void)
     }
   g_assert_cmpuint (q8, !=, GTK_INVALID_LIST_POSITION);
   adw_combo_row_set_selected (quant_row, q8);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "Q8_0");
   hr_size_state_clear (&st);
   expected_for (view, &es, &ee, &st);
@@ -216,21 +173,21 @@ test_change_controls (void)
   /* GPUs and batch */
   gtk_adjustment_set_value (hr_size_view_get_gpus_adjustment (view), 2);
   gtk_adjustment_set_value (hr_size_view_get_batch_adjustment (view), 4);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   hr_size_state_clear (&st);
   expected_for (view, &es, &ee, &st);
   g_assert_cmpint (es.n_gpus, ==, 2);
   g_assert_cmpint (es.batch, ==, 4);
   assert_shows (view, &es, &ee, &st);
 
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* Many changes in one main-loop turn cost one recompute. */
 static void
 test_coalesce (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   guint before = hr_size_view_get_n_recomputes (view);
 
@@ -239,7 +196,7 @@ test_coalesce (void)
   gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 65536);
   hr_size_view_select_quant (view, "Q6_K");
   adw_combo_row_set_selected (hr_size_view_get_kv_row (view), HR_KV_Q8_0);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpuint (hr_size_view_get_n_recomputes (view), ==, before + 1);
   g_assert_cmpint (hr_size_view_get_scenario (view)->kv_type, ==, HR_KV_Q8_0);
   g_assert_cmpint (hr_size_view_get_scenario (view)->context, ==, 65536);
@@ -247,14 +204,14 @@ test_coalesce (void)
    * loaded test machine */
   g_test_message ("recompute after 5 changes: %" G_GINT64_FORMAT " µs", hr_size_view_get_last_recompute_us (view));
   g_assert_cmpint (hr_size_view_get_last_recompute_us (view), <, 50000);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* The last scenario comes back in a new window (GSettings memory backend). */
 static void
 test_settings_restore (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   g_autoptr(GSettings) settings = g_settings_new ("io.github.headroomapp.Headroom");
   const HrScenario *s;
@@ -264,7 +221,7 @@ test_settings_restore (void)
   hr_size_view_select_quant (view, "IQ4_XS");
   gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 16384);
   adw_combo_row_set_selected (hr_size_view_get_engine_row (view), HR_ENGINE_VLLM);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
 
   g_assert_cmpstr (g_settings_get_string (settings, "model"), ==, "gemma-3-27b");
   g_assert_cmpstr (g_settings_get_string (settings, "gpu"), ==, "mi300x-192gb");
@@ -272,11 +229,11 @@ test_settings_restore (void)
   g_assert_cmpint (g_settings_get_int64 (settings, "context"), ==, 16384);
   g_assert_cmpint (g_settings_get_int (settings, "gpus"), ==, 2);
   g_assert_cmpstr (g_settings_get_string (settings, "engine"), ==, "vllm");
-  close_window (window);
+  hr_test_window_close (window);
 
   /* a stale id falls back to the default model, the rest stays */
   g_settings_set_string (settings, "gpu", "no-such-gpu");
-  window = open_window ();
+  window = hr_test_window_open (app);
   view = hr_window_get_size_view (window);
   s = hr_size_view_get_scenario (view);
   g_assert_cmpstr (s->model->id, ==, "gemma-3-27b");
@@ -285,16 +242,16 @@ test_settings_restore (void)
   g_assert_cmpint (s->context, ==, 16384);
   g_assert_cmpint (s->n_gpus, ==, 2);
   g_assert_cmpint (s->engine, ==, HR_ENGINE_VLLM);
-  close_window (window);
+  hr_test_window_close (window);
 
   /* a context beyond the model's maximum is clamped to it */
   g_settings_set_string (settings, "model", "qwen3-8b");
   g_settings_set_int64 (settings, "context", 1 << 20);
-  window = open_window ();
+  window = hr_test_window_open (app);
   view = hr_window_get_size_view (window);
   s = hr_size_view_get_scenario (view);
   g_assert_cmpint (s->context, ==, s->model->max_context);
-  close_window (window);
+  hr_test_window_close (window);
 
   g_settings_reset (settings, "model");
   g_settings_reset (settings, "gpu");
@@ -307,7 +264,7 @@ test_settings_restore (void)
 static void
 test_picker_search (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   HrPicker *models = hr_size_view_get_model_picker (view);
   HrPicker *gpus = hr_size_view_get_gpu_picker (view);
@@ -345,15 +302,15 @@ test_picker_search (void)
 
   /* Ctrl+F opens the model search */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find-model", NULL));
-  spin (50);
+  hr_test_spin (50);
   hr_picker_popdown (models);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static void
 test_simulator (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSpeedSimulator *sim = hr_size_view_get_simulator (hr_window_get_size_view (window));
   g_autoptr(GPtrArray) tokens = hr_speed_simulator_tokenize ("Memory is the first wall");
   gboolean timed_out = FALSE;
@@ -377,18 +334,18 @@ test_simulator (void)
   /* stop halfway */
   hr_speed_simulator_set_rate (sim, 10, 5, "slow");
   hr_speed_simulator_start (sim);
-  spin (300);
+  hr_test_spin (300);
   hr_speed_simulator_stop (sim);
   g_assert_false (hr_speed_simulator_get_running (sim));
   g_assert_cmpuint (hr_speed_simulator_get_n_shown (sim), <=, 3);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* The reverse answers and the recommendations apply what they say. */
 static void
 test_apply_answers (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   const HrAdviceState *adv;
   char expected[64];
@@ -401,7 +358,7 @@ test_apply_answers (void)
   adw_combo_row_set_selected (hr_size_view_get_kv_row (view), HR_KV_F16);
   gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 8192);
   gtk_adjustment_set_value (hr_size_view_get_batch_adjustment (view), 1);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpstr (hr_size_view_get_verdict_text (view), ==, "Does not fit");
 
   adv = hr_size_view_get_advice (view);
@@ -409,37 +366,37 @@ test_apply_answers (void)
   g_strlcpy (expected, adv->reverse[HR_REVERSE_QUANT].quant, sizeof expected);
   min_gpus = adv->reverse[HR_REVERSE_GPUS].gpus;
   g_assert_true (hr_size_view_apply_reverse (view, HR_REVERSE_QUANT));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, expected);
   g_assert_cmpstr (hr_size_view_get_verdict_text (view), !=, "Does not fit");
 
   hr_size_view_select_quant (view, "Q4_K_M");
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_true (hr_size_view_apply_reverse (view, HR_REVERSE_GPUS));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpint (hr_size_view_get_scenario (view)->n_gpus, ==, min_gpus);
   g_assert_cmpstr (hr_size_view_get_verdict_text (view), !=, "Does not fit");
 
   /* already fits: nothing to apply for the GPU count */
   g_assert_false (hr_size_view_apply_reverse (view, HR_REVERSE_GPUS));
   gtk_adjustment_set_value (hr_size_view_get_gpus_adjustment (view), 1);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
 
   adv = hr_size_view_get_advice (view);
   g_assert_nonnull (adv->picks[HR_PICK_SINGLE].gpu_id);
   g_strlcpy (expected, adv->picks[HR_PICK_SINGLE].gpu_id, sizeof expected);
   g_assert_true (hr_size_view_apply_pick (view, HR_PICK_SINGLE));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, expected);
   g_assert_cmpstr (hr_size_view_get_verdict_text (view), ==, "Fits with margin");
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* A GPU added to the catalog (the user's own) shows in the picker, grouped as custom. */
 static void
 test_catalog_changed (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   HrSession *session = hr_size_view_get_session (view);
   g_autoptr(GError) error = NULL;
@@ -450,23 +407,23 @@ test_catalog_changed (void)
   g_free (gpu->id);
   gpu->id = g_strdup ("user-lab-card");
   hr_session_add_gpu (session, gpu, NULL);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
 
   g_assert_cmpuint (hr_picker_search (hr_size_view_get_gpu_picker (view), "lab card"), ==, 1);
   g_assert_true (hr_size_view_select_gpu (view, "user-lab-card", 1));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   s = hr_size_view_get_scenario (view);
   g_assert_cmpstr (s->gpu->id, ==, "user-lab-card");
   g_assert_nonnull (hr_size_view_get_estimate (view));
 
   /* and goes again: the scenario falls back to the default GPU */
   hr_size_view_select_gpu (view, "rtx-pro-6000-blackwell-96gb", 1);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_true (hr_session_remove_gpu (session, "user-lab-card"));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpuint (hr_picker_search (hr_size_view_get_gpu_picker (view), "lab card"), ==, 0);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, "rtx-pro-6000-blackwell-96gb");
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* The "experts on the CPU" control goes as far as core's count of MoE layers: Nemotron 3 Nano
@@ -474,29 +431,29 @@ test_catalog_changed (void)
 static void
 test_moe_limit (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   HrSession *session = hr_size_view_get_session (view);
   const HrScenario *s;
 
   g_assert_true (hr_size_view_select_model (view, "nemotron-3-nano-30b-a3b"));
   g_object_set (session, "n-cpu-moe", 52, NULL);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   s = hr_size_view_get_scenario (view);
   g_assert_cmpint (hr_model_moe_layers (s->model), ==, 23);
   g_assert_cmpint (s->n_cpu_moe, ==, 23);
 
   g_object_set (session, "n-cpu-moe", 0, NULL);
   hr_size_view_select_model (view, "glm-4.5-air");
-  wait_idle (view);
-  close_window (window);
+  hr_test_wait_size_view (view);
+  hr_test_window_close (window);
 }
 
 /* Closing saves the window size; the view comes back as it was. */
 static void
 test_window_state (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   g_autoptr(GSettings) settings = g_settings_new ("io.github.headroomapp.Headroom");
 
   g_assert_cmpstr (hr_window_get_visible_view (window), ==, "size");
@@ -504,7 +461,7 @@ test_window_state (void)
   g_assert_true (hr_window_set_visible_view (window, "compare"));
   g_assert_true (hr_window_set_visible_view (window, "size"));
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
-  spin (100);
+  hr_test_spin (100);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL));
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -529,7 +486,7 @@ read_text_cb (GObject      *source,
 static void
 test_copy_json (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   g_autofree char *text = NULL;
 
@@ -539,13 +496,13 @@ test_copy_json (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (strstr (text, "\"model\": \"glm-4.5-air\""));
   g_assert_nonnull (strstr (text, "\"verdict\": "));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static void
 test_export (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   g_autofree char *dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
   g_autofree char *png = g_build_filename (dir, "breakdown.png", NULL);
@@ -568,7 +525,7 @@ test_export (void)
   g_unlink (png);
   g_unlink (svg);
   g_rmdir (dir);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* Toast titles are markup: a file named R&D.png made GTK refuse the text (a warning, fatal
@@ -576,7 +533,7 @@ test_export (void)
 static void
 test_toast_markup (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   AdwToast *toast = hr_toast_new_text ("Exported to /tmp/R&D <b>.png\033[2J");
 
@@ -586,7 +543,7 @@ test_toast_markup (void)
   hr_toast_show_text (GTK_WIDGET (view), "Exported to /tmp/R&D.png", HR_TOAST_INFO);
   for (int i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 int

@@ -1,0 +1,34 @@
+/* hr-test-window.h — what the window tests under Xvfb share
+ *
+ * Spinning the main loop for a while or until a view is idle (with a 20 s limit that fails the
+ * test rather than hanging it), opening and closing a window, finding a widget by type.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "hr-application.h"
+#include "hr-window.h"
+
+G_BEGIN_DECLS
+
+typedef gboolean (*HrTestBusyFunc) (gpointer data);
+
+/* Runs the main loop for @ms milliseconds. */
+void       hr_test_spin                (guint           ms);
+/* Runs whatever is pending, without blocking. */
+void       hr_test_flush               (void);
+/* Iterates while @busy (@data) says so, then lays out the frame that shows the result; fails
+ * the test after 20 s. */
+void       hr_test_wait_while          (HrTestBusyFunc  busy,
+                                        gpointer        data);
+/* Until the Size view has recomputed everything. */
+void       hr_test_wait_size_view      (HrSizeView     *view);
+/* A new window of @app, presented, its Size view idle. */
+HrWindow  *hr_test_window_open         (HrApplication  *app);
+void       hr_test_window_close        (HrWindow       *window);
+/* @root or the first widget under it (depth first) of @type, NULL when there is none. */
+GtkWidget *hr_test_find_child_of_type  (GtkWidget      *root,
+                                        GType           type);
+
+G_END_DECLS
