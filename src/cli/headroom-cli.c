@@ -100,6 +100,142 @@ json_maybe_number (HrJsonWriter *w,
   hr_json_number (w, v, decimals);
 }
 
+/* One kind of `list`: how many entries there are, and entry @i as JSON or as a text line. */
+typedef struct
+{
+  const char *name;
+  guint (*count) (const HrCatalog *catalog);
+  void (*json) (HrJsonWriter *w, const HrCatalog *catalog, guint i);
+  void (*text) (GString *out, const HrCatalog *catalog, guint i);
+} ListKind;
+
+static void
+json_string_member (HrJsonWriter *w,
+                    const char   *key,
+                    const char   *value)
+{
+  hr_json_key (w, key);
+  hr_json_string (w, value);
+}
+
+static void
+list_model_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
+{
+  const HrModel *m = hr_catalog_get_model (catalog, i);
+
+  hr_json_begin_object (w);
+  json_string_member (w, "id", m->id);
+  json_string_member (w, "name", m->name);
+  json_string_member (w, "family", m->family);
+  json_maybe_number (w, "total_params_b", m->total_params / 1e9, 2);
+  json_maybe_number (w, "active_params_b", m->active_params / 1e9, 2);
+  hr_json_key (w, "layers"); hr_json_int (w, m->n_layers);
+  hr_json_key (w, "max_context"); hr_json_int (w, m->max_context);
+  json_string_member (w, "architecture", m->arch_label);
+  json_string_member (w, "license", m->license);
+  json_string_member (w, "hf_repo", m->hf_repo);
+  hr_json_end_object (w);
+}
+
+static void
+list_model_text (GString *out, const HrCatalog *catalog, guint i)
+{
+  const HrModel *m = hr_catalog_get_model (catalog, i);
+  char a[64], b[64];
+
+  g_string_append_printf (out, "%-34s %-40s %8sB / %-8s %s\n", m->id, m->name,
+                          hr_format_number_c_buf (a, sizeof a, m->total_params / 1e9, 1),
+                          isfinite (m->active_params)
+                            ? hr_format_number_c_buf (b, sizeof b, m->active_params / 1e9, 1)
+                            : "?",
+                          m->arch_label ? m->arch_label : "");
+}
+
+static void
+list_gpu_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
+{
+  const HrGpu *g = hr_catalog_get_gpu (catalog, i);
+
+  hr_json_begin_object (w);
+  json_string_member (w, "id", g->id);
+  json_string_member (w, "name", g->name);
+  json_string_member (w, "vendor", g->vendor);
+  json_string_member (w, "form", hr_gpu_form_to_string (g->form));
+  json_maybe_number (w, "memory_gib", g->memory_gib, 0);
+  json_maybe_number (w, "bandwidth_gbs", g->bandwidth_gbs, 0);
+  json_maybe_number (w, "fp16_tflops", g->fp16_tflops, 1);
+  json_maybe_number (w, "tdp_w", g->tdp_w, 0);
+  json_maybe_number (w, "price_usd", g->price_usd, 0);
+  json_string_member (w, "backend", hr_backend_to_string (g->backend));
+  hr_json_end_object (w);
+}
+
+static void
+list_gpu_text (GString *out, const HrCatalog *catalog, guint i)
+{
+  const HrGpu *g = hr_catalog_get_gpu (catalog, i);
+  char a[64], b[64];
+
+  g_string_append_printf (out, "%-30s %-44s %6s GB %8s GB/s  %s\n", g->id, g->name,
+                          hr_format_number_c_buf (a, sizeof a, g->memory_gib, 0),
+                          isfinite (g->bandwidth_gbs)
+                            ? hr_format_number_c_buf (b, sizeof b, g->bandwidth_gbs, 0)
+                            : "?",
+                          hr_gpu_form_to_string (g->form));
+}
+
+static void
+list_quant_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
+{
+  const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
+
+  hr_json_begin_object (w);
+  json_string_member (w, "id", q->id);
+  json_string_member (w, "label", q->label);
+  json_string_member (w, "default_type", q->default_type);
+  json_maybe_number (w, "nominal_bpw", q->nominal_bpw, 4);
+  hr_json_key (w, "gguf"); hr_json_bool (w, q->gguf);
+  json_string_member (w, "engines", q->engines);
+  hr_json_end_object (w);
+}
+
+static void
+list_quant_text (GString *out, const HrCatalog *catalog, guint i)
+{
+  const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
+
+  g_string_append_printf (out, "%-14s %-36s %s\n", q->id, q->label ? q->label : "",
+                          q->engines ? q->engines : "");
+}
+
+static guint
+n_engines (const HrCatalog *catalog)
+{
+  return HR_N_ENGINES;
+}
+
+static void
+list_engine_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
+{
+  hr_json_begin_object (w);
+  json_string_member (w, "id", hr_engine_to_string (i));
+  json_string_member (w, "name", hr_engine_display_name (i));
+  hr_json_end_object (w);
+}
+
+static void
+list_engine_text (GString *out, const HrCatalog *catalog, guint i)
+{
+  g_string_append_printf (out, "%-10s %s\n", hr_engine_to_string (i), hr_engine_display_name (i));
+}
+
+static const ListKind list_kinds[] = {
+  { "models", hr_catalog_n_models, list_model_json, list_model_text },
+  { "gpus", hr_catalog_n_gpus, list_gpu_json, list_gpu_text },
+  { "quants", hr_catalog_n_quants, list_quant_json, list_quant_text },
+  { "engines", n_engines, list_engine_json, list_engine_text },
+};
+
 static int
 cmd_list (int              argc,
           char           **argv,
@@ -113,134 +249,35 @@ cmd_list (int              argc,
   g_autoptr(GOptionContext) ctx = g_option_context_new ("models|gpus|quants|engines");
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
+  const ListKind *kind = NULL;
   HrJsonWriter w;
-  const char *what;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return usage_error ("%s", error->message);
   if (argc != 2)
     return usage_error ("list what? models, gpus, quants or engines");
-  what = argv[1];
+  for (guint k = 0; k < G_N_ELEMENTS (list_kinds); k++)
+    if (g_str_equal (argv[1], list_kinds[k].name))
+      kind = &list_kinds[k];
+  if (kind == NULL)
+    return usage_error ("list: unknown list “%s” (models, gpus, quants, engines)", argv[1]);
+
   hr_json_init (&w, out, TRUE);
-
-  if (g_str_equal (what, "models"))
-    {
-      if (json)
-        hr_json_begin_array (&w);
-      for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
-        {
-          const HrModel *m = hr_catalog_get_model (catalog, i);
-          if (json)
-            {
-              hr_json_begin_object (&w);
-              hr_json_key (&w, "id"); hr_json_string (&w, m->id);
-              hr_json_key (&w, "name"); hr_json_string (&w, m->name);
-              hr_json_key (&w, "family"); hr_json_string (&w, m->family);
-              json_maybe_number (&w, "total_params_b", m->total_params / 1e9, 2);
-              json_maybe_number (&w, "active_params_b", m->active_params / 1e9, 2);
-              hr_json_key (&w, "layers"); hr_json_int (&w, m->n_layers);
-              hr_json_key (&w, "max_context"); hr_json_int (&w, m->max_context);
-              hr_json_key (&w, "architecture"); hr_json_string (&w, m->arch_label);
-              hr_json_key (&w, "license"); hr_json_string (&w, m->license);
-              hr_json_key (&w, "hf_repo"); hr_json_string (&w, m->hf_repo);
-              hr_json_end_object (&w);
-            }
-          else
-            {
-              char a[64], b[64];
-              g_string_append_printf (out, "%-34s %-40s %8sB / %-8s %s\n", m->id, m->name,
-                                      hr_format_number_c_buf (a, sizeof a, m->total_params / 1e9, 1),
-                                      isfinite (m->active_params) ? hr_format_number_c_buf (b, sizeof b, m->active_params / 1e9, 1) : "?",
-                                      m->arch_label ? m->arch_label : "");
-            }
-        }
-      if (json)
-        hr_json_end_array (&w);
-    }
-  else if (g_str_equal (what, "gpus"))
-    {
-      if (json)
-        hr_json_begin_array (&w);
-      for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
-        {
-          const HrGpu *g = hr_catalog_get_gpu (catalog, i);
-          if (json)
-            {
-              hr_json_begin_object (&w);
-              hr_json_key (&w, "id"); hr_json_string (&w, g->id);
-              hr_json_key (&w, "name"); hr_json_string (&w, g->name);
-              hr_json_key (&w, "vendor"); hr_json_string (&w, g->vendor);
-              hr_json_key (&w, "form"); hr_json_string (&w, hr_gpu_form_to_string (g->form));
-              json_maybe_number (&w, "memory_gib", g->memory_gib, 0);
-              json_maybe_number (&w, "bandwidth_gbs", g->bandwidth_gbs, 0);
-              json_maybe_number (&w, "fp16_tflops", g->fp16_tflops, 1);
-              json_maybe_number (&w, "tdp_w", g->tdp_w, 0);
-              json_maybe_number (&w, "price_usd", g->price_usd, 0);
-              hr_json_key (&w, "backend"); hr_json_string (&w, hr_backend_to_string (g->backend));
-              hr_json_end_object (&w);
-            }
-          else
-            {
-              char a[64], b[64];
-              g_string_append_printf (out, "%-30s %-44s %6s GB %8s GB/s  %s\n", g->id, g->name,
-                                      hr_format_number_c_buf (a, sizeof a, g->memory_gib, 0),
-                                      isfinite (g->bandwidth_gbs) ? hr_format_number_c_buf (b, sizeof b, g->bandwidth_gbs, 0) : "?",
-                                      hr_gpu_form_to_string (g->form));
-            }
-        }
-      if (json)
-        hr_json_end_array (&w);
-    }
-  else if (g_str_equal (what, "quants"))
-    {
-      if (json)
-        hr_json_begin_array (&w);
-      for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
-        {
-          const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
-          if (json)
-            {
-              hr_json_begin_object (&w);
-              hr_json_key (&w, "id"); hr_json_string (&w, q->id);
-              hr_json_key (&w, "label"); hr_json_string (&w, q->label);
-              hr_json_key (&w, "default_type"); hr_json_string (&w, q->default_type);
-              json_maybe_number (&w, "nominal_bpw", q->nominal_bpw, 4);
-              hr_json_key (&w, "gguf"); hr_json_bool (&w, q->gguf);
-              hr_json_key (&w, "engines"); hr_json_string (&w, q->engines);
-              hr_json_end_object (&w);
-            }
-          else
-            g_string_append_printf (out, "%-14s %-36s %s\n", q->id, q->label ? q->label : "",
-                                    q->engines ? q->engines : "");
-        }
-      if (json)
-        hr_json_end_array (&w);
-    }
-  else if (g_str_equal (what, "engines"))
-    {
-      if (json)
-        hr_json_begin_array (&w);
-      for (int e = 0; e < HR_N_ENGINES; e++)
-        {
-          if (json)
-            {
-              hr_json_begin_object (&w);
-              hr_json_key (&w, "id"); hr_json_string (&w, hr_engine_to_string (e));
-              hr_json_key (&w, "name"); hr_json_string (&w, hr_engine_display_name (e));
-              hr_json_end_object (&w);
-            }
-          else
-            g_string_append_printf (out, "%-10s %s\n", hr_engine_to_string (e), hr_engine_display_name (e));
-        }
-      if (json)
-        hr_json_end_array (&w);
-    }
-  else
-    return usage_error ("list: unknown list “%s” (models, gpus, quants, engines)", what);
-
   if (json)
-    g_string_append_c (out, '\n');
+    hr_json_begin_array (&w);
+  for (guint i = 0; i < kind->count (catalog); i++)
+    {
+      if (json)
+        kind->json (&w, catalog, i);
+      else
+        kind->text (out, catalog, i);
+    }
+  if (json)
+    {
+      hr_json_end_array (&w);
+      g_string_append_c (out, '\n');
+    }
   fputs (out->str, stdout);
   return 0;
 }
