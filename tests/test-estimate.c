@@ -281,6 +281,31 @@ test_vision_tower (void)
   g_assert_cmpfloat (fabs (e.weights.bytes - llama.weights.bytes - 0.55e9 * 2), <, 1.0);
 }
 
+/* vLLM and SGLang have no Metal backend: on a Mac there is no pool to size (issue 15: Compare
+ * showed a vLLM capacity for the M3 Ultra). */
+static void
+test_serving_not_on_metal (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  scenario (&s, "glm-4.5-air", "m3-ultra-512gb");
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_false (hr_estimate_serving_applies (&s));
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_false (isfinite (e.kv_pool_bytes));
+  g_assert_false (isfinite (e.kv_capacity_tokens));
+  g_assert_false (isfinite (e.max_concurrency));
+  /* llama.cpp on the same Mac, and vLLM on a CUDA card, are sized as before */
+  s.engine = HR_ENGINE_LLAMA_CPP;
+  g_assert_false (hr_estimate_serving_applies (&s));
+  scenario (&s, "glm-4.5-air", "h200-141gb");
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_true (hr_estimate_serving_applies (&s));
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.kv_capacity_tokens, >, 100000);
+}
+
 /* vLLM's serving capacity against its own startup logs (tests/accuracy/vllm_logs.csv). */
 static void
 test_vllm_capacity (void)
@@ -616,6 +641,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/sglang/default-fraction", test_sglang_default_fraction);
   g_test_add_func ("/estimate/vllm/vision-tower", test_vision_tower);
   g_test_add_func ("/estimate/vllm/capacity", test_vllm_capacity);
+  g_test_add_func ("/estimate/vllm/not-on-metal", test_serving_not_on_metal);
   g_test_add_func ("/estimate/kv/per-kind", test_kv_per_kind);
   g_test_add_func ("/estimate/kv/quantized", test_quantized_kv);
   g_test_add_func ("/estimate/catalog/every-entry", test_every_entry);

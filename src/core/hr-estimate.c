@@ -228,6 +228,13 @@ hr_estimate_mem_fraction (const HrScenario *s)
   return HR_DEFAULT_GPU_MEM_UTIL;
 }
 
+gboolean
+hr_estimate_serving_applies (const HrScenario *s)
+{
+  /* vLLM and SGLang have no Metal backend: there is no KV pool to size on an Apple GPU */
+  return engine_is_server (s->engine) && hr_scenario_backend (s) != HR_BACKEND_METAL;
+}
+
 int
 hr_estimate_max_num_seqs (const HrScenario *s)
 {
@@ -702,8 +709,14 @@ hr_estimate_compute (const HrScenario  *s,
   out->margin_bytes = out->usable_bytes - out->required_bytes;
   out->utilization = out->required_bytes / out->physical_bytes;
   out->verdict = hr_verdict_for (out->per_gpu_required, gpu_mem, usable_per_gpu);
-  if (server)
+  if (hr_estimate_serving_applies (s))
     server_capacity (s, out->weights_gpu, out);
+  else if (server)
+    {
+      out->max_num_seqs = hr_estimate_max_num_seqs (s);
+      out->driver_memory_bytes = out->kv_pool_bytes = NAN;
+      out->kv_capacity_tokens = out->max_concurrency = NAN;
+    }
 
   /* ---- decode speed (memory-bound, up to the compute roof when batching) ---- */
   bw = on_cpu ? hr_estimate_cpu_bandwidth (s)

@@ -140,7 +140,9 @@ double          hr_estimate_device_weights  (const HrScenario *scenario,
 /* vLLM/SGLang memory fraction in effect: the scenario's, or the engine's default (vLLM 0.90;
  * current SGLang's own rule by GPU memory and tensor-parallel degree). */
 double          hr_estimate_mem_fraction    (const HrScenario *scenario);
-
+/* Whether vLLM/SGLang serving capacity means anything here: not on Apple GPUs (no Metal
+ * backend), where the pool, tokens and concurrency are NAN. */
+gboolean        hr_estimate_serving_applies (const HrScenario *scenario);
 /* vLLM/SGLang --max-num-seqs in effect: the scenario's, or the engine version's default. */
 int             hr_estimate_max_num_seqs    (const HrScenario *scenario);
 

@@ -68,7 +68,7 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
       hr_json_gib_bytes (w, "driver_memory", DEV (e->driver_memory_bytes));
       hr_json_gib_bytes (w, "kv_pool", DEV (e->kv_pool_bytes));
       hr_json_key (w, "kv_capacity_tokens");
-      if (device)
+      if (device && isfinite (e->kv_capacity_tokens))
         hr_json_int (w, (gint64) e->kv_capacity_tokens);
       else
         hr_json_null (w);
@@ -206,7 +206,9 @@ hr_report_estimate_text (const HrScenario *s,
         num (a, hr_to_gib (e->usable_bytes), 2), num (b, hr_to_gib (e->physical_bytes), 2));
   line (out, 2, _("Margin"), "%s%s GiB · %s %%", e->margin_bytes >= 0 ? "+" : "",
         num (a, hr_to_gib (e->margin_bytes), 2), num (b, e->utilization * 100, 0));
-  if (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG)
+  if (!hr_estimate_serving_applies (s) && (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG))
+    line (out, 2, _("KV-cache pool"), "%s", _("not applicable: vLLM and SGLang do not run on Apple GPUs"));
+  else if (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG)
     {
       line (out, 2, _("KV-cache pool"), _("%s GiB per GPU (of %s GiB the driver shows)"),
             num (a, hr_to_gib (e->kv_pool_bytes), 2), num (b, hr_to_gib (e->driver_memory_bytes), 2));

@@ -243,7 +243,7 @@ capacity_fill (HrCompareCell    *cell,
       cell_set (cell, g_strdup (DASH), g_strdup (_("vLLM and SGLang only")), NAN);
       return;
     }
-  if (hr_scenario_backend (s) == HR_BACKEND_METAL)
+  if (!hr_estimate_serving_applies (s))
     {
       /* TRANSLATORS: the serving-capacity row in Compare for a Mac */
       cell_set (cell, g_strdup (_("Not applicable")),
