@@ -20,6 +20,7 @@ struct _HrApplication
   HrPricingManager *pricing;  /* the session's */
   char *userdata_warning;  /* a damaged file set aside at start-up, for the first window */
   int this_count;          /* GPUs of the detected kind ("This Computer"); 0: nothing found */
+  gboolean due_checked;    /* the start-up refresh was considered */
 };
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
@@ -209,8 +210,7 @@ hr_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "import.gguf-file",
                                          (const char *[]) { "<Control>o", NULL });
   g_signal_connect_object (self->pricing, "notify::busy", G_CALLBACK (pricing_busy_cb), self, G_CONNECT_SWAPPED);
-  if (hr_pricing_manager_is_due (self->pricing))
-    hr_pricing_manager_refresh (self->pricing);
+  /* the start-up refresh waits for the first window's first frame: hr_application_refresh_when_due() */
 }
 
 static void
@@ -284,6 +284,18 @@ hr_application_get_session (HrApplication *self)
 {
   g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
   return self->session;
+}
+
+void
+hr_application_refresh_when_due (HrApplication *self)
+{
+  g_return_if_fail (HR_IS_APPLICATION (self));
+
+  if (self->due_checked || self->pricing == NULL)
+    return;
+  self->due_checked = TRUE;
+  if (hr_pricing_manager_is_due (self->pricing))
+    hr_pricing_manager_refresh (self->pricing);
 }
 
 HrPricingManager *

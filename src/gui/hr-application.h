@@ -26,6 +26,9 @@ HrUserData     *hr_application_get_userdata (HrApplication *self);
 /* Why the user's files did not all load at start-up (a damaged file moved aside, naming the
  * copy), once: the first window shows it; NULL when all was well. */
 char           *hr_application_take_userdata_warning (HrApplication *self);
+/* Refreshes the prices when the cache is a day old (hr_pricing_manager_is_due()), once per
+ * run: the first window calls it after its first frame. */
+void            hr_application_refresh_when_due (HrApplication *self);
 /* Where the catalog's cloud prices come from; made in startup. */
 HrPricingManager *hr_application_get_pricing_manager (HrApplication *self);
 

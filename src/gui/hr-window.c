@@ -36,6 +36,8 @@ struct _HrWindow
   gboolean narrow;            /* rows marked "adaptive-row" are stacked */
   guint narrow_idle_id;
   guint sidebar_idle_id;
+  gulong first_paint_id;      /* the frame clock's "after-paint", until the first frame is drawn */
+  guint first_frame_idle_id;
 
   HrSession *session;         /* the application's, once it is set */
   GSettings *settings;
@@ -362,7 +364,49 @@ apply_narrow_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The first frame is drawn: what waited for it (the start-up price refresh) starts now. */
+static gboolean
+first_frame_idle_cb (gpointer user_data)
+{
+  HrWindow *self = user_data;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  self->first_frame_idle_id = 0;
+  if (HR_IS_APPLICATION (app))
+    hr_application_refresh_when_due (HR_APPLICATION (app));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                HrWindow      *self)
+{
+  g_clear_signal_handler (&self->first_paint_id, clock);
+  if (self->first_frame_idle_id == 0)
+    self->first_frame_idle_id = g_idle_add (first_frame_idle_cb, self);
+}
+
 /* GtkWidget ----------------------------------------------------------------------------------- */
+
+static void
+hr_window_realize (GtkWidget *widget)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (hr_window_parent_class)->realize (widget);
+  if (self->first_paint_id == 0 && self->first_frame_idle_id == 0)
+    self->first_paint_id = g_signal_connect (gtk_widget_get_frame_clock (widget), "after-paint",
+                                             G_CALLBACK (after_paint_cb), self);
+}
+
+static void
+hr_window_unrealize (GtkWidget *widget)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  g_clear_signal_handler (&self->first_paint_id, gtk_widget_get_frame_clock (widget));
+  GTK_WIDGET_CLASS (hr_window_parent_class)->unrealize (widget);
+}
 
 static void
 hr_window_size_allocate (GtkWidget *widget,
@@ -442,6 +486,7 @@ hr_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->narrow_idle_id, g_source_remove);
   g_clear_handle_id (&self->sidebar_idle_id, g_source_remove);
+  g_clear_handle_id (&self->first_frame_idle_id, g_source_remove);
   g_clear_pointer (&self->flap_binding, g_binding_unbind);
   if (self->flap != NULL)
     g_signal_handlers_disconnect_by_func (self->flap, flap_folded_cb, self);
@@ -469,6 +514,8 @@ hr_window_class_init (HrWindowClass *klass)
   object_class->dispose = hr_window_dispose;
   window_class->close_request = hr_window_close_request;
   widget_class->size_allocate = hr_window_size_allocate;
+  widget_class->realize = hr_window_realize;
+  widget_class->unrealize = hr_window_unrealize;
 
   g_type_ensure (HR_TYPE_SIZE_VIEW);
   hr_navigation_quiet_menu_tooltips ();

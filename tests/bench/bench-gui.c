@@ -6,8 +6,10 @@
  *   first frame   fork/exec `headroom` with HEADROOM_BENCH_FIRST_FRAME=1 (src/gui/main.c) N times;
  *                 the time from fork to its first painted frame, median, and its peak RSS.
  *   slider drag   the Size view's context slider driven through 200 positions, one per frame
- *                 clock tick; each recompute's main-thread time (the view's own measure), the
- *                 frame intervals, and the longest main-loop turns, by what ran in them.
+ *                 clock tick, every view built; each recompute's main-thread time (the view's
+ *                 own measure) plus the session's "scenario-changed" handlers (the views that
+ *                 follow it), the frame intervals, and the longest main-loop turns, by what ran
+ *                 in them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -178,9 +180,11 @@ typedef struct
   double lower, upper;
 
   GArray *recompute_us;      /* each recompute, as the view measured it */
-  GArray *followers_us;      /* the other views' "scenario-changed" handlers, per recompute */
+  GArray *followers_us;      /* the views' session "scenario-changed" handlers, per recompute */
   GArray *total_us;          /* the two together: one recompute's whole main-thread time */
+  HrSession *session;
   gint64 emission_start;
+  gint64 followers_since;    /* the handlers' time since the last recompute */
   GArray *frame_interval_us; /* between consecutive after-paint signals */
   gint64 last_paint;
   guint n_paints;
@@ -273,7 +277,7 @@ after_paint_cb (GdkFrameClock *clock,
   d->n_paints++;
 }
 
-/* Runs before any handler of "scenario-changed" (the views that follow the Size view). */
+/* Runs before any handler of the session's "scenario-changed" (the views that follow it). */
 static gboolean
 emission_hook_cb (GSignalInvocationHint *hint,
                   guint                  n_params,
@@ -282,27 +286,38 @@ emission_hook_cb (GSignalInvocationHint *hint,
 {
   Drag *d = user_data;
 
-  if (g_value_get_object (&params[0]) == (gpointer) d->view)
+  if (g_value_get_object (&params[0]) == (gpointer) d->session)
     d->emission_start = g_get_monotonic_time ();
   return TRUE;
 }
 
-/* Connected after: runs when every other view has followed the new scenario. */
+/* Connected after: every view has followed the change (one drag step may change the session
+ * more than once: the times add up to the Size view's next recompute). */
+static void
+session_changed_cb (HrSession *session,
+                    Drag      *d)
+{
+  if (d->emission_start != 0)
+    d->followers_since += g_get_monotonic_time () - d->emission_start;
+  d->emission_start = 0;
+}
+
+/* The Size view recomputed. */
 static void
 scenario_changed_cb (HrSizeView *view,
                      Drag       *d)
 {
-  if (d->measuring && d->emission_start != 0)
+  if (d->measuring)
     {
       double us = (double) hr_size_view_get_last_recompute_us (view);
-      double followers = (double) (g_get_monotonic_time () - d->emission_start);
+      double followers = (double) d->followers_since;
       double total = us + followers;
 
       g_array_append_val (d->recompute_us, us);
       g_array_append_val (d->followers_us, followers);
       g_array_append_val (d->total_us, total);
     }
-  d->emission_start = 0;
+  d->followers_since = 0;
 }
 
 /* Up the whole range and back down, as a hand would drag it. */
@@ -389,6 +404,10 @@ slider_drag (int   steps,
   window = hr_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
   d->view = hr_window_get_size_view (window);
+  /* every view follows the drag, as once the user has opened each */
+  hr_window_get_view (window, "compare");
+  hr_window_get_view (window, "finetune");
+  hr_window_get_view (window, "cloud");
   wait_idle (d->view);
 
   d->slider = find_context_slider (GTK_WIDGET (d->view), hr_size_view_get_context_adjustment (d->view));
@@ -416,8 +435,10 @@ slider_drag (int   steps,
 
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   paint_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), d);
-  signal_id = g_signal_lookup ("scenario-changed", HR_TYPE_SIZE_VIEW);  /* the class exists by now */
+  d->session = hr_size_view_get_session (d->view);
+  signal_id = g_signal_lookup ("scenario-changed", HR_TYPE_SESSION);  /* the class exists by now */
   hook_id = g_signal_add_emission_hook (signal_id, 0, emission_hook_cb, d, NULL);
+  g_signal_connect_after (d->session, "scenario-changed", G_CALLBACK (session_changed_cb), d);
   g_signal_connect_after (d->view, "scenario-changed", G_CALLBACK (scenario_changed_cb), d);
   the_drag = d;
   d->real_poll = g_main_context_get_poll_func (NULL);
