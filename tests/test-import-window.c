@@ -799,6 +799,16 @@ test_gpu_editor (void)
   hr_gpu_editor_set_field (editor, HR_GPU_FIELD_POWER, "300");
   g_assert_true (hr_gpu_editor_can_save (editor));
   g_assert_false (gtk_widget_has_css_class (hr_gpu_editor_get_field_row (editor, HR_GPU_FIELD_MEMORY), "error"));
+  /* the backend list is core's names, in the order of HrBackend: a position is a backend */
+  for (HrBackend b = HR_BACKEND_CUDA; b <= HR_BACKEND_CPU; b++)
+    {
+      g_autoptr(HrGpu) built = NULL;
+
+      hr_gpu_editor_set_backend (editor, b);
+      built = hr_gpu_editor_build (editor);
+      g_assert_cmpint (built->backend, ==, b);
+    }
+  hr_gpu_editor_set_backend (editor, HR_BACKEND_CUDA);
   g_assert_true (hr_gpu_editor_save (editor));
   while (g_main_context_iteration (NULL, FALSE))
     ;

@@ -193,6 +193,8 @@ hr_gpu_editor_class_init (HrGpuEditorClass *klass)
 static void
 hr_gpu_editor_init (HrGpuEditor *self)
 {
+  g_autoptr(GtkStringList) backends = NULL;
+
   gtk_widget_init_template (GTK_WIDGET (self));
 
   hr_gpu_form_state_init (&self->state);
@@ -220,6 +222,11 @@ hr_gpu_editor_init (HrGpuEditor *self)
       g_signal_connect_object (self->rows[f], "changed", G_CALLBACK (field_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->rows[f], "entry-activated", G_CALLBACK (field_activated_cb), self, G_CONNECT_SWAPPED);
     }
+  /* the backends a GPU of one's own can name, in the order of HrBackend */
+  backends = gtk_string_list_new (NULL);
+  for (HrBackend b = HR_BACKEND_CUDA; b <= HR_BACKEND_CPU; b++)
+    gtk_string_list_append (backends, hr_backend_display_name (b));
+  adw_combo_row_set_model (self->backend_row, G_LIST_MODEL (backends));
   g_signal_connect_object (self->backend_row, "notify::selected", G_CALLBACK (validate), self, G_CONNECT_SWAPPED);
 }
 

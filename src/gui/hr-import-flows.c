@@ -117,24 +117,50 @@ end_fetch (FetchOp      *op,
          g_cancellable_is_cancelled (op->cancellable);
 }
 
+/* The end of a fetch that made @model (transfer full) or failed with @error: the model is
+ * added (with @fetched, what was read), the failure told (after @what, when given). */
+static void
+finish_fetch (FetchOp    *op,
+              HrModel    *model,
+              GError     *error,
+              const char *what,
+              const char *fetched)
+{
+  HrFetchDialog *dialog = op_dialog (op);
+
+  if (end_fetch (op, error))
+    g_clear_pointer (&model, hr_model_free);
+  else if (model == NULL)
+    {
+      g_autofree char *text = what ? g_strdup_printf (_("%s: %s"), what, error->message) : g_strdup (error->message);
+      hr_import_report_error (op->self, dialog, text);
+    }
+  else
+    hr_import_add_model (op->self, model, dialog, fetched, FALSE);
+  fetch_op_free (op);
+}
+
+/* A worker thread's result: @model, or @error when there is none. */
+static void
+return_model (GTask   *task,
+              HrModel *model,
+              GError  *error)
+{
+  if (model == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, model, (GDestroyNotify) hr_model_free);
+}
+
 static void
 hub_fetched_cb (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  FetchOp *op = user_data;
-  HrImport *self = op->self;
-  HrFetchDialog *dialog = op_dialog (op);
   g_autoptr(GError) error = NULL;
   HrModel *model = hr_hub_fetch_config_finish (result, &error);
 
-  if (end_fetch (op, error))
-    g_clear_pointer (&model, hr_model_free);
-  else if (model == NULL)
-    hr_import_report_error (self, dialog, error->message);
-  else
-    hr_import_add_model (self, model, dialog, NULL, FALSE);
-  fetch_op_free (op);
+  finish_fetch (user_data, model, error, NULL, NULL);
 }
 
 static void
@@ -170,10 +196,7 @@ remote_model_thread (GTask        *task,
   GError *error = NULL;
   HrModel *model = hr_import_model_from_gguf (job->gguf, NULL, &error);
 
-  if (model == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, model, (GDestroyNotify) hr_model_free);
+  return_model (task, model, error);
 }
 
 static void
@@ -182,24 +205,13 @@ remote_model_cb (GObject      *source,
                  gpointer      user_data)
 {
   FetchOp *op = user_data;
-  HrImport *self = op->self;
-  HrFetchDialog *dialog = op_dialog (op);
   FileJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   HrModel *model = g_task_propagate_pointer (G_TASK (result), &error);
   g_autofree char *fetched = hr_import_fetched_text (job->stats.bytes_fetched, job->stats.file_size,
                                                      job->stats.n_requests);
 
-  if (end_fetch (op, error))
-    g_clear_pointer (&model, hr_model_free);
-  else if (model == NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("%s: %s"), op->what, error->message);
-      hr_import_report_error (self, dialog, text);
-    }
-  else
-    hr_import_add_model (self, model, dialog, fetched, FALSE);
-  fetch_op_free (op);
+  finish_fetch (op, model, error, op->what, fetched);
 }
 
 static void
@@ -306,10 +318,7 @@ config_thread (GTask        *task,
   GError *error = NULL;
   HrModel *model = hr_hfconfig_load_file (job->path, &error);
 
-  if (model == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, model, (GDestroyNotify) hr_model_free);
+  return_model (task, model, error);
 }
 
 static void
@@ -329,10 +338,7 @@ gguf_thread (GTask        *task,
       job->n_splits = hr_gguf_get_n_splits (gguf);
       model = hr_import_model_from_gguf (gguf, job->path, &error);
     }
-  if (model == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, model, (GDestroyNotify) hr_model_free);
+  return_model (task, model, error);
 }
 
 static void

@@ -601,6 +601,22 @@ removal_may_proceed (HrImport     *self,
   return TRUE;
 }
 
+/* Keeps @model or @gpu (transfer full), about to leave the catalog, for Undo, and says so. */
+static void
+keep_for_undo (HrImport   *self,
+               HrModel    *model,
+               HrGpu      *gpu,
+               const char *name)
+{
+  g_autofree char *message = g_strdup_printf (_("Removed “%s”"), name);
+
+  g_clear_pointer (&self->removed_model, hr_model_free);
+  g_clear_pointer (&self->removed_gpu, hr_gpu_free);
+  self->removed_model = model;
+  self->removed_gpu = gpu;
+  hr_import_show_toast (self, message, FALSE, TRUE);
+}
+
 gboolean
 hr_import_remove_model (HrImport   *self,
                         const char *id)
@@ -608,7 +624,6 @@ hr_import_remove_model (HrImport   *self,
   HrCatalog *cat;
   const HrModel *model;
   g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
   HrUserData *ud;
 
   g_return_val_if_fail (HR_IS_IMPORT (self), FALSE);
@@ -622,12 +637,8 @@ hr_import_remove_model (HrImport   *self,
       !removal_may_proceed (self, model->name, error))
     return FALSE;
 
-  g_clear_pointer (&self->removed_model, hr_model_free);
-  g_clear_pointer (&self->removed_gpu, hr_gpu_free);
-  self->removed_model = hr_model_copy (model);
-  message = g_strdup_printf (_("Removed “%s”"), model->name);
+  keep_for_undo (self, hr_model_copy (model), NULL, model->name);
   hr_session_remove_model (session (self), id);
-  hr_import_show_toast (self, message, FALSE, TRUE);
   return TRUE;
 }
 
@@ -671,7 +682,6 @@ hr_import_remove_gpu (HrImport   *self,
   HrCatalog *cat;
   const HrGpu *gpu;
   g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
   HrUserData *ud;
 
   g_return_val_if_fail (HR_IS_IMPORT (self), FALSE);
@@ -685,12 +695,8 @@ hr_import_remove_gpu (HrImport   *self,
       !removal_may_proceed (self, gpu->name, error))
     return FALSE;
 
-  g_clear_pointer (&self->removed_model, hr_model_free);
-  g_clear_pointer (&self->removed_gpu, hr_gpu_free);
-  self->removed_gpu = hr_gpu_copy (gpu);
-  message = g_strdup_printf (_("Removed “%s”"), gpu->name);
+  keep_for_undo (self, NULL, hr_gpu_copy (gpu), gpu->name);
   hr_session_remove_gpu (session (self), id);
-  hr_import_show_toast (self, message, FALSE, TRUE);
   return TRUE;
 }
 
