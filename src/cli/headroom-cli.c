@@ -41,22 +41,6 @@ static const char usage_text[] =
   "\n"
   "Run “headroom-cli COMMAND --help” for a command's options.\n";
 
-static int
-usage_error (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *fmt, ...)
-{
-  va_list ap;
-  g_autofree char *msg = NULL;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  hr_cli_print_error ("headroom-cli", msg);
-  return 2;
-}
-
 /* Parses argv with the scenario options plus @extra entries. */
 static gboolean
 parse_options (int                *argc,
@@ -254,14 +238,15 @@ cmd_list (int              argc,
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return usage_error ("%s", error->message);
+    return hr_cli_usage_error ("headroom-cli", "%s", error->message);
   if (argc != 2)
-    return usage_error ("list what? models, gpus, quants or engines");
+    return hr_cli_usage_error ("headroom-cli", "list what? models, gpus, quants or engines");
   for (guint k = 0; k < G_N_ELEMENTS (list_kinds); k++)
     if (g_str_equal (argv[1], list_kinds[k].name))
       kind = &list_kinds[k];
   if (kind == NULL)
-    return usage_error ("list: unknown list “%s” (models, gpus, quants, engines)", argv[1]);
+    return hr_cli_usage_error ("headroom-cli",
+                               "list: unknown list “%s” (models, gpus, quants, engines)", argv[1]);
 
   hr_json_init (&w, out, TRUE);
   if (json)
@@ -536,7 +521,7 @@ cmd_compare (int              argc,
     }
   if (cs.json && cs.csv)
     {
-      rc = usage_error ("--json and --csv exclude each other");
+      rc = hr_cli_usage_error ("headroom-cli", "--json and --csv exclude each other");
       goto out;
     }
 
@@ -636,15 +621,16 @@ cmd_finetune (int              argc,
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return usage_error ("%s", error->message);
+    return hr_cli_usage_error ("headroom-cli", "%s", error->message);
   if (argc > 1)
-    return usage_error ("unexpected argument “%s”", argv[1]);
+    return hr_cli_usage_error ("headroom-cli", "unexpected argument “%s”", argv[1]);
   if (model_id == NULL)
-    return usage_error ("choose a model with --model ID");
+    return hr_cli_usage_error ("headroom-cli", "choose a model with --model ID");
   if ((model = hr_cli_find_model (catalog, model_id, &error)) == NULL)
     return hr_cli_fail (error);
   if (method && !hr_ft_method_from_string (method, &m))
-    return usage_error ("--method: unknown method “%s” (qlora, lora, full)", method);
+    return hr_cli_usage_error ("headroom-cli", "--method: unknown method “%s” (qlora, lora, full)",
+                               method);
   if (gpu_id && (gpu = hr_cli_find_gpu (catalog, gpu_id, &error)) == NULL)
     return hr_cli_fail (error);
 
@@ -657,14 +643,19 @@ cmd_finetune (int              argc,
   ft.grad_checkpointing = !no_ckpt;
   ft.flash_attention = !no_flash;
   if (optimizer && !hr_optimizer_from_string (optimizer, &ft.optimizer))
-    return usage_error ("--optimizer: unknown optimizer “%s” (adamw, adamw8bit, sgd)", optimizer);
+    return hr_cli_usage_error ("headroom-cli",
+                               "--optimizer: unknown optimizer “%s” (adamw, adamw8bit, sgd)",
+                               optimizer);
   if (sharding && !hr_sharding_from_string (sharding, &ft.sharding))
-    return usage_error ("--sharding: unknown sharding “%s” (none, zero2, zero3)", sharding);
+    return hr_cli_usage_error ("headroom-cli",
+                               "--sharding: unknown sharding “%s” (none, zero2, zero3)", sharding);
   if (targets && g_ascii_strcasecmp (targets, "all-linear") != 0 && g_ascii_strcasecmp (targets, "attention") != 0)
-    return usage_error ("--lora-targets: unknown targets “%s” (all-linear, attention)", targets);
+    return hr_cli_usage_error ("headroom-cli",
+                               "--lora-targets: unknown targets “%s” (all-linear, attention)",
+                               targets);
   ft.lora_all_linear = targets == NULL || g_ascii_strcasecmp (targets, "all-linear") == 0;
   if (!hr_finetune_compute (&ft, &est, &error))
-    return usage_error ("%s", error->message);
+    return hr_cli_usage_error ("headroom-cli", "%s", error->message);
 
   if (json)
     {
@@ -755,7 +746,8 @@ run (int    argc,
   if (g_str_equal (command, "bench"))
     return hr_cli_bench (argc, argv, catalog);
 
-  return usage_error ("unknown command “%s” (see: headroom-cli --help)", command);
+  return hr_cli_usage_error ("headroom-cli", "unknown command “%s” (see: headroom-cli --help)",
+                             command);
 }
 
 /* Output that never reached its reader (a full disk, a closed stdout or pipe) is a failure:

@@ -70,77 +70,70 @@ options_clear (ChartOptions *o)
 }
 
 static int
-usage (const char *fmt,
-       ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage (const char *fmt,
-       ...)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *msg = NULL;
-  va_list ap;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  error = g_error_new_literal (HR_CLI_ERROR, HR_CLI_ERROR_USAGE, msg);
-  return hr_cli_fail (error);
-}
-
-static int
 check_options (const ChartOptions *o,
                HrChartKind         kind)
 {
   HrChartFormat format;
 
   if (o->out == NULL)
-    return usage ("chart: --out FILE is required (.png, .svg or .pdf)");
+    return hr_cli_usage_error ("headroom-cli",
+                               "chart: --out FILE is required (.png, .svg or .pdf)");
   if (!hr_chart_format_from_path (o->out, &format))
-    return usage ("--out: “%s” does not end in .png, .svg or .pdf", o->out);
+    return hr_cli_usage_error ("headroom-cli", "--out: “%s” does not end in .png, .svg or .pdf",
+                               o->out);
   if (o->width < 1 || o->width > HR_CHART_EXPORT_MAX_SIDE)
-    return usage ("--width: %d is out of range (1 to %d)", o->width, HR_CHART_EXPORT_MAX_SIDE);
+    return hr_cli_usage_error ("headroom-cli", "--width: %d is out of range (1 to %d)", o->width,
+                               HR_CHART_EXPORT_MAX_SIDE);
   if (o->height < 1 || o->height > HR_CHART_EXPORT_MAX_SIDE)
-    return usage ("--height: %d is out of range (1 to %d)", o->height,
-                  HR_CHART_EXPORT_MAX_SIDE);
+    return hr_cli_usage_error ("headroom-cli", "--height: %d is out of range (1 to %d)", o->height,
+                               HR_CHART_EXPORT_MAX_SIDE);
   if (!isfinite (o->scale) || o->scale <= 0 || o->scale > HR_CHART_EXPORT_MAX_SCALE)
-    return usage ("--scale: %g is out of range (above 0, at most %g)", o->scale,
-                  HR_CHART_EXPORT_MAX_SCALE);
+    return hr_cli_usage_error ("headroom-cli", "--scale: %g is out of range (above 0, at most %g)",
+                               o->scale, HR_CHART_EXPORT_MAX_SCALE);
   if (format == HR_CHART_FORMAT_PNG)
     {
       double pw = round (o->width * o->scale), ph = round (o->height * o->scale);
 
       if (pw < 1 || ph < 1 || pw > HR_CHART_EXPORT_MAX_SIDE || ph > HR_CHART_EXPORT_MAX_SIDE
           || pw * ph > HR_CHART_EXPORT_MAX_PIXELS)
-        return usage ("--scale: a %.0f×%.0f pixel image is too large", pw, ph);
+        return hr_cli_usage_error ("headroom-cli", "--scale: a %.0f×%.0f pixel image is too large",
+                                   pw, ph);
     }
   if (g_strcmp0 (o->theme, "light") != 0 && g_strcmp0 (o->theme, "dark") != 0)
-    return usage ("--theme: unknown theme “%s” (light, dark)", o->theme);
+    return hr_cli_usage_error ("headroom-cli", "--theme: unknown theme “%s” (light, dark)",
+                               o->theme);
   if (kind == HR_CHART_FINETUNE)
     {
       if (o->seq < 1 || o->seq > 1 << 24)
-        return usage ("--seq: %d is out of range (1 to %d)", o->seq, 1 << 24);
+        return hr_cli_usage_error ("headroom-cli", "--seq: %d is out of range (1 to %d)", o->seq,
+                                   1 << 24);
       if (o->micro_batch < 1 || o->micro_batch > 4096)
-        return usage ("--micro-batch: %d is out of range (1 to 4096)", o->micro_batch);
+        return hr_cli_usage_error ("headroom-cli", "--micro-batch: %d is out of range (1 to 4096)",
+                                   o->micro_batch);
       if (o->lora_rank < 1 || o->lora_rank > 65536)
-        return usage ("--lora-rank: %d is out of range (1 to 65536)", o->lora_rank);
+        return hr_cli_usage_error ("headroom-cli", "--lora-rank: %d is out of range (1 to 65536)",
+                                   o->lora_rank);
     }
   if (kind == HR_CHART_TCO)
     {
       if (!isfinite (o->hours_per_day) || o->hours_per_day <= 0 || o->hours_per_day > 24)
-        return usage ("--hours-per-day: %g is out of range (above 0, at most 24)",
-                      o->hours_per_day);
+        return hr_cli_usage_error ("headroom-cli",
+                                   "--hours-per-day: %g is out of range (above 0, at most 24)",
+                                   o->hours_per_day);
       if (!isfinite (o->usd_per_kwh) || o->usd_per_kwh < 0 || o->usd_per_kwh > 100)
-        return usage ("--usd-per-kwh: %g is out of range (0 to 100)", o->usd_per_kwh);
+        return hr_cli_usage_error ("headroom-cli", "--usd-per-kwh: %g is out of range (0 to 100)",
+                                   o->usd_per_kwh);
       if (!isnan (o->usd_per_hour) && !(o->usd_per_hour > 0 && o->usd_per_hour < 1e6))
-        return usage ("--usd-per-hour: %g is out of range", o->usd_per_hour);
+        return hr_cli_usage_error ("headroom-cli", "--usd-per-hour: %g is out of range",
+                                   o->usd_per_hour);
       if (!isnan (o->hardware_usd) && !(o->hardware_usd > 0 && o->hardware_usd < 1e12))
-        return usage ("--hardware-usd: %g is out of range", o->hardware_usd);
+        return hr_cli_usage_error ("headroom-cli", "--hardware-usd: %g is out of range",
+                                   o->hardware_usd);
       if (!isnan (o->power_w) && !(o->power_w >= 0 && o->power_w < 1e7))
-        return usage ("--power-w: %g is out of range", o->power_w);
+        return hr_cli_usage_error ("headroom-cli", "--power-w: %g is out of range", o->power_w);
       if (o->months < 0 || o->months > HR_CHART_MAX_MONTHS - 1)
-        return usage ("--months: %d is out of range (1 to %d)", o->months,
-                      HR_CHART_MAX_MONTHS - 1);
+        return hr_cli_usage_error ("headroom-cli", "--months: %d is out of range (1 to %d)",
+                                   o->months, HR_CHART_MAX_MONTHS - 1);
     }
   return 0;
 }
@@ -388,12 +381,14 @@ hr_cli_chart (int              argc,
           printf (HELP_FORMAT, kinds_bar);
           return 0;
         }
-      return usage ("chart: choose a chart: %s", kinds);
+      return hr_cli_usage_error ("headroom-cli", "chart: choose a chart: %s", kinds);
     }
   if (!hr_chart_kind_from_string (argv[1], &kind))
-    return usage ("chart: unknown chart “%s” (%s)", argv[1], kinds);
+    return hr_cli_usage_error ("headroom-cli", "chart: unknown chart “%s” (%s)", argv[1], kinds);
   if (builders[kind] == NULL)
-    return usage ("chart: the %s chart cannot be drawn from the command line yet", argv[1]);
+    return hr_cli_usage_error ("headroom-cli",
+                               "chart: the %s chart cannot be drawn from the command line yet",
+                               argv[1]);
 
   hr_cli_args_init (&args);
   ctx = g_option_context_new ("KIND");
@@ -403,12 +398,12 @@ hr_cli_chart (int              argc,
   g_option_context_add_group (ctx, hr_cli_scenario_options (&args));
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
-      status = usage ("%s", error->message);
+      status = hr_cli_usage_error ("headroom-cli", "%s", error->message);
       goto out;
     }
   if (argc > 2)
     {
-      status = usage ("chart: unexpected argument “%s”", argv[2]);
+      status = hr_cli_usage_error ("headroom-cli", "chart: unexpected argument “%s”", argv[2]);
       goto out;
     }
   if (o.theme == NULL)
@@ -434,7 +429,7 @@ hr_cli_chart (int              argc,
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT)
           || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
-        status = usage ("%s", error->message);
+        status = hr_cli_usage_error ("headroom-cli", "%s", error->message);
       else
         {
           hr_cli_print_error ("headroom-cli", error->message);

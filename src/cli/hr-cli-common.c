@@ -374,6 +374,21 @@ hr_cli_fail (GError *error)
   return code;
 }
 
+int
+hr_cli_usage_error (const char *who,
+                    const char *format,
+                    ...)
+{
+  g_autofree char *message = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  message = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  hr_cli_print_error (who, message);
+  return 2;
+}
+
 void
 hr_cli_print_error (const char *who,
                     const char *message)

@@ -96,6 +96,10 @@ char           *hr_cli_this_note            (const HrCliScenario *cs);
 
 /* Prints "headroom-cli: message" and returns the exit code for @error. */
 int             hr_cli_fail                 (GError          *error);
+/* Prints "@who: message" (as hr_cli_print_error) and returns 2, the exit code of a usage error. */
+int             hr_cli_usage_error          (const char      *who,
+                                             const char      *format,
+                                             ...) G_GNUC_PRINTF (2, 3);
 /* Prints "@who: @message" on stderr as one line: what came from outside (a file name, a
  * header field, an HTTP reason, a 100 KB option value) escaped and cut to a readable length. */
 void            hr_cli_print_error          (const char      *who,

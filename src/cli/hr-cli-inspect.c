@@ -48,24 +48,6 @@ inspect_args_clear (InspectArgs *a)
 }
 
 static int
-usage_fail (const char *fmt,
-            ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_fail (const char *fmt,
-            ...)
-{
-  va_list ap;
-  g_autofree char *msg = NULL;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  hr_cli_print_error ("headroom-cli inspect", msg);
-  return 2;
-}
-
-static int
 failure (const char *message)
 {
   hr_cli_print_error ("headroom-cli inspect", message);
@@ -523,35 +505,40 @@ hr_cli_inspect (int    argc,
   g_option_context_set_help_enabled (octx, TRUE);
   if (!g_option_context_parse (octx, &argc, &argv, &error))
     {
-      rc = usage_fail ("%s", error->message);
+      rc = hr_cli_usage_error ("headroom-cli inspect", "%s", error->message);
       goto out;
     }
   if (a.files == NULL || a.files[0] == NULL)
     {
-      rc = usage_fail ("which file? headroom-cli inspect FILE.gguf [--context N] [--json]");
+      rc = hr_cli_usage_error ("headroom-cli inspect",
+                               "which file? headroom-cli inspect FILE.gguf [--context N] [--json]");
       goto out;
     }
   if (a.files[1] != NULL)
     {
-      rc = usage_fail ("one file at a time (got “%s” and “%s”)", a.files[0], a.files[1]);
+      rc = hr_cli_usage_error ("headroom-cli inspect", "one file at a time (got “%s” and “%s”)",
+                               a.files[0], a.files[1]);
       goto out;
     }
   file = a.files[0];
   /* The same bounds as every other command's scenario (hr_scenario_validate). */
   if (a.batch < 1 || a.batch > HR_MAX_BATCH)
     {
-      rc = usage_fail ("--batch must be between 1 and %d (got %d)", HR_MAX_BATCH, a.batch);
+      rc = hr_cli_usage_error ("headroom-cli inspect", "--batch must be between 1 and %d (got %d)",
+                               HR_MAX_BATCH, a.batch);
       goto out;
     }
   if (a.gpus < 1 || a.gpus > HR_MAX_GPUS)
     {
-      rc = usage_fail ("--gpus must be between 1 and %d (got %d)", HR_MAX_GPUS, a.gpus);
+      rc = hr_cli_usage_error ("headroom-cli inspect", "--gpus must be between 1 and %d (got %d)",
+                               HR_MAX_GPUS, a.gpus);
       goto out;
     }
   if (a.context == NULL && (a.gpu != NULL || a.gpu_custom != NULL || a.kv_type != NULL ||
                             a.backend != NULL || a.engine != NULL))
     {
-      rc = usage_fail ("--gpu, --kv-type, --backend and --engine need --context N");
+      rc = hr_cli_usage_error ("headroom-cli inspect",
+                               "--gpu, --kv-type, --backend and --engine need --context N");
       goto out;
     }
 
@@ -580,7 +567,7 @@ hr_cli_inspect (int    argc,
       if (!compute_estimate (&a, gguf, model, &ie, &code, &error))
         {
           if (code == 2)
-            rc = usage_fail ("%s", error->message);
+            rc = hr_cli_usage_error ("headroom-cli inspect", "%s", error->message);
           else
             rc = failure (error->message);
           goto out;
