@@ -121,12 +121,37 @@ test_comment_hidden_nesting (void)
   g_assert_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_PARSE);
 }
 
+/* Numbers are JSON integers and floats, finite; a string or a boolean is not one. */
+static void
+test_node_number (void)
+{
+  static const char doc[] =
+    "[46, 1.19, \"1.19\", true, null, {}, [], 1e400, -2]";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = hr_json_parse (doc, -1, 8, 100, &error);
+  JsonArray *array;
+  double v = 0;
+
+  g_assert_no_error (error);
+  array = json_node_get_array (json_parser_get_root (parser));
+  g_assert_true (hr_json_node_get_number (json_array_get_element (array, 0), &v));
+  g_assert_cmpfloat (v, ==, 46);
+  g_assert_true (hr_json_node_get_number (json_array_get_element (array, 1), &v));
+  g_assert_cmpfloat (v, ==, 1.19);
+  for (guint i = 2; i <= 7; i++)
+    g_assert_false (hr_json_node_get_number (json_array_get_element (array, i), &v));
+  g_assert_true (hr_json_node_get_number (json_array_get_element (array, 8), &v));
+  g_assert_cmpfloat (v, ==, -2);
+  g_assert_false (hr_json_node_get_number (NULL, &v));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/strict", test_strict);
   g_test_add_func ("/json/limits", test_limits);
+  g_test_add_func ("/json/node-number", test_node_number);
   g_test_add_func ("/json/comment-hidden-nesting", test_comment_hidden_nesting);
   return g_test_run ();
 }

@@ -4,6 +4,7 @@
  * required fields are collected into one "missing" list so a message names them all.
  */
 #include "hr-hfconfig-private.h"
+#include "hr-json.h"
 
 #include <math.h>
 #include <string.h>
@@ -52,24 +53,6 @@ hr_cfg_note_missing (Cfg        *cfg,
     g_string_append_printf (cfg->missing, "%s%s", cfg->missing->len ? ", " : "", key);
 }
 
-gboolean
-hr_cfg_node_number (JsonNode *node,
-                    double   *out)
-{
-  GType type;
-
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *out = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *out = json_node_get_double (node);
-  else
-    return FALSE;
-  return isfinite (*out);
-}
-
 /* An integer field in [min, max], the first of @keys (NULL-terminated aliases) present;
  * @def when none is present (then noted as missing when @required). */
 gint64
@@ -87,7 +70,7 @@ hr_cfg_get_int_v (Cfg                *cfg,
 
       if (node == NULL)
         continue;
-      if (!hr_cfg_node_number (node, &v) || v != floor (v))
+      if (!hr_json_node_get_number (node, &v) || v != floor (v))
         {
           hr_cfg_type_error (cfg, *k, "an integer");
           return def;

@@ -4,6 +4,7 @@
  * layer_types) and leading dense layers become one MixerKind and one FfnKind per layer.
  */
 #include "hr-hfconfig-private.h"
+#include "hr-json.h"
 
 #include <string.h>
 
@@ -110,7 +111,7 @@ hr_arch_read_mixers (Cfg  *cfg,
             {
               double v;
 
-              if (!hr_cfg_node_number (json_array_get_element (no_rope, (guint) i), &v))
+              if (!hr_json_node_get_number (json_array_get_element (no_rope, (guint) i), &v))
                 {
                   hr_cfg_type_error (cfg, "no_rope_layers", "a list of 0 and 1");
                   return;
@@ -178,7 +179,7 @@ int_in_array (Cfg        *cfg,
     {
       double v;
 
-      if (!hr_cfg_node_number (json_array_get_element (array, i), &v))
+      if (!hr_json_node_get_number (json_array_get_element (array, i), &v))
         {
           hr_cfg_type_error (cfg, key, "a list of layer numbers");
           return FALSE;

@@ -109,8 +109,6 @@ void hr_cfg_type_error (Cfg        *cfg,
                         const char *what);
 void hr_cfg_note_missing (Cfg        *cfg,
                           const char *key);
-gboolean hr_cfg_node_number (JsonNode *node,
-                             double   *out);
 /* An integer field in [min, max], the first of @keys (NULL-terminated aliases) present;
  * @def when none is present (then noted as missing when @required). */
 gint64 hr_cfg_get_int_v (Cfg                *cfg,

@@ -9,6 +9,7 @@
 #include "hr-json.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #define MAX_STACK 256
@@ -311,4 +312,22 @@ hr_json_parse (const char  *text,
       return NULL;
     }
   return g_steal_pointer (&parser);
+}
+
+gboolean
+hr_json_node_get_number (JsonNode *node,
+                         double   *out)
+{
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    *out = (double) json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    *out = json_node_get_double (node);
+  else
+    return FALSE;
+  return isfinite (*out);
 }

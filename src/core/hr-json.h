@@ -31,4 +31,9 @@ JsonParser *hr_json_parse (const char  *text,
                            guint        max_values,
                            GError     **error);
 
+/* The number @node holds, a JSON integer or float that is finite.  Strings ("1.19") and
+ * booleans are not numbers, even where json-glib would convert them. */
+gboolean    hr_json_node_get_number (JsonNode *node,
+                                     double   *out);
+
 G_END_DECLS

@@ -6,6 +6,7 @@
  */
 #include "hr-pricing.h"
 #include "hr-json.h"
+#include "hr-json-writer.h"
 #include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
@@ -104,22 +105,7 @@ get_number (JsonObject *object,
             const char *name,
             double     *out)
 {
-  JsonNode *node = json_object_get_member (object, name);
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  /* Strings ("1.19") and booleans are not numbers, even if json-glib would convert them. */
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *out = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *out = json_node_get_double (node);
-  else
-    return FALSE;
-
-  return isfinite (*out);
+  return hr_json_node_get_number (json_object_get_member (object, name), out);
 }
 
 static gboolean
@@ -214,33 +200,13 @@ static void
 append_string (GString    *out,
                const char *text)
 {
-  const char *p;
-
   if (text == NULL)
     {
       g_string_append (out, "null");
       return;
     }
-
   g_string_append_c (out, '"');
-  for (p = text; *p != '\0'; p++)
-    {
-      guchar c = (guchar) *p;
-
-      switch (c)
-        {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char) c);
-        }
-    }
+  hr_json_escape_append (out, text);
   g_string_append_c (out, '"');
 }
 
