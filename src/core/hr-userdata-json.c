@@ -167,6 +167,24 @@ origin_to_string (HrModelOrigin origin)
     }
 }
 
+/* Opens an entry's object with its file id (the slug) and its name (the id when it has none);
+ * returns the id for the caller to free. */
+static char *
+begin_entry (HrJsonWriter *w,
+             const char   *id,
+             const char   *name,
+             const char   *fallback)
+{
+  char *slug = hr_userdata_file_slug (id, name, fallback);
+
+  hr_json_begin_object (w);
+  hr_json_key (w, "id");
+  hr_json_string (w, slug);
+  hr_json_key (w, "name");
+  hr_json_string (w, name != NULL && *name ? name : slug);
+  return slug;
+}
+
 void
 hr_model_write_json (HrJsonWriter  *w,
                      const HrModel *m)
@@ -176,13 +194,7 @@ hr_model_write_json (HrJsonWriter  *w,
   g_return_if_fail (w != NULL);
   g_return_if_fail (m != NULL);
 
-  id = hr_userdata_file_slug (m->id, m->name, "model");
-
-  hr_json_begin_object (w);
-  hr_json_key (w, "id");
-  hr_json_string (w, id);
-  hr_json_key (w, "name");
-  hr_json_string (w, m->name != NULL && *m->name ? m->name : id);
+  id = begin_entry (w, m->id, m->name, "model");
   json_opt_string (w, "family", m->family);
   json_opt_string (w, "vendor", m->vendor);
   json_opt_string (w, "hf_repo", m->hf_repo);
@@ -290,13 +302,7 @@ hr_gpu_write_json (HrJsonWriter *w,
   g_return_if_fail (w != NULL);
   g_return_if_fail (gpu != NULL);
 
-  id = hr_userdata_file_slug (gpu->id, gpu->name, "gpu");
-
-  hr_json_begin_object (w);
-  hr_json_key (w, "id");
-  hr_json_string (w, id);
-  hr_json_key (w, "name");
-  hr_json_string (w, gpu->name != NULL && *gpu->name ? gpu->name : id);
+  id = begin_entry (w, gpu->id, gpu->name, "gpu");
   json_opt_string (w, "vendor", gpu->vendor);
   hr_json_key (w, "form");
   hr_json_string (w, hr_gpu_form_to_string (gpu->form));
