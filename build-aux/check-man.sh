@@ -72,5 +72,16 @@ for cmd in $commands; do
   done
 done
 
-[ $status -eq 0 ] && echo "every command and option of $(basename "$cli") is documented"
+# Every engine in the engine table (`list engines`, first column) is named where the page
+# describes the --engine option.
+engines=$("$cli" list engines 2>/dev/null | awk 'NF { print $1 }')
+[ -n "$engines" ] || { echo "FAIL: could not read the engines from $cli list engines" >&2; status=1; }
+engine_para=$(echo "$text" | awk '/^ *--engine E *$/ { keep = 1; next } keep && /^ *$/ { exit } keep { print }')
+[ -n "$engine_para" ] || { echo "FAIL: $page has no --engine E paragraph" >&2; status=1; }
+for engine in $engines; do
+  echo "$engine_para" | grep -Fq -- "$engine" \
+    || { echo "FAIL: engine '$engine' is not listed under --engine in $page" >&2; status=1; }
+done
+
+[ $status -eq 0 ] && echo "every command, option and engine of $(basename "$cli") is documented"
 exit $status

@@ -125,12 +125,6 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
   out->verdict = hr_chart_verdict_from_core (estimate->verdict);
 }
 
-static gboolean
-engine_has_fp8_kv (HrEngine engine)
-{
-  return engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG;
-}
-
 static int
 compare_double (gconstpointer a,
                 gconstpointer b)
@@ -191,13 +185,10 @@ hr_chart_context_from_scenario (const HrScenario  *scenario,
 
   /* KV precisions the engine offers, always including the scenario's */
   kinds[n_kinds++] = HR_KV_F16;
-  if (engine_has_fp8_kv (scenario->engine))
-    kinds[n_kinds++] = HR_KV_FP8;
-  else
-    {
-      kinds[n_kinds++] = HR_KV_Q8_0;
-      kinds[n_kinds++] = HR_KV_Q4_0;
-    }
+  /* the quantized KV types the engine has (engine table), in HrKvType order */
+  for (HrKvType kv = HR_KV_FP8; kv <= HR_KV_Q4_0; kv++)
+    if (hr_engine_has_kv_type (scenario->engine, kv))
+      kinds[n_kinds++] = kv;
   for (int k = 0; k < n_kinds; k++)
     have_current |= kinds[k] == scenario->kv_type;
   if (!have_current)

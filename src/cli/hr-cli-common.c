@@ -44,6 +44,30 @@ hr_cli_args_clear (HrCliArgs *args)
   memset (args, 0, sizeof *args);
 }
 
+const char *
+hr_cli_engine_choices (void)
+{
+  static char *choices = NULL;
+
+  if (choices == NULL)
+    choices = hr_engine_list_ids ("|");
+  return choices;
+}
+
+gboolean
+hr_cli_engine_parse (const char  *str,
+                     HrEngine    *engine,
+                     GError     **error)
+{
+  g_autofree char *ids = NULL;
+
+  if (hr_engine_from_string (str, engine))
+    return TRUE;
+  ids = hr_engine_list_ids (", ");
+  g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "--engine: unknown engine “%s” (%s)", str, ids);
+  return FALSE;
+}
+
 GOptionGroup *
 hr_cli_scenario_options (HrCliArgs *args)
 {
@@ -62,7 +86,7 @@ hr_cli_scenario_options (HrCliArgs *args)
       "Tokens already in the context while generating (default: the context)", "N" },
     { "batch", 0, 0, G_OPTION_ARG_INT, &args->batch, "Concurrent sequences", "N" },
     { "kv-type", 0, 0, G_OPTION_ARG_STRING, &args->kv_type, "KV cache: f16|fp8|q8_0|q4_0", "T" },
-    { "engine", 0, 0, G_OPTION_ARG_STRING, &args->engine, "llama.cpp|vllm|sglang|ollama|mlx", "E" },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &args->engine, hr_cli_engine_choices (), "E" },
     { "engine-version", 0, 0, G_OPTION_ARG_STRING, &args->engine_version,
       "current|2024: which engine builds the speeds and memory describe (current)", "V" },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &args->backend, "cuda|rocm|metal|vulkan|sycl|cpu (default: from the GPU)", "B" },
@@ -286,8 +310,8 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   s->batch = args->batch;
   if (args->kv_type && !hr_kv_type_from_string (args->kv_type, &s->kv_type))
     return usage (error, "--kv-type: unknown type “%s” (f16, fp8, q8_0, q4_0)", args->kv_type);
-  if (args->engine && !hr_engine_from_string (args->engine, &s->engine))
-    return usage (error, "--engine: unknown engine “%s” (llama.cpp, vllm, sglang, ollama, mlx)", args->engine);
+  if (args->engine && !hr_cli_engine_parse (args->engine, &s->engine, error))
+    return FALSE;
   if (args->engine_version && !hr_engine_version_from_string (args->engine_version, &s->engine_version))
     return usage (error, "--engine-version: unknown version “%s” (current, 2024)", args->engine_version);
   if (args->backend)

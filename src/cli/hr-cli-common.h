@@ -67,6 +67,12 @@ void            hr_cli_args_init            (HrCliArgs       *args);
 void            hr_cli_args_clear           (HrCliArgs       *args);
 /* GOption entries for the scenario options, writing into @args. */
 GOptionGroup   *hr_cli_scenario_options     (HrCliArgs       *args);
+/* --engine's choices from the engine table, "llama.cpp|vllm|…" (built once). */
+const char     *hr_cli_engine_choices       (void);
+/* "--engine: unknown engine “X” (llama.cpp, vllm, …)" */
+gboolean        hr_cli_engine_parse         (const char      *str,
+                                             HrEngine        *engine,
+                                             GError         **error);
 /* Turns parsed options into a scenario. @need_gpu: whether a GPU is mandatory. */
 gboolean        hr_cli_scenario_resolve     (const HrCliArgs *args,
                                              const HrCatalog *catalog,

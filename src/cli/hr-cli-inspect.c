@@ -80,25 +80,6 @@ inspect_estimate_clear (InspectEstimate *ie)
   g_clear_pointer (&ie->catalog, hr_catalog_free);
 }
 
-/* The dominant tensor type as a mix name, for files without general.file_type. */
-static const char *
-fallback_quant (const HrGguf *gguf)
-{
-  const GArray *by_type = hr_gguf_get_bytes_by_type (gguf);
-  static const char *plain[] = { "F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
-                                 "Q6_K", "IQ4_NL", "IQ4_XS" };
-
-  if (by_type->len > 0)
-    {
-      const char *name = g_array_index (by_type, HrGgufTypeTotal, 0).type_name;
-
-      for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
-        if (g_strcmp0 (name, plain[i]) == 0)
-          return plain[i];
-    }
-  return "Q4_K_M";
-}
-
 static gboolean
 compute_estimate (const InspectArgs  *a,
                   const HrGguf       *gguf,
@@ -176,12 +157,8 @@ compute_estimate (const InspectArgs  *a,
                    "--kv-type: unknown type “%s” (f16, fp8, q8_0, q4_0)", a->kv_type);
       return FALSE;
     }
-  if (a->engine != NULL && !hr_engine_from_string (a->engine, &s->engine))
-    {
-      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE,
-                   "--engine: unknown engine “%s” (llama.cpp, vllm, sglang, ollama, mlx)", a->engine);
-      return FALSE;
-    }
+  if (a->engine != NULL && !hr_cli_engine_parse (a->engine, &s->engine, error))
+    return FALSE;
   if (a->backend != NULL)
     {
       if (!hr_backend_from_string (a->backend, &s->backend))
@@ -198,7 +175,7 @@ compute_estimate (const InspectArgs  *a,
   if (model->gguf_quant == NULL || !hr_weights_compute (model, model->gguf_quant, &w, NULL))
     {
       g_clear_pointer (&model->gguf_quant, g_free);
-      g_strlcpy (s->quant, fallback_quant (gguf), sizeof s->quant);
+      g_strlcpy (s->quant, hr_gguf_fallback_quant (gguf), sizeof s->quant);
     }
 
   if (!hr_scenario_validate (s, error))
@@ -477,12 +454,13 @@ hr_cli_inspect (int    argc,
                 char **argv)
 {
   InspectArgs a = { 0 };
+  g_autofree char *engine_help = g_strdup_printf ("%s (llama.cpp)", hr_cli_engine_choices ());
   const GOptionEntry entries[] = {
     { "context", 0, 0, G_OPTION_ARG_STRING, &a.context, "Also estimate memory at this context (32768, 32k)", "N" },
     { "batch", 0, 0, G_OPTION_ARG_INT, &a.batch, "Concurrent sequences (1)", "N" },
     { "kv-type", 0, 0, G_OPTION_ARG_STRING, &a.kv_type, "KV cache: f16|fp8|q8_0|q4_0", "T" },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &a.backend, "cuda|rocm|metal|vulkan|sycl|cpu (cuda)", "B" },
-    { "engine", 0, 0, G_OPTION_ARG_STRING, &a.engine, "llama.cpp|vllm|sglang|ollama|mlx (llama.cpp)", "E" },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &a.engine, engine_help, "E" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &a.gpu, "Estimate on this GPU (see: list gpus)", "ID" },
     { "gpu-custom", 0, 0, G_OPTION_ARG_STRING, &a.gpu_custom, "Estimate on a custom GPU", "SPEC" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &a.gpus, "Number of GPUs (1)", "N" },

@@ -53,9 +53,7 @@ static gboolean
 quant_suits_engine (const HrQuantMix *q,
                     HrEngine          engine)
 {
-  if (engine == HR_ENGINE_LLAMA_CPP || engine == HR_ENGINE_OLLAMA)
-    return q->gguf || g_ascii_strcasecmp (q->id, "BF16") == 0 || g_ascii_strcasecmp (q->id, "F16") == 0;
-  return !q->gguf || g_ascii_strcasecmp (q->id, "BF16") == 0;
+  return hr_engine_loads_quant (engine, q->id);
 }
 
 static gint
@@ -468,7 +466,7 @@ first_fix (const HrScenario *scenario,
       g_snprintf (label, label_size, _("a context of %s"), mc);
       return HR_FIX_CONTEXT;
     }
-  if (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA)
+  if (hr_engine_is_llama_like (scenario->engine))
     {
       double pct = min_offload_pct (scenario);
       if (isfinite (pct) && pct < 100)
@@ -555,7 +553,7 @@ hr_advice_diagnosis (const HrScenario *scenario,
           g_autofree char *mc = hr_format_context_short (max_ctx / 1024 * 1024);
           g_ptr_array_add (items, g_strdup_printf (_("a context of %s"), mc));
         }
-      if (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA)
+      if (hr_engine_is_llama_like (scenario->engine))
         {
           double pct = min_offload_pct (scenario);
           if (isfinite (pct) && pct < 100)
@@ -588,12 +586,11 @@ hr_advice_diagnosis (const HrScenario *scenario,
   if (scenario->kv_type == HR_KV_F16 && e->kv_bytes > 0.02 * HR_GIB)
     {
       double f16 = hr_estimate_kv_at (scenario, scenario->context, HR_KV_F16);
-      gboolean llama = scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA;
-      HrKvType smaller = llama ? HR_KV_Q8_0 : HR_KV_FP8;
+      HrKvType smaller = hr_engine_kv_8bit (scenario->engine);
       double saved = f16 - hr_estimate_kv_at (scenario, scenario->context, smaller);
       if (saved > 0.01 * HR_GIB)
         g_ptr_array_add (lines, g_strdup_printf (_("A %s KV cache saves %s GiB at %s."),
-                                                 llama ? "Q8_0" : "FP8",
+                                                 smaller == HR_KV_FP8 ? "FP8" : "Q8_0",
                                                  fmt_num (a, 64, hr_to_gib (saved), 2), ctx));
     }
 
@@ -602,7 +599,7 @@ hr_advice_diagnosis (const HrScenario *scenario,
                                              fmt_num (a, 64, hr_to_gib (e->kv_bytes), 2)));
 
   if (hr_model_is_moe (m) && e->verdict == HR_VERDICT_EXCEEDS && !on_system_ram (scenario) &&
-      (scenario->engine == HR_ENGINE_LLAMA_CPP || scenario->engine == HR_ENGINE_OLLAMA))
+      hr_engine_is_llama_like (scenario->engine))
     {
       HrScenario s = *scenario;
       int moe_layers = hr_model_moe_layers (m);
@@ -618,12 +615,12 @@ hr_advice_diagnosis (const HrScenario *scenario,
         }
     }
 
-  if (scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG)
+  if (hr_engine_is_server_like (scenario->engine))
     g_ptr_array_add (lines, g_strdup_printf (_("%s pre-allocates %s GiB (%.0f%% of memory) and fills what the weights leave with KV cache: expect the GPU to look full."),
                                              hr_engine_display_name (scenario->engine),
                                              fmt_num (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * hr_estimate_mem_fraction (scenario), 1),
                                              hr_estimate_mem_fraction (scenario) * 100));
-  if ((scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG) && e->kv_pool_bytes > 0)
+  if (hr_engine_is_server_like (scenario->engine) && e->kv_pool_bytes > 0)
     {
       char pool[64], tokens[64], conc[64];
       g_autofree char *cx = hr_format_context_short (scenario->context);

@@ -29,18 +29,6 @@ pad_up (gint64 value,
   return (value + to - 1) / to * to;
 }
 
-static gboolean
-engine_is_llama (HrEngine engine)
-{
-  return engine == HR_ENGINE_LLAMA_CPP || engine == HR_ENGINE_OLLAMA;
-}
-
-static gboolean
-engine_is_server (HrEngine engine)
-{
-  return engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG;
-}
-
 /* KV cache and recurrent state for all sequences, the way the engine allocates it. */
 static double
 engine_kv_bytes (const HrScenario *s,
@@ -54,7 +42,7 @@ engine_kv_bytes (const HrScenario *s,
   gint64 batch = s->batch;
   gint64 n_ctx, tokens_full, tokens_swa;
 
-  if (engine_is_llama (s->engine) && batch > 1)
+  if (hr_engine_is_llama_like (s->engine) && batch > 1)
     {
       /* llama-server with --parallel N: one cache stream per slot of ctx-size / N cells
        * (padded), and each stream's sliding-window cache keeps window + one ubatch
@@ -62,12 +50,12 @@ engine_kv_bytes (const HrScenario *s,
       n_ctx = pad_up (context, LLAMA_CTX_PAD) * batch;
       tokens_full = n_ctx;
     }
-  else if (engine_is_llama (s->engine))
+  else if (hr_engine_is_llama_like (s->engine))
     {
       n_ctx = pad_up (context, LLAMA_CTX_PAD);
       tokens_full = n_ctx;
     }
-  else if (engine_is_server (s->engine))
+  else if (hr_engine_is_server_like (s->engine))
     {
       n_ctx = pad_up (context, VLLM_BLOCK) * batch;
       tokens_full = n_ctx;
@@ -92,10 +80,10 @@ engine_kv_bytes (const HrScenario *s,
           break;
         case HR_LAYER_SLIDING:
         case HR_LAYER_CHUNKED:
-          if (engine_is_llama (s->engine))
+          if (hr_engine_is_llama_like (s->engine))
             tokens_swa = MIN (n_ctx / batch, pad_up ((gint64) g->window + s->ubatch, LLAMA_CTX_PAD)) *
                          batch;
-          else if (engine_is_server (s->engine))
+          else if (hr_engine_is_server_like (s->engine))
             tokens_swa = MIN (pad_up (context, VLLM_BLOCK),
                               pad_up (g->window, VLLM_BLOCK) + VLLM_BLOCK) * batch;
           else
@@ -105,7 +93,7 @@ engine_kv_bytes (const HrScenario *s,
         case HR_LAYER_RECURRENT:
           /* llama.cpp keeps the convolution state in F32 (its r_l tensors), twice the 16-bit
            * figure the catalog counts */
-          total += g->count * (g->state_bytes + (engine_is_llama (s->engine) ? g->conv_bytes : 0)) *
+          total += g->count * (g->state_bytes + (hr_engine_is_llama_like (s->engine) ? g->conv_bytes : 0)) *
                    (double) batch;
           break;
         default:
@@ -232,7 +220,7 @@ gboolean
 hr_estimate_serving_applies (const HrScenario *s)
 {
   /* vLLM and SGLang have no Metal backend: there is no KV pool to size on an Apple GPU */
-  return engine_is_server (s->engine) && hr_scenario_backend (s) != HR_BACKEND_METAL;
+  return hr_engine_is_server_like (s->engine) && hr_scenario_backend (s) != HR_BACKEND_METAL;
 }
 
 int
@@ -431,7 +419,7 @@ engine_compute_per_gpu (const HrScenario *s)
                                          (double) m->intermediate)
                                   : (double) m->intermediate;
 
-  if (engine_is_llama (s->engine))
+  if (hr_engine_is_llama_like (s->engine))
     {
       gint64 n_ctx = pad_up (s->context * s->batch, LLAMA_CTX_PAD);
       double ub = MIN ((double) s->ubatch, (double) n_ctx);
@@ -460,7 +448,7 @@ engine_compute_per_gpu (const HrScenario *s)
         attn = 4.0 * ub * (n_kv * heads + n_kv + 3.0 * hidden + q_dim);
       return MAX (logits, MAX (ffn, attn)) + LLAMA_COMPUTE_SLACK;
     }
-  if (engine_is_server (s->engine))
+  if (hr_engine_is_server_like (s->engine))
     return server_activation_peak (s) + server_cuda_graphs (s) + server_non_torch (s);
   /* MLX: lazy evaluation keeps one layer's activations and the logits. */
   return 4.0 * MIN ((double) s->ubatch, (double) s->context) * (vocab + 4 * hidden + 2 * ff) +
@@ -476,11 +464,8 @@ runtime_per_gpu (const HrScenario    *s,
                  HrBackend            backend)
 {
   double rt = cal->runtime_mib * HR_MIB;
-  gboolean sixteen = g_ascii_strcasecmp (s->quant, "F16") == 0 ||
-                     g_ascii_strcasecmp (s->quant, "BF16") == 0 ||
-                     g_ascii_strcasecmp (s->quant, "F32") == 0;
 
-  if (engine_is_llama (s->engine) && !sixteen &&
+  if (hr_engine_is_llama_like (s->engine) && !hr_quant_is_unquantized (s->quant) &&
       (backend == HR_BACKEND_CUDA || backend == HR_BACKEND_ROCM || backend == HR_BACKEND_MUSA))
     rt += 2.0 * largest_matrix (s->model);
   return rt;
@@ -537,7 +522,7 @@ hr_estimate_device_weights (const HrScenario *s,
 
   g_return_val_if_fail (device >= 0 && device < n, NAN);
 
-  if (!engine_is_llama (s->engine) || n == 1)
+  if (!hr_engine_is_llama_like (s->engine) || n == 1)
     return e->weights_gpu / n;
   /* A layer split hands out whole layers, the extra ones to the last devices, and puts the
    * output head on the last device; tensor parallelism shards evenly. */
@@ -597,8 +582,8 @@ hr_estimate_compute (const HrScenario  *s,
   cal = hr_calibration_speed (backend, s->engine_version);
   n = s->n_gpus;
   unified = hr_gpu_is_unified (gpu);
-  llama = engine_is_llama (s->engine);
-  server = engine_is_server (s->engine);
+  llama = hr_engine_is_llama_like (s->engine);
+  server = hr_engine_is_server_like (s->engine);
   on_cpu = hr_estimate_cpu_backend (s);
 
   /* vLLM/SGLang load gpt-oss's checkpoint, not a GGUF of it */
@@ -818,7 +803,7 @@ hr_estimate_compute (const HrScenario  *s,
 
       /* 16-bit weights go through cuBLAS / MPS GEMMs, quantized ones through dequantizing
        * kernels that reach less */
-      if (g_ascii_strcasecmp (s->quant, "F16") == 0 || g_ascii_strcasecmp (s->quant, "BF16") == 0)
+      if (hr_quant_is_16bit (s->quant))
         util = HR_CAL_F16_PREFILL_GAIN;
       else if (current && backend != HR_BACKEND_METAL && backend != HR_BACKEND_CPU && m->hidden > 0)
         util = MIN (1.0, m->hidden / HR_CAL_PREFILL_FULL_WIDTH);

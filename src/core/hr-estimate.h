@@ -28,10 +28,6 @@ typedef enum
 
 #define HR_FIT_FRACTION 0.92
 
-/* The gpt-oss checkpoint as vLLM/SGLang load it (MXFP4 experts, 16-bit everything else);
- * "MXFP4" alone is the GGUF file llama.cpp loads (the rest at Q8_0). */
-#define HR_QUANT_MXFP4_CHECKPOINT "MXFP4-checkpoint"
-
 /* Weights of one model at one quant. */
 typedef struct
 {

@@ -61,7 +61,7 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_gib_bytes (w, "physical", DEV (e->physical_bytes));
   hr_json_gib_bytes (w, "usable", DEV (e->usable_bytes));
   hr_json_gib_bytes (w, "margin", DEV (e->margin_bytes));
-  if (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG)
+  if (hr_engine_is_server_like (s->engine))
     {
       hr_json_key (w, "max_num_seqs");
       hr_json_int (w, e->max_num_seqs);
@@ -206,9 +206,9 @@ hr_report_estimate_text (const HrScenario *s,
         num (a, hr_to_gib (e->usable_bytes), 2), num (b, hr_to_gib (e->physical_bytes), 2));
   line (out, 2, _("Margin"), "%s%s GiB · %s %%", e->margin_bytes >= 0 ? "+" : "",
         num (a, hr_to_gib (e->margin_bytes), 2), num (b, e->utilization * 100, 0));
-  if (!hr_estimate_serving_applies (s) && (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG))
+  if (!hr_estimate_serving_applies (s) && hr_engine_is_server_like (s->engine))
     line (out, 2, _("KV-cache pool"), "%s", _("not applicable: vLLM and SGLang do not run on Apple GPUs"));
-  else if (s->engine == HR_ENGINE_VLLM || s->engine == HR_ENGINE_SGLANG)
+  else if (hr_engine_is_server_like (s->engine))
     {
       line (out, 2, _("KV-cache pool"), _("%s GiB per GPU (of %s GiB the driver shows)"),
             num (a, hr_to_gib (e->kv_pool_bytes), 2), num (b, hr_to_gib (e->driver_memory_bytes), 2));

@@ -15,7 +15,7 @@ append_engine (GString          *out,
   const char *backend = hr_backend_display_name (hr_scenario_backend (s));
 
   g_string_append (out, hr_engine_display_name (s->engine));
-  if ((s->engine == HR_ENGINE_LLAMA_CPP || s->engine == HR_ENGINE_OLLAMA) && backend != NULL)
+  if (hr_engine_is_llama_like (s->engine) && backend != NULL)
     g_string_append_printf (out, " (%s)", backend);
 }
 

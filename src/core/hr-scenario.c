@@ -6,14 +6,6 @@
 
 G_DEFINE_QUARK (hr-scenario-error-quark, hr_scenario_error)
 
-static const struct { const char *id; const char *name; } engines[] = {
-  { "llama.cpp", "llama.cpp" },
-  { "vllm", "vLLM" },
-  { "sglang", "SGLang" },
-  { "ollama", "Ollama" },
-  { "mlx", "MLX" },
-};
-
 static const char * const engine_versions[] = { "current", "2024" };
 
 void
@@ -112,39 +104,6 @@ hr_scenario_validate (const HrScenario  *scenario,
     FAIL ("no quantization chosen");
 #undef FAIL
   return TRUE;
-}
-
-const char *
-hr_engine_to_string (HrEngine engine)
-{
-  if ((guint) engine < G_N_ELEMENTS (engines))
-    return engines[engine].id;
-  return "unknown";
-}
-
-const char *
-hr_engine_display_name (HrEngine engine)
-{
-  if ((guint) engine < G_N_ELEMENTS (engines))
-    return engines[engine].name;
-  return "?";
-}
-
-gboolean
-hr_engine_from_string (const char *str,
-                       HrEngine   *engine)
-{
-  if (str == NULL)
-    return FALSE;
-  if (g_ascii_strcasecmp (str, "llamacpp") == 0 || g_ascii_strcasecmp (str, "llama-cpp") == 0)
-    str = "llama.cpp";
-  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
-    if (g_ascii_strcasecmp (str, engines[i].id) == 0)
-      {
-        *engine = (HrEngine) i;
-        return TRUE;
-      }
-  return FALSE;
 }
 
 const char *

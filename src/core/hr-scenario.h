@@ -5,18 +5,9 @@
 #include "hr-model.h"
 #include "hr-gpu.h"
 #include "hr-quant.h"
+#include "hr-engine.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  HR_ENGINE_LLAMA_CPP,
-  HR_ENGINE_VLLM,
-  HR_ENGINE_SGLANG,
-  HR_ENGINE_OLLAMA,
-  HR_ENGINE_MLX,
-  HR_N_ENGINES
-} HrEngine;
 
 /* Which builds of the engine the figures describe: speeds (llama.cpp) and engine memory (vLLM)
  * changed enough between 2024 and current releases that both stay selectable. */
@@ -79,11 +70,6 @@ gboolean        hr_scenario_validate        (const HrScenario *scenario,
 HrBackend       hr_scenario_backend         (const HrScenario *scenario);
 /* The depth decode speed is given at: the user's, or the full context window. */
 gint64          hr_scenario_depth           (const HrScenario *scenario);
-
-const char     *hr_engine_to_string         (HrEngine         engine);
-const char     *hr_engine_display_name      (HrEngine         engine);
-gboolean        hr_engine_from_string       (const char      *str,
-                                             HrEngine        *engine);
 
 const char     *hr_engine_version_to_string (HrEngineVersion  version);
 gboolean        hr_engine_version_from_string (const char    *str,

@@ -16,20 +16,10 @@
 #include <math.h>
 #include <string.h>
 
-typedef enum
-{
-  FMT_GGUF,     /* a llama-quantize mix */
-  FMT_BF16,     /* 16-bit checkpoint */
-  FMT_FP8,      /* FP8 block-quantized linear weights, 16-bit embeddings */
-  FMT_MXFP4,    /* the gpt-oss checkpoint as vLLM loads it: MXFP4 experts, 16-bit the rest */
-  FMT_INT4,     /* AWQ/GPTQ: 4-bit weights, fp16 scale + 4-bit zero per group of 128 */
-  FMT_NVFP4,    /* NVFP4: 4-bit, fp8 scale per 16 and a global scale */
-} Format;
-
 typedef struct
 {
   const char *mix;
-  Format format;
+  HrWeightLayout format;
   int n_blocks;        /* blocks in the file, MTP layers included (llama-quantize's n_layer_all) */
   int n_experts;
   int n_gqa;
@@ -56,23 +46,26 @@ bytes_for_format (Acc          *acc,
 
   switch (acc->format)
     {
-    case FMT_BF16:
+    case HR_WEIGHT_LAYOUT_FLOAT16:
       return kind == HR_TENSOR_NORM || kind == HR_TENSOR_FFN_GATE_INP ? n * 4 : n * 2;
-    case FMT_FP8:
+    case HR_WEIGHT_LAYOUT_FP8_BLOCK:
       /* 1 byte per weight plus one fp32 scale per 128×128 block (DeepSeek-V3 style). */
       return linear ? n * (1.0 + 4.0 / 16384.0) : n * 2;
-    case FMT_MXFP4:
+    case HR_WEIGHT_LAYOUT_MXFP4_MOE:
       /* vLLM's MXFP4 MoE kernels pad each expert matrix's rows to a multiple of 256
        * (gpt-oss: 2880 → 3072): 64.38 GiB loaded for gpt-oss-120b on an H100 (vLLM 0.14,
        * vllm-project/vllm#33155) against 60.8 GiB of checkpoint */
       if (expert && row_len > 0)
         return n * 17.0 / 32.0 * (double) (((row_len + 255) / 256) * 256) / (double) row_len;
       return expert ? n * 17.0 / 32.0 : n * 2;
-    case FMT_INT4:
+    case HR_WEIGHT_LAYOUT_INT8_GROUP:
+      /* GPTQ-style 8-bit: 1 byte per weight, an fp16 scale and an 8-bit zero per group of 128 */
+      return linear ? n * (1.0 + (2.0 + 1.0) / 128.0) : n * 2;
+    case HR_WEIGHT_LAYOUT_INT4_GROUP:
       return linear ? n * (0.5 + (2.0 + 0.5) / 128.0) : n * 2;
-    case FMT_NVFP4:
+    case HR_WEIGHT_LAYOUT_NVFP4:
       return linear ? n * (0.5 + 1.0 / 16.0) : n * 2;
-    case FMT_GGUF:
+    case HR_WEIGHT_LAYOUT_GGUF_MIX:
     default:
       {
         const HrGgmlType *t = hr_quant_tensor_type (acc->mix, kind, layer, n_layers,
@@ -242,24 +235,6 @@ add_ffn (Acc           *acc,
     }
 }
 
-static Format
-format_for (const char *quant)
-{
-  if (g_ascii_strcasecmp (quant, "BF16") == 0 || g_ascii_strcasecmp (quant, "F16") == 0 ||
-      g_ascii_strcasecmp (quant, "FP16") == 0 || g_ascii_strcasecmp (quant, "native") == 0)
-    return FMT_BF16;
-  if (g_ascii_strcasecmp (quant, "FP8") == 0)
-    return FMT_FP8;
-  if (g_ascii_strcasecmp (quant, HR_QUANT_MXFP4_CHECKPOINT) == 0)
-    return FMT_MXFP4;
-  if (g_ascii_strncasecmp (quant, "AWQ", 3) == 0 || g_ascii_strncasecmp (quant, "GPTQ", 4) == 0 ||
-      g_ascii_strcasecmp (quant, "INT4") == 0)
-    return FMT_INT4;
-  if (g_ascii_strcasecmp (quant, "NVFP4") == 0)
-    return FMT_NVFP4;
-  return FMT_GGUF;
-}
-
 /* Unsloth dynamic mixes (UD-Q2_K_XL, UD-Q4_K_XL…) keep attention, shared experts and the dense
  * layers at higher precision than the routed experts.  Their exact per-tensor recipe is not
  * published, so they are derived as: routed experts at the named mix, everything else one
@@ -309,10 +284,10 @@ ud_base_mix (const char *quant,
 }
 
 static void
-derive (const HrModel *m,
-        const char    *mix,
-        Format         format,
-        Acc           *acc)
+derive (const HrModel   *m,
+        const char      *mix,
+        HrWeightLayout   format,
+        Acc             *acc)
 {
   int mtp = MAX (m->mtp_layers, 0);
   double before;
@@ -496,7 +471,7 @@ compute_uncached (const HrModel  *model,
                   HrWeights      *out,
                   GError        **error)
 {
-  Format format;
+  HrWeightLayout format;
   const char *ud_other = NULL;
   const char *ud_mix;
   const HrQuantSize *measured;
@@ -504,9 +479,9 @@ compute_uncached (const HrModel  *model,
   double residual = 0, residual_bytes = 0, scale, k_frac, mtp;
 
   memset (out, 0, sizeof *out);
-  format = format_for (quant);
+  format = hr_quant_weight_layout (quant);
   ud_mix = ud_base_mix (quant, &ud_other);
-  if (format == FMT_GGUF && ud_mix == NULL && g_ascii_strcasecmp (quant, "MXFP4") != 0 &&
+  if (format == HR_WEIGHT_LAYOUT_GGUF_MIX && ud_mix == NULL && g_ascii_strcasecmp (quant, "MXFP4") != 0 &&
       hr_quant_tensor_type (quant, HR_TENSOR_FFN_UP, 0, 1, 0, 1, 4096) == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -517,8 +492,8 @@ compute_uncached (const HrModel  *model,
   if (ud_mix != NULL)
     {
       Acc other;
-      derive (model, ud_mix, FMT_GGUF, &acc);
-      derive (model, ud_other, FMT_GGUF, &other);
+      derive (model, ud_mix, HR_WEIGHT_LAYOUT_GGUF_MIX, &acc);
+      derive (model, ud_other, HR_WEIGHT_LAYOUT_GGUF_MIX, &other);
       /* experts from the low mix, all the rest from the higher one */
       if (hr_model_is_moe (model))
         {
@@ -534,7 +509,7 @@ compute_uncached (const HrModel  *model,
   else if (g_ascii_strcasecmp (quant, "MXFP4") == 0)
     /* a GGUF file of the MXFP4 checkpoint (convert_hf_to_gguf, llama-quantize MXFP4_MOE):
      * experts MXFP4, every other matrix Q8_0 */
-    derive (model, "MXFP4_MOE", FMT_GGUF, &acc);
+    derive (model, "MXFP4_MOE", HR_WEIGHT_LAYOUT_GGUF_MIX, &acc);
   else
     derive (model, quant, format, &acc);
 
@@ -563,7 +538,7 @@ compute_uncached (const HrModel  *model,
   out->source_detail = NULL;
 
   /* 16-bit: the official checkpoint is exactly 2 bytes per parameter. */
-  if (format == FMT_BF16 && isfinite (model->total_params) && !derived_only)
+  if (format == HR_WEIGHT_LAYOUT_FLOAT16 && isfinite (model->total_params) && !derived_only)
     {
       scale = model->total_params * 2 / MAX (out->bytes, 1);
       out->bytes = model->total_params * 2;
@@ -595,7 +570,7 @@ compute_uncached (const HrModel  *model,
       out->embd_bytes *= scale;
       out->output_bytes *= scale;
       out->mtp_bytes *= scale;
-      out->source = format == FMT_GGUF ? HR_WEIGHTS_MEASURED : HR_WEIGHTS_CHECKPOINT;
+      out->source = format == HR_WEIGHT_LAYOUT_GGUF_MIX ? HR_WEIGHTS_MEASURED : HR_WEIGHTS_CHECKPOINT;
       out->source_detail = measured->source;
     }
 

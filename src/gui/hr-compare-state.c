@@ -238,7 +238,7 @@ capacity_fill (HrCompareCell    *cell,
 {
   g_autofree char *tokens = NULL;
 
-  if (s->engine != HR_ENGINE_VLLM && s->engine != HR_ENGINE_SGLANG)
+  if (!hr_engine_is_server_like (s->engine))
     {
       cell_set (cell, g_strdup (DASH), g_strdup (_("vLLM and SGLang only")), NAN);
       return;

@@ -311,26 +311,6 @@ hr_gpu_form_texts (const HrGpu *gpu)
 
 /* GGUF ------------------------------------------------------------------------------------- */
 
-/* The dominant tensor type as a mix name, for files whose mix the core does not know: the
- * same choice as hr-cli-inspect.c's, so the app and the command line size a file alike. */
-static const char *
-fallback_quant (const HrGguf *gguf)
-{
-  const GArray *by_type = hr_gguf_get_bytes_by_type (gguf);
-  static const char *plain[] = { "F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
-                                 "Q6_K", "IQ4_NL", "IQ4_XS" };
-
-  if (by_type->len > 0)
-    {
-      const char *name = g_array_index (by_type, HrGgufTypeTotal, 0).type_name;
-
-      for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
-        if (g_strcmp0 (name, plain[i]) == 0)
-          return plain[i];
-    }
-  return "Q4_K_M";
-}
-
 HrModel *
 hr_import_model_from_gguf (const HrGguf  *gguf,
                            const char    *path,
@@ -350,7 +330,7 @@ hr_import_model_from_gguf (const HrGguf  *gguf,
     {
       /* the exact bytes stay; the scenario's quant is the file's dominant type */
       g_free (model->gguf_quant);
-      model->gguf_quant = g_strdup (fallback_quant (gguf));
+      model->gguf_quant = g_strdup (hr_gguf_fallback_quant (gguf));
       if (!hr_weights_compute (model, model->gguf_quant, &w, NULL))
         g_clear_pointer (&model->gguf_quant, g_free);
     }

@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <libsoup/soup.h>
 
+#include "hr-engine.h"
 #include "hr-hub-token.h"
 #include "hr-toast.h"
 #include "hr-pricing.h"
@@ -45,7 +46,6 @@ G_DEFINE_FINAL_TYPE (HrPreferencesWindow, hr_preferences_window, ADW_TYPE_PREFER
 
 /* Row positions ↔ key values, in the order of the .ui models. */
 static const char * const color_scheme_ids[] = { "default", "light", "dark", NULL };
-static const char * const engine_ids[] = { "llama.cpp", "vllm", "sglang", "ollama", "mlx", NULL };
 static const char * const engine_version_ids[] = { "current", "2024", NULL };
 
 static const char *
@@ -209,7 +209,9 @@ get_table_mapping (GValue   *value,
         g_value_set_uint (value, i);
         return TRUE;
       }
-  return FALSE;
+  /* a value the key no longer lists (the engine keys take any string): the first row */
+  g_value_set_uint (value, 0);
+  return TRUE;
 }
 
 static GVariant *
@@ -286,7 +288,7 @@ bind_settings (HrPreferencesWindow *self)
   g_settings_bind_with_mapping (s, "unified-share", self->unified_expander, "enable-expansion",
                                 G_SETTINGS_BIND_DEFAULT, get_share_enabled, set_share_enabled, self, NULL);
   g_settings_bind_with_mapping (s, "default-engine", self->engine_row, "selected", G_SETTINGS_BIND_DEFAULT,
-                                get_table_mapping, set_table_mapping, (gpointer) engine_ids, NULL);
+                                get_table_mapping, set_table_mapping, (gpointer) hr_engine_ids (), NULL);
   g_settings_bind_with_mapping (s, "engine-version", self->engine_version_row, "selected", G_SETTINGS_BIND_DEFAULT,
                                 get_table_mapping, set_table_mapping, (gpointer) engine_version_ids, NULL);
   g_settings_bind (s, "electricity-usd-per-kwh", self->electricity_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
@@ -486,6 +488,8 @@ static void
 hr_preferences_window_init (HrPreferencesWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  adw_combo_row_set_model (self->engine_row,
+                           G_LIST_MODEL (gtk_string_list_new (hr_engine_names ())));
 
   self->settings = g_settings_new (APP_ID);
   self->cancellable = g_cancellable_new ();

@@ -11,7 +11,6 @@
 #include <math.h>
 
 static const char * const kv_ids[] = { "f16", "fp8", "q8_0", "q4_0", NULL };
-static const char * const engine_ids[] = { "llama.cpp", "vllm", "sglang", "ollama", "mlx", NULL };
 static const char * const backend_ids[] = { "auto", "cuda", "rocm", "metal", "vulkan", "sycl", "cpu", NULL };
 
 enum { BIND_MODEL, BIND_GPU, BIND_QUANT };
@@ -182,6 +181,6 @@ hr_size_view_bind_session (HrSizeView *self)
   g_object_bind_property (self->session, "offload", self->offload_adjustment, "value",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   bind_table (self, "kv-type", self->kv_row, kv_ids);
-  bind_table (self, "engine", self->engine_row, engine_ids);
+  bind_table (self, "engine", self->engine_row, hr_engine_ids ());
   bind_table (self, "backend", self->backend_row, backend_ids);
 }
