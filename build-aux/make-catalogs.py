@@ -1228,6 +1228,8 @@ def build_quants(ref):
     with open(os.path.join(ref, "quant_types.csv"), newline="", encoding="utf-8") as f:
         trows = list(csv.DictReader(f))
     types = {}
+    # src/core/hr-quant.c holds the same ggml types for the code; tests/test-engine.c checks
+    # that these rows agree with it.
     ggml_types = []
     for r in trows:
         t = {

@@ -9,6 +9,9 @@
 #include <math.h>
 #include <string.h>
 
+/* The one ggml type table the code sizes tensors with.  data/quants.json lists the same types
+ * (build-aux/make-catalogs.py writes them from reference/quant_types.csv) for readers of the
+ * catalog; tests/test-engine.c (/quant-format/ggml-types-agree) checks they agree. */
 static const HrGgmlType ggml_types[] = {
   { "F32", 0, 1, 4 },
   { "F16", 1, 1, 2 },
