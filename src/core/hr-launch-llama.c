@@ -34,10 +34,10 @@ gpu_layers (const HrLaunchCtx *c)
 
 /* llama-server's model, context, GPU and server arguments. @rpc: "host1:50052,…" or NULL. */
 static void
-llama_server_args (const HrLaunchCtx  *c,
-                   HrShell      *sh,
-                   GString    *notes,
-                   const char *rpc)
+llama_server_args (const HrLaunchCtx *c,
+                   HrShell           *sh,
+                   GString           *notes,
+                   const char        *rpc)
 {
   const HrScenario *sc = c->sc;
   int ngl = gpu_layers (c);
@@ -148,7 +148,7 @@ llama_cpp_command (const HrLaunchCtx *c)
 }
 
 static HrLaunchCommand *
-llama_cpp_rpc_command (const HrLaunchCtx            *c,
+llama_cpp_rpc_command (const HrLaunchCtx    *c,
                        const HrParallelPlan *plan)
 {
   g_autoptr(GString) notes = g_string_new (NULL);

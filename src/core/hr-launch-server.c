@@ -23,9 +23,9 @@
 /* Notes on loading the scenario's quant from the model's checkpoint; TRUE when
  * `--quantization fp8` (online FP8 from a 16-bit checkpoint) is needed. */
 static gboolean
-checkpoint_quant (const HrLaunchCtx  *c,
-                  GString    *notes,
-                  const char *engine)
+checkpoint_quant (const HrLaunchCtx *c,
+                  GString           *notes,
+                  const char        *engine)
 {
   const char *native = c->model->native_dtype != NULL ? c->model->native_dtype : "BF16";
 
@@ -59,9 +59,9 @@ checkpoint_quant (const HrLaunchCtx  *c,
 }
 
 static void
-note_kv_fp8_only (const HrLaunchCtx  *c,
-                  GString    *notes,
-                  const char *engine)
+note_kv_fp8_only (const HrLaunchCtx *c,
+                  GString           *notes,
+                  const char        *engine)
 {
   if (c->sc->kv_type == HR_KV_Q8_0 || c->sc->kv_type == HR_KV_Q4_0)
     hr_launch_note_add (notes, _("%s has no %s KV cache; FP8 is the nearest."),
@@ -71,8 +71,8 @@ note_kv_fp8_only (const HrLaunchCtx  *c,
 /* vLLM's sizing arguments after the model (and after the parallelism flags). */
 static void
 vllm_args (const HrLaunchCtx *c,
-           HrShell     *sh,
-           gboolean   fp8_online)
+           HrShell           *sh,
+           gboolean           fp8_online)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   int offload = hr_launch_cpu_offload_gib_per_gpu (c);
@@ -133,7 +133,7 @@ vllm_command (const HrLaunchCtx *c)
 }
 
 static HrLaunchCommand *
-vllm_ray_command (const HrLaunchCtx            *c,
+vllm_ray_command (const HrLaunchCtx    *c,
                   const HrParallelPlan *plan)
 {
   g_autoptr(GString) notes = g_string_new (NULL);
@@ -244,7 +244,7 @@ sglang_command (const HrLaunchCtx *c)
 }
 
 static HrLaunchCommand *
-sglang_multinode_command (const HrLaunchCtx            *c,
+sglang_multinode_command (const HrLaunchCtx    *c,
                           const HrParallelPlan *plan)
 {
   g_autoptr(GString) notes = g_string_new (NULL);

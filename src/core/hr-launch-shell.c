@@ -23,7 +23,7 @@ hr_sh_init (HrShell *sh)
 
 /* Appends @text (already shell-safe) as the next word. */
 void
-hr_sh_raw (HrShell      *sh,
+hr_sh_raw (HrShell    *sh,
            const char *text)
 {
   if (sh->out->len > 0)
@@ -49,7 +49,7 @@ hr_sh_raw (HrShell      *sh,
 }
 
 void
-hr_sh_rawf (HrShell      *sh,
+hr_sh_rawf (HrShell    *sh,
             const char *format,
             ...)
 {
@@ -64,7 +64,7 @@ hr_sh_rawf (HrShell      *sh,
 
 /* Appends @word quoted as needed. */
 void
-hr_sh_arg (HrShell      *sh,
+hr_sh_arg (HrShell    *sh,
            const char *word)
 {
   g_autofree char *quoted = hr_launch_shell_quote (word);
@@ -74,7 +74,7 @@ hr_sh_arg (HrShell      *sh,
 
 /* Appends "@flag @value" with @value quoted. */
 void
-hr_sh_opt (HrShell      *sh,
+hr_sh_opt (HrShell    *sh,
            const char *flag,
            const char *value)
 {
@@ -99,7 +99,7 @@ hr_sh_end (HrShell *sh)
 }
 
 void
-hr_sh_comment (HrShell      *sh,
+hr_sh_comment (HrShell    *sh,
                const char *text)
 {
   g_autofree char *line = g_strconcat ("# ", text, NULL);
@@ -141,7 +141,7 @@ HrLaunchCommand *
 hr_launch_command_new (HrEngine    engine,
                        const char *title,
                        char       *command,   /* owned */
-             GString    *notes)     /* borrowed */
+                       GString    *notes)     /* borrowed */
 {
   HrLaunchCommand *cmd = g_new0 (HrLaunchCommand, 1);
 

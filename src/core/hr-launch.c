@@ -47,8 +47,8 @@ hr_launch_gguf_tag (const HrLaunchCtx *c)
 
 void
 hr_launch_note_gguf_substitute (const HrLaunchCtx *c,
-                                GString   *notes,
-                                const char *engine)
+                                GString           *notes,
+                                const char        *engine)
 {
   if (c->format == HR_QUANT_FORMAT_FP8 || c->format == HR_QUANT_FORMAT_INT8 || c->format == HR_QUANT_FORMAT_INT4
       || c->format == HR_QUANT_FORMAT_NVFP4)
@@ -83,7 +83,7 @@ hr_launch_model_short_name (const HrModel *m)
  * name in Unsloth's "{name}-{TAG}.gguf" pattern. */
 char *
 hr_launch_gguf_path (const HrLaunchCtx *c,
-                     gboolean  *is_real_file)
+                     gboolean          *is_real_file)
 {
   if (c->gguf_file != NULL && *c->gguf_file != '\0')
     {
@@ -127,7 +127,7 @@ hr_launch_kv_quantized (HrKvType kv)
 
 void
 hr_launch_note_common (const HrLaunchCtx *c,
-                       GString   *notes)
+                       GString           *notes)
 {
   char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -163,7 +163,7 @@ hr_launch_cpu_offload_gib_per_gpu (const HrLaunchCtx *c)
  * checkpoint (the official one for a GGUF quant).  NULL when that has no quant id. */
 static const char *
 loaded_quant (const HrLaunchCtx *c,
-              HrEngine   engine)
+              HrEngine           engine)
 {
   const char *native = c->model->native_dtype != NULL ? c->model->native_dtype : "BF16";
 
@@ -183,9 +183,9 @@ loaded_quant (const HrLaunchCtx *c,
 /* @c for @engine's command: its estimate is of what that command loads on this hardware, so
  * its "will it load" note and its offload flag speak of the same weights as the command. */
 static HrLaunchCtx
-ctx_for_engine (const HrLaunchCtx  *c,
-                HrEngine    engine,
-                HrEstimate *storage)
+ctx_for_engine (const HrLaunchCtx *c,
+                HrEngine           engine,
+                HrEstimate        *storage)
 {
   const char *quant = loaded_quant (c, engine);
   HrLaunchCtx e = *c;
