@@ -106,55 +106,38 @@ catalog_changed_cb (HrImport *self)
     hr_manage_dialog_refresh (self->manage, hr_import_catalog (self));
 }
 
-/* Saves; a damaged file is set aside (the toast names the copy) and the save starts anew. */
+/* Saves @model or @gpu (the other NULL) into @saved_model or @saved_gpu; a damaged file is
+ * set aside (the toast names the copy) and the save starts anew. */
 static gboolean
-save_model (HrImport       *self,
+save_entry (HrImport       *self,
             const HrModel  *model,
-            HrModel       **saved,
+            const HrGpu    *gpu,
+            HrModel       **saved_model,
+            HrGpu         **saved_gpu,
             GError        **error)
 {
   HrUserData *ud = userdata (self);
-  g_autoptr(GError) local = NULL;
 
   if (ud == NULL)
     {
       g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO, _("There is nowhere to save it"));
       return FALSE;
     }
-  if (hr_userdata_save_model (ud, model, saved, &local))
-    return TRUE;
-  if (!g_error_matches (local, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
+  for (guint attempt = 0;; attempt++)
     {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  hr_import_show_toast (self, local->message, TRUE, FALSE);
-  return hr_userdata_save_model (ud, model, saved, error);
-}
+      g_autoptr(GError) local = NULL;
+      gboolean ok = model != NULL ? hr_userdata_save_model (ud, model, saved_model, &local)
+                                  : hr_userdata_save_gpu (ud, gpu, saved_gpu, &local);
 
-static gboolean
-save_gpu (HrImport     *self,
-          const HrGpu  *gpu,
-          HrGpu       **saved,
-          GError      **error)
-{
-  HrUserData *ud = userdata (self);
-  g_autoptr(GError) local = NULL;
-
-  if (ud == NULL)
-    {
-      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO, _("There is nowhere to save it"));
-      return FALSE;
+      if (ok)
+        return TRUE;
+      if (attempt > 0 || !g_error_matches (local, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      hr_import_show_toast (self, local->message, TRUE, FALSE);
     }
-  if (hr_userdata_save_gpu (ud, gpu, saved, &local))
-    return TRUE;
-  if (!g_error_matches (local, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT))
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  hr_import_show_toast (self, local->message, TRUE, FALSE);
-  return hr_userdata_save_gpu (ud, gpu, saved, error);
 }
 
 /* Takes @model.  @dialog: the fetch dialog to report to and close, may be NULL.  @restoring:
@@ -180,7 +163,7 @@ hr_import_add_model (HrImport      *self,
   id = hr_import_model_id (owned, cat, &replaces);
   g_free (owned->id);
   owned->id = g_steal_pointer (&id);
-  if (!save_model (self, owned, &saved, &error))
+  if (!save_entry (self, owned, NULL, &saved, NULL, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not save “%s”: %s"),
                                                owned->name ? owned->name : owned->id, error->message);
@@ -217,7 +200,7 @@ add_gpu (HrImport    *self,
   g_autofree char *id = NULL;
   HrCatalog *cat = hr_import_catalog (self);
 
-  if (cat == NULL || !save_gpu (self, gpu, &saved, error))
+  if (cat == NULL || !save_entry (self, NULL, gpu, NULL, &saved, error))
     return;
   id = g_strdup (saved->id);
   /* an entry of the user's that was never saved under a "user:" id (older data) */
