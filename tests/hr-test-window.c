@@ -10,6 +10,25 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+HrApplication *
+hr_test_app_init (int    *argc,
+                  char ***argv)
+{
+  g_autoptr(GError) error = NULL;
+  HrApplication *app;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  gtk_test_init (argc, argv, NULL);
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  return app;
+}
+
 void
 hr_test_spin (guint ms)
 {

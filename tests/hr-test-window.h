@@ -14,6 +14,11 @@ G_BEGIN_DECLS
 
 typedef gboolean (*HrTestBusyFunc) (gpointer data);
 
+/* gtk_test_init() with the memory GSettings backend, no accessibility bus and the C.UTF-8
+ * locale, then a registered, non-unique application. */
+HrApplication *hr_test_app_init        (int            *argc,
+                                        char         ***argv);
+
 /* Runs the main loop for @ms milliseconds. */
 void       hr_test_spin                (guint           ms);
 /* Runs whatever is pending, without blocking. */
