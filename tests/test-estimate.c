@@ -208,6 +208,29 @@ test_gpt_oss_mxfp4_gguf (void)
   g_assert_cmpfloat (fabs (ckpt.expert_bytes / w.expert_bytes - 3072.0 / 2880.0), <, 1e-9);
 }
 
+/* llama-quantize leaves gpt-oss's MXFP4 experts alone in every mix: unsloth/gpt-oss-20b-GGUF
+ * (https://huggingface.co/unsloth/gpt-oss-20b-GGUF/tree/main, file listing, in data/models.json)
+ * gpt-oss-20b-Q4_K_M.gguf is 11.6 GB; with the experts at the mix's own width it came out 15.8.
+ * A Q8_0 mix is then the MXFP4 file's layout (experts MXFP4, every other matrix Q8_0):
+ * gpt-oss-20b-mxfp4.gguf, "file size = 11.27 GiB" (issue 15), 12.1 GB in bartowski's
+ * openai_gpt-oss-20b-GGUF listing; it came out 22.2 GB. */
+static void
+test_gpt_oss_gguf_mixes_keep_mxfp4_experts (void)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, "gpt-oss-20b");
+  HrWeights q4, q8, mx;
+
+  g_assert_true (hr_weights_derive (m, "Q4_K_M", &q4, NULL));
+  g_assert_true (hr_weights_derive (m, "Q8_0", &q8, NULL));
+  g_assert_true (hr_weights_derive (m, "MXFP4", &mx, NULL));
+  g_test_message ("Q4_K_M %.3f GB, Q8_0 %.3f GB", q4.derived_bytes / 1e9, q8.derived_bytes / 1e9);
+  g_assert_cmpfloat (fabs (q4.derived_bytes / 11.6e9 - 1), <, 0.01);
+  g_assert_cmpfloat (fabs (hr_to_gib (q8.derived_bytes) / 11.27 - 1), <, 0.01);
+  /* same experts in every mix */
+  g_assert_cmpfloat (q4.expert_bytes, ==, mx.expert_bytes);
+  g_assert_cmpfloat (q8.expert_bytes, ==, mx.expert_bytes);
+}
+
 /* A dense model's Unsloth dynamic file is its named mix: gemma-4-31B-it-UD-Q4_K_XL.gguf is
  * "gemma4 31B Q4_K - Medium 17.46 GiB" in llama-bench (llama.cpp PR #22078); every tensor one
  * step up (as for an MoE's non-expert part) gave 23.45 GiB. */
@@ -637,6 +660,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);
   g_test_add_func ("/estimate/llama/gpt-oss-mxfp4-gguf", test_gpt_oss_mxfp4_gguf);
+  g_test_add_func ("/estimate/llama/gpt-oss-gguf-mixes", test_gpt_oss_gguf_mixes_keep_mxfp4_experts);
   g_test_add_func ("/estimate/weights/ud-dense", test_ud_dense);
   g_test_add_func ("/estimate/sglang/default-fraction", test_sglang_default_fraction);
   g_test_add_func ("/estimate/vllm/vision-tower", test_vision_tower);
