@@ -302,8 +302,10 @@ derive (const HrModel   *m,
   acc->iq2_family = mix != NULL && (g_ascii_strncasecmp (mix, "IQ1", 3) == 0 ||
                                     g_ascii_strncasecmp (mix, "IQ2", 3) == 0);
   /* llama-quantize leaves gpt-oss's MXFP4 experts as they are in every mix (unsloth's
-   * gpt-oss-20b-GGUF: Q4_K_M 11.6 GB, Q8_0 12.1 GB against 12.8 GB of MXFP4+BF16 file) */
-  acc->mxfp4_experts = format == FMT_GGUF && g_strcmp0 (m->native_dtype, "MXFP4") == 0;
+   * gpt-oss-20b-GGUF: Q2_K … Q5_K_M all 11.5–11.7 GB; bartowski's README: "all FFN kept at
+   * MXFP4_MOE") */
+  acc->mxfp4_experts = format == HR_WEIGHT_LAYOUT_GGUF_MIX &&
+                       g_strcmp0 (m->native_dtype, "MXFP4") == 0;
 
   for (guint i = 0; i < m->layers->len; i++)
     {
