@@ -1196,29 +1196,29 @@ UNSLOTH_SOURCE = ("Unsloth Dynamic 2.0 GGUF naming (unsloth/*-GGUF repos): per-l
                   "chosen by Unsloth, most tensors at the type its name gives; exact bytes only "
                   "from the file listing")
 
-# Mixes that are not llama-quantize ftypes: (id, label, default type, nominal bpw, gguf,
-# engines, source).
+# Mixes that are not llama-quantize ftypes: (id, label, default type, nominal bpw, gguf, source).
+# Which engines load a mix is not catalog data: the engine table (src/core/hr-engine-list.h)
+# says it from the mix's format.
 EXTRA_MIXES = [
-    ("UD-Q4_K_XL", "4-bit — Unsloth dynamic", "Q4_K", None, True, "llama.cpp,ollama",
+    ("UD-Q4_K_XL", "4-bit — Unsloth dynamic", "Q4_K", None, True,
      UNSLOTH_SOURCE),
-    ("UD-Q2_K_XL", "2-bit — Unsloth dynamic (MoE)", "Q2_K", None, True, "llama.cpp,ollama",
+    ("UD-Q2_K_XL", "2-bit — Unsloth dynamic (MoE)", "Q2_K", None, True,
      UNSLOTH_SOURCE),
-    ("FP8", "8-bit float checkpoint (vLLM/SGLang)", None, 8.0, False, "vllm,sglang",
+    ("FP8", "8-bit float checkpoint (vLLM/SGLang)", None, 8.0, False,
      "FP8 e4m3 weights with 128x128 block scales as DeepSeek V3/R1/V3.2, Kimi K2, MiniMax M2.5 "
      "ship them (reference/model_specs.md section 3.7); vLLM/SGLang load them natively"),
     ("MXFP4", "4-bit MXFP4 experts (gpt-oss native)", "MXFP4", None, True,
-     "llama.cpp,ollama,vllm,sglang",
      "routed-expert tensors MXFP4 (32 weights + one E8M0 scale = 17 bytes), every other tensor "
      "at its native type: gpt-oss checkpoint format and llama-quantize MXFP4_MOE "
      "(reference/quant_ftype_mixes.csv, quant_types.csv)"),
-    ("NVFP4", "4-bit NVFP4 (Blackwell)", "NVFP4", None, False, "vllm,sglang",
+    ("NVFP4", "4-bit NVFP4 (Blackwell)", "NVFP4", None, False,
      "FP4 E2M1 weights with one E4M3 scale per 16 (64 weights in 36 bytes = 4.5 bpw, ggml "
      "NVFP4 block in reference/quant_types.csv); NVIDIA NVFP4 checkpoints (Nemotron 3, Qwen3.6 "
      "repacks) load in vLLM/SGLang"),
-    ("AWQ-INT4", "4-bit AWQ (vLLM/SGLang)", None, 4.25, False, "vllm,sglang",
+    ("AWQ-INT4", "4-bit AWQ (vLLM/SGLang)", None, 4.25, False,
      "AutoAWQ format: 4-bit weights with an FP16 scale and a 4-bit zero point per group of 128 "
      "(4.16 bpw on quantized tensors); embeddings and lm_head stay 16-bit: nominal ~4.25 bpw"),
-    ("GPTQ-INT4", "4-bit GPTQ (vLLM/SGLang)", None, 4.25, False, "vllm,sglang",
+    ("GPTQ-INT4", "4-bit GPTQ (vLLM/SGLang)", None, 4.25, False,
      "GPTQ format: 4-bit weights with an FP16 scale and a packed 4-bit zero per group of 128 "
      "(4.16 bpw on quantized tensors); embeddings and lm_head stay 16-bit: nominal ~4.25 bpw"),
 ]
@@ -1250,7 +1250,6 @@ def build_quants(ref):
     for mid in MIX_ORDER:
         r = mrows[mid]
         dtype = r["default_tensor_type"].strip()
-        native = mid in ("BF16", "F16")
         desc = r["quantize_tool_desc_verbatim"].strip()
         source = r["source"].strip()
         if desc:
@@ -1263,10 +1262,9 @@ def build_quants(ref):
             "nominal_bpw": types[dtype]["bpw"],
             "gguf": True,
             "in_matrix": mid in IN_MATRIX,
-            "engines": "llama.cpp,vllm,sglang,ollama,mlx" if native else "llama.cpp,ollama",
             "source": source,
         })
-    for mid, label, dtype, bpw, gguf, engines, source in EXTRA_MIXES:
+    for mid, label, dtype, bpw, gguf, source in EXTRA_MIXES:
         mixes.append({
             "id": mid,
             "label": label,
@@ -1274,7 +1272,6 @@ def build_quants(ref):
             "nominal_bpw": bpw if bpw is not None else types[dtype]["bpw"],
             "gguf": gguf,
             "in_matrix": mid in IN_MATRIX,
-            "engines": engines,
             "source": source,
         })
     missing = IN_MATRIX - {m["id"] for m in mixes}

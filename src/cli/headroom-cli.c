@@ -172,6 +172,7 @@ static void
 list_quant_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
 {
   const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
+  g_autofree char *engines = hr_engine_list_loading (q->id, ",");
 
   hr_json_begin_object (w);
   json_string_member (w, "id", q->id);
@@ -179,7 +180,7 @@ list_quant_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
   json_string_member (w, "default_type", q->default_type);
   json_maybe_number (w, "nominal_bpw", q->nominal_bpw, 4);
   hr_json_key (w, "gguf"); hr_json_bool (w, q->gguf);
-  json_string_member (w, "engines", q->engines);
+  json_string_member (w, "engines", engines);
   hr_json_end_object (w);
 }
 
@@ -187,9 +188,9 @@ static void
 list_quant_text (GString *out, const HrCatalog *catalog, guint i)
 {
   const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
+  g_autofree char *engines = hr_engine_list_loading (q->id, ",");
 
-  g_string_append_printf (out, "%-14s %-36s %s\n", q->id, q->label ? q->label : "",
-                          q->engines ? q->engines : "");
+  g_string_append_printf (out, "%-14s %-36s %s\n", q->id, q->label ? q->label : "", engines);
 }
 
 static guint

@@ -592,8 +592,6 @@ parse_mix (const char  *file,
   ok = ok && hr_entry_read_number (&entry, object, "nominal_bpw", FALSE, 0, TRUE, 64, &bpw, error);
   ok = ok && hr_entry_read_bool (&entry, object, "gguf", FALSE, &mix->gguf, error);
   ok = ok && hr_entry_read_bool (&entry, object, "in_matrix", FALSE, &mix->in_matrix, error);
-  ok = ok && hr_entry_read_string (&entry, object, "engines", FALSE, MAX_SHORT_CHARS, &mix->engines,
-                                   error);
   ok = ok && hr_entry_read_string (&entry, object, "source", FALSE, MAX_SOURCE_CHARS, &mix->source,
                                    error);
 

@@ -147,6 +147,23 @@ hr_engine_loads_quant (HrEngine    engine,
   return quant != NULL && hr_engine_loads_format (engine, hr_quant_format (quant));
 }
 
+char *
+hr_engine_list_loading (const char *quant,
+                        const char *separator)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
+    {
+      if (!hr_engine_loads_quant ((HrEngine) i, quant))
+        continue;
+      if (out->len > 0)
+        g_string_append (out, separator);
+      g_string_append (out, engines[i].id);
+    }
+  return g_string_free (out, FALSE);
+}
+
 gboolean
 hr_engine_has_kv_type (HrEngine engine,
                        HrKvType kv)

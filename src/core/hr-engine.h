@@ -73,6 +73,11 @@ gboolean        hr_engine_loads_format      (HrEngine         engine,
 /* Whether @engine loads quant @quant as such (not a substitute of another format). */
 gboolean        hr_engine_loads_quant       (HrEngine         engine,
                                              const char      *quant);
+/* The ids of the engines that load @quant, joined with @separator, in table order:
+ * "llama.cpp,ollama" for Q4_K_M.  This is what `list quants` shows; the catalog does not
+ * say it, so the two cannot disagree. */
+char           *hr_engine_list_loading      (const char      *quant,
+                                             const char      *separator);
 gboolean        hr_engine_has_kv_type       (HrEngine         engine,
                                              HrKvType         kv);
 /* Its 8-bit KV cache: FP8 where it has one, else q8_0. */

@@ -482,7 +482,6 @@ hr_quant_mix_free (HrQuantMix *mix)
   g_free (mix->id);
   g_free (mix->label);
   g_free (mix->default_type);
-  g_free (mix->engines);
   g_free (mix->source);
   g_free (mix);
 }

@@ -23,7 +23,6 @@ typedef struct
   double nominal_bpw;    /* bits per weight of the default type (for ordering and fallbacks) */
   gboolean gguf;         /* a GGUF mix llama.cpp/Ollama load */
   gboolean in_matrix;    /* shown in the quantization matrix by default */
-  char *engines;         /* comma list of engines that load it, e.g. "llama.cpp,ollama" */
   char *source;
 } HrQuantMix;
 
