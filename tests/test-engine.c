@@ -218,6 +218,7 @@ test_quants_engines_from_table (void)
     { "AWQ-INT4", "vllm,sglang" },
     { "MXFP4", "llama.cpp,vllm,sglang,ollama" },
   };
+  static const char *today[] = { "llama.cpp", "vllm", "sglang", "ollama", "mlx" };
 
   g_assert_cmpuint (json_array_get_length (mixes), >, 30);
   for (guint i = 0; i < json_array_get_length (mixes); i++)
@@ -231,11 +232,22 @@ test_quants_engines_from_table (void)
       if (engines[0] == '\0')
         g_error ("no engine loads %s", id);
     }
+  /* the five engines of today's table, asked one by one: an engine added later leaves this be */
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)
     {
       g_autofree char *engines = hr_engine_list_loading (known[i].quant, ",");
+      g_auto(GStrv) listed = g_strsplit (engines, ",", -1);
+      g_auto(GStrv) want = g_strsplit (known[i].engines, ",", -1);
 
-      g_assert_cmpstr (engines, ==, known[i].engines);
+      for (guint k = 0; k < G_N_ELEMENTS (today); k++)
+        {
+          const char *id = today[k];
+
+          if (g_strv_contains ((const char * const *) listed, id)
+              != g_strv_contains ((const char * const *) want, id))
+            g_error ("%s: the table lists “%s”, the engines' documentation “%s”", known[i].quant,
+                     engines, known[i].engines);
+        }
     }
 }
 
