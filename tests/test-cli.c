@@ -352,6 +352,20 @@ test_german_text (void)
   /* the German decimal comma in text people read */
   g_assert_nonnull (strstr (r.out, "68,26 GiB"));
   hr_test_run_clear (&r);
+
+  /* percentages as each language writes them: "71 %" in German, "71%" in English, the
+   * margin line like the speed basis under it */
+  run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "glm-4.5-air", "--gpu", "rtx-pro-6000-blackwell-96gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "+22,99 GiB · 71 %\n"));
+  g_assert_nonnull (strstr (r.out, " 92 % von "));
+  hr_test_run_clear (&r);
+  run_cli (&r, "C.UTF-8", "estimate", "--model", "glm-4.5-air", "--gpu", "rtx-pro-6000-blackwell-96gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "+22.99 GiB · 71%\n"));
+  g_assert_nonnull (strstr (r.out, " 92% of "));
+  g_assert_null (strstr (r.out, " %"));
+  hr_test_run_clear (&r);
 }
 
 int

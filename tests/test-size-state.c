@@ -487,6 +487,32 @@ test_cli_launch (void)
   check_cli_launch ("deepseek-v3", "h100-80gb-sxm", "BF16", 8, 0, NULL);
 }
 
+/* On "CPU + system RAM" the summary line says where the memory is: system RAM, not "the GPU". */
+static void
+test_cpu_wording (void)
+{
+  g_autoptr(HrGpu) cpu = hr_gpu_copy (hr_catalog_find_gpu (catalog, "dcu-k100-ai-64gb"));
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+  g_autoptr(GError) error = NULL;
+
+  cpu->backend = HR_BACKEND_CPU;
+  g_free (cpu->name);
+  cpu->name = g_strdup ("CPU + system RAM");
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), cpu);
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error));
+  g_assert_no_error (error);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_true (st.ok);
+  g_test_message ("%s", st.breakdown);
+  g_assert_null (strstr (st.breakdown, "GPU"));
+  g_assert_true (g_str_has_suffix (st.breakdown, " in system RAM"));
+  check_breakdown_reconciles (&st);
+}
+
 /* The context spin button's +/− go by powers of two, as the slider does. */
 static void
 test_context_step (void)
@@ -517,6 +543,7 @@ main (int   argc,
 
   g_test_add_func ("/size-state/format", test_format);
   g_test_add_func ("/size-state/context-step", test_context_step);
+  g_test_add_func ("/size-state/cpu-wording", test_cpu_wording);
   g_test_add_func ("/size-state/seed-dcu-k100", test_seed_dcu);
   g_test_add_func ("/size-state/seed-mlu590", test_seed_mlu);
   g_test_add_func ("/size-state/not-fitting-runs-the-fix", test_not_fitting_runs_the_fix);

@@ -204,8 +204,13 @@ hr_report_estimate_text (const HrScenario *s,
   line (out, 4, _("System RAM (offload)"), "%s GiB", num (a, hr_to_gib (e->system_ram_bytes), 2));
   line (out, 2, _("Usable memory"), _("%s GiB (%s GiB physical)"),
         num (a, hr_to_gib (e->usable_bytes), 2), num (b, hr_to_gib (e->physical_bytes), 2));
-  line (out, 2, _("Margin"), "%s%s GiB · %s %%", e->margin_bytes >= 0 ? "+" : "",
-        num (a, hr_to_gib (e->margin_bytes), 2), num (b, e->utilization * 100, 0));
+  {
+    /* the percent sign as the locale writes it: "71%", "71 %" */
+    g_autofree char *pct = g_strdup_printf (_("%s%%"), num (b, e->utilization * 100, 0));
+
+    line (out, 2, _("Margin"), "%s%s GiB · %s", e->margin_bytes >= 0 ? "+" : "",
+          num (a, hr_to_gib (e->margin_bytes), 2), pct);
+  }
   if (!hr_estimate_serving_applies (s) && hr_engine_is_server_like (s->engine))
     line (out, 2, _("KV-cache pool"), "%s", _("not applicable: vLLM and SGLang do not run on Apple GPUs"));
   else if (hr_engine_is_server_like (s->engine))

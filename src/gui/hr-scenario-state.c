@@ -476,9 +476,14 @@ hr_size_state_from_estimate (HrSizeState      *state,
   kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
   over = hr_size_format_gib (e->overhead_bytes);
   ram = hr_size_format_gib (e->system_ram_bytes);
-  /* TRANSLATORS: the parts of the required memory, then what stays in system RAM */
-  state->breakdown = g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on the GPU · System RAM %s"),
-                                      weights, kv, over, required, ram);
+  if (s->gpu->backend == HR_BACKEND_CPU)
+    /* TRANSLATORS: the parts of the required memory when the device is the CPU and its RAM */
+    state->breakdown = g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s in system RAM"),
+                                        weights, kv, over, required);
+  else
+    /* TRANSLATORS: the parts of the required memory, then what stays in system RAM */
+    state->breakdown = g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on the GPU · System RAM %s"),
+                                        weights, kv, over, required, ram);
   state->weights_source = weights_source_text (s, e);
 
   /* Required memory */

@@ -658,7 +658,7 @@ hr_session_get_scenario (HrSession *self)
   hr_scenario_init (s, model, gpu);
   g_strlcpy (s->quant, self->quant ? self->quant : HR_SESSION_DEFAULT_QUANT, sizeof s->quant);
   s->context = self->context;
-  s->n_gpus = self->gpus;
+  s->n_gpus = gpu->backend == HR_BACKEND_CPU ? 1 : self->gpus;  /* "CPU + system RAM": one machine */
   s->batch = self->batch;
   if (!hr_kv_type_from_string (self->kv_type, &s->kv_type))
     s->kv_type = HR_KV_F16;

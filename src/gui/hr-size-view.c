@@ -221,6 +221,8 @@ update_backend_subtitle (HrSizeView *self)
     /* TRANSLATORS: the backend chosen automatically, e.g. "From the GPU: ROCm" */
     subtitle = g_strdup_printf (_("From the GPU: %s"), hr_size_backend_display (gpu->backend));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), subtitle ? subtitle : "");
+  /* "CPU + system RAM" is one machine: no count of GPUs to choose */
+  gtk_widget_set_visible (GTK_WIDGET (self->gpus_row), gpu == NULL || gpu->backend != HR_BACKEND_CPU);
 }
 
 /* The advice ---------------------------------------------------------------------------------- */
