@@ -10,6 +10,7 @@
 #include "hr-navigation.h"
 #include "hr-picker.h"
 #include "hr-test-window.h"
+#include "hr-toast.h"
 #include "hr-window.h"
 
 static HrApplication *app;
@@ -240,6 +241,11 @@ test_narrow (void)
   GtkWidget *header = NULL, *button = NULL, *compare;
   AdwFlap *flap;
 
+  /* a long error toast wraps in a narrow window instead of widening it (it asked for 635 px) */
+  hr_toast_show_text (GTK_WIDGET (window), "Prices not updated: Could not connect to 127.0.0.1: "
+                      "Connection refused, and the last good prices stay in use", HR_TOAST_ERROR);
+  hr_test_spin (300);
+  g_assert_cmpint (min_width (GTK_WIDGET (window)), <=, 380);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 380);
   for (GtkWidget *view = gtk_widget_get_first_child (stack); view; view = gtk_widget_get_next_sibling (view))
     {
@@ -267,6 +273,46 @@ test_narrow (void)
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), FALSE);
   g_assert_false (adw_flap_get_reveal_flap (flap));
+
+  /* the Size view's cards, one a line, are each as tall as their content (not all as tall
+   * as the tallest) */
+  {
+    g_autoptr(GPtrArray) boxes = g_ptr_array_new ();
+
+    collect (GTK_WIDGET (hr_window_get_size_view (window)), "adaptive-cards", 0, boxes);
+    g_assert_cmpuint (boxes->len, ==, 1);
+    g_assert_false (gtk_flow_box_get_homogeneous (boxes->pdata[0]));
+    hr_test_spin (300);
+    for (GtkWidget *c = gtk_widget_get_first_child (boxes->pdata[0]); c; c = gtk_widget_get_next_sibling (c))
+      {
+        int natural, narrowest;
+
+        if (!gtk_widget_get_visible (c))
+          continue;
+        /* (the flow box may ask for the height at the card's narrowest, a line more of text) */
+        narrowest = min_width (c);
+        gtk_widget_measure (c, GTK_ORIENTATION_VERTICAL, narrowest, NULL, &natural, NULL, NULL);
+        g_test_message ("card %d px high, content %d px", gtk_widget_get_height (c), natural);
+        g_assert_cmpint (gtk_widget_get_height (c), <=, natural + 1);
+      }
+  }
+
+  /* Fine-tune: the method table's row names stay beside it, outside its sideways scroller */
+  g_assert_true (hr_window_set_visible_view (window, "finetune"));
+  hr_test_spin (500);
+  {
+    GtkWidget *ft = adw_view_stack_get_visible_child (ADW_VIEW_STACK (stack));
+    g_autoptr(GPtrArray) ft_grids = g_ptr_array_new ();
+    GtkWidget *sideways;
+
+    collect (ft, "compare-table", 0, ft_grids);
+    g_assert_cmpuint (ft_grids->len, ==, 2);
+    sideways = gtk_widget_get_ancestor (ft_grids->pdata[1], GTK_TYPE_SCROLLED_WINDOW);
+    g_assert_false (gtk_widget_is_ancestor (ft_grids->pdata[0], sideways));
+    g_assert_true (gtk_widget_get_parent (ft_grids->pdata[0]) == gtk_widget_get_parent (sideways));
+    g_assert_nonnull (gtk_grid_get_child_at (ft_grids->pdata[0], 0, 1));   /* "Weights" */
+    g_assert_null (gtk_grid_get_child_at (ft_grids->pdata[1], 0, 1));
+  }
 
   /* Compare: the row names' grid is not inside the scroller the GPU columns move in */
   g_assert_true (hr_window_set_visible_view (window, "compare"));
@@ -311,6 +357,12 @@ test_narrow (void)
   g_ptr_array_set_size (flaps, 0);
   collect (GTK_WIDGET (hr_window_get_size_view (window)), NULL, ADW_TYPE_FLAP, flaps);
   g_assert_false (adw_flap_get_folded (flaps->pdata[0]));
+  {
+    g_autoptr(GPtrArray) boxes = g_ptr_array_new ();
+
+    collect (GTK_WIDGET (hr_window_get_size_view (window)), "adaptive-cards", 0, boxes);
+    g_assert_true (gtk_flow_box_get_homogeneous (boxes->pdata[0]));  /* even side by side */
+  }
   hr_test_window_close (window);
 }
 

@@ -60,6 +60,8 @@ struct _HrFinetuneView
   GtkLabel *formula_label;
   GtkLabel *assumptions_label;
   GtkGrid *table;
+  GtkGrid *names;              /* the row names, beside the table that scrolls sideways */
+  guint names_idle_id;
   HrChartWidget *chart;
 
   /* the table, built in code */
@@ -113,7 +115,9 @@ build_table (HrFinetuneView *self)
   GtkWidget *corner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   gtk_widget_add_css_class (corner, "compare-header");
-  gtk_grid_attach (self->table, corner, 0, 0, 1, 1);
+  /* the row names live in a grid of their own beside the scrolled table, so scrolling
+   * sideways through the methods keeps them in view (sync_names) */
+  gtk_grid_attach (self->names, corner, 0, 0, 1, 1);
   for (guint r = 0; r < HR_FT_N_ROWS + EXTRA_ROWS; r++)
     {
       const char *title = r < HR_FT_N_ROWS ? hr_ft_row_title (r)
@@ -124,7 +128,7 @@ build_table (HrFinetuneView *self)
 
       if (r == ROW_VERDICT)
         self->verdict_row_label = GTK_LABEL (gtk_widget_get_first_child (cell));
-      gtk_grid_attach (self->table, cell, 0, (int) r + 1, 1, 1);
+      gtk_grid_attach (self->names, cell, 0, (int) r + 1, 1, 1);
     }
 
   for (guint m = 0; m < HR_FT_N_METHODS; m++)
@@ -153,6 +157,50 @@ build_table (HrFinetuneView *self)
           self->cells[m][r] = box;
         }
     }
+}
+
+/* Gives each row name the height its row of cells got (as Compare does). */
+static gboolean
+sync_names_cb (gpointer user_data)
+{
+  HrFinetuneView *self = user_data;
+
+  self->names_idle_id = 0;
+  for (int r = 0; r <= HR_FT_N_ROWS + EXTRA_ROWS; r++)
+    {
+      GtkWidget *name = gtk_grid_get_child_at (self->names, 0, r);
+      graphene_rect_t b;
+      int height = 0, current;
+
+      for (guint m = 0; name != NULL && m < HR_FT_N_METHODS; m++)
+        {
+          GtkWidget *cell = r == 0 ? self->headers[m] : self->cells[m][r - 1];
+
+          if (gtk_widget_get_visible (cell) && gtk_widget_compute_bounds (cell, cell, &b))
+            height = MAX (height, (int) ceilf (b.size.height));
+        }
+      if (height > 0 && gtk_widget_compute_bounds (name, name, &b) && (int) ceilf (b.size.height) != height)
+        {
+          gtk_widget_get_size_request (name, NULL, &current);
+          current = MAX (current, (int) ceilf (b.size.height));
+          gtk_widget_set_size_request (name, -1, MAX (current + height - (int) ceilf (b.size.height), 0));
+        }
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+hr_finetune_view_size_allocate (GtkWidget *widget,
+                                int        width,
+                                int        height,
+                                int        baseline)
+{
+  HrFinetuneView *self = HR_FINETUNE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (hr_finetune_view_parent_class)->size_allocate (widget, width, height, baseline);
+  /* the row names follow their rows' heights, after this allocation */
+  if (self->names_idle_id == 0)
+    self->names_idle_id = g_idle_add (sync_names_cb, self);
 }
 
 static void
@@ -397,6 +445,7 @@ hr_finetune_view_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_handle_id (&self->recompute_id, g_source_remove);
+  g_clear_handle_id (&self->names_idle_id, g_source_remove);
   for (guint i = 0; i < G_N_ELEMENTS (self->bindings); i++)
     g_clear_pointer (&self->bindings[i], g_binding_unbind);
   if (self->session != NULL)
@@ -455,6 +504,7 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, formula_label);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, assumptions_label);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, table);
+  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, names);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, chart);
   gtk_widget_class_bind_template_callback (widget_class, input_changed_cb);
 
@@ -464,6 +514,7 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  widget_class->size_allocate = hr_finetune_view_size_allocate;
 }
 
 static void

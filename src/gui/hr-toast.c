@@ -6,6 +6,7 @@
 #include "hr-text.h"
 
 #define WRAP_CHARS     56   /* longer texts wrap: they name files, fields and statuses */
+#define MIN_LINE_CHARS 12   /* …and a narrow window (360 px) still has room for the toast */
 #define MAX_LINE_CHARS 72
 
 typedef struct
@@ -90,7 +91,7 @@ hr_toast_new (const char  *text,
 
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_width_chars (GTK_LABEL (label), WRAP_CHARS);
+      gtk_label_set_width_chars (GTK_LABEL (label), MIN_LINE_CHARS);
       gtk_label_set_max_width_chars (GTK_LABEL (label), MAX_LINE_CHARS);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       adw_toast_set_custom_title (toast, label);

@@ -204,6 +204,8 @@ apply_adaptive_rows (GtkWidget *widget,
       gtk_orientable_set_orientation (GTK_ORIENTABLE (widget),
                                       narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
     }
+  if (GTK_IS_FLOW_BOX (widget) && gtk_widget_has_css_class (widget, "adaptive-cards"))
+    gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (widget), !narrow);
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
     apply_adaptive_rows (c, narrow);
 }
