@@ -312,6 +312,20 @@ test_narrow (void)
     g_assert_true (gtk_widget_get_parent (ft_grids->pdata[0]) == gtk_widget_get_parent (sideways));
     g_assert_nonnull (gtk_grid_get_child_at (ft_grids->pdata[0], 0, 1));   /* "Weights" */
     g_assert_null (gtk_grid_get_child_at (ft_grids->pdata[1], 0, 1));
+    /* each name stands level with its row */
+    hr_test_spin (1000);
+    for (int r = 0; gtk_grid_get_child_at (ft_grids->pdata[0], 0, r) != NULL; r++)
+      {
+        GtkWidget *name = gtk_grid_get_child_at (ft_grids->pdata[0], 0, r);
+        GtkWidget *cell = gtk_grid_get_child_at (ft_grids->pdata[1], 1, r);
+        graphene_point_t pn, pc;
+
+        g_assert_nonnull (cell);
+        g_assert_true (gtk_widget_compute_point (name, ft, &GRAPHENE_POINT_INIT (0, 0), &pn));
+        g_assert_true (gtk_widget_compute_point (cell, ft, &GRAPHENE_POINT_INIT (0, 0), &pc));
+        g_test_message ("fine-tune row %d: name at %g, cells at %g", r, pn.y, pc.y);
+        g_assert_cmpfloat_with_epsilon (pn.y, pc.y, 2.0);
+      }
   }
 
   /* Compare: the row names' grid is not inside the scroller the GPU columns move in */

@@ -189,6 +189,23 @@ sync_names_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* One child (the template's), as a bin: measured and allocated here, so that the row names can
+ * follow each allocation (a layout manager would allocate without this class). */
+static void
+hr_finetune_view_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  if (child != NULL)
+    gtk_widget_measure (child, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
+}
+
 static void
 hr_finetune_view_size_allocate (GtkWidget *widget,
                                 int        width,
@@ -196,8 +213,10 @@ hr_finetune_view_size_allocate (GtkWidget *widget,
                                 int        baseline)
 {
   HrFinetuneView *self = HR_FINETUNE_VIEW (widget);
+  GtkWidget *child = gtk_widget_get_first_child (widget);
 
-  GTK_WIDGET_CLASS (hr_finetune_view_parent_class)->size_allocate (widget, width, height, baseline);
+  if (child != NULL)
+    gtk_widget_allocate (child, width, height, baseline, NULL);
   /* the row names follow their rows' heights, after this allocation */
   if (self->names_idle_id == 0)
     self->names_idle_id = g_idle_add (sync_names_cb, self);
@@ -513,7 +532,7 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  widget_class->measure = hr_finetune_view_measure;
   widget_class->size_allocate = hr_finetune_view_size_allocate;
 }
 
