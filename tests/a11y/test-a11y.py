@@ -244,7 +244,9 @@ def run(proc, exportdir):
     for _ in range(160):
         n = len(focus_log)
         key("Tab")
-        for _ in range(50):
+        # a slow build (ASan) may report the focus late, or two moves at once: wait up to 5 s
+        # and keep every widget the focus went through, not only the last
+        for _ in range(250):
             if len(focus_log) > n:
                 break
             pump(0.02)
@@ -253,7 +255,7 @@ def run(proc, exportdir):
             continue
         now = focus_log[-1]
         seen.append(now)
-        names.append(name_of(now))
+        names.extend(name_of(w) for w in focus_log[n:])
         if len(seen) > 20 and seen.count(now) > 1 and now == seen[0]:
             break
     reached = [c for c in sidebar_controls if any(n.startswith(c) for n in names)]
