@@ -40,6 +40,8 @@ test_format (void)
   g_autofree char *h = hr_size_format_context (131072);
   g_autofree char *i = hr_size_format_context (5000);
   g_autofree char *j = hr_size_format_tps (40.2);
+  g_autofree char *j2 = hr_size_format_tps (2712.4);   /* a prefill speed: grouped */
+  g_autofree char *j3 = hr_size_format_number (12345.678, 2);
   g_autofree char *k = hr_size_format_tps (NAN);
   g_autofree char *l = hr_size_format_usd (8500, 0);
   g_autofree char *m = hr_size_format_margin (0.001 * HR_GIB);
@@ -55,6 +57,8 @@ test_format (void)
   g_assert_cmpstr (h, ==, "128K (131,072 tokens)");
   g_assert_cmpstr (i, ==, "5,000 tokens");
   g_assert_cmpstr (j, ==, "~40.2 tok/s");
+  g_assert_cmpstr (j2, ==, "~2,712 tok/s");
+  g_assert_cmpstr (j3, ==, "12,345.68");
   g_assert_cmpstr (k, ==, "unknown");
   g_assert_cmpstr (l, ==, "$8,500");  /* the C locale groups no digits; English does */
   g_assert_cmpstr (m, ==, "0 GiB");

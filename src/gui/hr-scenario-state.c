@@ -13,13 +13,41 @@
 
 /* Formatting --------------------------------------------------------------------------- */
 
+/* @digits ("-30000.50", C locale) with the integer part grouped in threes and the point in
+ * the user's locale: "30,000.50", "30.000,50".  The C locale has no separator, and the UI
+ * then speaks English: "," (issue 18: "$30000" read badly). */
+static char *
+group_digits (const char *digits)
+{
+  const struct lconv *lc = localeconv ();
+  const char *sep = lc->thousands_sep != NULL && lc->thousands_sep[0] != '\0' ? lc->thousands_sep : ",";
+  const char *point = lc->decimal_point != NULL && lc->decimal_point[0] != '\0' ? lc->decimal_point : ".";
+  const char *p = digits, *dot = strchr (digits, '.');
+  gsize int_len;
+  GString *out = g_string_new (NULL);
+
+  if (*p == '-')
+    g_string_append_c (out, *p++);
+  int_len = (dot != NULL ? (gsize) (dot - p) : strlen (p));
+  for (gsize i = 0; i < int_len; i++)
+    {
+      if (i > 0 && (int_len - i) % 3 == 0)
+        g_string_append (out, sep);
+      g_string_append_c (out, p[i]);
+    }
+  if (dot != NULL)
+    {
+      g_string_append (out, point);
+      g_string_append (out, dot + 1);
+    }
+  return g_string_free (out, FALSE);
+}
+
 char *
 hr_size_format_number (double value,
                        int    decimals)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE + 32];
-  const char *point;
-  GString *out;
 
   if (!isfinite (value))
     return g_strdup (DASH);
@@ -35,19 +63,9 @@ hr_size_format_number (double value,
   if (strcmp (buf, "-0") == 0)
     strcpy (buf, "0");
 
-  /* The core writes C-locale numbers; the screen speaks the user's locale. */
-  point = localeconv ()->decimal_point;
-  if (point == NULL || point[0] == '\0' || strcmp (point, ".") == 0)
-    return g_strdup (buf);
-  out = g_string_new (NULL);
-  for (const char *p = buf; *p; p++)
-    {
-      if (*p == '.')
-        g_string_append (out, point);
-      else
-        g_string_append_c (out, *p);
-    }
-  return g_string_free (out, FALSE);
+  /* The core writes C-locale numbers; the screen speaks the user's locale, thousands
+   * grouped ("~2,712 tok/s", "2.712" in German) */
+  return group_digits (buf);
 }
 
 char *
@@ -99,36 +117,6 @@ hr_size_format_tps (double tps)
   n = hr_size_format_number (tps, tps >= 1000 ? 0 : 1);
   /* TRANSLATORS: an estimated speed, e.g. "~40.2 tok/s" */
   return g_strdup_printf (_("~%s tok/s"), n);
-}
-
-/* @digits ("-30000.50", C locale) with the integer part grouped in threes and the point in
- * the user's locale: "30,000.50", "30.000,50".  The C locale has no separator, and the UI
- * then speaks English: "," (issue 18: "$30000" read badly). */
-static char *
-group_digits (const char *digits)
-{
-  const struct lconv *lc = localeconv ();
-  const char *sep = lc->thousands_sep != NULL && lc->thousands_sep[0] != '\0' ? lc->thousands_sep : ",";
-  const char *point = lc->decimal_point != NULL && lc->decimal_point[0] != '\0' ? lc->decimal_point : ".";
-  const char *p = digits, *dot = strchr (digits, '.');
-  gsize int_len;
-  GString *out = g_string_new (NULL);
-
-  if (*p == '-')
-    g_string_append_c (out, *p++);
-  int_len = (dot != NULL ? (gsize) (dot - p) : strlen (p));
-  for (gsize i = 0; i < int_len; i++)
-    {
-      if (i > 0 && (int_len - i) % 3 == 0)
-        g_string_append (out, sep);
-      g_string_append_c (out, p[i]);
-    }
-  if (dot != NULL)
-    {
-      g_string_append (out, point);
-      g_string_append (out, dot + 1);
-    }
-  return g_string_free (out, FALSE);
 }
 
 static char *
