@@ -99,6 +99,28 @@ check_breakdown_reconciles (const HrSizeState *st)
   g_assert_cmpfloat (total, ==, g_ascii_strtod (st->cards[HR_SIZE_CARD_REQUIRED].value, NULL));
 }
 
+/* A detected device's memory is not a round number (this computer: 23.54 GiB): the card says
+ * the same "physical" figure as the chart's line, not 24. */
+static void
+test_physical_not_rounded (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  HrGpu gpu;
+  g_auto(HrSizeState) st;
+  g_autoptr(GError) error = NULL;
+
+  scenario_for (&s, "llama-3.1-8b", "rtx-4090-24gb", "Q4_K_M", 8192);
+  gpu = *s.gpu;
+  gpu.memory_gib = 23.54;
+  s.gpu = &gpu;
+  g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error));
+  g_assert_no_error (error);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "23.54 GiB physical");
+}
+
 /* Seed page 000: GLM-4.5-Air Q4_K_M at 8K on a 64 GB DCU K100-AI does not fit. */
 static void
 test_seed_dcu (void)
@@ -547,6 +569,7 @@ main (int   argc,
 
   g_test_add_func ("/size-state/format", test_format);
   g_test_add_func ("/size-state/context-step", test_context_step);
+  g_test_add_func ("/size-state/physical-not-rounded", test_physical_not_rounded);
   g_test_add_func ("/size-state/cpu-wording", test_cpu_wording);
   g_test_add_func ("/size-state/seed-dcu-k100", test_seed_dcu);
   g_test_add_func ("/size-state/seed-mlu590", test_seed_mlu);

@@ -492,7 +492,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
             g_strdup (required), detail, note);
 
   /* Usable memory */
-  phys = hr_size_format_number (s->gpu->memory_gib, 0);
+  phys = hr_size_format_number (s->gpu->memory_gib, 2);
   if (hr_gpu_is_unified (s->gpu))
     {
       g_autofree char *share = format_percent (e->usable_bytes / MAX (e->physical_bytes, 1));
