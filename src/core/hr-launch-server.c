@@ -68,32 +68,41 @@ note_kv_fp8_only (const HrLaunchCtx *c,
               engine, hr_kv_type_to_string (c->sc->kv_type));
 }
 
-/* vLLM's sizing arguments after the model (and after the parallelism flags). */
-static void
-vllm_args (const HrLaunchCtx *c,
-           HrShell           *sh,
-           gboolean           fp8_online)
+/* The flags vLLM and SGLang share in meaning, each under its own name. */
+typedef struct
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *kv_fp8;     /* an 8-bit KV cache */
+  const char *max_seqs;   /* followed by the number of sequences */
+  const char *eager;      /* no CUDA graphs */
+} ServerFlags;
+
+static const ServerFlags vllm_flags = { "--kv-cache-dtype fp8", "--max-num-seqs", "--enforce-eager" };
+static const ServerFlags sglang_flags = { "--kv-cache-dtype fp8_e4m3", "--max-running-requests",
+                                          "--disable-cuda-graph" };
+
+/* KV type, sequences, eager mode, online FP8 and CPU offload, in that order, each its own line. */
+static void
+server_flags (const HrLaunchCtx   *c,
+              HrShell             *sh,
+              gboolean             fp8_online,
+              const ServerFlags   *f)
+{
   int offload = hr_launch_cpu_offload_gib_per_gpu (c);
 
-  hr_sh_break (sh);
-  hr_sh_rawf (sh, "--max-model-len %" G_GINT64_FORMAT, c->context);
-  hr_sh_rawf (sh, "--gpu-memory-utilization %s", hr_launch_fmt2 (buf, sizeof buf, c->util));
   if (hr_launch_kv_quantized (c->sc->kv_type))
     {
       hr_sh_break (sh);
-      hr_sh_raw (sh, "--kv-cache-dtype fp8");
+      hr_sh_raw (sh, f->kv_fp8);
     }
   if (c->batch > 1)
     {
       hr_sh_break (sh);
-      hr_sh_rawf (sh, "--max-num-seqs %d", c->batch);
+      hr_sh_rawf (sh, "%s %d", f->max_seqs, c->batch);
     }
   if (c->sc->enforce_eager)
     {
       hr_sh_break (sh);
-      hr_sh_raw (sh, "--enforce-eager");
+      hr_sh_raw (sh, f->eager);
     }
   if (fp8_online)
     {
@@ -105,6 +114,20 @@ vllm_args (const HrLaunchCtx *c,
       hr_sh_break (sh);
       hr_sh_rawf (sh, "--cpu-offload-gb %d", offload);
     }
+}
+
+/* vLLM's sizing arguments after the model (and after the parallelism flags). */
+static void
+vllm_args (const HrLaunchCtx *c,
+           HrShell           *sh,
+           gboolean           fp8_online)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  hr_sh_break (sh);
+  hr_sh_rawf (sh, "--max-model-len %" G_GINT64_FORMAT, c->context);
+  hr_sh_rawf (sh, "--gpu-memory-utilization %s", hr_launch_fmt2 (buf, sizeof buf, c->util));
+  server_flags (c, sh, fp8_online, &vllm_flags);
 }
 
 static HrLaunchCommand *
@@ -184,7 +207,6 @@ sglang_args (const HrLaunchCtx *c,
              gboolean           fp8_online)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  int offload = hr_launch_cpu_offload_gib_per_gpu (c);
   double util;
 
   hr_sh_break (sh);
@@ -192,31 +214,7 @@ sglang_args (const HrLaunchCtx *c,
   util = sglang_fraction (c);
   hr_sh_rawf (sh, "--mem-fraction-static %s",
               g_ascii_formatd (buf, sizeof buf, fabs (util * 100 - round (util * 100)) < 1e-9 ? "%.2f" : "%.3f", util));
-  if (hr_launch_kv_quantized (c->sc->kv_type))
-    {
-      hr_sh_break (sh);
-      hr_sh_raw (sh, "--kv-cache-dtype fp8_e4m3");
-    }
-  if (c->batch > 1)
-    {
-      hr_sh_break (sh);
-      hr_sh_rawf (sh, "--max-running-requests %d", c->batch);
-    }
-  if (c->sc->enforce_eager)
-    {
-      hr_sh_break (sh);
-      hr_sh_raw (sh, "--disable-cuda-graph");
-    }
-  if (fp8_online)
-    {
-      hr_sh_break (sh);
-      hr_sh_raw (sh, "--quantization fp8");
-    }
-  if (offload > 0)
-    {
-      hr_sh_break (sh);
-      hr_sh_rawf (sh, "--cpu-offload-gb %d", offload);
-    }
+  server_flags (c, sh, fp8_online, &sglang_flags);
   hr_sh_break (sh);
   hr_sh_raw (sh, "--host 0.0.0.0 --port " SGLANG_PORT);
 }
