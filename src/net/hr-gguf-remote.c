@@ -545,15 +545,6 @@ request_range (GTask *task)
   soup_message_disable_feature (msg, SOUP_TYPE_CONTENT_DECODER);
   soup_message_headers_set_range (headers, load->buf->len, (goffset) load->want - 1);
   load->stats.n_requests++;
-
-  if (hr_net_deadline_left (load->deadline) == 0)
-    {
-      g_autoptr(GUri) uri = g_uri_parse (load->cur_url, SOUP_HTTP_URI_FLAGS, NULL);
-
-      fail (task, hr_http_map_error (NULL, uri != NULL ? g_uri_get_host (uri) : NULL,
-                                     load->timeout, TRUE));
-      return;
-    }
   hr_net_reader_send_until_async (msg, load->timeout, load->deadline,
                                   g_task_get_cancellable (task), send_cb, task);
 }
@@ -576,29 +567,21 @@ load_start (const char          *url,
             gpointer             user_data)
 {
   g_autoptr(GUri) uri = NULL;
+  GError *error = NULL;
   GTask *task;
   Load *load;
-  const char *scheme = NULL;
-  const char *host = NULL;
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, hr_gguf_remote_load_async);
   load = g_new0 (Load, 1);
-  load->timeout = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
+  load->timeout = hr_http_timeout_or_default (timeout_s);
   load->deadline = hr_net_deadline_new (load->timeout);
   g_task_set_task_data (task, load, (GDestroyNotify) load_free);
 
-  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
-  if (uri != NULL)
+  uri = hr_http_parse_web_url (url, &error);
+  if (uri == NULL)
     {
-      scheme = g_uri_get_scheme (uri);
-      host = g_uri_get_host (uri);
-    }
-  if (uri == NULL || (g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0) ||
-      host == NULL || host[0] == '\0')
-    {
-      g_task_return_new_error (task, HR_HTTP_ERROR, HR_HTTP_ERROR_INVALID_URL,
-                               _("“%s” is not a web address (http:// or https://)"), url);
+      g_task_return_error (task, error);
       g_object_unref (task);
       return;
     }
@@ -643,36 +626,20 @@ hr_gguf_remote_load_finish (GAsyncResult       *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-static void
-sync_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 HrGguf *
 hr_gguf_remote_load_sync (const char         *url,
                           guint               timeout_s,
                           HrGgufRemoteStats  *stats,
                           GError            **error)
 {
-  g_autoptr(GMainContext) context = NULL;
   g_autoptr(GAsyncResult) result = NULL;
 
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  /* libsoup 3.2 binds a session to the main context that was the thread's default when the
-   * session was made: a private context would leave the request waiting for a context nobody
-   * runs.  So this runs the thread-default context (the CLI's global one) until done. */
-  hr_http_get_session ();
-  context = g_main_context_ref_thread_default ();
-  load_start (url, timeout_s, NULL, sync_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (context, TRUE);
+  hr_net_sync_prepare ();
+  load_start (url, timeout_s, NULL, hr_net_sync_cb, &result);
+  hr_net_sync_wait (&result);
 
   return hr_gguf_remote_load_finish (result, stats, error);
 }

@@ -1,34 +1,27 @@
 /* hr-http.c — the one SoupSession, and bounded GETs over it
  *
- * Every download in Headroom goes through hr_http_get_bytes_async(): it streams the body into
- * memory with a hard byte limit (a hostile server cannot make us allocate more than asked), puts
- * a deadline on the whole request (libsoup's own timeout only covers each socket operation, so
- * a server dripping one byte every nine seconds would otherwise never time out), and turns
- * GIO's, GLib's and libsoup's errors into a few messages a person can act on.
+ * hr_http_get_bytes_async() is the plain bounded GET: it reads the body into memory with a hard
+ * byte limit (a hostile server cannot make us allocate more than asked) through HrNetReader,
+ * which puts a deadline on the whole request (libsoup's own timeout only covers each socket
+ * operation, so a server dripping one byte every nine seconds would otherwise never time out)
+ * and turns GIO's, GLib's and libsoup's errors into a few messages a person can act on.
  */
 #include "hr-http.h"
+#include "hr-net-reader.h"
 #include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#define READ_CHUNK   (64 * 1024)
-/* GByteArray counts in guint. */
-#define MAX_BODY     ((gsize) G_MAXUINT32 - READ_CHUNK)
+/* A GByteArray counts in guint, and the reader reads one chunk past what it is asked for. */
+#define MAX_BODY     ((gsize) G_MAXUINT32 - 2 * 64 * 1024)
 
 typedef struct
 {
-  SoupMessage  *msg;
-  GUri         *uri;
-  GCancellable *cancellable;         /* ours: cancelled by the caller's or by the deadline */
-  GCancellable *caller_cancellable;
-  gulong        cancelled_id;
-  GSource      *deadline;
-  GInputStream *stream;
+  char         *host;
+  HrNetReader  *reader;
   GByteArray   *body;
   gsize         max_bytes;
-  guint         timeout;
-  gboolean      timed_out;
 } Request;
 
 G_DEFINE_QUARK (hr-http-error-quark, hr_http_error)
@@ -36,32 +29,12 @@ G_DEFINE_QUARK (hr-http-error-quark, hr_http_error)
 static SoupSession *default_session;
 static guint timeout_seconds = HR_HTTP_DEFAULT_TIMEOUT;
 
-/* Stops the deadline and forgets the caller's cancellable; idempotent. */
-static void
-request_stop (Request *req)
-{
-  if (req->deadline != NULL)
-    {
-      g_source_destroy (req->deadline);
-      g_clear_pointer (&req->deadline, g_source_unref);
-    }
-  if (req->cancelled_id != 0)
-    {
-      g_cancellable_disconnect (req->caller_cancellable, req->cancelled_id);
-      req->cancelled_id = 0;
-    }
-}
-
 static void
 request_free (Request *req)
 {
-  request_stop (req);
-  g_clear_object (&req->stream);
-  g_clear_object (&req->msg);
-  g_clear_pointer (&req->uri, g_uri_unref);
-  g_clear_object (&req->cancellable);
-  g_clear_object (&req->caller_cancellable);
+  g_clear_pointer (&req->reader, hr_net_reader_free);
   g_clear_pointer (&req->body, g_byte_array_unref);
+  g_free (req->host);
   g_free (req);
 }
 
@@ -126,85 +99,25 @@ hr_http_map_read_error (const GError *error,
 }
 
 static GError *
-map_error (Request      *req,
-           const GError *error)
-{
-  if (req->stream != NULL)
-    return hr_http_map_read_error (error, g_uri_get_host (req->uri), req->timeout,
-                                   req->timed_out);
-  return hr_http_map_error (error, g_uri_get_host (req->uri), req->timeout, req->timed_out);
-}
-
-static GError *
 too_large_error (Request *req)
 {
   g_autofree char *limit = g_format_size_full (req->max_bytes, G_FORMAT_SIZE_IEC_UNITS);
 
   return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE,
-                      _("The answer from %s is larger than %s"), g_uri_get_host (req->uri), limit);
+                      _("The answer from %s is larger than %s"), req->host, limit);
 }
 
-/* Both take the chain's reference to @task. */
+/* Takes the chain's reference to @task.  Freeing the reader hangs up on what is left of the
+ * answer, so an endless body is not drained. */
 static void
 return_error (GTask  *task,
               GError *error)
 {
   Request *req = g_task_get_task_data (task);
 
-  request_stop (req);
-  /* Abort what is left of the message before dropping the body stream, so closing the stream
-   * does not try to drain an endless body. */
-  g_cancellable_cancel (req->cancellable);
-  g_clear_object (&req->stream);
+  g_clear_pointer (&req->reader, hr_net_reader_free);
   g_task_return_error (task, error);
   g_object_unref (task);
-}
-
-static void
-return_body (GTask *task)
-{
-  Request *req = g_task_get_task_data (task);
-
-  request_stop (req);
-  g_clear_object (&req->stream);
-  g_task_return_pointer (task,
-                         g_byte_array_free_to_bytes (g_steal_pointer (&req->body)),
-                         (GDestroyNotify) g_bytes_unref);
-  g_object_unref (task);
-}
-
-static void read_cb (GObject      *source,
-                     GAsyncResult *result,
-                     gpointer      user_data);
-
-static void
-read_next (GTask *task)
-{
-  Request *req = g_task_get_task_data (task);
-
-  /* Always a whole chunk, even when only a few bytes are left before the limit: libsoup 3.2's
-   * chunked decoder fails an assertion when asked for fewer bytes than its "\r\n" boundary.
-   * The limit is checked on what arrives, so we hold at most one chunk over it. */
-  g_input_stream_read_bytes_async (req->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   req->cancellable, read_cb, task);
-}
-
-static gboolean
-deadline_cb (gpointer user_data)
-{
-  Request *req = user_data;
-
-  req->timed_out = TRUE;
-  g_clear_pointer (&req->deadline, g_source_unref);
-  g_cancellable_cancel (req->cancellable);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-caller_cancelled_cb (GCancellable *caller,
-                     gpointer      user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
 }
 
 static void
@@ -214,31 +127,23 @@ read_cb (GObject      *source,
 {
   GTask *task = user_data;
   Request *req = g_task_get_task_data (task);
-  g_autoptr(GBytes) chunk = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize size;
+  GError *error = NULL;
 
-  chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
-  if (chunk == NULL)
+  if (!hr_net_reader_read_finish (req->reader, result, &error))
     {
-      return_error (task, map_error (req, error));
+      return_error (task, error);
       return;
     }
-
-  size = g_bytes_get_size (chunk);
-  if (size == 0)
-    {
-      return_body (task);
-      return;
-    }
-  if (size > req->max_bytes - req->body->len)
+  if (req->body->len > req->max_bytes)
     {
       return_error (task, too_large_error (req));
       return;
     }
-
-  g_byte_array_append (req->body, g_bytes_get_data (chunk, NULL), size);
-  read_next (task);
+  g_clear_pointer (&req->reader, hr_net_reader_free);
+  g_task_return_pointer (task,
+                         g_byte_array_free_to_bytes (g_steal_pointer (&req->body)),
+                         (GDestroyNotify) g_bytes_unref);
+  g_object_unref (task);
 }
 
 static void
@@ -248,44 +153,35 @@ send_cb (GObject      *source,
 {
   GTask *task = user_data;
   Request *req = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  SoupMessageHeaders *headers;
+  GError *error = NULL;
+  SoupMessage *msg;
   guint status;
 
-  req->stream = soup_session_send_finish (SOUP_SESSION (source), result, &error);
-  if (req->stream == NULL)
+  req->reader = hr_net_reader_send_finish (result, &error);
+  if (req->reader == NULL)
     {
-      return_error (task, map_error (req, error));
+      return_error (task, error);
       return;
     }
 
-  status = soup_message_get_status (req->msg);
+  msg = hr_net_reader_get_message (req->reader);
+  status = hr_net_reader_get_status (req->reader);
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
-      /* The server's own words: escaped and short before they reach a label or terminal. */
-      g_autofree char *reason = hr_text_sanitize (soup_message_get_reason_phrase (req->msg), 80);
+      g_autofree char *reason = hr_http_reason_phrase (msg);
 
-      if (reason == NULL || reason[0] == '\0')
-        {
-          g_free (reason);
-          reason = g_strdup (soup_status_get_phrase (status));
-        }
       return_error (task, g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
-                                       _("%s answered HTTP %u %s"),
-                                       g_uri_get_host (req->uri), status, reason));
+                                       _("%s answered HTTP %u %s"), req->host, status, reason));
       return;
     }
-
-  /* A declared length over the limit fails before a byte of the body is read. */
-  headers = soup_message_get_response_headers (req->msg);
-  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH
-      && soup_message_headers_get_content_length (headers) > (goffset) req->max_bytes)
+  if (hr_http_declares_over (msg, req->max_bytes))
     {
       return_error (task, too_large_error (req));
       return;
     }
 
-  read_next (task);
+  /* One byte past the limit tells "exactly at the limit" from "over it". */
+  hr_net_reader_read_async (req->reader, req->body, req->max_bytes + 1, read_cb, task);
 }
 
 SoupSession *
@@ -312,6 +208,53 @@ hr_http_get_timeout (void)
   return timeout_seconds;
 }
 
+guint
+hr_http_timeout_or_default (guint timeout_s)
+{
+  return timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : timeout_seconds;
+}
+
+GUri *
+hr_http_parse_web_url (const char  *url,
+                       GError     **error)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
+  const char *scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
+
+  if (uri == NULL || (g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0)
+      || host == NULL || host[0] == '\0')
+    {
+      g_set_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_INVALID_URL,
+                   _("“%s” is not a web address (http:// or https://)"), url);
+      return NULL;
+    }
+  return g_steal_pointer (&uri);
+}
+
+char *
+hr_http_reason_phrase (SoupMessage *msg)
+{
+  char *reason = hr_text_sanitize (soup_message_get_reason_phrase (msg), 80);
+
+  if (reason == NULL || reason[0] == '\0')
+    {
+      g_free (reason);
+      reason = g_strdup (soup_status_get_phrase (soup_message_get_status (msg)));
+    }
+  return reason;
+}
+
+gboolean
+hr_http_declares_over (SoupMessage *msg,
+                       guint64      max_bytes)
+{
+  SoupMessageHeaders *headers = soup_message_get_response_headers (msg);
+
+  return soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH
+         && (guint64) MAX (soup_message_headers_get_content_length (headers), 0) > max_bytes;
+}
+
 void
 hr_http_get_bytes_async (const char          *url,
                          gsize                max_bytes,
@@ -320,60 +263,34 @@ hr_http_get_bytes_async (const char          *url,
                          gpointer             user_data)
 {
   g_autoptr(GUri) uri = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+  GError *error = NULL;
   GTask *task;
   Request *req;
-  const char *scheme = NULL;
-  const char *host = NULL;
 
   g_return_if_fail (url != NULL);
   g_return_if_fail (max_bytes > 0);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
-  if (uri != NULL)
+  uri = hr_http_parse_web_url (url, &error);
+  if (uri == NULL)
     {
-      scheme = g_uri_get_scheme (uri);
-      host = g_uri_get_host (uri);
-    }
-  if (uri == NULL
-      || (g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0)
-      || host == NULL || host[0] == '\0')
-    {
-      g_task_report_new_error (NULL, callback, user_data, hr_http_get_bytes_async,
-                               HR_HTTP_ERROR, HR_HTTP_ERROR_INVALID_URL,
-                               _("“%s” is not a web address (http:// or https://)"), url);
+      g_task_report_error (NULL, callback, user_data, hr_http_get_bytes_async, error);
       return;
     }
 
-  req = g_new0 (Request, 1);
-  req->uri = g_steal_pointer (&uri);
-  req->msg = soup_message_new_from_uri (SOUP_METHOD_GET, req->uri);
-  req->cancellable = g_cancellable_new ();
-  req->body = g_byte_array_new ();
-  req->max_bytes = MIN (max_bytes, MAX_BODY);
-  req->timeout = timeout_seconds;
-  soup_message_headers_replace (soup_message_get_request_headers (req->msg),
-                                "Accept", "application/json");
-
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, hr_http_get_bytes_async);
+  req = g_new0 (Request, 1);
+  req->host = g_strdup (g_uri_get_host (uri));
+  req->body = g_byte_array_new ();
+  req->max_bytes = MIN (max_bytes, MAX_BODY);
   g_task_set_task_data (task, req, (GDestroyNotify) request_free);
 
-  if (cancellable != NULL)
-    {
-      req->caller_cancellable = g_object_ref (cancellable);
-      /* Runs at once when @cancellable is already cancelled; then the send fails right away. */
-      req->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
-                                                 g_object_ref (req->cancellable), g_object_unref);
-    }
-
-  req->deadline = g_timeout_source_new (req->timeout * 1000);
-  g_source_set_callback (req->deadline, deadline_cb, req, NULL);
-  g_source_set_name (req->deadline, "[headroom] http deadline");
-  g_source_attach (req->deadline, g_task_get_context (task));
-
-  soup_session_send_async (hr_http_get_session (), req->msg, G_PRIORITY_DEFAULT,
-                           req->cancellable, send_cb, task);
+  msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
+  soup_message_headers_replace (soup_message_get_request_headers (msg),
+                                "Accept", "application/json");
+  hr_net_reader_send_async (msg, 0, cancellable, send_cb, task);
 }
 
 GBytes *

@@ -40,6 +40,20 @@ GError         *hr_http_map_read_error      (const GError        *error,
                                              guint                timeout_s,
                                              gboolean             timed_out);
 guint           hr_http_get_timeout         (void);
+/* @timeout_s when given (at most HR_HTTP_MAX_TIMEOUT), else hr_http_get_timeout(). */
+guint           hr_http_timeout_or_default  (guint                timeout_s);
+
+/* @url parsed, when it is an http:// or https:// address with a host; else NULL and
+ * HR_HTTP_ERROR_INVALID_URL. */
+GUri           *hr_http_parse_web_url       (const char          *url,
+                                             GError             **error);
+/* The reason of an answer's status line, for a message a person reads: the server's own
+ * words, escaped and short, or else libsoup's phrase for the status. */
+char           *hr_http_reason_phrase       (SoupMessage         *msg);
+/* TRUE when the answer to @msg declares a Content-Length over @max_bytes: such a body fails
+ * before a byte of it is read. */
+gboolean        hr_http_declares_over       (SoupMessage         *msg,
+                                             guint64              max_bytes);
 
 /* GETs @url (http or https) and returns its body, failing with HR_HTTP_ERROR_TOO_LARGE as soon
  * as it exceeds @max_bytes, without reading the rest.  Errors are in HR_HTTP_ERROR, except a

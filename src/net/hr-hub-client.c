@@ -275,9 +275,7 @@ send_cb (GObject      *source,
       return;
     }
 
-  /* A declared length over the limit fails before a byte of the body is read. */
-  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
-      soup_message_headers_get_content_length (headers) > HR_HFCONFIG_MAX_SIZE)
+  if (hr_http_declares_over (msg, HR_HFCONFIG_MAX_SIZE))
     {
       fail (task, too_large_error (fetch));
       return;
@@ -304,11 +302,6 @@ send_request (GTask *task)
       memset (value, 0, strlen (value));
     }
   g_byte_array_set_size (fetch->buf, 0);
-  if (hr_net_deadline_left (fetch->deadline) == 0)
-    {
-      fail (task, hr_http_map_error (NULL, g_uri_get_host (fetch->uri), fetch->timeout, TRUE));
-      return;
-    }
   hr_net_reader_send_until_async (msg, fetch->timeout, fetch->deadline,
                                   g_task_get_cancellable (task), send_cb, task);
 }
@@ -330,7 +323,7 @@ fetch_start (const char          *endpoint,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, hr_hub_fetch_config_async);
   fetch = g_new0 (Fetch, 1);
-  fetch->timeout = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
+  fetch->timeout = hr_http_timeout_or_default (timeout_s);
   fetch->deadline = hr_net_deadline_new (fetch->timeout);
   fetch->buf = g_byte_array_new ();
   g_task_set_task_data (task, fetch, (GDestroyNotify) fetch_free);
@@ -453,16 +446,6 @@ hr_hub_fetch_config_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-static void
-sync_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 HrModel *
 hr_hub_fetch_config_sync (const char  *endpoint,
                           const char  *repo,
@@ -470,19 +453,13 @@ hr_hub_fetch_config_sync (const char  *endpoint,
                           guint        timeout_s,
                           GError     **error)
 {
-  g_autoptr(GMainContext) context = NULL;
   g_autoptr(GAsyncResult) result = NULL;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  /* libsoup 3.2 binds a session to the main context that was the thread's default when the
-   * session was made: a private context would leave the request waiting for a context nobody
-   * runs.  So this runs the thread-default context (the CLI's global one) until done. */
-  hr_http_get_session ();
-  context = g_main_context_ref_thread_default ();
-  fetch_start (endpoint, repo, token, timeout_s, NULL, sync_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (context, TRUE);
+  hr_net_sync_prepare ();
+  fetch_start (endpoint, repo, token, timeout_s, NULL, hr_net_sync_cb, &result);
+  hr_net_sync_wait (&result);
 
   return hr_hub_fetch_config_finish (result, error);
 }

@@ -204,20 +204,31 @@ hr_hub_token_lookup_async (GSettings           *settings,
 #endif
 }
 
+/* @result's task when it comes from @source_tag, after telling where the token is. */
+static GTask *
+job_finish (GAsyncResult     *result,
+            gpointer          source_tag,
+            HrHubTokenPlace  *place)
+{
+  TokenJob *job;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  job = g_task_get_task_data (G_TASK (result));
+  if (place != NULL)
+    *place = job->place;
+  return G_TASK (result);
+}
+
 char *
 hr_hub_token_lookup_finish (GAsyncResult     *result,
                             HrHubTokenPlace  *place,
                             GError          **error)
 {
-  TokenJob *job;
+  GTask *task = job_finish (result, hr_hub_token_lookup_async, place);
 
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_hub_token_lookup_async, NULL);
-
-  job = g_task_get_task_data (G_TASK (result));
-  if (place != NULL)
-    *place = job->place;
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return task != NULL ? g_task_propagate_pointer (task, error) : NULL;
 }
 
 void
@@ -258,13 +269,7 @@ hr_hub_token_store_finish (GAsyncResult     *result,
                            HrHubTokenPlace  *place,
                            GError          **error)
 {
-  TokenJob *job;
+  GTask *task = job_finish (result, hr_hub_token_store_async, place);
 
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_hub_token_store_async, FALSE);
-
-  job = g_task_get_task_data (G_TASK (result));
-  if (place != NULL)
-    *place = job->place;
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return task != NULL && g_task_propagate_boolean (task, error);
 }

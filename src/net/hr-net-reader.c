@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "hr-http.h"
-#include "hr-text.h"
 
 #define READ_CHUNK (64 * 1024)
 
@@ -135,9 +134,8 @@ send_cb (GObject      *source,
 gint64
 hr_net_deadline_new (guint timeout_s)
 {
-  guint seconds = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
-
-  return g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+  return g_get_monotonic_time () +
+         (gint64) hr_http_timeout_or_default (timeout_s) * G_USEC_PER_SEC;
 }
 
 guint
@@ -155,7 +153,7 @@ hr_net_reader_send_async (SoupMessage         *msg,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  guint seconds = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
+  guint seconds = hr_http_timeout_or_default (timeout_s);
 
   hr_net_reader_send_until_async (msg, seconds, hr_net_deadline_new (seconds), cancellable,
                                   callback, user_data);
@@ -171,6 +169,7 @@ hr_net_reader_send_until_async (SoupMessage         *msg,
 {
   gint64 left_ms = MAX (deadline - g_get_monotonic_time (), 0) / 1000;
   HrNetReader *reader;
+  const char *host;
   GTask *task;
   GUri *uri;
 
@@ -178,15 +177,23 @@ hr_net_reader_send_until_async (SoupMessage         *msg,
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   uri = soup_message_get_uri (msg);
-  reader = g_new0 (HrNetReader, 1);
-  reader->msg = g_object_ref (msg);
-  reader->host = g_strdup (uri != NULL && g_uri_get_host (uri) != NULL ? g_uri_get_host (uri)
-                                                                        : "?");
-  reader->cancellable = g_cancellable_new ();
-  reader->timeout = timeout_s > 0 ? MIN (timeout_s, HR_HTTP_MAX_TIMEOUT) : hr_http_get_timeout ();
-
+  host = uri != NULL && g_uri_get_host (uri) != NULL ? g_uri_get_host (uri) : "?";
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, hr_net_reader_send_async);
+  /* The last request of a user action whose time is up is not sent at all. */
+  if (hr_net_deadline_left (deadline) == 0)
+    {
+      g_task_return_error (task, hr_http_map_error (NULL, host,
+                                                  hr_http_timeout_or_default (timeout_s), TRUE));
+      g_object_unref (task);
+      return;
+    }
+
+  reader = g_new0 (HrNetReader, 1);
+  reader->msg = g_object_ref (msg);
+  reader->host = g_strdup (host);
+  reader->cancellable = g_cancellable_new ();
+  reader->timeout = hr_http_timeout_or_default (timeout_s);
   /* Not freed with the task: send_cb frees it on failure, the caller owns it on success. */
   g_task_set_task_data (task, reader, NULL);
 
@@ -333,14 +340,7 @@ hr_net_status_error (SoupMessage *msg,
   guint status = soup_message_get_status (msg);
   GUri *uri = soup_message_get_uri (msg);
   const char *host = uri != NULL && g_uri_get_host (uri) != NULL ? g_uri_get_host (uri) : "?";
-  /* The server's own words: escaped and short before they reach a label or terminal. */
-  g_autofree char *reason = hr_text_sanitize (soup_message_get_reason_phrase (msg), 80);
-
-  if (reason == NULL || reason[0] == '\0')
-    {
-      g_free (reason);
-      reason = g_strdup (soup_status_get_phrase (status));
-    }
+  g_autofree char *reason = hr_http_reason_phrase (msg);
 
   switch (status)
     {
@@ -366,4 +366,29 @@ hr_net_status_error (SoupMessage *msg,
       return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
                           _("%s: %s answered HTTP %u %s"), what, host, status, reason);
     }
+}
+
+void
+hr_net_sync_prepare (void)
+{
+  hr_http_get_session ();
+}
+
+void
+hr_net_sync_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+void
+hr_net_sync_wait (GAsyncResult **result)
+{
+  g_autoptr(GMainContext) context = g_main_context_ref_thread_default ();
+
+  while (*result == NULL)
+    g_main_context_iteration (context, TRUE);
 }

@@ -1,7 +1,7 @@
 /* hr-net-reader.h — one HTTP exchange on the shared session, read as far as the caller wants
  *
- * Private to src/net.  hr_http_get_bytes_async() covers a plain bounded GET; the GGUF reader
- * needs more: request headers (Range, Authorization), the status and headers before any body,
+ * Private to src/net.  hr_http_get_bytes_async() is a plain bounded GET made with it; the GGUF
+ * reader and the hub client need more: request headers (Range, Authorization), the status and headers before any body,
  * reading the body a piece at a time, and hanging up in the middle of a body that is larger
  * than what it wants (a server that ignores Range sends the whole multi-GiB file).
  */
@@ -14,29 +14,29 @@ G_BEGIN_DECLS
 
 typedef struct _HrNetReader HrNetReader;
 
-/* Sends @msg on hr_http_get_session().  @timeout_s (0: hr_http_get_timeout()) bounds the whole
- * exchange, from connecting to the last byte read.  Completes once the status and headers are
- * in; any status is a success here.  Errors are HR_HTTP_ERROR, or G_IO_ERROR_CANCELLED. */
 /* One deadline for a user action made of several requests (a split model's parts, redirect
  * hops): the g_get_monotonic_time() at which @timeout_s (0: hr_http_get_timeout()) runs out. */
 gint64          hr_net_deadline_new         (guint                timeout_s);
 /* The whole seconds left before @deadline (rounded up), 0 when it has passed. */
 guint           hr_net_deadline_left        (gint64               deadline);
 
+/* Sends @msg on hr_http_get_session().  @timeout_s (0: hr_http_get_timeout()) bounds the whole
+ * exchange, from connecting to the last byte read.  Completes once the status and headers are
+ * in; any status is a success here.  Errors are HR_HTTP_ERROR, or G_IO_ERROR_CANCELLED. */
+void            hr_net_reader_send_async    (SoupMessage         *msg,
+                                             guint                timeout_s,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
 /* The same, ending at @deadline (hr_net_deadline_new()) rather than after its own timeout;
- * @timeout_s is the operation's, for the message. */
+ * @timeout_s is the operation's, for the message.  A @deadline already passed fails with
+ * HR_HTTP_ERROR_TIMEOUT without sending. */
 void            hr_net_reader_send_until_async (SoupMessage      *msg,
                                                 guint             timeout_s,
                                                 gint64            deadline,
                                                 GCancellable     *cancellable,
                                                 GAsyncReadyCallback callback,
                                                 gpointer          user_data);
-
-void            hr_net_reader_send_async    (SoupMessage         *msg,
-                                             guint                timeout_s,
-                                             GCancellable        *cancellable,
-                                             GAsyncReadyCallback  callback,
-                                             gpointer             user_data);
 HrNetReader    *hr_net_reader_send_finish   (GAsyncResult        *result,
                                              GError             **error);
 
@@ -65,6 +65,17 @@ void            hr_net_reader_free          (HrNetReader         *reader);
  * file X") and the host. */
 GError         *hr_net_status_error         (SoupMessage         *msg,
                                              const char          *what);
+
+/* The _sync variants (for the CLI) run an async call to its end on the thread-default context:
+ * libsoup 3.2 binds a session to the main context that was the thread's default when the
+ * session was made, so a private context would leave the request waiting for a context nobody
+ * runs.  hr_net_sync_prepare() makes the session before the call starts; pass hr_net_sync_cb
+ * with a GAsyncResult * (NULL) as the call's callback, then hr_net_sync_wait() on it. */
+void            hr_net_sync_prepare         (void);
+void            hr_net_sync_cb              (GObject             *source,
+                                             GAsyncResult        *result,
+                                             gpointer             user_data);
+void            hr_net_sync_wait            (GAsyncResult       **result);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrNetReader, hr_net_reader_free)
 

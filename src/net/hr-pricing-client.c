@@ -46,11 +46,38 @@ fetch_bytes_cb (GObject      *source,
       return;
     }
 
-  if (g_task_get_source_tag (task) == hr_pricing_client_refresh_async
-      && !hr_pricing_cache_save (pricing, cache_path, &error))
+  if (cache_path != NULL && !hr_pricing_cache_save (pricing, cache_path, &error))
     g_warning ("Could not save the pricing cache: %s", error->message);
 
   g_task_return_pointer (task, g_steal_pointer (&pricing), (GDestroyNotify) hr_pricing_free);
+}
+
+/* A refresh (@cache_path set) saves what it fetched; a fetch (NULL) only returns it. */
+static void
+fetch_start (const char          *url,
+             char                *cache_path,
+             gpointer             source_tag,
+             GCancellable        *cancellable,
+             GAsyncReadyCallback  callback,
+             gpointer             user_data)
+{
+  GTask *task;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, cache_path, g_free);
+  hr_http_get_bytes_async (url, HR_PRICING_FEED_MAX_BYTES, cancellable, fetch_bytes_cb, task);
+}
+
+static HrPricing *
+fetch_finish (GAsyncResult  *result,
+              gpointer       source_tag,
+              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 void
@@ -59,25 +86,17 @@ hr_pricing_client_fetch_async (const char          *url,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  GTask *task;
-
   g_return_if_fail (url != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, hr_pricing_client_fetch_async);
-  hr_http_get_bytes_async (url, HR_PRICING_FEED_MAX_BYTES, cancellable, fetch_bytes_cb, task);
+  fetch_start (url, NULL, hr_pricing_client_fetch_async, cancellable, callback, user_data);
 }
 
 HrPricing *
 hr_pricing_client_fetch_finish (GAsyncResult  *result,
                                 GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_pricing_client_fetch_async,
-                        NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return fetch_finish (result, hr_pricing_client_fetch_async, error);
 }
 
 void
@@ -87,28 +106,19 @@ hr_pricing_client_refresh_async (const char          *url,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
-  GTask *task;
-
   g_return_if_fail (url != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, hr_pricing_client_refresh_async);
-  g_task_set_task_data (task,
-                        cache_path != NULL ? g_strdup (cache_path) : hr_pricing_cache_default_path (),
-                        g_free);
-  hr_http_get_bytes_async (url, HR_PRICING_FEED_MAX_BYTES, cancellable, fetch_bytes_cb, task);
+  fetch_start (url,
+               cache_path != NULL ? g_strdup (cache_path) : hr_pricing_cache_default_path (),
+               hr_pricing_client_refresh_async, cancellable, callback, user_data);
 }
 
 HrPricing *
 hr_pricing_client_refresh_finish (GAsyncResult  *result,
                                   GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_pricing_client_refresh_async,
-                        NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return fetch_finish (result, hr_pricing_client_refresh_async, error);
 }
 
 /* Reads at most @max bytes of a regular file.  Opened without blocking and checked on the open

@@ -319,7 +319,6 @@ send_cb (GObject      *source,
 {
   Fetch *f = user_data;
   GError *error = NULL;
-  SoupMessageHeaders *headers;
   SoupMessage *msg;
 
   f->reader = hr_net_reader_send_finish (result, &error);
@@ -337,9 +336,7 @@ send_cb (GObject      *source,
       fetch_done (f, hr_net_status_error (msg, what));
       return;
     }
-  headers = soup_message_get_response_headers (msg);
-  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH
-      && soup_message_headers_get_content_length (headers) > HR_SKYPILOT_MAX_BYTES)
+  if (hr_http_declares_over (msg, HR_SKYPILOT_MAX_BYTES))
     {
       fetch_done (f, too_large_error ());
       return;
@@ -358,6 +355,8 @@ fetch_start (Refresh         *r,
 {
   Fetch *f = g_new0 (Fetch, 1);
   g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GUri) uri = NULL;
+  GError *error = NULL;
 
   f->refresh = r;
   f->cloud = g_strdup (cloud);
@@ -367,13 +366,13 @@ fetch_start (Refresh         *r,
   f->buf = g_byte_array_new ();
   r->pending++;
 
-  msg = soup_message_new (SOUP_METHOD_GET, f->url);
-  if (msg == NULL)
+  uri = hr_http_parse_web_url (f->url, &error);
+  if (uri == NULL)
     {
-      fetch_done (f, g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_INVALID_URL,
-                                  _("“%s” is not a web address (http:// or https://)"), f->url));
+      fetch_done (f, error);
       return;
     }
+  msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
   hr_net_reader_send_async (msg, HR_SKYPILOT_TIMEOUT, cancellable, send_cb, f);
 }
 
