@@ -45,7 +45,7 @@ static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
   /*                     name      bw    t_layer t_tok  ppref rt_MiB dlo   dhi   plo   phi   kv    attn  hop */
   [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 25.0,  0,    31.0, 350,   0.80, 1.15, 0.62, 1.55, 0.92, 0.20, 71 },
   [HR_BACKEND_ROCM]   = { "ROCm",   0.80, 95.0,  0,    36.0, 400,   0.80, 1.15, 0.55, 1.60, 0.80, 0.20, 71 },
-  [HR_BACKEND_METAL]  = { "Metal",  0.85, 146.0, 0,    1.00, 0,     0.80, 1.15, 0.60, 1.40, 0.85, 1.00, 159 },
+  [HR_BACKEND_METAL]  = { "Metal",  0.85, 146.0, 0,    1.20, 0,     0.80, 1.15, 0.60, 1.40, 0.85, 1.00, 159 },
   [HR_BACKEND_VULKAN] = { "Vulkan", 0.90, 58.0,  0,    31.0, 300,   0.70, 1.20, 0.55, 1.60, 0.80, 0.20, 71 },
   [HR_BACKEND_SYCL]   = { "SYCL",   0.62, 60.0,  0,    12.0, 400,   0.60, 1.25, 0.50, 1.60, 0.60, 0.15, 150 },
   [HR_BACKEND_CPU]    = { "CPU",    0.60, 2.0,   200,  1.00, 0,     0.60, 1.25, 0.50, 1.50, 0.60, 0.30, 0 },
@@ -54,8 +54,17 @@ static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
   [HR_BACKEND_OTHER]  = { "vendor stack", 0.50, 160.0, 0, 12.0, 500, 0.50, 1.35, 0.40, 1.60, 0.50, 0.15, 150 },
 };
 
-/* Effective dense FLOP/s per Apple GPU core in prefill (see hr_calibration_metal_pp_per_core) */
+/* Effective dense FLOP/s per Apple GPU core in prefill, M3 generation (see
+ * hr_calibration_metal_pp_per_core) */
 #define METAL_FLOPS_PER_CORE 0.25e12
+
+/* Each Apple GPU generation runs llama.cpp's Metal matrix kernels at its own rate per core
+ * (clock and ALU issue: M2 raised the clock over M1, M3's Apple9 cores added dynamic caching,
+ * M4 a higher clock again), relative to M3.  Fitted on the Metal pp512 rows of 2023–24 builds
+ * per chip (reference/bench_dev.csv, 52 rows of 15 chips: M1 family +14 % over the one
+ * per-core rate, M2 +5 %, M3 −1 %, M4 −16 %); current builds (bench_public.csv) show the same
+ * order.  Index: the generation's number; 0 when the chip is not known. */
+static const double metal_generation_rate[] = { 1.00, 0.876, 0.948, 1.00, 1.193 };
 
 const HrCalibration *
 hr_calibration_for (HrBackend backend)
@@ -98,10 +107,28 @@ hr_calibration_sysram_gbs (const HrGpu *gpu)
     }
 }
 
-double
-hr_calibration_metal_pp_per_core (void)
+/* The generation of an Apple chip from its name ("Apple M4 Pro", "Mac Studio M3 Ultra"): the
+ * digit after a word-initial "M"; 0 when there is none. */
+static int
+apple_generation (const HrGpu *gpu)
 {
-  return METAL_FLOPS_PER_CORE;
+  const char *name = gpu->name != NULL ? gpu->name : "";
+
+  for (const char *p = name; *p != '\0'; p++)
+    if (*p == 'M' && (p == name || p[-1] == ' ') && g_ascii_isdigit (p[1]) && !g_ascii_isdigit (p[2]))
+      return p[1] - '0';
+  return 0;
+}
+
+double
+hr_calibration_metal_pp_per_core (const HrGpu *gpu)
+{
+  int gen = gpu != NULL ? apple_generation (gpu) : 0;
+
+  if (gen <= 0)
+    return METAL_FLOPS_PER_CORE;
+  /* a newer generation than the table knows: at least the newest rate */
+  return METAL_FLOPS_PER_CORE * metal_generation_rate[MIN (gen, (int) G_N_ELEMENTS (metal_generation_rate) - 1)];
 }
 
 double
@@ -119,7 +146,7 @@ hr_calibration_tensor_flops (const HrGpu *gpu)
       return gpu->fp16_tflops * 1e12 * (geforce ? 2.0 : 1.0);
     }
   if (gpu->backend == HR_BACKEND_METAL && gpu->gpu_cores > 0)
-    return gpu->gpu_cores * METAL_FLOPS_PER_CORE;
+    return gpu->gpu_cores * hr_calibration_metal_pp_per_core (gpu);
   return NAN;
 }
 
@@ -134,7 +161,7 @@ hr_calibration_prefill_flops (const HrGpu         *gpu,
   if (!(isfinite (gpu->fp16_tflops) && gpu->fp16_tflops > 0))
     {
       if (gpu->backend == HR_BACKEND_METAL && gpu->gpu_cores > 0)
-        return gpu->gpu_cores * METAL_FLOPS_PER_CORE * cal->prefill_util;
+        return gpu->gpu_cores * hr_calibration_metal_pp_per_core (gpu) * cal->prefill_util;
       return NAN;
     }
   peak = hr_calibration_tensor_flops (gpu);

@@ -37,9 +37,10 @@ const HrCalibration *hr_calibration_speed     (HrBackend        backend,
                                                HrEngineVersion  version);
 /* System-RAM bandwidth (GB/s) assumed for offloaded weights when the user gives none. */
 double               hr_calibration_sysram_gbs (const HrGpu     *gpu);
-/* Effective prefill FLOP/s per GPU core for devices that publish no tensor TFLOPS (Apple
- * M-series): fitted on Metal llama-bench pp512 rows of 15 chips (M1 … M4 Max). */
-double               hr_calibration_metal_pp_per_core (void);
+/* Effective prefill FLOP/s per GPU core of @gpu, an Apple M-series chip (no tensor TFLOPS
+ * published): one rate fitted on Metal llama-bench pp512 rows of 15 chips (M1 … M4 Max),
+ * scaled by the chip's generation (read from its name). */
+double               hr_calibration_metal_pp_per_core (const HrGpu *gpu);
 /* The dense FP16 tensor rate (FLOP/s) llama.cpp's matrix multiplications run against: the
  * published FP32-accumulate figure, doubled on GeForce cards (llama.cpp's GEMMs accumulate in
  * FP16 / INT32, which GeForce runs at full rate), or Apple GPU cores × the per-core rate.

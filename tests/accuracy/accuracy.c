@@ -484,6 +484,9 @@ model_for (Models      *models,
     { "gemma-3-4b", NULL, "gemma-3-4b" },
     { "hunyuan", NULL, "hunyuan-a13b" },
     { "Llama-3.2-3B", NULL, "llama-3.2-3b" },
+    { "Llama-3.3-70B", NULL, "llama-3.3-70b" },
+    { "Qwen3.5-0.8B", NULL, "qwen3.5-0.8b" },
+    { "Qwen3.5-4B", NULL, "qwen3.5-4b" },
     { "Llama 3.1 405B", NULL, "llama-3.1-405b" },
     { "LLaMA v3.1 405B", NULL, "llama-3.1-405b" },
     { "Llama 3.1 70B", NULL, "llama-3.1-70b" },
@@ -752,9 +755,10 @@ gpu_for (Gpus        *gpus,
   return NULL;
 }
 
-/* A CPU-only run whose row states the RAM bandwidth (channels × transfer rate × 8 bytes, from
- * the source's memory configuration) and the cores used: the CPU as the device, as Headroom
- * describes a detected CPU + system RAM.  NULL for every other row. */
+/* A CPU-only run whose row states the cores (threads) used and, for decode, the RAM bandwidth
+ * (channels × transfer rate × 8 bytes, from the source's memory configuration): the CPU as
+ * the device, as Headroom describes a detected CPU + system RAM.  Prefill is compute-bound on
+ * the cores, so a pp row needs no bandwidth.  NULL for every other row. */
 static const HrGpu *
 cpu_row_device (Gpus            *gpus,
                 const Csv       *csv,
@@ -764,7 +768,8 @@ cpu_row_device (Gpus            *gpus,
   int cores = num_int (col (csv, row, "gpu_cores"), 0);
   HrGpu *g;
 
-  if (strcmp (col (csv, row, "backend"), "CPU") != 0 || !(bw > 0) || cores <= 0)
+  if (strcmp (col (csv, row, "backend"), "CPU") != 0 || cores <= 0 ||
+      (!(bw > 0) && !g_str_has_prefix (col (csv, row, "test"), "pp")))
     return NULL;
   g = datasheet_gpu (gpus, col (csv, row, "device"), 512, bw, NAN, HR_FORM_CONSUMER, HR_BACKEND_CPU);
   g->cpu_cores = cores;
