@@ -238,6 +238,13 @@ test_bad_arguments (void)
     { { "estimate", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", "--depth", "9000", NULL }, 2, "depth" },
     { { "estimate", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", "--depth", "lots", NULL }, 2, "lots" },
     { { "list", "toasters", NULL }, 2, "toasters" },
+    /* every command parses its options the same way: an unknown option or a stray word is exit 2 */
+    { { "list", "--toasters", NULL }, 2, "Unknown option --toasters" },
+    { { "detect", "toasters", NULL }, 2, "unexpected argument “toasters”" },
+    { { "finetune", "--model", "llama-3.1-8b", "toasters", NULL }, 2, "unexpected argument “toasters”" },
+    { { "matrix", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", "toasters", NULL }, 2, "unexpected argument" },
+    { { "launch", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", "--toasters", NULL }, 2, "Unknown option" },
+    { { "bench", "--toasters", NULL }, 2, "Unknown option --toasters" },
     { { "frobnicate", NULL }, 2, "frobnicate" },
     /* the kinds come from the chart registry */
     { { "chart", "pie", "--out", "x.png", NULL }, 2, "(breakdown, context, quant, compare, finetune, tco" },

@@ -41,35 +41,59 @@ static const char usage_text[] =
   "\n"
   "Run “headroom-cli COMMAND --help” for a command's options.\n";
 
-/* Parses argv with the scenario options plus @extra entries. */
-static gboolean
-parse_options (int                *argc,
-               char             ***argv,
-               const char         *command,
-               const GOptionEntry *extra,
-               HrCliArgs          *args,
-               GError            **error)
-{
-  g_autofree char *param = g_strdup_printf ("%s", command);
-  g_autoptr(GOptionContext) ctx = g_option_context_new (param);
+/* A command over one scenario: writes what it prints into @out and returns the exit status;
+ * @out reaches stdout only on success (0). */
+typedef int (*ScenarioCommand) (const HrCliArgs *args,
+                                HrCliScenario   *cs,
+                                const HrCatalog *catalog,
+                                GString         *out);
 
-  g_option_context_set_summary (ctx, "Size open-weight LLMs on GPUs.");
-  if (extra)
-    g_option_context_add_main_entries (ctx, extra, NULL);
-  g_option_context_add_group (ctx, hr_cli_scenario_options (args));
-  if (!g_option_context_parse (ctx, argc, argv, error))
-    {
-      GError *e = *error;
-      *error = g_error_new (HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "%s", e->message);
-      g_error_free (e);
-      return FALSE;
-    }
-  if (*argc > 1)
-    {
-      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "unexpected argument “%s”", (*argv)[1]);
-      return FALSE;
-    }
-  return TRUE;
+/* Parses the scenario options into a scenario (a GPU is required) and runs @command on it. */
+static int
+run_scenario_command (int               argc,
+                      char            **argv,
+                      const char       *name,
+                      const HrCatalog  *catalog,
+                      ScenarioCommand   command)
+{
+  HrCliArgs args;
+  HrCliScenario cs = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  int rc;
+
+  hr_cli_args_init (&args);
+  if (!hr_cli_parse_options (&argc, &argv, name, "Size open-weight LLMs on GPUs.", NULL,
+                             hr_cli_scenario_options (&args), FALSE, &error) ||
+      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error))
+    rc = hr_cli_fail (error);
+  else if ((rc = command (&args, &cs, catalog, out)) == 0)
+    fputs (out->str, stdout);
+  hr_cli_scenario_clear (&cs);
+  hr_cli_args_clear (&args);
+  return rc;
+}
+
+/* A command's rows go into @out as one JSON array when @json, else as text lines. */
+static void
+rows_begin (HrJsonWriter *w,
+            GString      *out,
+            gboolean      json)
+{
+  hr_json_init (w, out, TRUE);
+  if (json)
+    hr_json_begin_array (w);
+}
+
+static void
+rows_end (HrJsonWriter *w,
+          GString      *out,
+          gboolean      json)
+{
+  if (!json)
+    return;
+  hr_json_end_array (w);
+  g_string_append_c (out, '\n');
 }
 
 /* ---- list -------------------------------------------------------------------------------- */
@@ -228,18 +252,17 @@ cmd_list (int              argc,
 {
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
+    HR_CLI_JSON_OPTION (json),
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("models|gpus|quants|engines");
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   const ListKind *kind = NULL;
   HrJsonWriter w;
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return hr_cli_usage_error ("headroom-cli", "%s", error->message);
+  if (!hr_cli_parse_options (&argc, &argv, "models|gpus|quants|engines", NULL, entries, NULL, TRUE,
+                             &error))
+    return hr_cli_fail (error);
   if (argc != 2)
     return hr_cli_usage_error ("headroom-cli", "list what? models, gpus, quants or engines");
   for (guint k = 0; k < G_N_ELEMENTS (list_kinds); k++)
@@ -249,9 +272,7 @@ cmd_list (int              argc,
     return hr_cli_usage_error ("headroom-cli",
                                "list: unknown list “%s” (models, gpus, quants, engines)", argv[1]);
 
-  hr_json_init (&w, out, TRUE);
-  if (json)
-    hr_json_begin_array (&w);
+  rows_begin (&w, out, json);
   for (guint i = 0; i < kind->count (catalog); i++)
     {
       if (json)
@@ -259,11 +280,7 @@ cmd_list (int              argc,
       else
         kind->text (out, catalog, i);
     }
-  if (json)
-    {
-      hr_json_end_array (&w);
-      g_string_append_c (out, '\n');
-    }
+  rows_end (&w, out, json);
   fputs (out->str, stdout);
   return 0;
 }
@@ -271,89 +288,60 @@ cmd_list (int              argc,
 /* ---- estimate ---------------------------------------------------------------------------- */
 
 static int
-cmd_estimate (int              argc,
-              char           **argv,
-              const HrCatalog *catalog)
+estimate_command (const HrCliArgs *args,
+                  HrCliScenario   *cs,
+                  const HrCatalog *catalog,
+                  GString         *out)
 {
-  HrCliArgs args;
-  HrCliScenario cs = { 0 };
-  HrEstimate est;
   g_autoptr(GError) error = NULL;
-  int rc = 0;
+  g_autoptr(GPtrArray) diag = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *note = NULL;
+  HrEstimate est;
 
-  hr_cli_args_init (&args);
-  if (!parse_options (&argc, &argv, "estimate", NULL, &args, &error) ||
-      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error) ||
-      !hr_estimate_compute (&cs.scenario, hr_catalog_get_pricing (catalog), &est, &error))
+  if (!hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &est, &error))
+    return hr_cli_fail (error);
+  hr_advice_fill_cost (&cs->scenario, catalog, hr_catalog_get_pricing (catalog), &est);
+  if (cs->json)
     {
-      rc = hr_cli_fail (error);
-      goto out;
+      text = hr_report_estimate_json (&cs->scenario, &est);
+      g_string_append (out, text);
+      return 0;
     }
-
-  hr_advice_fill_cost (&cs.scenario, catalog, hr_catalog_get_pricing (catalog), &est);
-  if (cs.json)
-    {
-      g_autofree char *json = hr_report_estimate_json (&cs.scenario, &est);
-      fputs (json, stdout);
-    }
-  else
-    {
-      g_autofree char *text = hr_report_estimate_text (&cs.scenario, &est);
-      g_autoptr(GPtrArray) diag = hr_advice_diagnosis (&cs.scenario, &est, catalog);
-      fputs (text, stdout);
-      for (guint i = 0; diag && i < diag->len; i++)
-        printf ("• %s\n", (const char *) g_ptr_array_index (diag, i));
-      g_free (text);
-      text = hr_cli_this_note (&cs);
-      if (text)
-        printf ("• %s\n", text);
-    }
-
-out:
-  hr_cli_scenario_clear (&cs);
-  hr_cli_args_clear (&args);
-  return rc;
+  text = hr_report_estimate_text (&cs->scenario, &est);
+  g_string_append (out, text);
+  diag = hr_advice_diagnosis (&cs->scenario, &est, catalog);
+  for (guint i = 0; diag && i < diag->len; i++)
+    g_string_append_printf (out, "• %s\n", (const char *) g_ptr_array_index (diag, i));
+  if ((note = hr_cli_this_note (cs)) != NULL)
+    g_string_append_printf (out, "• %s\n", note);
+  return 0;
 }
 
 /* ---- matrix ------------------------------------------------------------------------------ */
 
 static int
-cmd_matrix (int              argc,
-            char           **argv,
-            const HrCatalog *catalog)
+matrix_command (const HrCliArgs *args,
+                HrCliScenario   *cs,
+                const HrCatalog *catalog,
+                GString         *out)
 {
-  HrCliArgs args;
-  HrCliScenario cs = { 0 };
-  g_autoptr(GError) error = NULL;
   g_autoptr(GArray) rows = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
   HrJsonWriter w;
 
-  hr_cli_args_init (&args);
-  if (!parse_options (&argc, &argv, "matrix", NULL, &args, &error) ||
-      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error))
-    {
-      int rc = hr_cli_fail (error);
-      hr_cli_scenario_clear (&cs);
-      hr_cli_args_clear (&args);
-      return rc;
-    }
-
-  rows = hr_advice_quant_matrix (&cs.scenario, catalog, hr_catalog_get_pricing (catalog));
-  hr_json_init (&w, out, TRUE);
-  if (cs.json)
-    hr_json_begin_array (&w);
-  else
+  rows = hr_advice_quant_matrix (&cs->scenario, catalog, hr_catalog_get_pricing (catalog));
+  rows_begin (&w, out, cs->json);
+  if (!cs->json)
     /* "on GPU" and "KV" add up to "total" with the engine's buffers; "file" is the download */
     g_string_append_printf (out, "%-12s %10s %10s %9s %10s %10s  %-8s %-28s %s\n", "quant", "file", "on GPU",
                             "KV", "total", "decode", "verdict", "smallest GPU that fits", "source");
   for (guint i = 0; i < rows->len; i++)
     {
       HrMatrixRow *r = &g_array_index (rows, HrMatrixRow, i);
-      HrScenario s = cs.scenario;
+      HrScenario s = cs->scenario;
 
       g_strlcpy (s.quant, r->quant->id, sizeof s.quant);
-      if (cs.json)
+      if (cs->json)
         {
           hr_json_begin_object (&w);
           hr_report_estimate_members (&w, &s, &r->estimate);
@@ -381,14 +369,7 @@ cmd_matrix (int              argc,
                                   hr_weights_source_to_string (r->estimate.weights.source));
         }
     }
-  if (cs.json)
-    {
-      hr_json_end_array (&w);
-      g_string_append_c (out, '\n');
-    }
-  fputs (out->str, stdout);
-  hr_cli_scenario_clear (&cs);
-  hr_cli_args_clear (&args);
+  rows_end (&w, out, cs->json);
   return 0;
 }
 
@@ -422,55 +403,47 @@ append_comment (GString    *out,
   g_string_append_c (out, '\n');
 }
 
+/* One launch command as a JSON object. */
+static void
+launch_json (HrJsonWriter          *w,
+             const HrLaunchCommand *c)
+{
+  hr_json_begin_object (w);
+  json_string_member (w, "engine", hr_engine_to_string (c->engine));
+  json_string_member (w, "title", c->title);
+  json_string_member (w, "command", c->command);
+  json_string_member (w, "note", c->note);
+  hr_json_end_object (w);
+}
+
 /* The Size view's launch commands for the scenario: every engine's, or only --engine's. */
 static int
-cmd_launch (int              argc,
-            char           **argv,
-            const HrCatalog *catalog)
+launch_command (const HrCliArgs *args,
+                HrCliScenario   *cs,
+                const HrCatalog *catalog,
+                GString         *out)
 {
-  HrCliArgs args;
-  HrCliScenario cs = { 0 };
-  HrEstimate est;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) cmds = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
+  HrEstimate est;
   HrJsonWriter w;
   guint shown = 0;
-  int rc = 0;
 
-  hr_cli_args_init (&args);
-  if (!parse_options (&argc, &argv, "launch", NULL, &args, &error) ||
-      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error) ||
-      !hr_estimate_compute (&cs.scenario, hr_catalog_get_pricing (catalog), &est, &error))
-    {
-      rc = hr_cli_fail (error);
-      goto out;
-    }
-
+  if (!hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &est, &error))
+    return hr_cli_fail (error);
   /* as the app does: a model opened from a GGUF file is launched from that file */
-  cmds = hr_launch_commands_for_file (&cs.scenario, &est, cs.scenario.model->gguf_path);
-  hr_json_init (&w, out, TRUE);
-  if (cs.json)
-    hr_json_begin_array (&w);
+  cmds = hr_launch_commands_for_file (&cs->scenario, &est, cs->scenario.model->gguf_path);
+  rows_begin (&w, out, cs->json);
   for (guint i = 0; i < cmds->len; i++)
     {
       const HrLaunchCommand *c = g_ptr_array_index (cmds, i);
 
-      if (args.engine != NULL && c->engine != cs.scenario.engine)
+      if (args->engine != NULL && c->engine != cs->scenario.engine)
         continue;
       shown++;
-      if (cs.json)
+      if (cs->json)
         {
-          hr_json_begin_object (&w);
-          hr_json_key (&w, "engine");
-          hr_json_string (&w, hr_engine_to_string (c->engine));
-          hr_json_key (&w, "title");
-          hr_json_string (&w, c->title);
-          hr_json_key (&w, "command");
-          hr_json_string (&w, c->command);
-          hr_json_key (&w, "note");
-          hr_json_string (&w, c->note);
-          hr_json_end_object (&w);
+          launch_json (&w, c);
           continue;
         }
       if (out->len > 0)
@@ -479,111 +452,103 @@ cmd_launch (int              argc,
       if (c->note != NULL)
         append_comment (out, c->note);
     }
-  if (cs.json)
-    {
-      hr_json_end_array (&w);
-      g_string_append_c (out, '\n');
-    }
-  if (args.engine != NULL && shown == 0)
+  rows_end (&w, out, cs->json);
+  if (args->engine != NULL && shown == 0)
     {
       fprintf (stderr, "headroom-cli: %s does not run on %s\n",
-               hr_engine_display_name (cs.scenario.engine), cs.scenario.gpu->name);
-      rc = 1;
-      goto out;
+               hr_engine_display_name (cs->scenario.engine), cs->scenario.gpu->name);
+      return 1;
     }
-  fputs (out->str, stdout);
-
-out:
-  hr_cli_scenario_clear (&cs);
-  hr_cli_args_clear (&args);
-  return rc;
+  return 0;
 }
 
 /* ---- compare ----------------------------------------------------------------------------- */
 
-static int
-cmd_compare (int              argc,
-             char           **argv,
-             const HrCatalog *catalog)
+static void
+compare_text_row (GString            *out,
+                  const HrCompareRow *row)
 {
-  HrCliArgs args;
-  HrCliScenario cs = { 0 };
+  const HrEstimate *e = &row->estimate;
+  char a[64], b[64], c[64], d[64], f[64];
+  g_autofree char *ctx = hr_format_context_short (row->max_context);
+
+  g_string_append_printf (out, "%-34.34s %-8s %6s GiB %6s GiB %5s t/s %6s t/s %10s %9s\n",
+                          row->scenario.gpu->name, hr_verdict_to_string (e->verdict),
+                          hr_format_number_c_buf (a, 64, hr_to_gib (e->required_bytes), 1),
+                          hr_format_number_c_buf (b, 64, hr_to_gib (e->usable_bytes), 1),
+                          isfinite (e->decode_tps) ? hr_format_number_c_buf (c, 64, e->decode_tps, 1) : "?",
+                          isfinite (e->prefill_tps) ? hr_format_number_c_buf (d, 64, e->prefill_tps, 0) : "?",
+                          isfinite (e->cost_per_mtok_usd) ? hr_format_number_c_buf (f, 64, e->cost_per_mtok_usd, 2) : "—",
+                          row->max_context > 0 ? ctx : "—");
+}
+
+static int
+compare_command (const HrCliArgs *args,
+                 HrCliScenario   *cs,
+                 const HrCatalog *catalog,
+                 GString         *out)
+{
   g_autoptr(GError) error = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
   HrJsonWriter w;
-  int rc = 0;
 
-  hr_cli_args_init (&args);
-  if (!parse_options (&argc, &argv, "compare", NULL, &args, &error) ||
-      !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error))
-    {
-      rc = hr_cli_fail (error);
-      goto out;
-    }
-  if (cs.json && cs.csv)
-    {
-      rc = hr_cli_usage_error ("headroom-cli", "--json and --csv exclude each other");
-      goto out;
-    }
+  if (cs->json && cs->csv)
+    return hr_cli_usage_error ("headroom-cli", "--json and --csv exclude each other");
 
-  hr_json_init (&w, out, TRUE);
-  if (cs.json)
-    hr_json_begin_array (&w);
-  else if (cs.csv)
-    hr_report_compare_csv_header (out, &cs.scenario);
-  else
+  rows_begin (&w, out, cs->json);
+  if (cs->csv)
+    hr_report_compare_csv_header (out, &cs->scenario);
+  else if (!cs->json)
     g_string_append_printf (out, "%-34s %-8s %10s %10s %9s %10s %10s %9s\n", "GPU", "verdict",
                             "required", "usable", "decode", "prefill", "$/1M tok", "max ctx");
 
   /* the same rows, computed by the same function, as the app's Compare view */
-  for (guint i = 0; i < cs.gpus->len; i++)
+  for (guint i = 0; i < cs->gpus->len; i++)
     {
       HrCompareRow row;
-      const HrEstimate *e = &row.estimate;
 
-      if (!hr_report_compare_row (&cs.scenario, g_ptr_array_index (cs.gpus, i), cs.scenario.n_gpus,
+      if (!hr_report_compare_row (&cs->scenario, g_ptr_array_index (cs->gpus, i), cs->scenario.n_gpus,
                                   catalog, hr_catalog_get_pricing (catalog), &row, &error))
-        {
-          rc = hr_cli_fail (error);
-          goto out;
-        }
-
-      if (cs.json)
+        return hr_cli_fail (error);
+      if (cs->json)
         {
           hr_json_begin_object (&w);
           hr_report_compare_members (&w, &row);
           hr_json_end_object (&w);
         }
-      else if (cs.csv)
+      else if (cs->csv)
         hr_report_compare_csv_row (out, &row);
       else
-        {
-          char a[64], b[64], c[64], d[64], f[64];
-          g_autofree char *ctx = hr_format_context_short (row.max_context);
-          g_string_append_printf (out, "%-34.34s %-8s %6s GiB %6s GiB %5s t/s %6s t/s %10s %9s\n",
-                                  row.scenario.gpu->name, hr_verdict_to_string (e->verdict),
-                                  hr_format_number_c_buf (a, 64, hr_to_gib (e->required_bytes), 1),
-                                  hr_format_number_c_buf (b, 64, hr_to_gib (e->usable_bytes), 1),
-                                  isfinite (e->decode_tps) ? hr_format_number_c_buf (c, 64, e->decode_tps, 1) : "?",
-                                  isfinite (e->prefill_tps) ? hr_format_number_c_buf (d, 64, e->prefill_tps, 0) : "?",
-                                  isfinite (e->cost_per_mtok_usd) ? hr_format_number_c_buf (f, 64, e->cost_per_mtok_usd, 2) : "—",
-                                  row.max_context > 0 ? ctx : "—");
-        }
+        compare_text_row (out, &row);
     }
-  if (cs.json)
-    {
-      hr_json_end_array (&w);
-      g_string_append_c (out, '\n');
-    }
-  fputs (out->str, stdout);
-
-out:
-  hr_cli_scenario_clear (&cs);
-  hr_cli_args_clear (&args);
-  return rc;
+  rows_end (&w, out, cs->json);
+  return 0;
 }
 
 /* ---- finetune ---------------------------------------------------------------------------- */
+
+static void
+finetune_text (const HrModel      *model,
+               const HrFtScenario *ft,
+               const HrFtEstimate *est,
+               const HrGpu        *gpu)
+{
+  const struct { const char *label; double bytes; } parts[] = {
+    { "Weights", est->weights_bytes }, { "Gradients", est->gradients_bytes },
+    { "Optimizer states", est->optimizer_bytes }, { "Activations", est->activations_bytes },
+    { "Buffers", est->buffers_bytes }, { "Total", est->total_bytes },
+  };
+  char a[64];
+
+  printf ("%s · %s · seq %d × micro-batch %d · %d GPU(s)\n", model->name, hr_ft_method_to_string (ft->method),
+          ft->seq_len, ft->micro_batch, ft->n_gpus);
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    printf ("  %-28s %s GiB%s\n", parts[i].label, hr_format_number_c_buf (a, 64, hr_to_gib (parts[i].bytes), 2),
+            i == G_N_ELEMENTS (parts) - 1 ? " per GPU" : "");
+  if (gpu)
+    printf ("  %-28s %s (%s GiB usable)\n", gpu->name,
+            hr_verdict_to_string (hr_finetune_verdict (est, gpu, HR_DEFAULT_RESERVE, 0)),
+            hr_format_number_c_buf (a, 64, hr_to_gib (hr_finetune_usable_bytes (gpu, HR_DEFAULT_RESERVE, 0)), 2));
+}
 
 static int
 cmd_finetune (int              argc,
@@ -608,23 +573,18 @@ cmd_finetune (int              argc,
     { "no-checkpointing", 0, 0, G_OPTION_ARG_NONE, &no_ckpt, "Disable gradient checkpointing", NULL },
     { "no-flash-attention", 0, 0, G_OPTION_ARG_NONE, &no_flash,
       "Count the attention scores (eager attention, no FlashAttention/SDPA)", NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
+    HR_CLI_JSON_OPTION (json),
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("");
   g_autoptr(GError) error = NULL;
   const HrModel *model;
   const HrGpu *gpu = NULL;
   HrFtScenario ft;
   HrFtEstimate est;
   HrFtMethod m = HR_FT_QLORA;
-  char a[64];
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return hr_cli_usage_error ("headroom-cli", "%s", error->message);
-  if (argc > 1)
-    return hr_cli_usage_error ("headroom-cli", "unexpected argument “%s”", argv[1]);
+  if (!hr_cli_parse_options (&argc, &argv, "", NULL, entries, NULL, FALSE, &error))
+    return hr_cli_fail (error);
   if (model_id == NULL)
     return hr_cli_usage_error ("headroom-cli", "choose a model with --model ID");
   if ((model = hr_cli_find_model (catalog, model_id, &error)) == NULL)
@@ -664,20 +624,7 @@ cmd_finetune (int              argc,
       fputs (text, stdout);
     }
   else
-    {
-      printf ("%s · %s · seq %d × micro-batch %d · %d GPU(s)\n", model->name, hr_ft_method_to_string (m),
-              ft.seq_len, ft.micro_batch, ft.n_gpus);
-      printf ("  %-28s %s GiB\n", "Weights", hr_format_number_c_buf (a, 64, hr_to_gib (est.weights_bytes), 2));
-      printf ("  %-28s %s GiB\n", "Gradients", hr_format_number_c_buf (a, 64, hr_to_gib (est.gradients_bytes), 2));
-      printf ("  %-28s %s GiB\n", "Optimizer states", hr_format_number_c_buf (a, 64, hr_to_gib (est.optimizer_bytes), 2));
-      printf ("  %-28s %s GiB\n", "Activations", hr_format_number_c_buf (a, 64, hr_to_gib (est.activations_bytes), 2));
-      printf ("  %-28s %s GiB\n", "Buffers", hr_format_number_c_buf (a, 64, hr_to_gib (est.buffers_bytes), 2));
-      printf ("  %-28s %s GiB per GPU\n", "Total", hr_format_number_c_buf (a, 64, hr_to_gib (est.total_bytes), 2));
-      if (gpu)
-        printf ("  %-28s %s (%s GiB usable)\n", gpu->name,
-                hr_verdict_to_string (hr_finetune_verdict (&est, gpu, HR_DEFAULT_RESERVE, 0)),
-                hr_format_number_c_buf (a, 64, hr_to_gib (hr_finetune_usable_bytes (gpu, HR_DEFAULT_RESERVE, 0)), 2));
-    }
+    finetune_text (model, &ft, &est, gpu);
   return 0;
 }
 
@@ -731,13 +678,13 @@ run (int    argc,
   if (g_str_equal (command, "list"))
     return cmd_list (argc, argv, catalog);
   if (g_str_equal (command, "estimate"))
-    return cmd_estimate (argc, argv, catalog);
+    return run_scenario_command (argc, argv, "estimate", catalog, estimate_command);
   if (g_str_equal (command, "matrix"))
-    return cmd_matrix (argc, argv, catalog);
+    return run_scenario_command (argc, argv, "matrix", catalog, matrix_command);
   if (g_str_equal (command, "launch"))
-    return cmd_launch (argc, argv, catalog);
+    return run_scenario_command (argc, argv, "launch", catalog, launch_command);
   if (g_str_equal (command, "compare"))
-    return cmd_compare (argc, argv, catalog);
+    return run_scenario_command (argc, argv, "compare", catalog, compare_command);
   if (g_str_equal (command, "finetune"))
     return cmd_finetune (argc, argv, catalog);
   if (g_str_equal (command, "chart"))

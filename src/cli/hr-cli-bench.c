@@ -504,11 +504,10 @@ hr_cli_bench (int              argc,
   gboolean json = FALSE;
   int quick = 0;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
+    HR_CLI_JSON_OPTION (json),
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Fewer repetitions (for CI smoke runs)", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) octx = g_option_context_new ("");
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
@@ -528,12 +527,8 @@ hr_cli_bench (int              argc,
   const HrModel *model = hr_catalog_find_model (catalog, "glm-4.5-air");
   const HrGpu *gpu = hr_catalog_find_gpu (catalog, "rtx-pro-6000-blackwell-96gb");
 
-  g_option_context_add_main_entries (octx, entries, NULL);
-  if (!g_option_context_parse (octx, &argc, &argv, &error))
-    {
-      hr_cli_print_error ("headroom-cli", error->message);
-      return 2;
-    }
+  if (!hr_cli_parse_options (&argc, &argv, "", NULL, entries, NULL, TRUE, &error))
+    return hr_cli_fail (error);
   if (model == NULL)
     model = hr_catalog_get_model (catalog, 0);
   if (gpu == NULL)

@@ -363,7 +363,6 @@ hr_cli_chart (int              argc,
     { "months", 0, 0, G_OPTION_ARG_INT, &o.months, "tco: months to draw (auto)", "N" },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree gpointer data = NULL;
   HrCliArgs args;
@@ -391,14 +390,11 @@ hr_cli_chart (int              argc,
                                argv[1]);
 
   hr_cli_args_init (&args);
-  ctx = g_option_context_new ("KIND");
   help = g_strdup_printf (HELP_FORMAT, kinds_bar);
-  g_option_context_set_summary (ctx, help);
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, hr_cli_scenario_options (&args));
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+  if (!hr_cli_parse_options (&argc, &argv, "KIND", help, entries, hr_cli_scenario_options (&args), TRUE,
+                             &error))
     {
-      status = hr_cli_usage_error ("headroom-cli", "%s", error->message);
+      status = hr_cli_fail (error);
       goto out;
     }
   if (argc > 2)

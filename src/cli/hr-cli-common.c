@@ -102,7 +102,7 @@ hr_cli_scenario_options (HrCliArgs *args)
       "vLLM/SGLang without CUDA graphs (vLLM --enforce-eager, SGLang --disable-cuda-graph)", NULL },
     { "free-memory", 0, 0, G_OPTION_ARG_NONE, &args->free_memory,
       "With --gpu this: size against the memory free now, not the total", NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &args->json, "JSON output", NULL },
+    HR_CLI_JSON_OPTION (args->json),
     { "csv", 0, 0, G_OPTION_ARG_NONE, &args->csv, "CSV output", NULL },
     { NULL }
   };
@@ -112,24 +112,34 @@ hr_cli_scenario_options (HrCliArgs *args)
   return group;
 }
 
-static gboolean
-usage (GError     **error,
-       const char  *fmt,
-       ...) G_GNUC_PRINTF (2, 3);
+/* Sets a usage error (exit 2) and is FALSE, for `return usage (error, …);` */
+#define usage(error, ...) \
+  (g_set_error ((error), HR_CLI_ERROR, HR_CLI_ERROR_USAGE, __VA_ARGS__), FALSE)
 
-static gboolean
-usage (GError     **error,
-       const char  *fmt,
-       ...)
+gboolean
+hr_cli_parse_options (int                 *argc,
+                      char              ***argv,
+                      const char          *parameter,
+                      const char          *summary,
+                      const GOptionEntry  *entries,
+                      GOptionGroup        *group,
+                      gboolean             positional,
+                      GError             **error)
 {
-  va_list ap;
-  g_autofree char *msg = NULL;
+  g_autoptr(GOptionContext) ctx = g_option_context_new (parameter);
+  g_autoptr(GError) local = NULL;
 
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, msg);
-  return FALSE;
+  if (summary != NULL)
+    g_option_context_set_summary (ctx, summary);
+  if (entries != NULL)
+    g_option_context_add_main_entries (ctx, entries, NULL);
+  if (group != NULL)
+    g_option_context_add_group (ctx, group);
+  if (!g_option_context_parse (ctx, argc, argv, &local))
+    return usage (error, "%s", local->message);
+  if (!positional && *argc > 1)
+    return usage (error, "unexpected argument “%s”", (*argv)[1]);
+  return TRUE;
 }
 
 /* A token count that may be 0 (an empty context). */
@@ -161,6 +171,21 @@ suggestions_text (GPtrArray *ids)
   return g_string_free (s, FALSE);
 }
 
+/* "unknown GPU “X”; did you mean …? (see: headroom-cli list gpus)"; takes @near. */
+static void
+unknown_entry (GError     **error,
+               const char  *what,
+               const char  *id,
+               GPtrArray   *near,
+               const char  *list)
+{
+  g_autofree char *hint = suggestions_text (near);
+
+  g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "unknown %s “%s”%s (see: headroom-cli list %s)",
+               what, id, hint, list);
+  g_clear_pointer (&near, g_ptr_array_unref);
+}
+
 const HrModel *
 hr_cli_find_model (const HrCatalog  *catalog,
                    const char       *id,
@@ -169,11 +194,7 @@ hr_cli_find_model (const HrCatalog  *catalog,
   const HrModel *model = hr_catalog_find_model (catalog, id);
 
   if (model == NULL)
-    {
-      g_autoptr(GPtrArray) near = hr_catalog_suggest_models (catalog, id, 3);
-      g_autofree char *hint = suggestions_text (near);
-      usage (error, "unknown model “%s”%s (see: headroom-cli list models)", id, hint);
-    }
+    unknown_entry (error, "model", id, hr_catalog_suggest_models (catalog, id, 3), "models");
   return model;
 }
 
@@ -185,11 +206,7 @@ hr_cli_find_gpu (const HrCatalog  *catalog,
   const HrGpu *gpu = hr_catalog_find_gpu (catalog, id);
 
   if (gpu == NULL)
-    {
-      g_autoptr(GPtrArray) near = hr_catalog_suggest_gpus (catalog, id, 3);
-      g_autofree char *hint = suggestions_text (near);
-      usage (error, "unknown GPU “%s”%s (see: headroom-cli list gpus)", id, hint);
-    }
+    unknown_entry (error, "GPU", id, hr_catalog_suggest_gpus (catalog, id, 3), "gpus");
   return gpu;
 }
 
@@ -355,32 +372,6 @@ hr_cli_scenario_clear (HrCliScenario *cs)
   g_clear_pointer (&cs->owned_gpu, hr_gpu_free);
   g_clear_pointer (&cs->this_gpu, hr_gpu_free);
   g_clear_pointer (&cs->gpus, g_ptr_array_unref);
-}
-
-gboolean
-hr_cli_parse_scenario (int              *argc,
-                       char           ***argv,
-                       const HrCatalog  *catalog,
-                       HrCliScenario    *out,
-                       GError          **error)
-{
-  HrCliArgs args;
-  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
-  g_autoptr(GError) local = NULL;
-  gboolean ok;
-
-  hr_cli_args_init (&args);
-  g_option_context_set_main_group (ctx, hr_cli_scenario_options (&args));
-  g_option_context_set_ignore_unknown_options (ctx, TRUE);
-  g_option_context_set_help_enabled (ctx, FALSE);
-  if (!g_option_context_parse (ctx, argc, argv, &local))
-    {
-      hr_cli_args_clear (&args);
-      return usage (error, "%s", local->message);
-    }
-  ok = hr_cli_scenario_resolve (&args, catalog, TRUE, out, error);
-  hr_cli_args_clear (&args);
-  return ok;
 }
 
 int

@@ -15,6 +15,9 @@ typedef enum
   HR_CLI_ERROR_FAILED = 1,  /* the work failed: exit 1 */
 } HrCliError;
 
+/* The --json entry every command's option table has. */
+#define HR_CLI_JSON_OPTION(flag) { "json", 0, 0, G_OPTION_ARG_NONE, &(flag), "JSON output", NULL }
+
 /* The raw option values, filled by GOption. */
 typedef struct
 {
@@ -73,6 +76,17 @@ const char     *hr_cli_engine_choices       (void);
 gboolean        hr_cli_engine_parse         (const char      *str,
                                              HrEngine        *engine,
                                              GError         **error);
+/* Parses argv against @entries and @group (either may be NULL; @group is taken) in a context
+ * named @parameter with @summary: a bad option, or any argument left when not @positional, is
+ * a usage error ("unexpected argument “x”"). */
+gboolean        hr_cli_parse_options        (int                 *argc,
+                                             char              ***argv,
+                                             const char          *parameter,
+                                             const char          *summary,
+                                             const GOptionEntry  *entries,
+                                             GOptionGroup        *group,
+                                             gboolean             positional,
+                                             GError             **error);
 /* Turns parsed options into a scenario. @need_gpu: whether a GPU is mandatory. */
 gboolean        hr_cli_scenario_resolve     (const HrCliArgs *args,
                                              const HrCatalog *catalog,
@@ -80,13 +94,6 @@ gboolean        hr_cli_scenario_resolve     (const HrCliArgs *args,
                                              HrCliScenario   *out,
                                              GError         **error);
 void            hr_cli_scenario_clear       (HrCliScenario   *cs);
-
-/* Parses the scenario options out of argv (leaving other arguments in place) and resolves them. */
-gboolean        hr_cli_parse_scenario       (int             *argc,
-                                             char          ***argv,
-                                             const HrCatalog *catalog,
-                                             HrCliScenario   *out,
-                                             GError         **error);
 
 /* The detected computer for --gpu this: matched to @catalog, as one device (GPUs of the most
  * numerous kind, else the CPU + system RAM); @n_gpus receives their count.  FALSE with a

@@ -9,23 +9,6 @@
 #include <stdio.h>
 
 static void
-json_bytes (HrJsonWriter *w,
-            const char   *stem,
-            double        bytes)
-{
-  g_autofree char *gib = g_strconcat (stem, "_gib", NULL);
-  g_autofree char *exact = g_strconcat (stem, "_bytes", NULL);
-
-  hr_json_key (w, gib);
-  hr_json_number (w, isfinite (bytes) ? hr_to_gib (bytes) : NAN, 2);
-  hr_json_key (w, exact);
-  if (isfinite (bytes))
-    hr_json_int (w, (gint64) bytes);
-  else
-    hr_json_null (w);
-}
-
-static void
 json_gpu (HrJsonWriter        *w,
           const HrDetectedGpu *d,
           guint                index)
@@ -38,9 +21,9 @@ json_gpu (HrJsonWriter        *w,
   hr_json_key (w, "vendor"); hr_json_string (w, d->vendor);
   hr_json_key (w, "pci_id"); hr_json_string (w, d->pci_device ? pci : NULL);
   hr_json_key (w, "source"); hr_json_string (w, hr_detect_source_to_string (d->source));
-  json_bytes (w, "vram_total", d->vram_total);
-  json_bytes (w, "vram_used", d->vram_used);
-  json_bytes (w, "gtt_total", d->gtt_total);
+  hr_json_gib_bytes (w, "vram_total", d->vram_total);
+  hr_json_gib_bytes (w, "vram_used", d->vram_used);
+  hr_json_gib_bytes (w, "gtt_total", d->gtt_total);
   hr_json_key (w, "integrated"); hr_json_bool (w, d->integrated);
   hr_json_key (w, "match"); hr_json_string (w, d->match ? d->match->id : NULL);
   hr_json_key (w, "match_by"); hr_json_string (w, d->match_by);
@@ -62,7 +45,7 @@ json_device (HrJsonWriter *w,
   hr_json_key (w, "bandwidth_gbs"); hr_json_number (w, gpu->bandwidth_gbs, 1);
   hr_json_key (w, "fp16_tflops"); hr_json_number (w, gpu->fp16_tflops, 1);
   hr_json_key (w, "cpu_cores"); hr_json_int (w, gpu->cpu_cores);
-  json_bytes (w, "used", used);
+  hr_json_gib_bytes (w, "used", used);
   hr_json_key (w, "source"); hr_json_string (w, gpu->source);
   hr_json_end_object (w);
 }
@@ -84,8 +67,8 @@ detect_json (const HrSystem *sys,
   hr_json_key (&w, "logical_cpus"); hr_json_int (&w, sys->logical_cpus);
   hr_json_key (&w, "physical_cores"); hr_json_int (&w, sys->physical_cores);
   hr_json_end_object (&w);
-  json_bytes (&w, "ram_total", sys->mem_total);
-  json_bytes (&w, "ram_available", sys->mem_available);
+  hr_json_gib_bytes (&w, "ram_total", sys->mem_total);
+  hr_json_gib_bytes (&w, "ram_available", sys->mem_available);
   hr_json_key (&w, "ram_bandwidth_gbs"); hr_json_number (&w, sys->ram_bandwidth_gbs, 1);
   hr_json_key (&w, "ram_bandwidth_source"); hr_json_string (&w, sys->ram_bandwidth_source);
   hr_json_key (&w, "gpus");
@@ -183,31 +166,20 @@ hr_cli_detect (int              argc,
 {
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
+    HR_CLI_JSON_OPTION (json),
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("");
   g_autoptr(GError) error = NULL;
   g_autoptr(HrSystem) sys = NULL;
   g_autoptr(HrGpu) device = NULL;
   g_autofree char *text = NULL;
   int count = 1;
 
-  g_option_context_set_summary (ctx, "This computer's GPUs, CPU and RAM, and how they match the catalog.\n"
-                                     "Reads under HEADROOM_SYSROOT (default /); nvidia-smi from PATH.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    {
-      hr_cli_print_error ("headroom-cli", error->message);
-      return 2;
-    }
-  if (argc > 1)
-    {
-      g_autofree char *msg = g_strdup_printf ("unexpected argument “%s”", argv[1]);
-
-      hr_cli_print_error ("headroom-cli", msg);
-      return 2;
-    }
+  if (!hr_cli_parse_options (&argc, &argv, "",
+                             "This computer's GPUs, CPU and RAM, and how they match the catalog.\n"
+                             "Reads under HEADROOM_SYSROOT (default /); nvidia-smi from PATH.",
+                             entries, NULL, FALSE, &error))
+    return hr_cli_fail (error);
   sys = hr_system_detect (TRUE);
   hr_system_match (sys, catalog);
   device = hr_system_make_device (sys, FALSE, &count);

@@ -464,7 +464,7 @@ hr_cli_inspect (int    argc,
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &a.gpu, "Estimate on this GPU (see: list gpus)", "ID" },
     { "gpu-custom", 0, 0, G_OPTION_ARG_STRING, &a.gpu_custom, "Estimate on a custom GPU", "SPEC" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &a.gpus, "Number of GPUs (1)", "N" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "JSON output", NULL },
+    HR_CLI_JSON_OPTION (a.json),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.files, NULL, "FILE.gguf" },
     { NULL }
   };
