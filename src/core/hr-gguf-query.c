@@ -31,19 +31,29 @@ static const struct
 
 #define LLAMA_FTYPE_GUESSED 1024
 
-guint32
-hr_gguf_get_version (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->version;
-}
+/* The header's plain fields: one line each, one body for all. */
+#define DEFINE_FIELD_GETTER(Type, name, field, fallback) \
+  Type                                                   \
+  hr_gguf_##name (const HrGguf *gguf)                    \
+  {                                                      \
+    g_return_val_if_fail (gguf != NULL, fallback);       \
+    return gguf->field;                                  \
+  }
 
-guint
-hr_gguf_get_n_tensors (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->tensors->len;
-}
+DEFINE_FIELD_GETTER (guint32, get_version, version, 0)
+DEFINE_FIELD_GETTER (guint, get_n_tensors, tensors->len, 0)
+DEFINE_FIELD_GETTER (guint64, get_n_params, n_params, 0)
+DEFINE_FIELD_GETTER (guint64, get_tensor_bytes, tensor_bytes, 0)
+DEFINE_FIELD_GETTER (guint64, get_expert_bytes, expert_bytes, 0)
+DEFINE_FIELD_GETTER (guint64, get_expert_params, expert_params, 0)
+DEFINE_FIELD_GETTER (const GArray *, get_bytes_by_type, by_type, NULL)
+DEFINE_FIELD_GETTER (guint32, get_alignment, alignment, 0)
+DEFINE_FIELD_GETTER (guint64, get_data_offset, data_offset, 0)
+DEFINE_FIELD_GETTER (guint64, get_data_size, data_size, 0)
+DEFINE_FIELD_GETTER (guint64, get_file_size, file_size, 0)
+DEFINE_FIELD_GETTER (gboolean, is_complete, complete, FALSE)
+DEFINE_FIELD_GETTER (guint, get_n_splits, n_splits, 0)
+DEFINE_FIELD_GETTER (guint, get_n_kv, kvs->len, 0)
 
 const HrGgufTensor *
 hr_gguf_get_tensor (const HrGguf *gguf,
@@ -67,83 +77,6 @@ hr_gguf_find_tensor (const HrGguf *gguf,
   if (index == 0)
     return NULL;
   return &g_array_index (gguf->tensors, HrGgufTensor, index - 1);
-}
-
-guint64
-hr_gguf_get_n_params (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->n_params;
-}
-
-guint64
-hr_gguf_get_tensor_bytes (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->tensor_bytes;
-}
-
-guint64
-hr_gguf_get_expert_bytes (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->expert_bytes;
-}
-
-guint64
-hr_gguf_get_expert_params (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->expert_params;
-}
-
-const GArray *
-hr_gguf_get_bytes_by_type (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, NULL);
-  return gguf->by_type;
-}
-
-guint32
-hr_gguf_get_alignment (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->alignment;
-}
-
-guint64
-hr_gguf_get_data_offset (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->data_offset;
-}
-
-guint64
-hr_gguf_get_data_size (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->data_size;
-}
-
-guint64
-hr_gguf_get_file_size (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->file_size;
-}
-
-gboolean
-hr_gguf_is_complete (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, FALSE);
-  return gguf->complete;
-}
-
-guint
-hr_gguf_get_n_splits (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->n_splits;
 }
 
 const char *
@@ -177,13 +110,6 @@ hr_gguf_file_type_to_string (int file_type)
     if (file_types[i].ftype == file_type)
       return file_types[i].name;
   return NULL;
-}
-
-guint
-hr_gguf_get_n_kv (const HrGguf *gguf)
-{
-  g_return_val_if_fail (gguf != NULL, 0);
-  return gguf->kvs->len;
 }
 
 const char *
