@@ -12,14 +12,18 @@
 
 G_BEGIN_DECLS
 
+/* One kind of entry: the list in catalog order and its index by id. */
+typedef struct
+{
+  GPtrArray *items;         /* owned */
+  GHashTable *index;        /* id → item, borrowed */
+} HrCatalogList;
+
 struct _HrCatalog
 {
-  GPtrArray *models;        /* HrModel, owned */
-  GHashTable *model_index;  /* id → HrModel, borrowed */
-  GPtrArray *gpus;          /* HrGpu, owned */
-  GHashTable *gpu_index;
-  GPtrArray *quants;        /* HrQuantMix, owned */
-  GHashTable *quant_index;
+  HrCatalogList models;     /* HrModel */
+  HrCatalogList gpus;       /* HrGpu */
+  HrCatalogList quants;     /* HrQuantMix */
   HrPricing *pricing;
 };
 

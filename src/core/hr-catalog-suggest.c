@@ -145,7 +145,7 @@ hr_catalog_suggest_models (const HrCatalog *catalog,
 {
   g_return_val_if_fail (catalog != NULL, NULL);
 
-  return suggest (catalog->models, hr_catalog_model_id, model_name, id, max);
+  return suggest (catalog->models.items, hr_catalog_model_id, model_name, id, max);
 }
 
 GPtrArray *
@@ -155,5 +155,5 @@ hr_catalog_suggest_gpus (const HrCatalog *catalog,
 {
   g_return_val_if_fail (catalog != NULL, NULL);
 
-  return suggest (catalog->gpus, hr_catalog_gpu_id, gpu_name, id, max);
+  return suggest (catalog->gpus.items, hr_catalog_gpu_id, gpu_name, id, max);
 }

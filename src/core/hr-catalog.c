@@ -22,60 +22,123 @@ G_DEFINE_QUARK (hr-catalog-error-quark, hr_catalog_error)
 /* ------------------------------------------------------------------------------------------ */
 /* Entry lists                                                                                 */
 
+static void
+list_init (HrCatalogList  *list,
+           GDestroyNotify  free_func)
+{
+  list->items = g_ptr_array_new_with_free_func (free_func);
+  list->index = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+static void
+list_clear (HrCatalogList *list)
+{
+  /* The index borrows its keys from the entries: drop it first. */
+  g_hash_table_unref (list->index);
+  g_ptr_array_unref (list->items);
+}
+
 /* Adds @item, or replaces the entry with the same id in place (same position in the list). */
 static void
-list_put (GPtrArray      *list,
-          GHashTable     *index,
-          GDestroyNotify  free_func,
-          const char     *id,
-          gpointer        item)
+list_put (HrCatalogList *list,
+          const char    *id,
+          gpointer       item)
 {
-  gpointer old = g_hash_table_lookup (index, id);
+  gpointer old = g_hash_table_lookup (list->index, id);
   guint pos;
 
-  if (old != NULL && g_ptr_array_find (list, old, &pos))
+  if (old != NULL && g_ptr_array_find (list->items, old, &pos))
     {
       /* The key belongs to the old entry: drop it from the index before freeing that. */
-      g_hash_table_remove (index, id);
-      list->pdata[pos] = item;
-      free_func (old);
+      g_hash_table_remove (list->index, id);
+      g_ptr_array_insert (list->items, (int) pos, item);
+      g_ptr_array_remove_index (list->items, pos + 1);
     }
   else
-    g_ptr_array_add (list, item);
-  g_hash_table_insert (index, (gpointer) id, item);
+    g_ptr_array_add (list->items, item);
+  g_hash_table_insert (list->index, (gpointer) id, item);
 }
 
 static gboolean
-list_remove (GPtrArray  *list,
-             GHashTable *index,
-             const char *id)
+list_remove (HrCatalogList *list,
+             const char    *id)
 {
   gpointer old;
 
   if (id == NULL)
     return FALSE;
-  old = g_hash_table_lookup (index, id);
+  old = g_hash_table_lookup (list->index, id);
   if (old == NULL)
     return FALSE;
-  g_hash_table_remove (index, id);
-  return g_ptr_array_remove (list, old);
+  g_hash_table_remove (list->index, id);
+  return g_ptr_array_remove (list->items, old);
 }
+
+static gpointer
+list_find (const HrCatalogList *list,
+           const char          *id)
+{
+  return id != NULL ? g_hash_table_lookup (list->index, id) : NULL;
+}
+
+/* The public accessors of each list, written once: hr_catalog_add_model (),
+ * hr_catalog_n_models (), hr_catalog_get_model (), hr_catalog_find_model () … */
+#define DEFINE_LIST_ADD(Type, one, many)                         \
+  void                                                                      \
+  hr_catalog_add_##one (HrCatalog *catalog,                                 \
+                        Type      *item)                                    \
+  {                                                                         \
+    g_return_if_fail (catalog != NULL);                                     \
+    g_return_if_fail (item != NULL && item->id != NULL);                    \
+    list_put (&catalog->many, item->id, item);                              \
+  }
+
+#define DEFINE_LIST_REMOVE(one, many)                                       \
+  gboolean                                                                  \
+  hr_catalog_remove_##one (HrCatalog  *catalog,                             \
+                           const char *id)                                  \
+  {                                                                         \
+    g_return_val_if_fail (catalog != NULL, FALSE);                          \
+    return list_remove (&catalog->many, id);                                \
+  }
+
+#define DEFINE_LIST_GET(Type, one, many)                                    \
+  guint                                                                     \
+  hr_catalog_n_##many (const HrCatalog *catalog)                            \
+  {                                                                         \
+    g_return_val_if_fail (catalog != NULL, 0);                              \
+    return catalog->many.items->len;                                        \
+  }                                                                         \
+                                                                            \
+  const Type *                                                              \
+  hr_catalog_get_##one (const HrCatalog *catalog,                           \
+                        guint            index)                             \
+  {                                                                         \
+    g_return_val_if_fail (catalog != NULL, NULL);                           \
+    g_return_val_if_fail (index < catalog->many.items->len, NULL);          \
+    return g_ptr_array_index (catalog->many.items, index);                  \
+  }
+
+#define DEFINE_LIST_FIND(Type, one, many)                                   \
+  const Type *                                                              \
+  hr_catalog_find_##one (const HrCatalog *catalog,                          \
+                         const char      *id)                               \
+  {                                                                         \
+    g_return_val_if_fail (catalog != NULL, NULL);                           \
+    return list_find (&catalog->many, id);                                  \
+  }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Public API                                                                                  */
-
 
 HrCatalog *
 hr_catalog_new_empty (void)
 {
   HrCatalog *catalog = g_new0 (HrCatalog, 1);
 
-  catalog->models = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_free);
-  catalog->model_index = g_hash_table_new (g_str_hash, g_str_equal);
-  catalog->gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_gpu_free);
-  catalog->gpu_index = g_hash_table_new (g_str_hash, g_str_equal);
-  catalog->quants = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_quant_mix_free);
-  catalog->quant_index = g_hash_table_new (g_str_hash, g_str_equal);
+  list_init (&catalog->models, (GDestroyNotify) hr_model_free);
+  list_init (&catalog->gpus, (GDestroyNotify) hr_gpu_free);
+  list_init (&catalog->quants, (GDestroyNotify) hr_quant_mix_free);
   return catalog;
 }
 
@@ -84,13 +147,9 @@ hr_catalog_free (HrCatalog *catalog)
 {
   if (catalog == NULL)
     return;
-  /* The indexes borrow their keys from the entries: drop them first. */
-  g_hash_table_unref (catalog->model_index);
-  g_hash_table_unref (catalog->gpu_index);
-  g_hash_table_unref (catalog->quant_index);
-  g_ptr_array_unref (catalog->models);
-  g_ptr_array_unref (catalog->gpus);
-  g_ptr_array_unref (catalog->quants);
+  list_clear (&catalog->models);
+  list_clear (&catalog->gpus);
+  list_clear (&catalog->quants);
   g_clear_pointer (&catalog->pricing, hr_pricing_free);
   g_free (catalog);
 }
@@ -160,127 +219,16 @@ hr_catalog_new_default (GError **error)
   return g_steal_pointer (&catalog);
 }
 
-void
-hr_catalog_add_model (HrCatalog *catalog,
-                      HrModel   *model)
-{
-  g_return_if_fail (catalog != NULL);
-  g_return_if_fail (model != NULL && model->id != NULL);
-
-  list_put (catalog->models, catalog->model_index, (GDestroyNotify) hr_model_free, model->id,
-            model);
-}
-
-void
-hr_catalog_add_gpu (HrCatalog *catalog,
-                    HrGpu     *gpu)
-{
-  g_return_if_fail (catalog != NULL);
-  g_return_if_fail (gpu != NULL && gpu->id != NULL);
-
-  list_put (catalog->gpus, catalog->gpu_index, (GDestroyNotify) hr_gpu_free, gpu->id, gpu);
-}
-
-void
-hr_catalog_add_quant (HrCatalog  *catalog,
-                      HrQuantMix *mix)
-{
-  g_return_if_fail (catalog != NULL);
-  g_return_if_fail (mix != NULL && mix->id != NULL);
-
-  list_put (catalog->quants, catalog->quant_index, (GDestroyNotify) hr_quant_mix_free, mix->id,
-            mix);
-}
-
-gboolean
-hr_catalog_remove_model (HrCatalog  *catalog,
-                         const char *id)
-{
-  g_return_val_if_fail (catalog != NULL, FALSE);
-
-  return list_remove (catalog->models, catalog->model_index, id);
-}
-
-gboolean
-hr_catalog_remove_gpu (HrCatalog  *catalog,
-                       const char *id)
-{
-  g_return_val_if_fail (catalog != NULL, FALSE);
-
-  return list_remove (catalog->gpus, catalog->gpu_index, id);
-}
-
-guint
-hr_catalog_n_models (const HrCatalog *catalog)
-{
-  g_return_val_if_fail (catalog != NULL, 0);
-
-  return catalog->models->len;
-}
-
-const HrModel *
-hr_catalog_get_model (const HrCatalog *catalog,
-                      guint            index)
-{
-  g_return_val_if_fail (catalog != NULL, NULL);
-  g_return_val_if_fail (index < catalog->models->len, NULL);
-
-  return g_ptr_array_index (catalog->models, index);
-}
-
-const HrModel *
-hr_catalog_find_model (const HrCatalog *catalog,
-                       const char      *id)
-{
-  g_return_val_if_fail (catalog != NULL, NULL);
-
-  return id != NULL ? g_hash_table_lookup (catalog->model_index, id) : NULL;
-}
-
-guint
-hr_catalog_n_gpus (const HrCatalog *catalog)
-{
-  g_return_val_if_fail (catalog != NULL, 0);
-
-  return catalog->gpus->len;
-}
-
-const HrGpu *
-hr_catalog_get_gpu (const HrCatalog *catalog,
-                    guint            index)
-{
-  g_return_val_if_fail (catalog != NULL, NULL);
-  g_return_val_if_fail (index < catalog->gpus->len, NULL);
-
-  return g_ptr_array_index (catalog->gpus, index);
-}
-
-const HrGpu *
-hr_catalog_find_gpu (const HrCatalog *catalog,
-                     const char      *id)
-{
-  g_return_val_if_fail (catalog != NULL, NULL);
-
-  return id != NULL ? g_hash_table_lookup (catalog->gpu_index, id) : NULL;
-}
-
-guint
-hr_catalog_n_quants (const HrCatalog *catalog)
-{
-  g_return_val_if_fail (catalog != NULL, 0);
-
-  return catalog->quants->len;
-}
-
-const HrQuantMix *
-hr_catalog_get_quant (const HrCatalog *catalog,
-                      guint            index)
-{
-  g_return_val_if_fail (catalog != NULL, NULL);
-  g_return_val_if_fail (index < catalog->quants->len, NULL);
-
-  return g_ptr_array_index (catalog->quants, index);
-}
+DEFINE_LIST_ADD (HrModel, model, models)
+DEFINE_LIST_ADD (HrGpu, gpu, gpus)
+DEFINE_LIST_ADD (HrQuantMix, quant, quants)
+DEFINE_LIST_REMOVE (model, models)
+DEFINE_LIST_REMOVE (gpu, gpus)
+DEFINE_LIST_GET (HrModel, model, models)
+DEFINE_LIST_GET (HrGpu, gpu, gpus)
+DEFINE_LIST_GET (HrQuantMix, quant, quants)
+DEFINE_LIST_FIND (HrModel, model, models)
+DEFINE_LIST_FIND (HrGpu, gpu, gpus)
 
 const HrQuantMix *
 hr_catalog_find_quant (const HrCatalog *catalog,
@@ -292,13 +240,13 @@ hr_catalog_find_quant (const HrCatalog *catalog,
 
   if (id == NULL)
     return NULL;
-  mix = g_hash_table_lookup (catalog->quant_index, id);
+  mix = list_find (&catalog->quants, id);
   if (mix != NULL)
     return mix;
   /* People type "q4_k_m" as often as "Q4_K_M". */
-  for (guint i = 0; i < catalog->quants->len; i++)
+  for (guint i = 0; i < catalog->quants.items->len; i++)
     {
-      mix = g_ptr_array_index (catalog->quants, i);
+      mix = g_ptr_array_index (catalog->quants.items, i);
       if (g_ascii_strcasecmp (mix->id, id) == 0)
         return mix;
     }
