@@ -208,6 +208,49 @@ hr_catalog_member (JsonObject *object,
   return node;
 }
 
+/* The member @field in *@out, NULL when absent: an error only when it is @required. */
+static gboolean
+read_member (const HrEntry *entry,
+             JsonObject    *object,
+             const char    *field,
+             gboolean       required,
+             JsonNode     **out,
+             GError       **error)
+{
+  *out = hr_catalog_member (object, field);
+  if (*out == NULL && required)
+    {
+      hr_entry_error (error, entry, field, _("is missing"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A JSON integer or float member in *@out (NULL when absent); anything else is @type_error. */
+static gboolean
+read_numeric (const HrEntry *entry,
+              JsonObject    *object,
+              const char    *field,
+              gboolean       required,
+              const char    *type_error,
+              JsonNode     **out,
+              GError       **error)
+{
+  GType type;
+
+  if (!read_member (entry, object, field, required, out, error))
+    return FALSE;
+  if (*out == NULL)
+    return TRUE;
+  type = json_node_get_value_type (*out);
+  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    {
+      hr_entry_error (error, entry, field, "%s", type_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 hr_entry_read_string (const HrEntry *entry,
                       JsonObject    *object,
@@ -217,20 +260,15 @@ hr_entry_read_string (const HrEntry *entry,
                       char         **out,
                       GError       **error)
 {
-  JsonNode *node = hr_catalog_member (object, field);
+  JsonNode *node;
   const char *str;
 
   *out = NULL;
+  if (!read_member (entry, object, field, required, &node, error))
+    return FALSE;
   if (node == NULL)
-    {
-      if (required)
-        {
-          hr_entry_error (error, entry, field, _("is missing"));
-          return FALSE;
-        }
-      return TRUE;
-    }
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return TRUE;
+  if (json_node_get_value_type (node) != G_TYPE_STRING)
     {
       hr_entry_error (error, entry, field, _("must be a string"));
       return FALSE;
@@ -268,30 +306,16 @@ hr_entry_read_number (const HrEntry *entry,
                       double        *out,
                       GError       **error)
 {
-  JsonNode *node = hr_catalog_member (object, field);
-  GType type;
+  JsonNode *node;
   double value;
 
   *out = NAN;
+  if (!read_numeric (entry, object, field, required, _("must be a number"), &node, error))
+    return FALSE;
   if (node == NULL)
-    {
-      if (required)
-        {
-          hr_entry_error (error, entry, field, _("is missing"));
-          return FALSE;
-        }
-      return TRUE;
-    }
-  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  if (type == G_TYPE_INT64)
-    value = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    value = json_node_get_double (node);
-  else
-    {
-      hr_entry_error (error, entry, field, _("must be a number"));
-      return FALSE;
-    }
+    return TRUE;
+  /* json-glib converts an integer to a double here. */
+  value = json_node_get_double (node);
   if (!isfinite (value))
     {
       hr_entry_error (error, entry, field, _("must be a finite number"));
@@ -319,23 +343,16 @@ hr_entry_read_int (const HrEntry *entry,
                    gint64        *out,
                    GError       **error)
 {
-  JsonNode *node = hr_catalog_member (object, field);
-  GType type;
+  JsonNode *node;
 
   *out = fallback;
+  if (!read_numeric (entry, object, field, required, _("must be a whole number"), &node, error))
+    return FALSE;
   if (node == NULL)
-    {
-      if (required)
-        {
-          hr_entry_error (error, entry, field, _("is missing"));
-          return FALSE;
-        }
-      return TRUE;
-    }
-  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  if (type == G_TYPE_INT64)
+    return TRUE;
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
     *out = json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
+  else
     {
       double value = json_node_get_double (node);
 
@@ -346,11 +363,6 @@ hr_entry_read_int (const HrEntry *entry,
           return FALSE;
         }
       *out = (gint64) value;
-    }
-  else
-    {
-      hr_entry_error (error, entry, field, _("must be a whole number"));
-      return FALSE;
     }
   if (*out < min || *out > max)
     {
@@ -393,7 +405,7 @@ hr_entry_read_bool (const HrEntry *entry,
   *out = fallback;
   if (node == NULL)
     return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+  if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     {
       hr_entry_error (error, entry, field, _("must be true or false"));
       return FALSE;
