@@ -278,24 +278,6 @@ recurrent_state_bytes (Ctx    *ctx,
   return *conv_out + (double) d_inner * d_state * 4;
 }
 
-static void
-add_group (HrModel     *model,
-           HrLayerKind  kind,
-           int          kv_heads,
-           int          k_dim,
-           int          v_dim,
-           int          window,
-           double       state)
-{
-  hr_model_add_layer_merged (model, kind, kv_heads, k_dim, v_dim, window, state);
-}
-
-static char *
-slugify (const char *text)
-{
-  return hr_slugify (text, 80, "gguf-model");
-}
-
 static gboolean
 arch_name_ok (const char *arch)
 {
@@ -537,8 +519,8 @@ hr_gguf_to_model (const HrGguf  *gguf,
   model->name = hr_text_sanitize (name, 200);
   quant = hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf));
   {
-    g_autofree char *base = slugify (name);
-    g_autofree char *q = quant != NULL ? slugify (quant) : NULL;
+    g_autofree char *base = hr_slugify (name, 80, "gguf-model");
+    g_autofree char *q = quant != NULL ? hr_slugify (quant, 80, "gguf-model") : NULL;
 
     model->id = q != NULL && !g_str_has_suffix (base, q) ? g_strdup_printf ("%s-%s", base, q)
                                                           : g_steal_pointer (&base);
@@ -626,16 +608,16 @@ hr_gguf_to_model (const HrGguf  *gguf,
       const LayerInfo *l = &layers[i];
 
       if (l->state)
-        add_group (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, state);
+        hr_model_add_layer_merged (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, state);
       if (!l->attn)
         continue;
       if (is_mla)
-        add_group (model, HR_LAYER_MLA, 1, kv_lora + rope_dim, 0, 0, 0);
+        hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, kv_lora + rope_dim, 0, 0, 0);
       else if (l->swa)
-        add_group (model, chunked ? HR_LAYER_CHUNKED : HR_LAYER_SLIDING, l->kv_heads,
-                   key_len_swa, value_len_swa, window, 0);
+        hr_model_add_layer_merged (model, chunked ? HR_LAYER_CHUNKED : HR_LAYER_SLIDING, l->kv_heads,
+                                   key_len_swa, value_len_swa, window, 0);
       else
-        add_group (model, HR_LAYER_FULL, l->kv_heads, key_len, value_len, 0, 0);
+        hr_model_add_layer_merged (model, HR_LAYER_FULL, l->kv_heads, key_len, value_len, 0, 0);
     }
   hr_model_set_conv_bytes (model, state, conv);
 

@@ -19,24 +19,6 @@
 
 G_DEFINE_QUARK (hr-hfconfig-error-quark, hr_hfconfig_error)
 
-static void
-add_group (HrModel     *model,
-           HrLayerKind  kind,
-           int          kv_heads,
-           int          k_dim,
-           int          v_dim,
-           int          window,
-           double       state)
-{
-  hr_model_add_layer_merged (model, kind, kv_heads, k_dim, v_dim, window, state);
-}
-
-static char *
-slugify (const char *text)
-{
-  return hr_slugify (text, 80, "config-model");
-}
-
 /* A string member of @object, NULL when absent or not a string. */
 static const char *
 member_string (JsonObject *object,
@@ -340,7 +322,7 @@ build_model (Cfg        *cfg,
                             : a.model_type != NULL ? a.model_type : "config.json model");
     }
   model->name = g_strdup (base_name);
-  model->id = slugify (base_name);
+  model->id = hr_slugify (base_name, 80, "config-model");
   model->family = g_strdup (a.model_type);
   model->native_dtype = native_dtype (cfg);
   model->source = g_strdup_printf ("config.json (%s)", model->hf_repo != NULL ? model->hf_repo
@@ -414,30 +396,30 @@ build_model (Cfg        *cfg,
             if (!cached)
               break;
             if (a.mla)
-              add_group (model, HR_LAYER_MLA, 1, a.kv_lora + a.rope, 0, 0, 0);
+              hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, a.kv_lora + a.rope, 0, 0, 0);
             else if (a.global_head_dim > 0)
               /* Gemma 4: with attention_k_eq_v, V is K's values but engines store both. */
-              add_group (model, HR_LAYER_FULL, a.global_kv_heads, a.global_head_dim,
-                         a.global_head_dim, 0, 0);
+              hr_model_add_layer_merged (model, HR_LAYER_FULL, a.global_kv_heads, a.global_head_dim,
+                                         a.global_head_dim, 0, 0);
             else
-              add_group (model, HR_LAYER_FULL, a.kv_heads, a.head_dim, a.head_dim, 0, 0);
+              hr_model_add_layer_merged (model, HR_LAYER_FULL, a.kv_heads, a.head_dim, a.head_dim, 0, 0);
             break;
           case MIX_SLIDING:
           case MIX_CHUNKED:
             if (!cached)
               break;
             if (a.mla)
-              add_group (model, HR_LAYER_MLA, 1, a.kv_lora + a.rope, 0, 0, 0);
+              hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, a.kv_lora + a.rope, 0, 0, 0);
             else
-              add_group (model, a.mixer[i] == MIX_SLIDING ? HR_LAYER_SLIDING : HR_LAYER_CHUNKED,
-                         a.kv_heads, a.head_dim, a.head_dim, a.window, 0);
+              hr_model_add_layer_merged (model, a.mixer[i] == MIX_SLIDING ? HR_LAYER_SLIDING : HR_LAYER_CHUNKED,
+                                         a.kv_heads, a.head_dim, a.head_dim, a.window, 0);
             break;
           case MIX_LINEAR:
           case MIX_MAMBA:
             {
               double conv, st = hr_arch_state_bytes (&a, a.mixer[i], &conv);
 
-              add_group (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, st);
+              hr_model_add_layer_merged (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, st);
               hr_model_set_conv_bytes (model, st, conv);
             }
             break;
