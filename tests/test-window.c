@@ -123,12 +123,9 @@ test_change_controls (void)
 {
   HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
-  AdwComboRow *quant_row = hr_size_view_get_quant_row (view);
-  GListModel *quants = adw_combo_row_get_model (quant_row);
   HrScenario es;
   HrEstimate ee;
   g_auto(HrSizeState) st;
-  guint q8 = GTK_INVALID_LIST_POSITION;
 
   /* model */
   g_assert_true (hr_picker_set_selected_id (hr_size_view_get_model_picker (view), "qwen3-32b"));
@@ -154,14 +151,7 @@ test_change_controls (void)
   assert_shows (view, &es, &ee, &st);
 
   /* quant */
-  for (guint i = 0; i < g_list_model_get_n_items (quants); i++)
-    {
-      g_autoptr(GtkStringObject) so = g_list_model_get_item (quants, i);
-      if (g_str_equal (gtk_string_object_get_string (so), "Q8_0"))
-        q8 = i;
-    }
-  g_assert_cmpuint (q8, !=, GTK_INVALID_LIST_POSITION);
-  adw_combo_row_set_selected (quant_row, q8);
+  g_assert_true (hr_picker_set_selected_id (hr_size_view_get_quant_picker (view), "Q8_0"));
   hr_test_wait_size_view (view);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "Q8_0");
   hr_size_state_clear (&st);
@@ -304,6 +294,93 @@ test_picker_search (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find-model", NULL));
   hr_test_spin (50);
   hr_picker_popdown (models);
+  hr_test_window_close (window);
+}
+
+/* The quantization picker: every quant once, grouped by format family; typing "q5" leaves
+ * the Q5 mixes, Enter picks the first, and the session and the scenario follow. */
+static void
+test_quant_search (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrPicker *quants = hr_size_view_get_quant_picker (view);
+  HrCatalog *catalog = hr_size_view_get_catalog (view);
+  const char *q5[] = { "Q5_K_M", "Q5_K_S", "Q5_1", "Q5_0" };
+  const char *groups[] = { "16-bit", "GGUF k-quants", "GGUF legacy" };
+  GListModel *shown = hr_picker_get_shown (quants);
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (quants), ADW_TYPE_ACTION_ROW);
+  GtkWidget *focus;
+  guint n_headers = 0, n_seen = 0;
+
+  /* the whole list: each quant of the catalog once, under its family's heading */
+  g_assert_cmpuint (hr_picker_search (quants, ""), ==, hr_catalog_n_quants (catalog));
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (shown, i);
+      const char *id = hr_picker_item_get_id (it);
+      const char *group = hr_picker_item_get_group (it);
+
+      if (hr_picker_item_is_header (it))
+        {
+          n_headers++;
+          continue;
+        }
+      if (g_str_equal (id, "BF16"))
+        g_assert_cmpstr (group, ==, groups[0]);
+      else if (g_str_equal (id, "Q4_K_M") || g_str_equal (id, "Q6_K"))
+        g_assert_cmpstr (group, ==, groups[1]);
+      else if (g_str_equal (id, "Q8_0") || g_str_equal (id, "Q4_0"))
+        g_assert_cmpstr (group, ==, groups[2]);
+      else if (g_str_has_prefix (id, "IQ"))
+        g_assert_cmpstr (group, ==, "GGUF i-quants");
+      else if (g_str_has_prefix (id, "UD-"))
+        g_assert_cmpstr (group, ==, "GGUF Unsloth dynamic");
+      g_assert_nonnull (hr_catalog_find_quant (catalog, id));
+      g_assert_cmpstr (hr_picker_item_get_subtitle (it), ==, hr_catalog_find_quant (catalog, id)->label);
+    }
+  g_assert_cmpuint (n_headers, >=, 6);
+
+  /* the row opens the list with the search entry focused (Alt+Q, Enter or a click on the row) */
+  g_assert_nonnull (row);
+  g_signal_emit_by_name (row, "activated");
+  hr_test_spin (100);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (GTK_IS_TEXT (focus));
+  g_assert_nonnull (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY));
+
+  /* typing "q5": the four Q5 mixes, under two headings, the 5.5-bit K-quants first */
+  gtk_editable_set_text (GTK_EDITABLE (focus), "q5");
+  g_assert_cmpuint (hr_picker_search (quants, "q5"), ==, G_N_ELEMENTS (q5));
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (shown, i);
+      if (hr_picker_item_is_header (it))
+        continue;
+      g_assert_cmpuint (n_seen, <, G_N_ELEMENTS (q5));
+      g_assert_cmpstr (hr_picker_item_get_id (it), ==, q5[n_seen++]);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, G_N_ELEMENTS (q5) + 2);
+
+  /* Enter picks the first, the list closes; the session, the scenario and the row follow */
+  g_signal_emit_by_name (focus, "activate");   /* what Enter does in the entry */
+  hr_test_wait_size_view (view);
+  g_assert_cmpstr (hr_session_get_quant (hr_size_view_get_session (view)), ==, "Q5_K_M");
+  g_assert_false (gtk_widget_get_mapped (focus));
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "Q5_K_M");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==,
+                   hr_catalog_find_quant (catalog, "Q5_K_M")->label);
+
+  /* a quant chosen elsewhere (the session, in any case) moves the picker */
+  g_assert_true (hr_size_view_select_quant (view, "iq4_xs"));
+  hr_test_wait_size_view (view);
+  g_assert_cmpstr (hr_picker_get_selected_id (quants), ==, "IQ4_XS");
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "IQ4_XS");
+  g_assert_false (hr_size_view_select_quant (view, "Q9_Z"));
+  g_assert_cmpstr (hr_picker_get_selected_id (quants), ==, "IQ4_XS");
+
+  hr_size_view_select_quant (view, "Q4_K_M");
+  hr_test_wait_size_view (view);
   hr_test_window_close (window);
 }
 
@@ -559,6 +636,7 @@ main (int   argc,
   g_test_add_func ("/window/coalesce", test_coalesce);
   g_test_add_func ("/window/settings-restore", test_settings_restore);
   g_test_add_func ("/window/picker-search", test_picker_search);
+  g_test_add_func ("/window/quant-search", test_quant_search);
   g_test_add_func ("/window/simulator", test_simulator);
   g_test_add_func ("/window/apply-answers", test_apply_answers);
   g_test_add_func ("/window/window-state", test_window_state);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hr-detect.h"
+#include "hr-quant-format.h"
 #include "hr-scenario-state.h"
 #include "hr-units.h"
 
@@ -119,5 +120,104 @@ hr_picker_items_gpus (const HrCatalog *catalog)
       g_ptr_array_add (items, hr_picker_item_new (g->id, g->name ? g->name : g->id, summary, group, search));
     }
   sort_by_group (items, yours);
+  return items;
+}
+
+/* Quantizations --------------------------------------------------------------------------- */
+
+typedef enum
+{
+  QUANT_GROUP_FLOAT16,
+  QUANT_GROUP_K,
+  QUANT_GROUP_I,
+  QUANT_GROUP_DYNAMIC,
+  QUANT_GROUP_LEGACY,
+  QUANT_GROUP_LOW_FLOAT,
+  QUANT_GROUP_INTEGER,
+  N_QUANT_GROUPS
+} QuantGroup;
+
+static QuantGroup
+quant_group (const HrQuantMix *q)
+{
+  switch (hr_quant_format (q->id))
+    {
+    case HR_QUANT_FORMAT_FLOAT:
+      return QUANT_GROUP_FLOAT16;
+    case HR_QUANT_FORMAT_FP8:
+    case HR_QUANT_FORMAT_MXFP4:
+    case HR_QUANT_FORMAT_NVFP4:
+      return QUANT_GROUP_LOW_FLOAT;
+    case HR_QUANT_FORMAT_INT8:
+    case HR_QUANT_FORMAT_INT4:
+      return QUANT_GROUP_INTEGER;
+    case HR_QUANT_FORMAT_GGUF:
+    case HR_N_QUANT_FORMATS:
+    default:
+      break;
+    }
+  if (g_str_has_prefix (q->id, "UD-"))
+    return QUANT_GROUP_DYNAMIC;
+  if (g_str_has_prefix (q->id, "IQ"))
+    return QUANT_GROUP_I;
+  if (q->default_type != NULL && g_str_has_suffix (q->default_type, "_K"))
+    return QUANT_GROUP_K;
+  return QUANT_GROUP_LEGACY;
+}
+
+static const char *
+quant_group_name (QuantGroup group)
+{
+  switch (group)
+    {
+    /* TRANSLATORS: a group of the quantization picker: BF16, F16 */
+    case QUANT_GROUP_FLOAT16: return _("16-bit");
+    /* TRANSLATORS: a group of the quantization picker: Q6_K, Q5_K_M, Q4_K_M … */
+    case QUANT_GROUP_K: return _("GGUF k-quants");
+    /* TRANSLATORS: a group of the quantization picker: IQ4_XS, IQ3_M, IQ2_XXS … */
+    case QUANT_GROUP_I: return _("GGUF i-quants");
+    /* TRANSLATORS: a group of the quantization picker: UD-Q4_K_XL, UD-Q2_K_XL */
+    case QUANT_GROUP_DYNAMIC: return _("GGUF Unsloth dynamic");
+    /* TRANSLATORS: a group of the quantization picker: Q8_0, Q5_1, Q4_0 … */
+    case QUANT_GROUP_LEGACY: return _("GGUF legacy");
+    /* TRANSLATORS: a group of the quantization picker: FP8, MXFP4, NVFP4 */
+    case QUANT_GROUP_LOW_FLOAT: return _("8- and 4-bit float");
+    /* TRANSLATORS: a group of the quantization picker: AWQ-INT4, GPTQ-INT4 */
+    case QUANT_GROUP_INTEGER: return _("Integer checkpoints");
+    case N_QUANT_GROUPS:
+    default:
+      return _("Other");
+    }
+}
+
+GPtrArray *
+hr_picker_items_quants (const HrCatalog *catalog)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_return_val_if_fail (catalog != NULL, items);
+
+  for (guint g = 0; g < N_QUANT_GROUPS; g++)
+    {
+      g_autoptr(GPtrArray) mixes = g_ptr_array_new ();
+
+      /* stable insertion by bits per weight: the most precise first, catalog order among equals */
+      for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
+        {
+          const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
+          guint at = mixes->len;
+
+          if (quant_group (q) != g)
+            continue;
+          while (at > 0 && ((const HrQuantMix *) g_ptr_array_index (mixes, at - 1))->nominal_bpw < q->nominal_bpw)
+            at--;
+          g_ptr_array_insert (mixes, at, (gpointer) q);
+        }
+      for (guint i = 0; i < mixes->len; i++)
+        {
+          const HrQuantMix *q = g_ptr_array_index (mixes, i);
+          g_ptr_array_add (items, hr_picker_item_new (q->id, q->id, q->label, quant_group_name (g), q->label));
+        }
+    }
   return items;
 }

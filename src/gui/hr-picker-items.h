@@ -1,5 +1,5 @@
-/* hr-picker-items.h — the catalog's models and GPUs as picker entries, for the views that
- * pick them (Size, Compare, Fine-tune) */
+/* hr-picker-items.h — the catalog's models, GPUs and quantizations as picker entries, for the
+ * views that pick them (Size, Compare, Fine-tune) */
 #pragma once
 
 #include "hr-catalog.h"
@@ -11,5 +11,8 @@ G_BEGIN_DECLS
  * vendor).  Free with g_ptr_array_unref. */
 GPtrArray      *hr_picker_items_models      (const HrCatalog *catalog);
 GPtrArray      *hr_picker_items_gpus        (const HrCatalog *catalog);
+/* The catalog's quantizations by format family (16-bit, GGUF k-quants, i-quants, Unsloth
+ * dynamic, legacy, low-bit float, integer checkpoints), the most precise first inside each. */
+GPtrArray      *hr_picker_items_quants      (const HrCatalog *catalog);
 
 G_END_DECLS

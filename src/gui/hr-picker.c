@@ -35,6 +35,7 @@ struct _HrPicker
   HrPickerItem *selected;
   char *title;
   guint scroll_id;
+  gboolean compact;            /* at the end of a row: the choice's title alone */
 };
 
 enum
@@ -131,7 +132,7 @@ update_button (HrPicker *self)
 
   gtk_label_set_label (self->title_label, title);
   gtk_label_set_label (self->subtitle_label, subtitle);
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle[0] != '\0');
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), !self->compact && subtitle[0] != '\0');
 
   /* TRANSLATORS: accessible name of a picker: "<what>: <current choice>", e.g. "Model: GLM-4.5-Air" */
   a11y = g_strdup_printf (_("%s: %s"), self->title ? self->title : "", title);
@@ -644,6 +645,31 @@ hr_picker_set_placeholder (HrPicker   *self,
   g_object_set (self->search_entry, "placeholder-text", text, NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+}
+
+void
+hr_picker_set_compact (HrPicker *self,
+                       gboolean  compact)
+{
+  GtkWidget *button;
+
+  g_return_if_fail (HR_IS_PICKER (self));
+
+  self->compact = compact;
+  button = GTK_WIDGET (self->button);
+  if (compact)
+    {
+      gtk_widget_add_css_class (button, "flat");
+      gtk_widget_remove_css_class (GTK_WIDGET (self->title_label), "heading");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (button, "flat");
+      gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
+    }
+  gtk_widget_set_hexpand (button, !compact);
+  gtk_widget_set_valign (GTK_WIDGET (self), compact ? GTK_ALIGN_CENTER : GTK_ALIGN_FILL);
+  update_button (self);
 }
 
 void

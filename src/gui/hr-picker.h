@@ -39,6 +39,11 @@ void            hr_picker_set_footer        (HrPicker     *self,
                                              const char   *add_action,
                                              const char   *manage_action);
 
+/* A picker at the end of a row that names it: a flat button showing the choice's title
+ * alone (the row shows the rest). */
+void            hr_picker_set_compact       (HrPicker     *self,
+                                             gboolean      compact);
+
 /* Opens the list with the search entry focused (Ctrl+F / Ctrl+G). */
 void            hr_picker_popup             (HrPicker     *self);
 void            hr_picker_popdown           (HrPicker     *self);

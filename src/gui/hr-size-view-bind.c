@@ -2,9 +2,9 @@
  *
  * Each control moves one property of the session (hr-session.h), both ways; the session keeps
  * GSettings in step.  A combo row's position maps to the property's id through its list; an
- * adjustment's double to the property's integer, rounded.  The pickers' and the quant row's
- * lists are refilled when the catalog changes: their bindings are let go meanwhile, so a list
- * in between never reaches the session.
+ * adjustment's double to the property's integer, rounded.  The pickers' lists are refilled
+ * when the catalog changes: their bindings are let go meanwhile, so a list in between never
+ * reaches the session.
  */
 #include "hr-size-view-private.h"
 
@@ -51,45 +51,31 @@ position_to_table (GBinding     *binding,
   return TRUE;
 }
 
-static guint
-quant_position (HrSizeView *self,
-                const char *quant)
-{
-  GListModel *list = G_LIST_MODEL (self->quant_ids);
-
-  for (guint i = 0; quant != NULL && i < g_list_model_get_n_items (list); i++)
-    if (g_ascii_strcasecmp (gtk_string_list_get_string (self->quant_ids, i), quant) == 0)
-      return i;
-  return GTK_INVALID_LIST_POSITION;
-}
-
+/* The session's quant names the picker's entry whatever its case ("q4_k_m"). */
 static gboolean
-quant_to_position (GBinding     *binding,
-                   const GValue *from,
-                   GValue       *to,
-                   gpointer      user_data)
+quant_to_id (GBinding     *binding,
+             const GValue *from,
+             GValue       *to,
+             gpointer      user_data)
 {
   HrSizeView *self = user_data;
-  guint pos = quant_position (self, g_value_get_string (from));
+  const HrQuantMix *q = hr_catalog_find_quant (self->catalog, g_value_get_string (from));
 
-  if (pos == GTK_INVALID_LIST_POSITION)
+  if (q == NULL)
     return FALSE;
-  g_value_set_uint (to, pos);
+  g_value_set_string (to, q->id);
   return TRUE;
 }
 
 static gboolean
-position_to_quant (GBinding     *binding,
-                   const GValue *from,
-                   GValue       *to,
-                   gpointer      user_data)
+id_to_quant (GBinding     *binding,
+             const GValue *from,
+             GValue       *to,
+             gpointer      user_data)
 {
-  HrSizeView *self = user_data;
-  guint pos = g_value_get_uint (from);
-
-  if (self->quant_ids == NULL || pos >= g_list_model_get_n_items (G_LIST_MODEL (self->quant_ids)))
+  if (g_value_get_string (from) == NULL)
     return FALSE;
-  g_value_set_string (to, gtk_string_list_get_string (self->quant_ids, pos));
+  g_value_copy (from, to);
   return TRUE;
 }
 
@@ -158,9 +144,9 @@ hr_size_view_bind_lists (HrSizeView *self)
                                                             "selected-id", flags);
   self->list_bindings[BIND_GPU] = g_object_bind_property (self->session, "gpu", self->gpu_picker,
                                                           "selected-id", flags);
-  self->list_bindings[BIND_QUANT] = g_object_bind_property_full (self->session, "quant", self->quant_row,
-                                                                 "selected", flags, quant_to_position,
-                                                                 position_to_quant, self, NULL);
+  self->list_bindings[BIND_QUANT] = g_object_bind_property_full (self->session, "quant", self->quant_picker,
+                                                                 "selected-id", flags, quant_to_id,
+                                                                 id_to_quant, self, NULL);
 }
 
 void

@@ -19,7 +19,8 @@ struct _HrSizeView
   HrPicker *model_picker;
   HrPicker *gpu_picker;
   AdwActionRow *gpus_row;
-  AdwComboRow *quant_row;
+  AdwActionRow *quant_row;
+  HrPicker *quant_picker;
   AdwComboRow *kv_row;
   AdwComboRow *engine_row;
   AdwComboRow *backend_row;
@@ -68,7 +69,6 @@ struct _HrSizeView
   GtkButton *pick_buttons[HR_N_PICKS];
   GtkSizeGroup *matrix_columns[6];
   GtkWidget *matrix_header;
-  GtkStringList *quant_ids;
 
   HrSession *session;
   HrCatalog *catalog;        /* the session's */

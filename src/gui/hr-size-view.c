@@ -34,19 +34,6 @@ static guint signals[N_SIGNALS];
 static void schedule_recompute (HrSizeView *self);
 /* Small helpers --------------------------------------------------------------------------- */
 
-static guint
-string_list_find (GListModel *list,
-                  const char *str)
-{
-  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
-    {
-      g_autoptr(GtkStringObject) so = g_list_model_get_item (list, i);
-      if (g_ascii_strcasecmp (gtk_string_object_get_string (so), str) == 0)
-        return i;
-    }
-  return GTK_INVALID_LIST_POSITION;
-}
-
 static const HrModel *
 selected_model (HrSizeView *self)
 {
@@ -86,71 +73,27 @@ fill_pickers (HrSizeView *self)
   hr_picker_set_items (self->gpu_picker, gpus);
 }
 
-static gint
-compare_quant_bpw (gconstpointer a,
-                   gconstpointer b)
-{
-  const HrQuantMix *qa = *(const HrQuantMix **) a;
-  const HrQuantMix *qb = *(const HrQuantMix **) b;
-
-  if (qa->nominal_bpw != qb->nominal_bpw)
-    return qa->nominal_bpw < qb->nominal_bpw ? 1 : -1;
-  return 0;
-}
-
+/* The quantizations by format family; the row names the current one's precision. */
 static void
 fill_quants (HrSizeView *self)
 {
-  g_autoptr(GPtrArray) quants = g_ptr_array_new ();
-  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+  g_autoptr(GPtrArray) quants = hr_picker_items_quants (self->catalog);
 
-  for (guint i = 0; i < hr_catalog_n_quants (self->catalog); i++)
-    g_ptr_array_add (quants, (gpointer) hr_catalog_get_quant (self->catalog, i));
-  /* stable insertion sort: most precise first, catalog order among equals */
-  for (guint i = 1; i < quants->len; i++)
-    for (guint j = i; j > 0 && compare_quant_bpw (&quants->pdata[j - 1], &quants->pdata[j]) > 0; j--)
-      {
-        gpointer tmp = quants->pdata[j];
-        quants->pdata[j] = quants->pdata[j - 1];
-        quants->pdata[j - 1] = tmp;
-      }
-  for (guint i = 0; i < quants->len; i++)
-    gtk_string_list_append (list, ((const HrQuantMix *) g_ptr_array_index (quants, i))->id);
-
-  g_set_object (&self->quant_ids, list);
-  adw_combo_row_set_model (self->quant_row, G_LIST_MODEL (list));
+  hr_picker_set_items (self->quant_picker, quants);
 }
 
 static void
-quant_list_setup_cb (GtkSignalListItemFactory *factory,
-                     GtkListItem              *item,
-                     HrSizeView               *self)
+quant_picked_cb (HrSizeView *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *id = gtk_label_new (NULL);
-  GtkWidget *label = gtk_label_new (NULL);
+  HrPickerItem *it = hr_picker_get_selected_item (self->quant_picker);
 
-  gtk_label_set_xalign (GTK_LABEL (id), 0);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "caption");
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (GTK_BOX (box), id);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_list_item_set_child (item, box);
+  adw_action_row_set_subtitle (self->quant_row, it ? hr_picker_item_get_subtitle (it) : "");
 }
 
 static void
-quant_list_bind_cb (GtkSignalListItemFactory *factory,
-                    GtkListItem              *item,
-                    HrSizeView               *self)
+quant_row_activated_cb (HrSizeView *self)
 {
-  GtkStringObject *so = gtk_list_item_get_item (item);
-  GtkWidget *box = gtk_list_item_get_child (item);
-  const char *id = gtk_string_object_get_string (so);
-  const HrQuantMix *q = self->catalog ? hr_catalog_find_quant (self->catalog, id) : NULL;
-
-  gtk_label_set_label (GTK_LABEL (gtk_widget_get_first_child (box)), id);
-  gtk_label_set_label (GTK_LABEL (gtk_widget_get_last_child (box)), q && q->label ? q->label : "");
+  hr_picker_popup (self->quant_picker);
 }
 
 /* Model-dependent limits ------------------------------------------------------------------ */
@@ -416,7 +359,6 @@ hr_size_view_dispose (GObject *object)
   /* the template's top box has no id, so dispose_template() leaves it to us */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
-  g_clear_object (&self->quant_ids);
   for (guint i = 0; i < G_N_ELEMENTS (self->matrix_columns); i++)
     g_clear_object (&self->matrix_columns[i]);
 
@@ -460,6 +402,7 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, gpu_picker);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, gpus_row);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, quant_row);
+  gtk_widget_class_bind_template_child (widget_class, HrSizeView, quant_picker);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, kv_row);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, engine_row);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, backend_row);
@@ -496,6 +439,7 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, simulator);
   gtk_widget_class_bind_template_callback_full (widget_class, "matrix_row_activated_cb",
                                                 G_CALLBACK (hr_size_view_matrix_row_activated));
+  gtk_widget_class_bind_template_callback (widget_class, quant_row_activated_cb);
 
   /* "view." actions: the window forwards its shortcuts (Ctrl+F, Ctrl+G, Ctrl+E) to the
    * visible view, whichever it is. */
@@ -507,8 +451,6 @@ hr_size_view_class_init (HrSizeViewClass *klass)
 static void
 hr_size_view_init (HrSizeView *self)
 {
-  GtkListItemFactory *factory;
-
   gtk_widget_init_template (GTK_WIDGET (self));
   /* the engines, in the engine table's order (the positions hr-size-view-bind.c maps) */
   adw_combo_row_set_model (self->engine_row,
@@ -520,12 +462,10 @@ hr_size_view_init (HrSizeView *self)
 
   hr_picker_set_placeholder (self->model_picker, _("Search models by name, family or vendor"));
   hr_picker_set_placeholder (self->gpu_picker, _("Search GPUs by name or vendor"));
-
-  factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (quant_list_setup_cb), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (quant_list_bind_cb), self);
-  adw_combo_row_set_list_factory (self->quant_row, factory);
-  g_object_unref (factory);
+  hr_picker_set_placeholder (self->quant_picker, _("Search quantizations, e.g. Q5 or 4-bit"));
+  hr_picker_set_compact (self->quant_picker, TRUE);
+  g_signal_connect_object (self->quant_picker, "notify::selected-id", G_CALLBACK (quant_picked_cb),
+                           self, G_CONNECT_SWAPPED);
 
   hr_size_view_build_results (self);
 
@@ -638,17 +578,13 @@ gboolean
 hr_size_view_select_quant (HrSizeView *self,
                            const char *quant)
 {
-  guint pos;
+  const HrQuantMix *q;
 
   g_return_val_if_fail (HR_IS_SIZE_VIEW (self), FALSE);
 
-  if (self->quant_ids == NULL || quant == NULL)
-    return FALSE;
-  pos = string_list_find (G_LIST_MODEL (self->quant_ids), quant);
-  if (pos == GTK_INVALID_LIST_POSITION)
-    return FALSE;
-  adw_combo_row_set_selected (self->quant_row, pos);
-  return TRUE;
+  /* "q4_k_m" names Q4_K_M too */
+  q = self->catalog != NULL ? hr_catalog_find_quant (self->catalog, quant) : NULL;
+  return q != NULL && hr_picker_set_selected_id (self->quant_picker, q->id);
 }
 
 gboolean
@@ -715,11 +651,11 @@ hr_size_view_get_gpu_picker (HrSizeView *self)
   return self->gpu_picker;
 }
 
-AdwComboRow *
-hr_size_view_get_quant_row (HrSizeView *self)
+HrPicker *
+hr_size_view_get_quant_picker (HrSizeView *self)
 {
   g_return_val_if_fail (HR_IS_SIZE_VIEW (self), NULL);
-  return self->quant_row;
+  return self->quant_picker;
 }
 
 AdwComboRow *

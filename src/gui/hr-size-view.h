@@ -52,7 +52,7 @@ const HrAdviceState *hr_size_view_get_advice (HrSizeView    *self);
 /* For tests: the controls and what they show. */
 HrPicker       *hr_size_view_get_model_picker (HrSizeView   *self);
 HrPicker       *hr_size_view_get_gpu_picker   (HrSizeView   *self);
-AdwComboRow    *hr_size_view_get_quant_row    (HrSizeView   *self);
+HrPicker       *hr_size_view_get_quant_picker (HrSizeView   *self);
 AdwComboRow    *hr_size_view_get_kv_row       (HrSizeView   *self);
 AdwComboRow    *hr_size_view_get_engine_row   (HrSizeView   *self);
 GtkAdjustment  *hr_size_view_get_context_adjustment (HrSizeView *self);

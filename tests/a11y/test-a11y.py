@@ -7,6 +7,7 @@ registry), the answers are read from the accessibility tree:
 
   verdict    pick a model (Ctrl+F) and a GPU (Ctrl+G) by typing; the verdict read from the tree
              is headroom-cli's for the same scenario
+  quant      pick a quantization by typing (Alt+Q, "q5", Enter); the verdict follows, as the CLI's
   tab        Tab goes round every control and into the results, never stuck on one widget
   wheel      the wheel over the context slider scrolls the sidebar, the context stays
   export     Ctrl+E exports the chart in view through the file chooser; a PNG file appears
@@ -15,6 +16,7 @@ registry), the answers are read from the accessibility tree:
 TAP output; exit 77 (skip) when the AT-SPI Python bindings are missing.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -89,7 +91,7 @@ def find(root, pred, timeout=10.0, only_showing=False):
         pump(0.2)
 
 
-MODIFIER_MASKS = {"Control_L": 1 << 2, "Shift_L": 1 << 0}
+MODIFIER_MASKS = {"Control_L": 1 << 2, "Shift_L": 1 << 0, "Alt_L": 1 << 3}
 
 
 def key(keysym_name, mods=()):
@@ -115,7 +117,7 @@ def type_text(text):
 
 
 KEYSYMS = {"Control_L": 0xffe3, "Shift_L": 0xffe1, "Tab": 0xff09, "Return": 0xff0d,
-           "Escape": 0xff1b, "a": 0x61, "e": 0x65, "f": 0x66, "g": 0x67}
+           "Escape": 0xff1b, "a": 0x61, "e": 0x65, "f": 0x66, "g": 0x67, "q": 0x71}
 
 
 def Gdk_keyval(name):
@@ -146,12 +148,17 @@ def app_root(proc):
     return None
 
 
-def cli_verdict(model, gpu):
-    out = subprocess.run([CLI, "estimate", "--model", model, "--gpu", gpu],
+def cli_verdict(model, gpu, quant="Q4_K_M"):
+    out = subprocess.run([CLI, "estimate", "--model", model, "--gpu", gpu, "--quant", quant],
                          capture_output=True, text=True, check=True).stdout
     verdict = [l for l in out.splitlines() if l.startswith("Verdict: ")][0][len("Verdict: "):]
     required = [l for l in out.splitlines() if l.strip().startswith("Required memory")][0].split()[2]
     return verdict, required
+
+
+def mentions(text, figure):
+    """Whether @text has the number @figure ("6.70" is the app's "6.7")."""
+    return any(abs(float(n) - float(figure)) < 0.005 for n in re.findall(r"\d+(?:\.\d+)?", text))
 
 
 def name_of(node):
@@ -234,8 +241,22 @@ def run(proc, exportdir):
     check("the verdict read from the tree is headroom-cli's", banner is not None,
           f"expected '{verdict}. … {required} …'")
 
+    # -- pick a quantization by typing: Alt+Q opens the list, "q5", Enter picks Q5_K_M --
+    key("q", ["Alt_L"])
+    pump(0.5)
+    type_text("q5")
+    pump(1.0)
+    key("Return")
+    verdict, required = cli_verdict("llama-3.1-8b", "rtx-4090-24gb", "Q5_K_M")
+    subtitle = find(frame, lambda n: name_of(n).startswith("Q5_K_M · "), 15)
+    check("typing picks the quantization", subtitle is not None,
+          "subtitle: " + (name_of(subtitle) if subtitle else "not found"))
+    banner = find(frame, lambda n: name_of(n).startswith(verdict + ".") and mentions(name_of(n), required), 15)
+    check("… and the verdict is headroom-cli's for Q5_K_M", banner is not None,
+          f"expected '{verdict}. … {required} …'")
+
     # -- Tab through every control --
-    sidebar_controls = ["Number of GPUs", "Context window in tokens", "Context window, logarithmic",
+    sidebar_controls = ["Quantization", "Number of GPUs", "Context window in tokens", "Context window, logarithmic",
                         "Concurrent sequences", "Percent of layers in system RAM"]  # a dense model: no MoE row
     key("Escape")
     pump(0.5)
