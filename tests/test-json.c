@@ -1,9 +1,11 @@
-/* test-json.c — hr_json_parse(): the one door for JSON from outside */
+/* test-json.c — hr_json_parse(): the one door for JSON from outside; HrJsonWriter */
 #include "hr-json.h"
+#include "hr-json-writer.h"
 #include "hr-catalog.h"
 #include "hr-hfconfig.h"
 #include "hr-pricing.h"
 
+#include <math.h>
 #include <string.h>
 
 /* @levels of '[' hidden from a bracket counter behind a comment full of closers, as in the
@@ -145,6 +147,83 @@ test_node_number (void)
   g_assert_false (hr_json_node_get_number (NULL, &v));
 }
 
+/* A table: pretty around it, each row an object on one line; the writer carries on pretty
+ * after the rows, and compact output ignores the row style. */
+static void
+write_rows (HrJsonWriter *w)
+{
+  hr_json_begin_object (w);
+  hr_json_key (w, "rows");
+  hr_json_begin_array (w);
+  for (int i = 0; i < 2; i++)
+    {
+      hr_json_begin_object_inline (w);
+      hr_json_key (w, "n");
+      hr_json_int (w, i);
+      hr_json_key (w, "tags");
+      hr_json_begin_array (w);
+      hr_json_string (w, "a");
+      hr_json_null (w);
+      hr_json_end_array (w);
+      hr_json_end_object (w);
+    }
+  hr_json_end_array (w);
+  hr_json_key (w, "empty");
+  hr_json_begin_array (w);
+  hr_json_end_array (w);
+  hr_json_key (w, "after");
+  hr_json_begin_object (w);
+  hr_json_key (w, "x");
+  hr_json_bool (w, TRUE);
+  hr_json_end_object (w);
+  hr_json_end_object (w);
+}
+
+static void
+test_writer_rows (void)
+{
+  g_autoptr(GString) pretty = g_string_new (NULL);
+  g_autoptr(GString) compact = g_string_new (NULL);
+  HrJsonWriter w;
+
+  hr_json_init (&w, pretty, TRUE);
+  write_rows (&w);
+  g_assert_cmpstr (pretty->str, ==,
+                   "{\n"
+                   "  \"rows\": [\n"
+                   "    {\"n\": 0, \"tags\": [\"a\", null]},\n"
+                   "    {\"n\": 1, \"tags\": [\"a\", null]}\n"
+                   "  ],\n"
+                   "  \"empty\": [],\n"
+                   "  \"after\": {\n"
+                   "    \"x\": true\n"
+                   "  }\n"
+                   "}");
+
+  hr_json_init (&w, compact, FALSE);
+  write_rows (&w);
+  g_assert_cmpstr (compact->str, ==,
+                   "{\"rows\":[{\"n\":0,\"tags\":[\"a\",null]},{\"n\":1,\"tags\":[\"a\",null]}],"
+                   "\"empty\":[],\"after\":{\"x\":true}}");
+}
+
+/* 15 significant digits, '.' as the decimal point, null for what JSON cannot hold. */
+static void
+test_writer_number_g (void)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const double values[] = { 1.19, 0.1 + 0.2, 80, 1e-5, 1234567.891234, 1e300, -2.5, NAN,
+                            INFINITY };
+  HrJsonWriter w;
+
+  hr_json_init (&w, out, FALSE);
+  hr_json_begin_array (&w);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    hr_json_number_g (&w, values[i]);
+  hr_json_end_array (&w);
+  g_assert_cmpstr (out->str, ==, "[1.19,0.3,80,1e-05,1234567.891234,1e+300,-2.5,null,null]");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -153,5 +232,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json/limits", test_limits);
   g_test_add_func ("/json/node-number", test_node_number);
   g_test_add_func ("/json/comment-hidden-nesting", test_comment_hidden_nesting);
+  g_test_add_func ("/json/writer-rows", test_writer_rows);
+  g_test_add_func ("/json/writer-number-g", test_writer_number_g);
   return g_test_run ();
 }

@@ -16,10 +16,17 @@ hr_json_init (HrJsonWriter *w,
   w->pretty = pretty;
 }
 
+/* Inside a container begun with hr_json_begin_object_inline ()? */
+static gboolean
+on_one_line (const HrJsonWriter *w)
+{
+  return w->inline_depth > 0 && w->depth >= w->inline_depth;
+}
+
 static void
 newline (HrJsonWriter *w)
 {
-  if (!w->pretty)
+  if (!w->pretty || on_one_line (w))
     return;
   g_string_append_c (w->out, '\n');
   for (int i = 0; i < w->depth; i++)
@@ -33,7 +40,7 @@ separate (HrJsonWriter *w)
   if (w->depth > 0 && w->depth < (int) G_N_ELEMENTS (w->need_comma))
     {
       if (w->need_comma[w->depth])
-        g_string_append_c (w->out, ',');
+        g_string_append (w->out, w->pretty && on_one_line (w) ? ", " : ",");
       w->need_comma[w->depth] = TRUE;
       newline (w);
     }
@@ -68,17 +75,28 @@ close_container (HrJsonWriter *w,
                  char          c)
 {
   gboolean had = w->depth < (int) G_N_ELEMENTS (w->need_comma) && w->need_comma[w->depth];
+  gboolean one_line = on_one_line (w);
 
   w->depth--;
-  if (had)
+  if (had && !one_line)
     newline (w);
   g_string_append_c (w->out, c);
+  if (w->inline_depth > w->depth)
+    w->inline_depth = 0;
 }
 
 void hr_json_begin_object (HrJsonWriter *w) { open_container (w, '{'); }
 void hr_json_end_object (HrJsonWriter *w) { close_container (w, '}'); }
 void hr_json_begin_array (HrJsonWriter *w) { open_container (w, '['); }
 void hr_json_end_array (HrJsonWriter *w) { close_container (w, ']'); }
+
+void
+hr_json_begin_object_inline (HrJsonWriter *w)
+{
+  open_container (w, '{');
+  if (w->inline_depth == 0)
+    w->inline_depth = w->depth;
+}
 
 void
 hr_json_escape_append (GString    *out,
@@ -154,6 +172,22 @@ hr_json_number (HrJsonWriter *w,
 
   value_prefix (w);
   g_string_append (w->out, hr_format_number_c_buf (buf, sizeof buf, value, decimals));
+}
+
+void
+hr_json_number_g (HrJsonWriter *w,
+                  double        value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    {
+      hr_json_null (w);
+      return;
+    }
+  /* g_ascii_formatd writes '.' whatever LC_NUMERIC says. */
+  value_prefix (w);
+  g_string_append (w->out, g_ascii_formatd (buf, sizeof buf, "%.15g", value));
 }
 
 void

@@ -17,6 +17,7 @@ typedef struct
   gboolean need_comma[64];
   gboolean pretty;
   gboolean after_key;
+  int inline_depth;           /* containers at this depth and deeper stay on one line; 0: none */
 } HrJsonWriter;
 
 void            hr_json_init                (HrJsonWriter    *w,
@@ -24,6 +25,8 @@ void            hr_json_init                (HrJsonWriter    *w,
                                              gboolean         pretty);
 void            hr_json_begin_object        (HrJsonWriter    *w);
 void            hr_json_end_object          (HrJsonWriter    *w);
+/* An object on one line ({"a": 1, "b": 2}) inside a pretty document: one row of a table. */
+void            hr_json_begin_object_inline (HrJsonWriter    *w);
 void            hr_json_begin_array         (HrJsonWriter    *w);
 void            hr_json_end_array           (HrJsonWriter    *w);
 void            hr_json_key                 (HrJsonWriter    *w,
@@ -34,6 +37,10 @@ void            hr_json_string              (HrJsonWriter    *w,
 void            hr_json_number              (HrJsonWriter    *w,
                                              double           value,
                                              int              decimals);
+/* 15 significant digits ("%.15g"): exact for every price or size a person writes, without
+ * the binary noise of %.17g.  NAN and infinities are written as null. */
+void            hr_json_number_g            (HrJsonWriter    *w,
+                                             double           value);
 void            hr_json_int                 (HrJsonWriter    *w,
                                              gint64           value);
 void            hr_json_bool                (HrJsonWriter    *w,

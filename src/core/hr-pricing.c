@@ -1,8 +1,8 @@
 /* hr-pricing.c — cloud GPU offers: the pricing feed format and its validation
  *
  * The feed comes from the network, so everything in it is hostile until checked: a bad offer is
- * dropped and counted, a bad document is an error, and nothing in it may crash us.  The JSON
- * writer is hand-rolled because json-glib 1.6 prints doubles with 17 digits ("1.1899999999999999").
+ * dropped and counted, a bad document is an error, and nothing in it may crash us.  The cache
+ * is written with HrJsonWriter: json-glib 1.6 prints doubles with 17 digits ("1.1899999999999999").
  */
 #include "hr-pricing.h"
 #include "hr-json.h"
@@ -194,36 +194,6 @@ parse_offer (JsonNode *node)
     return NULL;
 
   return g_steal_pointer (&offer);
-}
-
-static void
-append_string (GString    *out,
-               const char *text)
-{
-  if (text == NULL)
-    {
-      g_string_append (out, "null");
-      return;
-    }
-  g_string_append_c (out, '"');
-  hr_json_escape_append (out, text);
-  g_string_append_c (out, '"');
-}
-
-static void
-append_number (GString *out,
-               double   value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (value))
-    {
-      g_string_append (out, "null");
-      return;
-    }
-  /* 15 significant digits: exact for every price and size a person writes, and never the
-   * binary noise of %.17g.  g_ascii_formatd writes '.' whatever LC_NUMERIC says. */
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.15g", value));
 }
 
 HrPricing *
@@ -433,51 +403,63 @@ hr_pricing_parse (const char  *json,
   return g_steal_pointer (&pricing);
 }
 
+static void
+write_offer (HrJsonWriter  *w,
+             const HrOffer *offer)
+{
+  hr_json_begin_object_inline (w);
+  hr_json_key (w, "provider");
+  hr_json_string (w, offer->provider);
+  hr_json_key (w, "gpu_id");
+  hr_json_string (w, offer->gpu_id);
+  hr_json_key (w, "gpu");
+  hr_json_string (w, offer->gpu);
+  hr_json_key (w, "count");
+  hr_json_int (w, offer->count);
+  hr_json_key (w, "vram_gb");
+  hr_json_number_g (w, offer->vram_gb);
+  hr_json_key (w, "usd_per_hour");
+  hr_json_number_g (w, offer->usd_per_hour);
+  hr_json_key (w, "billing");
+  hr_json_string (w, offer->billing);
+  hr_json_key (w, "tier");
+  hr_json_string (w, offer->tier);
+  hr_json_key (w, "url");
+  hr_json_string (w, offer->url);
+  hr_json_end_object (w);
+}
+
+/* The feed format again, one offer a line. */
 char *
 hr_pricing_to_json (const HrPricing *pricing)
 {
   GString *out;
-  guint i;
+  HrJsonWriter w;
 
   g_return_val_if_fail (pricing != NULL, NULL);
 
-  out = g_string_new ("{\n  \"schema\": ");
-  g_string_append_printf (out, "%d", pricing->schema);
-  g_string_append (out, ",\n  \"updated\": ");
-  append_string (out, pricing->updated);
-  g_string_append (out, ",\n  \"currency\": ");
-  append_string (out, pricing->currency);
-  g_string_append (out, ",\n  \"source\": ");
-  append_string (out, pricing->source);
-  g_string_append_printf (out, ",\n  \"skipped\": %u,\n  \"unread\": %u,\n  \"offers\": [",
-                          pricing->skipped, pricing->unread);
-
-  for (i = 0; pricing->offers != NULL && i < pricing->offers->len; i++)
-    {
-      const HrOffer *offer = g_ptr_array_index (pricing->offers, i);
-
-      g_string_append (out, i == 0 ? "\n    {" : ",\n    {");
-      g_string_append (out, "\"provider\": ");
-      append_string (out, offer->provider);
-      g_string_append (out, ", \"gpu_id\": ");
-      append_string (out, offer->gpu_id);
-      g_string_append (out, ", \"gpu\": ");
-      append_string (out, offer->gpu);
-      g_string_append_printf (out, ", \"count\": %d", offer->count);
-      g_string_append (out, ", \"vram_gb\": ");
-      append_number (out, offer->vram_gb);
-      g_string_append (out, ", \"usd_per_hour\": ");
-      append_number (out, offer->usd_per_hour);
-      g_string_append (out, ", \"billing\": ");
-      append_string (out, offer->billing);
-      g_string_append (out, ", \"tier\": ");
-      append_string (out, offer->tier);
-      g_string_append (out, ", \"url\": ");
-      append_string (out, offer->url);
-      g_string_append_c (out, '}');
-    }
-
-  g_string_append (out, i == 0 ? "]\n}\n" : "\n  ]\n}\n");
+  out = g_string_new (NULL);
+  hr_json_init (&w, out, TRUE);
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "schema");
+  hr_json_int (&w, pricing->schema);
+  hr_json_key (&w, "updated");
+  hr_json_string (&w, pricing->updated);
+  hr_json_key (&w, "currency");
+  hr_json_string (&w, pricing->currency);
+  hr_json_key (&w, "source");
+  hr_json_string (&w, pricing->source);
+  hr_json_key (&w, "skipped");
+  hr_json_int (&w, pricing->skipped);
+  hr_json_key (&w, "unread");
+  hr_json_int (&w, pricing->unread);
+  hr_json_key (&w, "offers");
+  hr_json_begin_array (&w);
+  for (guint i = 0; pricing->offers != NULL && i < pricing->offers->len; i++)
+    write_offer (&w, g_ptr_array_index (pricing->offers, i));
+  hr_json_end_array (&w);
+  hr_json_end_object (&w);
+  g_string_append_c (out, '\n');
   return g_string_free (out, FALSE);
 }
 
