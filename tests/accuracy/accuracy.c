@@ -1683,8 +1683,10 @@ run_llama_compute (Report     *rep,
           exclude (rep, "llama_compute_logs", "scenario the core refuses");
           continue;
         }
-      name = g_strdup_printf ("memory: %s compute buffer%s (current builds)", host ? "host" : "device",
-                              host ? "" : fa ? ", flash attention" : ", no flash attention");
+      /* a fork's log (ik_llama.cpp) checks the same mechanism but is kept out of llama.cpp's rows */
+      name = g_strdup_printf ("memory: %s compute buffer%s (%s)", host ? "host" : "device",
+                              host ? "" : fa ? ", flash attention" : ", no flash attention",
+                              has (col (csv, row, "engine_build"), "ik_llama") ? "ik_llama.cpp fork" : "current builds");
       record (rep, name, host ? e.host_compute_bytes : e.compute_bytes / s.n_gpus, logged, NAN, NAN);
       if (rep->dump)
         fprintf (rep->dump, "llama_compute\t%s\t%s\tctx %" G_GINT64_FORMAT "\tub %d\tfa %d\t%.2f MiB (logged %.2f)\n",
