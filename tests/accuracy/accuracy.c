@@ -1414,10 +1414,14 @@ run_bench (Report          *rep,
       if (!c.prefill && version == HR_ENGINE_VERSION_CURRENT && hr_model_is_moe (c.model) &&
           (double) c.model->moe_intermediate * c.model->hidden < SMALL_EXPERT_WEIGHTS)
         {
-          /* Gemma 4 26B-A4B (128 experts of 704 × 2816): current CUDA builds decode at 60 % of
-           * the bandwidth-bound rate the model gives; the expert kernels' efficiency on matrices
-           * this small is not modelled (a known limit, kept visible here) */
-          exclude (rep, dataset, "decode of a MoE with many small experts (under 2.5 M weights each): not modelled");
+          /* Gemma 4 26B-A4B (128 experts of 704 × 2816, 8 per token) on an RTX 3090 decodes at
+           * 61 % of the bandwidth-bound rate, 69 µs per MoE layer more than modelled.  Not the
+           * experts' size: gpt-oss-20b (32 experts of 2880 × 2880, 4 per token) on the same GPU
+           * runs 76 µs per MoE layer slow too (kept: +50 %), yet on GB10 at the bandwidth-bound
+           * rate (−6 %), so a fixed cost per MoE layer fitted on the 3090 would put GB10 17 % low.
+           * Three rows on two devices do not pin the mechanism; kept visible here. */
+          exclude (rep, dataset, "decode of a MoE with many small experts (under 2.5 M weights each): "
+                                 "RTX 3090 runs 69 µs per MoE layer over the model, GB10 does not; not modelled");
           continue;
         }
       evaluate_speed (rep, &c, dataset);
