@@ -19,28 +19,30 @@
 
 /* Formatting ------------------------------------------------------------------------------ */
 
+/* @usd in dollars and cents, or NULL when it is not finite: the caller puts its unit around it,
+ * or a dash. */
+static char *
+finite_usd (double usd)
+{
+  return isfinite (usd) ? hr_size_format_usd (usd, 2) : NULL;
+}
+
 char *
 hr_cloud_format_hourly (double usd_per_hour)
 {
-  g_autofree char *usd = NULL;
+  g_autofree char *usd = finite_usd (usd_per_hour);
 
-  if (!isfinite (usd_per_hour))
-    return g_strdup (DASH);
-  usd = hr_size_format_usd (usd_per_hour, 2);
   /* TRANSLATORS: a price per hour, e.g. "$1.19/h" */
-  return g_strdup_printf (_("%s/h"), usd);
+  return usd ? g_strdup_printf (_("%s/h"), usd) : g_strdup (DASH);
 }
 
 char *
 hr_cloud_format_monthly (double usd)
 {
-  g_autofree char *n = NULL;
+  g_autofree char *n = finite_usd (usd);
 
-  if (!isfinite (usd))
-    return g_strdup (DASH);
-  n = hr_size_format_usd (usd, 2);
   /* TRANSLATORS: a monthly cost, e.g. "$144.70/month" */
-  return g_strdup_printf (_("%s/month"), n);
+  return n ? g_strdup_printf (_("%s/month"), n) : g_strdup (DASH);
 }
 
 char *

@@ -566,12 +566,7 @@ hr_cloud_view_new (HrSession *session)
 
   self = g_object_new (HR_TYPE_CLOUD_VIEW, NULL);
   self->session = g_object_ref (session);
-  g_signal_connect_object (session, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "pricing-changed", G_CALLBACK (scenario_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (scenario_changed_cb), self,
-                           G_CONNECT_SWAPPED);
+  hr_session_watch (session, self, G_CALLBACK (scenario_changed_cb), G_CALLBACK (scenario_changed_cb));
   if (hr_session_get_pricing_manager (session) != NULL)
     follow_pricing_manager (self, hr_session_get_pricing_manager (session));
   schedule_update (self);

@@ -20,6 +20,7 @@
 #include "hr-chart-data.h"
 #include "hr-export-dialog.h"
 #include "hr-picker-items.h"
+#include "hr-table-cells.h"
 #include "hr-toast.h"
 #include "hr-units.h"
 #include "hr-view-find.h"
@@ -539,22 +540,6 @@ hr_compare_view_get_request_mode (GtkWidget *widget)
 }
 
 static void
-hr_compare_view_measure (GtkWidget      *widget,
-                         GtkOrientation  orientation,
-                         int             for_size,
-                         int            *minimum,
-                         int            *natural,
-                         int            *minimum_baseline,
-                         int            *natural_baseline)
-{
-  GtkWidget *child = gtk_widget_get_first_child (widget);
-
-  *minimum = *natural = 0;
-  if (child != NULL && gtk_widget_get_visible (child))
-    gtk_widget_measure (child, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
-}
-
-static void
 hr_compare_view_size_allocate (GtkWidget *widget,
                                int        width,
                                int        height,
@@ -617,7 +602,7 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
   object_class->dispose = hr_compare_view_dispose;
   object_class->finalize = hr_compare_view_finalize;
   widget_class->size_allocate = hr_compare_view_size_allocate;
-  widget_class->measure = hr_compare_view_measure;
+  widget_class->measure = hr_table_view_measure;
   widget_class->get_request_mode = hr_compare_view_get_request_mode;
 
   g_type_ensure (HR_TYPE_PICKER);
@@ -683,13 +668,8 @@ hr_compare_view_new (HrSession *session)
   self->session = g_object_ref (session);
   self->catalog = hr_session_get_catalog (session);
   catalog_refresh (self);
-  g_signal_connect_object (session, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  /* the prices of the cheapest offers */
-  g_signal_connect_object (session, "pricing-changed", G_CALLBACK (scenario_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (catalog_refresh), self,
-                           G_CONNECT_SWAPPED);
+  /* prices change the cheapest offers */
+  hr_session_watch (session, self, G_CALLBACK (scenario_changed_cb), G_CALLBACK (catalog_refresh));
   scenario_changed_cb (self);
   return GTK_WIDGET (self);
 }

@@ -189,23 +189,9 @@ sync_names_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* One child (the template's), as a bin: measured and allocated here, so that the row names can
- * follow each allocation (a layout manager would allocate without this class). */
-static void
-hr_finetune_view_measure (GtkWidget      *widget,
-                          GtkOrientation  orientation,
-                          int             for_size,
-                          int            *minimum,
-                          int            *natural,
-                          int            *minimum_baseline,
-                          int            *natural_baseline)
-{
-  GtkWidget *child = gtk_widget_get_first_child (widget);
-
-  if (child != NULL)
-    gtk_widget_measure (child, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
-}
-
+/* One child (the template's), as a bin: measured (hr_table_view_measure()) and allocated here,
+ * so that the row names can follow each allocation (a layout manager would allocate without
+ * this class). */
 static void
 hr_finetune_view_size_allocate (GtkWidget *widget,
                                 int        width,
@@ -532,7 +518,7 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
 
-  widget_class->measure = hr_finetune_view_measure;
+  widget_class->measure = hr_table_view_measure;
   widget_class->size_allocate = hr_finetune_view_size_allocate;
 }
 
@@ -586,12 +572,7 @@ hr_finetune_view_new (HrSession *session)
   s = hr_session_get_scenario (session);
   if (s != NULL)
     gtk_adjustment_set_value (self->gpus_adjustment, hr_gpu_is_unified (s->gpu) ? 1 : s->n_gpus);
-  g_signal_connect_object (session, "scenario-changed", G_CALLBACK (scenario_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "pricing-changed", G_CALLBACK (scenario_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (catalog_refresh), self,
-                           G_CONNECT_SWAPPED);
+  hr_session_watch (session, self, G_CALLBACK (scenario_changed_cb), G_CALLBACK (catalog_refresh));
   scenario_changed_cb (self);
   return GTK_WIDGET (self);
 }

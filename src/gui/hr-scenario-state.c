@@ -68,38 +68,40 @@ hr_size_format_number (double value,
   return group_digits (buf);
 }
 
+/* @value as hr_size_format_number() writes it, or NULL when it is not finite: the caller puts
+ * its unit around it, or a dash. */
+static char *
+finite_number (double value,
+               int    decimals)
+{
+  return isfinite (value) ? hr_size_format_number (value, decimals) : NULL;
+}
+
 char *
 hr_size_format_gib (double bytes)
 {
-  g_autofree char *n = NULL;
+  g_autofree char *n = finite_number (hr_to_gib (bytes), 2);
 
-  if (!isfinite (bytes))
-    return g_strdup (DASH);
-  n = hr_size_format_number (hr_to_gib (bytes), 2);
   /* TRANSLATORS: a memory size in binary gigabytes, e.g. "67.96 GiB" */
-  return g_strdup_printf (_("%s GiB"), n);
+  return n ? g_strdup_printf (_("%s GiB"), n) : g_strdup (DASH);
 }
 
 char *
 hr_size_format_gb (double bytes)
 {
-  g_autofree char *n = NULL;
+  g_autofree char *n = finite_number (hr_to_gb (bytes), 2);
 
-  if (!isfinite (bytes))
-    return g_strdup (DASH);
-  n = hr_size_format_number (hr_to_gb (bytes), 2);
   /* TRANSLATORS: a memory size in decimal gigabytes, e.g. "75.12 GB" */
-  return g_strdup_printf (_("%s GB"), n);
+  return n ? g_strdup_printf (_("%s GB"), n) : g_strdup (DASH);
 }
 
 char *
 hr_size_format_margin (double bytes)
 {
-  g_autofree char *n = NULL;
+  g_autofree char *n = finite_number (fabs (hr_to_gib (bytes)), 2);
 
-  if (!isfinite (bytes))
+  if (n == NULL)
     return g_strdup (DASH);
-  n = hr_size_format_number (fabs (hr_to_gib (bytes)), 2);
   if (hr_round (hr_to_gib (bytes), 2) == 0)
     return g_strdup_printf (_("%s GiB"), n);
   /* TRANSLATORS: a signed memory margin, e.g. "+6.04 GiB" or "−9.16 GiB" (U+2212, a minus
@@ -110,13 +112,10 @@ hr_size_format_margin (double bytes)
 char *
 hr_size_format_tps (double tps)
 {
-  g_autofree char *n = NULL;
+  g_autofree char *n = finite_number (tps, tps >= 1000 ? 0 : 1);
 
-  if (!isfinite (tps))
-    return g_strdup (_("unknown"));
-  n = hr_size_format_number (tps, tps >= 1000 ? 0 : 1);
   /* TRANSLATORS: an estimated speed, e.g. "~40.2 tok/s" */
-  return g_strdup_printf (_("~%s tok/s"), n);
+  return n ? g_strdup_printf (_("~%s tok/s"), n) : g_strdup (_("unknown"));
 }
 
 static char *

@@ -835,6 +835,20 @@ hr_session_remove_gpu (HrSession  *self,
 }
 
 void
+hr_session_watch (HrSession *self,
+                  gpointer   view,
+                  GCallback  results_changed,
+                  GCallback  catalog_changed)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  g_return_if_fail (G_IS_OBJECT (view));
+
+  g_signal_connect_object (self, "scenario-changed", results_changed, view, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self, "pricing-changed", results_changed, view, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self, "catalog-changed", catalog_changed, view, G_CONNECT_SWAPPED);
+}
+
+void
 hr_session_request_advice (HrSession *self)
 {
   g_return_if_fail (HR_IS_SESSION (self));

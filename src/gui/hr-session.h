@@ -74,6 +74,12 @@ gboolean        hr_session_rename_model     (HrSession        *self,
 /* After changing the catalog some other way (a test, the detected GPUs): the same signal. */
 void            hr_session_catalog_changed  (HrSession        *self);
 
+/* For a view: calls @results_changed (@view) on "scenario-changed" and "pricing-changed" and
+ * @catalog_changed (@view) on "catalog-changed", for as long as @view lives. */
+void            hr_session_watch            (HrSession        *self,
+                                             gpointer          view,
+                                             GCallback         results_changed,
+                                             GCallback         catalog_changed);
 /* The whole-catalog advice (matrix, reverse answers, picks, launch commands) for the current
  * scenario, in a worker thread, one at a time: answers for a scenario that changed meanwhile
  * are dropped.  "advice-changed" when they are in. */

@@ -506,9 +506,7 @@ hr_size_view_set_session (HrSizeView *self,
   update_model_limits (self);
   update_backend_subtitle (self);
 
-  g_signal_connect_object (session, "scenario-changed", G_CALLBACK (schedule_recompute), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "pricing-changed", G_CALLBACK (schedule_recompute), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (refill), self, G_CONNECT_SWAPPED);
+  hr_session_watch (session, self, G_CALLBACK (schedule_recompute), G_CALLBACK (refill));
   g_signal_connect_object (session, "notify::model", G_CALLBACK (model_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::gpu", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::backend", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);

@@ -36,4 +36,15 @@ GtkWidget      *hr_table_column_label       (GtkSizeGroup   *column,
 GtkWidget      *hr_table_header_row         (GtkWidget      *cells,
                                              gboolean        focusable);
 
+/* The measure() of a view that holds one child (its template's box) and allocates it itself,
+ * to follow its width as its table does (Compare, Fine-tune): the child's size, or none while
+ * it is hidden. */
+void            hr_table_view_measure       (GtkWidget      *widget,
+                                             GtkOrientation  orientation,
+                                             int             for_size,
+                                             int            *minimum,
+                                             int            *natural,
+                                             int            *minimum_baseline,
+                                             int            *natural_baseline);
+
 G_END_DECLS

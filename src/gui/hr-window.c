@@ -10,6 +10,7 @@
 #include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "hr-cloud-view.h"
 #include "hr-compare-view.h"
@@ -267,29 +268,23 @@ title_visible_cb (HrWindow *self)
 
 /* Actions ----------------------------------------------------------------------------------- */
 
-static void
-find_model_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  forward_to_view (HR_WINDOW (widget), "view.find-model", NULL);
-}
+/* The window's actions each view has: "win.find-model" activates the visible view's
+ * "view.find-model", and so on. */
+static const char * const forwarded_actions[] = {
+  "win.find-model", "win.find-gpu", "win.export-chart", "win.copy-json",
+};
 
 static void
-find_gpu_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
+forward_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
-  forward_to_view (HR_WINDOW (widget), "view.find-gpu", NULL);
-}
+  g_autofree char *view_action = g_strconcat ("view.", action_name + strlen ("win."), NULL);
 
-static void
-export_chart_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
   /* "" lets the view pick the chart that is most in view */
-  forward_to_view (HR_WINDOW (widget), "view.export-chart", g_variant_new_string (""));
+  if (g_str_equal (action_name, "win.export-chart"))
+    parameter = g_variant_new_string ("");
+  forward_to_view (HR_WINDOW (widget), view_action, parameter);
 }
 
 static void
@@ -310,14 +305,6 @@ toggle_sidebar_action (GtkWidget  *widget,
   /* only a folded scenario hides; beside the results it is always there */
   if (self->flap != NULL && adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
-}
-
-static void
-copy_json_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  forward_to_view (HR_WINDOW (widget), "view.copy-json", NULL);
 }
 
 /* Alt+1…4: the views in the switcher's order. */
@@ -533,10 +520,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
   gtk_widget_class_bind_template_callback (widget_class, visible_view_changed_cb);
 
-  gtk_widget_class_install_action (widget_class, "win.find-model", NULL, find_model_action);
-  gtk_widget_class_install_action (widget_class, "win.find-gpu", NULL, find_gpu_action);
-  gtk_widget_class_install_action (widget_class, "win.export-chart", NULL, export_chart_action);
-  gtk_widget_class_install_action (widget_class, "win.copy-json", NULL, copy_json_action);
+  for (guint i = 0; i < G_N_ELEMENTS (forwarded_actions); i++)
+    gtk_widget_class_install_action (widget_class, forwarded_actions[i], NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.cycle-panes", "b", cycle_panes_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.show-view", "i", show_view_action);
