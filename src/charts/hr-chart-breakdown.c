@@ -342,33 +342,28 @@ known_figures (const HrChartBreakdown *data,
 }
 
 void
-hr_chart_breakdown_draw (cairo_t                *cr,
-                         double                  width,
-                         double                  height,
-                         const HrChartBreakdown *data,
-                         const HrChartTheme     *theme)
+hr_chart_breakdown_paint (HrCanvas   *c,
+                          const void *chart_data)
 {
-  HrCanvas cv, *c = &cv;
+  const HrChartBreakdown *data = chart_data;
   Layout l = { c, data };
   g_autoptr(GString) summary = NULL;
   gboolean known;
   double top;
 
-  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
-    return;
   l.n = CLAMP (data->n_devices, 0, HR_CHART_MAX_DEVICES);
   known = known_figures (data, l.n);
   top = draw_header (c, data, known);
   if (!known)
     {
-      hr_canvas_end_with_message (c, top, _("The memory figures of this model are unknown."));
+      hr_canvas_message_below (c, top, _("The memory figures of this model are unknown."));
       return;
     }
   summary = summary_text (data);
   top = hr_canvas_summary (c, summary->str, top);
   if (!layout (&l, top))
     {
-      hr_canvas_end_with_message (c, top, summary->str);
+      hr_canvas_message_below (c, top, summary->str);
       return;
     }
 
@@ -377,5 +372,4 @@ hr_chart_breakdown_draw (cairo_t                *cr,
   draw_bars (&l);
   draw_row_labels (&l);
   hr_canvas_legend_bottom (c, l.legend, N_SEGS + 1, l.legend_h);
-  hr_canvas_end (c);
 }

@@ -485,14 +485,13 @@ hr_canvas_begin_chart (HrCanvas           *c,
 }
 
 void
-hr_canvas_end_with_message (HrCanvas   *c,
-                            double      y,
-                            const char *text)
+hr_canvas_message_below (HrCanvas   *c,
+                         double      y,
+                         const char *text)
 {
   HrRect r = { 0, y, c->width, c->height - y - c->pad };
 
   hr_canvas_message (c, &r, text);
-  hr_canvas_end (c);
 }
 
 double

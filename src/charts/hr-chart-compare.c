@@ -439,28 +439,23 @@ draw_note (const Layout *l)
 }
 
 void
-hr_chart_compare_draw (cairo_t              *cr,
-                       double                width,
-                       double                height,
-                       const HrChartCompare *data,
-                       const HrChartTheme   *theme)
+hr_chart_compare_paint (HrCanvas   *c,
+                        const void *chart_data)
 {
-  HrCanvas cv, *c = &cv;
+  const HrChartCompare *data = chart_data;
   Layout l = { c, data };
   double top;
 
-  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
-    return;
   l.n = CLAMP (data->n_items, 0, HR_CHART_MAX_GPUS);
   top = draw_header (&l);
   if (l.n == 0)
     {
-      hr_canvas_end_with_message (c, top, _("No GPUs to compare"));
+      hr_canvas_message_below (c, top, _("No GPUs to compare"));
       return;
     }
   if (!layout (&l, top))
     {
-      hr_canvas_end_with_message (c, top, _("Too small to draw"));
+      hr_canvas_message_below (c, top, _("Too small to draw"));
       return;
     }
 
@@ -471,5 +466,4 @@ hr_chart_compare_draw (cairo_t              *cr,
   memcpy (c->size, l.base_size, sizeof l.base_size);
   draw_note (&l);
   hr_canvas_legend_bottom (c, l.legend, l.n_legend, l.legend_h);
-  hr_canvas_end (c);
 }

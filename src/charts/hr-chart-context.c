@@ -554,30 +554,25 @@ draw_end_labels (const Layout *l)
 }
 
 void
-hr_chart_context_draw (cairo_t              *cr,
-                       double                width,
-                       double                height,
-                       const HrChartContext *data,
-                       const HrChartTheme   *theme)
+hr_chart_context_paint (HrCanvas   *c,
+                        const void *chart_data)
 {
-  HrCanvas cv, *c = &cv;
+  const HrChartContext *data = chart_data;
   Layout l = { c, data };
   const char *message;
   gboolean any;
   double top;
 
-  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
-    return;
   any = layout_ranges (&l, data);
   top = draw_header (c, data, any);
   if (!any)
     {
-      hr_canvas_end_with_message (c, top, _("The memory figures of this model are unknown."));
+      hr_canvas_message_below (c, top, _("The memory figures of this model are unknown."));
       return;
     }
   if ((message = layout (&l, top)) != NULL)
     {
-      hr_canvas_end_with_message (c, top, message);
+      hr_canvas_message_below (c, top, message);
       return;
     }
 
@@ -591,5 +586,4 @@ hr_chart_context_draw (cairo_t              *cr,
   draw_current_point (&l);
   draw_end_labels (&l);
   hr_canvas_legend_bottom (c, l.legend, l.n_legend, l.legend_h);
-  hr_canvas_end (c);
 }

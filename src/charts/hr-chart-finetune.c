@@ -280,18 +280,13 @@ draw_labels (Layout *l)
 }
 
 void
-hr_chart_finetune_draw (cairo_t               *cr,
-                        double                 width,
-                        double                 height,
-                        const HrChartFinetune *data,
-                        const HrChartTheme    *theme)
+hr_chart_finetune_paint (HrCanvas   *c,
+                         const void *chart_data)
 {
-  HrCanvas cv, *c = &cv;
+  const HrChartFinetune *data = chart_data;
   Layout l = { c, data };
   double top;
 
-  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
-    return;
   l.n = CLAMP (data->n_methods, 0, HR_CHART_MAX_FT);
   l.capacity = isfinite (data->physical_gib) && data->physical_gib > 0;
   top = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
@@ -300,12 +295,12 @@ hr_chart_finetune_draw (cairo_t               *cr,
       l.max_v = MAX (l.max_v, method_total (&data->methods[i]));
   if (l.n == 0 || l.max_v <= 0)
     {
-      hr_canvas_end_with_message (c, top, _("The memory figures of this model are unknown."));
+      hr_canvas_message_below (c, top, _("The memory figures of this model are unknown."));
       return;
     }
   if (!layout (&l, top))
     {
-      hr_canvas_end_with_message (c, top, _("Too small to draw"));
+      hr_canvas_message_below (c, top, _("Too small to draw"));
       return;
     }
 
@@ -314,5 +309,4 @@ hr_chart_finetune_draw (cairo_t               *cr,
   draw_bars (&l);
   draw_labels (&l);
   hr_canvas_legend_bottom (c, l.legend, l.n_legend, l.legend_h);
-  hr_canvas_end (c);
 }

@@ -21,7 +21,7 @@ typedef enum
   HR_N_TEXT_STYLES
 } HrTextStyle;
 
-typedef struct
+struct _HrCanvas
 {
   cairo_t *cr;
   const HrChartTheme *theme;
@@ -36,7 +36,7 @@ typedef struct
   double size[HR_N_TEXT_STYLES];  /* text sizes per style; charts may shrink them */
   gboolean bold[HR_N_TEXT_STYLES];
   PangoEllipsizeMode ellipsize;   /* for text with a max width (END) */
-} HrCanvas;
+};
 
 typedef enum
 {
@@ -179,8 +179,8 @@ gboolean        hr_canvas_begin_chart       (HrCanvas           *c,
                                              double              height,
                                              const HrChartTheme *theme,
                                              const void         *data);
-/* A chart that gives up below its header: @text centred under @y, then hr_canvas_end. */
-void            hr_canvas_end_with_message  (HrCanvas           *c,
+/* A chart that gives up below its header: @text centred under @y. */
+void            hr_canvas_message_below     (HrCanvas           *c,
                                              double              y,
                                              const char         *text);
 /* A line of figures under the header, in the foreground colour; returns the y below it. */

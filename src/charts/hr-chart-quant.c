@@ -344,19 +344,14 @@ draw_values (const Layout *l)
 }
 
 void
-hr_chart_quant_draw (cairo_t            *cr,
-                     double              width,
-                     double              height,
-                     const HrChartQuant *data,
-                     const HrChartTheme *theme)
+hr_chart_quant_paint (HrCanvas   *c,
+                      const void *chart_data)
 {
-  HrCanvas cv, *c = &cv;
+  const HrChartQuant *data = chart_data;
   Layout l = { c, data };
   gboolean any = FALSE;
   double top;
 
-  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
-    return;
   l.n = CLAMP (data->n_rows, 0, HR_CHART_MAX_QUANTS);
   l.cur = data->current_row >= 0 && data->current_row < l.n ? data->current_row : -1;
   for (int i = 0; i < l.n; i++)
@@ -370,12 +365,12 @@ hr_chart_quant_draw (cairo_t            *cr,
   top = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
   if (!any)
     {
-      hr_canvas_end_with_message (c, top, _("The memory figures of this model are unknown."));
+      hr_canvas_message_below (c, top, _("The memory figures of this model are unknown."));
       return;
     }
   if (!layout (&l, top))
     {
-      hr_canvas_end_with_message (c, top, _("Too small to draw"));
+      hr_canvas_message_below (c, top, _("Too small to draw"));
       return;
     }
 
@@ -389,5 +384,4 @@ hr_chart_quant_draw (cairo_t            *cr,
   draw_capacity (&l);
   draw_values (&l);
   hr_canvas_legend_bottom (c, l.legend, l.n_legend, l.legend_h);
-  hr_canvas_end (c);
 }

@@ -424,20 +424,15 @@ draw_end_values (const Layout *l)
 }
 
 void
-hr_chart_tco_draw (cairo_t            *cr,
-                   double              width,
-                   double              height,
-                   const HrChartTco   *data,
-                   const HrChartTheme *theme)
+hr_chart_tco_paint (HrCanvas   *c,
+                    const void *chart_data)
 {
-  HrCanvas cv, *c = &cv;
+  const HrChartTco *data = chart_data;
   Layout l = { c, data };
   g_autoptr(GString) summary = NULL;
   const char *message;
   double top;
 
-  if (!hr_canvas_begin_chart (c, cr, width, height, theme, data))
-    return;
   l.n = CLAMP (data->n_points, 0, HR_CHART_MAX_MONTHS);
   scan_points (&l);
   top = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
@@ -445,12 +440,12 @@ hr_chart_tco_draw (cairo_t            *cr,
   top = hr_canvas_summary (c, summary->str, top);
   if (!l.cloud_known && !l.buy_known)
     {
-      hr_canvas_end_with_message (c, top, _("The cloud price and the hardware price are unknown."));
+      hr_canvas_message_below (c, top, _("The cloud price and the hardware price are unknown."));
       return;
     }
   if ((message = layout (&l, top, summary->str)) != NULL)
     {
-      hr_canvas_end_with_message (c, top, message);
+      hr_canvas_message_below (c, top, message);
       return;
     }
 
@@ -460,5 +455,4 @@ hr_chart_tco_draw (cairo_t            *cr,
   draw_break_even (&l);
   draw_end_values (&l);
   hr_canvas_legend_bottom (c, l.legend, 2, l.legend_h);
-  hr_canvas_end (c);
 }

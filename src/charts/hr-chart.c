@@ -60,47 +60,33 @@ static const HrChartTheme theme_dark = {
   .font_size = 12.0,
 };
 
-/* Each chart's draw function takes its own struct: a typed call through an untyped slot. */
-#define DRAW_ANY(fn, type)                                                        \
-  static void                                                                     \
-  fn##_any (cairo_t *cr, double w, double h, const void *d, const HrChartTheme *t) \
-  {                                                                               \
-    fn (cr, w, h, (const type *) d, t);                                           \
-  }
 #define DATA(type) sizeof (type), G_STRUCT_OFFSET (type, title)
-
-DRAW_ANY (hr_chart_breakdown_draw, HrChartBreakdown)
-DRAW_ANY (hr_chart_context_draw, HrChartContext)
-DRAW_ANY (hr_chart_quant_draw, HrChartQuant)
-DRAW_ANY (hr_chart_compare_draw, HrChartCompare)
-DRAW_ANY (hr_chart_finetune_draw, HrChartFinetune)
-DRAW_ANY (hr_chart_tco_draw, HrChartTco)
 
 /* The chart registry: one entry per HrChartKind, in its order. */
 static const HrChartInfo chart_registry[HR_CHART_N_KINDS] = {
   [HR_CHART_BREAKDOWN] = {
     "breakdown", N_("Memory breakdown"), DATA (HrChartBreakdown),
-    hr_chart_breakdown_draw_any, 200, 230, 520, hr_chart_breakdown_describe,
+    hr_chart_breakdown_paint, 200, 230, 520, hr_chart_breakdown_describe,
   },
   [HR_CHART_CONTEXT] = {
     "context", N_("Memory by context"), DATA (HrChartContext),
-    hr_chart_context_draw_any, 260, 320, 720, hr_chart_context_describe,
+    hr_chart_context_paint, 260, 320, 720, hr_chart_context_describe,
   },
   [HR_CHART_QUANT] = {
     "quant", N_("Quantizations"), DATA (HrChartQuant),
-    hr_chart_quant_draw_any, 240, 320, 720, hr_chart_quant_describe,
+    hr_chart_quant_paint, 240, 320, 720, hr_chart_quant_describe,
   },
   [HR_CHART_COMPARE] = {
     "compare", N_("GPU comparison"), DATA (HrChartCompare),
-    hr_chart_compare_draw_any, 240, 320, 720, hr_chart_compare_describe,
+    hr_chart_compare_paint, 240, 320, 720, hr_chart_compare_describe,
   },
   [HR_CHART_FINETUNE] = {
     "finetune", N_("Fine-tuning memory"), DATA (HrChartFinetune),
-    hr_chart_finetune_draw_any, 240, 320, 700, hr_chart_finetune_describe,
+    hr_chart_finetune_paint, 240, 320, 700, hr_chart_finetune_describe,
   },
   [HR_CHART_TCO] = {
     "tco", N_("Rent versus buy"), DATA (HrChartTco),
-    hr_chart_tco_draw_any, 240, 320, 720, hr_chart_tco_describe,
+    hr_chart_tco_paint, 240, 320, 720, hr_chart_tco_describe,
   },
 };
 
@@ -235,8 +221,13 @@ hr_chart_draw (HrChartKind         kind,
 {
   const HrChartInfo *info = hr_chart_info (kind);
 
+  HrCanvas c;
+
   g_return_if_fail (cr != NULL);
   g_return_if_fail (info != NULL);
 
-  info->draw (cr, width, height, data, theme);
+  if (!hr_canvas_begin_chart (&c, cr, width, height, theme, data))
+    return;
+  info->draw (&c, data);
+  hr_canvas_end (&c);
 }

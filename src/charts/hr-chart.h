@@ -232,50 +232,26 @@ typedef struct
   double break_even_month;         /* INFINITY when buying never pays off; NAN when unknown */
 } HrChartTco;
 
-/* Drawing ------------------------------------------------------------------------------------- */
-
-void            hr_chart_breakdown_draw     (cairo_t                *cr,
-                                             double                  width,
-                                             double                  height,
-                                             const HrChartBreakdown *data,
-                                             const HrChartTheme     *theme);
-void            hr_chart_context_draw       (cairo_t                *cr,
-                                             double                  width,
-                                             double                  height,
-                                             const HrChartContext   *data,
-                                             const HrChartTheme     *theme);
-void            hr_chart_quant_draw         (cairo_t                *cr,
-                                             double                  width,
-                                             double                  height,
-                                             const HrChartQuant     *data,
-                                             const HrChartTheme     *theme);
-void            hr_chart_compare_draw       (cairo_t                *cr,
-                                             double                  width,
-                                             double                  height,
-                                             const HrChartCompare   *data,
-                                             const HrChartTheme     *theme);
-void            hr_chart_finetune_draw      (cairo_t                *cr,
-                                             double                  width,
-                                             double                  height,
-                                             const HrChartFinetune  *data,
-                                             const HrChartTheme     *theme);
-void            hr_chart_tco_draw           (cairo_t                *cr,
-                                             double                  width,
-                                             double                  height,
-                                             const HrChartTco       *data,
-                                             const HrChartTheme     *theme);
-
 /* The chart registry ---------------------------------------------------------------------- */
 
 /* Every chart kind's entry in one table (hr-chart.c), so that callers look a kind up instead of
  * switching over HrChartKind.  Adding a chart: its drawing file, its enum value and struct
  * here, its entry in the table — see CONTRIBUTING.md. */
 
-typedef void  (*HrChartDrawFunc)     (cairo_t            *cr,
-                                      double              width,
-                                      double              height,
-                                      const void         *data,
-                                      const HrChartTheme *theme);
+/* The drawing kit's canvas (hr-chart-private.h), begun by hr_chart_draw(): sized, themed and
+ * with the background laid.  A chart paints its non-NULL @data on it; hr_chart_draw() ends it. */
+typedef struct _HrCanvas HrCanvas;
+typedef void  (*HrChartPaintFunc)    (HrCanvas           *c,
+                                      const void         *data);
+
+/* Each chart's HrChartPaintFunc, in its hr-chart-NAME.c: for the registry (draw a chart with
+ * hr_chart_draw()). */
+void hr_chart_breakdown_paint (HrCanvas *c, const void *data);
+void hr_chart_context_paint   (HrCanvas *c, const void *data);
+void hr_chart_quant_paint     (HrCanvas *c, const void *data);
+void hr_chart_compare_paint   (HrCanvas *c, const void *data);
+void hr_chart_finetune_paint  (HrCanvas *c, const void *data);
+void hr_chart_tco_paint       (HrCanvas *c, const void *data);
 /* A plain-text account of what the chart shows, for screen readers; g_free the result. */
 typedef char *(*HrChartDescribeFunc) (const void         *data);
 
@@ -286,7 +262,7 @@ typedef struct
   gsize data_size;              /* sizeof the data struct.  The structs are flat (no pointers):
                                  * copied with g_memdup2(), freed with g_free() */
   gsize title_offset;           /* offsetof the struct's `char title[]` */
-  HrChartDrawFunc draw;
+  HrChartPaintFunc draw;
   int min_height;               /* a chart widget's minimum and natural height, logical px */
   int natural_height;
   int export_height;            /* default height of an exported chart 1200 wide (a view may
@@ -302,7 +278,9 @@ const char     *hr_chart_data_title         (HrChartKind             kind,
 /* "breakdown, context, …, tco" (g_free): for messages that list the kinds. */
 char           *hr_chart_kind_list          (const char             *separator);
 
-/* Dispatches on @kind; @data points to the struct that goes with it. */
+/* Draws the chart of @kind into @cr at (0, 0) over @width × @height logical units: @data points
+ * to the struct that goes with @kind; NULL draws "No data".  Nothing is drawn into a zero, NAN
+ * or huge size or a cairo_t in an error state. */
 void            hr_chart_draw               (HrChartKind             kind,
                                              cairo_t                *cr,
                                              double                  width,
