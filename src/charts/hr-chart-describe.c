@@ -8,21 +8,14 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+/* hr_chart_verdict_display(), with "unknown" in lower case: it stands mid-sentence. */
 static const char *
 verdict_word (HrChartVerdict verdict)
 {
-  switch (verdict)
-    {
-    case HR_CHART_VERDICT_FITS:
-      return _("Fits with margin");
-    case HR_CHART_VERDICT_TIGHT:
-      return _("Tight fit");
-    case HR_CHART_VERDICT_EXCEEDS:
-      return _("Does not fit");
-    case HR_CHART_VERDICT_UNKNOWN:
-    default:
-      return _("unknown");
-    }
+  if (verdict == HR_CHART_VERDICT_FITS || verdict == HR_CHART_VERDICT_TIGHT
+      || verdict == HR_CHART_VERDICT_EXCEEDS)
+    return hr_chart_verdict_display (verdict);
+  return _("unknown");
 }
 
 char *
