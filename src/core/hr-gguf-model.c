@@ -20,15 +20,6 @@
 
 typedef struct
 {
-  const HrGguf *gguf;
-  const char *arch;
-  int n_blocks;
-  GString *missing;
-  GError *error;   /* first range error */
-} Ctx;
-
-typedef struct
-{
   gboolean attn;      /* holds a KV cache */
   gboolean state;     /* holds a recurrent state */
   gboolean swa;
@@ -36,6 +27,43 @@ typedef struct
   int k_dim;
   int v_dim;
 } LayerInfo;
+
+/* What the header says, read step by step before the model is built. */
+typedef struct
+{
+  const HrGguf *gguf;
+  const char *arch;
+  int n_blocks;
+  GString *missing;
+  GError *error;      /* first range error */
+
+  int *heads;         /* per block */
+  int *kv;
+  int *ff;
+  LayerInfo *layers;
+  int hidden;
+  int nextn;          /* MTP layers at the end */
+  int n_layers;       /* blocks without the MTP layers */
+  int key_len;
+  int value_len;
+  int key_len_swa;
+  int value_len_swa;
+  int kv_lora;
+  int rope_dim;
+  gboolean is_mla;
+  gboolean chunked;   /* Llama 4: the window is a chunk */
+  int window;
+  double state;       /* bytes of one recurrent layer's state */
+  double conv;        /* of which convolution state */
+} Ctx;
+
+static const char * const hybrid_by_kv[] = {
+  "lfm2", "lfm2moe", "nemotron_h", "nemotron_h_moe", "granitehybrid", "jamba", "plamo2", NULL,
+};
+static const char * const pure_recurrent[] = {
+  "mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", NULL,
+};
+static const char * const gdn[] = { "qwen3next", "qwen35", "qwen35moe", NULL };
 
 static char *
 akey (const Ctx  *ctx,
@@ -230,7 +258,6 @@ recurrent_state_bytes (Ctx    *ctx,
                        int     hidden,
                        double *conv_out)
 {
-  static const char * const gdn[] = { "qwen3next", "qwen35", "qwen35moe", NULL };
   static const char * const rwkv[] = { "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", NULL };
   int kernel = arch_int (ctx, "ssm.conv_kernel", 0, 1024, 0, FALSE);
   int d_inner = arch_int (ctx, "ssm.inner_size", 0, MAX_DIM, 0, FALSE);
@@ -291,39 +318,13 @@ arch_name_ok (const char *arch)
   return TRUE;
 }
 
-HrModel *
-hr_gguf_to_model (const HrGguf  *gguf,
-                  GError       **error)
+/* general.architecture, which names every other key; NULL when absent or not a name. */
+static const char *
+read_architecture (const HrGguf  *gguf,
+                   GError       **error)
 {
-  static const char * const hybrid_by_kv[] = {
-    "lfm2", "lfm2moe", "nemotron_h", "nemotron_h_moe", "granitehybrid", "jamba", "plamo2", NULL,
-  };
-  static const char * const pure_recurrent[] = {
-    "mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", NULL,
-  };
-  static const char * const gdn[] = { "qwen3next", "qwen35", "qwen35moe", NULL };
-  g_autoptr(HrModel) model = NULL;
-  g_autoptr(GString) missing = g_string_new (NULL);
-  g_autofree int *heads = NULL;
-  g_autofree int *kv = NULL;
-  g_autofree int *ff = NULL;
-  g_autofree LayerInfo *layers = NULL;
-  g_autofree gboolean *has_any = NULL;
-  g_autofree gboolean *has_state = NULL;
-  g_autofree char *swa_key = NULL;
-  Ctx ctx = { gguf, NULL, 0, missing, NULL };
-  const char *arch, *name, *quant;
-  const HrGgufTensor *embd;
-  gboolean found_heads, found_kv, found_ff, is_mla, chunked = FALSE;
-  int hidden, nextn, n_layers, key_len, value_len, key_len_swa, value_len_swa;
-  int window = 0, kv_lora, rope_dim, shared_kv, n_ff_max;
-  double state = 0, conv = 0;
-  gint64 vocab = 0;
+  const char *arch = hr_gguf_get_architecture (gguf);
 
-  g_return_val_if_fail (gguf != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  arch = hr_gguf_get_architecture (gguf);
   if (arch == NULL)
     {
       g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
@@ -336,259 +337,314 @@ hr_gguf_to_model (const HrGguf  *gguf,
                    "general.architecture is not a valid name");
       return NULL;
     }
-  ctx.arch = arch;
+  return arch;
+}
 
-  ctx.n_blocks = arch_int (&ctx, "block_count", 1, MAX_LAYERS, 0, TRUE);
-  hidden = arch_int (&ctx, "embedding_length", 1, MAX_DIM, 0, TRUE);
-  if (ctx.error != NULL || missing->len > 0)
-    goto fail;
+/* Blocks, widths, heads and attention key/value lengths; which blocks hold a KV cache. */
+static gboolean
+read_shape (Ctx *ctx)
+{
+  gboolean found_heads, found_kv, found_ff;
+  int n_heads, def_head;
 
-  heads = g_new0 (int, ctx.n_blocks);
-  kv = g_new0 (int, ctx.n_blocks);
-  ff = g_new0 (int, ctx.n_blocks);
-  layers = g_new0 (LayerInfo, ctx.n_blocks);
-  has_any = g_new0 (gboolean, ctx.n_blocks);
-  has_state = g_new0 (gboolean, ctx.n_blocks);
+  ctx->n_blocks = arch_int (ctx, "block_count", 1, MAX_LAYERS, 0, TRUE);
+  ctx->hidden = arch_int (ctx, "embedding_length", 1, MAX_DIM, 0, TRUE);
+  if (ctx->error != NULL || ctx->missing->len > 0)
+    return FALSE;
 
-  if (!arch_layer_values (&ctx, "attention.head_count", 0, 65536, heads, &found_heads) ||
-      !arch_layer_values (&ctx, "attention.head_count_kv", 0, 65536, kv, &found_kv) ||
-      !arch_layer_values (&ctx, "feed_forward_length", 0, MAX_DIM * 64, ff, &found_ff))
-    goto fail;
-  if (!found_heads && !arch_in (arch, pure_recurrent))
-    g_string_append_printf (missing, "%s%s.attention.head_count", missing->len ? ", " : "", arch);
+  ctx->heads = g_new0 (int, ctx->n_blocks);
+  ctx->kv = g_new0 (int, ctx->n_blocks);
+  ctx->ff = g_new0 (int, ctx->n_blocks);
+  ctx->layers = g_new0 (LayerInfo, ctx->n_blocks);
+
+  if (!arch_layer_values (ctx, "attention.head_count", 0, 65536, ctx->heads, &found_heads) ||
+      !arch_layer_values (ctx, "attention.head_count_kv", 0, 65536, ctx->kv, &found_kv) ||
+      !arch_layer_values (ctx, "feed_forward_length", 0, MAX_DIM * 64, ctx->ff, &found_ff))
+    return FALSE;
+  if (!found_heads && !arch_in (ctx->arch, pure_recurrent))
+    g_string_append_printf (ctx->missing, "%s%s.attention.head_count",
+                            ctx->missing->len ? ", " : "", ctx->arch);
   if (!found_kv)
-    memcpy (kv, heads, sizeof (int) * ctx.n_blocks);
+    memcpy (ctx->kv, ctx->heads, sizeof (int) * ctx->n_blocks);
 
-  nextn = arch_int (&ctx, "nextn_predict_layers", 0, MAX_LAYERS, 0, FALSE);
-  if (nextn >= ctx.n_blocks)
-    nextn = 0;
-  n_layers = ctx.n_blocks - nextn;
+  ctx->nextn = arch_int (ctx, "nextn_predict_layers", 0, MAX_LAYERS, 0, FALSE);
+  if (ctx->nextn >= ctx->n_blocks)
+    ctx->nextn = 0;
+  ctx->n_layers = ctx->n_blocks - ctx->nextn;
 
-  n_ff_max = max_of (ff, ctx.n_blocks);
-  {
-    int n_heads = max_of (heads, ctx.n_blocks);
-    int def_head = n_heads > 0 ? hidden / n_heads : 0;
+  n_heads = max_of (ctx->heads, ctx->n_blocks);
+  def_head = n_heads > 0 ? ctx->hidden / n_heads : 0;
+  ctx->key_len = arch_int (ctx, "attention.key_length", 0, 65536, def_head, FALSE);
+  ctx->value_len = arch_int (ctx, "attention.value_length", 0, 65536, ctx->key_len, FALSE);
+  ctx->key_len_swa = arch_int (ctx, "attention.key_length_swa", 0, 65536, ctx->key_len, FALSE);
+  ctx->value_len_swa = arch_int (ctx, "attention.value_length_swa", 0, 65536, ctx->key_len_swa,
+                                 FALSE);
+  ctx->kv_lora = arch_int (ctx, "attention.kv_lora_rank", 0, 65536, 0, FALSE);
+  ctx->rope_dim = arch_int (ctx, "rope.dimension_count", 0, 65536, 0, FALSE);
+  ctx->is_mla = ctx->kv_lora > 0;
+  if (ctx->error != NULL || ctx->missing->len > 0)
+    return FALSE;
 
-    key_len = arch_int (&ctx, "attention.key_length", 0, 65536, def_head, FALSE);
-    value_len = arch_int (&ctx, "attention.value_length", 0, 65536, key_len, FALSE);
-    key_len_swa = arch_int (&ctx, "attention.key_length_swa", 0, 65536, key_len, FALSE);
-    value_len_swa = arch_int (&ctx, "attention.value_length_swa", 0, 65536, key_len_swa, FALSE);
-  }
-  kv_lora = arch_int (&ctx, "attention.kv_lora_rank", 0, 65536, 0, FALSE);
-  rope_dim = arch_int (&ctx, "rope.dimension_count", 0, 65536, 0, FALSE);
-  is_mla = kv_lora > 0;
-  if (ctx.error != NULL || missing->len > 0)
-    goto fail;
-
-  /* Attention layers and their widths. */
-  for (int i = 0; i < ctx.n_blocks; i++)
+  for (int i = 0; i < ctx->n_blocks; i++)
     {
-      layers[i].attn = kv[i] > 0;
-      layers[i].kv_heads = kv[i];
+      ctx->layers[i].attn = ctx->kv[i] > 0;
+      ctx->layers[i].kv_heads = ctx->kv[i];
     }
+  return TRUE;
+}
 
-  /* Sliding-window / chunked layers. */
-  window = arch_int (&ctx, "attention.sliding_window", 0, G_MAXINT, 0, FALSE);
-  swa_key = akey (&ctx, "attention.sliding_window_pattern");
-  if (strcmp (arch, "llama4") == 0)
+/* The sliding-window pattern key: one flag per layer, or a period. */
+static gboolean
+read_swa_pattern (Ctx *ctx)
+{
+  g_autofree char *key = akey (ctx, "attention.sliding_window_pattern");
+  HrGgufType elem;
+  guint64 n;
+  gint64 period;
+
+  if (hr_gguf_get_array_info (ctx->gguf, key, &elem, &n))
+    {
+      if (n != (guint64) ctx->n_blocks)
+        {
+          g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                       "%s has %" G_GUINT64_FORMAT " entries for %d layers", key, n,
+                       ctx->n_blocks);
+          return FALSE;
+        }
+      for (int i = 0; i < ctx->n_blocks; i++)
+        {
+          gint64 v = 0;
+
+          if (!hr_gguf_get_array_int (ctx->gguf, key, (guint64) i, &v))
+            {
+              g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                           "%s is not an array of booleans", key);
+              return FALSE;
+            }
+          ctx->layers[i].swa = v != 0;
+        }
+    }
+  else if (hr_gguf_get_int (ctx->gguf, key, &period))
+    {
+      if (period < 0 || period > MAX_LAYERS)
+        {
+          range_error (ctx, key, period);
+          return FALSE;
+        }
+      set_swa_pattern (ctx->layers, ctx->n_blocks, (int) period);
+    }
+  else if (default_swa_period (ctx->arch) >= 0)
+    set_swa_pattern (ctx->layers, ctx->n_blocks, default_swa_period (ctx->arch));
+  /* Otherwise llama.cpp ignores the window (e.g. Phi-3, whose SWA it disables). */
+  return TRUE;
+}
+
+/* Sliding-window and chunked layers, and their window. */
+static gboolean
+read_sliding_window (Ctx *ctx)
+{
+  ctx->window = arch_int (ctx, "attention.sliding_window", 0, G_MAXINT, 0, FALSE);
+  if (strcmp (ctx->arch, "llama4") == 0)
     {
       /* llama.cpp: chunked attention over 8192 tokens, every 4th layer global, unless the
        * file sets sliding_window to 0. */
-      g_autofree char *k = akey (&ctx, "attention.sliding_window");
+      g_autofree char *k = akey (ctx, "attention.sliding_window");
 
-      if (!hr_gguf_has_key (gguf, k) || window > 0)
+      if (!hr_gguf_has_key (ctx->gguf, k) || ctx->window > 0)
         {
-          window = 8192;
-          chunked = TRUE;
-          set_swa_pattern (layers, ctx.n_blocks, 4);
+          ctx->window = 8192;
+          ctx->chunked = TRUE;
+          set_swa_pattern (ctx->layers, ctx->n_blocks, 4);
         }
+      return TRUE;
     }
-  else if (window > 0)
+  if (ctx->window > 0)
+    return read_swa_pattern (ctx);
+  return TRUE;
+}
+
+/* Hybrids that mark recurrent layers with zero KV heads.  The block's own tensors tell best;
+ * without them (a header written for a test), trust the architecture. */
+static void
+mark_recurrent_by_kv (Ctx *ctx)
+{
+  g_autofree gboolean *has_any = g_new0 (gboolean, ctx->n_blocks);
+  g_autofree gboolean *has_state = g_new0 (gboolean, ctx->n_blocks);
+  gboolean known = arch_in (ctx->arch, hybrid_by_kv);
+  gboolean nemotron = g_str_has_prefix (ctx->arch, "nemotron_h");
+
+  scan_block_tensors (ctx->gguf, ctx->n_blocks, has_any, has_state);
+  for (int i = 0; i < ctx->n_blocks; i++)
     {
-      HrGgufType elem;
-      guint64 n;
-      gint64 period;
-
-      if (hr_gguf_get_array_info (gguf, swa_key, &elem, &n))
-        {
-          if (n != (guint64) ctx.n_blocks)
-            {
-              g_set_error (&ctx.error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
-                           "%s has %" G_GUINT64_FORMAT " entries for %d layers", swa_key, n,
-                           ctx.n_blocks);
-              goto fail;
-            }
-          for (int i = 0; i < ctx.n_blocks; i++)
-            {
-              gint64 v = 0;
-
-              if (!hr_gguf_get_array_int (gguf, swa_key, (guint64) i, &v))
-                {
-                  g_set_error (&ctx.error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
-                               "%s is not an array of booleans", swa_key);
-                  goto fail;
-                }
-              layers[i].swa = v != 0;
-            }
-        }
-      else if (hr_gguf_get_int (gguf, swa_key, &period))
-        {
-          if (period < 0 || period > MAX_LAYERS)
-            {
-              range_error (&ctx, swa_key, period);
-              goto fail;
-            }
-          set_swa_pattern (layers, ctx.n_blocks, (int) period);
-        }
-      else if (default_swa_period (arch) >= 0)
-        set_swa_pattern (layers, ctx.n_blocks, default_swa_period (arch));
-      /* Otherwise llama.cpp ignores the window (e.g. Phi-3, whose SWA it disables). */
+      if (ctx->kv[i] > 0)
+        continue;
+      if (has_any[i])
+        ctx->layers[i].state = has_state[i];
+      else if (known)
+        /* Nemotron-H's MoE/MLP blocks have a feed-forward width, its Mamba blocks not. */
+        ctx->layers[i].state = nemotron ? ctx->ff[i] == 0 : TRUE;
     }
+}
 
-  /* Recurrent layers. */
-  scan_block_tensors (gguf, ctx.n_blocks, has_any, has_state);
-  if (arch_in (arch, gdn))
+/* Which layers hold a recurrent state (and which of those keep no KV cache). */
+static void
+mark_recurrent (Ctx *ctx)
+{
+  LayerInfo *layers = ctx->layers;
+
+  if (arch_in (ctx->arch, gdn))
     {
-      int interval = arch_int (&ctx, "full_attention_interval", 1, MAX_LAYERS, 4, FALSE);
+      int interval = arch_int (ctx, "full_attention_interval", 1, MAX_LAYERS, 4, FALSE);
 
-      for (int i = 0; i < ctx.n_blocks; i++)
+      for (int i = 0; i < ctx->n_blocks; i++)
         {
           layers[i].state = (i + 1) % interval != 0;
           layers[i].attn = layers[i].attn && !layers[i].state;
         }
     }
-  else if (arch_in (arch, pure_recurrent))
+  else if (arch_in (ctx->arch, pure_recurrent))
     {
-      for (int i = 0; i < ctx.n_blocks; i++)
+      for (int i = 0; i < ctx->n_blocks; i++)
         {
           layers[i].state = TRUE;
           layers[i].attn = FALSE;
         }
     }
-  else if (strcmp (arch, "falcon-h1") == 0)
+  else if (strcmp (ctx->arch, "falcon-h1") == 0)
     {
       /* Attention and Mamba-2 side by side in every layer. */
-      for (int i = 0; i < ctx.n_blocks; i++)
+      for (int i = 0; i < ctx->n_blocks; i++)
         layers[i].state = TRUE;
     }
   else
-    {
-      /* Hybrids that mark recurrent layers with zero KV heads.  The block's own tensors tell
-       * best; without them (a header written for a test), trust the architecture. */
-      gboolean known = arch_in (arch, hybrid_by_kv);
-      gboolean nemotron = g_str_has_prefix (arch, "nemotron_h");
+    mark_recurrent_by_kv (ctx);
+}
 
-      for (int i = 0; i < ctx.n_blocks; i++)
-        {
-          if (kv[i] > 0)
-            continue;
-          if (has_any[i])
-            layers[i].state = has_state[i];
-          else if (known)
-            /* Nemotron-H's MoE/MLP blocks have a feed-forward width, its Mamba blocks not. */
-            layers[i].state = nemotron ? ff[i] == 0 : TRUE;
-        }
-    }
+/* Recurrent layers, layers sharing another's KV, and the recurrent state's size. */
+static gboolean
+read_layer_kinds (Ctx *ctx)
+{
+  int shared_kv;
+
+  mark_recurrent (ctx);
 
   /* Gemma 3n / 4: the last layers reuse earlier layers' KV. */
-  shared_kv = arch_int (&ctx, "attention.shared_kv_layers", 0, MAX_LAYERS, 0, FALSE);
-  for (int i = MAX (ctx.n_blocks - shared_kv, 0); i < ctx.n_blocks; i++)
-    layers[i].attn = FALSE;
+  shared_kv = arch_int (ctx, "attention.shared_kv_layers", 0, MAX_LAYERS, 0, FALSE);
+  for (int i = MAX (ctx->n_blocks - shared_kv, 0); i < ctx->n_blocks; i++)
+    ctx->layers[i].attn = FALSE;
 
-  if (ctx.error != NULL)
-    goto fail;
+  if (ctx->error != NULL)
+    return FALSE;
 
-  for (int i = 0; i < ctx.n_blocks; i++)
-    if (layers[i].state)
+  for (int i = 0; i < ctx->n_blocks; i++)
+    if (ctx->layers[i].state)
       {
-        state = recurrent_state_bytes (&ctx, hidden, &conv);
+        ctx->state = recurrent_state_bytes (ctx, ctx->hidden, &ctx->conv);
         break;
       }
-  if (ctx.error != NULL)
-    goto fail;
+  return ctx->error == NULL;
+}
 
-  /* The model. */
-  model = hr_model_new ();
+/* Name, id and provenance, from the general.* keys. */
+static HrModel *
+new_model (const Ctx *ctx)
+{
+  const HrGguf *gguf = ctx->gguf;
+  HrModel *model = hr_model_new ();
+  const char *name = hr_gguf_get_name (gguf);
+  const char *quant = hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf));
+  const char *basename = hr_gguf_get_string (gguf, "general.basename");
+  g_autofree char *base = NULL;
+  g_autofree char *q = NULL;
+
   model->origin = HR_MODEL_ORIGIN_GGUF;
-  name = hr_gguf_get_name (gguf);
   if (name == NULL || *name == '\0')
-    name = hr_gguf_get_string (gguf, "general.basename");
+    name = basename;
   if (name == NULL || *name == '\0')
-    name = arch;
+    name = ctx->arch;
   /* Shown in labels and terminals: no escape sequence or bidi override from the file. */
   model->name = hr_text_sanitize (name, 200);
-  quant = hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf));
-  {
-    g_autofree char *base = hr_slugify (name, 80, "gguf-model");
-    g_autofree char *q = quant != NULL ? hr_slugify (quant, 80, "gguf-model") : NULL;
-
-    model->id = q != NULL && !g_str_has_suffix (base, q) ? g_strdup_printf ("%s-%s", base, q)
-                                                          : g_steal_pointer (&base);
-  }
-  model->family = g_strdup (hr_gguf_get_string (gguf, "general.basename") != NULL
-                            ? hr_gguf_get_string (gguf, "general.basename") : arch);
+  base = hr_slugify (name, 80, "gguf-model");
+  q = quant != NULL ? hr_slugify (quant, 80, "gguf-model") : NULL;
+  model->id = q != NULL && !g_str_has_suffix (base, q) ? g_strdup_printf ("%s-%s", base, q)
+                                                        : g_steal_pointer (&base);
+  model->family = g_strdup (basename != NULL ? basename : ctx->arch);
   model->vendor = g_strdup (hr_gguf_get_string (gguf, "general.organization"));
   model->license = g_strdup (hr_gguf_get_string (gguf, "general.license"));
   model->hf_repo = g_strdup (hr_gguf_get_string (gguf, "general.source.huggingface.repository"));
-  model->source = g_strdup_printf ("GGUF header (architecture %s)", arch);
+  model->source = g_strdup_printf ("GGUF header (architecture %s)", ctx->arch);
   model->confidence = g_strdup ("sourced");
+  return model;
+}
 
-  model->n_layers = n_layers;
-  model->mtp_layers = nextn;
-  model->hidden = hidden;
-  model->n_heads = max_of (heads, ctx.n_blocks);
-  model->head_dim = key_len;
-  model->intermediate = n_ff_max;
-  model->max_context = arch_int (&ctx, "context_length", 0, G_MAXINT, 0, FALSE);
-  model->n_experts = arch_int (&ctx, "expert_count", 0, 65536, 0, FALSE);
-  model->n_experts_used = arch_int (&ctx, "expert_used_count", 0, 65536, 0, FALSE);
-  model->n_shared_experts = arch_int (&ctx, "expert_shared_count", 0, 65536, 0, FALSE);
-  model->n_dense_layers = arch_int (&ctx, "leading_dense_block_count", 0, MAX_LAYERS, 0, FALSE);
-  model->moe_intermediate = arch_int (&ctx, "expert_feed_forward_length", 0, MAX_DIM, 0, FALSE);
+/* Layers, widths and experts; MLA's ranks. */
+static void
+fill_dims (Ctx     *ctx,
+           HrModel *model)
+{
+  model->n_layers = ctx->n_layers;
+  model->mtp_layers = ctx->nextn;
+  model->hidden = ctx->hidden;
+  model->n_heads = max_of (ctx->heads, ctx->n_blocks);
+  model->head_dim = ctx->key_len;
+  model->intermediate = max_of (ctx->ff, ctx->n_blocks);
+  model->max_context = arch_int (ctx, "context_length", 0, G_MAXINT, 0, FALSE);
+  model->n_experts = arch_int (ctx, "expert_count", 0, 65536, 0, FALSE);
+  model->n_experts_used = arch_int (ctx, "expert_used_count", 0, 65536, 0, FALSE);
+  model->n_shared_experts = arch_int (ctx, "expert_shared_count", 0, 65536, 0, FALSE);
+  model->n_dense_layers = arch_int (ctx, "leading_dense_block_count", 0, MAX_LAYERS, 0, FALSE);
+  model->moe_intermediate = arch_int (ctx, "expert_feed_forward_length", 0, MAX_DIM, 0, FALSE);
   model->shared_intermediate =
-    arch_int (&ctx, "expert_shared_feed_forward_length", 0, MAX_DIM,
+    arch_int (ctx, "expert_shared_feed_forward_length", 0, MAX_DIM,
               (int) MIN ((gint64) model->n_shared_experts * model->moe_intermediate, G_MAXINT),
               FALSE);
   if (model->n_experts_used > model->n_experts)
     model->n_experts_used = model->n_experts;
-  if (ctx.error != NULL)
-    goto fail;
 
-  if (is_mla)
+  if (ctx->is_mla)
     {
-      int key_mla = arch_int (&ctx, "attention.key_length_mla", 0, 65536, 0, FALSE);
-      int value_mla = arch_int (&ctx, "attention.value_length_mla", 0, 65536, 0, FALSE);
-      int qk_head = key_mla > 0 ? key_mla : key_len;
+      int key_mla = arch_int (ctx, "attention.key_length_mla", 0, 65536, 0, FALSE);
+      int value_mla = arch_int (ctx, "attention.value_length_mla", 0, 65536, 0, FALSE);
+      int qk_head = key_mla > 0 ? key_mla : ctx->key_len;
 
-      model->kv_lora_rank = kv_lora;
-      model->q_lora_rank = arch_int (&ctx, "attention.q_lora_rank", 0, 65536, 0, FALSE);
-      model->qk_rope_dim = rope_dim;
-      model->qk_nope_dim = MAX (qk_head - rope_dim, 0);
-      model->v_head_dim = value_mla > 0 ? value_mla : value_len;
+      model->kv_lora_rank = ctx->kv_lora;
+      model->q_lora_rank = arch_int (ctx, "attention.q_lora_rank", 0, 65536, 0, FALSE);
+      model->qk_rope_dim = ctx->rope_dim;
+      model->qk_nope_dim = MAX (qk_head - ctx->rope_dim, 0);
+      model->v_head_dim = value_mla > 0 ? value_mla : ctx->value_len;
       model->head_dim = qk_head;
     }
+}
 
-  /* Vocabulary: the explicit key, the tokenizer's length, or the embedding's rows. */
-  {
-    g_autofree char *k = akey (&ctx, "vocab_size");
-    guint64 n = 0;
+/* Vocabulary: the explicit key, the tokenizer's length, or the embedding's rows. */
+static int
+read_vocab (const Ctx *ctx)
+{
+  g_autofree char *k = akey (ctx, "vocab_size");
+  const HrGgufTensor *embd;
+  gint64 vocab = 0;
+  guint64 n = 0;
 
-    if (!hr_gguf_get_int (gguf, k, &vocab) || vocab <= 0)
-      {
-        vocab = 0;
-        if (hr_gguf_get_array_info (gguf, "tokenizer.ggml.tokens", NULL, &n))
-          vocab = (gint64) MIN (n, (guint64) G_MAXINT);
-        else if ((embd = hr_gguf_find_tensor (gguf, "token_embd.weight")) != NULL)
-          vocab = (gint64) MIN (embd->dims[1], (guint64) G_MAXINT);
-      }
-    model->vocab = (int) CLAMP (vocab, 0, G_MAXINT);
-  }
+  if (!hr_gguf_get_int (ctx->gguf, k, &vocab) || vocab <= 0)
+    {
+      vocab = 0;
+      if (hr_gguf_get_array_info (ctx->gguf, "tokenizer.ggml.tokens", NULL, &n))
+        vocab = (gint64) MIN (n, (guint64) G_MAXINT);
+      else if ((embd = hr_gguf_find_tensor (ctx->gguf, "token_embd.weight")) != NULL)
+        vocab = (gint64) MIN (embd->dims[1], (guint64) G_MAXINT);
+    }
+  return (int) CLAMP (vocab, 0, G_MAXINT);
+}
 
-  /* The file itself. */
+/* The file itself: exact bytes, the mix, and parameters counted from the tensors. */
+static void
+fill_file (const HrGguf *gguf,
+           HrModel      *model)
+{
   model->gguf_bytes = hr_gguf_get_tensor_bytes (gguf);
   model->gguf_expert_bytes = hr_gguf_get_expert_bytes (gguf);
   model->gguf_file_type = hr_gguf_get_file_type (gguf);
-  model->gguf_quant = g_strdup (quant);
+  model->gguf_quant = g_strdup (hr_gguf_file_type_to_string (model->gguf_file_type));
   if (hr_gguf_get_n_tensors (gguf) > 0)
     {
       double total = (double) hr_gguf_get_n_params (gguf);
@@ -601,66 +657,119 @@ hr_gguf_to_model (const HrGguf  *gguf,
                                experts * model->n_experts_used / model->n_experts;
       model->tie_embeddings = hr_gguf_find_tensor (gguf, "output.weight") == NULL;
     }
+}
 
-  /* KV groups over the model's layers (MTP layers excluded). */
-  for (int i = 0; i < n_layers; i++)
+/* KV groups over the model's layers (MTP layers excluded). */
+static void
+add_kv_groups (const Ctx *ctx,
+               HrModel   *model)
+{
+  HrLayerKind local = ctx->chunked ? HR_LAYER_CHUNKED : HR_LAYER_SLIDING;
+
+  for (int i = 0; i < ctx->n_layers; i++)
     {
-      const LayerInfo *l = &layers[i];
+      const LayerInfo *l = &ctx->layers[i];
 
       if (l->state)
-        hr_model_add_layer_merged (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, state);
+        hr_model_add_layer_merged (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, ctx->state);
       if (!l->attn)
         continue;
-      if (is_mla)
-        hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, kv_lora + rope_dim, 0, 0, 0);
+      if (ctx->is_mla)
+        hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, ctx->kv_lora + ctx->rope_dim, 0, 0,
+                                   0);
       else if (l->swa)
-        hr_model_add_layer_merged (model, chunked ? HR_LAYER_CHUNKED : HR_LAYER_SLIDING, l->kv_heads,
-                                   key_len_swa, value_len_swa, window, 0);
+        hr_model_add_layer_merged (model, local, l->kv_heads, ctx->key_len_swa,
+                                   ctx->value_len_swa, ctx->window, 0);
       else
-        hr_model_add_layer_merged (model, HR_LAYER_FULL, l->kv_heads, key_len, value_len, 0, 0);
+        hr_model_add_layer_merged (model, HR_LAYER_FULL, l->kv_heads, ctx->key_len,
+                                   ctx->value_len, 0, 0);
     }
-  hr_model_set_conv_bytes (model, state, conv);
+  hr_model_set_conv_bytes (model, ctx->state, ctx->conv);
+}
 
-  /* A short description for the UI. */
-  {
-    GString *label = g_string_new (model->n_experts > 0 ? "Sparse MoE" : "Dense");
-    gboolean any_state = FALSE, any_swa = FALSE;
+/* A short description for the UI. */
+static char *
+describe_arch (const Ctx     *ctx,
+               const HrModel *model)
+{
+  GString *label = g_string_new (model->n_experts > 0 ? "Sparse MoE" : "Dense");
+  gboolean any_state = FALSE, any_swa = FALSE;
 
-    for (int i = 0; i < n_layers; i++)
-      {
-        any_state = any_state || layers[i].state;
-        any_swa = any_swa || (layers[i].attn && layers[i].swa);
-      }
-    if (any_state && arch_in (arch, pure_recurrent))
-      g_string_append (label, " recurrent (state space)");
-    else
-      {
-        if (any_state)
-          g_string_append (label, " hybrid (recurrent + attention)");
-        g_string_append (label, is_mla ? " + MLA" : " + GQA");
-        if (any_swa)
-          g_string_append (label, chunked ? " (chunked local)" : " (sliding window)");
-      }
-    model->arch_label = g_string_free (label, FALSE);
-  }
+  for (int i = 0; i < ctx->n_layers; i++)
+    {
+      any_state = any_state || ctx->layers[i].state;
+      any_swa = any_swa || (ctx->layers[i].attn && ctx->layers[i].swa);
+    }
+  if (any_state && arch_in (ctx->arch, pure_recurrent))
+    g_string_append (label, " recurrent (state space)");
+  else
+    {
+      if (any_state)
+        g_string_append (label, " hybrid (recurrent + attention)");
+      g_string_append (label, ctx->is_mla ? " + MLA" : " + GQA");
+      if (any_swa)
+        g_string_append (label, ctx->chunked ? " (chunked local)" : " (sliding window)");
+    }
+  return g_string_free (label, FALSE);
+}
+
+/* The model from what the header said; a key out of range shows in ctx->error. */
+static HrModel *
+build_model (Ctx *ctx)
+{
+  HrModel *model = new_model (ctx);
+
+  fill_dims (ctx, model);
+  model->vocab = read_vocab (ctx);
+  fill_file (ctx->gguf, model);
+  add_kv_groups (ctx, model);
+  model->arch_label = describe_arch (ctx, model);
+  return model;
+}
+
+static void
+ctx_clear (Ctx *ctx)
+{
+  g_clear_pointer (&ctx->heads, g_free);
+  g_clear_pointer (&ctx->kv, g_free);
+  g_clear_pointer (&ctx->ff, g_free);
+  g_clear_pointer (&ctx->layers, g_free);
+}
+
+HrModel *
+hr_gguf_to_model (const HrGguf  *gguf,
+                  GError       **error)
+{
+  g_autoptr(GString) missing = g_string_new (NULL);
+  g_autoptr(HrModel) model = NULL;
+  g_autoptr(GError) invalid = NULL;
+  Ctx ctx = { .gguf = gguf, .missing = missing };
+
+  g_return_val_if_fail (gguf != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx.arch = read_architecture (gguf, error);
+  if (ctx.arch == NULL)
+    return NULL;
+  if (read_shape (&ctx) && read_sliding_window (&ctx) && read_layer_kinds (&ctx))
+    model = build_model (&ctx);
+  ctx_clear (&ctx);
 
   if (ctx.error != NULL)
-    goto fail;
-  if (!hr_model_validate (model, &ctx.error))
     {
-      g_autofree char *msg = g_strdup (ctx.error->message);
-
-      g_clear_error (&ctx.error);
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL, "%s", msg);
+      g_propagate_error (error, ctx.error);
+      return NULL;
+    }
+  if (model == NULL)
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                   "the GGUF metadata lacks %s", missing->str);
+      return NULL;
+    }
+  if (!hr_model_validate (model, &invalid))
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL, "%s", invalid->message);
       return NULL;
     }
   return g_steal_pointer (&model);
-
-fail:
-  if (ctx.error != NULL)
-    g_propagate_error (error, ctx.error);
-  else
-    g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
-                 "the GGUF metadata lacks %s", missing->str);
-  return NULL;
 }
