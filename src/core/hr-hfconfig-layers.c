@@ -15,133 +15,124 @@ hr_cfg_type_is (const char *model_type,
   return model_type != NULL && g_str_has_prefix (model_type, prefix);
 }
 
-/* Per-layer attention kinds. */
-void
-hr_arch_read_mixers (Cfg  *cfg,
-                     Arch *a)
+/* Nemotron-H's hybrid_override_pattern: one character per block. */
+static void
+mixers_from_pattern (Cfg        *cfg,
+                     Arch       *a,
+                     const char *pattern)
 {
-  JsonArray *types = hr_cfg_get_array (cfg, "layer_types");
-  const char *pattern = hr_cfg_get_string (cfg, "hybrid_override_pattern");
-  int window = a->window;
-
-  for (int i = 0; i < a->n_layers; i++)
-    a->mixer[i] = MIX_FULL;
-
-  if (pattern != NULL)
+  if ((int) strlen (pattern) != a->n_layers)
     {
-      if ((int) strlen (pattern) != a->n_layers)
-        {
-          if (cfg->error == NULL)
-            g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                         "config.json: hybrid_override_pattern has %zu blocks for %d layers",
-                         strlen (pattern), a->n_layers);
-          return;
-        }
-      for (int i = 0; i < a->n_layers; i++)
-        switch (pattern[i])
-          {
-          case 'M': a->mixer[i] = MIX_MAMBA; break;
-          case '*': a->mixer[i] = MIX_FULL; break;
-          case 'E': case '-': a->mixer[i] = MIX_NONE; break;
-          default:
-            if (cfg->error == NULL)
-              g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                           "config.json: hybrid_override_pattern has an unknown block “%c”",
-                           g_ascii_isprint (pattern[i]) ? pattern[i] : '?');
-            return;
-          }
+      if (cfg->error == NULL)
+        g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
+                     "config.json: hybrid_override_pattern has %zu blocks for %d layers",
+                     strlen (pattern), a->n_layers);
       return;
     }
+  for (int i = 0; i < a->n_layers; i++)
+    switch (pattern[i])
+      {
+      case 'M': a->mixer[i] = MIX_MAMBA; break;
+      case '*': a->mixer[i] = MIX_FULL; break;
+      case 'E': case '-': a->mixer[i] = MIX_NONE; break;
+      default:
+        if (cfg->error == NULL)
+          g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
+                       "config.json: hybrid_override_pattern has an unknown block “%c”",
+                       g_ascii_isprint (pattern[i]) ? pattern[i] : '?');
+        return;
+      }
+}
 
-  if (types != NULL)
+/* layer_types (Gemma, Qwen3-Next, Qwen3.5): one name per layer. */
+static void
+mixers_from_layer_types (Cfg       *cfg,
+                         Arch      *a,
+                         JsonArray *types)
+{
+  if ((int) json_array_get_length (types) < a->n_layers)
     {
-      if ((int) json_array_get_length (types) < a->n_layers)
+      if (cfg->error == NULL)
+        g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
+                     "config.json: layer_types has %u entries for %d layers",
+                     json_array_get_length (types), a->n_layers);
+      return;
+    }
+  for (int i = 0; i < a->n_layers; i++)
+    {
+      JsonNode *node = json_array_get_element (types, (guint) i);
+      const char *t;
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
         {
-          if (cfg->error == NULL)
-            g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                         "config.json: layer_types has %u entries for %d layers",
-                         json_array_get_length (types), a->n_layers);
+          hr_cfg_type_error (cfg, "layer_types", "a list of strings");
           return;
         }
-      for (int i = 0; i < a->n_layers; i++)
-        {
-          JsonNode *node = json_array_get_element (types, (guint) i);
-          const char *t;
+      t = json_node_get_string (node);
+      if (strcmp (t, "sliding_attention") == 0)
+        a->mixer[i] = a->window > 0 ? MIX_SLIDING : MIX_FULL;
+      else if (strcmp (t, "chunked_attention") == 0)
+        a->mixer[i] = a->window > 0 ? MIX_CHUNKED : MIX_FULL;
+      else if (strcmp (t, "linear_attention") == 0)
+        a->mixer[i] = MIX_LINEAR;
+      else if (strcmp (t, "mamba") == 0)
+        a->mixer[i] = MIX_MAMBA;
+      else
+        a->mixer[i] = MIX_FULL;  /* full_attention, or unknown: the larger cache */
+    }
+}
 
-          if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+/* Llama 4: RoPE layers attend within a chunk, NoPE layers (every 4th unless no_rope_layers
+ * says otherwise) are global. */
+static void
+mixers_llama4 (Cfg  *cfg,
+               Arch *a)
+{
+  JsonArray *no_rope = hr_cfg_get_array (cfg, "no_rope_layers");
+
+  if (a->window <= 0)
+    return;
+  for (int i = 0; i < a->n_layers; i++)
+    {
+      gboolean use_rope = (i + 1) % 4 != 0;
+
+      if (no_rope != NULL && (guint) i < json_array_get_length (no_rope))
+        {
+          double v;
+
+          if (!hr_json_node_get_number (json_array_get_element (no_rope, (guint) i), &v))
             {
-              hr_cfg_type_error (cfg, "layer_types", "a list of strings");
+              hr_cfg_type_error (cfg, "no_rope_layers", "a list of 0 and 1");
               return;
             }
-          t = json_node_get_string (node);
-          if (strcmp (t, "sliding_attention") == 0)
-            a->mixer[i] = window > 0 ? MIX_SLIDING : MIX_FULL;
-          else if (strcmp (t, "chunked_attention") == 0)
-            a->mixer[i] = window > 0 ? MIX_CHUNKED : MIX_FULL;
-          else if (strcmp (t, "linear_attention") == 0)
-            a->mixer[i] = MIX_LINEAR;
-          else if (strcmp (t, "mamba") == 0)
-            a->mixer[i] = MIX_MAMBA;
-          else
-            a->mixer[i] = MIX_FULL;  /* full_attention, or unknown: the larger cache */
+          use_rope = v != 0;
         }
-      return;
+      a->mixer[i] = use_rope ? MIX_CHUNKED : MIX_FULL;
     }
+}
 
-  if (hr_cfg_has (cfg, "full_attention_interval") || hr_cfg_has (cfg, "linear_num_value_heads"))
-    {
-      int interval = hr_cfg_get_int (cfg, "full_attention_interval", 1, MAX_LAYERS, 4, FALSE);
+/* A sliding_window without a per-layer list: each family's own rule. */
+static void
+mixers_from_window (Cfg  *cfg,
+                    Arch *a)
+{
+  const char *type = a->model_type;
 
-      for (int i = 0; i < a->n_layers; i++)
-        a->mixer[i] = (i + 1) % interval == 0 ? MIX_FULL : MIX_LINEAR;
-      return;
-    }
-
-  if (hr_cfg_type_is (a->model_type, "llama4"))
-    {
-      JsonArray *no_rope = hr_cfg_get_array (cfg, "no_rope_layers");
-
-      if (window <= 0)
-        return;
-      for (int i = 0; i < a->n_layers; i++)
-        {
-          gboolean use_rope = (i + 1) % 4 != 0;
-
-          if (no_rope != NULL && (guint) i < json_array_get_length (no_rope))
-            {
-              double v;
-
-              if (!hr_json_node_get_number (json_array_get_element (no_rope, (guint) i), &v))
-                {
-                  hr_cfg_type_error (cfg, "no_rope_layers", "a list of 0 and 1");
-                  return;
-                }
-              use_rope = v != 0;
-            }
-          /* RoPE layers attend within a chunk; NoPE layers are global. */
-          a->mixer[i] = use_rope ? MIX_CHUNKED : MIX_FULL;
-        }
-      return;
-    }
-
-  if (window <= 0)
-    return;
-
-  if (hr_cfg_type_is (a->model_type, "gemma2") || hr_cfg_type_is (a->model_type, "gpt_oss"))
+  if (hr_cfg_type_is (type, "gemma2") || hr_cfg_type_is (type, "gpt_oss"))
     {
       for (int i = 0; i < a->n_layers; i++)
         a->mixer[i] = i % 2 == 0 ? MIX_SLIDING : MIX_FULL;
     }
-  else if (hr_cfg_type_is (a->model_type, "gemma3") || hr_cfg_type_is (a->model_type, "gemma4") ||
-           hr_cfg_type_is (a->model_type, "cohere2"))
+  else if (hr_cfg_type_is (type, "gemma3") || hr_cfg_type_is (type, "gemma4") ||
+           hr_cfg_type_is (type, "cohere2"))
     {
-      int def = hr_cfg_type_is (a->model_type, "cohere2") ? 4 : 6;
+      int def = hr_cfg_type_is (type, "cohere2") ? 4 : 6;
       int pattern_n = hr_cfg_get_int (cfg, "sliding_window_pattern", 1, MAX_LAYERS, def, FALSE);
 
       for (int i = 0; i < a->n_layers; i++)
         a->mixer[i] = (i + 1) % pattern_n != 0 ? MIX_SLIDING : MIX_FULL;
     }
-  else if (hr_cfg_type_is (a->model_type, "qwen2") || hr_cfg_type_is (a->model_type, "qwen3"))
+  else if (hr_cfg_type_is (type, "qwen2") || hr_cfg_type_is (type, "qwen3"))
     {
       /* Qwen configs carry a sliding_window that is off unless use_sliding_window. */
       if (hr_cfg_get_bool (cfg, "use_sliding_window", FALSE))
@@ -152,19 +143,49 @@ hr_arch_read_mixers (Cfg  *cfg,
             a->mixer[i] = MIX_SLIDING;
         }
     }
-  else if (hr_cfg_type_is (a->model_type, "mistral") || hr_cfg_type_is (a->model_type, "mixtral") ||
-           hr_cfg_type_is (a->model_type, "phi3") || hr_cfg_type_is (a->model_type, "starcoder2"))
+  else if (hr_cfg_type_is (type, "mistral") || hr_cfg_type_is (type, "mixtral") ||
+           hr_cfg_type_is (type, "phi3") || hr_cfg_type_is (type, "starcoder2"))
     {
       /* One window on every layer (Mistral 7B v0.1, Phi-3 mini), unless it spans the whole
        * context anyway. */
       static const char *ctx_keys[] = { "max_position_embeddings", NULL };
       gint64 max_ctx = hr_cfg_get_int_v (cfg, ctx_keys, 0, G_MAXINT, 0, FALSE);
 
-      if (max_ctx == 0 || window < max_ctx)
+      if (max_ctx == 0 || a->window < max_ctx)
         for (int i = 0; i < a->n_layers; i++)
           a->mixer[i] = MIX_SLIDING;
     }
   /* Any other model type: the window's meaning is unknown, keep full attention. */
+}
+
+/* Per-layer attention kinds. */
+void
+hr_arch_read_mixers (Cfg  *cfg,
+                     Arch *a)
+{
+  JsonArray *types = hr_cfg_get_array (cfg, "layer_types");
+  const char *pattern = hr_cfg_get_string (cfg, "hybrid_override_pattern");
+
+  for (int i = 0; i < a->n_layers; i++)
+    a->mixer[i] = MIX_FULL;
+
+  if (pattern != NULL)
+    mixers_from_pattern (cfg, a, pattern);
+  else if (types != NULL)
+    mixers_from_layer_types (cfg, a, types);
+  else if (hr_cfg_has (cfg, "full_attention_interval") ||
+           hr_cfg_has (cfg, "linear_num_value_heads"))
+    {
+      /* Qwen3-Next without layer_types: every interval-th layer is full attention. */
+      int interval = hr_cfg_get_int (cfg, "full_attention_interval", 1, MAX_LAYERS, 4, FALSE);
+
+      for (int i = 0; i < a->n_layers; i++)
+        a->mixer[i] = (i + 1) % interval == 0 ? MIX_FULL : MIX_LINEAR;
+    }
+  else if (hr_cfg_type_is (a->model_type, "llama4"))
+    mixers_llama4 (cfg, a);
+  else if (a->window > 0)
+    mixers_from_window (cfg, a);
 }
 
 static gboolean

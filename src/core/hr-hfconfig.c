@@ -122,186 +122,213 @@ find_text_config (JsonObject *root)
   return root;
 }
 
-static HrModel *
-build_model (Cfg        *cfg,
-             const char *repo_or_name,
-             GError    **error)
+/* The first of "architectures" ("Qwen3MoeForCausalLM"), NULL when there is none. */
+static const char *
+first_architecture (Cfg *cfg)
 {
-  static const char *layer_keys[] = { "num_hidden_layers", "num_layers", "n_layer", "n_layers", NULL };
+  JsonArray *archs = json_object_has_member (cfg->root, "architectures")
+                       ? hr_cfg_get_array (cfg, "architectures") : NULL;
+  JsonNode *node;
+
+  if (archs == NULL || json_array_get_length (archs) == 0)
+    return NULL;
+  node = json_array_get_element (archs, 0);
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+  return NULL;
+}
+
+/* Layers, widths, heads and vocabulary: FALSE when one is missing or out of range. */
+static gboolean
+read_size (Cfg  *cfg,
+           Arch *a)
+{
+  static const char *layer_keys[] = { "num_hidden_layers", "num_layers", "n_layer", "n_layers",
+                                      NULL };
   static const char *hidden_keys[] = { "hidden_size", "d_model", "n_embd", NULL };
   static const char *head_keys[] = { "num_attention_heads", "n_head", "num_heads", NULL };
-  static const char *kv_keys[] = { "num_key_value_heads", "num_kv_heads", "multi_query_group_num", NULL };
   static const char *vocab_keys[] = { "vocab_size", "padded_vocab_size", NULL };
-  static const char *inter_keys[] = { "intermediate_size", "ffn_hidden_size", NULL };
-  static const char *ctx_keys[] = { "max_position_embeddings", "seq_length", "max_sequence_length", NULL };
-  static const char *expert_keys[] = { "n_routed_experts", "num_local_experts", "num_experts", "moe_num_experts", NULL };
-  static const char *used_keys[] = { "num_experts_per_tok", "experts_per_token", "top_k_experts", "moe_k", NULL };
-  static const char *shared_keys[] = { "n_shared_experts", "num_shared_experts", NULL };
-  static const char *shared_width_keys[] = { "shared_expert_intermediate_size", "moe_shared_expert_intermediate_size", NULL };
-  static const char *dense_keys[] = { "first_k_dense_replace", "moe_layer_start_index", NULL };
+
+  a->n_layers = (int) hr_cfg_get_int_v (cfg, layer_keys, 1, MAX_LAYERS, 0, TRUE);
+  a->hidden = (int) hr_cfg_get_int_v (cfg, hidden_keys, 1, MAX_DIM, 0, TRUE);
+  a->heads = (int) hr_cfg_get_int_v (cfg, head_keys, 1, MAX_HEADS, 0, TRUE);
+  a->vocab = (int) hr_cfg_get_int_v (cfg, vocab_keys, 1, MAX_VOCAB, default_vocab (a->model_type),
+                                     default_vocab (a->model_type) == 0);
+  return cfg->error == NULL && cfg->missing->len == 0;
+}
+
+/* KV heads and head width, tied embeddings, MTP layers, and whether the FFN is gated. */
+static void
+read_heads (Cfg  *cfg,
+            Arch *a)
+{
+  static const char *kv_keys[] = { "num_key_value_heads", "num_kv_heads", "multi_query_group_num",
+                                   NULL };
   static const char *mtp_keys[] = { "num_nextn_predict_layers", "mtp_num_hidden_layers", NULL };
-  g_autoptr(HrModel) model = NULL;
-  g_autofree MixerKind *mixer = NULL;
-  g_autofree FfnKind *ffn = NULL;
-  g_autofree char *base_name = NULL;
-  Arch a = { 0 };
-  Params params;
-  const char *arch0 = NULL;
-  JsonArray *archs;
-  gboolean any_linear = FALSE, any_mamba = FALSE, any_window = FALSE;
-  int head_dim_def;
+  int head_dim_def = MAX (a->hidden / a->heads, 1);
+  const char *act;
 
-  a.model_type = hr_cfg_get_string (cfg, "model_type");
-  archs = json_object_has_member (cfg->root, "architectures")
-            ? hr_cfg_get_array (cfg, "architectures") : NULL;
-  if (archs != NULL && json_array_get_length (archs) > 0)
+  a->kv_heads = (int) hr_cfg_get_int_v (cfg, kv_keys, 1, MAX_HEADS, a->heads, FALSE);
+  a->head_dim = hr_cfg_get_int (cfg, "head_dim", 1, 65536, MIN (head_dim_def, 65536), FALSE);
+  a->tied = hr_cfg_get_bool (cfg, "tie_word_embeddings", hr_cfg_type_is (a->model_type, "gemma"));
+  a->mtp = (int) hr_cfg_get_int_v (cfg, mtp_keys, 0, MAX_LAYERS, 0, FALSE);
+  act = hr_cfg_get_string (cfg, "mlp_hidden_act");
+  if (act == NULL)
+    act = hr_cfg_get_string (cfg, "hidden_act");
+  /* Nemotron-H's relu² MLP and experts have no gate. */
+  a->gated = !(g_strcmp0 (act, "relu2") == 0 || hr_cfg_type_is (a->model_type, "nemotron_h"));
+}
+
+/* Routed and shared experts, and the dense FFN width. */
+static void
+read_moe (Cfg  *cfg,
+          Arch *a)
+{
+  static const char *expert_keys[] = { "n_routed_experts", "num_local_experts", "num_experts",
+                                       "moe_num_experts", NULL };
+  static const char *used_keys[] = { "num_experts_per_tok", "experts_per_token", "top_k_experts",
+                                     "moe_k", NULL };
+  static const char *moe_inter_keys[] = { "moe_intermediate_size", "intermediate_size", NULL };
+  static const char *shared_keys[] = { "n_shared_experts", "num_shared_experts", NULL };
+  static const char *shared_width_keys[] = { "shared_expert_intermediate_size",
+                                             "moe_shared_expert_intermediate_size", NULL };
+  static const char *dense_keys[] = { "first_k_dense_replace", "moe_layer_start_index", NULL };
+  static const char *inter_keys[] = { "intermediate_size", "ffn_hidden_size", NULL };
+
+  a->n_experts = (int) hr_cfg_get_int_v (cfg, expert_keys, 0, MAX_EXPERTS, 0, FALSE);
+  if (hr_cfg_type_is (a->model_type, "gemma4") && !hr_cfg_get_bool (cfg, "enable_moe_block", FALSE))
+    a->n_experts = 0;
+  if (a->n_experts > 0)
     {
-      JsonNode *node = json_array_get_element (archs, 0);
-
-      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-        arch0 = json_node_get_string (node);
-    }
-  if (a.model_type != NULL && !g_utf8_validate (a.model_type, -1, NULL))
-    a.model_type = NULL;
-
-  a.n_layers = (int) hr_cfg_get_int_v (cfg, layer_keys, 1, MAX_LAYERS, 0, TRUE);
-  a.hidden = (int) hr_cfg_get_int_v (cfg, hidden_keys, 1, MAX_DIM, 0, TRUE);
-  a.heads = (int) hr_cfg_get_int_v (cfg, head_keys, 1, MAX_HEADS, 0, TRUE);
-  a.vocab = (int) hr_cfg_get_int_v (cfg, vocab_keys, 1, MAX_VOCAB, default_vocab (a.model_type),
-                                    default_vocab (a.model_type) == 0);
-  if (cfg->error != NULL || cfg->missing->len > 0)
-    goto fail;
-
-  a.kv_heads = (int) hr_cfg_get_int_v (cfg, kv_keys, 1, MAX_HEADS, a.heads, FALSE);
-  head_dim_def = MAX (a.hidden / a.heads, 1);
-  a.head_dim = hr_cfg_get_int (cfg, "head_dim", 1, 65536, MIN (head_dim_def, 65536), FALSE);
-  a.tied = hr_cfg_get_bool (cfg, "tie_word_embeddings", hr_cfg_type_is (a.model_type, "gemma"));
-  a.mtp = (int) hr_cfg_get_int_v (cfg, mtp_keys, 0, MAX_LAYERS, 0, FALSE);
-  {
-    const char *act = hr_cfg_get_string (cfg, "mlp_hidden_act");
-
-    if (act == NULL)
-      act = hr_cfg_get_string (cfg, "hidden_act");
-    /* Nemotron-H's relu² MLP and experts have no gate. */
-    a.gated = !(g_strcmp0 (act, "relu2") == 0 || hr_cfg_type_is (a.model_type, "nemotron_h"));
-  }
-
-  /* MoE */
-  a.n_experts = (int) hr_cfg_get_int_v (cfg, expert_keys, 0, MAX_EXPERTS, 0, FALSE);
-  if (hr_cfg_type_is (a.model_type, "gemma4") && !hr_cfg_get_bool (cfg, "enable_moe_block", FALSE))
-    a.n_experts = 0;
-  if (a.n_experts > 0)
-    {
-      static const char *moe_inter_keys[] = { "moe_intermediate_size", "intermediate_size", NULL };
-
-      a.n_used = (int) hr_cfg_get_int_v (cfg, used_keys, 1, MAX_EXPERTS, 0, TRUE);
-      a.moe_inter = (int) hr_cfg_get_int_v (cfg, moe_inter_keys, 1, MAX_DIM, 0, TRUE);
-      a.n_shared = (int) hr_cfg_get_int_v (cfg, shared_keys, 0, 1024, 0, FALSE);
-      a.shared_width = (int) hr_cfg_get_int_v (cfg, shared_width_keys, 0, MAX_DIM * 16, 0, FALSE);
-      if (a.shared_width == 0 && a.n_shared > 0)
-        a.shared_width = a.n_shared * a.moe_inter;
-      if (hr_cfg_type_is (a.model_type, "llama4"))
+      a->n_used = (int) hr_cfg_get_int_v (cfg, used_keys, 1, MAX_EXPERTS, 0, TRUE);
+      a->moe_inter = (int) hr_cfg_get_int_v (cfg, moe_inter_keys, 1, MAX_DIM, 0, TRUE);
+      a->n_shared = (int) hr_cfg_get_int_v (cfg, shared_keys, 0, 1024, 0, FALSE);
+      a->shared_width = (int) hr_cfg_get_int_v (cfg, shared_width_keys, 0, MAX_DIM * 16, 0, FALSE);
+      if (a->shared_width == 0 && a->n_shared > 0)
+        a->shared_width = a->n_shared * a->moe_inter;
+      if (hr_cfg_type_is (a->model_type, "llama4"))
         {
           /* Llama 4: one shared expert as wide as a routed one. */
-          a.n_shared = 1;
-          a.shared_width = a.moe_inter;
+          a->n_shared = 1;
+          a->shared_width = a->moe_inter;
         }
-      a.n_dense = (int) hr_cfg_get_int_v (cfg, dense_keys, 0, MAX_LAYERS, 0, FALSE);
-      a.latent = hr_cfg_get_int (cfg, "moe_latent_size", 0, MAX_DIM, 0, FALSE);
-      if (a.n_used > a.n_experts && cfg->error == NULL)
+      a->n_dense = (int) hr_cfg_get_int_v (cfg, dense_keys, 0, MAX_LAYERS, 0, FALSE);
+      a->latent = hr_cfg_get_int (cfg, "moe_latent_size", 0, MAX_DIM, 0, FALSE);
+      if (a->n_used > a->n_experts && cfg->error == NULL)
         g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                     "config.json: %d experts per token but only %d experts", a.n_used,
-                     a.n_experts);
+                     "config.json: %d experts per token but only %d experts", a->n_used,
+                     a->n_experts);
     }
-  if (hr_cfg_type_is (a.model_type, "llama4"))
-    a.inter = hr_cfg_get_int (cfg, "intermediate_size_mlp", 0, MAX_DIM, 0, FALSE);
+  if (hr_cfg_type_is (a->model_type, "llama4"))
+    a->inter = hr_cfg_get_int (cfg, "intermediate_size_mlp", 0, MAX_DIM, 0, FALSE);
   else
-    a.inter = (int) hr_cfg_get_int_v (cfg, inter_keys, 0, MAX_DIM, 0, FALSE);
+    a->inter = (int) hr_cfg_get_int_v (cfg, inter_keys, 0, MAX_DIM, 0, FALSE);
+}
 
-  /* MLA */
-  a.mla = hr_cfg_has (cfg, "kv_lora_rank");
-  if (a.mla)
+/* MLA's ranks, Gemma 4's global layers and the attention window. */
+static void
+read_attention (Cfg  *cfg,
+                Arch *a)
+{
+  a->mla = hr_cfg_has (cfg, "kv_lora_rank");
+  if (a->mla)
     {
-      a.kv_lora = hr_cfg_get_int (cfg, "kv_lora_rank", 1, 65536, 0, TRUE);
-      a.q_lora = hr_cfg_get_int (cfg, "q_lora_rank", 0, 65536, 0, FALSE);
-      a.rope = hr_cfg_get_int (cfg, "qk_rope_head_dim", 0, 65536, 0, TRUE);
-      a.nope = hr_cfg_get_int (cfg, "qk_nope_head_dim", 0, 65536, 0, TRUE);
-      a.v_head = hr_cfg_get_int (cfg, "v_head_dim", 1, 65536, 0, TRUE);
+      a->kv_lora = hr_cfg_get_int (cfg, "kv_lora_rank", 1, 65536, 0, TRUE);
+      a->q_lora = hr_cfg_get_int (cfg, "q_lora_rank", 0, 65536, 0, FALSE);
+      a->rope = hr_cfg_get_int (cfg, "qk_rope_head_dim", 0, 65536, 0, TRUE);
+      a->nope = hr_cfg_get_int (cfg, "qk_nope_head_dim", 0, 65536, 0, TRUE);
+      a->v_head = hr_cfg_get_int (cfg, "v_head_dim", 1, 65536, 0, TRUE);
     }
 
-  /* Gemma 4 global layers */
-  a.global_head_dim = hr_cfg_get_int (cfg, "global_head_dim", 0, 65536, 0, FALSE);
-  a.global_kv_heads = hr_cfg_get_int (cfg, "num_global_key_value_heads", 1, MAX_HEADS, a.kv_heads,
-                                      FALSE);
-  a.k_eq_v = hr_cfg_get_bool (cfg, "attention_k_eq_v", FALSE);
+  a->global_head_dim = hr_cfg_get_int (cfg, "global_head_dim", 0, 65536, 0, FALSE);
+  a->global_kv_heads = hr_cfg_get_int (cfg, "num_global_key_value_heads", 1, MAX_HEADS,
+                                       a->kv_heads, FALSE);
+  a->k_eq_v = hr_cfg_get_bool (cfg, "attention_k_eq_v", FALSE);
 
   /* Windows: sliding_window (may be null), or Llama 4's attention_chunk_size. */
-  a.window = hr_cfg_type_is (a.model_type, "llama4")
-             ? hr_cfg_get_int (cfg, "attention_chunk_size", 0, G_MAXINT, 0, FALSE)
-             : hr_cfg_get_int (cfg, "sliding_window", 0, G_MAXINT, 0, FALSE);
+  a->window = hr_cfg_type_is (a->model_type, "llama4")
+              ? hr_cfg_get_int (cfg, "attention_chunk_size", 0, G_MAXINT, 0, FALSE)
+              : hr_cfg_get_int (cfg, "sliding_window", 0, G_MAXINT, 0, FALSE);
+}
 
+static gboolean
+has_mixer (const Arch *a,
+           MixerKind   kind)
+{
+  for (int i = 0; i < a->n_layers; i++)
+    if (a->mixer[i] == kind)
+      return TRUE;
+  return FALSE;
+}
+
+/* Per-layer mixers and FFNs (in a->mixer and a->ffn, n_layers each), and the shapes of the
+ * recurrent mixers they use. */
+static void
+read_layers (Cfg  *cfg,
+             Arch *a)
+{
+  hr_arch_read_mixers (cfg, a);
+  hr_arch_read_ffns (cfg, a);
   if (cfg->error != NULL)
-    goto fail;
+    return;
 
-  mixer = g_new0 (MixerKind, a.n_layers);
-  ffn = g_new0 (FfnKind, a.n_layers);
-  a.mixer = mixer;
-  a.ffn = ffn;
-  hr_arch_read_mixers (cfg, &a);
-  hr_arch_read_ffns (cfg, &a);
-  if (cfg->error != NULL)
-    goto fail;
+  for (int i = 0; i < a->n_layers; i++)
+    if ((a->ffn[i] == FFN_DENSE || a->ffn[i] == FFN_DENSE_MOE) && a->inter <= 0)
+      hr_cfg_note_missing (cfg, hr_cfg_type_is (a->model_type, "llama4") ? "intermediate_size_mlp"
+                                                                         : "intermediate_size");
+  if (has_mixer (a, MIX_LINEAR))
+    {
+      a->lin_nk = hr_cfg_get_int (cfg, "linear_num_key_heads", 1, MAX_HEADS, 0, TRUE);
+      a->lin_dk = hr_cfg_get_int (cfg, "linear_key_head_dim", 1, 65536, 0, TRUE);
+      a->lin_nv = hr_cfg_get_int (cfg, "linear_num_value_heads", 1, MAX_HEADS, 0, TRUE);
+      a->lin_dv = hr_cfg_get_int (cfg, "linear_value_head_dim", 1, 65536, 0, TRUE);
+      a->lin_kernel = hr_cfg_get_int (cfg, "linear_conv_kernel_dim", 1, 1024, 4, FALSE);
+    }
+  if (has_mixer (a, MIX_MAMBA))
+    {
+      a->m_heads = hr_cfg_get_int (cfg, "mamba_num_heads", 1, MAX_HEADS, 0, TRUE);
+      a->m_head_dim = hr_cfg_get_int (cfg, "mamba_head_dim", 1, 65536, 0, TRUE);
+      a->m_state = hr_cfg_get_int (cfg, "ssm_state_size", 1, 65536, 0, TRUE);
+      a->m_groups = hr_cfg_get_int (cfg, "n_groups", 1, 65536, 1, FALSE);
+      a->m_kernel = hr_cfg_get_int (cfg, "conv_kernel", 1, 1024, 4, FALSE);
+    }
+  a->ssm_bytes = ssm_dtype_bytes (cfg);
+}
 
-  for (int i = 0; i < a.n_layers; i++)
-    {
-      any_linear = any_linear || a.mixer[i] == MIX_LINEAR;
-      any_mamba = any_mamba || a.mixer[i] == MIX_MAMBA;
-      any_window = any_window || a.mixer[i] == MIX_SLIDING || a.mixer[i] == MIX_CHUNKED;
-      if ((a.ffn[i] == FFN_DENSE || a.ffn[i] == FFN_DENSE_MOE) && a.inter <= 0)
-        hr_cfg_note_missing (cfg, hr_cfg_type_is (a.model_type, "llama4") ? "intermediate_size_mlp"
-                                                                    : "intermediate_size");
-    }
-  if (any_linear)
-    {
-      a.lin_nk = hr_cfg_get_int (cfg, "linear_num_key_heads", 1, MAX_HEADS, 0, TRUE);
-      a.lin_dk = hr_cfg_get_int (cfg, "linear_key_head_dim", 1, 65536, 0, TRUE);
-      a.lin_nv = hr_cfg_get_int (cfg, "linear_num_value_heads", 1, MAX_HEADS, 0, TRUE);
-      a.lin_dv = hr_cfg_get_int (cfg, "linear_value_head_dim", 1, 65536, 0, TRUE);
-      a.lin_kernel = hr_cfg_get_int (cfg, "linear_conv_kernel_dim", 1, 1024, 4, FALSE);
-    }
-  if (any_mamba)
-    {
-      a.m_heads = hr_cfg_get_int (cfg, "mamba_num_heads", 1, MAX_HEADS, 0, TRUE);
-      a.m_head_dim = hr_cfg_get_int (cfg, "mamba_head_dim", 1, 65536, 0, TRUE);
-      a.m_state = hr_cfg_get_int (cfg, "ssm_state_size", 1, 65536, 0, TRUE);
-      a.m_groups = hr_cfg_get_int (cfg, "n_groups", 1, 65536, 1, FALSE);
-      a.m_kernel = hr_cfg_get_int (cfg, "conv_kernel", 1, 1024, 4, FALSE);
-    }
-  a.ssm_bytes = ssm_dtype_bytes (cfg);
-  if (cfg->error != NULL || cfg->missing->len > 0)
-    goto fail;
-
-  /* Shapes no attention layer can have: each KV head serves a whole group of query heads, and
-   * without head_dim (or MLA's own head sizes) the heads split the hidden size evenly.  Sizing
-   * such a config would print confident nonsense. */
-  if (a.heads % a.kv_heads != 0)
+/* Shapes no attention layer can have: each KV head serves a whole group of query heads, and
+ * without head_dim (or MLA's own head sizes) the heads split the hidden size evenly.  Sizing
+ * such a config would print confident nonsense. */
+static gboolean
+check_heads (Cfg        *cfg,
+             const Arch *a)
+{
+  if (a->heads % a->kv_heads != 0)
     {
       g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
                    "config.json: %d key/value heads do not divide %d attention heads",
-                   a.kv_heads, a.heads);
-      goto fail;
+                   a->kv_heads, a->heads);
+      return FALSE;
     }
-  if (!a.mla && !hr_cfg_has (cfg, "head_dim") && a.hidden % a.heads != 0)
+  if (!a->mla && !hr_cfg_has (cfg, "head_dim") && a->hidden % a->heads != 0)
     {
       g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
                    "config.json: %d attention heads do not divide hidden_size %d, and there is "
-                   "no head_dim", a.heads, a.hidden);
-      goto fail;
+                   "no head_dim", a->heads, a->hidden);
+      return FALSE;
     }
+  return TRUE;
+}
 
-  /* The model. */
-  model = hr_model_new ();
-  model->origin = HR_MODEL_ORIGIN_CONFIG;
+/* The name from "Qwen/Qwen3-30B-A3B" or "qwen3.json" (and the repo id in *@hf_repo when it is
+ * one); a bare "config.json" names nothing: the architecture names the model instead. */
+static char *
+model_base_name (const char  *repo_or_name,
+                 const char  *arch0,
+                 const char  *model_type,
+                 char       **hf_repo)
+{
+  g_autofree char *base_name = NULL;
+
   if (repo_or_name != NULL && *repo_or_name != '\0' && g_utf8_validate (repo_or_name, -1, NULL))
     {
       const char *slash = strrchr (repo_or_name, '/');
@@ -312,64 +339,207 @@ build_model (Cfg        *cfg,
       if (slash != NULL && strchr (repo_or_name, ' ') == NULL &&
           !g_str_has_suffix (repo_or_name, ".json") && repo_or_name[0] != '/' &&
           strchr (slash + 1, '/') == NULL && strchr (repo_or_name, '/') == slash)
-        model->hf_repo = g_strdup (repo_or_name);
+        *hf_repo = g_strdup (repo_or_name);
     }
-  /* A bare "config.json" names nothing: use the architecture instead. */
   if (base_name == NULL || *base_name == '\0' || g_ascii_strcasecmp (base_name, "config") == 0)
-    {
-      g_free (base_name);
-      base_name = g_strdup (arch0 != NULL && g_utf8_validate (arch0, -1, NULL) ? arch0
-                            : a.model_type != NULL ? a.model_type : "config.json model");
-    }
+    return g_strdup (arch0 != NULL && g_utf8_validate (arch0, -1, NULL) ? arch0
+                     : model_type != NULL ? model_type : "config.json model");
+  return g_steal_pointer (&base_name);
+}
+
+/* Name, id and provenance. */
+static HrModel *
+new_model (Cfg        *cfg,
+           const Arch *a,
+           const char *repo_or_name,
+           const char *arch0)
+{
+  HrModel *model = hr_model_new ();
+  g_autofree char *base_name = model_base_name (repo_or_name, arch0, a->model_type,
+                                                &model->hf_repo);
+
+  model->origin = HR_MODEL_ORIGIN_CONFIG;
   model->name = g_strdup (base_name);
   model->id = hr_slugify (base_name, 80, "config-model");
-  model->family = g_strdup (a.model_type);
+  model->family = g_strdup (a->model_type);
   model->native_dtype = native_dtype (cfg);
   model->source = g_strdup_printf ("config.json (%s)", model->hf_repo != NULL ? model->hf_repo
                                                                               : base_name);
   model->confidence = g_strdup ("sourced");
+  return model;
+}
 
-  model->n_layers = a.n_layers;
-  model->ffn_ungated = !a.gated;
-  model->hidden = a.hidden;
-  model->n_heads = a.heads;
-  model->head_dim = a.mla ? a.nope + a.rope : a.head_dim;
-  model->vocab = a.vocab;
-  model->intermediate = a.inter;
-  model->n_experts = a.n_experts;
-  model->n_experts_used = a.n_used;
-  model->n_shared_experts = a.shared_width > 0 ? MAX (a.n_shared, 1) : 0;
-  model->moe_intermediate = a.moe_inter;
-  model->shared_intermediate = a.shared_width;
+/* Layers, widths, experts and MLA's ranks as the model keeps them. */
+static void
+fill_dims (Cfg        *cfg,
+           const Arch *a,
+           HrModel    *model)
+{
+  static const char *ctx_keys[] = { "max_position_embeddings", "seq_length",
+                                    "max_sequence_length", NULL };
+
+  model->n_layers = a->n_layers;
+  model->ffn_ungated = !a->gated;
+  model->hidden = a->hidden;
+  model->n_heads = a->heads;
+  model->head_dim = a->mla ? a->nope + a->rope : a->head_dim;
+  model->vocab = a->vocab;
+  model->intermediate = a->inter;
+  model->n_experts = a->n_experts;
+  model->n_experts_used = a->n_used;
+  model->n_shared_experts = a->shared_width > 0 ? MAX (a->n_shared, 1) : 0;
+  model->moe_intermediate = a->moe_inter;
+  model->shared_intermediate = a->shared_width;
   /* Dense-FFN layers of an MoE model: the leading ones (DeepSeek, GLM), or interleaved
    * (Llama 4 Maverick): the count is what sizes the weights. */
-  for (int i = 0; i < a.n_layers && a.n_experts > 0; i++)
-    if (a.ffn[i] == FFN_DENSE)
+  for (int i = 0; i < a->n_layers && a->n_experts > 0; i++)
+    if (a->ffn[i] == FFN_DENSE)
       model->n_dense_layers++;
   /* Nemotron-H style patterns: blocks without a mixer carry only an FFN */
   if (hr_cfg_get_string (cfg, "hybrid_override_pattern") != NULL)
     {
       int ffn_blocks = 0;
-      for (int i = 0; i < a.n_layers; i++)
-        if (a.ffn[i] != FFN_NONE)
+      for (int i = 0; i < a->n_layers; i++)
+        if (a->ffn[i] != FFN_NONE)
           ffn_blocks++;
-      if (ffn_blocks < a.n_layers)
+      if (ffn_blocks < a->n_layers)
         model->n_ffn_layers = ffn_blocks;
     }
-  if (a.mla)
+  if (a->mla)
     {
-      model->q_lora_rank = a.q_lora;
-      model->kv_lora_rank = a.kv_lora;
-      model->qk_rope_dim = a.rope;
-      model->qk_nope_dim = a.nope;
-      model->v_head_dim = a.v_head;
+      model->q_lora_rank = a->q_lora;
+      model->kv_lora_rank = a->kv_lora;
+      model->qk_rope_dim = a->rope;
+      model->qk_nope_dim = a->nope;
+      model->v_head_dim = a->v_head;
     }
-  model->mtp_layers = a.mtp;
-  model->tie_embeddings = a.tied;
+  model->mtp_layers = a->mtp;
+  model->tie_embeddings = a->tied;
   model->max_context = (gint64) hr_cfg_get_int_v (cfg, ctx_keys, 0, G_MAXINT,
-                                                  default_context (a.model_type), FALSE);
+                                                  default_context (a->model_type), FALSE);
+}
+
+/* The KV cache one attention layer of @kind holds. */
+static void
+add_attention_layer (HrModel    *model,
+                     const Arch *a,
+                     MixerKind   kind)
+{
+  if (a->mla)
+    hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, a->kv_lora + a->rope, 0, 0, 0);
+  else if (kind == MIX_SLIDING || kind == MIX_CHUNKED)
+    hr_model_add_layer_merged (model, kind == MIX_SLIDING ? HR_LAYER_SLIDING : HR_LAYER_CHUNKED,
+                               a->kv_heads, a->head_dim, a->head_dim, a->window, 0);
+  else if (a->global_head_dim > 0)
+    /* Gemma 4: with attention_k_eq_v, V is K's values but engines store both. */
+    hr_model_add_layer_merged (model, HR_LAYER_FULL, a->global_kv_heads, a->global_head_dim,
+                               a->global_head_dim, 0, 0);
+  else
+    hr_model_add_layer_merged (model, HR_LAYER_FULL, a->kv_heads, a->head_dim, a->head_dim, 0,
+                               0);
+}
+
+/* KV groups and recurrent state. */
+static void
+add_kv_groups (Cfg        *cfg,
+               const Arch *a,
+               HrModel    *model)
+{
+  int shared_kv = hr_cfg_get_int (cfg, "num_kv_shared_layers", 0, MAX_LAYERS, 0, FALSE);
+
+  for (int i = 0; i < a->n_layers; i++)
+    {
+      gboolean cached = i < a->n_layers - shared_kv;
+
+      switch (a->mixer[i])
+        {
+        case MIX_FULL:
+        case MIX_SLIDING:
+        case MIX_CHUNKED:
+          if (cached)
+            add_attention_layer (model, a, a->mixer[i]);
+          break;
+        case MIX_LINEAR:
+        case MIX_MAMBA:
+          {
+            double conv, st = hr_arch_state_bytes (a, a->mixer[i], &conv);
+
+            hr_model_add_layer_merged (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, st);
+            hr_model_set_conv_bytes (model, st, conv);
+          }
+          break;
+        case MIX_NONE:
+        default:
+          break;
+        }
+    }
+}
+
+/* A short description for the UI. */
+static char *
+describe_arch (const Arch *a)
+{
+  GString *label = g_string_new (a->n_experts > 0 ? "Sparse MoE" : "Dense");
+
+  if (has_mixer (a, MIX_LINEAR))
+    g_string_append (label, " hybrid (Gated DeltaNet + attention)");
+  else if (has_mixer (a, MIX_MAMBA))
+    g_string_append (label, " hybrid (Mamba-2 + attention)");
+  g_string_append (label, a->mla ? " + MLA" : a->kv_heads < a->heads ? " + GQA" : " + MHA");
+  if (has_mixer (a, MIX_SLIDING) || has_mixer (a, MIX_CHUNKED))
+    g_string_append (label, hr_cfg_type_is (a->model_type, "llama4") ? " (chunked local)"
+                                                                     : " (sliding window)");
+  return g_string_free (label, FALSE);
+}
+
+/* The first wrong field, or the list of missing ones. */
+static HrModel *
+fail (Cfg     *cfg,
+      GError **error)
+{
+  if (cfg->error != NULL)
+    g_propagate_error (error, g_steal_pointer (&cfg->error));
+  else
+    g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_MISSING,
+                 "config.json lacks %s", cfg->missing->str);
+  return NULL;
+}
+
+static HrModel *
+build_model (Cfg        *cfg,
+             const char *repo_or_name,
+             GError    **error)
+{
+  g_autoptr(HrModel) model = NULL;
+  g_autoptr(GError) invalid = NULL;
+  g_autofree MixerKind *mixer = NULL;
+  g_autofree FfnKind *ffn = NULL;
+  Arch a = { 0 };
+  const char *arch0;
+  Params params;
+
+  a.model_type = hr_cfg_get_string (cfg, "model_type");
+  arch0 = first_architecture (cfg);
+  if (a.model_type != NULL && !g_utf8_validate (a.model_type, -1, NULL))
+    a.model_type = NULL;
+
+  if (!read_size (cfg, &a))
+    return fail (cfg, error);
+  read_heads (cfg, &a);
+  read_moe (cfg, &a);
+  read_attention (cfg, &a);
+  if (cfg->error != NULL)
+    return fail (cfg, error);
+  a.mixer = mixer = g_new0 (MixerKind, a.n_layers);
+  a.ffn = ffn = g_new0 (FfnKind, a.n_layers);
+  read_layers (cfg, &a);
+  if (cfg->error != NULL || cfg->missing->len > 0 || !check_heads (cfg, &a))
+    return fail (cfg, error);
+
+  model = new_model (cfg, &a, repo_or_name, arch0);
+  fill_dims (cfg, &a, model);
   if (cfg->error != NULL)   /* e.g. max_position_embeddings 1e300: refused, not ignored */
-    goto fail;
+    return fail (cfg, error);
 
   params = hr_arch_count_params (cfg, &a);
   model->total_params = params.total + hr_cfg_vision_params (cfg, a.hidden);
@@ -382,86 +552,15 @@ build_model (Cfg        *cfg,
       return NULL;
     }
 
-  /* KV groups and recurrent state. */
-  {
-    int shared_kv = hr_cfg_get_int (cfg, "num_kv_shared_layers", 0, MAX_LAYERS, 0, FALSE);
-
-    for (int i = 0; i < a.n_layers; i++)
-      {
-        gboolean cached = i < a.n_layers - shared_kv;
-
-        switch (a.mixer[i])
-          {
-          case MIX_FULL:
-            if (!cached)
-              break;
-            if (a.mla)
-              hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, a.kv_lora + a.rope, 0, 0, 0);
-            else if (a.global_head_dim > 0)
-              /* Gemma 4: with attention_k_eq_v, V is K's values but engines store both. */
-              hr_model_add_layer_merged (model, HR_LAYER_FULL, a.global_kv_heads, a.global_head_dim,
-                                         a.global_head_dim, 0, 0);
-            else
-              hr_model_add_layer_merged (model, HR_LAYER_FULL, a.kv_heads, a.head_dim, a.head_dim, 0, 0);
-            break;
-          case MIX_SLIDING:
-          case MIX_CHUNKED:
-            if (!cached)
-              break;
-            if (a.mla)
-              hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, a.kv_lora + a.rope, 0, 0, 0);
-            else
-              hr_model_add_layer_merged (model, a.mixer[i] == MIX_SLIDING ? HR_LAYER_SLIDING : HR_LAYER_CHUNKED,
-                                         a.kv_heads, a.head_dim, a.head_dim, a.window, 0);
-            break;
-          case MIX_LINEAR:
-          case MIX_MAMBA:
-            {
-              double conv, st = hr_arch_state_bytes (&a, a.mixer[i], &conv);
-
-              hr_model_add_layer_merged (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, st);
-              hr_model_set_conv_bytes (model, st, conv);
-            }
-            break;
-          case MIX_NONE:
-          default:
-            break;
-          }
-      }
-  }
-
-  /* A short description for the UI. */
-  {
-    GString *label = g_string_new (a.n_experts > 0 ? "Sparse MoE" : "Dense");
-
-    if (any_linear)
-      g_string_append (label, " hybrid (Gated DeltaNet + attention)");
-    else if (any_mamba)
-      g_string_append (label, " hybrid (Mamba-2 + attention)");
-    g_string_append (label, a.mla ? " + MLA" : a.kv_heads < a.heads ? " + GQA" : " + MHA");
-    if (any_window)
-      g_string_append (label, hr_cfg_type_is (a.model_type, "llama4") ? " (chunked local)"
-                                                               : " (sliding window)");
-    model->arch_label = g_string_free (label, FALSE);
-  }
-
-  if (!hr_model_validate (model, &cfg->error))
+  add_kv_groups (cfg, &a, model);
+  model->arch_label = describe_arch (&a);
+  if (!hr_model_validate (model, &invalid))
     {
-      g_autofree char *msg = g_strdup (cfg->error->message);
-
-      g_clear_error (&cfg->error);
-      g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID, "config.json: %s", msg);
+      g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID, "config.json: %s",
+                   invalid->message);
       return NULL;
     }
   return g_steal_pointer (&model);
-
-fail:
-  if (cfg->error != NULL)
-    g_propagate_error (error, g_steal_pointer (&cfg->error));
-  else
-    g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_MISSING,
-                 "config.json lacks %s", cfg->missing->str);
-  return NULL;
 }
 
 HrModel *
