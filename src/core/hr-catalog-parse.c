@@ -18,6 +18,13 @@
 #define MAX_SHORT_CHARS  100
 #define MAX_SOURCE_CHARS 16384
 
+/* Where a field goes, for the field tables below. */
+#define MODEL(member) G_STRUCT_OFFSET (HrModel, member)
+#define GROUP(member) G_STRUCT_OFFSET (HrLayerGroup, member)
+#define GPU(member)   G_STRUCT_OFFSET (HrGpu, member)
+#define MIX(member)   G_STRUCT_OFFSET (HrQuantMix, member)
+#define TYPE(member)  G_STRUCT_OFFSET (FileType, member)
+
 /* A ggml type as a quants.json file declares it. */
 typedef struct
 {
@@ -44,48 +51,45 @@ parse_arch (const HrEntry *model_entry,
             HrModel       *model,
             GError       **error)
 {
+  static const HrField layers[] = {
+    { "layers", HR_FIELD_COUNT, MODEL (n_layers), TRUE, 1, 10000 },
+  };
   g_autofree char *label = g_strdup_printf ("%s, arch", model_entry->label);
   const HrEntry sub = { model_entry->file, label };
   const HrEntry *entry = &sub;
-  gint64 n_layers;
 
-  if (!hr_entry_read_int (entry, arch, "layers", TRUE, 1, 10000, 0, &n_layers, error))
+  if (!hr_entry_read_fields (entry, arch, layers, G_N_ELEMENTS (layers), model, error))
     return FALSE;
-  model->n_layers = (int) n_layers;
 
-  if (!hr_entry_read_count (entry, arch, "hidden", FALSE, 1, 1 << 20, &model->hidden, error) ||
-      !hr_entry_read_count (entry, arch, "heads", FALSE, 1, 65536, &model->n_heads, error) ||
-      !hr_entry_read_count (entry, arch, "head_dim", FALSE, 1, 65536, &model->head_dim, error) ||
-      !hr_entry_read_count (entry, arch, "vocab", FALSE, 1, 1 << 24, &model->vocab, error) ||
-      !hr_entry_read_count (entry, arch, "intermediate", FALSE, 0, 1 << 24, &model->intermediate,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "experts", FALSE, 0, 65536, &model->n_experts, error) ||
-      !hr_entry_read_count (entry, arch, "experts_used", FALSE, 0, 65536, &model->n_experts_used,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "shared_experts", FALSE, 0, 1024, &model->n_shared_experts,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "moe_intermediate", FALSE, 0, 1 << 24,
-                            &model->moe_intermediate, error) ||
-      !hr_entry_read_count (entry, arch, "shared_intermediate", FALSE, 0, 1 << 24,
-                            &model->shared_intermediate, error) ||
-      !hr_entry_read_count (entry, arch, "dense_layers", FALSE, 0, n_layers, &model->n_dense_layers,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "q_lora_rank", FALSE, 0, 65536, &model->q_lora_rank,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "kv_lora_rank", FALSE, 0, 65536, &model->kv_lora_rank,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "qk_rope_dim", FALSE, 0, 65536, &model->qk_rope_dim,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "qk_nope_dim", FALSE, 0, 65536, &model->qk_nope_dim,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "v_head_dim", FALSE, 0, 65536, &model->v_head_dim,
-                            error) ||
-      !hr_entry_read_count (entry, arch, "mtp_layers", FALSE, 0, 64, &model->mtp_layers, error) ||
-      !hr_entry_read_count (entry, arch, "ffn_layers", FALSE, 0, n_layers, &model->n_ffn_layers,
-                            error) ||
-      !hr_entry_read_bool (entry, arch, "tie_embeddings", FALSE, &model->tie_embeddings, error) ||
-      !hr_entry_read_bool (entry, arch, "ffn_ungated", FALSE, &model->ffn_ungated, error))
-    return FALSE;
+  {
+    /* Dense and FFN-only blocks are some of the model's layers. */
+    const double n_layers = model->n_layers;
+    const HrField fields[] = {
+      { "hidden", HR_FIELD_COUNT, MODEL (hidden), FALSE, 1, 1 << 20 },
+      { "heads", HR_FIELD_COUNT, MODEL (n_heads), FALSE, 1, 65536 },
+      { "head_dim", HR_FIELD_COUNT, MODEL (head_dim), FALSE, 1, 65536 },
+      { "vocab", HR_FIELD_COUNT, MODEL (vocab), FALSE, 1, 1 << 24 },
+      { "intermediate", HR_FIELD_COUNT, MODEL (intermediate), FALSE, 0, 1 << 24 },
+      { "experts", HR_FIELD_COUNT, MODEL (n_experts), FALSE, 0, 65536 },
+      { "experts_used", HR_FIELD_COUNT, MODEL (n_experts_used), FALSE, 0, 65536 },
+      { "shared_experts", HR_FIELD_COUNT, MODEL (n_shared_experts), FALSE, 0, 1024 },
+      { "moe_intermediate", HR_FIELD_COUNT, MODEL (moe_intermediate), FALSE, 0, 1 << 24 },
+      { "shared_intermediate", HR_FIELD_COUNT, MODEL (shared_intermediate), FALSE, 0, 1 << 24 },
+      { "dense_layers", HR_FIELD_COUNT, MODEL (n_dense_layers), FALSE, 0, n_layers },
+      { "q_lora_rank", HR_FIELD_COUNT, MODEL (q_lora_rank), FALSE, 0, 65536 },
+      { "kv_lora_rank", HR_FIELD_COUNT, MODEL (kv_lora_rank), FALSE, 0, 65536 },
+      { "qk_rope_dim", HR_FIELD_COUNT, MODEL (qk_rope_dim), FALSE, 0, 65536 },
+      { "qk_nope_dim", HR_FIELD_COUNT, MODEL (qk_nope_dim), FALSE, 0, 65536 },
+      { "v_head_dim", HR_FIELD_COUNT, MODEL (v_head_dim), FALSE, 0, 65536 },
+      { "mtp_layers", HR_FIELD_COUNT, MODEL (mtp_layers), FALSE, 0, 64 },
+      { "ffn_layers", HR_FIELD_COUNT, MODEL (n_ffn_layers), FALSE, 0, n_layers },
+      { "tie_embeddings", HR_FIELD_BOOL, MODEL (tie_embeddings) },
+      { "ffn_ungated", HR_FIELD_BOOL, MODEL (ffn_ungated) },
+    };
+
+    if (!hr_entry_read_fields (entry, arch, fields, G_N_ELEMENTS (fields), model, error))
+      return FALSE;
+  }
 
   if (model->n_experts_used > MAX (model->n_experts, 0) && model->n_experts > 0)
     {
@@ -93,6 +97,55 @@ parse_arch (const HrEntry *model_entry,
                       model->n_experts);
       return FALSE;
     }
+  return TRUE;
+}
+
+/* One of kv_groups: its kind, layer count and cache shape. */
+static gboolean
+parse_kv_group (const HrEntry *entry,
+                JsonObject    *object,
+                HrLayerGroup  *group,
+                GError       **error)
+{
+  static const HrField layers[] = {
+    { "layers", HR_FIELD_COUNT, GROUP (count), TRUE, 1, 10000 },
+  };
+  static const HrField window[] = {
+    { "window", HR_FIELD_COUNT, GROUP (window), TRUE, 1, G_MAXINT32 },
+  };
+  g_autofree char *kind = NULL;
+
+  if (!hr_entry_read_string (entry, object, "kind", TRUE, 16, &kind, error))
+    return FALSE;
+  if (!hr_layer_kind_from_string (kind, &group->kind))
+    {
+      hr_entry_error (error, entry, "kind",
+                      _("must be full, sliding, chunked, mla or recurrent, not “%s”"), kind);
+      return FALSE;
+    }
+  if (!hr_entry_read_fields (entry, object, layers, G_N_ELEMENTS (layers), group, error))
+    return FALSE;
+
+  if (group->kind == HR_LAYER_RECURRENT)
+    {
+      /* conv_bytes is part of the state, NAN when not known */
+      return hr_entry_read_number (entry, object, "state_bytes", TRUE, 0, FALSE, 1e12,
+                                   &group->state_bytes, error) &&
+             hr_entry_read_number (entry, object, "conv_bytes", FALSE, 0, FALSE,
+                                   group->state_bytes, &group->conv_bytes, error);
+    }
+  {
+    const HrField shape[] = {
+      { "kv_heads", HR_FIELD_COUNT, GROUP (kv_heads), TRUE, 1, 65536 },
+      { "k_dim", HR_FIELD_COUNT, GROUP (k_dim), TRUE, 1, 65536 },
+      { "v_dim", HR_FIELD_COUNT, GROUP (v_dim), group->kind != HR_LAYER_MLA, 0, 65536 },
+    };
+
+    if (!hr_entry_read_fields (entry, object, shape, G_N_ELEMENTS (shape), group, error))
+      return FALSE;
+  }
+  if (group->kind == HR_LAYER_SLIDING || group->kind == HR_LAYER_CHUNKED)
+    return hr_entry_read_fields (entry, object, window, G_N_ELEMENTS (window), group, error);
   return TRUE;
 }
 
@@ -123,71 +176,19 @@ parse_kv_groups (const HrEntry *entry,
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *gnode = json_array_get_element (array, i);
-      g_autofree char *kind_str = NULL;
-      JsonObject *g;
-      HrLayerKind kind;
-      gint64 count, kv_heads = 0, k_dim = 0, v_dim = 0, window = 0;
-      double state = 0, conv = 0;
-      HrEntry sub = { entry->file, NULL };
+      g_autofree char *label = g_strdup_printf ("%s, kv_groups[%u]", entry->label, i);
+      const HrEntry sub = { entry->file, label };
+      HrLayerGroup group = { 0 };
+      JsonObject *g = hr_entry_array_object (&sub, array, i, error);
 
-      sub.label = g_strdup_printf ("%s, kv_groups[%u]", entry->label, i);
-
-      if (gnode == NULL || !JSON_NODE_HOLDS_OBJECT (gnode))
-        {
-          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                       _("%s: %s must be an object"), sub.file, sub.label);
-          g_free (sub.label);
-          return FALSE;
-        }
-      g = json_node_get_object (gnode);
-
-      if (!hr_entry_read_string (&sub, g, "kind", TRUE, 16, &kind_str, error))
-        goto fail;
-      if (!hr_layer_kind_from_string (kind_str, &kind))
-        {
-          hr_entry_error (error, &sub, "kind",
-                          _("must be full, sliding, chunked, mla or recurrent, not “%s”"),
-                          kind_str);
-          goto fail;
-        }
-      if (!hr_entry_read_int (&sub, g, "layers", TRUE, 1, 10000, 0, &count, error))
-        goto fail;
-
-      if (kind == HR_LAYER_RECURRENT)
-        {
-          double st;
-
-          if (!hr_entry_read_number (&sub, g, "state_bytes", TRUE, 0, FALSE, 1e12, &st, error) ||
-              !hr_entry_read_number (&sub, g, "conv_bytes", FALSE, 0, FALSE, st, &conv, error))
-            goto fail;
-          state = st;
-        }
-      else
-        {
-          if (!hr_entry_read_int (&sub, g, "kv_heads", TRUE, 1, 65536, 0, &kv_heads, error) ||
-              !hr_entry_read_int (&sub, g, "k_dim", TRUE, 1, 65536, 0, &k_dim, error) ||
-              !hr_entry_read_int (&sub, g, "v_dim", kind != HR_LAYER_MLA, 0, 65536, 0, &v_dim,
-                                  error))
-            goto fail;
-          if (kind == HR_LAYER_SLIDING || kind == HR_LAYER_CHUNKED)
-            {
-              if (!hr_entry_read_int (&sub, g, "window", TRUE, 1, G_MAXINT32, 0, &window, error))
-                goto fail;
-            }
-        }
-
-      layer_sum += count;
-      hr_model_add_layers (model, kind, (int) count, (int) kv_heads, (int) k_dim, (int) v_dim,
-                           (int) window, state);
-      if (conv > 0)
-        g_array_index (model->layers, HrLayerGroup, model->layers->len - 1).conv_bytes = conv;
-      g_free (sub.label);
-      continue;
-
-    fail:
-      g_free (sub.label);
-      return FALSE;
+      if (g == NULL || !parse_kv_group (&sub, g, &group, error))
+        return FALSE;
+      layer_sum += group.count;
+      hr_model_add_layers (model, group.kind, group.count, group.kv_heads, group.k_dim,
+                           group.v_dim, group.window, group.state_bytes);
+      if (group.conv_bytes > 0)
+        g_array_index (model->layers, HrLayerGroup, model->layers->len - 1).conv_bytes =
+          group.conv_bytes;
     }
 
   /* Hybrid Mamba models count their MoE blocks as layers too, so the groups may cover fewer
@@ -229,24 +230,17 @@ parse_sizes (const HrEntry *entry,
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *snode = json_array_get_element (array, i);
+      g_autofree char *label = g_strdup_printf ("%s, sizes[%u]", entry->label, i);
+      const HrEntry sub = { entry->file, label };
+      JsonObject *size = hr_entry_array_object (&sub, array, i, error);
       g_autofree char *quant = NULL;
       g_autofree char *source = NULL;
       gint64 bytes;
-      HrEntry sub = { entry->file, NULL };
       gboolean ok;
 
-      sub.label = g_strdup_printf ("%s, sizes[%u]", entry->label, i);
-      if (snode == NULL || !JSON_NODE_HOLDS_OBJECT (snode))
-        {
-          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                       _("%s: %s must be an object"), sub.file, sub.label);
-          g_free (sub.label);
-          return FALSE;
-        }
-
-      ok = hr_entry_read_string (&sub, json_node_get_object (snode), "quant", TRUE, 32, &quant,
-                                 error);
+      if (size == NULL)
+        return FALSE;
+      ok = hr_entry_read_string (&sub, size, "quant", TRUE, 32, &quant, error);
       if (ok && !hr_catalog_is_slug (quant, TRUE))
         {
           hr_entry_error (error, &sub, "quant", _("must be letters, digits and - . _ + only"));
@@ -258,34 +252,15 @@ parse_sizes (const HrEntry *entry,
           ok = FALSE;
         }
       /* Whole files in bytes: at most 10 PB, and exact as a double. */
-      ok = ok && hr_entry_read_int (&sub, json_node_get_object (snode), "bytes", TRUE, 1,
+      ok = ok && hr_entry_read_int (&sub, size, "bytes", TRUE, 1,
                                     G_GINT64_CONSTANT (10000000000000000), 0, &bytes, error);
-      ok = ok && hr_entry_read_string (&sub, json_node_get_object (snode), "source", FALSE,
-                                       MAX_SOURCE_CHARS, &source, error);
-      g_free (sub.label);
+      ok = ok && hr_entry_read_string (&sub, size, "source", FALSE, MAX_SOURCE_CHARS, &source,
+                                       error);
       if (!ok)
         return FALSE;
       hr_model_add_size (model, quant, (guint64) bytes, source);
     }
   return TRUE;
-}
-
-/* Catalog labels are English in the JSON and listed for translation in
- * data/catalog-strings.c; the user sees them in their language. */
-static void
-translate_label (char **label)
-{
-  const char *translated;
-
-  if (*label == NULL || **label == '\0')
-    return;
-  translated = g_dgettext (GETTEXT_PACKAGE, *label);
-  if (translated != *label)
-    {
-      char *copy = g_strdup (translated);
-      g_free (*label);
-      *label = copy;
-    }
 }
 
 /* A blank parameter count in the source tables is not a fact we may invent, but it is one we
@@ -322,10 +297,24 @@ fill_unknown_params (HrModel *model)
     }
 }
 
-static HrModel *
+static const HrField model_fields[] = {
+  { "name", HR_FIELD_STRING, MODEL (name), TRUE, 0, MAX_NAME_CHARS },
+  { "family", HR_FIELD_STRING, MODEL (family), FALSE, 0, MAX_SHORT_CHARS },
+  { "vendor", HR_FIELD_STRING, MODEL (vendor), FALSE, 0, MAX_SHORT_CHARS },
+  { "hf_repo", HR_FIELD_STRING, MODEL (hf_repo), FALSE, 0, MAX_NAME_CHARS },
+  { "gguf_repo", HR_FIELD_STRING, MODEL (gguf_repo), FALSE, 0, MAX_NAME_CHARS },
+  { "license", HR_FIELD_STRING, MODEL (license), FALSE, 0, MAX_NAME_CHARS },
+  { "native_dtype", HR_FIELD_STRING, MODEL (native_dtype), FALSE, 0, 32 },
+  { "arch_label", HR_FIELD_LABEL, MODEL (arch_label), FALSE, 0, MAX_SHORT_CHARS },
+  { "confidence", HR_FIELD_CONFIDENCE, MODEL (confidence) },
+  { "source", HR_FIELD_STRING, MODEL (source), FALSE, 0, MAX_SOURCE_CHARS },
+};
+
+static gpointer
 parse_model (const char  *file,
              JsonArray   *array,
              guint        index,
+             GArray      *types,
              GError     **error)
 {
   g_autoptr(HrModel) model = hr_model_new ();
@@ -341,28 +330,8 @@ parse_model (const char  *file,
   ok = object != NULL;
 
   ok = ok && hr_entry_read_id (&entry, "model", index, object, FALSE, &model->id, error);
-  ok = ok && hr_entry_read_string (&entry, object, "name", TRUE, MAX_NAME_CHARS, &model->name,
-                                   error);
-  ok = ok && hr_entry_read_string (&entry, object, "family", FALSE, MAX_SHORT_CHARS, &model->family,
-                                   error);
-  ok = ok && hr_entry_read_string (&entry, object, "vendor", FALSE, MAX_SHORT_CHARS, &model->vendor,
-                                   error);
-  ok = ok && hr_entry_read_string (&entry, object, "hf_repo", FALSE, MAX_NAME_CHARS,
-                                   &model->hf_repo, error);
-  ok = ok && hr_entry_read_string (&entry, object, "gguf_repo", FALSE, MAX_NAME_CHARS,
-                                   &model->gguf_repo, error);
-  ok = ok && hr_entry_read_string (&entry, object, "license", FALSE, MAX_NAME_CHARS,
-                                   &model->license, error);
-  ok = ok && hr_entry_read_string (&entry, object, "native_dtype", FALSE, 32, &model->native_dtype,
-                                   error);
-  ok = ok && hr_entry_read_string (&entry, object, "arch_label", FALSE, MAX_SHORT_CHARS,
-                                   &model->arch_label, error);
-  translate_label (&model->arch_label);
-  ok = ok && hr_entry_read_string (&entry, object, "confidence", FALSE, 16, &model->confidence,
-                                   error);
-  ok = ok && hr_entry_check_confidence (&entry, model->confidence, error);
-  ok = ok && hr_entry_read_string (&entry, object, "source", FALSE, MAX_SOURCE_CHARS,
-                                   &model->source, error);
+  ok = ok && hr_entry_read_fields (&entry, object, model_fields, G_N_ELEMENTS (model_fields),
+                                   model, error);
 
   /* Billions of parameters: the largest open model is a few trillion; 10^5 B leaves room. */
   ok = ok && hr_entry_read_number (&entry, object, "total_params_b", FALSE, 0, TRUE, 1e5, &total_b,
@@ -400,10 +369,37 @@ parse_model (const char  *file,
 /* ------------------------------------------------------------------------------------------ */
 /* gpus.json                                                                                   */
 
-static HrGpu *
+static const HrField gpu_names[] = {
+  { "name", HR_FIELD_STRING, GPU (name), TRUE, 0, MAX_NAME_CHARS },
+  { "vendor", HR_FIELD_STRING, GPU (vendor), FALSE, 0, MAX_SHORT_CHARS },
+};
+
+/* Marketed GB, treated as GiB; 64 TiB is beyond any single device or machine. */
+static const HrField gpu_specs[] = {
+  { "memory_gb", HR_FIELD_NUMBER, GPU (memory_gib), TRUE, 0, 65536 },
+  { "bandwidth_gbs", HR_FIELD_NUMBER, GPU (bandwidth_gbs), FALSE, 0, 1e6 },
+  { "fp16_tflops", HR_FIELD_NUMBER, GPU (fp16_tflops), FALSE, 0, 1e6 },
+  { "fp8_tflops", HR_FIELD_NUMBER, GPU (fp8_tflops), FALSE, 0, 1e6 },
+  { "tdp_w", HR_FIELD_NUMBER, GPU (tdp_w), FALSE, 0, 1e5 },
+  { "price_usd", HR_FIELD_NUMBER, GPU (price_usd), FALSE, 0, 1e9 },
+  { "price_note", HR_FIELD_STRING, GPU (price_note), FALSE, 0, MAX_SOURCE_CHARS },
+  { "used_market", HR_FIELD_BOOL, GPU (used_market) },
+  { "memory_type", HR_FIELD_STRING, GPU (memory_type), FALSE, 0, MAX_SHORT_CHARS },
+  { "interconnect", HR_FIELD_STRING, GPU (interconnect), FALSE, 0, MAX_NAME_CHARS },
+  { "stack", HR_FIELD_STRING, GPU (stack), FALSE, 0, MAX_NAME_CHARS },
+};
+
+static const HrField gpu_sources[] = {
+  { "gpu_cores", HR_FIELD_COUNT, GPU (gpu_cores), FALSE, 0, 100000 },
+  { "confidence", HR_FIELD_CONFIDENCE, GPU (confidence) },
+  { "source", HR_FIELD_STRING, GPU (source), FALSE, 0, MAX_SOURCE_CHARS },
+};
+
+static gpointer
 parse_gpu (const char  *file,
            JsonArray   *array,
            guint        index,
+           GArray      *types,
            GError     **error)
 {
   g_autoptr(HrGpu) gpu = hr_gpu_new ();
@@ -412,7 +408,6 @@ parse_gpu (const char  *file,
   HrEntry entry = { file, NULL };
   JsonObject *object;
   double share;
-  gint64 cores;
   gboolean ok;
 
   hr_entry_set_label (&entry, "GPU", index, NULL);
@@ -420,9 +415,7 @@ parse_gpu (const char  *file,
   ok = object != NULL;
 
   ok = ok && hr_entry_read_id (&entry, "GPU", index, object, FALSE, &gpu->id, error);
-  ok = ok && hr_entry_read_string (&entry, object, "name", TRUE, MAX_NAME_CHARS, &gpu->name, error);
-  ok = ok && hr_entry_read_string (&entry, object, "vendor", FALSE, MAX_SHORT_CHARS, &gpu->vendor,
-                                   error);
+  ok = ok && hr_entry_read_fields (&entry, object, gpu_names, G_N_ELEMENTS (gpu_names), gpu, error);
 
   ok = ok && hr_entry_read_string (&entry, object, "form", TRUE, 32, &form, error);
   if (ok && !hr_gpu_form_from_string (form, &gpu->form))
@@ -438,28 +431,7 @@ parse_gpu (const char  *file,
       ok = FALSE;
     }
 
-  /* Marketed GB, treated as GiB; 64 TiB is beyond any single device or machine. */
-  ok = ok && hr_entry_read_number (&entry, object, "memory_gb", TRUE, 0, TRUE, 65536,
-                                   &gpu->memory_gib, error);
-  ok = ok && hr_entry_read_number (&entry, object, "bandwidth_gbs", FALSE, 0, TRUE, 1e6,
-                                   &gpu->bandwidth_gbs, error);
-  ok = ok && hr_entry_read_number (&entry, object, "fp16_tflops", FALSE, 0, TRUE, 1e6,
-                                   &gpu->fp16_tflops, error);
-  ok = ok && hr_entry_read_number (&entry, object, "fp8_tflops", FALSE, 0, TRUE, 1e6,
-                                   &gpu->fp8_tflops, error);
-  ok = ok && hr_entry_read_number (&entry, object, "tdp_w", FALSE, 0, TRUE, 1e5, &gpu->tdp_w,
-                                   error);
-  ok = ok && hr_entry_read_number (&entry, object, "price_usd", FALSE, 0, TRUE, 1e9,
-                                   &gpu->price_usd, error);
-  ok = ok && hr_entry_read_string (&entry, object, "price_note", FALSE, MAX_SOURCE_CHARS,
-                                   &gpu->price_note, error);
-  ok = ok && hr_entry_read_bool (&entry, object, "used_market", FALSE, &gpu->used_market, error);
-  ok = ok && hr_entry_read_string (&entry, object, "memory_type", FALSE, MAX_SHORT_CHARS,
-                                   &gpu->memory_type, error);
-  ok = ok && hr_entry_read_string (&entry, object, "interconnect", FALSE, MAX_NAME_CHARS,
-                                   &gpu->interconnect, error);
-  ok = ok && hr_entry_read_string (&entry, object, "stack", FALSE, MAX_NAME_CHARS, &gpu->stack,
-                                   error);
+  ok = ok && hr_entry_read_fields (&entry, object, gpu_specs, G_N_ELEMENTS (gpu_specs), gpu, error);
   ok = ok && hr_entry_read_number (&entry, object, "unified_share", FALSE, 0, TRUE, 1, &share,
                                    error);
   if (ok && isfinite (share) && gpu->form != HR_FORM_UNIFIED)
@@ -467,11 +439,7 @@ parse_gpu (const char  *file,
       hr_entry_error (error, &entry, "unified_share", _("is only for unified-memory machines"));
       ok = FALSE;
     }
-  ok = ok && hr_entry_read_int (&entry, object, "gpu_cores", FALSE, 0, 100000, 0, &cores, error);
-  ok = ok && hr_entry_read_string (&entry, object, "confidence", FALSE, 16, &gpu->confidence,
-                                   error);
-  ok = ok && hr_entry_check_confidence (&entry, gpu->confidence, error);
-  ok = ok && hr_entry_read_string (&entry, object, "source", FALSE, MAX_SOURCE_CHARS, &gpu->source,
+  ok = ok && hr_entry_read_fields (&entry, object, gpu_sources, G_N_ELEMENTS (gpu_sources), gpu,
                                    error);
 
   g_free (entry.label);
@@ -480,7 +448,6 @@ parse_gpu (const char  *file,
 
   /* 0 on a unified machine means the share is not known (DGX Spark). */
   gpu->unified_share = isfinite (share) ? share : 0;
-  gpu->gpu_cores = (int) cores;
   return g_steal_pointer (&gpu);
 }
 
@@ -499,6 +466,12 @@ find_file_type (GArray     *types,
     }
   return NULL;
 }
+
+static const HrField type_fields[] = {
+  { "id", HR_FIELD_COUNT, TYPE (id), TRUE, 0, 1023 },
+  { "block_size", HR_FIELD_COUNT, TYPE (block_size), TRUE, 1, 4096 },
+  { "bytes_per_block", HR_FIELD_COUNT, TYPE (bytes_per_block), TRUE, 1, 65536 },
+};
 
 static gboolean
 parse_ggml_types (const char  *file,
@@ -550,11 +523,8 @@ parse_ggml_types (const char  *file,
           hr_entry_error (error, &entry, "name", _("is listed twice"));
           ok = FALSE;
         }
-      ok = ok && hr_entry_read_count (&entry, object, "id", TRUE, 0, 1023, &type.id, error);
-      ok = ok && hr_entry_read_count (&entry, object, "block_size", TRUE, 1, 4096, &type.block_size,
-                                      error);
-      ok = ok && hr_entry_read_count (&entry, object, "bytes_per_block", TRUE, 1, 65536,
-                                      &type.bytes_per_block, error);
+      ok = ok && hr_entry_read_fields (&entry, object, type_fields, G_N_ELEMENTS (type_fields),
+                                       &type, error);
       g_free (entry.label);
       if (!ok)
         {
@@ -566,7 +536,16 @@ parse_ggml_types (const char  *file,
   return TRUE;
 }
 
-static HrQuantMix *
+static const HrField mix_fields[] = {
+  { "label", HR_FIELD_LABEL, MIX (label), TRUE, 0, MAX_SHORT_CHARS },
+  { "default_type", HR_FIELD_STRING, MIX (default_type), FALSE, 0, 16 },
+  { "nominal_bpw", HR_FIELD_NUMBER, MIX (nominal_bpw), FALSE, 0, 64 },
+  { "gguf", HR_FIELD_BOOL, MIX (gguf) },
+  { "in_matrix", HR_FIELD_BOOL, MIX (in_matrix) },
+  { "source", HR_FIELD_STRING, MIX (source), FALSE, 0, MAX_SOURCE_CHARS },
+};
+
+static gpointer
 parse_mix (const char  *file,
            JsonArray   *array,
            guint        index,
@@ -576,7 +555,6 @@ parse_mix (const char  *file,
   g_autoptr(HrQuantMix) mix = g_new0 (HrQuantMix, 1);
   HrEntry entry = { file, NULL };
   JsonObject *object;
-  double bpw;
   gboolean ok;
 
   hr_entry_set_label (&entry, "quant", index, NULL);
@@ -584,15 +562,7 @@ parse_mix (const char  *file,
   ok = object != NULL;
 
   ok = ok && hr_entry_read_id (&entry, "quant", index, object, TRUE, &mix->id, error);
-  ok = ok && hr_entry_read_string (&entry, object, "label", TRUE, MAX_SHORT_CHARS, &mix->label,
-                                   error);
-  translate_label (&mix->label);
-  ok = ok && hr_entry_read_string (&entry, object, "default_type", FALSE, 16, &mix->default_type,
-                                   error);
-  ok = ok && hr_entry_read_number (&entry, object, "nominal_bpw", FALSE, 0, TRUE, 64, &bpw, error);
-  ok = ok && hr_entry_read_bool (&entry, object, "gguf", FALSE, &mix->gguf, error);
-  ok = ok && hr_entry_read_bool (&entry, object, "in_matrix", FALSE, &mix->in_matrix, error);
-  ok = ok && hr_entry_read_string (&entry, object, "source", FALSE, MAX_SOURCE_CHARS, &mix->source,
+  ok = ok && hr_entry_read_fields (&entry, object, mix_fields, G_N_ELEMENTS (mix_fields), mix,
                                    error);
 
   if (ok && mix->default_type != NULL)
@@ -606,11 +576,11 @@ parse_mix (const char  *file,
                           mix->default_type);
           ok = FALSE;
         }
-      else if (!isfinite (bpw))
-        bpw = ftype != NULL ? 8.0 * ftype->bytes_per_block / ftype->block_size
-                            : 8.0 * gtype->bytes_per_block / gtype->block_size;
+      else if (!isfinite (mix->nominal_bpw))
+        mix->nominal_bpw = ftype != NULL ? 8.0 * ftype->bytes_per_block / ftype->block_size
+                                         : 8.0 * gtype->bytes_per_block / gtype->block_size;
     }
-  if (ok && !isfinite (bpw))
+  if (ok && !isfinite (mix->nominal_bpw))
     {
       hr_entry_error (error, &entry, "nominal_bpw", _("is needed when there is no default_type"));
       ok = FALSE;
@@ -619,7 +589,6 @@ parse_mix (const char  *file,
   g_free (entry.label);
   if (!ok)
     return NULL;
-  mix->nominal_bpw = bpw;
   return g_steal_pointer (&mix);
 }
 
@@ -631,14 +600,13 @@ static gboolean
 check_duplicates (const char  *file,
                   const char  *what,
                   GPtrArray   *items,
-                  const char *(*get_id) (gconstpointer),
                   GError     **error)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (guint i = 0; i < items->len; i++)
     {
-      const char *id = get_id (g_ptr_array_index (items, i));
+      const char *id = hr_catalog_entry_id (g_ptr_array_index (items, i));
 
       if (!g_hash_table_add (seen, (gpointer) id))
         {
@@ -650,49 +618,36 @@ check_duplicates (const char  *file,
   return TRUE;
 }
 
+/* How to read one kind of entry. */
+typedef gpointer (*ParseFunc) (const char  *file,
+                               JsonArray   *array,
+                               guint        index,
+                               GArray      *types,
+                               GError     **error);
 
-
-static const char *
-mix_id (gconstpointer item)
-{
-  return ((const HrQuantMix *) item)->id;
-}
-
-/* How to read one kind of entry: models.json and gpus.json share everything else. */
 typedef struct
 {
   const char *file;
   const char *member;      /* the array in the document */
   const char *what;        /* for messages */
-  gpointer (*parse) (const char *file, JsonArray *array, guint index, GError **error);
+  ParseFunc parse;
   GDestroyNotify free;
-  const char *(*get_id) (gconstpointer item);
-  void (*add) (HrCatalog *catalog, gpointer item);
+  gsize list;              /* G_STRUCT_OFFSET in HrCatalog of the list the entries go to */
+  gboolean ggml_types;     /* the document declares ggml types before the entries */
 } EntryKind;
 
-static gpointer
-parse_model_entry (const char *file, JsonArray *array, guint index, GError **error)
-{
-  return parse_model (file, array, index, error);
-}
-
-static gpointer
-parse_gpu_entry (const char *file, JsonArray *array, guint index, GError **error)
-{
-  return parse_gpu (file, array, index, error);
-}
-
-static void
-add_model_entry (HrCatalog *catalog, gpointer item)
-{
-  hr_catalog_add_model (catalog, item);
-}
-
-static void
-add_gpu_entry (HrCatalog *catalog, gpointer item)
-{
-  hr_catalog_add_gpu (catalog, item);
-}
+static const EntryKind models_kind = {
+  "models.json", "models", "model", parse_model, (GDestroyNotify) hr_model_free,
+  G_STRUCT_OFFSET (HrCatalog, models),
+};
+static const EntryKind gpus_kind = {
+  "gpus.json", "gpus", "GPU", parse_gpu, (GDestroyNotify) hr_gpu_free,
+  G_STRUCT_OFFSET (HrCatalog, gpus),
+};
+static const EntryKind quants_kind = {
+  "quants.json", "mixes", "quant", parse_mix, (GDestroyNotify) hr_quant_mix_free,
+  G_STRUCT_OFFSET (HrCatalog, quants), TRUE,
+};
 
 /* Parses every entry first and adds them only when all are valid: on error nothing is added. */
 static gboolean
@@ -704,76 +659,6 @@ load_entries (HrCatalog         *catalog,
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GPtrArray) parsed = NULL;
-  JsonObject *root = NULL;
-  JsonArray *array;
-
-  array = hr_catalog_parse_document (kind->file, json, length, kind->member, TRUE, &parser,
-                                     &root, error);
-  if (array == NULL)
-    return FALSE;
-
-  parsed = g_ptr_array_new_with_free_func (kind->free);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      gpointer item = kind->parse (kind->file, array, i, error);
-
-      if (item == NULL)
-        return FALSE;
-      g_ptr_array_add (parsed, item);
-    }
-  if (!check_duplicates (kind->file, kind->what, parsed, kind->get_id, error))
-    return FALSE;
-
-  for (guint i = 0; i < parsed->len; i++)
-    {
-      gpointer item = g_ptr_array_index (parsed, i);
-
-      parsed->pdata[i] = NULL;
-      kind->add (catalog, item);
-    }
-  return TRUE;
-}
-
-gboolean
-hr_catalog_load_models (HrCatalog   *catalog,
-                        const char  *json,
-                        gssize       length,
-                        GError     **error)
-{
-  static const EntryKind kind = { "models.json", "models", "model", parse_model_entry,
-                                  (GDestroyNotify) hr_model_free, hr_catalog_model_id,
-                                  add_model_entry };
-
-  g_return_val_if_fail (catalog != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  return load_entries (catalog, &kind, json, length, error);
-}
-
-gboolean
-hr_catalog_load_gpus (HrCatalog   *catalog,
-                      const char  *json,
-                      gssize       length,
-                      GError     **error)
-{
-  static const EntryKind kind = { "gpus.json", "gpus", "GPU", parse_gpu_entry,
-                                  (GDestroyNotify) hr_gpu_free, hr_catalog_gpu_id, add_gpu_entry };
-
-  g_return_val_if_fail (catalog != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  return load_entries (catalog, &kind, json, length, error);
-}
-
-gboolean
-hr_catalog_load_quants (HrCatalog   *catalog,
-                        const char  *json,
-                        gssize       length,
-                        GError     **error)
-{
-  const char *file = "quants.json";
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GPtrArray) parsed = NULL;
   g_autoptr(GArray) types = NULL;
   JsonObject *root = NULL;
   JsonArray *array;
@@ -781,33 +666,50 @@ hr_catalog_load_quants (HrCatalog   *catalog,
   g_return_val_if_fail (catalog != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  array = hr_catalog_parse_document (file, json, length, "mixes", TRUE, &parser, &root, error);
+  array = hr_catalog_parse_document (kind->file, json, length, kind->member, TRUE, &parser,
+                                     &root, error);
   if (array == NULL)
     return FALSE;
 
   types = g_array_new (FALSE, TRUE, sizeof (FileType));
   g_array_set_clear_func (types, file_type_clear);
-  if (!parse_ggml_types (file, root, types, error))
+  if (kind->ggml_types && !parse_ggml_types (kind->file, root, types, error))
     return FALSE;
 
-  parsed = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_quant_mix_free);
+  parsed = g_ptr_array_new_with_free_func (kind->free);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
-      HrQuantMix *mix = parse_mix (file, array, i, types, error);
+      gpointer item = kind->parse (kind->file, array, i, types, error);
 
-      if (mix == NULL)
+      if (item == NULL)
         return FALSE;
-      g_ptr_array_add (parsed, mix);
+      g_ptr_array_add (parsed, item);
     }
-  if (!check_duplicates (file, "quant", parsed, mix_id, error))
+  if (!check_duplicates (kind->file, kind->what, parsed, error))
     return FALSE;
 
   for (guint i = 0; i < parsed->len; i++)
     {
-      HrQuantMix *mix = g_ptr_array_index (parsed, i);
+      gpointer item = g_ptr_array_index (parsed, i);
 
       parsed->pdata[i] = NULL;
-      hr_catalog_add_quant (catalog, mix);
+      hr_catalog_list_put (G_STRUCT_MEMBER_P (catalog, kind->list), item);
     }
   return TRUE;
 }
+
+/* hr_catalog_load_models (), hr_catalog_load_gpus (), hr_catalog_load_quants (): one loader,
+ * three kinds of entry. */
+#define DEFINE_LOADER(many)                                                 \
+  gboolean                                                                  \
+  hr_catalog_load_##many (HrCatalog  *catalog,                              \
+                          const char *json,                                 \
+                          gssize      length,                               \
+                          GError    **error)                                \
+  {                                                                         \
+    return load_entries (catalog, &many##_kind, json, length, error);       \
+  }
+
+DEFINE_LOADER (models)
+DEFINE_LOADER (gpus)
+DEFINE_LOADER (quants)

@@ -34,21 +34,20 @@ typedef struct
   char *label;        /* "model “glm-4.5-air”", or "model #3" before the id is known */
 } HrEntry;
 
-static inline const char *
-hr_catalog_model_id (gconstpointer item)
-{
-  return ((const HrModel *) item)->id;
-}
+/* Models, GPUs and quantizations all begin with their id. */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (HrModel, id) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (HrGpu, id) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (HrQuantMix, id) == 0);
 
 static inline const char *
-hr_catalog_gpu_id (gconstpointer item)
+hr_catalog_entry_id (gconstpointer item)
 {
-  return ((const HrGpu *) item)->id;
+  return *(char * const *) item;
 }
 
-/* hr-catalog.c */
-void        hr_catalog_add_quant       (HrCatalog     *catalog,
-                                        HrQuantMix    *mix);
+/* hr-catalog.c: adds @item (owned), or replaces the entry with its id in place. */
+void        hr_catalog_list_put        (HrCatalogList *list,
+                                        gpointer       item);
 
 /* hr-catalog-read.c: a document.  Parses @json and returns its root object's @list_member
  * array (a new reference to the parser in @parser_out keeps it alive). */
@@ -81,6 +80,35 @@ JsonObject *hr_entry_array_object      (const HrEntry *entry,
                                         JsonArray     *array,
                                         guint          index,
                                         GError       **error);
+/* One field of an entry for hr_entry_read_fields(): where it goes in the struct being filled
+ * and what it may hold.  Absent optional fields leave NULL, NAN, 0 or FALSE. */
+typedef enum
+{
+  HR_FIELD_STRING,      /* char *, at most max characters */
+  HR_FIELD_LABEL,       /* char *, shown translated (listed in data/catalog-strings.c) */
+  HR_FIELD_CONFIDENCE,  /* char *: sourced, partly, inferred or user */
+  HR_FIELD_NUMBER,      /* double, above 0 and at most max */
+  HR_FIELD_COUNT,       /* int in [min, max] */
+  HR_FIELD_BOOL,        /* gboolean */
+} HrFieldType;
+
+typedef struct
+{
+  const char *name;
+  HrFieldType type;
+  gsize offset;         /* G_STRUCT_OFFSET in the struct filled */
+  gboolean required;
+  gint64 min;
+  double max;
+} HrField;
+
+/* Reads @fields in order into @target; the first bad one is the error. */
+gboolean    hr_entry_read_fields       (const HrEntry *entry,
+                                        JsonObject    *object,
+                                        const HrField *fields,
+                                        guint          n_fields,
+                                        gpointer       target,
+                                        GError       **error);
 gboolean    hr_entry_read_string       (const HrEntry *entry,
                                         JsonObject    *object,
                                         const char    *field,
@@ -108,20 +136,6 @@ gboolean    hr_entry_read_int          (const HrEntry *entry,
                                         gint64         fallback,
                                         gint64        *out,
                                         GError       **error);
-gboolean    hr_entry_read_count        (const HrEntry *entry,
-                                        JsonObject    *object,
-                                        const char    *field,
-                                        gboolean       required,
-                                        gint64         min,
-                                        gint64         max,
-                                        int           *out,
-                                        GError       **error);
-gboolean    hr_entry_read_bool         (const HrEntry *entry,
-                                        JsonObject    *object,
-                                        const char    *field,
-                                        gboolean       fallback,
-                                        gboolean      *out,
-                                        GError       **error);
 gboolean    hr_entry_read_object       (const HrEntry *entry,
                                         JsonObject    *object,
                                         const char    *field,
@@ -134,9 +148,6 @@ gboolean    hr_entry_read_id           (HrEntry       *entry,
                                         JsonObject    *object,
                                         gboolean       allow_upper,
                                         char         **out,
-                                        GError       **error);
-gboolean    hr_entry_check_confidence  (const HrEntry *entry,
-                                        const char    *confidence,
                                         GError       **error);
 
 G_END_DECLS

@@ -374,15 +374,15 @@ hr_entry_read_int (const HrEntry *entry,
   return TRUE;
 }
 
-gboolean
-hr_entry_read_count (const HrEntry *entry,
-                     JsonObject    *object,
-                     const char    *field,
-                     gboolean       required,
-                     gint64         min,
-                     gint64         max,
-                     int           *out,
-                     GError       **error)
+static gboolean
+read_count (const HrEntry *entry,
+            JsonObject    *object,
+            const char    *field,
+            gboolean       required,
+            gint64         min,
+            gint64         max,
+            int           *out,
+            GError       **error)
 {
   gint64 value;
 
@@ -392,13 +392,13 @@ hr_entry_read_count (const HrEntry *entry,
   return TRUE;
 }
 
-gboolean
-hr_entry_read_bool (const HrEntry *entry,
-                    JsonObject    *object,
-                    const char    *field,
-                    gboolean       fallback,
-                    gboolean      *out,
-                    GError       **error)
+static gboolean
+read_bool (const HrEntry *entry,
+           JsonObject    *object,
+           const char    *field,
+           gboolean       fallback,
+           gboolean      *out,
+           GError       **error)
 {
   JsonNode *node = hr_catalog_member (object, field);
 
@@ -495,10 +495,10 @@ hr_entry_array_object (const HrEntry *entry,
   return json_node_get_object (node);
 }
 
-gboolean
-hr_entry_check_confidence (const HrEntry *entry,
-                           const char    *confidence,
-                           GError       **error)
+static gboolean
+check_confidence (const HrEntry *entry,
+                  const char    *confidence,
+                  GError       **error)
 {
   static const char *known[] = { "sourced", "partly", "inferred", "user" };
 
@@ -509,4 +509,70 @@ hr_entry_check_confidence (const HrEntry *entry,
       return TRUE;
   hr_entry_error (error, entry, "confidence", _("must be sourced, partly, inferred or user"));
   return FALSE;
+}
+
+/* Catalog labels are English in the JSON and listed for translation in
+ * data/catalog-strings.c; the user sees them in their language. */
+static void
+translate_label (char **label)
+{
+  const char *translated;
+
+  if (*label == NULL || **label == '\0')
+    return;
+  translated = g_dgettext (GETTEXT_PACKAGE, *label);
+  if (translated != *label)
+    {
+      char *copy = g_strdup (translated);
+      g_free (*label);
+      *label = copy;
+    }
+}
+
+static gboolean
+read_field (const HrEntry *entry,
+            JsonObject    *object,
+            const HrField *field,
+            gpointer       out,
+            GError       **error)
+{
+  switch (field->type)
+    {
+    case HR_FIELD_STRING:
+      return hr_entry_read_string (entry, object, field->name, field->required,
+                                   (guint) field->max, out, error);
+    case HR_FIELD_LABEL:
+      if (!hr_entry_read_string (entry, object, field->name, field->required,
+                                 (guint) field->max, out, error))
+        return FALSE;
+      translate_label (out);
+      return TRUE;
+    case HR_FIELD_CONFIDENCE:
+      return hr_entry_read_string (entry, object, field->name, FALSE, 16, out, error) &&
+             check_confidence (entry, *(char **) out, error);
+    case HR_FIELD_NUMBER:
+      return hr_entry_read_number (entry, object, field->name, field->required, 0, TRUE,
+                                   field->max, out, error);
+    case HR_FIELD_COUNT:
+      return read_count (entry, object, field->name, field->required, field->min,
+                         (gint64) field->max, out, error);
+    case HR_FIELD_BOOL:
+      return read_bool (entry, object, field->name, FALSE, out, error);
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+gboolean
+hr_entry_read_fields (const HrEntry *entry,
+                      JsonObject    *object,
+                      const HrField *fields,
+                      guint          n_fields,
+                      gpointer       target,
+                      GError       **error)
+{
+  for (guint i = 0; i < n_fields; i++)
+    if (!read_field (entry, object, &fields[i], (guint8 *) target + fields[i].offset, error))
+      return FALSE;
+  return TRUE;
 }

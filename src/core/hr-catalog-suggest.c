@@ -99,7 +99,6 @@ consider (GArray     *found,
 
 static GPtrArray *
 suggest (GPtrArray  *items,
-         const char *(*get_id) (gconstpointer),
          const char *(*get_name) (gconstpointer),
          const char *query,
          guint       max)
@@ -118,7 +117,7 @@ suggest (GPtrArray  *items,
   for (guint i = 0; i < items->len; i++)
     {
       gconstpointer item = g_ptr_array_index (items, i);
-      consider (found, lower, squashed, get_id (item), get_name (item));
+      consider (found, lower, squashed, hr_catalog_entry_id (item), get_name (item));
     }
   g_array_sort (found, suggestion_compare);
   for (guint i = 0; i < found->len && result->len < max; i++)
@@ -145,7 +144,7 @@ hr_catalog_suggest_models (const HrCatalog *catalog,
 {
   g_return_val_if_fail (catalog != NULL, NULL);
 
-  return suggest (catalog->models.items, hr_catalog_model_id, model_name, id, max);
+  return suggest (catalog->models.items, model_name, id, max);
 }
 
 GPtrArray *
@@ -155,5 +154,5 @@ hr_catalog_suggest_gpus (const HrCatalog *catalog,
 {
   g_return_val_if_fail (catalog != NULL, NULL);
 
-  return suggest (catalog->gpus.items, hr_catalog_gpu_id, gpu_name, id, max);
+  return suggest (catalog->gpus.items, gpu_name, id, max);
 }

@@ -39,11 +39,11 @@ list_clear (HrCatalogList *list)
 }
 
 /* Adds @item, or replaces the entry with the same id in place (same position in the list). */
-static void
-list_put (HrCatalogList *list,
-          const char    *id,
-          gpointer       item)
+void
+hr_catalog_list_put (HrCatalogList *list,
+                     gpointer       item)
 {
+  const char *id = hr_catalog_entry_id (item);
   gpointer old = g_hash_table_lookup (list->index, id);
   guint pos;
 
@@ -90,7 +90,7 @@ list_find (const HrCatalogList *list,
   {                                                                         \
     g_return_if_fail (catalog != NULL);                                     \
     g_return_if_fail (item != NULL && item->id != NULL);                    \
-    list_put (&catalog->many, item->id, item);                              \
+    hr_catalog_list_put (&catalog->many, item);                             \
   }
 
 #define DEFINE_LIST_REMOVE(one, many)                                       \
@@ -221,7 +221,6 @@ hr_catalog_new_default (GError **error)
 
 DEFINE_LIST_ADD (HrModel, model, models)
 DEFINE_LIST_ADD (HrGpu, gpu, gpus)
-DEFINE_LIST_ADD (HrQuantMix, quant, quants)
 DEFINE_LIST_REMOVE (model, models)
 DEFINE_LIST_REMOVE (gpu, gpus)
 DEFINE_LIST_GET (HrModel, model, models)
