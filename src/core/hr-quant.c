@@ -234,6 +234,209 @@ mix_is_iq2_family (Mix mix)
          mix == MIX_IQ2_M || mix == MIX_IQ1_M;
 }
 
+/* One tensor's situation, as the rules of llama_tensor_get_type_impl() ask about it. */
+typedef struct
+{
+  Mix mix;
+  const HrGgmlType *def;  /* the mix's default type */
+  gboolean imatrix;       /* the mix needs an importance matrix (see mix_needs_imatrix) */
+  int layer;
+  int n_layers;
+  int n_experts;
+  int n_gqa;
+  gint64 row_len;
+} Rule;
+
+/* output.weight (also token_embd of a model with tied embeddings: the caller passes OUTPUT) */
+static const HrGgmlType *
+type_for_output (const Rule *r)
+{
+  Mix mix = r->mix;
+
+  if (mix == MIX_MXFP4_MOE)
+    return T ("Q8_0");
+  if (r->row_len > 0 && r->row_len % r->def->block_size != 0)
+    return T ("Q8_0");
+  if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ3_XXS || mix == MIX_IQ1_S ||
+      mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ1_M)
+    return T ("Q5_K");
+  if (r->def->id != 8)
+    return T ("Q6_K");
+  return r->def;
+}
+
+static const HrGgmlType *
+type_for_token_embd (const Rule *r)
+{
+  Mix mix = r->mix;
+
+  if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ1_S || mix == MIX_IQ1_M)
+    return T ("Q2_K");
+  if (mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ3_XXS)
+    return T ("IQ3_S");
+  if (mix == MIX_TQ1_0 || mix == MIX_TQ2_0)
+    return T ("Q4_K");
+  return r->def;
+}
+
+/* The IQ1/IQ2 mixes have rules of their own for every tensor. */
+static const HrGgmlType *
+type_for_iq2_family (const Rule   *r,
+                     HrTensorKind  kind,
+                     gboolean      attn_v_like,
+                     gboolean      ffn_down)
+{
+  gboolean s_or_m = r->mix == MIX_IQ2_S || r->mix == MIX_IQ2_M;
+
+  if (attn_v_like)
+    return (r->n_gqa >= 4 || r->n_experts >= 4) ? T ("Q4_K") : s_or_m ? T ("IQ3_S") : T ("Q2_K");
+  if (r->n_experts == 8 && kind == HR_TENSOR_ATTN_K)
+    return T ("Q4_K");
+  if (ffn_down)
+    {
+      if (r->layer < r->n_layers / 8)
+        return s_or_m ? T ("IQ3_S") : T ("Q2_K");
+    }
+  else if (kind == HR_TENSOR_ATTN_OUTPUT)
+    {
+      if (r->n_experts == 8)
+        return T ("Q5_K");
+      if (r->mix == MIX_IQ1_S || r->mix == MIX_IQ1_M)
+        return T ("IQ2_XXS");
+      if (s_or_m)
+        return T ("IQ3_S");
+    }
+  return r->def;
+}
+
+static const HrGgmlType *
+type_for_attn_v_rules (const Rule *r)
+{
+  Mix mix = r->mix;
+  int n_gqa = r->n_gqa;
+
+  if (mix == MIX_Q2_K)
+    return T (n_gqa >= 4 ? "Q4_K" : "Q3_K");
+  if (mix == MIX_Q2_K_S && n_gqa >= 4)
+    return T ("Q4_K");
+  if (mix == MIX_IQ3_XXS)
+    return n_gqa >= 4 ? T ("Q4_K") : !r->imatrix ? T ("IQ3_S") : T ("IQ3_XXS");
+  if ((mix == MIX_IQ3_XS || mix == MIX_IQ3_S) && n_gqa >= 4)
+    return T ("Q4_K");
+  if (mix == MIX_IQ3_M)
+    return T ("Q4_K");
+  if (mix == MIX_Q3_K_M)
+    return T (r->layer < 2 ? "Q5_K" : "Q4_K");
+  if (mix == MIX_Q3_K_L)
+    return T ("Q5_K");
+  if ((mix == MIX_IQ4_NL || mix == MIX_IQ4_XS) && n_gqa >= 4)
+    return T ("Q5_K");
+  if ((mix == MIX_Q4_K_M || mix == MIX_Q5_K_M) && use_more_bits (r->layer, r->n_layers))
+    return T ("Q6_K");
+  if (mix == MIX_Q4_K_S && r->layer < 4)
+    return T ("Q5_K");
+  return r->def;
+}
+
+/* attn_v, and what shares its counter (fused QKV, MLA's kv_b). */
+static const HrGgmlType *
+type_for_attn_v (const Rule *r)
+{
+  const HrGgmlType *t = type_for_attn_v_rules (r);
+  gboolean is_70b = (r->n_layers == 80 && r->n_gqa > 1 && r->n_experts <= 1);
+
+  /* "70B": 8 query heads share each attn_v, so a few more bits cost little */
+  if (is_70b && (t->id == 11 || t->id == 12))
+    t = T ("Q5_K");
+  if (r->n_experts == 8)
+    t = T ("Q8_0");
+  return t;
+}
+
+/* attn_q: the IQ3_XS and IQ3_XXS mixes take it a step lower. */
+static const HrGgmlType *
+type_for_attn_q (const Rule *r)
+{
+  if (r->mix == MIX_IQ3_XS)
+    return T ("IQ3_XXS");
+  if (r->mix == MIX_IQ3_XXS)
+    return T ("IQ2_S");
+  return r->def;
+}
+
+/* attn_k: as attn_q, but eight-expert models keep it at Q8_0. */
+static const HrGgmlType *
+type_for_attn_k (const Rule *r)
+{
+  if (r->n_experts == 8)
+    return T ("Q8_0");
+  return type_for_attn_q (r);
+}
+
+static const HrGgmlType *
+type_for_ffn_down (const Rule *r)
+{
+  Mix mix = r->mix;
+  int layer = r->layer, n_layers = r->n_layers;
+
+  if (mix == MIX_Q2_K)
+    return T ("Q3_K");
+  if (mix == MIX_Q2_K_S)
+    return layer < n_layers / 8 ? T ("Q4_K") : r->def;
+  if (mix == MIX_IQ3_XXS && !r->imatrix)
+    return T (layer < n_layers / 8 ? "Q4_K" : "Q3_K");
+  if (mix == MIX_Q3_K_M)
+    return T (layer < n_layers / 16 ? "Q5_K" : "Q4_K");
+  if (mix == MIX_IQ3_M && (layer < n_layers / 8 ||
+                           (r->n_experts == 8 && use_more_bits (layer, n_layers))))
+    return T ("Q4_K");
+  if (mix == MIX_Q3_K_L)
+    return T ("Q5_K");
+  if (mix == MIX_Q4_K_M)
+    return use_more_bits (layer, n_layers) ? T ("Q6_K") : r->def;
+  if (layer < n_layers / 8 && (mix == MIX_IQ4_NL || mix == MIX_IQ4_XS) && !r->imatrix)
+    return T ("Q5_K");
+  if (mix == MIX_Q5_K_M && use_more_bits (layer, n_layers))
+    return T ("Q6_K");
+  if (mix == MIX_Q4_K_S && layer < n_layers / 8)
+    return T ("Q5_K");
+  if ((mix == MIX_Q4_0 || mix == MIX_Q5_0) && r->imatrix && layer < n_layers / 8)
+    return T (mix == MIX_Q4_0 ? "Q4_1" : "Q5_1");
+  return r->def;
+}
+
+static const HrGgmlType *
+type_for_attn_output (const Rule *r)
+{
+  Mix mix = r->mix;
+
+  if (r->n_experts == 8)
+    {
+      if (mix == MIX_Q2_K || mix == MIX_IQ3_XS || mix == MIX_IQ3_XXS || mix == MIX_Q3_K_S ||
+          mix == MIX_Q3_K_M || mix == MIX_IQ4_NL || mix == MIX_Q4_K_S || mix == MIX_Q4_K_M ||
+          mix == MIX_IQ3_S || mix == MIX_IQ3_M || mix == MIX_IQ4_XS)
+        return T ("Q5_K");
+      return r->def;
+    }
+  if (mix == MIX_Q2_K)
+    return T ("Q3_K");
+  if (mix == MIX_IQ3_XXS)
+    return T ("IQ3_S");
+  if (mix == MIX_Q3_K_M || mix == MIX_IQ3_M)
+    return T ("Q4_K");
+  if (mix == MIX_Q3_K_L)
+    return T ("Q5_K");
+  return r->def;
+}
+
+static const HrGgmlType *
+type_for_ffn_gate_up (const Rule *r)
+{
+  if (r->mix == MIX_IQ3_XS && r->layer >= r->n_layers / 8 && r->layer < 7 * r->n_layers / 8)
+    return T ("IQ3_XXS");
+  return r->def;
+}
+
 /* The rules of llama_tensor_get_type_impl() (ggml-org/llama.cpp src/llama-quant.cpp at
  * 007dbbf, reference/quant_ftype_mixes.csv), in the same order.  For attn_v-like tensors
  * @layer/@n_layers are llama-quantize's running attn_v counter and count; for ffn_* they are
@@ -248,10 +451,8 @@ hr_quant_tensor_type (const char   *mix_id,
                       gint64        row_len)
 {
   const char *default_name = NULL;
-  const HrGgmlType *t, *def;
-  Mix mix = mix_lookup (mix_id, &default_name);
-  gboolean imatrix;
-  gboolean is_70b = (n_layers == 80 && n_gqa > 1 && n_experts <= 1);
+  Rule r = { mix_lookup (mix_id, &default_name), NULL, FALSE, layer, n_layers, n_experts, n_gqa,
+             row_len };
   gboolean attn_v_like = kind == HR_TENSOR_ATTN_V || kind == HR_TENSOR_ATTN_QKV ||
                          kind == HR_TENSOR_ATTN_KV_B;
   gboolean ffn_down = kind == HR_TENSOR_FFN_DOWN || kind == HR_TENSOR_FFN_DOWN_EXPS ||
@@ -261,165 +462,41 @@ hr_quant_tensor_type (const char   *mix_id,
                          kind == HR_TENSOR_FFN_GATE_SHEXP || kind == HR_TENSOR_FFN_UP_SHEXP;
   gboolean expert3d = kind == HR_TENSOR_FFN_GATE_EXPS || kind == HR_TENSOR_FFN_UP_EXPS ||
                       kind == HR_TENSOR_FFN_DOWN_EXPS;
+  const HrGgmlType *t;
 
-  if (mix == MIX_NONE)
+  if (r.mix == MIX_NONE)
     return NULL;
 
   /* Never quantized: 1D norms and biases, the F32 router, SSM conv weights. */
   if (kind == HR_TENSOR_NORM || kind == HR_TENSOR_FFN_GATE_INP)
     return T ("F32");
-  def = T (default_name);
-  if (mix == MIX_F32 || mix == MIX_F16 || mix == MIX_BF16)
-    return def;
-
-  imatrix = mix_needs_imatrix (mix);
-  t = def;
+  r.def = T (default_name);
+  if (r.mix == MIX_F32 || r.mix == MIX_F16 || r.mix == MIX_BF16)
+    return r.def;
+  r.imatrix = mix_needs_imatrix (r.mix);
 
   if (kind == HR_TENSOR_OUTPUT)
-    {
-      /* also token_embd of a model with tied embeddings (the caller passes OUTPUT) */
-      if (mix == MIX_MXFP4_MOE)
-        t = T ("Q8_0");
-      else if (row_len > 0 && row_len % def->block_size != 0)
-        t = T ("Q8_0");
-      else if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ3_XXS || mix == MIX_IQ1_S ||
-               mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ1_M)
-        t = T ("Q5_K");
-      else if (def->id != 8)
-        t = T ("Q6_K");
-    }
-  else if (mix == MIX_MXFP4_MOE)
+    t = type_for_output (&r);
+  else if (r.mix == MIX_MXFP4_MOE)
     t = expert3d ? T ("MXFP4") : T ("Q8_0");
   else if (kind == HR_TENSOR_TOKEN_EMBD)
-    {
-      if (mix == MIX_IQ2_XXS || mix == MIX_IQ2_XS || mix == MIX_IQ1_S || mix == MIX_IQ1_M)
-        t = T ("Q2_K");
-      else if (mix == MIX_IQ2_S || mix == MIX_IQ2_M || mix == MIX_IQ3_XXS)
-        t = T ("IQ3_S");
-      else if (mix == MIX_TQ1_0 || mix == MIX_TQ2_0)
-        t = T ("Q4_K");
-    }
-  else if (mix_is_iq2_family (mix))
-    {
-      gboolean s_or_m = mix == MIX_IQ2_S || mix == MIX_IQ2_M;
-      if (attn_v_like)
-        t = (n_gqa >= 4 || n_experts >= 4) ? T ("Q4_K") : s_or_m ? T ("IQ3_S") : T ("Q2_K");
-      else if (n_experts == 8 && kind == HR_TENSOR_ATTN_K)
-        t = T ("Q4_K");
-      else if (ffn_down)
-        {
-          if (layer < n_layers / 8)
-            t = s_or_m ? T ("IQ3_S") : T ("Q2_K");
-        }
-      else if (kind == HR_TENSOR_ATTN_OUTPUT)
-        {
-          if (n_experts == 8)
-            t = T ("Q5_K");
-          else if (mix == MIX_IQ1_S || mix == MIX_IQ1_M)
-            t = T ("IQ2_XXS");
-          else if (s_or_m)
-            t = T ("IQ3_S");
-        }
-    }
+    t = type_for_token_embd (&r);
+  else if (mix_is_iq2_family (r.mix))
+    t = type_for_iq2_family (&r, kind, attn_v_like, ffn_down);
   else if (attn_v_like)
-    {
-      if (mix == MIX_Q2_K)
-        t = T (n_gqa >= 4 ? "Q4_K" : "Q3_K");
-      else if (mix == MIX_Q2_K_S && n_gqa >= 4)
-        t = T ("Q4_K");
-      else if (mix == MIX_IQ3_XXS)
-        t = n_gqa >= 4 ? T ("Q4_K") : !imatrix ? T ("IQ3_S") : T ("IQ3_XXS");
-      else if ((mix == MIX_IQ3_XS || mix == MIX_IQ3_S) && n_gqa >= 4)
-        t = T ("Q4_K");
-      else if (mix == MIX_IQ3_M)
-        t = T ("Q4_K");
-      else if (mix == MIX_Q3_K_M)
-        t = T (layer < 2 ? "Q5_K" : "Q4_K");
-      else if (mix == MIX_Q3_K_L)
-        t = T ("Q5_K");
-      else if ((mix == MIX_IQ4_NL || mix == MIX_IQ4_XS) && n_gqa >= 4)
-        t = T ("Q5_K");
-      else if ((mix == MIX_Q4_K_M || mix == MIX_Q5_K_M) && use_more_bits (layer, n_layers))
-        t = T ("Q6_K");
-      else if (mix == MIX_Q4_K_S && layer < 4)
-        t = T ("Q5_K");
-      /* "70B": 8 query heads share each attn_v, so a few more bits cost little */
-      if (is_70b && (t->id == 11 || t->id == 12))
-        t = T ("Q5_K");
-      if (n_experts == 8)
-        t = T ("Q8_0");
-    }
+    t = type_for_attn_v (&r);
   else if (kind == HR_TENSOR_ATTN_K)
-    {
-      if (n_experts == 8)
-        t = T ("Q8_0");
-      else if (mix == MIX_IQ3_XS)
-        t = T ("IQ3_XXS");
-      else if (mix == MIX_IQ3_XXS)
-        t = T ("IQ2_S");
-    }
+    t = type_for_attn_k (&r);
   else if (kind == HR_TENSOR_ATTN_Q)
-    {
-      if (mix == MIX_IQ3_XS)
-        t = T ("IQ3_XXS");
-      else if (mix == MIX_IQ3_XXS)
-        t = T ("IQ2_S");
-    }
+    t = type_for_attn_q (&r);
   else if (ffn_down)
-    {
-      if (mix == MIX_Q2_K)
-        t = T ("Q3_K");
-      else if (mix == MIX_Q2_K_S)
-        {
-          if (layer < n_layers / 8)
-            t = T ("Q4_K");
-        }
-      else if (mix == MIX_IQ3_XXS && !imatrix)
-        t = T (layer < n_layers / 8 ? "Q4_K" : "Q3_K");
-      else if (mix == MIX_Q3_K_M)
-        t = T (layer < n_layers / 16 ? "Q5_K" : "Q4_K");
-      else if (mix == MIX_IQ3_M && (layer < n_layers / 8 ||
-                                    (n_experts == 8 && use_more_bits (layer, n_layers))))
-        t = T ("Q4_K");
-      else if (mix == MIX_Q3_K_L)
-        t = T ("Q5_K");
-      else if (mix == MIX_Q4_K_M)
-        {
-          if (use_more_bits (layer, n_layers))
-            t = T ("Q6_K");
-        }
-      else if (layer < n_layers / 8 && (mix == MIX_IQ4_NL || mix == MIX_IQ4_XS) && !imatrix)
-        t = T ("Q5_K");
-      else if (mix == MIX_Q5_K_M && use_more_bits (layer, n_layers))
-        t = T ("Q6_K");
-      else if (mix == MIX_Q4_K_S && layer < n_layers / 8)
-        t = T ("Q5_K");
-      else if ((mix == MIX_Q4_0 || mix == MIX_Q5_0) && imatrix && layer < n_layers / 8)
-        t = T (mix == MIX_Q4_0 ? "Q4_1" : "Q5_1");
-    }
+    t = type_for_ffn_down (&r);
   else if (kind == HR_TENSOR_ATTN_OUTPUT)
-    {
-      if (n_experts == 8)
-        {
-          if (mix == MIX_Q2_K || mix == MIX_IQ3_XS || mix == MIX_IQ3_XXS || mix == MIX_Q3_K_S ||
-              mix == MIX_Q3_K_M || mix == MIX_IQ4_NL || mix == MIX_Q4_K_S || mix == MIX_Q4_K_M ||
-              mix == MIX_IQ3_S || mix == MIX_IQ3_M || mix == MIX_IQ4_XS)
-            t = T ("Q5_K");
-        }
-      else if (mix == MIX_Q2_K)
-        t = T ("Q3_K");
-      else if (mix == MIX_IQ3_XXS)
-        t = T ("IQ3_S");
-      else if (mix == MIX_Q3_K_M || mix == MIX_IQ3_M)
-        t = T ("Q4_K");
-      else if (mix == MIX_Q3_K_L)
-        t = T ("Q5_K");
-    }
+    t = type_for_attn_output (&r);
   else if (ffn_gate_up)
-    {
-      if (mix == MIX_IQ3_XS && layer >= n_layers / 8 && layer < 7 * n_layers / 8)
-        t = T ("IQ3_XXS");
-    }
+    t = type_for_ffn_gate_up (&r);
+  else
+    t = r.def;
 
   return shape_fallback (t, row_len);
 }
