@@ -156,6 +156,32 @@ test_llama_compute_no_flash_attn (void)
   g_assert_cmpfloat (e.compute_bytes, <, 300 * HR_MIB);
 }
 
+/* Apple GPUs: prefill is the GPU cores × a rate per core of the chip's generation (read from its
+ * name), so an M4 and an M1 with the same core count differ by the generations' rates
+ * (1.193 / 0.876 of an M3 core), and a chip with no generation in its name keeps the M3 rate. */
+static void
+test_metal_prefill_per_generation (void)
+{
+  HrScenario s;
+  HrEstimate m1, m4, m3;
+  HrGpu *g = hr_gpu_copy (hr_catalog_find_gpu (catalog, "m4-32gb"));
+
+  g_assert_nonnull (g);
+  g_assert_cmpint (g->gpu_cores, ==, 10);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_assert_true (hr_estimate_compute (&s, NULL, &m4, NULL));
+  g_free (g->name);
+  g->name = g_strdup ("Apple M1 (10-core GPU)");
+  g_assert_true (hr_estimate_compute (&s, NULL, &m1, NULL));
+  g_free (g->name);
+  g->name = g_strdup ("Custom Metal GPU");
+  g_assert_true (hr_estimate_compute (&s, NULL, &m3, NULL));
+  g_assert_cmpfloat (fabs (m4.prefill_tps / m1.prefill_tps / (1.193 / 0.876) - 1), <, 0.02);
+  g_assert_cmpfloat (m4.prefill_tps, >, m3.prefill_tps);
+  g_assert_cmpfloat (m3.prefill_tps, >, m1.prefill_tps);
+  hr_gpu_free (g);
+}
+
 /* llama.cpp's host-side compute buffer holds the graph inputs: the F32 mask of each cache and
  * the embedded tokens.  gpt-oss-20b, -c 131072 -ub 512 -fa on, RTX 3070: "CUDA_Host compute
  * buffer size = 263.15 MiB" (ikawrakow/ik_llama.cpp#822, llama.cpp b6699).  It is system RAM
@@ -657,6 +683,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/seed/glm-4.5", test_seed_glm45);
   g_test_add_func ("/estimate/llama/compute-no-flash-attn", test_llama_compute_no_flash_attn);
   g_test_add_func ("/estimate/llama/host-buffers", test_llama_host_buffers);
+  g_test_add_func ("/estimate/metal/prefill-per-generation", test_metal_prefill_per_generation);
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);
   g_test_add_func ("/estimate/llama/gpt-oss-mxfp4-gguf", test_gpt_oss_mxfp4_gguf);
