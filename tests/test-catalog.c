@@ -683,6 +683,33 @@ test_enum_strings (void)
   g_assert_cmpstr (hr_backend_to_string (HR_N_BACKENDS), ==, "unknown");
 }
 
+/* The lists the GUI fills from core: the backends one picks (SPEC's --backend list) and every
+ * KV-cache type. */
+static void
+test_choice_lists (void)
+{
+  static const char * const spec_backends[] = { "cuda", "rocm", "metal", "vulkan", "sycl", "cpu" };
+  static const char * const kv_labels[] = { "F16 / BF16", "FP8", "Q8_0", "Q4_0" };
+  guint n = 0;
+  const HrBackend *choices = hr_backend_choices (&n);
+  HrKvType kv;
+
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (spec_backends));
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpstr (hr_backend_to_string (choices[i]), ==, spec_backends[i]);
+      g_assert_nonnull (hr_backend_display_name (choices[i]));
+    }
+  g_assert_cmpuint (HR_N_KV_TYPES, ==, G_N_ELEMENTS (kv_labels));
+  for (guint i = 0; i < HR_N_KV_TYPES; i++)
+    {
+      g_assert_cmpstr (hr_kv_type_display_name (i), ==, kv_labels[i]);
+      g_assert_true (hr_kv_type_from_string (hr_kv_type_to_string (i), &kv));
+      g_assert_cmpint (kv, ==, i);
+    }
+  g_assert_null (hr_kv_type_display_name (HR_N_KV_TYPES));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -705,6 +732,7 @@ main (int   argc,
   g_test_add_func ("/catalog/gpu-spec/good", test_gpu_spec_good);
   g_test_add_func ("/catalog/gpu-spec/bad", test_gpu_spec_bad);
   g_test_add_func ("/catalog/enum-strings", test_enum_strings);
+  g_test_add_func ("/catalog/choice-lists", test_choice_lists);
 
   return g_test_run ();
 }

@@ -197,6 +197,41 @@ test_coalesce (void)
   hr_test_window_close (window);
 }
 
+/* The KV-cache and backend rows list core's tables, and a position is the id at it. */
+static void
+test_choice_rows (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  GListModel *kv = adw_combo_row_get_model (hr_size_view_get_kv_row (view));
+  GListModel *backends = adw_combo_row_get_model (view->backend_row);
+  g_autofree char *backend = NULL;
+  guint n = 0;
+  const HrBackend *choices = hr_backend_choices (&n);
+
+  g_assert_cmpuint (g_list_model_get_n_items (kv), ==, HR_N_KV_TYPES);
+  for (guint i = 0; i < HR_N_KV_TYPES; i++)
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (kv), i), ==, hr_kv_type_display_name (i));
+  g_assert_cmpuint (g_list_model_get_n_items (backends), ==, n + 1);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (backends), 0), ==, "Automatic");
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (backends), i + 1), ==,
+                     hr_backend_display_name (choices[i]));
+
+  adw_combo_row_set_selected (hr_size_view_get_kv_row (view), HR_KV_Q4_0);
+  adw_combo_row_set_selected (view->backend_row, n);
+  hr_test_wait_size_view (view);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->kv_type, ==, HR_KV_Q4_0);
+  g_object_get (hr_size_view_get_session (view), "backend", &backend, NULL);
+  g_assert_cmpstr (backend, ==, hr_backend_to_string (choices[n - 1]));
+  g_assert_cmpint (hr_size_view_get_scenario (view)->backend, ==, choices[n - 1]);
+
+  adw_combo_row_set_selected (hr_size_view_get_kv_row (view), HR_KV_F16);
+  adw_combo_row_set_selected (view->backend_row, 0);
+  hr_test_wait_size_view (view);
+  hr_test_window_close (window);
+}
+
 /* The last scenario comes back in a new window (GSettings memory backend). */
 static void
 test_settings_restore (void)
@@ -634,6 +669,7 @@ main (int   argc,
   g_test_add_func ("/window/default-scenario", test_default_scenario);
   g_test_add_func ("/window/change-controls", test_change_controls);
   g_test_add_func ("/window/coalesce", test_coalesce);
+  g_test_add_func ("/window/choice-rows", test_choice_rows);
   g_test_add_func ("/window/settings-restore", test_settings_restore);
   g_test_add_func ("/window/picker-search", test_picker_search);
   g_test_add_func ("/window/quant-search", test_quant_search);

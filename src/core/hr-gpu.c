@@ -35,6 +35,10 @@ static const char *backend_display_names[] = {
 
 G_STATIC_ASSERT (G_N_ELEMENTS (backend_display_names) == HR_N_BACKENDS);
 
+static const HrBackend backend_choices[] = {
+  HR_BACKEND_CUDA, HR_BACKEND_ROCM, HR_BACKEND_METAL, HR_BACKEND_VULKAN, HR_BACKEND_SYCL, HR_BACKEND_CPU,
+};
+
 typedef enum
 {
   KEY_MEMORY_GIB,
@@ -412,6 +416,13 @@ hr_backend_display_name (HrBackend backend)
   if ((guint) backend < G_N_ELEMENTS (backend_display_names))
     return backend_display_names[backend];
   return NULL;
+}
+
+const HrBackend *
+hr_backend_choices (guint *n_out)
+{
+  *n_out = G_N_ELEMENTS (backend_choices);
+  return backend_choices;
 }
 
 gboolean

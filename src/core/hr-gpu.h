@@ -74,6 +74,10 @@ const char     *hr_backend_to_string        (HrBackend        backend);
 const char     *hr_backend_display_name     (HrBackend        backend);
 gboolean        hr_backend_from_string      (const char      *str,
                                              HrBackend       *backend);
+/* The backends one picks by hand (SPEC's --backend cuda|rocm|metal|vulkan|sycl|cpu), in
+ * HrBackend's order; @n_out their number.  CANN, MUSA and vendor stacks come only from a GPU's
+ * catalog entry.  The Size view's backend row and the GPU editor list these. */
+const HrBackend *hr_backend_choices         (guint           *n_out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrGpu, hr_gpu_free)
 

@@ -6,6 +6,8 @@
  */
 #include "hr-quant.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -504,6 +506,10 @@ hr_quant_tensor_type (const char   *mix_id,
 /* ---- KV types -------------------------------------------------------------------------- */
 
 static const char *kv_names[] = { "f16", "fp8", "q8_0", "q4_0" };
+static const char *kv_display_names[] = { N_("F16 / BF16"), "FP8", "Q8_0", "Q4_0" };
+
+G_STATIC_ASSERT (G_N_ELEMENTS (kv_names) == HR_N_KV_TYPES);
+G_STATIC_ASSERT (G_N_ELEMENTS (kv_display_names) == HR_N_KV_TYPES);
 
 double
 hr_kv_type_bytes_per_elem (HrKvType kv)
@@ -529,6 +535,14 @@ hr_kv_type_to_string (HrKvType kv)
   if ((guint) kv < G_N_ELEMENTS (kv_names))
     return kv_names[kv];
   return "f16";
+}
+
+const char *
+hr_kv_type_display_name (HrKvType kv)
+{
+  if ((guint) kv < G_N_ELEMENTS (kv_display_names))
+    return _(kv_display_names[kv]);
+  return NULL;
 }
 
 gboolean

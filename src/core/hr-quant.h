@@ -89,10 +89,13 @@ typedef enum
   HR_KV_FP8,    /* 1 byte (vLLM/SGLang fp8) */
   HR_KV_Q8_0,   /* 34 bytes / 32 values */
   HR_KV_Q4_0,   /* 18 bytes / 32 values */
+  HR_N_KV_TYPES
 } HrKvType;
 
 double             hr_kv_type_bytes_per_elem (HrKvType        kv);
 const char        *hr_kv_type_to_string      (HrKvType        kv);
+/* As a list shows it (translated): "F16 / BF16", "FP8", "Q8_0", "Q4_0". */
+const char        *hr_kv_type_display_name   (HrKvType        kv);
 gboolean           hr_kv_type_from_string    (const char     *str,
                                               HrKvType       *kv);
 

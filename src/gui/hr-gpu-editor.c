@@ -46,17 +46,40 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (HrGpuEditor, hr_gpu_editor, ADW_TYPE_WINDOW)
 
+/* The backend row lists core's hand-picked backends (hr_backend_choices()); another backend
+ * (a vendor stack) shows as the first, CUDA. */
+static guint
+backend_position (HrBackend backend)
+{
+  guint n;
+  const HrBackend *choices = hr_backend_choices (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (choices[i] == backend)
+      return i;
+  return 0;
+}
+
+static HrBackend
+backend_at (guint position)
+{
+  guint n;
+  const HrBackend *choices = hr_backend_choices (&n);
+
+  return choices[position < n ? position : 0];
+}
+
 static void
 read_input (HrGpuEditor    *self,
             HrGpuFormInput *input)
 {
-  guint backend = adw_combo_row_get_selected (self->backend_row);
+  HrBackend backend = backend_at (adw_combo_row_get_selected (self->backend_row));
 
   memset (input, 0, sizeof *input);
   for (guint f = 0; f < HR_GPU_N_FIELDS; f++)
     input->text[f] = gtk_editable_get_text (GTK_EDITABLE (self->rows[f]));
   input->unified = gtk_switch_get_active (self->unified_switch);
-  input->backend = backend <= HR_BACKEND_CPU ? (HrBackend) backend : HR_BACKEND_CUDA;
+  input->backend = backend;
   input->editing_id = self->editing_id;
 }
 
@@ -194,6 +217,8 @@ static void
 hr_gpu_editor_init (HrGpuEditor *self)
 {
   g_autoptr(GtkStringList) backends = NULL;
+  const HrBackend *choices;
+  guint n_choices;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -222,10 +247,11 @@ hr_gpu_editor_init (HrGpuEditor *self)
       g_signal_connect_object (self->rows[f], "changed", G_CALLBACK (field_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->rows[f], "entry-activated", G_CALLBACK (field_activated_cb), self, G_CONNECT_SWAPPED);
     }
-  /* the backends a GPU of one's own can name, in the order of HrBackend */
+  /* the backends a GPU of one's own can name */
   backends = gtk_string_list_new (NULL);
-  for (HrBackend b = HR_BACKEND_CUDA; b <= HR_BACKEND_CPU; b++)
-    gtk_string_list_append (backends, hr_backend_display_name (b));
+  choices = hr_backend_choices (&n_choices);
+  for (guint i = 0; i < n_choices; i++)
+    gtk_string_list_append (backends, hr_backend_display_name (choices[i]));
   adw_combo_row_set_model (self->backend_row, G_LIST_MODEL (backends));
   g_signal_connect_object (self->backend_row, "notify::selected", G_CALLBACK (validate), self, G_CONNECT_SWAPPED);
 }
@@ -251,7 +277,7 @@ hr_gpu_editor_new (GtkWindow       *parent,
       for (guint f = 0; f < HR_GPU_N_FIELDS; f++)
         gtk_editable_set_text (GTK_EDITABLE (self->rows[f]), texts[f]);
       gtk_switch_set_active (self->unified_switch, hr_gpu_is_unified (gpu));
-      adw_combo_row_set_selected (self->backend_row, gpu->backend <= HR_BACKEND_CPU ? gpu->backend : HR_BACKEND_CUDA);
+      adw_combo_row_set_selected (self->backend_row, backend_position (gpu->backend));
       self->filling = FALSE;
       /* a saved GPU shows what is wrong with it at once */
       for (guint f = 0; f < HR_GPU_N_FIELDS; f++)
@@ -343,7 +369,7 @@ hr_gpu_editor_set_backend (HrGpuEditor *self,
                            HrBackend    backend)
 {
   g_return_if_fail (HR_IS_GPU_EDITOR (self));
-  adw_combo_row_set_selected (self->backend_row, backend <= HR_BACKEND_CPU ? backend : HR_BACKEND_CUDA);
+  adw_combo_row_set_selected (self->backend_row, backend_position (backend));
 }
 
 const char *

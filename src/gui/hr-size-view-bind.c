@@ -8,12 +8,42 @@
  */
 #include "hr-size-view-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
-static const char * const kv_ids[] = { "f16", "fp8", "q8_0", "q4_0", NULL };
-static const char * const backend_ids[] = { "auto", "cuda", "rocm", "metal", "vulkan", "sycl", "cpu", NULL };
-
 enum { BIND_MODEL, BIND_GPU, BIND_QUANT };
+
+/* The choice rows' ids, position by position, from core's tables ------------------------------ */
+
+/* Every KV-cache type, in HrKvType's order. */
+static const char * const *
+kv_ids (void)
+{
+  static const char *ids[HR_N_KV_TYPES + 1];
+
+  if (ids[0] == NULL)
+    for (guint i = 0; i < HR_N_KV_TYPES; i++)
+      ids[i] = hr_kv_type_to_string ((HrKvType) i);
+  return ids;
+}
+
+/* "auto" (from the GPU), then the backends one picks by hand. */
+static const char * const *
+backend_ids (void)
+{
+  static const char *ids[HR_N_BACKENDS + 2];
+
+  if (ids[0] == NULL)
+    {
+      guint n;
+      const HrBackend *choices = hr_backend_choices (&n);
+
+      ids[0] = "auto";
+      for (guint i = 0; i < n; i++)
+        ids[i + 1] = hr_backend_to_string (choices[i]);
+    }
+  return ids;
+}
 
 /* A row's position and the id at it ---------------------------------------------------------- */
 
@@ -135,6 +165,30 @@ bind_table (HrSizeView         *self,
 
 /* Entry points ------------------------------------------------------------------------------- */
 
+/* The KV-cache, engine and backend rows list what core's tables have, in the order the
+ * bindings map positions to ids in. */
+void
+hr_size_view_fill_choice_rows (HrSizeView *self)
+{
+  g_autoptr(GtkStringList) kv = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) backends = gtk_string_list_new (NULL);
+  const char * const *backend = backend_ids ();
+
+  for (guint i = 0; i < HR_N_KV_TYPES; i++)
+    gtk_string_list_append (kv, hr_kv_type_display_name ((HrKvType) i));
+  gtk_string_list_append (backends, _("Automatic"));
+  for (guint i = 1; backend[i] != NULL; i++)
+    {
+      HrBackend b;
+
+      hr_backend_from_string (backend[i], &b);
+      gtk_string_list_append (backends, hr_backend_display_name (b));
+    }
+  adw_combo_row_set_model (self->kv_row, G_LIST_MODEL (kv));
+  adw_combo_row_set_model (self->engine_row, G_LIST_MODEL (gtk_string_list_new (hr_engine_names ())));
+  adw_combo_row_set_model (self->backend_row, G_LIST_MODEL (backends));
+}
+
 void
 hr_size_view_bind_lists (HrSizeView *self)
 {
@@ -166,7 +220,7 @@ hr_size_view_bind_session (HrSizeView *self)
   bind_integer (self, "n-cpu-moe", self->moe_adjustment);
   g_object_bind_property (self->session, "offload", self->offload_adjustment, "value",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  bind_table (self, "kv-type", self->kv_row, kv_ids);
+  bind_table (self, "kv-type", self->kv_row, kv_ids ());
   bind_table (self, "engine", self->engine_row, hr_engine_ids ());
-  bind_table (self, "backend", self->backend_row, backend_ids);
+  bind_table (self, "backend", self->backend_row, backend_ids ());
 }

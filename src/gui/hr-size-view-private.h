@@ -102,6 +102,7 @@ void            hr_size_view_matrix_row_activated (HrSizeView    *self,
                                                    GtkListBox    *box);
 
 /* hr-size-view-bind.c */
+void            hr_size_view_fill_choice_rows (HrSizeView   *self);
 void            hr_size_view_bind_session   (HrSizeView     *self);
 void            hr_size_view_bind_lists     (HrSizeView     *self);
 void            hr_size_view_unbind_lists   (HrSizeView     *self);

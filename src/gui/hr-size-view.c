@@ -452,9 +452,7 @@ static void
 hr_size_view_init (HrSizeView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  /* the engines, in the engine table's order (the positions hr-size-view-bind.c maps) */
-  adw_combo_row_set_model (self->engine_row,
-                           G_LIST_MODEL (gtk_string_list_new (hr_engine_names ())));
+  hr_size_view_fill_choice_rows (self);
 
   hr_size_state_init (&self->state);
   for (guint i = 0; i < G_N_ELEMENTS (self->matrix_columns); i++)
