@@ -280,6 +280,39 @@ test_advice (void)
   g_assert_false (hr_session_get_advising (session));
 }
 
+/* Each Size view (one a window) asks for the advice after a change: the worker runs once per
+ * scenario, and a request for the answers already in place brings them back at once. */
+static void
+test_advice_once (void)
+{
+  g_autoptr(HrSession) session = session_new (NULL);
+  Counts counts;
+
+  connect_counts (session, &counts);
+  hr_session_request_advice (session);
+  hr_session_request_advice (session);
+  while (hr_session_get_advising (session))
+    g_main_context_iteration (NULL, TRUE);
+  drain ();
+  g_assert_cmpuint (hr_session_get_n_advice_runs (session), ==, 1);
+  g_assert_cmpuint (counts.advice, ==, 1);
+
+  hr_session_request_advice (session);
+  g_assert_false (hr_session_get_advising (session));
+  g_assert_cmpuint (hr_session_get_n_advice_runs (session), ==, 1);
+  g_assert_cmpuint (counts.advice, ==, 2);
+
+  /* a changed scenario is worked on again, once */
+  g_object_set (session, "context", (gint64) 4096, NULL);
+  hr_session_request_advice (session);
+  hr_session_request_advice (session);
+  while (hr_session_get_advising (session))
+    g_main_context_iteration (NULL, TRUE);
+  drain ();
+  g_assert_cmpuint (hr_session_get_n_advice_runs (session), ==, 2);
+  g_assert_cmpuint (counts.advice, ==, 3);
+}
+
 /* Server (on this thread's main context: the manager fetches asynchronously) ------------------ */
 
 static void
@@ -371,6 +404,7 @@ main (int   argc,
   g_test_add_func ("/session/catalog-edits", test_catalog_edits);
   g_test_add_func ("/session/settings", test_settings);
   g_test_add_func ("/session/advice", test_advice);
+  g_test_add_func ("/session/advice-once", test_advice_once);
   g_test_add_func ("/session/pricing-refresh", test_pricing_refresh);
   return g_test_run ();
 }

@@ -232,6 +232,27 @@ test_choice_rows (void)
   hr_test_window_close (window);
 }
 
+/* Two windows, two Size views on one session: a change is advised on once, and both views
+ * show the answers. */
+static void
+test_advice_once (void)
+{
+  HrWindow *first = hr_test_window_open (app);
+  HrWindow *second = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (first);
+  HrSession *session = hr_size_view_get_session (view);
+  guint before = hr_session_get_n_advice_runs (session);
+
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 16384);
+  hr_test_wait_size_view (view);
+  hr_test_wait_size_view (hr_window_get_size_view (second));
+  g_assert_cmpuint (hr_session_get_n_advice_runs (session), ==, before + 1);
+  g_assert_true (hr_size_view_get_advice (view) == hr_session_get_advice (session));
+  g_assert_true (hr_size_view_get_advice (hr_window_get_size_view (second)) == hr_session_get_advice (session));
+  hr_test_window_close (second);
+  hr_test_window_close (first);
+}
+
 /* The last scenario comes back in a new window (GSettings memory backend). */
 static void
 test_settings_restore (void)
@@ -669,6 +690,7 @@ main (int   argc,
   g_test_add_func ("/window/default-scenario", test_default_scenario);
   g_test_add_func ("/window/change-controls", test_change_controls);
   g_test_add_func ("/window/coalesce", test_coalesce);
+  g_test_add_func ("/window/advice-once", test_advice_once);
   g_test_add_func ("/window/choice-rows", test_choice_rows);
   g_test_add_func ("/window/settings-restore", test_settings_restore);
   g_test_add_func ("/window/picker-search", test_picker_search);

@@ -59,6 +59,8 @@ struct _HrSession
   gboolean advice_pending;
   guint generation;            /* bumped by every change the advice depends on */
   HrAdviceState *advice;
+  guint advice_generation;     /* the generation @advice answers */
+  guint n_advice_runs;         /* worker runs started: one per generation asked for */
   guint resync_id;
 };
 
@@ -175,6 +177,7 @@ advice_done_cb (GObject      *object,
     {
       g_clear_pointer (&self->advice, hr_advice_state_free);
       self->advice = g_steal_pointer (&state);
+      self->advice_generation = job->generation;
       g_debug ("advice: %.1f ms in a worker thread", self->advice->elapsed_ms);
       g_signal_emit (self, signals[ADVICE_CHANGED], 0);
     }
@@ -209,6 +212,7 @@ start_advice (HrSession *self)
   job->pricing = pricing ? hr_pricing_copy (pricing) : NULL;
   job->generation = self->generation;
   self->job = advice_job_ref (job);
+  self->n_advice_runs++;
 
   task = g_task_new (self, self->cancellable, advice_done_cb, NULL);
   g_task_set_source_tag (task, start_advice);
@@ -853,10 +857,17 @@ hr_session_request_advice (HrSession *self)
 {
   g_return_if_fail (HR_IS_SESSION (self));
 
+  /* every window's Size view asks after each change: the scenario is worked on once */
+  if (self->advice != NULL && self->advice_generation == self->generation)
+    {
+      g_signal_emit (self, signals[ADVICE_CHANGED], 0);
+      return;
+    }
   if (self->job != NULL)
     {
       /* one worker at a time; the newest scenario runs when it is done */
-      self->advice_pending = TRUE;
+      if (self->job->generation != self->generation)
+        self->advice_pending = TRUE;
       return;
     }
   start_advice (self);
@@ -869,6 +880,13 @@ hr_session_get_advice (HrSession *self)
 {
   g_return_val_if_fail (HR_IS_SESSION (self), NULL);
   return self->advice;
+}
+
+guint
+hr_session_get_n_advice_runs (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), 0);
+  return self->n_advice_runs;
 }
 
 gboolean

@@ -82,9 +82,12 @@ void            hr_session_watch            (HrSession        *self,
                                              GCallback         catalog_changed);
 /* The whole-catalog advice (matrix, reverse answers, picks, launch commands) for the current
  * scenario, in a worker thread, one at a time: answers for a scenario that changed meanwhile
- * are dropped.  "advice-changed" when they are in. */
+ * are dropped.  "advice-changed" when they are in — at once when the answers in place are the
+ * current scenario's.  A scenario is worked on once, however many views ask for it. */
 void            hr_session_request_advice   (HrSession        *self);
 const HrAdviceState *hr_session_get_advice  (HrSession        *self);
 gboolean        hr_session_get_advising     (HrSession        *self);
+/* How many times the worker has started: for the tests and the benchmark. */
+guint           hr_session_get_n_advice_runs (HrSession       *self);
 
 G_END_DECLS
