@@ -10,23 +10,34 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-HrApplication *
-hr_test_app_init (int    *argc,
-                  char ***argv)
+void
+hr_test_init (int    *argc,
+              char ***argv)
 {
-  g_autoptr(GError) error = NULL;
-  HrApplication *app;
-
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_setenv ("LC_ALL", "C.UTF-8", TRUE);
   gtk_test_init (argc, argv, NULL);
+}
 
-  app = hr_application_new ();
+HrApplication *
+hr_test_app_new (void)
+{
+  g_autoptr(GError) error = NULL;
+  HrApplication *app = hr_application_new ();
+
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
   g_assert_no_error (error);
   return app;
+}
+
+HrApplication *
+hr_test_app_init (int    *argc,
+                  char ***argv)
+{
+  hr_test_init (argc, argv);
+  return hr_test_app_new ();
 }
 
 void
@@ -51,7 +62,7 @@ hr_test_wait_while (HrTestBusyFunc busy,
                     gpointer       data)
 {
   gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+  guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
 
   while (!timed_out && busy (data))
     g_main_context_iteration (NULL, TRUE);
@@ -84,7 +95,7 @@ hr_test_window_open (HrApplication *app)
 }
 
 void
-hr_test_window_close (HrWindow *window)
+hr_test_window_close (gpointer window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
   hr_test_flush ();

@@ -1,6 +1,6 @@
 /* hr-test-window.h — what the window tests under Xvfb share
  *
- * Spinning the main loop for a while or until a view is idle (with a 20 s limit that fails the
+ * Spinning the main loop for a while or until a view is idle (with a 30 s limit that fails the
  * test rather than hanging it), opening and closing a window, finding a widget by type.
  */
 #pragma once
@@ -15,7 +15,12 @@ G_BEGIN_DECLS
 typedef gboolean (*HrTestBusyFunc) (gpointer data);
 
 /* gtk_test_init() with the memory GSettings backend, no accessibility bus and the C.UTF-8
- * locale, then a registered, non-unique application. */
+ * locale. */
+void       hr_test_init                (int            *argc,
+                                        char         ***argv);
+/* A registered, non-unique application. */
+HrApplication *hr_test_app_new         (void);
+/* hr_test_init(), then hr_test_app_new(). */
 HrApplication *hr_test_app_init        (int            *argc,
                                         char         ***argv);
 
@@ -24,14 +29,15 @@ void       hr_test_spin                (guint           ms);
 /* Runs whatever is pending, without blocking. */
 void       hr_test_flush               (void);
 /* Iterates while @busy (@data) says so, then lays out the frame that shows the result; fails
- * the test after 20 s. */
+ * the test after 30 s. */
 void       hr_test_wait_while          (HrTestBusyFunc  busy,
                                         gpointer        data);
 /* Until the Size view has recomputed everything. */
 void       hr_test_wait_size_view      (HrSizeView     *view);
 /* A new window of @app, presented, its Size view idle. */
 HrWindow  *hr_test_window_open         (HrApplication  *app);
-void       hr_test_window_close        (HrWindow       *window);
+/* Destroys @window (any GtkWindow: a dialog too) and runs what that leaves pending. */
+void       hr_test_window_close        (gpointer        window);
 /* @root or the first widget under it (depth first) of @type, NULL when there is none. */
 GtkWidget *hr_test_find_child_of_type  (GtkWidget      *root,
                                         GType           type);

@@ -18,6 +18,7 @@
 #include "hr-pricing-manager.h"
 #include "hr-scenario-state.h"
 #include "hr-test-server.h"
+#include "hr-test-window.h"
 #include "hr-window.h"
 
 #define FEED_HEAD "{\"schema\": 1, \"updated\": \"2026-12-01\", \"currency\": \"USD\", \"offers\": ["
@@ -93,72 +94,32 @@ server_cb (SoupServer        *soup_server,
 
 /* Helpers ------------------------------------------------------------------------------------ */
 
+/* The Size view or the pricing still working: hr_test_wait_while() waits for both. */
 static gboolean
-timeout_cb (gpointer data)
+view_or_prices_busy (gpointer view)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
+  return hr_size_view_is_busy (view) || hr_pricing_manager_get_busy (hr_application_get_pricing_manager (app));
 }
 
-/* Until @view and the pricing are done (or 20 s pass), then the idles after them. */
 static void
 wait_idle (HrSizeView *view)
 {
-  HrPricingManager *manager = hr_application_get_pricing_manager (app);
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (!timed_out && (hr_size_view_is_busy (view) || hr_pricing_manager_get_busy (manager)))
-    g_main_context_iteration (NULL, TRUE);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
-
-static HrCloudView *
-find_cloud_view (HrWindow *window)
-{
-  GtkWidget *w = GTK_WIDGET (window);
-  GtkWidget *found = NULL;
-  GPtrArray *stack = g_ptr_array_new ();
-
-  /* the view is a page of the window's stack: walk the tree */
-  g_ptr_array_add (stack, w);
-  while (stack->len > 0 && found == NULL)
-    {
-      GtkWidget *cur = g_ptr_array_steal_index (stack, stack->len - 1);
-      if (HR_IS_CLOUD_VIEW (cur))
-        found = cur;
-      for (GtkWidget *c = gtk_widget_get_first_child (cur); c; c = gtk_widget_get_next_sibling (c))
-        g_ptr_array_add (stack, c);
-    }
-  g_ptr_array_unref (stack);
-  g_assert_nonnull (found);
-  return HR_CLOUD_VIEW (found);
+  hr_test_wait_while (view_or_prices_busy, view);
 }
 
 static HrWindow *
 open_window (HrCloudView **cloud)
 {
-  HrWindow *window = hr_window_new (app);
+  HrWindow *window = hr_test_window_open (app);
 
-  gtk_window_present (GTK_WINDOW (window));
   wait_idle (hr_window_get_size_view (window));
   g_assert_true (hr_window_set_visible_view (window, "cloud"));
   wait_idle (hr_window_get_size_view (window));
-  *cloud = find_cloud_view (window);
+  *cloud = HR_CLOUD_VIEW (hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_CLOUD_VIEW));
+  g_assert_nonnull (*cloud);
   g_assert_nonnull (gtk_widget_get_ancestor (GTK_WIDGET (*cloud), ADW_TYPE_TOAST_OVERLAY));
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (*cloud)));
   return window;
-}
-
-static void
-close_window (HrWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 static void
@@ -312,7 +273,7 @@ test_bundled (void)
   g_settings_reset (settings, "gpu");
   g_settings_reset (settings, "quant");
   wait_idle (hr_window_get_size_view (window));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* 500, malformed, wrong schema, no feed set: a toast each, the prices and the cache stay. */
@@ -347,7 +308,7 @@ test_refresh_failures (void)
   wait_idle (size);
   g_assert_true (g_str_has_prefix (hr_cloud_view_get_last_toast (cloud), "Prices updated: 2 offers verified "));
   g_assert_cmpstr (hr_cloud_view_get_source_text (cloud), ==, source);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* One cloud fails (gcp: 404): one toast names it with its reason; the Details say more than the
@@ -376,7 +337,7 @@ test_refresh_partial (void)
   /* the others still updated: RunPod's rows are there */
   g_assert_true (has_provider (cloud, "RunPod"));
   g_settings_set_strv (settings, "catalog-clouds", clouds + 1);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* A good feed: the table, the source line, the Size view's cost card and the cache. */
@@ -434,7 +395,7 @@ test_refresh_good (void)
   g_assert_cmpstr (hr_size_view_get_card_text (size, HR_SIZE_CARD_COST), ==, after);
   g_assert_true (g_file_get_contents (path, &again, NULL, NULL));
   g_assert_cmpstr (again, ==, contents);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static void
@@ -531,7 +492,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int ret;
 
   /* Talk to 127.0.0.1 directly whatever proxy the desktop names (see test-pricing-net.c). */
@@ -542,15 +502,12 @@ main (int   argc,
   g_unsetenv ("HTTPS_PROXY");
   g_unsetenv ("all_proxy");
   g_unsetenv ("ALL_PROXY");
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
   /* the application's cache is this test's */
   cache_home = g_dir_make_tmp ("headroom-cloud-XXXXXX", NULL);
   g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
   /* Mesa would fill it with shaders, from threads that outlive the clean-up */
   g_setenv ("MESA_SHADER_CACHE_DISABLE", "true", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
+  hr_test_init (&argc, &argv);
 
   server = hr_test_server_start (server_cb, NULL);
   /* the catalog comes from this test's server: RunPod and Lambda, at spot prices */
@@ -563,10 +520,7 @@ main (int   argc,
     g_settings_set_strv (settings, "catalog-clouds", clouds);
     g_settings_set_boolean (settings, "price-spot", TRUE);
   }
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = hr_test_app_new ();
 
   g_test_add_func ("/cloud-window/bundled", test_bundled);
   g_test_add_func ("/cloud-window/refresh-failures", test_refresh_failures);

@@ -40,7 +40,7 @@ views_busy (gpointer data)
          hr_finetune_view_is_busy (finetune);
 }
 
-/* Iterates until the Size view and the two views have nothing left to do (or 20 s pass). */
+/* Iterates until the Size view and the two views have nothing left to do (or 30 s pass). */
 static void
 wait_idle (HrWindow *window)
 {

@@ -25,6 +25,7 @@
 #include "hr-import.h"
 #include "hr-manage-dialog.h"
 #include "hr-test-server.h"
+#include "hr-test-window.h"
 #include "hr-units.h"
 #include "hr-userdata.h"
 #include "hr-window.h"
@@ -187,47 +188,25 @@ url_for (const char *path)
 
 /* ---- the window ------------------------------------------------------------------------ */
 
+/* An import or the Size view still working. */
 static gboolean
-timeout_cb (gpointer data)
+window_busy (gpointer window)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
+  return hr_import_is_busy (hr_window_get_import (window)) || hr_size_view_is_busy (hr_window_get_size_view (window));
 }
 
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* Iterates until the imports and the view are done (or 30 s pass). */
 static void
 wait_idle (HrWindow *window)
 {
-  HrSizeView *view = hr_window_get_size_view (window);
-  HrImport *import = hr_window_get_import (window);
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
-
-  while (!timed_out && (hr_import_is_busy (import) || hr_size_view_is_busy (view)))
-    g_main_context_iteration (NULL, TRUE);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  hr_test_wait_while (window_busy, window);
 }
 
 static HrWindow *
 open_window (void)
 {
-  HrWindow *window = hr_window_new (app);
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
 
-  gtk_window_present (GTK_WINDOW (window));
   wait_idle (window);
   /* the scenario the CLI's inspect is compared with */
   g_assert_true (hr_size_view_select_gpu (view, TEST_GPU, 1));
@@ -237,14 +216,6 @@ open_window (void)
   adw_combo_row_set_selected (hr_size_view_get_engine_row (view), 0);  /* llama.cpp */
   wait_idle (window);
   return window;
-}
-
-static void
-close_window (HrWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 static HrCatalog *
@@ -354,7 +325,7 @@ test_startup (void)
     g_assert_cmpstr (hr_picker_item_get_title (first), ==, "Yours");
     g_assert_cmpstr (hr_picker_item_get_id (second), ==, "user:preset-card");
   }
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* A GGUF whose file type is llama.cpp's MXFP4_MOE is sized as the catalog's MXFP4, at the
@@ -381,7 +352,7 @@ test_gguf_file_mxfp4 (void)
   g_assert_cmpfloat (e->weights.bytes, ==, (double) tensor_bytes);
   g_assert_true (hr_quant_same ("mxfp4_moe", "MXFP4"));
   g_assert_false (hr_quant_same ("MXFP4_MOE", "Q4_K_M"));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* "Open GGUF…" and `headroom-cli inspect FILE --context 32768 --json` agree. */
@@ -476,7 +447,7 @@ test_gguf_file_agrees_with_cli (void)
       }
     g_assert_true (found);
   }
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static const HrModel *
@@ -529,7 +500,7 @@ test_config_mla (void)
   g_assert_cmpfloat (e->required_bytes, ==, expected.required_bytes);
   /* 61 layers × 576 values × 2 bytes per token: far below a GQA cache of that size */
   g_assert_cmpfloat (e->kv_bytes_per_token, ==, 61.0 * 576 * 2);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* A Gemma-3-style config.json: sliding-window layers hold at most their window. */
@@ -564,7 +535,7 @@ test_config_sliding (void)
   g_assert_cmpfloat (e->required_bytes, ==, expected.required_bytes);
   /* at 32K the sliding layers cost what 1K costs: far less than 62 full layers would */
   g_assert_cmpfloat (e->kv_bytes, <, 62.0 * 16 * 128 * 2 * 2 * 32768 * 0.4);
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* Unreadable, not JSON, lacking fields, not a GGUF, a header cut short: a message each, and
@@ -608,7 +579,7 @@ test_file_errors (void)
       g_assert_nonnull (strstr (last_message (window), cases[i].expect));
       g_assert_cmpuint (hr_catalog_n_models (app_catalog ()), ==, n_models);
     }
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 static HrFetchDialog *
@@ -690,7 +661,7 @@ test_hub (void)
 
   g_settings_reset (settings, "hub-token");
   g_settings_reset (settings, "hub-endpoint");
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* A GGUF header over HTTP Range: the bytes fetched are told; 404 inline; closing cancels. */
@@ -738,7 +709,7 @@ test_gguf_url (void)
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
   hr_fetch_dialog_set_text (dialog, slow);
   g_assert_true (hr_fetch_dialog_submit (dialog));
-  spin (100);
+  hr_test_spin (100);
   g_assert_true (hr_import_is_busy (hr_window_get_import (window)));
   gtk_window_close (GTK_WINDOW (dialog));
   wait_idle (window);
@@ -747,9 +718,9 @@ test_gguf_url (void)
 
   /* and closing the window stops one started without a dialog */
   hr_import_open_gguf_url (hr_window_get_import (window), slow);
-  spin (100);
-  close_window (window);
-  spin (100);
+  hr_test_spin (100);
+  hr_test_window_close (window);
+  hr_test_spin (100);
 }
 
 static HrGpuEditor *
@@ -858,7 +829,7 @@ test_gpu_editor (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "import.undo-remove", NULL));
   wait_idle (window);
   g_assert_nonnull (hr_catalog_find_gpu (app_catalog (), "user:lab-card-48"));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* "Manage Yours…": the user's entries listed; removing a model there. */
@@ -926,7 +897,7 @@ test_manage (void)
   /* a catalog model is not the user's to remove */
   g_assert_false (hr_import_remove_model (hr_window_get_import (window), "glm-4.5-air"));
   g_assert_nonnull (hr_catalog_find_model (app_catalog (), "glm-4.5-air"));
-  close_window (window);
+  hr_test_window_close (window);
 }
 
 /* ---- main ------------------------------------------------------------------------------ */
@@ -969,7 +940,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *root = g_dir_make_tmp ("headroom-import-window-XXXXXX", NULL);
   g_autofree char *cache = g_build_filename (root, "cache", NULL);
   g_autofree char *models_dir = NULL;
@@ -990,18 +960,12 @@ main (int   argc,
   g_unsetenv ("HTTP_PROXY");
   g_unsetenv ("all_proxy");
   g_unsetenv ("ALL_PROXY");
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
+  hr_test_init (&argc, &argv);
 
   seed_user_data ();
   server_start ();
 
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = hr_test_app_new ();
 
   g_test_add_func ("/import-window/startup", test_startup);
   g_test_add_func ("/import-window/gguf-file-agrees-with-cli", test_gguf_file_agrees_with_cli);

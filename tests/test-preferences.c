@@ -12,68 +12,17 @@
 #include "hr-preferences-window.h"
 #include "hr-pricing.h"
 #include "hr-skypilot.h"
+#include "hr-test-window.h"
 #include "hr-units.h"
 #include "hr-window.h"
 
 static HrApplication *app;
 
+/* A store still running: the widget stays insensitive until it is done. */
 static gboolean
-timeout_cb (gpointer data)
+insensitive (gpointer widget)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-flush (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-/* Iterates the main loop until @view has recomputed everything (or 20 s pass). */
-static void
-wait_idle (HrSizeView *view)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (!timed_out && hr_size_view_is_busy (view))
-    g_main_context_iteration (NULL, TRUE);
-  flush ();
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
-
-/* Iterates until @widget is sensitive again (an asynchronous store finished). */
-static void
-wait_sensitive (GtkWidget *widget)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (!timed_out && !gtk_widget_get_sensitive (widget))
-    g_main_context_iteration (NULL, TRUE);
-  flush ();
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
-
-static HrWindow *
-open_window (void)
-{
-  HrWindow *window = hr_window_new (app);
-
-  gtk_window_present (GTK_WINDOW (window));
-  wait_idle (hr_window_get_size_view (window));
-  return window;
-}
-
-static void
-destroy (gpointer window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  flush ();
+  return !gtk_widget_get_sensitive (widget);
 }
 
 static HrPreferencesWindow *
@@ -97,7 +46,7 @@ open_preferences (HrWindow *parent)
 
   gtk_window_present (GTK_WINDOW (parent));
   g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
-  flush ();
+  hr_test_flush ();
   prefs = find_preferences ();
   g_assert_nonnull (prefs);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (prefs)) == GTK_WINDOW (parent));
@@ -126,7 +75,7 @@ usable_gib (HrSizeView *view)
 static void
 test_open (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrPreferencesWindow *prefs = open_preferences (window);
   g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.preferences");
 
@@ -134,7 +83,7 @@ test_open (void)
 
   /* a second activation brings the same window forward */
   g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
-  flush ();
+  hr_test_flush ();
   g_assert_true (find_preferences () == prefs);
 
   /* the rows show the schema's defaults */
@@ -147,16 +96,16 @@ test_open (void)
   g_assert_cmpstr (gtk_editable_get_text (child (prefs, "pricing_row")), ==, "");
   g_assert_cmpstr (gtk_editable_get_text (child (prefs, "hub_row")), ==, "https://huggingface.co");
 
-  destroy (prefs);
+  hr_test_window_close (prefs);
   g_assert_null (find_preferences ());
-  destroy (window);
+  hr_test_window_close (window);
 }
 
 /* The reserve row drives the Size view: 80 GB card, 5 % → 76 GiB usable, 10 % → 72 GiB. */
 static void
 test_reserve (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   HrPreferencesWindow *prefs = open_preferences (window);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
@@ -165,13 +114,13 @@ test_reserve (void)
 
   g_assert_true (hr_size_view_select_gpu (view, "a100-80gb-sxm", 1));
   adw_combo_row_set_selected (hr_size_view_get_engine_row (view), 0);  /* llama.cpp */
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpfloat_with_epsilon (usable_gib (view), 76.0, 1e-6);
 
   before = hr_size_view_get_n_recomputes (view);
   gtk_adjustment_set_value (reserve, 10.0);
   g_assert_cmpfloat (g_settings_get_double (settings, "reserve-pct"), ==, 10.0);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpuint (hr_size_view_get_n_recomputes (view), >, before);
   g_assert_cmpfloat_with_epsilon (usable_gib (view), 72.0, 1e-6);
   g_assert_cmpfloat_with_epsilon (hr_size_view_get_scenario (view)->reserve, 0.10, 1e-12);
@@ -179,25 +128,25 @@ test_reserve (void)
   /* and the other way: the key moves the row */
   g_settings_set_double (settings, "reserve-pct", 5.0);
   g_assert_cmpfloat (gtk_adjustment_get_value (reserve), ==, 5.0);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpfloat_with_epsilon (usable_gib (view), 76.0, 1e-6);
 
-  destroy (prefs);
-  destroy (window);
+  hr_test_window_close (prefs);
+  hr_test_window_close (window);
 }
 
 /* The engine-version row writes the key and the Size view's scenario follows it. */
 static void
 test_engine_version (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   HrPreferencesWindow *prefs = open_preferences (window);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   AdwComboRow *row = child (prefs, "engine_version_row");
   guint before;
 
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpint (hr_size_view_get_scenario (view)->engine_version, ==, HR_ENGINE_VERSION_CURRENT);
 
   before = hr_size_view_get_n_recomputes (view);
@@ -206,24 +155,24 @@ test_engine_version (void)
     g_autofree char *version = g_settings_get_string (settings, "engine-version");
     g_assert_cmpstr (version, ==, "2024");
   }
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpuint (hr_size_view_get_n_recomputes (view), >, before);
   g_assert_cmpint (hr_size_view_get_scenario (view)->engine_version, ==, HR_ENGINE_VERSION_2024);
 
   g_settings_reset (settings, "engine-version");
   g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpint (hr_size_view_get_scenario (view)->engine_version, ==, HR_ENGINE_VERSION_CURRENT);
 
-  destroy (prefs);
-  destroy (window);
+  hr_test_window_close (prefs);
+  hr_test_window_close (window);
 }
 
 /* The unified share: off is the device's default (¾ on a 128 GB Mac), on is the spin's %. */
 static void
 test_unified_share (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   HrPreferencesWindow *prefs = open_preferences (window);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
@@ -231,7 +180,7 @@ test_unified_share (void)
   GtkAdjustment *percent = child (prefs, "unified_adjustment");
 
   g_assert_true (hr_size_view_select_gpu (view, "m4-max-128gb", 1));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpfloat_with_epsilon (usable_gib (view), 96.0, 1e-6);
 
   gtk_adjustment_set_value (percent, 90);
@@ -239,18 +188,18 @@ test_unified_share (void)
   g_assert_cmpfloat (g_settings_get_double (settings, "unified-share"), ==, 0.0);
   adw_expander_row_set_enable_expansion (expander, TRUE);
   g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "unified-share"), 0.90, 1e-12);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpfloat_with_epsilon (usable_gib (view), 115.2, 1e-6);
 
   gtk_adjustment_set_value (percent, 80);
   g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "unified-share"), 0.80, 1e-12);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpfloat_with_epsilon (usable_gib (view), 102.4, 1e-6);
 
   adw_expander_row_set_enable_expansion (expander, FALSE);
   g_assert_cmpfloat (g_settings_get_double (settings, "unified-share"), ==, 0.0);
   g_assert_cmpfloat (gtk_adjustment_get_value (percent), ==, 80);
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpfloat_with_epsilon (usable_gib (view), 96.0, 1e-6);
 
   /* a share set elsewhere turns the switch on */
@@ -260,14 +209,14 @@ test_unified_share (void)
   g_settings_reset (settings, "unified-share");
   g_assert_false (adw_expander_row_get_enable_expansion (expander));
 
-  destroy (prefs);
-  destroy (window);
+  hr_test_window_close (prefs);
+  hr_test_window_close (window);
 }
 
 static void
 test_theme (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrPreferencesWindow *prefs = open_preferences (window);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   AdwStyleManager *manager = adw_style_manager_get_default ();
@@ -282,19 +231,19 @@ test_theme (void)
       g_autofree char *nick = NULL;
 
       adw_combo_row_set_selected (style, i);
-      flush ();
+      hr_test_flush ();
       nick = g_settings_get_string (settings, "color-scheme");
       g_assert_cmpstr (nick, ==, nicks[i]);
       g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, expected[i]);
     }
 
   g_settings_set_string (settings, "color-scheme", "dark");
-  flush ();
+  hr_test_flush ();
   g_assert_cmpuint (adw_combo_row_get_selected (style), ==, 2);
   g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_FORCE_DARK);
   g_assert_true (adw_style_manager_get_dark (manager));
   g_settings_reset (settings, "color-scheme");
-  flush ();
+  hr_test_flush ();
   g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
 
   /* the default engine row writes the engine's id */
@@ -305,8 +254,8 @@ test_theme (void)
   }
   g_settings_reset (settings, "default-engine");
 
-  destroy (prefs);
-  destroy (window);
+  hr_test_window_close (prefs);
+  hr_test_window_close (window);
 }
 
 static void
@@ -340,7 +289,7 @@ test_url_check (void)
 static void
 test_invalid_url (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrPreferencesWindow *prefs = open_preferences (window);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   AdwEntryRow *pricing = child (prefs, "pricing_row");
@@ -391,8 +340,8 @@ test_invalid_url (void)
   g_assert_cmpstr (value, ==, "https://huggingface.co");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (hub)), ==, "https://huggingface.co");
 
-  destroy (prefs);
-  destroy (window);
+  hr_test_window_close (prefs);
+  hr_test_window_close (window);
 }
 
 static void
@@ -423,7 +372,7 @@ lookup_token (GSettings *settings)
 static void
 test_token (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   HrPreferencesWindow *prefs = open_preferences (window);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   GtkWidget *row = child (prefs, "token_row");
@@ -432,7 +381,7 @@ test_token (void)
 
   gtk_editable_set_text (GTK_EDITABLE (row), "  hf_test_token  ");
   g_signal_emit_by_name (row, "apply");
-  wait_sensitive (row);
+  hr_test_wait_while (insensitive, row);
   token = g_settings_get_string (settings, "hub-token");
   g_assert_cmpstr (token, ==, "hf_test_token");
   g_assert_nonnull (strstr (gtk_label_get_label (note), "GSettings"));
@@ -443,7 +392,7 @@ test_token (void)
   g_clear_pointer (&token, g_free);
 
   /* a new window shows the stored token */
-  destroy (prefs);
+  hr_test_window_close (prefs);
   prefs = open_preferences (window);
   row = child (prefs, "token_row");
   for (int i = 0; i < 200 && *gtk_editable_get_text (GTK_EDITABLE (row)) == '\0'; i++)
@@ -452,15 +401,15 @@ test_token (void)
 
   gtk_editable_set_text (GTK_EDITABLE (row), "");
   g_signal_emit_by_name (row, "apply");
-  wait_sensitive (row);
+  hr_test_wait_while (insensitive, row);
   token = g_settings_get_string (settings, "hub-token");
   g_assert_cmpstr (token, ==, "");
   g_clear_pointer (&token, g_free);
   token = lookup_token (settings);
   g_assert_cmpstr (token, ==, "");
 
-  destroy (prefs);
-  destroy (window);
+  hr_test_window_close (prefs);
+  hr_test_window_close (window);
 }
 
 static AdwAboutWindow *
@@ -483,14 +432,14 @@ find_about (void)
 static void
 test_about (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   g_autofree char *snapshot = hr_skypilot_snapshot_date ();
   AdwAboutWindow *about;
   const char *comments;
 
   g_assert_null (find_about ());
   g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
-  flush ();
+  hr_test_flush ();
   about = find_about ();
   g_assert_nonnull (about);
 
@@ -513,9 +462,9 @@ test_about (void)
   g_assert_nonnull (strstr (comments, "config.json"));
   g_assert_nonnull (strstr (adw_about_window_get_debug_info (about), PACKAGE_VERSION));
 
-  destroy (about);
+  hr_test_window_close (about);
   g_assert_null (find_about ());
-  destroy (window);
+  hr_test_window_close (window);
 }
 
 /* Every shortcut the window and the app answer is in the shortcuts window, and nothing else. */
@@ -573,7 +522,7 @@ normalize_into (GHashTable *set,
 static void
 test_shortcuts (void)
 {
-  HrWindow *window = open_window ();
+  HrWindow *window = hr_test_window_open (app);
   g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/headroomapp/Headroom/gtk/help-overlay.ui");
   g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) overlay = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -654,27 +603,27 @@ test_shortcuts (void)
       g_assert_true (g_hash_table_contains (bound, name));
     }
 
-  destroy (window);
+  hr_test_window_close (window);
 }
 
 /* Ctrl+W closes the window; Ctrl+Q closes them all. */
 static void
 test_close_and_quit (void)
 {
-  HrWindow *first = open_window ();
+  HrWindow *first = hr_test_window_open (app);
   HrWindow *second;
   g_autoptr(GtkWindow) weak_first = g_object_ref (GTK_WINDOW (first));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (first), "window.close", NULL));
-  flush ();
+  hr_test_flush ();
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (weak_first)));
   g_assert_null (g_list_find (gtk_application_get_windows (GTK_APPLICATION (app)), first));
 
-  first = open_window ();
-  second = open_window ();
+  first = hr_test_window_open (app);
+  second = hr_test_window_open (app);
   (void) open_preferences (second);
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  flush ();
+  hr_test_flush ();
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
 }
 
@@ -682,20 +631,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int ret;
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
   /* no keyring, and no bus started for one */
   g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/headroom-test-bus", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
-
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = hr_test_app_init (&argc, &argv);
 
   g_test_add_func ("/preferences/open", test_open);
   g_test_add_func ("/preferences/reserve", test_reserve);

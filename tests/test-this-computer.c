@@ -12,6 +12,7 @@
 #include "hr-picker-items.h"
 #include "hr-picker.h"
 #include "hr-size-view.h"
+#include "hr-test-window.h"
 #include "hr-units.h"
 #include "hr-window.h"
 
@@ -49,36 +50,13 @@ make_machine (void)
   g_setenv ("PATH", bin, TRUE);
 }
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_idle (HrSizeView *view)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (!timed_out && hr_size_view_is_busy (view))
-    g_main_context_iteration (NULL, TRUE);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
-
 static void
 test_opens_on_this_computer (void)
 {
-  HrWindow *window = hr_window_new (app);
+  HrWindow *window = hr_test_window_open (app);
   HrSizeView *view = hr_window_get_size_view (window);
   const HrScenario *s;
 
-  gtk_window_present (GTK_WINDOW (window));
-  wait_idle (view);
   s = hr_size_view_get_scenario (view);
   g_assert_cmpstr (s->gpu->id, ==, "this");
   g_assert_cmpstr (s->gpu->name, ==, "RTX 4090 24GB");
@@ -88,20 +66,18 @@ test_opens_on_this_computer (void)
   /* another GPU, one of it; back to this computer: its two GPUs again */
   gtk_adjustment_set_value (hr_size_view_get_gpus_adjustment (view), 1);
   g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "rtx-3090-24gb"));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpint (hr_size_view_get_scenario (view)->n_gpus, ==, 1);
   g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "this"));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   g_assert_cmpint (hr_size_view_get_scenario (view)->n_gpus, ==, 2);
 
   /* the free-memory variant: 1.3 GiB less */
   g_assert_true (hr_picker_set_selected_id (hr_size_view_get_gpu_picker (view), "this-free"));
-  wait_idle (view);
+  hr_test_wait_size_view (view);
   s = hr_size_view_get_scenario (view);
   g_assert_cmpfloat (s->gpu->memory_gib, ==, (24564 - 1331) / 1024.0);
-  gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  hr_test_window_close (window);
 }
 
 static void
@@ -126,20 +102,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   const char *argv_rm[] = { "/bin/rm", "-rf", NULL, NULL };
   int ret;
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
   make_machine ();
-  gtk_test_init (&argc, &argv, NULL);
-
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = hr_test_app_init (&argc, &argv);
 
   g_test_add_func ("/this-computer/opens-on-it", test_opens_on_this_computer);
   g_test_add_func ("/this-computer/picker-group", test_picker_group);
