@@ -398,6 +398,9 @@ read_file (HrImport          *self,
   g_autoptr(GTask) task = NULL;
   FileJob *job;
 
+  g_return_if_fail (HR_IS_IMPORT (self));
+  g_return_if_fail (G_IS_FILE (file));
+
   job = g_new0 (FileJob, 1);
   job->path = g_file_get_path (file);
   job->display = g_file_get_basename (file);
@@ -482,8 +485,6 @@ void
 hr_import_open_config_file (HrImport *self,
                             GFile    *file)
 {
-  g_return_if_fail (HR_IS_IMPORT (self));
-  g_return_if_fail (G_IS_FILE (file));
   read_file (self, file, config_thread);
 }
 
@@ -491,8 +492,6 @@ void
 hr_import_open_gguf_file (HrImport *self,
                           GFile    *file)
 {
-  g_return_if_fail (HR_IS_IMPORT (self));
-  g_return_if_fail (G_IS_FILE (file));
   read_file (self, file, gguf_thread);
 }
 

@@ -57,28 +57,47 @@ sort_by_group (GPtrArray  *items,
   memcpy (items->pdata, sorted->pdata, sizeof (gpointer) * sorted->len);
 }
 
-GPtrArray *
-hr_picker_items_models (const HrCatalog *catalog)
+/* One entry of the catalog's @i-th model or GPU; "Yours" is @yours. */
+typedef HrPickerItem *(*ItemFunc) (const HrCatalog *catalog,
+                                   guint            i,
+                                   const char      *yours);
+
+/* @n entries, grouped. */
+static GPtrArray *
+collect (const HrCatalog *catalog,
+         guint            n,
+         ItemFunc         item)
 {
   GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
   const char *yours = _("Yours");
 
-  g_return_val_if_fail (catalog != NULL, items);
-
-  for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
-    {
-      const HrModel *m = hr_catalog_get_model (catalog, i);
-      g_autofree char *summary = hr_size_model_summary (m);
-      g_autofree char *search = g_strjoin (" ", m->family ? m->family : "", m->vendor ? m->vendor : "",
-                                           m->hf_repo ? m->hf_repo : "", m->arch_label ? m->arch_label : "",
-                                           NULL);
-      const char *group = m->origin != HR_MODEL_ORIGIN_CATALOG ? yours
-                          : m->vendor ? m->vendor : _("Other");
-
-      g_ptr_array_add (items, hr_picker_item_new (m->id, m->name ? m->name : m->id, summary, group, search));
-    }
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, item (catalog, i, yours));
   sort_by_group (items, yours);
   return items;
+}
+
+static HrPickerItem *
+model_item (const HrCatalog *catalog,
+            guint            i,
+            const char      *yours)
+{
+  const HrModel *m = hr_catalog_get_model (catalog, i);
+  g_autofree char *summary = hr_size_model_summary (m);
+  g_autofree char *search = g_strjoin (" ", m->family ? m->family : "", m->vendor ? m->vendor : "",
+                                       m->hf_repo ? m->hf_repo : "", m->arch_label ? m->arch_label : "",
+                                       NULL);
+  const char *group = m->origin != HR_MODEL_ORIGIN_CATALOG ? yours
+                      : m->vendor ? m->vendor : _("Other");
+
+  return hr_picker_item_new (m->id, m->name ? m->name : m->id, summary, group, search);
+}
+
+GPtrArray *
+hr_picker_items_models (const HrCatalog *catalog)
+{
+  g_return_val_if_fail (catalog != NULL, g_ptr_array_new_with_free_func (g_object_unref));
+  return collect (catalog, hr_catalog_n_models (catalog), model_item);
 }
 
 /* The detected device sized against the free memory names what is already in use. */
@@ -99,28 +118,27 @@ this_summary (const HrCatalog *catalog,
   return g_strdup_printf (_("The desktop already uses %s GiB of this GPU"), used);
 }
 
+static HrPickerItem *
+gpu_item (const HrCatalog *catalog,
+          guint            i,
+          const char      *yours)
+{
+  const HrGpu *g = hr_catalog_get_gpu (catalog, i);
+  g_autofree char *summary = this_summary (catalog, g);
+  g_autofree char *search = g_strjoin (" ", g->vendor ? g->vendor : "", g->stack ? g->stack : "",
+                                       g->memory_type ? g->memory_type : "",
+                                       hr_gpu_form_to_string (g->form), NULL);
+  const char *group = hr_detect_is_this_id (g->id) ? _("This Computer")
+                      : g->user_defined ? yours : g->vendor ? g->vendor : _("Other");
+
+  return hr_picker_item_new (g->id, g->name ? g->name : g->id, summary, group, search);
+}
+
 GPtrArray *
 hr_picker_items_gpus (const HrCatalog *catalog)
 {
-  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
-  const char *yours = _("Yours");
-
-  g_return_val_if_fail (catalog != NULL, items);
-
-  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
-    {
-      const HrGpu *g = hr_catalog_get_gpu (catalog, i);
-      g_autofree char *summary = this_summary (catalog, g);
-      g_autofree char *search = g_strjoin (" ", g->vendor ? g->vendor : "", g->stack ? g->stack : "",
-                                           g->memory_type ? g->memory_type : "",
-                                           hr_gpu_form_to_string (g->form), NULL);
-      const char *group = hr_detect_is_this_id (g->id) ? _("This Computer")
-                          : g->user_defined ? yours : g->vendor ? g->vendor : _("Other");
-
-      g_ptr_array_add (items, hr_picker_item_new (g->id, g->name ? g->name : g->id, summary, group, search));
-    }
-  sort_by_group (items, yours);
-  return items;
+  g_return_val_if_fail (catalog != NULL, g_ptr_array_new_with_free_func (g_object_unref));
+  return collect (catalog, hr_catalog_n_gpus (catalog), gpu_item);
 }
 
 /* Quantizations --------------------------------------------------------------------------- */
