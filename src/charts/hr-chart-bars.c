@@ -20,23 +20,21 @@ hr_text_on (const HrChartRgba *fill)
 }
 
 void
-hr_bar_fill (HrCanvas           *c,
-             const double       *values,
-             const HrChartRgba **colors,
-             gboolean            hatched,
-             int                 n,
-             const HrAxis       *axis,
-             double              x0,
-             double              x1,
-             double              y,
-             double              h)
+hr_bar_fill (HrCanvas     *c,
+             const HrBars *bars,
+             const double *values,
+             double        y,
+             double        h,
+             gboolean      hatched)
 {
+  const HrChartRgba *const *colors = bars->colors;
   double start = 0;
 
-  for (int s = 0; s < n; s++)
+  for (int s = 0; s < bars->n; s++)
     {
       double v = hr_chart_clean (values[s]);
-      double a = hr_axis_map (axis, start, x0, x1), b = hr_axis_map (axis, start + v, x0, x1);
+      double a = hr_axis_map (bars->axis, start, bars->x0, bars->x1);
+      double b = hr_axis_map (bars->axis, start + v, bars->x0, bars->x1);
       HrRect r = { a, y, b - a, h };
 
       if (v <= 0)
@@ -54,21 +52,17 @@ hr_bar_fill (HrCanvas           *c,
 }
 
 void
-hr_bar_against (HrCanvas           *c,
-                const double       *values,
-                const HrChartRgba **colors,
-                int                 n,
-                double              physical,
-                double              usable,
-                const HrAxis       *axis,
-                double              x0,
-                double              x1,
-                double              y,
-                double              h)
+hr_bar_against (HrCanvas     *c,
+                const HrBars *bars,
+                const double *values,
+                double        y,
+                double        h)
 {
+  const HrAxis *axis = bars->axis;
+  double x0 = bars->x0, x1 = bars->x1, physical = bars->physical, usable = bars->usable;
   double total = 0;
 
-  for (int s = 0; s < n; s++)
+  for (int s = 0; s < bars->n; s++)
     total += hr_chart_clean (values[s]);
   /* Empty capacity behind the bar */
   if (isfinite (physical) && physical > 0)
@@ -77,7 +71,7 @@ hr_bar_against (HrCanvas           *c,
       hr_canvas_set_color (c, &c->theme->track, 1.0);
       cairo_fill (c->cr);
     }
-  hr_bar_fill (c, values, colors, FALSE, n, axis, x0, x1, y, h);
+  hr_bar_fill (c, bars, values, y, h, FALSE);
   /* Whatever lies beyond the usable line does not fit: hatch it. */
   if (isfinite (usable) && total > usable)
     {
@@ -90,26 +84,24 @@ hr_bar_against (HrCanvas           *c,
 
 void
 hr_capacity_lines (HrCanvas     *c,
-                   double        physical,
-                   double        usable,
-                   const HrAxis *axis,
-                   double        x0,
-                   double        x1,
+                   const HrBars *bars,
                    double        top,
                    double        bottom)
 {
   static const double dash_usable[] = { 6, 3 };
   double lw = MAX (1.5, c->fs * 0.12);
 
-  if (isfinite (physical))
+  if (isfinite (bars->physical))
     {
-      double px = hr_canvas_snap (c, hr_axis_map (axis, physical, x0, x1), lw);
+      double px = hr_canvas_snap (c, hr_axis_map (bars->axis, bars->physical, bars->x0, bars->x1),
+                                  lw);
 
       hr_canvas_line (c, px, top, px, bottom, lw, &c->theme->physical, NULL, 0);
     }
-  if (isfinite (usable))
+  if (isfinite (bars->usable))
     {
-      double ux = hr_canvas_snap (c, hr_axis_map (axis, usable, x0, x1), lw);
+      double ux = hr_canvas_snap (c, hr_axis_map (bars->axis, bars->usable, bars->x0, bars->x1),
+                                  lw);
 
       hr_canvas_line (c, ux, top, ux, bottom, lw, &c->theme->usable, dash_usable, 2);
     }
@@ -118,29 +110,25 @@ hr_capacity_lines (HrCanvas     *c,
 /* Values inside the segments that have room; the others, when @callout_room allows, in a row
  * under the bar with leaders, spread so that they never overlap. */
 void
-hr_bar_labels (HrCanvas           *c,
-               const double       *values,
-               const char *const  *names,
-               const HrChartRgba **colors,
-               int                 n,
-               const HrAxis       *axis,
-               double              x0,
-               double              x1,
-               double              y,
-               double              h,
-               double              callout_room)
+hr_bar_labels (HrCanvas     *c,
+               const HrBars *bars,
+               const double *values,
+               double        y,
+               double        h,
+               double        callout_room)
 {
+  const HrChartRgba *const *colors = bars->colors;
   char text[HR_BAR_MAX_SEGS][96];
   double cx[HR_BAR_MAX_SEGS], left[HR_BAR_MAX_SEGS], w[HR_BAR_MAX_SEGS], start = 0, lh, ly;
-  int out[HR_BAR_MAX_SEGS], n_out = 0;
+  int out[HR_BAR_MAX_SEGS], n_out = 0, n = MIN (bars->n, HR_BAR_MAX_SEGS);
   double gap = c->fs * 0.8;
 
-  n = MIN (n, HR_BAR_MAX_SEGS);
   hr_canvas_text_measure (c, "Hg", HR_TEXT_VALUE, NULL, &lh);
   for (int s = 0; s < n; s++)
     {
       double v = hr_chart_clean (values[s]);
-      double a = hr_axis_map (axis, start, x0, x1), b = hr_axis_map (axis, start + v, x0, x1);
+      double a = hr_axis_map (bars->axis, start, bars->x0, bars->x1);
+      double b = hr_axis_map (bars->axis, start + v, bars->x0, bars->x1);
       char buf[48];
       double tw;
 
@@ -155,7 +143,7 @@ hr_bar_labels (HrCanvas           *c,
                           hr_text_on (colors[s]));
           continue;
         }
-      g_snprintf (text[n_out], sizeof text[n_out], "%s %s", names[s], buf);
+      g_snprintf (text[n_out], sizeof text[n_out], "%s %s", bars->names[s], buf);
       hr_canvas_text_measure (c, text[n_out], HR_TEXT_VALUE, &w[n_out], NULL);
       cx[n_out] = (a + b) / 2;
       left[n_out] = cx[n_out] - w[n_out] / 2;

@@ -263,11 +263,19 @@ row_top (const Layout *l,
   return l->plot.y + l->pitch * (i + 0.5) - l->bar_h / 2;
 }
 
+/* The device bars: against each GPU's own capacity */
+static HrBars
+device_bars (const Layout *l)
+{
+  return (HrBars) { &l->axis, l->x0, l->x1, N_SEGS, l->colors, l->seg_names, NAN, NAN };
+}
+
 /* The bars, then the capacity lines over them */
 static void
 draw_bars (Layout *l)
 {
   HrCanvas *c = l->c;
+  HrBars bars = device_bars (l);
 
   for (int i = 0; i < l->n_rows; i++)
     {
@@ -279,25 +287,27 @@ draw_bars (Layout *l)
 
           double values[N_SEGS] = { d->weights_gib, d->kv_gib, d->buffers_gib };
 
-          hr_bar_against (c, values, l->colors, N_SEGS, d->physical_gib, d->usable_gib, &l->axis,
-                          l->x0, l->x1, by, l->bar_h);
+          bars.physical = d->physical_gib;
+          bars.usable = d->usable_gib;
+          hr_bar_against (c, &bars, values, by, l->bar_h);
           if (!l->uniform)
-            hr_capacity_lines (c, d->physical_gib, d->usable_gib, &l->axis, l->x0, l->x1,
-                               by - l->bar_h * 0.2, by + l->bar_h * 1.2);
+            hr_capacity_lines (c, &bars, by - l->bar_h * 0.2, by + l->bar_h * 1.2);
         }
       else
         {
           double values[1] = { l->data->system_ram_gib };
           const HrChartRgba *ram_color[1] = { &c->theme->series[3] };
+          HrBars ram = { &l->axis, l->x0, l->x1, 1, ram_color, NULL, NAN, NAN };
 
-          hr_bar_fill (c, values, ram_color, TRUE, 1, &l->axis, l->x0, l->x1, by, l->bar_h);
+          hr_bar_fill (c, &ram, values, by, l->bar_h, TRUE);
         }
     }
   /* One pair of capacity lines across all the device rows */
   if (l->uniform)
     {
-      hr_capacity_lines (c, l->data->devices[0].physical_gib, l->data->devices[0].usable_gib,
-                         &l->axis, l->x0, l->x1, l->plot.y, l->plot.y + l->pitch * l->n);
+      bars.physical = l->data->devices[0].physical_gib;
+      bars.usable = l->data->devices[0].usable_gib;
+      hr_capacity_lines (c, &bars, l->plot.y, l->plot.y + l->pitch * l->n);
       hr_canvas_draw_marks (c, l->marks, l->n_marks, l->n_tiers, l->plot.y);
     }
 }
@@ -307,6 +317,7 @@ static void
 draw_row_labels (Layout *l)
 {
   HrCanvas *c = l->c;
+  HrBars bars = device_bars (l);
   char buf[128], vbuf[48];
 
   for (int i = 0; i < l->n_rows; i++)
@@ -318,8 +329,7 @@ draw_row_labels (Layout *l)
           const HrChartDevice *d = &l->data->devices[i];
           double values[N_SEGS] = { d->weights_gib, d->kv_gib, d->buffers_gib };
 
-          hr_bar_labels (c, values, l->seg_names, l->colors, N_SEGS, &l->axis, l->x0, l->x1,
-                         row_top (l, i), l->bar_h, l->pitch / 2 - l->bar_h / 2);
+          hr_bar_labels (c, &bars, values, row_top (l, i), l->bar_h, l->pitch / 2 - l->bar_h / 2);
         }
       if (l->label_w > 0)
         hr_canvas_text (c, row_label (l, i, buf, sizeof buf), HR_TEXT_LABEL, c->pad, cy, 0, 0.5,

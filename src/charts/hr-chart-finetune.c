@@ -162,11 +162,21 @@ row_centre (const Layout *l,
   return l->rows_top + l->pitch * (i + 0.5);
 }
 
+/* Every method's bar, against the GPU when there is one */
+static HrBars
+method_bars (const Layout *l)
+{
+  return (HrBars) { &l->axis, l->x0, l->x1, N_SEGS, l->colors, l->seg_names,
+                    l->capacity ? l->data->physical_gib : NAN,
+                    l->capacity ? l->data->usable_gib : NAN };
+}
+
 /* The bars against the GPU, then its capacity lines over them */
 static void
 draw_bars (Layout *l)
 {
   const HrChartFinetune *data = l->data;
+  HrBars bars = method_bars (l);
 
   for (int i = 0; i < l->n; i++)
     {
@@ -177,14 +187,11 @@ draw_bars (Layout *l)
 
       if (!isfinite (m->weights_gib))
         continue;
-      hr_bar_against (l->c, values, l->colors, N_SEGS, l->capacity ? data->physical_gib : NAN,
-                      l->capacity ? data->usable_gib : NAN, &l->axis, l->x0, l->x1,
-                      row_centre (l, i) - l->bar_h / 2, l->bar_h);
+      hr_bar_against (l->c, &bars, values, row_centre (l, i) - l->bar_h / 2, l->bar_h);
     }
   if (l->capacity)
     {
-      hr_capacity_lines (l->c, data->physical_gib, data->usable_gib, &l->axis, l->x0, l->x1,
-                         l->rows_top, l->rows_bottom);
+      hr_capacity_lines (l->c, &bars, l->rows_top, l->rows_bottom);
       hr_canvas_draw_marks (l->c, l->marks, l->n_marks, l->n_tiers, l->rows_top);
     }
 }
@@ -250,6 +257,7 @@ static void
 draw_labels (Layout *l)
 {
   HrCanvas *c = l->c;
+  HrBars bars = method_bars (l);
   double lh = l->lh;
 
   for (int i = 0; i < l->n; i++)
@@ -271,8 +279,7 @@ draw_labels (Layout *l)
                           &c->theme->muted);
           continue;
         }
-      hr_bar_labels (c, values, l->seg_names, l->colors, N_SEGS, &l->axis, l->x0, l->x1, by,
-                     l->bar_h, 0);
+      hr_bar_labels (c, &bars, values, by, l->bar_h, 0);
       if (l->pitch / 2 - l->bar_h / 2 > lh * 1.3)
         draw_parts (l, values, by + l->bar_h + lh * 0.3);
       draw_total (l, m, cy);

@@ -312,51 +312,46 @@ void            hr_canvas_line              (HrCanvas           *c,
 
 /* Dark or white text, whichever reads on @fill. */
 const HrChartRgba *hr_text_on               (const HrChartRgba  *fill);
-/* Segments of @values (non-finite and negative count as 0) from the axis origin, in @colors,
- * hatched when @hatched. */
+/* The stacked horizontal bars of a chart: @n segments each (at most HR_BAR_MAX_SEGS), in
+ * @colors, named @names in callouts, their values along @axis laid over [@x0, @x1], against a
+ * capacity of @physical and @usable (NAN: none; a chart whose rows differ sets them per row). */
+typedef struct
+{
+  const HrAxis *axis;
+  double x0, x1;
+  int n;
+  const HrChartRgba *const *colors;
+  const char *const *names;
+  double physical;
+  double usable;
+} HrBars;
+
+/* One bar of @values (non-finite and negative count as 0) from the axis origin, in the band
+ * @y … @y + @h, hatched when @hatched. */
 void            hr_bar_fill                 (HrCanvas           *c,
+                                             const HrBars       *bars,
                                              const double       *values,
-                                             const HrChartRgba **colors,
-                                             gboolean            hatched,
-                                             int                 n,
-                                             const HrAxis       *axis,
-                                             double              x0,
-                                             double              x1,
                                              double              y,
-                                             double              h);
-/* A stacked bar against a capacity: the empty track up to @physical behind it, the segments,
- * and the part beyond @usable hatched as "does not fit".  NAN capacities draw neither. */
+                                             double              h,
+                                             gboolean            hatched);
+/* A bar against the capacity: the empty track up to @bars->physical behind it, the segments,
+ * and the part beyond @bars->usable hatched as "does not fit". */
 void            hr_bar_against              (HrCanvas           *c,
+                                             const HrBars       *bars,
                                              const double       *values,
-                                             const HrChartRgba **colors,
-                                             int                 n,
-                                             double              physical,
-                                             double              usable,
-                                             const HrAxis       *axis,
-                                             double              x0,
-                                             double              x1,
                                              double              y,
                                              double              h);
 /* Vertical capacity lines from @top to @bottom: physical solid, usable dashed (NAN: none). */
 void            hr_capacity_lines           (HrCanvas           *c,
-                                             double              physical,
-                                             double              usable,
-                                             const HrAxis       *axis,
-                                             double              x0,
-                                             double              x1,
+                                             const HrBars       *bars,
                                              double              top,
                                              double              bottom);
 /* Values inside the segments with room; the others as callouts in @callout_room under the
  * bar ("KV cache 1.44 GiB"), spread so that they never overlap.  No callouts when the room
  * is too small. */
 void            hr_bar_labels               (HrCanvas           *c,
+                                             const HrBars       *bars,
                                              const double       *values,
-                                             const char *const  *names,
-                                             const HrChartRgba **colors,
-                                             int                 n,
-                                             const HrAxis       *axis,
-                                             double              x0,
-                                             double              x1,
                                              double              y,
                                              double              h,
                                              double              callout_room);
