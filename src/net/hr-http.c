@@ -13,9 +13,6 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-/* A GByteArray counts in guint, and the reader reads one chunk past what it is asked for. */
-#define MAX_BODY     ((gsize) G_MAXUINT32 - 2 * 64 * 1024)
-
 typedef struct
 {
   char         *host;
@@ -98,15 +95,6 @@ hr_http_map_read_error (const GError *error,
   return mapped;
 }
 
-static GError *
-too_large_error (Request *req)
-{
-  g_autofree char *limit = g_format_size_full (req->max_bytes, G_FORMAT_SIZE_IEC_UNITS);
-
-  return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE,
-                      _("The answer from %s is larger than %s"), req->host, limit);
-}
-
 /* Takes the chain's reference to @task.  Freeing the reader hangs up on what is left of the
  * answer, so an endless body is not drained. */
 static void
@@ -129,14 +117,9 @@ read_cb (GObject      *source,
   Request *req = g_task_get_task_data (task);
   GError *error = NULL;
 
-  if (!hr_net_reader_read_finish (req->reader, result, &error))
+  if (!hr_net_reader_read_body_finish (req->reader, result, &error))
     {
       return_error (task, error);
-      return;
-    }
-  if (req->body->len > req->max_bytes)
-    {
-      return_error (task, too_large_error (req));
       return;
     }
   g_clear_pointer (&req->reader, hr_net_reader_free);
@@ -174,14 +157,7 @@ send_cb (GObject      *source,
                                        _("%s answered HTTP %u %s"), req->host, status, reason));
       return;
     }
-  if (hr_http_declares_over (msg, req->max_bytes))
-    {
-      return_error (task, too_large_error (req));
-      return;
-    }
-
-  /* One byte past the limit tells "exactly at the limit" from "over it". */
-  hr_net_reader_read_async (req->reader, req->body, req->max_bytes + 1, read_cb, task);
+  hr_net_reader_read_body_async (req->reader, req->body, req->max_bytes, read_cb, task);
 }
 
 SoupSession *
@@ -284,7 +260,7 @@ hr_http_get_bytes_async (const char          *url,
   req = g_new0 (Request, 1);
   req->host = g_strdup (g_uri_get_host (uri));
   req->body = g_byte_array_new ();
-  req->max_bytes = MIN (max_bytes, MAX_BODY);
+  req->max_bytes = max_bytes;
   g_task_set_task_data (task, req, (GDestroyNotify) request_free);
 
   msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);

@@ -160,14 +160,15 @@ read_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   HrModel *model;
 
-  if (!hr_net_reader_read_finish (fetch->reader, result, &error))
+  if (!hr_net_reader_read_body_finish (fetch->reader, result, &error))
     {
+      /* The reader's message names the host; this one says what the file was. */
+      if (g_error_matches (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE))
+        {
+          g_clear_error (&error);
+          error = too_large_error (fetch);
+        }
       fail (task, g_steal_pointer (&error));
-      return;
-    }
-  if (fetch->buf->len > HR_HFCONFIG_MAX_SIZE)
-    {
-      fail (task, too_large_error (fetch));
       return;
     }
   g_clear_pointer (&fetch->reader, hr_net_reader_free);
@@ -275,14 +276,7 @@ send_cb (GObject      *source,
       return;
     }
 
-  if (hr_http_declares_over (msg, HR_HFCONFIG_MAX_SIZE))
-    {
-      fail (task, too_large_error (fetch));
-      return;
-    }
-
-  /* One byte past the limit tells "exactly at the limit" from "over it". */
-  hr_net_reader_read_async (fetch->reader, fetch->buf, HR_HFCONFIG_MAX_SIZE + 1, read_cb, task);
+  hr_net_reader_read_body_async (fetch->reader, fetch->buf, HR_HFCONFIG_MAX_SIZE, read_cb, task);
 }
 
 static void

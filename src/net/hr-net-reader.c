@@ -13,6 +13,8 @@
 #include "hr-http.h"
 
 #define READ_CHUNK (64 * 1024)
+/* A GByteArray counts in guint, and a read may go one chunk past what it asks for. */
+#define MAX_BODY   ((gsize) G_MAXUINT32 - 2 * READ_CHUNK)
 
 struct _HrNetReader
 {
@@ -30,6 +32,7 @@ struct _HrNetReader
   gboolean      reading;
   GByteArray   *buf;                 /* the current read's, borrowed */
   gsize         until;
+  gsize         limit;               /* hr_net_reader_read_body_async()'s */
 };
 
 static GError *
@@ -304,6 +307,73 @@ hr_net_reader_read_finish (HrNetReader   *reader,
                         FALSE);
 
   reader->buf = NULL;
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static GError *
+too_large_error (HrNetReader *reader)
+{
+  g_autofree char *limit = g_format_size_full (reader->limit, G_FORMAT_SIZE_IEC_UNITS);
+
+  return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE,
+                      _("The answer from %s is larger than %s"), reader->host, limit);
+}
+
+static void
+body_read_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GTask *task = user_data;
+  HrNetReader *reader = g_task_get_task_data (task);
+  GByteArray *buf = reader->buf;
+  GError *error = NULL;
+
+  if (!hr_net_reader_read_finish (reader, result, &error))
+    g_task_return_error (task, error);
+  else if (buf->len > reader->limit)
+    g_task_return_error (task, too_large_error (reader));
+  else
+    g_task_return_boolean (task, TRUE);
+  g_object_unref (task);
+}
+
+void
+hr_net_reader_read_body_async (HrNetReader         *reader,
+                               GByteArray          *buf,
+                               gsize                max_bytes,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (reader != NULL);
+  g_return_if_fail (buf != NULL);
+
+  task = g_task_new (NULL, NULL, callback, user_data);
+  g_task_set_source_tag (task, hr_net_reader_read_body_async);
+  g_task_set_task_data (task, reader, NULL);
+  reader->limit = MIN (max_bytes, MAX_BODY);
+  if (hr_http_declares_over (reader->msg, reader->limit))
+    {
+      g_task_return_error (task, too_large_error (reader));
+      g_object_unref (task);
+      return;
+    }
+  /* One byte past the limit tells "exactly at the limit" from "over it". */
+  hr_net_reader_read_async (reader, buf, reader->limit + 1, body_read_cb, task);
+}
+
+gboolean
+hr_net_reader_read_body_finish (HrNetReader   *reader,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (reader != NULL, FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_net_reader_read_body_async,
+                        FALSE);
+
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 

@@ -57,6 +57,18 @@ gboolean        hr_net_reader_read_finish   (HrNetReader         *reader,
                                              GAsyncResult        *result,
                                              GError             **error);
 
+/* Reads the whole body into @buf, refusing more than @max_bytes: a declared Content-Length
+ * over that fails before a byte is read, a longer body as soon as it shows, both with
+ * HR_HTTP_ERROR_TOO_LARGE ("The answer from HOST is larger than LIMIT"). */
+void            hr_net_reader_read_body_async  (HrNetReader         *reader,
+                                                GByteArray          *buf,
+                                                gsize                max_bytes,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
+gboolean        hr_net_reader_read_body_finish (HrNetReader         *reader,
+                                                GAsyncResult        *result,
+                                                GError             **error);
+
 /* Hangs up on whatever is left of the body (without draining it) and frees the reader.  Not
  * while a read is pending. */
 void            hr_net_reader_free          (HrNetReader         *reader);
