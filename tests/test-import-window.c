@@ -355,6 +355,66 @@ test_gguf_file_mxfp4 (void)
   hr_test_window_close (window);
 }
 
+/* Ctrl+O (import.open-file): one chooser for every kind of model file the app reads, GGUF and
+ * config.json, each also offered on its own; what a chosen file is comes from its content. */
+static void
+test_open_model_file (void)
+{
+  guint64 tensor_bytes = 0;
+  g_autoptr(GBytes) gguf = gguf_tiny_llama ("Tiny Either", &tensor_bytes);
+  g_autofree char *gguf_path = write_file ("downloaded-model.bin", gguf);
+  g_autofree char *config_path = g_test_build_filename (G_TEST_DIST, "fixtures", "hfconfig", "llama-3.1-8b.json", NULL);
+  g_autoptr(GBytes) junk = g_bytes_new_static ("GGU", 3);
+  g_autofree char *junk_path = write_file ("three-bytes.gguf", junk);
+  const char *names[] = { "Model files (GGUF, config.json)", "GGUF models", "Model configuration (config.json)", "All files" };
+  HrWindow *window = open_window ();
+  HrImport *import = hr_window_get_import (window);
+  HrSizeView *view = hr_window_get_size_view (window);
+  GtkFileChooser *chooser;
+  g_autoptr(GListModel) filters = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "import.open-file", NULL));
+  chooser = hr_import_get_chooser (import);
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_native_dialog_get_title (GTK_NATIVE_DIALOG (chooser)), ==, "Open Model File");
+  filters = gtk_file_chooser_get_filters (chooser);
+  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GtkFileFilter) f = g_list_model_get_item (filters, i);
+      g_assert_cmpstr (gtk_file_filter_get_name (f), ==, names[i]);
+    }
+  g_assert_cmpstr (gtk_file_filter_get_name (gtk_file_chooser_get_filter (chooser)), ==, names[0]);
+  g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_CANCEL);
+  g_assert_null (hr_import_get_chooser (import));
+
+  /* a GGUF file whatever its name */
+  file = g_file_new_for_path (gguf_path);
+  hr_import_open_model_file (import, file);
+  wait_idle (window);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->model->name, ==, "Tiny Either");
+  g_assert_cmpint (hr_size_view_get_scenario (view)->model->origin, ==, HR_MODEL_ORIGIN_GGUF);
+  g_assert_cmpfloat (hr_size_view_get_estimate (view)->weights.bytes, ==, (double) tensor_bytes);
+
+  /* a config.json */
+  g_clear_object (&file);
+  file = g_file_new_for_path (config_path);
+  hr_import_open_model_file (import, file);
+  wait_idle (window);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->model->origin, ==, HR_MODEL_ORIGIN_CONFIG);
+  g_assert_nonnull (strstr (last_message (window), "Added"));
+
+  /* neither: the config reader says why, in a toast */
+  g_clear_object (&file);
+  file = g_file_new_for_path (junk_path);
+  hr_import_open_model_file (import, file);
+  wait_idle (window);
+  g_assert_true (g_str_has_prefix (last_message (window), "Could not read “three-bytes.gguf”"));
+  g_assert_cmpint (hr_size_view_get_scenario (view)->model->origin, ==, HR_MODEL_ORIGIN_CONFIG);
+  hr_test_window_close (window);
+}
+
 /* "Open GGUF…" and `headroom-cli inspect FILE --context 32768 --json` agree. */
 static void
 test_gguf_file_agrees_with_cli (void)
@@ -970,6 +1030,7 @@ main (int   argc,
   g_test_add_func ("/import-window/startup", test_startup);
   g_test_add_func ("/import-window/gguf-file-agrees-with-cli", test_gguf_file_agrees_with_cli);
   g_test_add_func ("/import-window/gguf-file-mxfp4", test_gguf_file_mxfp4);
+  g_test_add_func ("/import-window/open-model-file", test_open_model_file);
   g_test_add_func ("/import-window/config-mla", test_config_mla);
   g_test_add_func ("/import-window/config-sliding-window", test_config_sliding);
   g_test_add_func ("/import-window/file-errors", test_file_errors);

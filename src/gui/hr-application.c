@@ -206,8 +206,8 @@ hr_application_startup (GApplication *app)
                                          (const char *[]) { "<Control>comma", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.refresh-prices",
                                          (const char *[]) { "<Control>r", NULL });
-  /* the window's importer ("import.*", hr-import.c) */
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "import.gguf-file",
+  /* the window's importer ("import.*", hr-import.c): a GGUF file or a config.json */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "import.open-file",
                                          (const char *[]) { "<Control>o", NULL });
   g_signal_connect_object (self->pricing, "notify::busy", G_CALLBACK (pricing_busy_cb), self, G_CONNECT_SWAPPED);
   /* the start-up refresh waits for the first window's first frame: hr_application_refresh_when_due() */

@@ -341,6 +341,35 @@ gguf_thread (GTask        *task,
   return_model (task, model, error);
 }
 
+/* A GGUF file starts with "GGUF"; anything else is read as a config.json (whose reader says
+ * what is wrong with it).  The content decides, not the file's name. */
+static gboolean
+starts_as_gguf (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  char magic[4] = { 0 };
+  gsize n = 0;
+
+  return in != NULL
+         && g_input_stream_read_all (G_INPUT_STREAM (in), magic, sizeof magic, &n, NULL, NULL)
+         && n == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
+}
+
+static void
+model_file_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  FileJob *job = task_data;
+
+  if (starts_as_gguf (job->path))
+    gguf_thread (task, source_object, task_data, cancellable);
+  else
+    config_thread (task, source_object, task_data, cancellable);
+}
+
 static void
 file_read_cb (GObject      *source,
               GAsyncResult *result,
@@ -438,42 +467,84 @@ chooser_response_cb (GtkNativeDialog *chooser,
     return;
   if (kind == HR_IMPORT_CHOOSE_CONFIG)
     hr_import_open_config_file (self, file);
-  else
+  else if (kind == HR_IMPORT_CHOOSE_GGUF)
     hr_import_open_gguf_file (self, file);
+  else
+    hr_import_open_model_file (self, file);
+}
+
+static void
+add_config_patterns (GtkFileFilter *filter)
+{
+  gtk_file_filter_add_suffix (filter, "json");
+  gtk_file_filter_add_mime_type (filter, "application/json");
+}
+
+/* The chooser's filters for @kind, the first the one in use; "All files" last. */
+static GPtrArray *
+chooser_filters (HrImportChooserKind kind)
+{
+  GPtrArray *filters = g_ptr_array_new_with_free_func (g_object_unref);
+  GtkFileFilter *both = gtk_file_filter_new ();
+  GtkFileFilter *gguf = gtk_file_filter_new ();
+  GtkFileFilter *config = gtk_file_filter_new ();
+  GtkFileFilter *all = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (both, _("Model files (GGUF, config.json)"));
+  gtk_file_filter_add_suffix (both, "gguf");
+  add_config_patterns (both);
+  gtk_file_filter_set_name (gguf, _("GGUF models"));
+  gtk_file_filter_add_suffix (gguf, "gguf");
+  gtk_file_filter_set_name (config, _("Model configuration (config.json)"));
+  add_config_patterns (config);
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+
+  if (kind == HR_IMPORT_CHOOSE_ANY)
+    g_ptr_array_add (filters, g_object_ref (both));
+  g_ptr_array_add (filters, g_object_ref (kind == HR_IMPORT_CHOOSE_CONFIG ? config : gguf));
+  if (kind == HR_IMPORT_CHOOSE_ANY)
+    g_ptr_array_add (filters, g_object_ref (config));
+  g_ptr_array_add (filters, g_object_ref (all));
+  g_object_unref (both);
+  g_object_unref (gguf);
+  g_object_unref (config);
+  g_object_unref (all);
+  return filters;
+}
+
+static const char *
+chooser_title (HrImportChooserKind kind)
+{
+  switch (kind)
+    {
+    case HR_IMPORT_CHOOSE_CONFIG:
+      return _("Import config.json");
+    case HR_IMPORT_CHOOSE_GGUF:
+      return _("Open GGUF File");
+    case HR_IMPORT_CHOOSE_ANY:
+    default:
+      return _("Open Model File");
+    }
 }
 
 void
-hr_import_open_chooser (HrImport    *self,
-              HrImportChooserKind  kind)
+hr_import_open_chooser (HrImport            *self,
+                        HrImportChooserKind  kind)
 {
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  g_autoptr(GPtrArray) filters = chooser_filters (kind);
 
   if (self->chooser != NULL)
     {
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
       g_clear_object (&self->chooser);
     }
-  self->chooser = gtk_file_chooser_native_new (kind == HR_IMPORT_CHOOSE_CONFIG ? _("Import config.json") : _("Open GGUF File"),
-                                               hr_import_dialog_parent (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                               _("_Open"), _("_Cancel"));
+  self->chooser = gtk_file_chooser_native_new (chooser_title (kind), hr_import_dialog_parent (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  if (kind == HR_IMPORT_CHOOSE_CONFIG)
-    {
-      gtk_file_filter_set_name (filter, _("Model configuration (config.json)"));
-      gtk_file_filter_add_suffix (filter, "json");
-      gtk_file_filter_add_mime_type (filter, "application/json");
-    }
-  else
-    {
-      gtk_file_filter_set_name (filter, _("GGUF models"));
-      gtk_file_filter_add_suffix (filter, "gguf");
-    }
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), all);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  for (guint i = 0; i < filters->len; i++)
+    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), g_ptr_array_index (filters, i));
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), g_ptr_array_index (filters, 0));
   g_object_set_data (G_OBJECT (self->chooser), "kind", GINT_TO_POINTER (kind));
   g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
@@ -493,6 +564,15 @@ hr_import_open_gguf_file (HrImport *self,
                           GFile    *file)
 {
   read_file (self, file, gguf_thread);
+}
+
+void
+hr_import_open_model_file (HrImport *self,
+                           GFile    *file)
+{
+  g_return_if_fail (HR_IS_IMPORT (self));
+  g_return_if_fail (G_IS_FILE (file));
+  read_file (self, file, model_file_thread);
 }
 
 void

@@ -40,6 +40,7 @@ typedef enum
 {
   HR_IMPORT_CHOOSE_CONFIG,
   HR_IMPORT_CHOOSE_GGUF,
+  HR_IMPORT_CHOOSE_ANY,     /* Ctrl+O: either, told apart by the file's first bytes */
 } HrImportChooserKind;
 
 /* hr-import.c */

@@ -285,6 +285,14 @@ gguf_file_action (GSimpleAction *action,
 }
 
 static void
+open_file_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  hr_import_open_chooser (user_data, HR_IMPORT_CHOOSE_ANY);
+}
+
+static void
 hub_action (GSimpleAction *action,
             GVariant      *parameter,
             gpointer       user_data)
@@ -415,6 +423,7 @@ static const GActionEntry action_entries[] = {
   { .name = "hub", .activate = hub_action },
   { .name = "gguf-file", .activate = gguf_file_action },
   { .name = "gguf-url", .activate = gguf_url_action },
+  { .name = "open-file", .activate = open_file_action },
   { .name = "add-gpu", .activate = add_gpu_action },
   { .name = "edit-gpu", .activate = edit_gpu_action, .parameter_type = "s" },
   { .name = "remove-model", .activate = remove_model_action, .parameter_type = "s" },
@@ -707,4 +716,11 @@ hr_import_get_dialog (HrImport *self)
   if (self->editor != NULL)
     return GTK_WINDOW (self->editor);
   return self->manage ? GTK_WINDOW (self->manage) : NULL;
+}
+
+GtkFileChooser *
+hr_import_get_chooser (HrImport *self)
+{
+  g_return_val_if_fail (HR_IS_IMPORT (self), NULL);
+  return self->chooser ? GTK_FILE_CHOOSER (self->chooser) : NULL;
 }

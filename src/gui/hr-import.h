@@ -7,7 +7,7 @@
  *   import.hub           config.json by repo id          import.edit-gpu(s)  edit one of yours
  *   import.gguf-file     a local GGUF file               import.remove-model(s), remove-gpu(s)
  *   import.gguf-url      a GGUF header over HTTP Range   import.rename-model(s)
- *                                                        import.manage       your models and GPUs
+ *   import.open-file     either file (Ctrl+O)            import.manage       your models and GPUs
  *
  * What is added is saved with hr_userdata (the application loads it at start-up), added to the
  * catalog and chosen in the Size view.  Files are read in a GTask thread; network work runs on
@@ -33,6 +33,9 @@ void            hr_import_open_config_file  (HrImport      *self,
                                              GFile         *file);
 void            hr_import_open_gguf_file    (HrImport      *self,
                                              GFile         *file);
+/* A GGUF file or a config.json, told apart by the file's first bytes (Ctrl+O). */
+void            hr_import_open_model_file   (HrImport      *self,
+                                             GFile         *file);
 /* Report to the fetch dialog when one is open, otherwise in toasts. */
 void            hr_import_fetch_config      (HrImport      *self,
                                              const char    *repo);
@@ -53,5 +56,7 @@ gboolean        hr_import_remove_gpu        (HrImport      *self,
 gboolean        hr_import_is_busy           (HrImport      *self);
 const char     *hr_import_get_last_message  (HrImport      *self);
 GtkWindow      *hr_import_get_dialog        (HrImport      *self);
+/* For tests: the file chooser open, NULL when none. */
+GtkFileChooser *hr_import_get_chooser       (HrImport      *self);
 
 G_END_DECLS
