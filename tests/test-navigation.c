@@ -444,6 +444,51 @@ press_shortcut (HrWindow   *window,
   return FALSE;
 }
 
+/* What the window's content needs: without a compositor (Xvfb) GTK frames a window with a
+ * solid border of its own (.solid-csd, 5 px a side) that a GNOME desktop does not draw. */
+static int
+content_min_width (HrWindow *window)
+{
+  GtkWidget *content = gtk_widget_get_first_child (GTK_WIDGET (window));
+
+  g_assert_true (gtk_widget_get_parent (GTK_WIDGET (hr_window_get_size_view (window))) != NULL);
+  return min_width (content);
+}
+
+/* The window's content needs at most 360 px on every view, built: a view first shown in a
+ * narrow window, and a window opened on the view it was left on (Compare), at 360 px from the
+ * start. */
+static void
+test_narrow_every_view (void)
+{
+  const char *views[] = { "size", "compare", "finetune", "cloud" };
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      HrWindow *window;
+
+      g_settings_set_string (settings, "last-view", views[i]);
+      window = open_window (360, 740);
+      hr_test_spin (500);
+      g_assert_cmpstr (hr_window_get_visible_view (window), ==, views[i]);
+      g_test_message ("opened on %s: the content needs %d px, the window is %d px", views[i],
+                      content_min_width (window), gtk_widget_get_width (GTK_WIDGET (window)));
+      g_assert_cmpint (content_min_width (window), <=, 360);
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 360);
+      /* then every other view, shown in turn */
+      for (guint j = 0; j < G_N_ELEMENTS (views); j++)
+        {
+          g_assert_true (hr_window_set_visible_view (window, views[j]));
+          hr_test_spin (300);
+          g_test_message ("then %s: %d px", views[j], content_min_width (window));
+          g_assert_cmpint (content_min_width (window), <=, 360);
+        }
+      hr_test_window_close (window);
+    }
+  g_settings_reset (settings, "last-view");
+}
+
 /* Alt+1…4 show the views in the switcher's order; Ctrl+O opens a model file of either kind
  * the importer reads (one chooser: GGUF and config.json). */
 static void
@@ -534,6 +579,7 @@ main (int   argc,
   g_test_add_func ("/navigation/f6-panes", test_f6_panes);
   g_test_add_func ("/navigation/wheel-scrolls-page", test_wheel_scrolls_page);
   g_test_add_func ("/navigation/narrow", test_narrow);
+  g_test_add_func ("/navigation/narrow-every-view", test_narrow_every_view);
   g_test_add_func ("/navigation/shortcuts", test_shortcuts);
   g_test_add_func ("/navigation/menu-tooltips", test_menu_tooltips);
   g_test_add_func ("/navigation/context-step", test_context_step);
