@@ -441,6 +441,46 @@ test_quant_search (void)
 }
 
 static void
+count_paint_cb (GdkFrameClock *clock,
+                guint         *n)
+{
+  (*n)++;
+}
+
+/* The first frame leaves out what lies below the fold (the quantization matrix down to the
+ * simulator): hidden while it is built and painted, shown after it, once the frame is on
+ * screen. */
+static void
+test_first_frame_defers (void)
+{
+  HrWindow *window = hr_window_new (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  GtkWidget *below = GTK_WIDGET (view->matrix_group);
+  GtkWidget *simulator = gtk_widget_get_ancestor (GTK_WIDGET (view->simulator), ADW_TYPE_PREFERENCES_GROUP);
+  GdkFrameClock *clock;
+  guint painted = 0;
+  gulong id;
+
+  g_assert_false (gtk_widget_get_visible (below));
+  g_assert_false (gtk_widget_get_visible (simulator));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view->context_chart)));   /* above it */
+  gtk_widget_realize (GTK_WIDGET (window));
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &painted);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_false (gtk_widget_get_visible (below));
+  while (painted == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, id);
+  g_assert_true (gtk_widget_get_visible (below));
+  g_assert_true (gtk_widget_get_visible (simulator));
+  hr_test_wait_size_view (view);
+  g_assert_cmpuint (hr_size_view_get_n_matrix_rows (view), >=, 7);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view->matrix_list)));
+  hr_test_window_close (window);
+}
+
+static void
 test_simulator (void)
 {
   HrWindow *window = hr_test_window_open (app);
@@ -695,6 +735,7 @@ main (int   argc,
   g_test_add_func ("/window/settings-restore", test_settings_restore);
   g_test_add_func ("/window/picker-search", test_picker_search);
   g_test_add_func ("/window/quant-search", test_quant_search);
+  g_test_add_func ("/window/first-frame-defers", test_first_frame_defers);
   g_test_add_func ("/window/simulator", test_simulator);
   g_test_add_func ("/window/apply-answers", test_apply_answers);
   g_test_add_func ("/window/window-state", test_window_state);

@@ -329,10 +329,26 @@ scroll_to_selected_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The list gets its entries when it is first shown: a list view makes rows for its model at
+ * once, shown or not, and no one sees them before the popover opens (the window's first
+ * frame has three pickers). */
+static void
+attach_list (HrPicker *self)
+{
+  GtkNoSelection *selection;
+
+  if (gtk_list_view_get_model (self->list_view) != NULL)
+    return;
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->filtered)));
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+}
+
 static void
 popover_show_cb (HrPicker   *self,
                  GtkPopover *popover)
 {
+  attach_list (self);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   apply_query (self, "");
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
@@ -492,9 +508,6 @@ hr_picker_init (HrPicker *self)
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
   gtk_list_view_set_factory (self->list_view, factory);
   g_object_unref (factory);
-  gtk_list_view_set_model (self->list_view,
-                           GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->filtered)))));
-  g_object_unref (gtk_list_view_get_model (self->list_view));
 
   keys = gtk_event_controller_key_new ();
   g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (search_key_pressed_cb), self);

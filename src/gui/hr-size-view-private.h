@@ -83,6 +83,9 @@ struct _HrSizeView
   const HrAdviceState *advice; /* the session's, once applied */
 
   /* scheduling */
+  GdkFrameClock *frame_clock;  /* until the first frame is painted */
+  gulong after_paint_id;
+  gboolean below_fold_shown;
   guint recompute_id;
   guint advice_idle_id;
   gboolean syncing_context;   /* the log scale and the spin move each other */

@@ -168,6 +168,48 @@ update_backend_subtitle (HrSizeView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->gpus_row), gpu == NULL || gpu->backend != HR_BACKEND_CPU);
 }
 
+/* The first frame --------------------------------------------------------------------------- */
+
+/* Everything from the quantization matrix down (what fits, recommendations, diagnosis, launch
+ * commands, the simulator) is below the fold and waits for the advice: the first frame
+ * neither measures nor draws it (a sixth of the work before it).  It appears once that frame
+ * is painted, or with the advice should that come first. */
+static void
+stop_waiting_for_paint (HrSizeView *self)
+{
+  if (self->frame_clock != NULL)
+    g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
+  g_clear_object (&self->frame_clock);
+}
+
+static void
+show_below_fold (HrSizeView *self)
+{
+  stop_waiting_for_paint (self);
+  if (self->below_fold_shown)
+    return;
+  self->below_fold_shown = TRUE;
+  for (GtkWidget *c = GTK_WIDGET (self->matrix_group); c != NULL; c = gtk_widget_get_next_sibling (c))
+    gtk_widget_set_visible (c, TRUE);
+}
+
+static void
+hide_below_fold (HrSizeView *self)
+{
+  for (GtkWidget *c = GTK_WIDGET (self->matrix_group); c != NULL; c = gtk_widget_get_next_sibling (c))
+    gtk_widget_set_visible (c, FALSE);
+}
+
+static void
+realize_cb (HrSizeView *self)
+{
+  if (self->below_fold_shown || self->frame_clock != NULL)
+    return;
+  self->frame_clock = g_object_ref (gtk_widget_get_frame_clock (GTK_WIDGET (self)));
+  self->after_paint_id = g_signal_connect_swapped (self->frame_clock, "after-paint",
+                                                   G_CALLBACK (show_below_fold), self);
+}
+
 /* The advice ---------------------------------------------------------------------------------- */
 
 static void
@@ -175,6 +217,7 @@ advice_changed_cb (HrSizeView *self)
 {
   self->advice = hr_session_get_advice (self->session);
   self->last_advice_ms = self->advice->elapsed_ms;
+  show_below_fold (self);
   hr_size_view_apply_advice (self);
 }
 
@@ -351,6 +394,7 @@ hr_size_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->advice_idle_id, g_source_remove);
+  stop_waiting_for_paint (self);
   hr_size_view_unbind_lists (self);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
@@ -466,6 +510,8 @@ hr_size_view_init (HrSizeView *self)
                            self, G_CONNECT_SWAPPED);
 
   hr_size_view_build_results (self);
+  hide_below_fold (self);
+  g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
 
   self->context_tokens = (gint64) gtk_adjustment_get_value (self->context_adjustment);
   g_signal_connect_object (self->gpu_picker, "picked", G_CALLBACK (gpu_picked_cb), self, G_CONNECT_SWAPPED);
