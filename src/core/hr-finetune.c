@@ -428,7 +428,7 @@ hr_finetune_usable_bytes (const HrGpu *gpu,
                           double       reserve,
                           double       unified_share)
 {
-  double mem, share;
+  double mem;
 
   g_return_val_if_fail (gpu != NULL, 0.0);
 
@@ -436,13 +436,7 @@ hr_finetune_usable_bytes (const HrGpu *gpu,
     return 0.0;
   mem = gpu->memory_gib * HR_GIB;
   if (hr_gpu_is_unified (gpu))
-    {
-      /* as hr_estimate_compute(): macOS wires about 2/3 of RAM below 64 GB, 3/4 from there */
-      share = unified_share > 0 ? unified_share
-              : gpu->unified_share > 0 ? gpu->unified_share
-              : gpu->memory_gib < 64 ? 2.0 / 3.0 : 0.75;
-      return mem * CLAMP (share, 0.0, 1.0);
-    }
+    return mem * CLAMP (hr_gpu_unified_share (gpu, unified_share), 0.0, 1.0);
   if (!isfinite (reserve) || reserve < 0)
     reserve = HR_DEFAULT_RESERVE;
   return mem * (1.0 - CLAMP (reserve, 0.0, 1.0));

@@ -371,6 +371,17 @@ hr_gpu_is_unified (const HrGpu *gpu)
   return gpu->form == HR_FORM_UNIFIED;
 }
 
+double
+hr_gpu_unified_share (const HrGpu *gpu,
+                      double       chosen)
+{
+  g_return_val_if_fail (gpu != NULL, 0.0);
+
+  return chosen > 0 ? chosen
+         : gpu->unified_share > 0 ? gpu->unified_share
+         : gpu->memory_gib < 64 ? 2.0 / 3.0 : 0.75;
+}
+
 const char *
 hr_gpu_form_to_string (HrGpuForm form)
 {

@@ -65,6 +65,11 @@ HrGpu          *hr_gpu_new_from_spec        (const char      *spec,
                                              GError         **error);
 
 gboolean        hr_gpu_is_unified           (const HrGpu     *gpu);
+/* The share of a unified-memory machine's RAM its GPU may use: @chosen when above 0 (the
+ * user's setting), else the device's own, else what macOS wires by default — about 2/3 of RAM
+ * below 64 GB, 3/4 from 64 GB up (recommendedMaxWorkingSetSize; reference/gpu_specs.md §3). */
+double          hr_gpu_unified_share        (const HrGpu     *gpu,
+                                             double           chosen);
 
 const char     *hr_gpu_form_to_string       (HrGpuForm        form);
 gboolean        hr_gpu_form_from_string     (const char      *str,

@@ -1,0 +1,27 @@
+/* hr-estimate-private.h — what hr-estimate.c and hr-estimate-server.c share */
+#pragma once
+
+#include "hr-estimate.h"
+
+G_BEGIN_DECLS
+
+#define HR_VLLM_BLOCK 16   /* vLLM/SGLang page size in tokens */
+
+static inline gint64
+hr_pad_up (gint64 value,
+           gint64 to)
+{
+  return (value + to - 1) / to * to;
+}
+
+/* vLLM/SGLang's memory on one device beside weights and KV: the profile run's activation
+ * peak, CUDA graphs and what torch does not see. */
+double          hr_estimate_server_compute  (const HrScenario *s);
+/* The pool per GPU, the tokens it holds and the requests it serves at once: fills
+ * @out's driver_memory_bytes, max_num_seqs, kv_pool_bytes, kv_capacity_tokens and
+ * max_concurrency (compute_bytes must be set). */
+void            hr_estimate_server_capacity (const HrScenario *s,
+                                             double            weights_gpu,
+                                             HrEstimate       *out);
+
+G_END_DECLS

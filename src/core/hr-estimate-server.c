@@ -1,0 +1,235 @@
+/* hr-estimate-server.c — vLLM and SGLang: the memory outside weights and KV, the KV pool and
+ * the requests it serves (hr_estimate_compute() asks; hr-estimate-private.h)
+ *
+ * What the engine measures when it sizes its KV pool (gpu_worker.determine_available_memory):
+ *   pool = total the driver exposes × gpu_memory_utilization − weights − activation peak of
+ *          the profile run − non-torch memory − CUDA graphs (current versions)
+ * The 2024 versions (0.5–0.7, V0) profiled max(max_model_len, 2048) tokens at once and left
+ * CUDA graphs to the (1 − utilization) margin.
+ */
+#include "hr-estimate.h"
+#include "hr-estimate-private.h"
+#include "hr-units.h"
+
+#include <math.h>
+#include <string.h>
+
+#define VLLM_BATCHED_TOKENS 8192  /* vLLM's default max_num_batched_tokens for the profile run */
+#define VLLM_BATCHED_TOKENS_SMALL 2048 /* the same below 70 GiB and on A100 */
+#define VLLM_SEQS_CURRENT  1024   /* vLLM ≥ 0.10 default --max-num-seqs (OpenAI server) */
+#define VLLM_SEQS_SMALL    256    /* the same below 70 GiB and on A100 */
+#define VLLM_SEQS_2024     256    /* vLLM 0.5–0.7 default --max-num-seqs */
+#define VLLM_LARGE_GIB     70.0   /* vLLM's threshold for its larger scheduler defaults */
+
+/* What the driver reports as total memory: CUDA shows an "80 GB" H100 as 79.19 GiB and a
+ * "24 GB" RTX 3090 as 23.58 GiB (vLLM logs); unified memory is shared as a whole. */
+static double
+driver_memory_bytes (const HrGpu *gpu)
+{
+  double ratio = gpu->form == HR_FORM_DATACENTER ? 79.19 / 80.0
+                 : gpu->form == HR_FORM_UNIFIED ? 1.0 : 23.58 / 24.0;
+
+  return gpu->memory_gib * HR_GIB * ratio;
+}
+
+/* vLLM's larger scheduler defaults (1024 sequences, 8192 batched tokens for the OpenAI server)
+ * apply to devices showing at least 70 GiB that are not an A100; the rest get 256 and 2048
+ * (EngineArgs defaults, asserted by vLLM's tests/engine/test_arg_utils.py
+ * test_defaults_with_usage_context). */
+static gboolean
+vllm_large_defaults (const HrScenario *s)
+{
+  const HrGpu *g = s->gpu;
+
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    return FALSE;
+  if ((g->name != NULL && strstr (g->name, "A100") != NULL) ||
+      (g->id != NULL && strstr (g->id, "a100") != NULL))
+    return FALSE;
+  return driver_memory_bytes (g) >= VLLM_LARGE_GIB * HR_GIB;
+}
+
+/* SGLang's --mem-fraction-static when the user sets none (ServerArgs._handle_gpu_memory_settings,
+ * sglang main since PR #10975, 2025): the GPU's memory in MiB (nvidia-smi's total, the
+ * datasheet figure here) less a reserve for activations of a chunked prefill
+ * (1.5 MiB × max(chunk, 2048)), CUDA graphs (2 MiB per graph batch), 512 MiB of metadata and
+ * 128 MiB per tensor-parallel rank, at least 10 GiB on cards above 60 GiB.  The chunk and the
+ * graph batch follow from the memory and TP degree. */
+static double
+sglang_default_fraction (const HrScenario *s)
+{
+  double mib = s->gpu->memory_gib * 1024;
+  int tp = MAX (s->n_gpus, 1);
+  double chunk, graph_bs, reserved;
+
+  if (mib < 20 * 1024)
+    chunk = 2048, graph_bs = 8;
+  else if (mib < 35 * 1024)
+    chunk = 2048, graph_bs = tp < 4 ? 24 : 80;
+  else if (mib < 60 * 1024)
+    chunk = 4096, graph_bs = tp < 4 ? 32 : 160;
+  else if (mib < 160 * 1024)
+    chunk = 8192, graph_bs = tp < 4 ? 256 : 512;
+  else
+    chunk = 16384, graph_bs = 512;
+  reserved = 512 + MAX (chunk, 2048) * 1.5 + graph_bs * 2 + tp / 8.0 * 1024;
+  if (mib > 60 * 1024)
+    reserved = MAX (reserved, 10 * 1024);
+  return round ((mib - reserved) / mib * 1000) / 1000;
+}
+
+double
+hr_estimate_mem_fraction (const HrScenario *s)
+{
+  if (s->gpu_mem_util > 0)
+    return s->gpu_mem_util;
+  if (s->engine == HR_ENGINE_SGLANG && s->engine_version == HR_ENGINE_VERSION_CURRENT &&
+      s->gpu != NULL && s->gpu->memory_gib > 0)
+    return sglang_default_fraction (s);
+  return HR_DEFAULT_GPU_MEM_UTIL;
+}
+
+gboolean
+hr_estimate_serving_applies (const HrScenario *s)
+{
+  /* vLLM and SGLang have no Metal backend: there is no KV pool to size on an Apple GPU */
+  return hr_engine_is_server_like (s->engine) && hr_scenario_backend (s) != HR_BACKEND_METAL;
+}
+
+int
+hr_estimate_max_num_seqs (const HrScenario *s)
+{
+  if (s->max_num_seqs > 0)
+    return s->max_num_seqs;
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    return VLLM_SEQS_2024;
+  return vllm_large_defaults (s) ? VLLM_SEQS_CURRENT : VLLM_SEQS_SMALL;
+}
+
+/* The profile run: one layer's activations for the batched tokens (gate, up and activated
+ * MLP intermediates in 16 bits, sharded by tensor parallelism, and three hidden-state
+ * copies: 110.6 KB per token for Llama 3.1 8B, as vLLM 0.6 logged 2.07 GiB at 20,000 and
+ * 2.99 GiB at 29,000 tokens, vllm-project/vllm#10517) and, in current versions, the sampler's
+ * dummy run over max_num_seqs rows of logits on every rank: float32 logits and their copy,
+ * the top-k/top-p sort (values and int64 indices) and the probabilities, about 24 bytes ×
+ * sequences × vocabulary (the issue's 16 B left two current logs 1.5 GiB short). */
+static double
+server_activation_peak (const HrScenario *s)
+{
+  const HrModel *m = s->model;
+  double vocab = m->vocab > 0 ? m->vocab : 32000;
+  double ff = hr_model_is_moe (m) ? MAX ((double) m->moe_intermediate * m->n_experts_used,
+                                         (double) m->intermediate)
+                                  : (double) m->intermediate;
+  double tokens, sampler;
+
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    {
+      tokens = MAX ((double) MIN (s->context, (gint64) 32768), 2048);
+      sampler = 0;
+    }
+  else
+    {
+      tokens = vllm_large_defaults (s) ? VLLM_BATCHED_TOKENS : VLLM_BATCHED_TOKENS_SMALL;
+      sampler = 24.0 * hr_estimate_max_num_seqs (s) * vocab;
+    }
+  return tokens * (3.0 * ff * 2 / s->n_gpus + 3.0 * m->hidden * 2) + sampler;
+}
+
+/* CUDA graphs captured for the decode batch sizes: 0.6–1.8 GiB in current logs, growing with
+ * the layers captured; counted against the pool since vLLM profiles them (current only). */
+static double
+server_cuda_graphs (const HrScenario *s)
+{
+  if (s->engine_version == HR_ENGINE_VERSION_2024 || s->enforce_eager)
+    return 0;
+  return (0.4 + 0.015 * s->model->n_layers) * HR_GIB;
+}
+
+/* Memory torch does not see: cuBLAS and CUDA workspaces (0.25–0.43 GiB in vLLM 0.6–0.8
+ * logs on RTX 3090/4090 and A100), and under tensor parallelism on NVLink parts NCCL and the
+ * custom all-reduce buffers (about 2.1 GiB per GPU; 3.58 GiB on 2× H100 in
+ * vllm-project/vllm#10511).  PCIe consumer cards run without the custom all-reduce. */
+static double
+server_non_torch (const HrScenario *s)
+{
+  if (s->n_gpus > 1 && s->gpu->form == HR_FORM_DATACENTER)
+    return 2.1 * HR_GIB;
+  return 0.35 * HR_GIB;
+}
+
+/* KV bytes per token on one GPU: KV heads shard across tensor-parallel ranks (at least one
+ * per rank), the MLA latent is replicated.  Sliding layers count as full when @swa_full. */
+static double
+server_kv_per_token_gpu (const HrScenario *s,
+                         gboolean          swa_full)
+{
+  const HrModel *m = s->model;
+  double bpe = hr_kv_type_bytes_per_elem (s->kv_type), total = 0;
+
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      double heads = g->kind == HR_LAYER_MLA ? 1 : MAX (1, MAX (g->kv_heads, 1) / s->n_gpus);
+
+      if (g->kind == HR_LAYER_RECURRENT ||
+          (!swa_full && (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)))
+        continue;
+      total += g->count * heads * (g->k_dim + g->v_dim) * bpe;
+    }
+  return total;
+}
+
+/* KV bytes one request of @context tokens holds on one GPU. */
+static double
+server_request_bytes_gpu (const HrScenario *s)
+{
+  const HrModel *m = s->model;
+  gint64 tokens = hr_pad_up (s->context, HR_VLLM_BLOCK);
+  double total = server_kv_per_token_gpu (s, FALSE) * (double) tokens;
+
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+      double bpe = hr_kv_type_bytes_per_elem (s->kv_type);
+      double heads = MAX (1, MAX (g->kv_heads, 1) / s->n_gpus);
+
+      if (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
+        total += g->count * heads * (g->k_dim + g->v_dim) * bpe *
+                 (double) MIN (tokens, hr_pad_up (g->window, HR_VLLM_BLOCK) + HR_VLLM_BLOCK);
+      else if (g->kind == HR_LAYER_RECURRENT)
+        total += g->count * g->state_bytes / s->n_gpus;
+    }
+  return total;
+}
+
+void
+hr_estimate_server_capacity (const HrScenario *s,
+                             double            weights_gpu,
+                             HrEstimate       *out)
+{
+  double per_token = server_kv_per_token_gpu (s, TRUE);
+  double request = server_request_bytes_gpu (s);
+  double page = s->engine == HR_ENGINE_SGLANG ? 1 : HR_VLLM_BLOCK;
+
+  out->driver_memory_bytes = driver_memory_bytes (s->gpu);
+  out->max_num_seqs = hr_estimate_max_num_seqs (s);
+  if (s->engine == HR_ENGINE_SGLANG)
+    /* SGLang (ModelRunner.profile_max_num_token): the memory free after loading the weights
+     * less (1 − mem_fraction_static) × the memory free before loading them, which the CUDA
+     * context and, under tensor parallelism, NCCL and the all-reduce buffers already hold.
+     * Activations and CUDA graphs live in that reserve, not in the pool. */
+    out->kv_pool_bytes = MAX (0, (out->driver_memory_bytes - server_non_torch (s)) * hr_estimate_mem_fraction (s) -
+                                 weights_gpu / s->n_gpus);
+  else
+    out->kv_pool_bytes = MAX (0, out->driver_memory_bytes * hr_estimate_mem_fraction (s) - weights_gpu / s->n_gpus -
+                                 out->compute_bytes / s->n_gpus);
+  out->kv_capacity_tokens = per_token > 0 ? floor (out->kv_pool_bytes / (per_token * page)) * page : 0;
+  out->max_concurrency = request > 0 ? out->kv_pool_bytes / request : 0;
+}
+
+double
+hr_estimate_server_compute (const HrScenario *s)
+{
+  return server_activation_peak (s) + server_cuda_graphs (s) + server_non_torch (s);
+}
