@@ -235,10 +235,10 @@ hr_report_estimate_text (const HrScenario *s,
   g_string_append_printf (out, "    %s\n", e->decode_basis);
   if (isfinite (e->prefill_tps))
     {
-      line (out, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
-      g_string_append_printf (out, "    %s\n", e->prefill_basis);
       g_autofree char *ttft = hr_format_duration_ms (e->ttft_ms);
 
+      line (out, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
+      g_string_append_printf (out, "    %s\n", e->prefill_basis);
       /* TRANSLATORS: time to first token, e.g. "~772 ms (4096-token prompt)" */
       line (out, 2, _("Time to first token"), _("%s (%d-token prompt)"), ttft, s->prompt_tokens);
     }
