@@ -145,19 +145,11 @@ cheaper (double price_a, double mem_a,
 
 static const int counts[] = { 1, 2, 4, 8 };
 
-typedef struct
-{
-  const HrGpu *gpu;
-  int count;
-  double mem;
-  double price;
-} Config;
-
 static gint
 compare_config (gconstpointer a,
                 gconstpointer b)
 {
-  const Config *x = a, *y = b;
+  const HrGpuConfig *x = a, *y = b;
 
   if (x->mem != y->mem)
     return x->mem < y->mem ? -1 : 1;
@@ -171,20 +163,25 @@ compare_config (gconstpointer a,
   return 0;
 }
 
-/* Every catalog device × {1, 2, 4, 8}, smallest total memory first (cheaper first on ties). */
-static GArray *
-configs_by_memory (const HrCatalog *catalog)
+GArray *
+hr_advice_gpu_configs (const HrCatalog *catalog,
+                       int              max_count)
 {
-  GArray *configs = g_array_new (FALSE, FALSE, sizeof (Config));
+  GArray *configs = g_array_new (FALSE, FALSE, sizeof (HrGpuConfig));
+
+  g_return_val_if_fail (catalog != NULL, configs);
 
   for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
     {
       const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
-      if (gpu->user_defined)
+
+      if (gpu->user_defined || !isfinite (gpu->memory_gib) || gpu->memory_gib <= 0)
         continue;
-      for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+      for (guint c = 0; c < G_N_ELEMENTS (counts) && counts[c] <= max_count; c++)
         {
-          Config cfg = { gpu, counts[c], gpu->memory_gib * counts[c], gpu->price_usd * counts[c] };
+          HrGpuConfig cfg = { gpu, counts[c], gpu->memory_gib * counts[c],
+                              gpu->price_usd * counts[c] };
+
           if (hr_gpu_is_unified (gpu) && counts[c] > 1)
             break;
           g_array_append_val (configs, cfg);
@@ -210,7 +207,7 @@ smallest_fit_in (GArray           *configs,
   /* Memory decides the fit, so the first configuration that fits is the smallest. */
   for (guint i = 0; i < configs->len; i++)
     {
-      const Config *cfg = &g_array_index (configs, Config, i);
+      const HrGpuConfig *cfg = &g_array_index (configs, HrGpuConfig, i);
       HrScenario s = *scenario;
       HrEstimate e;
 
@@ -232,7 +229,7 @@ HrPick
 hr_advice_smallest_fit (const HrScenario *scenario,
                         const HrCatalog  *catalog)
 {
-  g_autoptr(GArray) configs = configs_by_memory (catalog);
+  g_autoptr(GArray) configs = hr_advice_gpu_configs (catalog, 8);
 
   return smallest_fit_in (configs, scenario);
 }
@@ -388,7 +385,7 @@ hr_advice_quant_matrix (const HrScenario *scenario,
 {
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (HrMatrixRow));
   g_autoptr(GPtrArray) quants = g_ptr_array_new ();
-  g_autoptr(GArray) configs = configs_by_memory (catalog);
+  g_autoptr(GArray) configs = hr_advice_gpu_configs (catalog, 8);
 
   for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
     {

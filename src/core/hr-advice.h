@@ -44,6 +44,21 @@ void            hr_advice_recommend         (const HrScenario *scenario,
                                              const HrPricing *pricing,
                                              HrRecommendations *out);
 
+/* One hardware configuration: @count devices of one kind. */
+typedef struct
+{
+  const HrGpu *gpu;     /* borrowed from the catalog */
+  int count;
+  double mem;           /* GiB in all */
+  double price;         /* USD in all; NAN when the device has no price */
+} HrGpuConfig;
+
+/* Every catalog device with a memory size (user-defined ones left out) × 1, 2, 4 and 8 up to
+ * @max_count, a unified-memory machine once; smallest total memory first, at equal memory
+ * fewer devices, then priced before unpriced and cheaper first.  Free with g_array_unref(). */
+GArray         *hr_advice_gpu_configs       (const HrCatalog *catalog,
+                                             int              max_count);
+
 /* The smallest catalog device (single, or ×N up to 8) that fits the scenario; count 0 when none. */
 HrPick          hr_advice_smallest_fit      (const HrScenario *scenario,
                                              const HrCatalog *catalog);

@@ -31,6 +31,7 @@
  * parallelism does not shard activations: each GPU runs its own micro-batch.
  */
 #include "hr-finetune.h"
+#include "hr-advice.h"
 
 #include <math.h>
 #include <string.h>
@@ -455,33 +456,6 @@ hr_finetune_verdict (const HrFtEstimate *estimate,
                          hr_finetune_usable_bytes (gpu, reserve, unified_share));
 }
 
-typedef struct
-{
-  const HrGpu *gpu;
-  int count;
-  double mem;
-  double price;
-} FitConfig;
-
-static gint
-compare_fit_config (gconstpointer a,
-                    gconstpointer b)
-{
-  const FitConfig *x = a, *y = b;
-
-  if (x->mem != y->mem)
-    return x->mem < y->mem ? -1 : 1;
-  /* at equal memory one device beats several: no interconnect, one power supply */
-  if (x->count != y->count)
-    return x->count < y->count ? -1 : 1;
-  /* priced before unpriced, then cheaper */
-  if (isfinite (x->price) != isfinite (y->price))
-    return isfinite (x->price) ? -1 : 1;
-  if (isfinite (x->price) && x->price != y->price)
-    return x->price < y->price ? -1 : 1;
-  return 0;
-}
-
 gboolean
 hr_finetune_smallest_fit (const HrFtScenario *ft,
                           const HrCatalog    *catalog,
@@ -490,7 +464,6 @@ hr_finetune_smallest_fit (const HrFtScenario *ft,
                           double              unified_share,
                           HrFtFit            *out)
 {
-  static const int counts[] = { 1, 2, 4, 8 };
   g_autoptr(GArray) configs = NULL;
   HrFtEstimate one;
 
@@ -511,28 +484,11 @@ hr_finetune_smallest_fit (const HrFtScenario *ft,
       return FALSE;
   }
 
-  configs = g_array_new (FALSE, FALSE, sizeof (FitConfig));
-  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
-    {
-      const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
-
-      if (gpu->user_defined || !isfinite (gpu->memory_gib) || gpu->memory_gib <= 0)
-        continue;
-      for (guint c = 0; c < G_N_ELEMENTS (counts) && counts[c] <= max_gpus; c++)
-        {
-          FitConfig cfg = { gpu, counts[c], gpu->memory_gib * counts[c],
-                            gpu->price_usd * counts[c] };
-
-          if (hr_gpu_is_unified (gpu) && counts[c] > 1)
-            break;
-          g_array_append_val (configs, cfg);
-        }
-    }
-  g_array_sort (configs, compare_fit_config);
+  configs = hr_advice_gpu_configs (catalog, max_gpus);
 
   for (guint i = 0; i < configs->len; i++)
     {
-      const FitConfig *cfg = &g_array_index (configs, FitConfig, i);
+      const HrGpuConfig *cfg = &g_array_index (configs, HrGpuConfig, i);
       HrFtScenario s = *ft;
       HrFtEstimate e;
       HrVerdict v;
