@@ -38,6 +38,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-scenario.h"
+#include "hr-text.h"
 #include "hr-units.h"
 
 #define FT_MAX_FIT_GPUS    8
@@ -589,14 +590,34 @@ gboolean
 hr_ft_method_from_string (const char *str,
                           HrFtMethod *method)
 {
+  int i = hr_text_find_name (method_names, G_N_ELEMENTS (method_names), str);
+
   g_return_val_if_fail (method != NULL, FALSE);
 
+  if (i >= 0)
+    *method = (HrFtMethod) i;
+  return i >= 0;
+}
+
+/* The names the training libraries use for an optimizer or a sharding strategy. */
+typedef struct
+{
+  const char *name;
+  int value;
+} Alias;
+
+static gboolean
+find_alias (const Alias *aliases,
+            gsize        n_aliases,
+            const char  *str,
+            int         *value)
+{
   if (str == NULL)
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (method_names); i++)
-    if (g_ascii_strcasecmp (str, method_names[i]) == 0)
+  for (gsize i = 0; i < n_aliases; i++)
+    if (g_ascii_strcasecmp (str, aliases[i].name) == 0)
       {
-        *method = (HrFtMethod) i;
+        *value = aliases[i].value;
         return TRUE;
       }
   return FALSE;
@@ -613,7 +634,7 @@ gboolean
 hr_optimizer_from_string (const char  *str,
                           HrOptimizer *opt)
 {
-  static const struct { const char *name; HrOptimizer opt; } aliases[] = {
+  static const Alias aliases[] = {
     { "adamw", HR_OPT_ADAMW },
     { "adam", HR_OPT_ADAMW },
     { "adamw-8bit", HR_OPT_ADAMW_8BIT },
@@ -622,18 +643,14 @@ hr_optimizer_from_string (const char  *str,
     { "paged_adamw_8bit", HR_OPT_ADAMW_8BIT },
     { "sgd", HR_OPT_SGD },
   };
+  int value;
 
   g_return_val_if_fail (opt != NULL, FALSE);
 
-  if (str == NULL)
+  if (!find_alias (aliases, G_N_ELEMENTS (aliases), str, &value))
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
-    if (g_ascii_strcasecmp (str, aliases[i].name) == 0)
-      {
-        *opt = aliases[i].opt;
-        return TRUE;
-      }
-  return FALSE;
+  *opt = (HrOptimizer) value;
+  return TRUE;
 }
 
 const char *
@@ -647,7 +664,7 @@ gboolean
 hr_sharding_from_string (const char *str,
                          HrSharding *sharding)
 {
-  static const struct { const char *name; HrSharding sharding; } aliases[] = {
+  static const Alias aliases[] = {
     { "none", HR_SHARD_NONE },
     { "ddp", HR_SHARD_NONE },
     { "zero2", HR_SHARD_ZERO2 },
@@ -656,16 +673,12 @@ hr_sharding_from_string (const char *str,
     { "zero-3", HR_SHARD_ZERO3 },
     { "fsdp", HR_SHARD_ZERO3 },
   };
+  int value;
 
   g_return_val_if_fail (sharding != NULL, FALSE);
 
-  if (str == NULL)
+  if (!find_alias (aliases, G_N_ELEMENTS (aliases), str, &value))
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
-    if (g_ascii_strcasecmp (str, aliases[i].name) == 0)
-      {
-        *sharding = aliases[i].sharding;
-        return TRUE;
-      }
-  return FALSE;
+  *sharding = (HrSharding) value;
+  return TRUE;
 }

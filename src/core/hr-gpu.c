@@ -4,6 +4,7 @@
  * comes straight from a user, so every field is checked and every error names the key at fault.
  */
 #include "hr-gpu.h"
+#include "hr-text.h"
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
@@ -20,9 +21,9 @@
 #define MAX_NAME_CHARS    128
 #define MAX_SPEC_BYTES    4096
 
-static const char *form_names[] = { "consumer", "workstation", "datacenter", "unified" };
+static const char * const form_names[] = { "consumer", "workstation", "datacenter", "unified" };
 
-static const char *backend_names[] = {
+static const char * const backend_names[] = {
   "cuda", "rocm", "metal", "vulkan", "sycl", "cpu", "cann", "musa", "other",
 };
 
@@ -394,23 +395,13 @@ gboolean
 hr_gpu_form_from_string (const char *str,
                          HrGpuForm  *form)
 {
-  if (str == NULL)
-    return FALSE;
   /* The reference tables spell the unified form "unified-memory". */
-  if (g_ascii_strcasecmp (str, "unified-memory") == 0)
-    {
-      if (form != NULL)
-        *form = HR_FORM_UNIFIED;
-      return TRUE;
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (form_names); i++)
-    if (g_ascii_strcasecmp (str, form_names[i]) == 0)
-      {
-        if (form != NULL)
-          *form = (HrGpuForm) i;
-        return TRUE;
-      }
-  return FALSE;
+  int i = str != NULL && g_ascii_strcasecmp (str, "unified-memory") == 0
+          ? HR_FORM_UNIFIED : hr_text_find_name (form_names, G_N_ELEMENTS (form_names), str);
+
+  if (i >= 0 && form != NULL)
+    *form = (HrGpuForm) i;
+  return i >= 0;
 }
 
 const char *
@@ -440,14 +431,9 @@ gboolean
 hr_backend_from_string (const char *str,
                         HrBackend  *backend)
 {
-  if (str == NULL)
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (backend_names); i++)
-    if (g_ascii_strcasecmp (str, backend_names[i]) == 0)
-      {
-        if (backend != NULL)
-          *backend = (HrBackend) i;
-        return TRUE;
-      }
-  return FALSE;
+  int i = hr_text_find_name (backend_names, G_N_ELEMENTS (backend_names), str);
+
+  if (i >= 0 && backend != NULL)
+    *backend = (HrBackend) i;
+  return i >= 0;
 }

@@ -84,3 +84,16 @@ hr_text_sanitize (const char *text,
     }
   return g_string_free (out, FALSE);
 }
+
+int
+hr_text_find_name (const char * const *names,
+                   gsize               n_names,
+                   const char         *str)
+{
+  if (str == NULL)
+    return -1;
+  for (gsize i = 0; i < n_names; i++)
+    if (g_ascii_strcasecmp (str, names[i]) == 0)
+      return (int) i;
+  return -1;
+}

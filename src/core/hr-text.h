@@ -20,4 +20,10 @@ gboolean  hr_text_is_clean       (const char *text);
 char     *hr_text_sanitize       (const char *text,
                                   gsize       max_chars);
 
+/* The index of @str in @names[0 … n_names) compared without ASCII case, or -1 (also for a NULL
+ * @str): how an enum's from_string() reads its table of names. */
+int       hr_text_find_name      (const char * const *names,
+                                  gsize               n_names,
+                                  const char         *str);
+
 G_END_DECLS
