@@ -193,174 +193,234 @@ hr_gpu_free (HrGpu *gpu)
   g_free (gpu);
 }
 
-HrGpu *
-hr_gpu_new_from_spec (const char  *spec,
-                      GError     **error)
+/* The whole specification: present, not absurdly long, valid UTF-8. */
+static gboolean
+check_spec_text (const char  *spec,
+                 GError     **error)
 {
-  g_autoptr(HrGpu) gpu = NULL;
-  g_auto(GStrv) fields = NULL;
-  gboolean seen[N_KEYS] = { FALSE, };
-  gboolean unified = FALSE;
-  double unified_share = 0;
-
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
   if (spec == NULL || *spec == '\0')
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("--gpu-custom: empty specification; memory_gib is required"));
-      return NULL;
+      return FALSE;
     }
   if (strlen (spec) > MAX_SPEC_BYTES || !g_utf8_validate (spec, -1, NULL))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("--gpu-custom: the specification is too long or not valid UTF-8"));
-      return NULL;
+      return FALSE;
     }
+  return TRUE;
+}
 
-  gpu = hr_gpu_new ();
+static HrGpu *
+custom_gpu_new (void)
+{
+  HrGpu *gpu = hr_gpu_new ();
+
   gpu->id = g_strdup ("custom");
   gpu->vendor = g_strdup ("Custom");
   gpu->form = HR_FORM_WORKSTATION;
   gpu->user_defined = TRUE;
   gpu->confidence = g_strdup ("user");
   gpu->source = g_strdup ("--gpu-custom");
+  return gpu;
+}
 
-  fields = g_strsplit (spec, ",", -1);
-  for (guint i = 0; fields[i] != NULL; i++)
+/* Field @index (from 0) of the specification, "key=value": its key (trimmed, returned) and
+ * value (trimmed, pointing into @field, which it modifies); -1 with @error set when it is not
+ * one, the key is unknown, given before (@seen) or has no value. */
+static int
+split_field (char         *field,
+             guint         index,
+             gboolean     *seen,
+             char        **key_out,
+             const char  **value_out,
+             GError      **error)
+{
+  g_autofree char *key = NULL;
+  char *eq;
+  int k;
+
+  field = g_strstrip (field);
+  if (*field == '\0')
     {
-      g_autofree char *field = g_strstrip (g_strdup (fields[i]));
-      g_autofree char *key = NULL;
-      const char *value;
-      char *eq;
-      int k;
-
-      if (*field == '\0')
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("--gpu-custom: empty field %u (two commas in a row?)"), i + 1);
-          return NULL;
-        }
-      eq = strchr (field, '=');
-      if (eq == NULL)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("--gpu-custom: “%s” is not key=value"), field);
-          return NULL;
-        }
-      key = g_strstrip (g_strndup (field, eq - field));
-      value = g_strstrip (eq + 1);
-
-      k = spec_key_lookup (key);
-      if (k < 0)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("--gpu-custom: unknown key “%s” (known: memory_gib, bandwidth_gbs, "
-                         "fp16_tflops, fp8_tflops, unified, unified_share, name, price_usd, "
-                         "tdp_w, backend)"), key);
-          return NULL;
-        }
-      if (seen[k])
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("--gpu-custom: %s is given twice"), key);
-          return NULL;
-        }
-      seen[k] = TRUE;
-      if (*value == '\0')
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("--gpu-custom: %s has no value"), key);
-          return NULL;
-        }
-
-      switch ((SpecKey) k)
-        {
-        case KEY_MEMORY_GIB:
-          if (!parse_number (key, value, MAX_MEMORY_GIB, &gpu->memory_gib, error))
-            return NULL;
-          break;
-        case KEY_BANDWIDTH_GBS:
-          if (!parse_number (key, value, MAX_BANDWIDTH_GBS, &gpu->bandwidth_gbs, error))
-            return NULL;
-          break;
-        case KEY_FP16_TFLOPS:
-          if (!parse_number (key, value, MAX_TFLOPS, &gpu->fp16_tflops, error))
-            return NULL;
-          break;
-        case KEY_FP8_TFLOPS:
-          if (!parse_number (key, value, MAX_TFLOPS, &gpu->fp8_tflops, error))
-            return NULL;
-          break;
-        case KEY_PRICE_USD:
-          if (!parse_number (key, value, MAX_PRICE_USD, &gpu->price_usd, error))
-            return NULL;
-          break;
-        case KEY_TDP_W:
-          if (!parse_number (key, value, MAX_TDP_W, &gpu->tdp_w, error))
-            return NULL;
-          break;
-        case KEY_UNIFIED_SHARE:
-          if (!parse_number (key, value, 1.0, &unified_share, error))
-            return NULL;
-          break;
-        case KEY_UNIFIED:
-          if (!parse_bool (key, value, &unified, error))
-            return NULL;
-          break;
-        case KEY_NAME:
-          if (g_utf8_strlen (value, -1) > MAX_NAME_CHARS)
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           _("--gpu-custom: name is longer than %d characters"), MAX_NAME_CHARS);
-              return NULL;
-            }
-          g_free (gpu->name);
-          gpu->name = g_strdup (value);
-          break;
-        case KEY_BACKEND:
-          if (!hr_backend_from_string (value, &gpu->backend))
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           _("--gpu-custom: backend “%s” is not one of cuda, rocm, metal, "
-                             "vulkan, sycl, cpu, cann, musa, other"), value);
-              return NULL;
-            }
-          break;
-        case N_KEYS:
-        default:
-          g_assert_not_reached ();
-        }
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: empty field %u (two commas in a row?)"), index + 1);
+      return -1;
     }
+  eq = strchr (field, '=');
+  if (eq == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: “%s” is not key=value"), field);
+      return -1;
+    }
+  key = g_strstrip (g_strndup (field, eq - field));
+  *value_out = g_strstrip (eq + 1);
 
-  if (!seen[KEY_MEMORY_GIB])
+  k = spec_key_lookup (key);
+  if (k < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: unknown key “%s” (known: memory_gib, bandwidth_gbs, "
+                     "fp16_tflops, fp8_tflops, unified, unified_share, name, price_usd, "
+                     "tdp_w, backend)"), key);
+      return -1;
+    }
+  if (seen[k])
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: %s is given twice"), key);
+      return -1;
+    }
+  seen[k] = TRUE;
+  if (**value_out == '\0')
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("--gpu-custom: %s has no value"), key);
+      return -1;
+    }
+  *key_out = g_steal_pointer (&key);
+  return k;
+}
+
+/* What the specification says besides the device's own fields. */
+typedef struct
+{
+  gboolean seen[N_KEYS];
+  gboolean unified;
+  double unified_share;
+} SpecState;
+
+/* The field a number key sets and its upper limit; NULL for a key that is not a number. */
+static double *
+number_field (HrGpu     *gpu,
+              SpecState *st,
+              SpecKey    k,
+              double    *max)
+{
+  switch (k)
+    {
+    case KEY_MEMORY_GIB: *max = MAX_MEMORY_GIB; return &gpu->memory_gib;
+    case KEY_BANDWIDTH_GBS: *max = MAX_BANDWIDTH_GBS; return &gpu->bandwidth_gbs;
+    case KEY_FP16_TFLOPS: *max = MAX_TFLOPS; return &gpu->fp16_tflops;
+    case KEY_FP8_TFLOPS: *max = MAX_TFLOPS; return &gpu->fp8_tflops;
+    case KEY_PRICE_USD: *max = MAX_PRICE_USD; return &gpu->price_usd;
+    case KEY_TDP_W: *max = MAX_TDP_W; return &gpu->tdp_w;
+    case KEY_UNIFIED_SHARE: *max = 1.0; return &st->unified_share;
+    case KEY_UNIFIED:
+    case KEY_NAME:
+    case KEY_BACKEND:
+    case N_KEYS:
+    default:
+      return NULL;
+    }
+}
+
+static gboolean
+apply_field (HrGpu       *gpu,
+             SpecState   *st,
+             SpecKey      k,
+             const char  *key,
+             const char  *value,
+             GError     **error)
+{
+  double max = 0, *number = number_field (gpu, st, k, &max);
+
+  if (number != NULL)
+    return parse_number (key, value, max, number, error);
+  switch (k)
+    {
+    case KEY_UNIFIED:
+      return parse_bool (key, value, &st->unified, error);
+    case KEY_NAME:
+      if (g_utf8_strlen (value, -1) > MAX_NAME_CHARS)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: name is longer than %d characters"), MAX_NAME_CHARS);
+          return FALSE;
+        }
+      g_free (gpu->name);
+      gpu->name = g_strdup (value);
+      return TRUE;
+    case KEY_BACKEND:
+      if (!hr_backend_from_string (value, &gpu->backend))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: backend “%s” is not one of cuda, rocm, metal, "
+                         "vulkan, sycl, cpu, cann, musa, other"), value);
+          return FALSE;
+        }
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+  return FALSE;
+}
+
+/* After the last field: what is required, what goes together, the unified form and the name. */
+static gboolean
+finish_spec (HrGpu            *gpu,
+             const SpecState  *st,
+             GError          **error)
+{
+  if (!st->seen[KEY_MEMORY_GIB])
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("--gpu-custom: memory_gib is required"));
-      return NULL;
+      return FALSE;
     }
-  if (seen[KEY_UNIFIED_SHARE] && !unified)
+  if (st->seen[KEY_UNIFIED_SHARE] && !st->unified)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("--gpu-custom: unified_share needs unified=true"));
-      return NULL;
+      return FALSE;
     }
 
-  if (unified)
+  if (st->unified)
     {
       gpu->form = HR_FORM_UNIFIED;
       /* Without a measured share use what macOS grants by default: about two thirds of small
        * machines' RAM, three quarters of large ones' (reference/gpu_specs.md section 3). */
-      if (seen[KEY_UNIFIED_SHARE])
-        gpu->unified_share = unified_share;
+      if (st->seen[KEY_UNIFIED_SHARE])
+        gpu->unified_share = st->unified_share;
       else
         gpu->unified_share = gpu->memory_gib > 36 ? 0.75 : 0.66;
     }
 
   if (gpu->name == NULL)
-    gpu->name = g_strdup_printf (unified ? _("Custom unified memory (%g GiB)")
-                                         : _("Custom GPU (%g GiB)"), gpu->memory_gib);
+    gpu->name = g_strdup_printf (st->unified ? _("Custom unified memory (%g GiB)")
+                                             : _("Custom GPU (%g GiB)"), gpu->memory_gib);
+  return TRUE;
+}
 
+HrGpu *
+hr_gpu_new_from_spec (const char  *spec,
+                      GError     **error)
+{
+  g_autoptr(HrGpu) gpu = NULL;
+  g_auto(GStrv) fields = NULL;
+  SpecState st = { { FALSE, }, FALSE, 0 };
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_spec_text (spec, error))
+    return NULL;
+
+  gpu = custom_gpu_new ();
+  fields = g_strsplit (spec, ",", -1);
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      g_autofree char *key = NULL;
+      const char *value = NULL;
+      int k = split_field (fields[i], i, st.seen, &key, &value, error);
+
+      if (k < 0 || !apply_field (gpu, &st, (SpecKey) k, key, value, error))
+        return NULL;
+    }
+  if (!finish_spec (gpu, &st, error))
+    return NULL;
   return g_steal_pointer (&gpu);
 }
 
