@@ -523,65 +523,83 @@ fmt_num (char   *buf,
   return buf;
 }
 
-GPtrArray *
-hr_advice_diagnosis (const HrScenario *scenario,
-                     const HrEstimate *e,
-                     const HrCatalog  *catalog)
+/* "use 2 GPUs, IQ4_XS or offload 15% of layers to system RAM": the fixes the diagnosis
+ * suggests for a scenario that does not fit, in the order first_fix() tries them. */
+static char *
+fix_suggestions (const HrScenario *scenario,
+                 const HrCatalog  *catalog)
 {
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  GString *tries = g_string_new (NULL);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  int n = hr_advice_min_gpus (scenario, 64);
+  const HrQuantMix *q = catalog ? hr_advice_best_quant (scenario, catalog) : NULL;
+  gint64 max_ctx = hr_advice_max_context (scenario);
+
+  if (n > scenario->n_gpus)
+    g_ptr_array_add (items, g_strdup_printf (ngettext ("use %d GPU", "use %d GPUs", n), n));
+  if (q != NULL)
+    g_ptr_array_add (items, g_strdup (q->id));
+  if (max_ctx >= 2048 && max_ctx < scenario->context)
+    {
+      g_autofree char *mc = hr_format_context_short (max_ctx / 1024 * 1024);
+      g_ptr_array_add (items, g_strdup_printf (_("a context of %s"), mc));
+    }
+  if (hr_engine_is_llama_like (scenario->engine))
+    {
+      double pct = min_offload_pct (scenario);
+      if (isfinite (pct) && pct < 100)
+        g_ptr_array_add (items, g_strdup_printf (_("offload %.0f%% of layers to system RAM"), pct));
+    }
+  for (guint i = 0; i < items->len; i++)
+    {
+      if (i > 0)
+        /* TRANSLATORS: between suggestions ("use 2 GPUs, IQ4_XS or offload …"); the
+         * second string goes before the last one */
+        g_string_append (tries, i + 1 < items->len ? _(", ") : _(" or "));
+      g_string_append (tries, g_ptr_array_index (items, i));
+    }
+  return g_string_free (tries, FALSE);
+}
+
+/* The verdict in words, with what to try when it does not fit. */
+static char *
+verdict_line (const HrScenario *scenario,
+              const HrEstimate *e,
+              const HrCatalog  *catalog)
+{
   char a[64], b[64], c[64];
-  g_autofree char *ctx = hr_format_context_short (scenario->context);
-  const HrModel *m = scenario->model;
 
   if (e->verdict == HR_VERDICT_EXCEEDS)
     {
-      g_autoptr(GString) tries = g_string_new (NULL);
-      g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
-      int n = hr_advice_min_gpus (scenario, 64);
-      const HrQuantMix *q = catalog ? hr_advice_best_quant (scenario, catalog) : NULL;
-      gint64 max_ctx = hr_advice_max_context (scenario);
+      g_autofree char *tries = fix_suggestions (scenario, catalog);
 
-      if (n > scenario->n_gpus)
-        g_ptr_array_add (items, g_strdup_printf (ngettext ("use %d GPU", "use %d GPUs", n), n));
-      if (q != NULL)
-        g_ptr_array_add (items, g_strdup (q->id));
-      if (max_ctx >= 2048 && max_ctx < scenario->context)
-        {
-          g_autofree char *mc = hr_format_context_short (max_ctx / 1024 * 1024);
-          g_ptr_array_add (items, g_strdup_printf (_("a context of %s"), mc));
-        }
-      if (hr_engine_is_llama_like (scenario->engine))
-        {
-          double pct = min_offload_pct (scenario);
-          if (isfinite (pct) && pct < 100)
-            g_ptr_array_add (items, g_strdup_printf (_("offload %.0f%% of layers to system RAM"), pct));
-        }
-      for (guint i = 0; i < items->len; i++)
-        {
-          if (i > 0)
-            /* TRANSLATORS: between suggestions ("use 2 GPUs, IQ4_XS or offload …"); the
-             * second string goes before the last one */
-            g_string_append (tries, i + 1 < items->len ? _(", ") : _(" or "));
-          g_string_append (tries, g_ptr_array_index (items, i));
-        }
-      g_ptr_array_add (lines, g_strdup_printf (_("Does not fit: needs %s GiB, %s GiB usable%s%s."),
-                                               fmt_num (a, 64, hr_to_gib (e->required_bytes), 2),
-                                               fmt_num (b, 64, hr_to_gib (e->usable_bytes), 2),
-                                               tries->len ? _(" — try: ") : "", tries->str));
+      return g_strdup_printf (_("Does not fit: needs %s GiB, %s GiB usable%s%s."),
+                              fmt_num (a, 64, hr_to_gib (e->required_bytes), 2),
+                              fmt_num (b, 64, hr_to_gib (e->usable_bytes), 2),
+                              *tries ? _(" — try: ") : "", tries);
     }
-  else if (e->verdict == HR_VERDICT_TIGHT)
-    g_ptr_array_add (lines, g_strdup_printf (_("Tight: %s GiB of %s GiB usable (%s%% of physical memory); long prompts or more sequences may not fit."),
-                                             fmt_num (a, 64, hr_to_gib (e->required_bytes), 2),
-                                             fmt_num (b, 64, hr_to_gib (e->usable_bytes), 2),
-                                             fmt_num (c, 64, e->utilization * 100, 0)));
-  else
-    g_ptr_array_add (lines, g_strdup_printf (_("Fits with %s GiB to spare (%s GiB of %s GiB usable)."),
-                                             fmt_num (a, 64, hr_to_gib (e->margin_bytes), 2),
-                                             fmt_num (b, 64, hr_to_gib (e->required_bytes), 2),
-                                             fmt_num (c, 64, hr_to_gib (e->usable_bytes), 2)));
+  if (e->verdict == HR_VERDICT_TIGHT)
+    return g_strdup_printf (_("Tight: %s GiB of %s GiB usable (%s%% of physical memory); long prompts or more sequences may not fit."),
+                            fmt_num (a, 64, hr_to_gib (e->required_bytes), 2),
+                            fmt_num (b, 64, hr_to_gib (e->usable_bytes), 2),
+                            fmt_num (c, 64, e->utilization * 100, 0));
+  return g_strdup_printf (_("Fits with %s GiB to spare (%s GiB of %s GiB usable)."),
+                          fmt_num (a, 64, hr_to_gib (e->margin_bytes), 2),
+                          fmt_num (b, 64, hr_to_gib (e->required_bytes), 2),
+                          fmt_num (c, 64, hr_to_gib (e->usable_bytes), 2));
+}
+
+/* What an 8-bit KV cache would save, and whether the cache outweighs the weights. */
+static void
+add_kv_lines (GPtrArray        *lines,
+              const HrScenario *scenario,
+              const HrEstimate *e)
+{
+  char a[64];
 
   if (scenario->kv_type == HR_KV_F16 && e->kv_bytes > 0.02 * HR_GIB)
     {
+      g_autofree char *ctx = hr_format_context_short (scenario->context);
       double f16 = hr_estimate_kv_at (scenario, scenario->context, HR_KV_F16);
       HrKvType smaller = hr_engine_kv_8bit (scenario->engine);
       double saved = f16 - hr_estimate_kv_at (scenario, scenario->context, smaller);
@@ -594,30 +612,49 @@ hr_advice_diagnosis (const HrScenario *scenario,
   if (e->kv_bytes > e->weights.bytes * 0.5)
     g_ptr_array_add (lines, g_strdup_printf (_("The KV cache (%s GiB) is more than half the weights: context length and concurrent sequences drive memory here."),
                                              fmt_num (a, 64, hr_to_gib (e->kv_bytes), 2)));
+}
 
-  if (hr_model_is_moe (m) && e->verdict == HR_VERDICT_EXCEEDS && !on_system_ram (scenario) &&
-      hr_engine_is_llama_like (scenario->engine))
+/* A MoE model that does not fit: the fewest layers whose experts in system RAM make it fit. */
+static void
+add_moe_line (GPtrArray        *lines,
+              const HrScenario *scenario,
+              const HrEstimate *e)
+{
+  const HrModel *m = scenario->model;
+  HrScenario s = *scenario;
+  int moe_layers;
+
+  if (!hr_model_is_moe (m) || e->verdict != HR_VERDICT_EXCEEDS || on_system_ram (scenario) ||
+      !hr_engine_is_llama_like (scenario->engine))
+    return;
+  moe_layers = hr_model_moe_layers (m);
+  for (int k = 1; k <= moe_layers; k++)
     {
-      HrScenario s = *scenario;
-      int moe_layers = hr_model_moe_layers (m);
-      for (int k = 1; k <= moe_layers; k++)
+      s.n_cpu_moe = k;
+      if (fits (&s, NULL))
         {
-          s.n_cpu_moe = k;
-          if (fits (&s, NULL))
-            {
-              g_ptr_array_add (lines, g_strdup_printf (_("Mixture of experts: keeping the experts of %d layers in system RAM (--n-cpu-moe %d) makes it fit; only %.1f B of %.1f B parameters are active per token."),
-                                                       k, k, m->active_params / 1e9, m->total_params / 1e9));
-              break;
-            }
+          g_ptr_array_add (lines, g_strdup_printf (_("Mixture of experts: keeping the experts of %d layers in system RAM (--n-cpu-moe %d) makes it fit; only %.1f B of %.1f B parameters are active per token."),
+                                                   k, k, m->active_params / 1e9, m->total_params / 1e9));
+          break;
         }
     }
+}
 
-  if (hr_engine_is_server_like (scenario->engine))
-    g_ptr_array_add (lines, g_strdup_printf (_("%s pre-allocates %s GiB (%.0f%% of memory) and fills what the weights leave with KV cache: expect the GPU to look full."),
-                                             hr_engine_display_name (scenario->engine),
-                                             fmt_num (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * hr_estimate_mem_fraction (scenario), 1),
-                                             hr_estimate_mem_fraction (scenario) * 100));
-  if (hr_engine_is_server_like (scenario->engine) && e->kv_pool_bytes > 0)
+/* vLLM/SGLang: the memory they take up front and what their KV pool serves. */
+static void
+add_serving_lines (GPtrArray        *lines,
+                   const HrScenario *scenario,
+                   const HrEstimate *e)
+{
+  char a[64];
+
+  if (!hr_engine_is_server_like (scenario->engine))
+    return;
+  g_ptr_array_add (lines, g_strdup_printf (_("%s pre-allocates %s GiB (%.0f%% of memory) and fills what the weights leave with KV cache: expect the GPU to look full."),
+                                           hr_engine_display_name (scenario->engine),
+                                           fmt_num (a, 64, scenario->gpu->memory_gib * scenario->n_gpus * hr_estimate_mem_fraction (scenario), 1),
+                                           hr_estimate_mem_fraction (scenario) * 100));
+  if (e->kv_pool_bytes > 0)
     {
       char pool[64], tokens[64], conc[64];
       g_autofree char *cx = hr_format_context_short (scenario->context);
@@ -628,6 +665,15 @@ hr_advice_diagnosis (const HrScenario *scenario,
                                                hr_format_number_locale_buf (conc, 64, e->max_concurrency, 2),
                                                cx, e->max_num_seqs));
     }
+}
+
+/* Where the figures come from, and the part in system RAM. */
+static void
+add_source_lines (GPtrArray        *lines,
+                  const HrScenario *scenario,
+                  const HrEstimate *e)
+{
+  char a[64], b[64];
 
   if (e->weights.source == HR_WEIGHTS_DERIVED)
     g_ptr_array_add (lines, g_strdup_printf (_("Weight size derived from the architecture and the %s mix (no measured file)."), scenario->quant));
@@ -640,5 +686,19 @@ hr_advice_diagnosis (const HrScenario *scenario,
     g_ptr_array_add (lines, g_strdup_printf (_("The system RAM part (%s GiB) is more than this computer's %s GiB of RAM."),
                                              fmt_num (a, 64, hr_to_gib (e->system_ram_bytes), 2),
                                              fmt_num (b, 64, scenario->gpu->host_ram_gib, 1)));
+}
+
+GPtrArray *
+hr_advice_diagnosis (const HrScenario *scenario,
+                     const HrEstimate *e,
+                     const HrCatalog  *catalog)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+
+  g_ptr_array_add (lines, verdict_line (scenario, e, catalog));
+  add_kv_lines (lines, scenario, e);
+  add_moe_line (lines, scenario, e);
+  add_serving_lines (lines, scenario, e);
+  add_source_lines (lines, scenario, e);
   return lines;
 }
