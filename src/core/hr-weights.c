@@ -471,6 +471,137 @@ cache_for (const HrModel *model)
 
 /* ---- computation ------------------------------------------------------------------------ */
 
+/* The per-tensor derivation of @quant, UD mixes and MXFP4 files included. */
+static void
+derive_quant (const HrModel  *model,
+              const char     *quant,
+              HrWeightLayout  format,
+              const char     *ud_mix,
+              const char     *ud_other,
+              Acc            *acc)
+{
+  if (ud_mix != NULL)
+    {
+      Acc other;
+      derive (model, ud_mix, HR_WEIGHT_LAYOUT_GGUF_MIX, acc);
+      derive (model, ud_other, HR_WEIGHT_LAYOUT_GGUF_MIX, &other);
+      /* experts from the low mix, all the rest from the higher one */
+      if (hr_model_is_moe (model))
+        {
+          double low_expert_share = acc->expert_bytes;
+          *acc = other;
+          acc->bytes = other.bytes - other.expert_bytes + low_expert_share;
+          acc->expert_bytes = low_expert_share;
+        }
+      /* a dense model has no routed experts: its UD file is the named mix (unsloth's
+       * gemma-4-31B-it UD-Q4_K_XL: llama-bench prints "Q4_K - Medium", 17.46 GiB — llama.cpp
+       * PR #22078) */
+    }
+  else if (g_ascii_strcasecmp (quant, "MXFP4") == 0)
+    /* a GGUF file of the MXFP4 checkpoint (convert_hf_to_gguf, llama-quantize MXFP4_MOE):
+     * experts MXFP4, every other matrix Q8_0 */
+    derive (model, "MXFP4_MOE", HR_WEIGHT_LAYOUT_GGUF_MIX, acc);
+  else
+    derive (model, quant, format, acc);
+}
+
+/* Parameters the architecture does not show (vision towers, recurrent-layer projections,
+ * biases of some families) still ship in the file: when they are more than rounding of the
+ * published total, count them at the mix's average width of the repeating layers.  Adds
+ * their bytes to @acc; returns their count and sets @residual_bytes. */
+static double
+add_residual (const HrModel *model,
+              Acc           *acc,
+              double        *residual_bytes)
+{
+  double residual = 0;
+
+  *residual_bytes = 0;
+  if (isfinite (model->total_params) && acc->params > 0 &&
+      model->total_params > acc->params * 1.02)
+    {
+      double body = acc->bytes - acc->embd_bytes - acc->output_bytes;
+      double body_params = acc->params - (double) model->vocab * model->hidden *
+                           (model->tie_embeddings ? 1 : 2);
+      residual = model->total_params - acc->params;
+      *residual_bytes = residual * body / MAX (body_params, 1);
+      acc->bytes += *residual_bytes;
+    }
+  return residual;
+}
+
+/* The derived parts scaled to a known total of @bytes. */
+static void
+scale_to (HrWeights *out,
+          double     bytes)
+{
+  double scale = bytes / MAX (out->bytes, 1);
+
+  out->bytes = bytes;
+  out->expert_bytes *= scale;
+  out->embd_bytes *= scale;
+  out->output_bytes *= scale;
+  out->mtp_bytes *= scale;
+}
+
+/* A size known better than the derivation: the official 16-bit checkpoint (exactly 2 bytes
+ * per parameter), the GGUF file being sized, or a measured file of the quant. */
+static void
+use_known_size (const HrModel  *model,
+                const char     *quant,
+                HrWeightLayout  format,
+                HrWeights      *out)
+{
+  const HrQuantSize *measured;
+
+  if (format == HR_WEIGHT_LAYOUT_FLOAT16 && isfinite (model->total_params))
+    {
+      scale_to (out, model->total_params * 2);
+      out->source = HR_WEIGHTS_CHECKPOINT;
+    }
+
+  if (model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_bytes > 0 &&
+      (model->gguf_quant == NULL || hr_quant_same (model->gguf_quant, quant)))
+    {
+      scale_to (out, (double) model->gguf_bytes);
+      out->expert_bytes = (double) model->gguf_expert_bytes;
+      out->source = HR_WEIGHTS_GGUF;
+    }
+  else if ((measured = hr_model_find_size (model, quant)) != NULL && measured->bytes > 0)
+    {
+      scale_to (out, (double) measured->bytes);
+      out->source = format == HR_WEIGHT_LAYOUT_GGUF_MIX ? HR_WEIGHTS_MEASURED : HR_WEIGHTS_CHECKPOINT;
+      out->source_detail = measured->source;
+    }
+}
+
+/* Read per decoded token: everything but the embedding table (one row is looked up), the
+ * experts not chosen and the MTP blocks (not run without speculative decoding); and the bytes
+ * of one repeating layer. */
+static void
+set_read_per_token (const HrModel *model,
+                    double         residual_bytes,
+                    double         derived_bytes,
+                    HrWeights     *out)
+{
+  double k_frac = hr_model_is_moe (model) ? (double) model->n_experts_used / model->n_experts : 1.0;
+  double mtp = MIN (out->mtp_bytes, out->bytes * 0.5);
+
+  out->active_bytes = out->bytes - out->embd_bytes - mtp -
+                      (out->expert_bytes * (1.0 - k_frac)) * (1.0 - mtp / MAX (out->bytes, 1));
+  if (model->tie_embeddings)
+    out->active_bytes += out->embd_bytes; /* the tied table is the output head too */
+  if (residual_bytes > 0 && hr_model_state_bytes (model) <= 0)
+    {
+      /* residual tensors of non-hybrid models are mostly vision towers: not read when
+       * decoding text */
+      double res = residual_bytes * (out->bytes / MAX (derived_bytes, 1));
+      out->active_bytes -= MIN (res, out->active_bytes * 0.5);
+    }
+  out->layer_bytes = (out->bytes - out->embd_bytes - mtp -
+                      (model->tie_embeddings ? 0 : out->output_bytes)) / MAX (model->n_layers, 1);
+}
+
 static gboolean
 compute_uncached (const HrModel  *model,
                   const char     *quant,
@@ -481,9 +612,8 @@ compute_uncached (const HrModel  *model,
   HrWeightLayout format;
   const char *ud_other = NULL;
   const char *ud_mix;
-  const HrQuantSize *measured;
   Acc acc;
-  double residual = 0, residual_bytes = 0, scale, k_frac, mtp;
+  double residual, residual_bytes;
 
   memset (out, 0, sizeof *out);
   format = hr_quant_weight_layout (quant);
@@ -496,43 +626,8 @@ compute_uncached (const HrModel  *model,
       return FALSE;
     }
 
-  if (ud_mix != NULL)
-    {
-      Acc other;
-      derive (model, ud_mix, HR_WEIGHT_LAYOUT_GGUF_MIX, &acc);
-      derive (model, ud_other, HR_WEIGHT_LAYOUT_GGUF_MIX, &other);
-      /* experts from the low mix, all the rest from the higher one */
-      if (hr_model_is_moe (model))
-        {
-          double low_expert_share = acc.expert_bytes;
-          acc = other;
-          acc.bytes = other.bytes - other.expert_bytes + low_expert_share;
-          acc.expert_bytes = low_expert_share;
-        }
-      /* a dense model has no routed experts: its UD file is the named mix (unsloth's
-       * gemma-4-31B-it UD-Q4_K_XL: llama-bench prints "Q4_K - Medium", 17.46 GiB — llama.cpp
-       * PR #22078) */
-    }
-  else if (g_ascii_strcasecmp (quant, "MXFP4") == 0)
-    /* a GGUF file of the MXFP4 checkpoint (convert_hf_to_gguf, llama-quantize MXFP4_MOE):
-     * experts MXFP4, every other matrix Q8_0 */
-    derive (model, "MXFP4_MOE", HR_WEIGHT_LAYOUT_GGUF_MIX, &acc);
-  else
-    derive (model, quant, format, &acc);
-
-  /* Parameters the architecture does not show (vision towers, recurrent-layer projections,
-   * biases of some families) still ship in the file: when they are more than rounding of the
-   * published total, count them at the mix's average width of the repeating layers. */
-  if (isfinite (model->total_params) && acc.params > 0 &&
-      model->total_params > acc.params * 1.02)
-    {
-      double body = acc.bytes - acc.embd_bytes - acc.output_bytes;
-      double body_params = acc.params - (double) model->vocab * model->hidden *
-                           (model->tie_embeddings ? 1 : 2);
-      residual = model->total_params - acc.params;
-      residual_bytes = residual * body / MAX (body_params, 1);
-      acc.bytes += residual_bytes;
-    }
+  derive_quant (model, quant, format, ud_mix, ud_other, &acc);
+  residual = add_residual (model, &acc, &residual_bytes);
 
   out->bytes = acc.bytes;
   out->derived_bytes = acc.bytes;
@@ -543,61 +638,9 @@ compute_uncached (const HrModel  *model,
   out->mtp_bytes = acc.mtp_bytes;
   out->source = HR_WEIGHTS_DERIVED;
   out->source_detail = NULL;
-
-  /* 16-bit: the official checkpoint is exactly 2 bytes per parameter. */
-  if (format == HR_WEIGHT_LAYOUT_FLOAT16 && isfinite (model->total_params) && !derived_only)
-    {
-      scale = model->total_params * 2 / MAX (out->bytes, 1);
-      out->bytes = model->total_params * 2;
-      out->expert_bytes *= scale;
-      out->embd_bytes *= scale;
-      out->output_bytes *= scale;
-      out->mtp_bytes *= scale;
-      out->source = HR_WEIGHTS_CHECKPOINT;
-    }
-
-  if (derived_only)
-    ;
-  else if (model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_bytes > 0 &&
-           (model->gguf_quant == NULL || hr_quant_same (model->gguf_quant, quant)))
-    {
-      scale = (double) model->gguf_bytes / MAX (out->bytes, 1);
-      out->bytes = (double) model->gguf_bytes;
-      out->expert_bytes = (double) model->gguf_expert_bytes;
-      out->embd_bytes *= scale;
-      out->output_bytes *= scale;
-      out->mtp_bytes *= scale;
-      out->source = HR_WEIGHTS_GGUF;
-    }
-  else if ((measured = hr_model_find_size (model, quant)) != NULL && measured->bytes > 0)
-    {
-      scale = (double) measured->bytes / MAX (out->bytes, 1);
-      out->bytes = (double) measured->bytes;
-      out->expert_bytes *= scale;
-      out->embd_bytes *= scale;
-      out->output_bytes *= scale;
-      out->mtp_bytes *= scale;
-      out->source = format == HR_WEIGHT_LAYOUT_GGUF_MIX ? HR_WEIGHTS_MEASURED : HR_WEIGHTS_CHECKPOINT;
-      out->source_detail = measured->source;
-    }
-
-  /* Read per decoded token: everything but the embedding table (one row is looked up), the
-   * experts not chosen and the MTP blocks (not run without speculative decoding). */
-  k_frac = hr_model_is_moe (model) ? (double) model->n_experts_used / model->n_experts : 1.0;
-  mtp = MIN (out->mtp_bytes, out->bytes * 0.5);
-  out->active_bytes = out->bytes - out->embd_bytes - mtp -
-                      (out->expert_bytes * (1.0 - k_frac)) * (1.0 - mtp / MAX (out->bytes, 1));
-  if (model->tie_embeddings)
-    out->active_bytes += out->embd_bytes; /* the tied table is the output head too */
-  if (residual_bytes > 0 && hr_model_state_bytes (model) <= 0)
-    {
-      /* residual tensors of non-hybrid models are mostly vision towers: not read when
-       * decoding text */
-      double res = residual_bytes * (out->bytes / MAX (acc.bytes, 1));
-      out->active_bytes -= MIN (res, out->active_bytes * 0.5);
-    }
-  out->layer_bytes = (out->bytes - out->embd_bytes - mtp -
-                      (model->tie_embeddings ? 0 : out->output_bytes)) / MAX (model->n_layers, 1);
+  if (!derived_only)
+    use_known_size (model, quant, format, out);
+  set_read_per_token (model, residual_bytes, acc.bytes, out);
   return TRUE;
 }
 
