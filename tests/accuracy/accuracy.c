@@ -58,9 +58,6 @@
 #define TARGET_VLLM_TOKENS_MEDIAN 0.05
 #define TARGET_VLLM_TOKENS_WORST  0.15
 
-/* Expert matrices below this many weights decode far under the bandwidth-bound rate */
-#define SMALL_EXPERT_WEIGHTS 2.5e6
-
 /* GGUF metadata besides tensors: tokenizer strings, scores, types and BPE merges, about 40
  * bytes per vocabulary entry (Llama 3: 128,256 tokens, 280,147 merges ≈ 5 MB), plus tensor
  * infos and alignment. */
@@ -1409,19 +1406,6 @@ run_bench (Report          *rep,
       if (c.model->n_layers > 0 && c.gpu->form == HR_FORM_UNIFIED && c.n_gpus > 1)
         {
           exclude (rep, dataset, "several unified-memory machines");
-          continue;
-        }
-      if (!c.prefill && version == HR_ENGINE_VERSION_CURRENT && hr_model_is_moe (c.model) &&
-          (double) c.model->moe_intermediate * c.model->hidden < SMALL_EXPERT_WEIGHTS)
-        {
-          /* Gemma 4 26B-A4B (128 experts of 704 × 2816, 8 per token) on an RTX 3090 decodes at
-           * 61 % of the bandwidth-bound rate, 69 µs per MoE layer more than modelled.  Not the
-           * experts' size: gpt-oss-20b (32 experts of 2880 × 2880, 4 per token) on the same GPU
-           * runs 76 µs per MoE layer slow too (kept: +50 %), yet on GB10 at the bandwidth-bound
-           * rate (−6 %), so a fixed cost per MoE layer fitted on the 3090 would put GB10 17 % low.
-           * Three rows on two devices do not pin the mechanism; kept visible here. */
-          exclude (rep, dataset, "decode of a MoE with many small experts (under 2.5 M weights each): "
-                                 "RTX 3090 runs 69 µs per MoE layer over the model, GB10 does not; not modelled");
           continue;
         }
       evaluate_speed (rep, &c, dataset);
