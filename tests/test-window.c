@@ -197,6 +197,40 @@ test_coalesce (void)
   hr_test_window_close (window);
 }
 
+/* The verdict banner wears the verdict's style and no other. */
+static void
+assert_verdict_style (HrSizeView *view)
+{
+  const char *want = hr_size_verdict_css (hr_size_view_get_estimate (view)->verdict);
+  static const char * const all[] = { "verdict-fits", "verdict-tight", "verdict-exceeds", "verdict-error" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    g_assert_cmpint (gtk_widget_has_css_class (view->verdict_banner, all[i]), ==, g_str_equal (all[i], want));
+}
+
+static void
+test_verdict_style (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+
+  assert_verdict_style (view);
+  g_assert_true (hr_size_view_select_gpu (view, "rtx-4090-24gb", 1));
+  g_assert_true (hr_size_view_select_model (view, "qwen3-32b"));
+  hr_size_view_select_quant (view, "Q8_0");
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 32768);
+  hr_test_wait_size_view (view);
+  g_assert_cmpstr (hr_size_view_get_verdict_text (view), ==, "Does not fit");
+  assert_verdict_style (view);
+  g_assert_true (hr_size_view_select_model (view, "llama-3.1-8b"));
+  hr_size_view_select_quant (view, "Q4_K_M");
+  gtk_adjustment_set_value (hr_size_view_get_context_adjustment (view), 8192);
+  hr_test_wait_size_view (view);
+  g_assert_cmpstr (hr_size_view_get_verdict_text (view), !=, "Does not fit");
+  assert_verdict_style (view);
+  hr_test_window_close (window);
+}
+
 /* The KV-cache and backend rows list core's tables, and a position is the id at it. */
 static void
 test_choice_rows (void)
@@ -732,6 +766,7 @@ main (int   argc,
   g_test_add_func ("/window/coalesce", test_coalesce);
   g_test_add_func ("/window/advice-once", test_advice_once);
   g_test_add_func ("/window/choice-rows", test_choice_rows);
+  g_test_add_func ("/window/verdict-style", test_verdict_style);
   g_test_add_func ("/window/settings-restore", test_settings_restore);
   g_test_add_func ("/window/picker-search", test_picker_search);
   g_test_add_func ("/window/quant-search", test_quant_search);

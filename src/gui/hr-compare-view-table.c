@@ -46,10 +46,6 @@ struct _HrCompareColumnWidgets
   gboolean held;             /* out of the grid, kept by us while it moves */
 };
 
-static const char * const verdict_classes[] = {
-  "verdict-fits", "verdict-tight", "verdict-exceeds", "verdict-error",
-};
-
 static void
 column_widgets_free (HrCompareColumnWidgets *cw)
 {
@@ -334,9 +330,7 @@ column_widgets_update (HrCompareColumnWidgets *cw,
         gtk_widget_remove_css_class (value, "dim-label");
     }
 
-  for (guint i = 0; i < G_N_ELEMENTS (verdict_classes); i++)
-    gtk_widget_remove_css_class (cw->cells[HR_COMPARE_VERDICT], verdict_classes[i]);
-  gtk_widget_add_css_class (cw->cells[HR_COMPARE_VERDICT], col->verdict_css);
+  hr_table_set_verdict_class (cw->cells[HR_COMPARE_VERDICT], col->verdict_css);
   gtk_image_set_from_icon_name (cw->verdict_icon, col->verdict_icon);
 
   g_free (cw->command);

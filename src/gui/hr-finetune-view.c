@@ -84,10 +84,6 @@ struct _HrFinetuneView
 
 G_DEFINE_FINAL_TYPE (HrFinetuneView, hr_finetune_view, GTK_TYPE_WIDGET)
 
-static const char * const verdict_classes[] = {
-  "verdict-fits", "verdict-tight", "verdict-exceeds", "verdict-error",
-};
-
 static void schedule_recompute (HrFinetuneView *self);
 
 /* Small helpers ------------------------------------------------------------------------------ */
@@ -238,10 +234,7 @@ apply_table (HrFinetuneView *self)
       hr_table_set_label (self->values[m][ROW_VERDICT], ms->verdict_text);
       hr_table_set_label (self->details[m][ROW_VERDICT], NULL);
       gtk_image_set_from_icon_name (self->verdict_icons[m], ms->verdict_icon);
-      for (guint i = 0; i < G_N_ELEMENTS (verdict_classes); i++)
-        gtk_widget_remove_css_class (self->cells[m][ROW_VERDICT], verdict_classes[i]);
-      if (ms->verdict_css != NULL)
-        gtk_widget_add_css_class (self->cells[m][ROW_VERDICT], ms->verdict_css);
+      hr_table_set_verdict_class (self->cells[m][ROW_VERDICT], ms->verdict_css);
       hr_table_set_label (self->values[m][ROW_SMALLEST], ms->smallest);
       hr_table_set_label (self->details[m][ROW_SMALLEST], ms->smallest_detail);
 
@@ -305,10 +298,7 @@ apply_state (HrFinetuneView *self)
   gtk_label_set_label (self->verdict_title, st->verdict_title);
   gtk_label_set_label (self->verdict_detail, st->verdict_detail);
   gtk_image_set_from_icon_name (self->verdict_icon, st->verdict_icon);
-  for (guint i = 0; i < G_N_ELEMENTS (verdict_classes); i++)
-    gtk_widget_remove_css_class (self->verdict_banner, verdict_classes[i]);
-  if (st->verdict_css != NULL)
-    gtk_widget_add_css_class (self->verdict_banner, st->verdict_css);
+  hr_table_set_verdict_class (self->verdict_banner, st->verdict_css);
   gtk_label_set_label (self->formula_label, st->formula);
   apply_table (self);
   apply_chart (self);

@@ -16,18 +16,6 @@
 /* Applying the state ---------------------------------------------------------------------- */
 
 static void
-set_verdict_class (HrSizeView *self,
-                   const char *css)
-{
-  static const char * const classes[] = { "verdict-fits", "verdict-tight", "verdict-exceeds", "verdict-error" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    if (g_strcmp0 (classes[i], css) != 0)
-      gtk_widget_remove_css_class (self->verdict_banner, classes[i]);
-  gtk_widget_add_css_class (self->verdict_banner, css);
-}
-
-static void
 set_label (GtkLabel   *label,
            const char *text)
 {
@@ -43,7 +31,7 @@ hr_size_view_apply_state (HrSizeView *self)
 
   set_label (self->title_label, st->title);
   set_label (self->subtitle_label, st->subtitle);
-  set_verdict_class (self, st->verdict_css);
+  hr_table_set_verdict_class (self->verdict_banner, st->verdict_css);
   gtk_image_set_from_icon_name (self->verdict_icon, st->verdict_icon);
   gtk_label_set_label (self->verdict_title, st->verdict_title);
   gtk_label_set_label (self->verdict_detail, st->verdict_detail);

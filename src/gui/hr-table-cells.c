@@ -47,6 +47,19 @@ hr_table_cell_label (GtkWidget     *box,
 }
 
 void
+hr_table_set_verdict_class (GtkWidget  *widget,
+                            const char *css)
+{
+  static const char * const classes[] = { "verdict-fits", "verdict-tight", "verdict-exceeds", "verdict-error" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    if (g_strcmp0 (classes[i], css) != 0)
+      gtk_widget_remove_css_class (widget, classes[i]);
+  if (css != NULL)
+    gtk_widget_add_css_class (widget, css);
+}
+
+void
 hr_table_set_label (GtkLabel   *label,
                     const char *text)
 {

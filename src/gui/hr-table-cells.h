@@ -22,6 +22,10 @@ GtkLabel       *hr_table_cell_label         (GtkWidget      *box,
                                              const char     *css,
                                              PangoWrapMode   wrap,
                                              int             max_chars);
+/* Gives @widget (a verdict cell or banner) the verdict style @css ("verdict-fits" …
+ * "verdict-error", as the states name it) in place of any other; NULL: none. */
+void            hr_table_set_verdict_class  (GtkWidget      *widget,
+                                             const char     *css);
 /* Shows @text in @label, hiding the label when there is none. */
 void            hr_table_set_label          (GtkLabel       *label,
                                              const char     *text);
