@@ -479,6 +479,60 @@ test_session_views (void)
   hr_test_window_close (window);
 }
 
+/* Each of Fine-tune's method, optimizer and sharding rows lists every value in its enum's
+ * order, as the state words it; choosing a position chooses that value. */
+static void
+assert_row_lists (AdwComboRow  *row,
+                  guint         n,
+                  const char *(*display) (guint value))
+{
+  GListModel *list = adw_combo_row_get_model (row);
+
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (list), i), ==, display (i));
+}
+
+static const char *
+method_display (guint value)
+{
+  return hr_ft_method_display ((HrFtMethod) value);
+}
+
+static const char *
+optimizer_display (guint value)
+{
+  return hr_optimizer_display ((HrOptimizer) value);
+}
+
+static const char *
+sharding_display (guint value)
+{
+  return hr_sharding_display ((HrSharding) value);
+}
+
+static void
+test_finetune_rows (void)
+{
+  HrWindow *window = open_window ();
+  HrFinetuneView *ft = HR_FINETUNE_VIEW (hr_window_get_view (window, "finetune"));
+
+  assert_row_lists (hr_finetune_view_get_method_row (ft), HR_FT_N_METHODS, method_display);
+  assert_row_lists (hr_finetune_view_get_optimizer_row (ft), HR_FT_N_OPTIMIZERS, optimizer_display);
+  assert_row_lists (hr_finetune_view_get_sharding_row (ft), HR_FT_N_SHARDINGS, sharding_display);
+  g_assert_true (hr_window_set_visible_view (window, "finetune"));
+  adw_combo_row_set_selected (hr_finetune_view_get_optimizer_row (ft), HR_OPT_SGD);
+  adw_combo_row_set_selected (hr_finetune_view_get_sharding_row (ft), HR_SHARD_ZERO2);
+  wait_idle (window);
+  g_assert_cmpint (hr_finetune_view_get_state (ft)->ft.optimizer, ==, HR_OPT_SGD);
+  g_assert_cmpint (hr_finetune_view_get_state (ft)->ft.sharding, ==, HR_SHARD_ZERO2);
+  adw_combo_row_set_selected (hr_finetune_view_get_optimizer_row (ft), HR_OPT_ADAMW);
+  adw_combo_row_set_selected (hr_finetune_view_get_sharding_row (ft), HR_SHARD_NONE);
+  hr_window_set_visible_view (window, "size");
+  wait_idle (window);
+  hr_test_window_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -492,6 +546,7 @@ main (int   argc,
   g_test_add_func ("/compare-window/lazy", test_compare_lazy);
   g_test_add_func ("/compare-window/finetune", test_finetune);
   g_test_add_func ("/compare-window/session-views", test_session_views);
+  g_test_add_func ("/compare-window/finetune-rows", test_finetune_rows);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -12,6 +12,10 @@
 
 #define FIT_MAX_GPUS 8
 
+G_STATIC_ASSERT (HR_FT_FULL + 1 == HR_FT_N_METHODS);
+G_STATIC_ASSERT (HR_OPT_SGD + 1 == HR_FT_N_OPTIMIZERS);
+G_STATIC_ASSERT (HR_SHARD_ZERO3 + 1 == HR_FT_N_SHARDINGS);
+
 const char *
 hr_ft_method_display (HrFtMethod method)
 {

@@ -14,7 +14,11 @@
 
 G_BEGIN_DECLS
 
+/* How many HrFtMethod, HrOptimizer and HrSharding values there are (the view's rows list them
+ * all, in this order). */
 #define HR_FT_N_METHODS 3
+#define HR_FT_N_OPTIMIZERS 3
+#define HR_FT_N_SHARDINGS 3
 
 /* The breakdown's rows, top to bottom. */
 typedef enum

@@ -512,12 +512,33 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   widget_class->size_allocate = hr_finetune_view_size_allocate;
 }
 
+/* The method, optimizer and sharding rows: every value, in the enums' order (a position is
+ * the value), worded as the state words them. */
+static void
+fill_choice_rows (HrFinetuneView *self)
+{
+  g_autoptr(GtkStringList) methods = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) optimizers = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) shardings = gtk_string_list_new (NULL);
+
+  for (guint i = 0; i < HR_FT_N_METHODS; i++)
+    gtk_string_list_append (methods, hr_ft_method_display ((HrFtMethod) i));
+  for (guint i = 0; i < HR_FT_N_OPTIMIZERS; i++)
+    gtk_string_list_append (optimizers, hr_optimizer_display ((HrOptimizer) i));
+  for (guint i = 0; i < HR_FT_N_SHARDINGS; i++)
+    gtk_string_list_append (shardings, hr_sharding_display ((HrSharding) i));
+  adw_combo_row_set_model (self->method_row, G_LIST_MODEL (methods));
+  adw_combo_row_set_model (self->optimizer_row, G_LIST_MODEL (optimizers));
+  adw_combo_row_set_model (self->sharding_row, G_LIST_MODEL (shardings));
+}
+
 static void
 hr_finetune_view_init (HrFinetuneView *self)
 {
   GtkAdjustment *adjustments[4];
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  fill_choice_rows (self);
 
   hr_ft_state_init (&self->state);
   hr_picker_set_placeholder (self->model_picker, _("Search models by name, family or vendor"));
