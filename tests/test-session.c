@@ -313,6 +313,45 @@ test_advice_once (void)
   g_assert_cmpuint (counts.advice, ==, 3);
 }
 
+/* The schema's choices for "kv-type" and "backend" are core's lists, as the Size view's rows
+ * show them: a KV type or backend added in core and not in the schema (or the other way round)
+ * fails here. */
+static void
+assert_choices (GSettingsSchema    *schema,
+                const char         *key,
+                const char * const *want)
+{
+  g_autoptr(GSettingsSchemaKey) k = g_settings_schema_get_key (schema, key);
+  g_autoptr(GVariant) range = g_settings_schema_key_get_range (k);
+  const char *type;
+  g_autoptr(GVariant) values = NULL;
+  g_autofree const char **got = NULL;
+
+  g_variant_get (range, "(&sv)", &type, &values);
+  g_assert_cmpstr (type, ==, "enum");
+  got = g_variant_get_strv (values, NULL);
+  g_assert_cmpstrv (got, want);
+}
+
+static void
+test_schema_choices (void)
+{
+  g_autoptr(GSettingsSchema) schema = g_settings_schema_source_lookup (g_settings_schema_source_get_default (),
+                                                                       APP_ID, TRUE);
+  const char *kv[HR_N_KV_TYPES + 1] = { NULL };
+  const char *backends[HR_N_BACKENDS + 2] = { "auto", NULL };
+  guint n = 0;
+  const HrBackend *choices = hr_backend_choices (&n);
+
+  g_assert_nonnull (schema);
+  for (guint i = 0; i < HR_N_KV_TYPES; i++)
+    kv[i] = hr_kv_type_to_string (i);
+  for (guint i = 0; i < n; i++)
+    backends[i + 1] = hr_backend_to_string (choices[i]);
+  assert_choices (schema, "kv-type", kv);
+  assert_choices (schema, "backend", backends);
+}
+
 /* Server (on this thread's main context: the manager fetches asynchronously) ------------------ */
 
 static void
@@ -405,6 +444,7 @@ main (int   argc,
   g_test_add_func ("/session/settings", test_settings);
   g_test_add_func ("/session/advice", test_advice);
   g_test_add_func ("/session/advice-once", test_advice_once);
+  g_test_add_func ("/session/schema-choices", test_schema_choices);
   g_test_add_func ("/session/pricing-refresh", test_pricing_refresh);
   return g_test_run ();
 }
