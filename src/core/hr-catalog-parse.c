@@ -21,6 +21,7 @@
 /* Where a field goes, for the field tables below. */
 #define MODEL(member) G_STRUCT_OFFSET (HrModel, member)
 #define GROUP(member) G_STRUCT_OFFSET (HrLayerGroup, member)
+#define SIZE(member)  G_STRUCT_OFFSET (HrQuantSize, member)
 #define GPU(member)   G_STRUCT_OFFSET (HrGpu, member)
 #define MIX(member)   G_STRUCT_OFFSET (HrQuantMix, member)
 #define TYPE(member)  G_STRUCT_OFFSET (FileType, member)
@@ -128,11 +129,20 @@ parse_kv_group (const HrEntry *entry,
 
   if (group->kind == HR_LAYER_RECURRENT)
     {
-      /* conv_bytes is part of the state, NAN when not known */
-      return hr_entry_read_number (entry, object, "state_bytes", TRUE, 0, FALSE, 1e12,
-                                   &group->state_bytes, error) &&
-             hr_entry_read_number (entry, object, "conv_bytes", FALSE, 0, FALSE,
-                                   group->state_bytes, &group->conv_bytes, error);
+      static const HrField state[] = {
+        { "state_bytes", HR_FIELD_BYTES, GROUP (state_bytes), TRUE, 0, 1e12 },
+      };
+
+      if (!hr_entry_read_fields (entry, object, state, G_N_ELEMENTS (state), group, error))
+        return FALSE;
+      {
+        /* Part of the state; NAN when not known. */
+        const HrField conv[] = {
+          { "conv_bytes", HR_FIELD_BYTES, GROUP (conv_bytes), FALSE, 0, group->state_bytes },
+        };
+
+        return hr_entry_read_fields (entry, object, conv, G_N_ELEMENTS (conv), group, error);
+      }
     }
   {
     const HrField shape[] = {
@@ -203,6 +213,12 @@ parse_kv_groups (const HrEntry *entry,
   return TRUE;
 }
 
+static const HrField size_fields[] = {
+  /* Whole files in bytes: at most 10 PB, and exact as a double. */
+  { "bytes", HR_FIELD_INT64, SIZE (bytes), TRUE, 1, 1e16 },
+  { "source", HR_FIELD_STRING, SIZE (source), FALSE, 0, MAX_SOURCE_CHARS },
+};
+
 static gboolean
 parse_sizes (const HrEntry *entry,
              JsonObject    *object,
@@ -234,8 +250,7 @@ parse_sizes (const HrEntry *entry,
       const HrEntry sub = { entry->file, label };
       JsonObject *size = hr_entry_array_object (&sub, array, i, error);
       g_autofree char *quant = NULL;
-      g_autofree char *source = NULL;
-      gint64 bytes;
+      HrQuantSize found = { NULL };
       gboolean ok;
 
       if (size == NULL)
@@ -251,14 +266,13 @@ parse_sizes (const HrEntry *entry,
           hr_entry_error (error, &sub, "quant", _("“%s” is listed twice"), quant);
           ok = FALSE;
         }
-      /* Whole files in bytes: at most 10 PB, and exact as a double. */
-      ok = ok && hr_entry_read_int (&sub, size, "bytes", TRUE, 1,
-                                    G_GINT64_CONSTANT (10000000000000000), 0, &bytes, error);
-      ok = ok && hr_entry_read_string (&sub, size, "source", FALSE, MAX_SOURCE_CHARS, &source,
+      ok = ok && hr_entry_read_fields (&sub, size, size_fields, G_N_ELEMENTS (size_fields), &found,
                                        error);
+      if (ok)
+        hr_model_add_size (model, quant, found.bytes, found.source);
+      g_free (found.source);
       if (!ok)
         return FALSE;
-      hr_model_add_size (model, quant, (guint64) bytes, source);
     }
   return TRUE;
 }
@@ -310,6 +324,17 @@ static const HrField model_fields[] = {
   { "source", HR_FIELD_STRING, MODEL (source), FALSE, 0, MAX_SOURCE_CHARS },
 };
 
+/* Billions of parameters: the largest open model is a few trillion; 10^5 B leaves room. */
+static const HrField model_params[] = {
+  { "total_params_b", HR_FIELD_NUMBER, MODEL (total_params), FALSE, 0, 1e5 },
+  { "active_params_b", HR_FIELD_NUMBER, MODEL (active_params), FALSE, 0, 1e5 },
+};
+
+static const HrField model_extent[] = {
+  { "vision_params_b", HR_FIELD_NUMBER, MODEL (vision_params), FALSE, 0, 1e3 },
+  { "max_context", HR_FIELD_INT64, MODEL (max_context), FALSE, 1, 4294967296.0 },
+};
+
 static gpointer
 parse_model (const char  *file,
              JsonArray   *array,
@@ -321,8 +346,6 @@ parse_model (const char  *file,
   HrEntry entry = { file, NULL };
   JsonObject *object;
   JsonObject *arch;
-  double total_b, active_b, vision_b;
-  gint64 max_context;
   gboolean ok;
 
   hr_entry_set_label (&entry, "model", index, NULL);
@@ -333,20 +356,16 @@ parse_model (const char  *file,
   ok = ok && hr_entry_read_fields (&entry, object, model_fields, G_N_ELEMENTS (model_fields),
                                    model, error);
 
-  /* Billions of parameters: the largest open model is a few trillion; 10^5 B leaves room. */
-  ok = ok && hr_entry_read_number (&entry, object, "total_params_b", FALSE, 0, TRUE, 1e5, &total_b,
-                                   error);
-  ok = ok && hr_entry_read_number (&entry, object, "active_params_b", FALSE, 0, TRUE, 1e5,
-                                   &active_b, error);
-  if (ok && isfinite (total_b) && isfinite (active_b) && active_b > total_b)
+  ok = ok && hr_entry_read_fields (&entry, object, model_params, G_N_ELEMENTS (model_params),
+                                   model, error);
+  if (ok && isfinite (model->total_params) && isfinite (model->active_params) &&
+      model->active_params > model->total_params)
     {
       hr_entry_error (error, &entry, "active_params_b", _("exceeds total_params_b"));
       ok = FALSE;
     }
-  ok = ok && hr_entry_read_number (&entry, object, "vision_params_b", FALSE, 0, TRUE, 1e3,
-                                   &vision_b, error);
-  ok = ok && hr_entry_read_int (&entry, object, "max_context", FALSE, 1,
-                                G_GINT64_CONSTANT (1) << 32, 0, &max_context, error);
+  ok = ok && hr_entry_read_fields (&entry, object, model_extent, G_N_ELEMENTS (model_extent),
+                                   model, error);
 
   ok = ok && hr_entry_read_object (&entry, object, "arch", &arch, error);
   ok = ok && parse_arch (&entry, arch, model, error);
@@ -358,10 +377,10 @@ parse_model (const char  *file,
     return NULL;
 
   model->origin = HR_MODEL_ORIGIN_CATALOG;
-  model->total_params = isfinite (total_b) ? total_b * 1e9 : NAN;
-  model->active_params = isfinite (active_b) ? active_b * 1e9 : NAN;
-  model->vision_params = isfinite (vision_b) ? vision_b * 1e9 : 0;
-  model->max_context = max_context;
+  /* Billions in the file; unknown (NAN) stays unknown, no vision tower is 0. */
+  model->total_params *= 1e9;
+  model->active_params *= 1e9;
+  model->vision_params = isfinite (model->vision_params) ? model->vision_params * 1e9 : 0;
   fill_unknown_params (model);
   return g_steal_pointer (&model);
 }
@@ -387,6 +406,7 @@ static const HrField gpu_specs[] = {
   { "memory_type", HR_FIELD_STRING, GPU (memory_type), FALSE, 0, MAX_SHORT_CHARS },
   { "interconnect", HR_FIELD_STRING, GPU (interconnect), FALSE, 0, MAX_NAME_CHARS },
   { "stack", HR_FIELD_STRING, GPU (stack), FALSE, 0, MAX_NAME_CHARS },
+  { "unified_share", HR_FIELD_NUMBER, GPU (unified_share), FALSE, 0, 1 },
 };
 
 static const HrField gpu_sources[] = {
@@ -407,7 +427,6 @@ parse_gpu (const char  *file,
   g_autofree char *backend = NULL;
   HrEntry entry = { file, NULL };
   JsonObject *object;
-  double share;
   gboolean ok;
 
   hr_entry_set_label (&entry, "GPU", index, NULL);
@@ -432,9 +451,7 @@ parse_gpu (const char  *file,
     }
 
   ok = ok && hr_entry_read_fields (&entry, object, gpu_specs, G_N_ELEMENTS (gpu_specs), gpu, error);
-  ok = ok && hr_entry_read_number (&entry, object, "unified_share", FALSE, 0, TRUE, 1, &share,
-                                   error);
-  if (ok && isfinite (share) && gpu->form != HR_FORM_UNIFIED)
+  if (ok && isfinite (gpu->unified_share) && gpu->form != HR_FORM_UNIFIED)
     {
       hr_entry_error (error, &entry, "unified_share", _("is only for unified-memory machines"));
       ok = FALSE;
@@ -447,7 +464,8 @@ parse_gpu (const char  *file,
     return NULL;
 
   /* 0 on a unified machine means the share is not known (DGX Spark). */
-  gpu->unified_share = isfinite (share) ? share : 0;
+  if (!isfinite (gpu->unified_share))
+    gpu->unified_share = 0;
   return g_steal_pointer (&gpu);
 }
 

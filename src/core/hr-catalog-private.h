@@ -88,7 +88,9 @@ typedef enum
   HR_FIELD_LABEL,       /* char *, shown translated (listed in data/catalog-strings.c) */
   HR_FIELD_CONFIDENCE,  /* char *: sourced, partly, inferred or user */
   HR_FIELD_NUMBER,      /* double, above 0 and at most max */
+  HR_FIELD_BYTES,       /* double, 0 to max */
   HR_FIELD_COUNT,       /* int in [min, max] */
+  HR_FIELD_INT64,       /* gint64 in [min, max] */
   HR_FIELD_BOOL,        /* gboolean */
 } HrFieldType;
 
@@ -115,26 +117,6 @@ gboolean    hr_entry_read_string       (const HrEntry *entry,
                                         gboolean       required,
                                         guint          max_chars,
                                         char         **out,
-                                        GError       **error);
-/* A number in [min, max] (min excluded when @min_exclusive); absent gives NAN. */
-gboolean    hr_entry_read_number       (const HrEntry *entry,
-                                        JsonObject    *object,
-                                        const char    *field,
-                                        gboolean       required,
-                                        double         min,
-                                        gboolean       min_exclusive,
-                                        double         max,
-                                        double        *out,
-                                        GError       **error);
-/* A whole number in [min, max]; absent gives @fallback. */
-gboolean    hr_entry_read_int          (const HrEntry *entry,
-                                        JsonObject    *object,
-                                        const char    *field,
-                                        gboolean       required,
-                                        gint64         min,
-                                        gint64         max,
-                                        gint64         fallback,
-                                        gint64        *out,
                                         GError       **error);
 gboolean    hr_entry_read_object       (const HrEntry *entry,
                                         JsonObject    *object,

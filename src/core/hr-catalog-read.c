@@ -295,16 +295,16 @@ hr_entry_read_string (const HrEntry *entry,
 }
 
 /* Reads a number in [min, max] (min excluded when @min_exclusive); absent gives NAN. */
-gboolean
-hr_entry_read_number (const HrEntry *entry,
-                      JsonObject    *object,
-                      const char    *field,
-                      gboolean       required,
-                      double         min,
-                      gboolean       min_exclusive,
-                      double         max,
-                      double        *out,
-                      GError       **error)
+static gboolean
+read_number (const HrEntry *entry,
+             JsonObject    *object,
+             const char    *field,
+             gboolean       required,
+             double         min,
+             gboolean       min_exclusive,
+             double         max,
+             double        *out,
+             GError       **error)
 {
   JsonNode *node;
   double value;
@@ -332,16 +332,16 @@ hr_entry_read_number (const HrEntry *entry,
 }
 
 /* Reads a whole number in [min, max]; absent gives @fallback. */
-gboolean
-hr_entry_read_int (const HrEntry *entry,
-                   JsonObject    *object,
-                   const char    *field,
-                   gboolean       required,
-                   gint64         min,
-                   gint64         max,
-                   gint64         fallback,
-                   gint64        *out,
-                   GError       **error)
+static gboolean
+read_int (const HrEntry *entry,
+          JsonObject    *object,
+          const char    *field,
+          gboolean       required,
+          gint64         min,
+          gint64         max,
+          gint64         fallback,
+          gint64        *out,
+          GError       **error)
 {
   JsonNode *node;
 
@@ -386,7 +386,7 @@ read_count (const HrEntry *entry,
 {
   gint64 value;
 
-  if (!hr_entry_read_int (entry, object, field, required, min, max, 0, &value, error))
+  if (!read_int (entry, object, field, required, min, max, 0, &value, error))
     return FALSE;
   *out = (int) value;
   return TRUE;
@@ -551,11 +551,15 @@ read_field (const HrEntry *entry,
       return hr_entry_read_string (entry, object, field->name, FALSE, 16, out, error) &&
              check_confidence (entry, *(char **) out, error);
     case HR_FIELD_NUMBER:
-      return hr_entry_read_number (entry, object, field->name, field->required, 0, TRUE,
-                                   field->max, out, error);
+    case HR_FIELD_BYTES:
+      return read_number (entry, object, field->name, field->required, 0,
+                          field->type == HR_FIELD_NUMBER, field->max, out, error);
     case HR_FIELD_COUNT:
       return read_count (entry, object, field->name, field->required, field->min,
                          (gint64) field->max, out, error);
+    case HR_FIELD_INT64:
+      return read_int (entry, object, field->name, field->required, field->min,
+                       (gint64) field->max, 0, out, error);
     case HR_FIELD_BOOL:
       return read_bool (entry, object, field->name, FALSE, out, error);
     default:
