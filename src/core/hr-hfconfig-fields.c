@@ -32,13 +32,26 @@ hr_cfg_has (Cfg        *cfg,
 }
 
 void
+hr_cfg_invalid (Cfg        *cfg,
+                const char *format,
+                ...)
+{
+  va_list args;
+
+  /* The first wrong field is the error. */
+  if (cfg->error != NULL)
+    return;
+  va_start (args, format);
+  cfg->error = g_error_new_valist (HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID, format, args);
+  va_end (args);
+}
+
+void
 hr_cfg_type_error (Cfg        *cfg,
                    const char *key,
                    const char *what)
 {
-  if (cfg->error == NULL)
-    g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                 "config.json: %s is not %s", key, what);
+  hr_cfg_invalid (cfg, "config.json: %s is not %s", key, what);
 }
 
 void
@@ -77,10 +90,8 @@ hr_cfg_get_int_v (Cfg                *cfg,
         }
       if (v < (double) min || v > (double) max)
         {
-          if (cfg->error == NULL)
-            g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                         "config.json: %s is out of range (%.15g; expected %" G_GINT64_FORMAT
-                         " to %" G_GINT64_FORMAT ")", *k, v, min, max);
+          hr_cfg_invalid (cfg, "config.json: %s is out of range (%.15g; expected %" G_GINT64_FORMAT
+                          " to %" G_GINT64_FORMAT ")", *k, v, min, max);
           return def;
         }
       return (gint64) v;
@@ -103,51 +114,48 @@ hr_cfg_get_int (Cfg        *cfg,
   return (int) hr_cfg_get_int_v (cfg, keys, min, max, def, required);
 }
 
+/* The member @key when it holds a @type (a value's GType, or JSON_TYPE_ARRAY); NULL when it
+ * is absent, or is something else (then a type error naming @what). */
+static JsonNode *
+lookup_typed (Cfg        *cfg,
+              const char *key,
+              GType       type,
+              const char *what)
+{
+  JsonNode *node = hr_cfg_lookup (cfg, key);
+
+  if (node != NULL && json_node_get_value_type (node) != type)
+    {
+      hr_cfg_type_error (cfg, key, what);
+      return NULL;
+    }
+  return node;
+}
+
 gboolean
 hr_cfg_get_bool (Cfg        *cfg,
                  const char *key,
                  gboolean    def)
 {
-  JsonNode *node = hr_cfg_lookup (cfg, key);
+  JsonNode *node = lookup_typed (cfg, key, G_TYPE_BOOLEAN, "true or false");
 
-  if (node == NULL)
-    return def;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    {
-      hr_cfg_type_error (cfg, key, "true or false");
-      return def;
-    }
-  return json_node_get_boolean (node);
+  return node != NULL ? json_node_get_boolean (node) : def;
 }
 
 const char *
 hr_cfg_get_string (Cfg        *cfg,
                    const char *key)
 {
-  JsonNode *node = hr_cfg_lookup (cfg, key);
+  JsonNode *node = lookup_typed (cfg, key, G_TYPE_STRING, "a string");
 
-  if (node == NULL)
-    return NULL;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      hr_cfg_type_error (cfg, key, "a string");
-      return NULL;
-    }
-  return json_node_get_string (node);
+  return node != NULL ? json_node_get_string (node) : NULL;
 }
 
 JsonArray *
 hr_cfg_get_array (Cfg        *cfg,
                   const char *key)
 {
-  JsonNode *node = hr_cfg_lookup (cfg, key);
+  JsonNode *node = lookup_typed (cfg, key, JSON_TYPE_ARRAY, "a list");
 
-  if (node == NULL)
-    return NULL;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      hr_cfg_type_error (cfg, key, "a list");
-      return NULL;
-    }
-  return json_node_get_array (node);
+  return node != NULL ? json_node_get_array (node) : NULL;
 }

@@ -23,10 +23,8 @@ mixers_from_pattern (Cfg        *cfg,
 {
   if ((int) strlen (pattern) != a->n_layers)
     {
-      if (cfg->error == NULL)
-        g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                     "config.json: hybrid_override_pattern has %zu blocks for %d layers",
-                     strlen (pattern), a->n_layers);
+      hr_cfg_invalid (cfg, "config.json: hybrid_override_pattern has %zu blocks for %d layers",
+                      strlen (pattern), a->n_layers);
       return;
     }
   for (int i = 0; i < a->n_layers; i++)
@@ -36,10 +34,8 @@ mixers_from_pattern (Cfg        *cfg,
       case '*': a->mixer[i] = MIX_FULL; break;
       case 'E': case '-': a->mixer[i] = MIX_NONE; break;
       default:
-        if (cfg->error == NULL)
-          g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                       "config.json: hybrid_override_pattern has an unknown block “%c”",
-                       g_ascii_isprint (pattern[i]) ? pattern[i] : '?');
+        hr_cfg_invalid (cfg, "config.json: hybrid_override_pattern has an unknown block “%c”",
+                        g_ascii_isprint (pattern[i]) ? pattern[i] : '?');
         return;
       }
 }
@@ -52,10 +48,8 @@ mixers_from_layer_types (Cfg       *cfg,
 {
   if ((int) json_array_get_length (types) < a->n_layers)
     {
-      if (cfg->error == NULL)
-        g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                     "config.json: layer_types has %u entries for %d layers",
-                     json_array_get_length (types), a->n_layers);
+      hr_cfg_invalid (cfg, "config.json: layer_types has %u entries for %d layers",
+                      json_array_get_length (types), a->n_layers);
       return;
     }
   for (int i = 0; i < a->n_layers; i++)

@@ -104,6 +104,10 @@ JsonNode *hr_cfg_lookup (Cfg        *cfg,
                          const char *key);
 gboolean hr_cfg_has (Cfg        *cfg,
                      const char *key);
+/* Sets the config's error (the first one only) to a message about a wrong field. */
+void hr_cfg_invalid (Cfg        *cfg,
+                     const char *format,
+                     ...) G_GNUC_PRINTF (2, 3);
 void hr_cfg_type_error (Cfg        *cfg,
                         const char *key,
                         const char *what);

@@ -83,26 +83,34 @@ ssm_dtype_bytes (Cfg *cfg)
   return 4;
 }
 
-/* transformers' defaults for fields that published configs leave out
- * (Gemma3TextConfig: vocab_size 262208, max_position_embeddings 131072; Gemma2Config: 256000,
- * 8192). */
+/* transformers' defaults for fields that published configs leave out (Gemma3TextConfig:
+ * vocab_size 262208, max_position_embeddings 131072; Gemma2Config: 256000, 8192); 0 when the
+ * model type has none. */
+static const struct
+{
+  const char *type_prefix;
+  int vocab;
+  int context;
+} type_defaults[] = {
+  { "gemma3", 262208, 131072 },
+  { "gemma2", 256000, 8192 },
+};
+
 static int
 default_vocab (const char *model_type)
 {
-  if (hr_cfg_type_is (model_type, "gemma3"))
-    return 262208;
-  if (hr_cfg_type_is (model_type, "gemma2"))
-    return 256000;
+  for (guint i = 0; i < G_N_ELEMENTS (type_defaults); i++)
+    if (hr_cfg_type_is (model_type, type_defaults[i].type_prefix))
+      return type_defaults[i].vocab;
   return 0;
 }
 
 static int
 default_context (const char *model_type)
 {
-  if (hr_cfg_type_is (model_type, "gemma3"))
-    return 131072;
-  if (hr_cfg_type_is (model_type, "gemma2"))
-    return 8192;
+  for (guint i = 0; i < G_N_ELEMENTS (type_defaults); i++)
+    if (hr_cfg_type_is (model_type, type_defaults[i].type_prefix))
+      return type_defaults[i].context;
   return 0;
 }
 
@@ -214,10 +222,9 @@ read_moe (Cfg  *cfg,
         }
       a->n_dense = (int) hr_cfg_get_int_v (cfg, dense_keys, 0, MAX_LAYERS, 0, FALSE);
       a->latent = hr_cfg_get_int (cfg, "moe_latent_size", 0, MAX_DIM, 0, FALSE);
-      if (a->n_used > a->n_experts && cfg->error == NULL)
-        g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                     "config.json: %d experts per token but only %d experts", a->n_used,
-                     a->n_experts);
+      if (a->n_used > a->n_experts)
+        hr_cfg_invalid (cfg, "config.json: %d experts per token but only %d experts", a->n_used,
+                        a->n_experts);
     }
   if (hr_cfg_type_is (a->model_type, "llama4"))
     a->inter = hr_cfg_get_int (cfg, "intermediate_size_mlp", 0, MAX_DIM, 0, FALSE);
@@ -304,16 +311,14 @@ check_heads (Cfg        *cfg,
 {
   if (a->heads % a->kv_heads != 0)
     {
-      g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                   "config.json: %d key/value heads do not divide %d attention heads",
-                   a->kv_heads, a->heads);
+      hr_cfg_invalid (cfg, "config.json: %d key/value heads do not divide %d attention heads",
+                      a->kv_heads, a->heads);
       return FALSE;
     }
   if (!a->mla && !hr_cfg_has (cfg, "head_dim") && a->hidden % a->heads != 0)
     {
-      g_set_error (&cfg->error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_INVALID,
-                   "config.json: %d attention heads do not divide hidden_size %d, and there is "
-                   "no head_dim", a->heads, a->hidden);
+      hr_cfg_invalid (cfg, "config.json: %d attention heads do not divide hidden_size %d, and "
+                      "there is no head_dim", a->heads, a->hidden);
       return FALSE;
     }
   return TRUE;
