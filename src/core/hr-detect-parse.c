@@ -87,6 +87,43 @@ split_key_value (const char  *line,
   return TRUE;
 }
 
+/* Calls @fn with the trimmed key and value of every "key: value" line of at most @max_line
+ * bytes; other lines are skipped. */
+typedef void (*KeyValueFunc) (const char *key, const char *value, gpointer user_data);
+
+typedef struct
+{
+  gsize max_line;
+  KeyValueFunc fn;
+  gpointer user_data;
+} KeyValueWalk;
+
+static void
+key_value_line (const char *line,
+                gsize       len,
+                gpointer    user_data)
+{
+  KeyValueWalk *walk = user_data;
+  g_autofree char *copy = NULL;
+  char *key, *value;
+
+  if (len > walk->max_line || !split_key_value (line, len, &copy, &key, &value))
+    return;
+  walk->fn (key, value, walk->user_data);
+}
+
+static void
+for_each_key_value (const char   *text,
+                    gsize         len,
+                    gsize         max_line,
+                    KeyValueFunc  fn,
+                    gpointer      user_data)
+{
+  KeyValueWalk walk = { max_line, fn, user_data };
+
+  for_each_line (text, len, key_value_line, &walk);
+}
+
 gboolean
 hr_detect_parse_sysfs_u64 (const char *text,
                            gsize       len,
@@ -145,16 +182,12 @@ meminfo_bytes (const char *value)
 }
 
 static void
-meminfo_line (const char *line,
-              gsize       len,
-              gpointer    user_data)
+meminfo_field (const char *key,
+               const char *value,
+               gpointer    user_data)
 {
   MeminfoState *st = user_data;
-  g_autofree char *copy = NULL;
-  char *key, *value;
 
-  if (len > 256 || !split_key_value (line, len, &copy, &key, &value))
-    return;
   if (strcmp (key, "MemTotal") == 0 && isnan (st->total))
     st->total = meminfo_bytes (value);
   else if (strcmp (key, "MemAvailable") == 0 && isnan (st->available))
@@ -170,7 +203,7 @@ hr_detect_parse_meminfo (const char *text,
   MeminfoState st = { NAN, NAN };
 
   if (text != NULL)
-    for_each_line (text, len, meminfo_line, &st);
+    for_each_key_value (text, len, 256, meminfo_field, &st);
   /* more available than installed is a garbled file, not a fact */
   if (isfinite (st.available) && (!isfinite (st.total) || st.available > st.total))
     st.available = NAN;
@@ -193,17 +226,13 @@ typedef struct
 } CpuinfoState;
 
 static void
-cpuinfo_line (const char *line,
-              gsize       len,
-              gpointer    user_data)
+cpuinfo_field (const char *key,
+               const char *value,
+               gpointer    user_data)
 {
   CpuinfoState *st = user_data;
-  g_autofree char *copy = NULL;
-  char *key, *value;
   guint64 n;
 
-  if (len > 8192 || !split_key_value (line, len, &copy, &key, &value))
-    return;
   if (strcmp (key, "processor") == 0 &&
       g_ascii_string_to_unsigned (value, 10, 0, MAX_CPUS, &n, NULL))
     {
@@ -245,7 +274,7 @@ hr_detect_parse_cpuinfo (const char  *text,
   st.cores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   st.packages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (text != NULL)
-    for_each_line (text, len, cpuinfo_line, &st);
+    for_each_key_value (text, len, 8192, cpuinfo_field, &st);
 
   cores = (int) g_hash_table_size (st.cores);
   if (cores == 0 && st.cpu_cores > 0)
