@@ -132,15 +132,29 @@ read_bytes (Reader        *r,
   return PARSE_OK;
 }
 
+/* GGUF is little-endian: @size bytes at @p as an unsigned integer. */
+static guint64
+le_uint (const guint8 *p,
+         gsize         size)
+{
+  guint64 u = 0;
+
+  for (gsize i = size; i > 0; i--)
+    u = u << 8 | p[i - 1];
+  return u;
+}
+
+/* A little-endian unsigned integer of @size bytes. */
 static ParseStatus
-read_u32 (Reader   *r,
-          guint32  *out,
-          GError  **error)
+read_uint (Reader   *r,
+           gsize     size,
+           guint64  *out,
+           GError  **error)
 {
   const guint8 *p;
 
-  TRY (read_bytes (r, 4, &p, error));
-  *out = (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
+  TRY (read_bytes (r, size, &p, error));
+  *out = le_uint (p, size);
   return PARSE_OK;
 }
 
@@ -149,13 +163,18 @@ read_u64 (Reader   *r,
           guint64  *out,
           GError  **error)
 {
-  const guint8 *p;
-  guint64 v = 0;
+  return read_uint (r, 8, out, error);
+}
 
-  TRY (read_bytes (r, 8, &p, error));
-  for (int i = 7; i >= 0; i--)
-    v = v << 8 | p[i];
-  *out = v;
+static ParseStatus
+read_u32 (Reader   *r,
+          guint32  *out,
+          GError  **error)
+{
+  guint64 v;
+
+  TRY (read_uint (r, 4, &v, error));
+  *out = (guint32) v;
   return PARSE_OK;
 }
 
@@ -212,11 +231,7 @@ decode_scalar (HrGgufType    type,
                const guint8 *p,
                HrGgufKv     *kv)
 {
-  guint64 u = 0;
-  gsize size = type_sizes[type];
-
-  for (gsize i = size; i > 0; i--)
-    u = u << 8 | p[i - 1];
+  guint64 u = le_uint (p, type_sizes[type]);
 
   kv->is_unsigned = FALSE;
   switch (type)
