@@ -165,17 +165,13 @@ parse_kv_groups (const HrEntry *entry,
                  HrModel       *model,
                  GError       **error)
 {
-  JsonNode *node = hr_catalog_member (object, "kv_groups");
+  JsonNode *node;
   JsonArray *array;
   guint n;
   gint64 layer_sum = 0;
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    {
-      hr_entry_error (error, entry, "kv_groups",
-                      node == NULL ? _("is missing") : _("must be an array"));
-      return FALSE;
-    }
+  if (!hr_entry_read_node (entry, object, "kv_groups", TRUE, JSON_NODE_ARRAY, &node, error))
+    return FALSE;
   array = json_node_get_array (node);
   n = json_array_get_length (array);
   if (n == 0 || n > MAX_GROUPS)
@@ -225,17 +221,14 @@ parse_sizes (const HrEntry *entry,
              HrModel       *model,
              GError       **error)
 {
-  JsonNode *node = hr_catalog_member (object, "sizes");
+  JsonNode *node;
   JsonArray *array;
   guint n;
 
+  if (!hr_entry_read_node (entry, object, "sizes", FALSE, JSON_NODE_ARRAY, &node, error))
+    return FALSE;
   if (node == NULL)
     return TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      hr_entry_error (error, entry, "sizes", _("must be an array"));
-      return FALSE;
-    }
   array = json_node_get_array (node);
   n = json_array_get_length (array);
   if (n > MAX_SIZES)
@@ -345,7 +338,7 @@ parse_model (const char  *file,
   g_autoptr(HrModel) model = hr_model_new ();
   HrEntry entry = { file, NULL };
   JsonObject *object;
-  JsonObject *arch;
+  JsonNode *arch;
   gboolean ok;
 
   hr_entry_set_label (&entry, "model", index, NULL);
@@ -367,8 +360,8 @@ parse_model (const char  *file,
   ok = ok && hr_entry_read_fields (&entry, object, model_extent, G_N_ELEMENTS (model_extent),
                                    model, error);
 
-  ok = ok && hr_entry_read_object (&entry, object, "arch", &arch, error);
-  ok = ok && parse_arch (&entry, arch, model, error);
+  ok = ok && hr_entry_read_node (&entry, object, "arch", TRUE, JSON_NODE_OBJECT, &arch, error);
+  ok = ok && parse_arch (&entry, json_node_get_object (arch), model, error);
   ok = ok && parse_kv_groups (&entry, object, model, error);
   ok = ok && parse_sizes (&entry, object, model, error);
 
@@ -678,19 +671,19 @@ load_entries (HrCatalog         *catalog,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GPtrArray) parsed = NULL;
   g_autoptr(GArray) types = NULL;
-  JsonObject *root = NULL;
+  JsonObject *root;
   JsonArray *array;
 
   g_return_val_if_fail (catalog != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  array = hr_catalog_parse_document (kind->file, json, length, kind->member, TRUE, &parser,
-                                     &root, error);
+  array = hr_catalog_parse_document (kind->file, json, length, kind->member, &parser, error);
   if (array == NULL)
     return FALSE;
 
   types = g_array_new (FALSE, TRUE, sizeof (FileType));
   g_array_set_clear_func (types, file_type_clear);
+  root = json_node_get_object (json_parser_get_root (parser));
   if (kind->ggml_types && !parse_ggml_types (kind->file, root, types, error))
     return FALSE;
 

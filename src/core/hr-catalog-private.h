@@ -50,14 +50,12 @@ void        hr_catalog_list_put        (HrCatalogList *list,
                                         gpointer       item);
 
 /* hr-catalog-read.c: a document.  Parses @json and returns its root object's @list_member
- * array (a new reference to the parser in @parser_out keeps it alive). */
+ * array (a new reference to the parser in @parser_out keeps it and the root alive). */
 JsonArray  *hr_catalog_parse_document  (const char    *file,
                                         const char    *json,
                                         gssize         length,
                                         const char    *list_member,
-                                        gboolean       list_required,
                                         JsonParser   **parser_out,
-                                        JsonObject   **root_out,
                                         GError       **error);
 /* The member, or NULL when it is absent or JSON null (both mean "unknown"). */
 JsonNode   *hr_catalog_member          (JsonObject    *object,
@@ -118,10 +116,14 @@ gboolean    hr_entry_read_string       (const HrEntry *entry,
                                         guint          max_chars,
                                         char         **out,
                                         GError       **error);
-gboolean    hr_entry_read_object       (const HrEntry *entry,
+/* The member @field as a JSON object or array (@type) in *@out; NULL when absent and not
+ * @required. */
+gboolean    hr_entry_read_node         (const HrEntry *entry,
                                         JsonObject    *object,
                                         const char    *field,
-                                        JsonObject   **out,
+                                        gboolean       required,
+                                        JsonNodeType   type,
+                                        JsonNode     **out,
                                         GError       **error);
 /* Reads "id" and relabels the entry with it. */
 gboolean    hr_entry_read_id           (HrEntry       *entry,

@@ -118,15 +118,13 @@ check_text (const char  *file,
 }
 
 /* Parses @json and returns its root object's @list_member array (a new reference to the parser
- * in @parser_out keeps it alive). */
+ * in @parser_out keeps it, and the root object, alive). */
 JsonArray *
 hr_catalog_parse_document (const char   *file,
                            const char   *json,
                            gssize        length,
                            const char   *list_member,
-                           gboolean      list_required,
                            JsonParser  **parser_out,
-                           JsonObject  **root_out,
                            GError      **error)
 {
   g_autoptr(JsonParser) parser = NULL;
@@ -172,12 +170,6 @@ hr_catalog_parse_document (const char   *file,
     }
 
   node = json_object_get_member (object, list_member);
-  if (node == NULL && !list_required)
-    {
-      *parser_out = g_steal_pointer (&parser);
-      *root_out = object;
-      return NULL;
-    }
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_PARSE,
@@ -192,7 +184,6 @@ hr_catalog_parse_document (const char   *file,
     }
 
   *parser_out = g_steal_pointer (&parser);
-  *root_out = object;
   return json_node_get_array (node);
 }
 
@@ -375,24 +366,6 @@ read_int (const HrEntry *entry,
 }
 
 static gboolean
-read_count (const HrEntry *entry,
-            JsonObject    *object,
-            const char    *field,
-            gboolean       required,
-            gint64         min,
-            gint64         max,
-            int           *out,
-            GError       **error)
-{
-  gint64 value;
-
-  if (!read_int (entry, object, field, required, min, max, 0, &value, error))
-    return FALSE;
-  *out = (int) value;
-  return TRUE;
-}
-
-static gboolean
 read_bool (const HrEntry *entry,
            JsonObject    *object,
            const char    *field,
@@ -414,21 +387,25 @@ read_bool (const HrEntry *entry,
   return TRUE;
 }
 
+/* The member @field as a JSON object or array (@type) in *@out; NULL when absent and not
+ * @required. */
 gboolean
-hr_entry_read_object (const HrEntry *entry,
-                      JsonObject    *object,
-                      const char    *field,
-                      JsonObject   **out,
-                      GError       **error)
+hr_entry_read_node (const HrEntry *entry,
+                    JsonObject    *object,
+                    const char    *field,
+                    gboolean       required,
+                    JsonNodeType   type,
+                    JsonNode     **out,
+                    GError       **error)
 {
-  JsonNode *node = hr_catalog_member (object, field);
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  if (!read_member (entry, object, field, required, out, error))
+    return FALSE;
+  if (*out != NULL && JSON_NODE_TYPE (*out) != type)
     {
-      hr_entry_error (error, entry, field, node == NULL ? _("is missing") : _("must be an object"));
+      hr_entry_error (error, entry, field,
+                      type == JSON_NODE_ARRAY ? _("must be an array") : _("must be an object"));
       return FALSE;
     }
-  *out = json_node_get_object (node);
   return TRUE;
 }
 
@@ -555,8 +532,15 @@ read_field (const HrEntry *entry,
       return read_number (entry, object, field->name, field->required, 0,
                           field->type == HR_FIELD_NUMBER, field->max, out, error);
     case HR_FIELD_COUNT:
-      return read_count (entry, object, field->name, field->required, field->min,
-                         (gint64) field->max, out, error);
+      {
+        gint64 value;
+
+        if (!read_int (entry, object, field->name, field->required, field->min,
+                       (gint64) field->max, 0, &value, error))
+          return FALSE;
+        *(int *) out = (int) value;
+        return TRUE;
+      }
     case HR_FIELD_INT64:
       return read_int (entry, object, field->name, field->required, field->min,
                        (gint64) field->max, 0, out, error);
