@@ -341,11 +341,8 @@ parse_model (const char  *file,
   JsonNode *arch;
   gboolean ok;
 
-  hr_entry_set_label (&entry, "model", index, NULL);
-  object = hr_entry_array_object (&entry, array, index, error);
+  object = hr_entry_open (&entry, "model", array, index, FALSE, &model->id, error);
   ok = object != NULL;
-
-  ok = ok && hr_entry_read_id (&entry, "model", index, object, FALSE, &model->id, error);
   ok = ok && hr_entry_read_fields (&entry, object, model_fields, G_N_ELEMENTS (model_fields),
                                    model, error);
 
@@ -422,11 +419,8 @@ parse_gpu (const char  *file,
   JsonObject *object;
   gboolean ok;
 
-  hr_entry_set_label (&entry, "GPU", index, NULL);
-  object = hr_entry_array_object (&entry, array, index, error);
+  object = hr_entry_open (&entry, "GPU", array, index, FALSE, &gpu->id, error);
   ok = object != NULL;
-
-  ok = ok && hr_entry_read_id (&entry, "GPU", index, object, FALSE, &gpu->id, error);
   ok = ok && hr_entry_read_fields (&entry, object, gpu_names, G_N_ELEMENTS (gpu_names), gpu, error);
 
   ok = ok && hr_entry_read_string (&entry, object, "form", TRUE, 32, &form, error);
@@ -568,11 +562,8 @@ parse_mix (const char  *file,
   JsonObject *object;
   gboolean ok;
 
-  hr_entry_set_label (&entry, "quant", index, NULL);
-  object = hr_entry_array_object (&entry, array, index, error);
+  object = hr_entry_open (&entry, "quant", array, index, TRUE, &mix->id, error);
   ok = object != NULL;
-
-  ok = ok && hr_entry_read_id (&entry, "quant", index, object, TRUE, &mix->id, error);
   ok = ok && hr_entry_read_fields (&entry, object, mix_fields, G_N_ELEMENTS (mix_fields), mix,
                                    error);
 

@@ -125,13 +125,14 @@ gboolean    hr_entry_read_node         (const HrEntry *entry,
                                         JsonNodeType   type,
                                         JsonNode     **out,
                                         GError       **error);
-/* Reads "id" and relabels the entry with it. */
-gboolean    hr_entry_read_id           (HrEntry       *entry,
+/* Entry @index of @array, labelled "@what #n" until its "id" is read into *@id, then
+ * "@what “id”".  NULL when it is not an object or the id is missing or not a slug. */
+JsonObject *hr_entry_open              (HrEntry       *entry,
                                         const char    *what,
+                                        JsonArray     *array,
                                         guint          index,
-                                        JsonObject    *object,
                                         gboolean       allow_upper,
-                                        char         **out,
+                                        char         **id,
                                         GError       **error);
 
 G_END_DECLS

@@ -429,30 +429,35 @@ hr_catalog_is_slug (const char *str,
   return TRUE;
 }
 
-/* Reads "id" and relabels the entry with it. */
-gboolean
-hr_entry_read_id (HrEntry    *entry,
-                  const char *what,
-                  guint       index,
-                  JsonObject *object,
-                  gboolean    allow_upper,
-                  char      **out,
-                  GError    **error)
+/* Entry @index of @array, labelled "@what #n" until its "id" is read into *@id, then
+ * "@what “id”".  NULL when it is not an object or the id is missing or not a slug. */
+JsonObject *
+hr_entry_open (HrEntry     *entry,
+               const char  *what,
+               JsonArray   *array,
+               guint        index,
+               gboolean     allow_upper,
+               char       **id,
+               GError     **error)
 {
-  g_autofree char *id = NULL;
+  g_autofree char *read = NULL;
+  JsonObject *object;
 
-  if (!hr_entry_read_string (entry, object, "id", TRUE, MAX_ID_CHARS, &id, error))
-    return FALSE;
-  if (!hr_catalog_is_slug (id, allow_upper))
+  hr_entry_set_label (entry, what, index, NULL);
+  object = hr_entry_array_object (entry, array, index, error);
+  if (object == NULL ||
+      !hr_entry_read_string (entry, object, "id", TRUE, MAX_ID_CHARS, &read, error))
+    return NULL;
+  if (!hr_catalog_is_slug (read, allow_upper))
     {
       hr_entry_error (error, entry, "id",
                       allow_upper ? _("must be letters, digits and - . _ + only")
                                   : _("must be a lower-case slug (a-z, 0-9, - . _ +)"));
-      return FALSE;
+      return NULL;
     }
-  hr_entry_set_label (entry, what, index, id);
-  *out = g_steal_pointer (&id);
-  return TRUE;
+  hr_entry_set_label (entry, what, index, read);
+  *id = g_steal_pointer (&read);
+  return object;
 }
 
 JsonObject *
