@@ -12,6 +12,7 @@
 #include "hr-hfconfig.h"
 #include "hr-http.h"
 #include "hr-hub-client.h"
+#include "hr-net-reader.h"
 #include "hr-test-server.h"
 
 #define GGML_F32 0
@@ -1006,6 +1007,31 @@ test_timeout_whole_load (void)
   g_test_message ("%s after %u requests", error->message, stats.n_requests);
 }
 
+/* A user action whose time is up sends no further request: the reader fails at once. */
+static void
+test_deadline_passed (void)
+{
+  g_autofree char *url = url_for ("/model.gguf");
+  g_autoptr(SoupMessage) msg = soup_message_new (SOUP_METHOD_GET, url);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(HrNetReader) reader = NULL;
+  g_autoptr(GPtrArray) requests = NULL;
+  g_autoptr(GError) error = NULL;
+
+  log_clear ();
+  hr_net_sync_prepare ();
+  hr_net_reader_send_until_async (msg, 3, g_get_monotonic_time () - 1, NULL, hr_net_sync_cb,
+                                  &result);
+  hr_net_sync_wait (&result);
+  reader = hr_net_reader_send_finish (result, &error);
+  g_assert_null (reader);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
+  g_assert_nonnull (strstr (error->message, "127.0.0.1"));
+  g_assert_nonnull (strstr (error->message, "3 seconds"));
+  requests = log_for (NULL);
+  g_assert_cmpuint (requests->len, ==, 0);
+}
+
 typedef struct
 {
   gboolean done;
@@ -1317,6 +1343,7 @@ main (int   argc,
   g_test_add_func ("/remote/gguf/split", test_split);
   g_test_add_func ("/remote/gguf/timeout", test_timeout);
   g_test_add_func ("/remote/gguf/timeout-whole-load", test_timeout_whole_load);
+  g_test_add_func ("/remote/reader/deadline-passed", test_deadline_passed);
   g_test_add_func ("/remote/gguf/async", test_async);
   g_test_add_func ("/remote/hub/fetch", test_hub_fetch);
   g_test_add_func ("/remote/hub/async", test_hub_async);
