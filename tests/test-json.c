@@ -207,6 +207,23 @@ test_writer_rows (void)
                    "\"empty\":[],\"after\":{\"x\":true}}");
 }
 
+/* A document of its own: pretty, ending with a newline. */
+static void
+test_writer_document (void)
+{
+  g_autofree char *text = NULL;
+  HrJsonWriter w;
+
+  hr_json_document_begin (&w);
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "a");
+  hr_json_int (&w, 1);
+  hr_json_end_object (&w);
+  text = hr_json_document_end (&w);
+  g_assert_cmpstr (text, ==, "{\n  \"a\": 1\n}\n");
+  g_assert_null (w.out);
+}
+
 /* 15 significant digits, '.' as the decimal point, null for what JSON cannot hold. */
 static void
 test_writer_number_g (void)
@@ -234,5 +251,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json/comment-hidden-nesting", test_comment_hidden_nesting);
   g_test_add_func ("/json/writer-rows", test_writer_rows);
   g_test_add_func ("/json/writer-number-g", test_writer_number_g);
+  g_test_add_func ("/json/writer-document", test_writer_document);
   return g_test_run ();
 }

@@ -16,6 +16,19 @@ hr_json_init (HrJsonWriter *w,
   w->pretty = pretty;
 }
 
+void
+hr_json_document_begin (HrJsonWriter *w)
+{
+  hr_json_init (w, g_string_new (NULL), TRUE);
+}
+
+char *
+hr_json_document_end (HrJsonWriter *w)
+{
+  g_string_append_c (w->out, '\n');
+  return g_string_free (g_steal_pointer (&w->out), FALSE);
+}
+
 /* Inside a container begun with hr_json_begin_object_inline ()? */
 static gboolean
 on_one_line (const HrJsonWriter *w)

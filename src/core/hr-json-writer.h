@@ -23,6 +23,10 @@ typedef struct
 void            hr_json_init                (HrJsonWriter    *w,
                                              GString         *out,
                                              gboolean         pretty);
+/* A pretty-printed document in a string of its own: hr_json_document_end() ends it with a
+ * newline and returns its text (free with g_free()). */
+void            hr_json_document_begin      (HrJsonWriter    *w);
+char           *hr_json_document_end        (HrJsonWriter    *w);
 void            hr_json_begin_object        (HrJsonWriter    *w);
 void            hr_json_end_object          (HrJsonWriter    *w);
 /* An object on one line ({"a": 1, "b": 2}) inside a pretty document: one row of a table. */

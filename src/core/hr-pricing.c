@@ -433,13 +433,11 @@ write_offer (HrJsonWriter  *w,
 char *
 hr_pricing_to_json (const HrPricing *pricing)
 {
-  GString *out;
   HrJsonWriter w;
 
   g_return_val_if_fail (pricing != NULL, NULL);
 
-  out = g_string_new (NULL);
-  hr_json_init (&w, out, TRUE);
+  hr_json_document_begin (&w);
   hr_json_begin_object (&w);
   hr_json_key (&w, "schema");
   hr_json_int (&w, pricing->schema);
@@ -459,8 +457,7 @@ hr_pricing_to_json (const HrPricing *pricing)
     write_offer (&w, g_ptr_array_index (pricing->offers, i));
   hr_json_end_array (&w);
   hr_json_end_object (&w);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
+  return hr_json_document_end (&w);
 }
 
 const HrOffer *

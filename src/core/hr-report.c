@@ -126,15 +126,13 @@ char *
 hr_report_estimate_json (const HrScenario *s,
                          const HrEstimate *e)
 {
-  GString *out = g_string_new (NULL);
   HrJsonWriter w;
 
-  hr_json_init (&w, out, TRUE);
+  hr_json_document_begin (&w);
   hr_json_begin_object (&w);
   hr_report_estimate_members (&w, s, e);
   hr_json_end_object (&w);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
+  return hr_json_document_end (&w);
 }
 
 static const char *
@@ -468,14 +466,12 @@ hr_report_finetune_json (const HrFtScenario *ft,
                          double              reserve,
                          double              unified_share)
 {
-  GString *out;
   HrJsonWriter w;
 
   g_return_val_if_fail (ft != NULL && ft->model != NULL, NULL);
   g_return_val_if_fail (est != NULL, NULL);
 
-  out = g_string_new (NULL);
-  hr_json_init (&w, out, TRUE);
+  hr_json_document_begin (&w);
   hr_json_begin_object (&w);
   hr_json_key (&w, "model"); hr_json_string (&w, ft->model->id);
   hr_json_key (&w, "method"); hr_json_string (&w, hr_ft_method_to_string (ft->method));
@@ -506,6 +502,5 @@ hr_report_finetune_json (const HrFtScenario *ft,
       hr_json_string (&w, hr_verdict_to_string (hr_finetune_verdict (est, gpu, reserve, unified_share)));
     }
   hr_json_end_object (&w);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
+  return hr_json_document_end (&w);
 }

@@ -339,27 +339,23 @@ hr_gpu_write_json (HrJsonWriter *w,
 char *
 hr_model_to_json (const HrModel *model)
 {
-  GString *out = g_string_new (NULL);
   HrJsonWriter w;
 
   g_return_val_if_fail (model != NULL, NULL);
 
-  hr_json_init (&w, out, TRUE);
+  hr_json_document_begin (&w);
   hr_model_write_json (&w, model);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
+  return hr_json_document_end (&w);
 }
 
 char *
 hr_gpu_to_json (const HrGpu *gpu)
 {
-  GString *out = g_string_new (NULL);
   HrJsonWriter w;
 
   g_return_val_if_fail (gpu != NULL, NULL);
 
-  hr_json_init (&w, out, TRUE);
+  hr_json_document_begin (&w);
   hr_gpu_write_json (&w, gpu);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
+  return hr_json_document_end (&w);
 }

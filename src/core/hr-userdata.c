@@ -366,10 +366,9 @@ static char *
 serialize (const Kind *kind,
            GPtrArray  *entries)
 {
-  GString *out = g_string_new (NULL);
   HrJsonWriter w;
 
-  hr_json_init (&w, out, TRUE);
+  hr_json_document_begin (&w);
   hr_json_begin_object (&w);
   hr_json_key (&w, "schema");
   hr_json_int (&w, 1);
@@ -379,8 +378,7 @@ serialize (const Kind *kind,
     kind->write_entry (&w, g_ptr_array_index (entries, i));
   hr_json_end_array (&w);
   hr_json_end_object (&w);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
+  return hr_json_document_end (&w);
 }
 
 /* @path itself, or the file a symlink at @path points to; a dangling link is refused. */
