@@ -672,11 +672,13 @@ hr_picker_set_compact (HrPicker *self,
   button = GTK_WIDGET (self->button);
   if (compact)
     {
+      gtk_widget_add_css_class (GTK_WIDGET (self), "compact");
       gtk_widget_add_css_class (button, "flat");
       gtk_widget_remove_css_class (GTK_WIDGET (self->title_label), "heading");
     }
   else
     {
+      gtk_widget_remove_css_class (GTK_WIDGET (self), "compact");
       gtk_widget_remove_css_class (button, "flat");
       gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
     }
