@@ -1,6 +1,7 @@
 /* test-cli.c — headroom-cli's contract (SPEC §5): keys, exit codes, one-line errors,
  * locale-independent numbers */
 #include <math.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -375,6 +376,51 @@ test_german_text (void)
   hr_test_run_clear (&r);
 }
 
+/* The cloud prices are read only by the commands that show a cost: `list`, `detect`,
+ * `finetune` and `launch` start without them (a cold start the SkyPilot files would
+ * slow), `estimate` still reads the saved catalog (an unreadable one is named on stderr). */
+static void
+test_prices_only_when_needed (void)
+{
+  g_autofree char *cache = g_dir_make_tmp ("headroom-cli-cache-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename (cache, "headroom", "skypilot", NULL);
+  g_autofree char *csv = g_build_filename (dir, "aws.csv", NULL);
+  g_autofree char *old = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  const char *quiet[][8] = {
+    { "list", "gpus", NULL },
+    { "finetune", "--model", "llama-3.1-8b", "--method", "lora", NULL },
+    { "launch", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", NULL },
+  };
+  HrTestRun r = { 0 };
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (csv, "not a catalog\n", -1, NULL));
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (quiet); i++)
+    {
+      const char **a = quiet[i];
+
+      run_cli (&r, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpstr (r.err, ==, "");
+      hr_test_run_clear (&r);
+    }
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--gpu", "h100-80gb-sxm", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "The saved aws catalog is not used"));
+  hr_test_run_clear (&r);
+
+  if (old != NULL)
+    g_setenv ("XDG_CACHE_HOME", old, TRUE);
+  else
+    g_unsetenv ("XDG_CACHE_HOME");
+  g_unlink (csv);
+  g_rmdir (dir);
+  *strrchr (dir, G_DIR_SEPARATOR) = '\0';
+  g_rmdir (dir);
+  g_rmdir (cache);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -394,6 +440,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/gpu-custom", test_gpu_custom);
   g_test_add_func ("/cli/engine-version", test_engine_version);
   g_test_add_func ("/cli/depth", test_depth);
+  g_test_add_func ("/cli/prices-only-when-needed", test_prices_only_when_needed);
   if (g_getenv ("HEADROOM_LOCALEDIR") != NULL)
     g_test_add_func ("/cli/german-text", test_german_text);
   return g_test_run ();

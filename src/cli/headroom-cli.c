@@ -628,12 +628,59 @@ cmd_finetune (int              argc,
   return 0;
 }
 
+/* The commands that work on the bundled catalog.  Only those that show a cost read the cloud
+ * prices: the SkyPilot files are a good part of a cold start that `list` or `detect` never
+ * need. */
+static const struct
+{
+  const char *name;
+  ScenarioCommand scenario;   /* run through run_scenario_command(), or: */
+  int (*run) (int argc, char **argv, const HrCatalog *catalog);
+  gboolean prices;
+} commands[] = {
+  { "list", NULL, cmd_list, FALSE },
+  { "estimate", estimate_command, NULL, TRUE },
+  { "matrix", matrix_command, NULL, TRUE },
+  { "launch", launch_command, NULL, FALSE },
+  { "compare", compare_command, NULL, TRUE },
+  { "finetune", NULL, cmd_finetune, FALSE },
+  { "chart", NULL, hr_cli_chart, TRUE },
+  { "detect", NULL, hr_cli_detect, FALSE },
+  { "bench", NULL, hr_cli_bench, TRUE },
+};
+
+static int
+run_catalog_command (int         argc,
+                     char      **argv,
+                     const char *name)
+{
+  g_autoptr(HrCatalog) catalog = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      if (!g_str_equal (name, commands[i].name))
+        continue;
+      catalog = hr_catalog_new_unpriced (&error);
+      if (catalog == NULL)
+        {
+          g_prefix_error (&error, "cannot load the bundled catalog: ");
+          hr_cli_print_error ("headroom-cli", error->message);
+          return 1;
+        }
+      if (commands[i].prices)
+        hr_cli_use_catalog_prices (catalog);
+      if (commands[i].scenario != NULL)
+        return run_scenario_command (argc, argv, name, catalog, commands[i].scenario);
+      return commands[i].run (argc, argv, catalog);
+    }
+  return hr_cli_usage_error ("headroom-cli", "unknown command “%s” (see: headroom-cli --help)", name);
+}
+
 static int
 run (int    argc,
      char **argv)
 {
-  g_autoptr(HrCatalog) catalog = NULL;
-  g_autoptr(GError) error = NULL;
   const char *command;
 
   setlocale (LC_ALL, "");
@@ -666,36 +713,7 @@ run (int    argc,
   if (g_str_equal (command, "pricing"))
     return hr_cli_pricing (argc, argv);
 
-  catalog = hr_catalog_new_default (&error);
-  if (catalog == NULL)
-    {
-      g_prefix_error (&error, "cannot load the bundled catalog: ");
-      hr_cli_print_error ("headroom-cli", error->message);
-      return 1;
-    }
-  hr_cli_use_catalog_prices (catalog);
-
-  if (g_str_equal (command, "list"))
-    return cmd_list (argc, argv, catalog);
-  if (g_str_equal (command, "estimate"))
-    return run_scenario_command (argc, argv, "estimate", catalog, estimate_command);
-  if (g_str_equal (command, "matrix"))
-    return run_scenario_command (argc, argv, "matrix", catalog, matrix_command);
-  if (g_str_equal (command, "launch"))
-    return run_scenario_command (argc, argv, "launch", catalog, launch_command);
-  if (g_str_equal (command, "compare"))
-    return run_scenario_command (argc, argv, "compare", catalog, compare_command);
-  if (g_str_equal (command, "finetune"))
-    return cmd_finetune (argc, argv, catalog);
-  if (g_str_equal (command, "chart"))
-    return hr_cli_chart (argc, argv, catalog);
-  if (g_str_equal (command, "detect"))
-    return hr_cli_detect (argc, argv, catalog);
-  if (g_str_equal (command, "bench"))
-    return hr_cli_bench (argc, argv, catalog);
-
-  return hr_cli_usage_error ("headroom-cli", "unknown command “%s” (see: headroom-cli --help)",
-                             command);
+  return run_catalog_command (argc, argv, command);
 }
 
 /* Output that never reached its reader (a full disk, a closed stdout or pipe) is a failure:

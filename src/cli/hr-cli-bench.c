@@ -580,6 +580,12 @@ hr_cli_bench (int              argc,
     const char *child[] = { self, "list", "engines", NULL };
     results[n++] = (Result) { "cold start of headroom-cli (list engines)", cold_start (child, 10 * k, &rss), 20000, 10 * k };
   }
+  {
+    /* a command that shows a cost also reads the cloud prices (cache or bundled snapshot) */
+    const char *child[] = { self, "estimate", "--model", model->id, "--gpu", gpu->id, NULL };
+    results[n++] = (Result) { "cold start of headroom-cli (estimate, with cloud prices)", cold_start (child, 10 * k, &rss),
+                              20000, 10 * k };
+  }
 #undef RUN
 
   if (json)

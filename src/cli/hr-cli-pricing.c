@@ -522,6 +522,6 @@ hr_cli_use_catalog_prices (HrCatalog *catalog)
   g_autoptr(GPtrArray) clouds = hr_skypilot_load_clouds (catalog, cache_dir, base, hr_skypilot_clouds ());
   HrSkypilotChoice choice = { FALSE, NULL };
 
-  if (clouds->len > 0)
-    hr_catalog_set_pricing (catalog, hr_skypilot_build_pricing (clouds, &choice, NULL));
+  /* no cloud readable at all: an empty price list, sizing works without prices */
+  hr_catalog_set_pricing (catalog, hr_skypilot_build_pricing (clouds, &choice, NULL));
 }

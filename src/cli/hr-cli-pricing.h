@@ -15,8 +15,8 @@ int             hr_cli_pricing              (int     argc,
                                              char  **argv);
 
 /* Puts the SkyPilot catalog's prices (each cloud from the cache `pricing` and the app keep,
- * else the bundled snapshot; on demand, cheapest region) into @catalog, for estimate and
- * compare.  No network. */
+ * else the bundled snapshot; on demand, cheapest region) into @catalog, for the commands that
+ * show a cost (estimate, matrix, compare, chart, bench).  No network. */
 void            hr_cli_use_catalog_prices   (HrCatalog *catalog);
 
 G_END_DECLS

@@ -189,10 +189,9 @@ bundled_catalog_prices (const HrCatalog *catalog)
 }
 
 HrCatalog *
-hr_catalog_new_default (GError **error)
+hr_catalog_new_unpriced (GError **error)
 {
   g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
-  HrPricing *pricing;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -209,14 +208,20 @@ hr_catalog_new_default (GError **error)
       !load_resource (catalog, "models.json", hr_catalog_load_models, error) ||
       !load_resource (catalog, "gpus.json", hr_catalog_load_gpus, error))
     return NULL;
+  return g_steal_pointer (&catalog);
+}
+
+HrCatalog *
+hr_catalog_new_default (GError **error)
+{
+  HrCatalog *catalog = hr_catalog_new_unpriced (error);
 
   /* The bundled prices: the SkyPilot catalog snapshot (data/skypilot/), on demand, the
    * cheapest region; the application and the CLI put newer ones over it.  A snapshot without
    * offers is a valid (if useless) state: sizing works without prices. */
-  pricing = bundled_catalog_prices (catalog);
-  hr_catalog_set_pricing (catalog, pricing);
-
-  return g_steal_pointer (&catalog);
+  if (catalog != NULL)
+    hr_catalog_set_pricing (catalog, bundled_catalog_prices (catalog));
+  return catalog;
 }
 
 DEFINE_LIST_ADD (HrModel, model, models)

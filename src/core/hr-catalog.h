@@ -28,6 +28,10 @@ GQuark          hr_catalog_error_quark      (void);
 /* The bundled catalog (from the GResource).  Never fails for the shipped data; the returned
  * catalog is new and owned by the caller. */
 HrCatalog      *hr_catalog_new_default      (GError         **error);
+/* The bundled models, GPUs and quants without any prices (hr_catalog_get_pricing() is NULL
+ * until hr_catalog_set_pricing()): for a program that brings its own prices or needs none,
+ * skipping the few milliseconds the bundled SkyPilot snapshot takes to read. */
+HrCatalog      *hr_catalog_new_unpriced     (GError         **error);
 HrCatalog      *hr_catalog_new_empty        (void);
 void            hr_catalog_free             (HrCatalog       *catalog);
 
