@@ -1,5 +1,6 @@
 /* test-cli.c — headroom-cli's contract (SPEC §5): keys, exit codes, one-line errors,
  * locale-independent numbers */
+#include <locale.h>
 #include <math.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -41,6 +42,30 @@ parse_object (const char *text,
   root = json_parser_get_root (parser);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
   return json_node_get_object (root);
+}
+
+/* The line of @text that starts with @prefix (newly allocated), or fails. */
+static char *
+line_starting (const char *text,
+               const char *prefix)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return g_strdup (lines[i]);
+  g_error ("no line starting “%s” in:\n%s", prefix, text);
+  return NULL;
+}
+
+/* The column (in characters) where @line's first digit, "+" or "~" stands. */
+static glong
+value_column (const char *line)
+{
+  const char *p = strpbrk (line, "0123456789+~");
+
+  g_assert_nonnull (p);
+  return g_utf8_pointer_to_offset (line, p);
 }
 
 static void
@@ -374,6 +399,24 @@ test_german_text (void)
   g_assert_nonnull (strstr (r.out, " 92% of "));
   g_assert_null (strstr (r.out, " %"));
   hr_test_run_clear (&r);
+  /* the values start in one column after the longest German label (it ran one column past
+   * the others), and counts group their thousands as German does: "64.480 Tokens" */
+  run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "glm-4.5-air", "--gpu", "rtx-pro-6000-blackwell-96gb",
+           "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  {
+    g_autofree char *usable = line_starting (r.out, "  Nutzbarer Hardware-Speicher ");
+    g_autofree char *required = line_starting (r.out, "  Benötigter GPU-Speicher ");
+    g_autofree char *tokens = line_starting (r.out, "    Tokens darin ");
+    g_autofree char *prefill = line_starting (r.out, "  Prefill ");
+
+    g_assert_cmpint (value_column (usable), ==, value_column (required));
+    g_assert_cmpint (value_column (tokens), ==, value_column (required));
+    g_assert_cmpint (value_column (prefill), ==, value_column (required));
+    g_assert_true (g_str_has_suffix (tokens, " 64.480"));
+    g_assert_true (g_regex_match_simple ("~[0-9]\\.[0-9]{3} tok/s$", prefill, 0, 0));
+  }
+  hr_test_run_clear (&r);
 }
 
 /* The cloud prices are read only by the commands that show a cost: `list`, `detect`,
@@ -421,6 +464,83 @@ test_prices_only_when_needed (void)
   g_rmdir (cache);
 }
 
+/* Whether @locale is installed here (build-aux/dev deps installs de, es, fr and zh_CN). */
+static gboolean
+have_locale (const char *locale)
+{
+  g_autofree char *old = g_strdup (setlocale (LC_NUMERIC, NULL));
+  gboolean ok = setlocale (LC_NUMERIC, locale) != NULL;
+
+  setlocale (LC_NUMERIC, old);
+  if (!ok)
+    g_test_message ("%s is not installed: not checked", locale);
+  return ok;
+}
+
+/* Text people read groups thousands as the locale does (issue 18: "1792 GB/s"); the C locale
+ * groups nothing, and JSON never changes. */
+static void
+test_text_grouping (void)
+{
+  static const struct { const char *locale; const char *bandwidth; } cases[] = {
+    { "C.UTF-8", "    1792 GB/s" },
+    { "de_DE.UTF-8", "   1.792 GB/s" },
+    { "zh_CN.UTF-8", "   1,792 GB/s" },
+  };
+  HrTestRun r = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *rtx = NULL;
+
+      if (!have_locale (cases[i].locale))
+        continue;
+      run_cli (&r, cases[i].locale, "list", "gpus", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      rtx = line_starting (r.out, "rtx-5090-32gb ");
+      if (strstr (rtx, cases[i].bandwidth) == NULL)
+        g_error ("[%s] expected “%s” in “%s”", cases[i].locale, cases[i].bandwidth, rtx);
+      hr_test_run_clear (&r);
+
+      run_cli (&r, cases[i].locale, "list", "gpus", "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.out, "\"bandwidth_gbs\": 1792"));
+      hr_test_run_clear (&r);
+    }
+}
+
+/* Compare's text table keeps its columns in every locale: "—" and a French narrow no-break
+ * space are one column each, though several bytes. */
+static void
+test_compare_text_columns (void)
+{
+  static const char *const locales[] = { "C.UTF-8", "fr_FR.UTF-8" };
+  HrTestRun r = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (locales); i++)
+    {
+      g_auto(GStrv) lines = NULL;
+      glong width;
+
+      if (!have_locale (locales[i]))
+        continue;
+      run_cli (&r, locales[i], "compare", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--gpu", "b200-180gb",
+               "--gpu", "rtx-3060-12gb", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      lines = g_strsplit (r.out, "\n", -1);
+      g_assert_cmpuint (g_strv_length (lines), ==, 5);   /* header, three GPUs, "" */
+      width = g_utf8_strlen (lines[0], -1);
+      for (guint l = 1; l < 4; l++)
+        if (g_utf8_strlen (lines[l], -1) != width)
+          g_error ("[%s] line %u is %ld columns, the header %ld:\n%s", locales[i], l,
+                   g_utf8_strlen (lines[l], -1), width, r.out);
+      /* B200's prefill passes a thousand tokens a second */
+      if (g_str_equal (locales[i], "fr_FR.UTF-8"))
+        g_assert_nonnull (strstr (lines[2], "\u202f"));
+      hr_test_run_clear (&r);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -441,6 +561,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/engine-version", test_engine_version);
   g_test_add_func ("/cli/depth", test_depth);
   g_test_add_func ("/cli/prices-only-when-needed", test_prices_only_when_needed);
+  g_test_add_func ("/cli/text-grouping", test_text_grouping);
+  g_test_add_func ("/cli/compare-text-columns", test_compare_text_columns);
   if (g_getenv ("HEADROOM_LOCALEDIR") != NULL)
     g_test_add_func ("/cli/german-text", test_german_text);
   return g_test_run ();

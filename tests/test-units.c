@@ -30,6 +30,38 @@ test_format_c_locale (void)
   setlocale (LC_NUMERIC, "C");
 }
 
+/* Text people read groups thousands as the locale does (issue 18: "1792 GB/s", "~2712 tok/s");
+ * the C locale groups nothing, so scripts reading C-locale text see the same digits. */
+static void
+test_format_locale_grouping (void)
+{
+  static const struct { const char *locale; double value; int decimals; const char *text; } cases[] = {
+    { "C", 2712.4, 0, "2712" },
+    { "C", 12345.678, 2, "12345.68" },
+    { "C.UTF-8", 420272, 0, "420272" },
+    { "de_DE.UTF-8", 2712.4, 0, "2.712" },
+    { "de_DE.UTF-8", 12345.678, 2, "12.345,68" },
+    { "de_DE.UTF-8", 999.5, 0, "1.000" },
+    { "de_DE.UTF-8", -1234567, 0, "-1.234.567" },
+    { "de_DE.UTF-8", 67.955, 2, "67,96" },
+    { "zh_CN.UTF-8", 420272, 0, "420,272" },
+    { "zh_CN.UTF-8", 1792, 1, "1,792.0" },
+  };
+  char buf[64];
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        {
+          g_test_message ("%s not available: not checked", cases[i].locale);
+          continue;
+        }
+      g_assert_cmpstr (hr_format_number_locale_buf (buf, sizeof buf, cases[i].value, cases[i].decimals), ==,
+                       cases[i].text);
+    }
+  setlocale (LC_NUMERIC, "C");
+}
+
 static void
 test_context (void)
 {
@@ -119,6 +151,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/units/round", test_round);
   g_test_add_func ("/units/format-c-locale", test_format_c_locale);
+  g_test_add_func ("/units/format-locale-grouping", test_format_locale_grouping);
   g_test_add_func ("/units/context", test_context);
   g_test_add_func ("/units/sanitize", test_sanitize);
   g_test_add_func ("/units/duration", test_duration);

@@ -149,13 +149,11 @@ static void
 list_model_text (GString *out, const HrCatalog *catalog, guint i)
 {
   const HrModel *m = hr_catalog_get_model (catalog, i);
-  char a[64], b[64];
+  char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE];
 
-  g_string_append_printf (out, "%-34s %-40s %8sB / %-8s %s\n", m->id, m->name,
-                          hr_format_number_c_buf (a, sizeof a, m->total_params / 1e9, 1),
-                          isfinite (m->active_params)
-                            ? hr_format_number_c_buf (b, sizeof b, m->active_params / 1e9, 1)
-                            : "?",
+  g_string_append_printf (out, "%-34s %-40s %sB / %s %s\n", m->id, m->name,
+                          hr_cli_number (a, m->total_params / 1e9, 1, 8),
+                          hr_cli_number (b, m->active_params / 1e9, 1, -8),
                           m->arch_label ? m->arch_label : "");
 }
 
@@ -182,13 +180,10 @@ static void
 list_gpu_text (GString *out, const HrCatalog *catalog, guint i)
 {
   const HrGpu *g = hr_catalog_get_gpu (catalog, i);
-  char a[64], b[64];
+  char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE];
 
-  g_string_append_printf (out, "%-30s %-44s %6s GB %8s GB/s  %s\n", g->id, g->name,
-                          hr_format_number_c_buf (a, sizeof a, g->memory_gib, 0),
-                          isfinite (g->bandwidth_gbs)
-                            ? hr_format_number_c_buf (b, sizeof b, g->bandwidth_gbs, 0)
-                            : "?",
+  g_string_append_printf (out, "%-30s %-44s %s GB %s GB/s  %s\n", g->id, g->name,
+                          hr_cli_number (a, g->memory_gib, 0, 6), hr_cli_number (b, g->bandwidth_gbs, 0, 8),
                           hr_gpu_form_to_string (g->form));
 }
 
@@ -320,6 +315,26 @@ estimate_command (const HrCliArgs *args,
 
 /* ---- matrix ------------------------------------------------------------------------------ */
 
+/* "Q4_K_M        67.96 GiB  67.96 GiB  1.44 GiB  75.35 GiB  140.9 t/s  fits …" */
+static void
+matrix_text_row (GString           *out,
+                 const HrMatrixRow *r)
+{
+  const HrEstimate *e = &r->estimate;
+  char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE], c[HR_CLI_NUM_SIZE], d[HR_CLI_NUM_SIZE], g[HR_CLI_NUM_SIZE];
+  g_autofree char *smallest = r->smallest.count > 1
+    ? g_strdup_printf ("%d× %s", r->smallest.count, r->smallest.gpu->name)
+    : g_strdup (r->smallest.count == 1 ? r->smallest.gpu->name : "—");
+
+  g_string_append_printf (out, "%-12s %s GiB %s GiB %s GiB %s GiB %s t/s  %-8s %-28.28s %s\n", r->quant->id,
+                          hr_cli_number (a, hr_to_gib (e->weights.bytes), 2, 6),
+                          hr_cli_number (g, hr_to_gib (e->weights_gpu), 2, 6),
+                          hr_cli_number (b, hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes)), 2, 5),
+                          hr_cli_number (c, hr_to_gib (e->required_bytes), 2, 6),
+                          hr_cli_number (d, e->decode_tps, 1, 6),
+                          hr_verdict_to_string (e->verdict), smallest, hr_weights_source_to_string (e->weights.source));
+}
+
 static int
 matrix_command (const HrCliArgs *args,
                 HrCliScenario   *cs,
@@ -353,20 +368,7 @@ matrix_command (const HrCliArgs *args,
         }
       else
         {
-          char a[64], b[64], c[64], d[64], g[64];
-          const HrEstimate *e = &r->estimate;
-          g_autofree char *smallest = r->smallest.count > 1
-            ? g_strdup_printf ("%d× %s", r->smallest.count, r->smallest.gpu->name)
-            : g_strdup (r->smallest.count == 1 ? r->smallest.gpu->name : "—");
-          g_string_append_printf (out, "%-12s %6s GiB %6s GiB %5s GiB %6s GiB %6s t/s  %-8s %-28.28s %s\n", r->quant->id,
-                                  hr_format_number_c_buf (a, 64, hr_to_gib (e->weights.bytes), 2),
-                                  hr_format_number_c_buf (g, 64, hr_to_gib (e->weights_gpu), 2),
-                                  hr_format_number_c_buf (b, 64, hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu
-                                                                                 - e->overhead_bytes)), 2),
-                                  hr_format_number_c_buf (c, 64, hr_to_gib (r->estimate.required_bytes), 2),
-                                  isfinite (r->estimate.decode_tps) ? hr_format_number_c_buf (d, 64, r->estimate.decode_tps, 1) : "?",
-                                  hr_verdict_to_string (r->estimate.verdict), smallest,
-                                  hr_weights_source_to_string (r->estimate.weights.source));
+          matrix_text_row (out, r);
         }
     }
   rows_end (&w, out, cs->json);
@@ -469,17 +471,19 @@ compare_text_row (GString            *out,
                   const HrCompareRow *row)
 {
   const HrEstimate *e = &row->estimate;
-  char a[64], b[64], c[64], d[64], f[64];
+  char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE], c[HR_CLI_NUM_SIZE], d[HR_CLI_NUM_SIZE], f[HR_CLI_NUM_SIZE];
+  char g[HR_CLI_NUM_SIZE];
   g_autofree char *ctx = hr_format_context_short (row->max_context);
 
-  g_string_append_printf (out, "%-34.34s %-8s %6s GiB %6s GiB %5s t/s %6s t/s %10s %9s\n",
+  g_string_append_printf (out, "%-34.34s %-8s %s GiB %s GiB %s t/s %s t/s %s %s\n",
                           row->scenario.gpu->name, hr_verdict_to_string (e->verdict),
-                          hr_format_number_c_buf (a, 64, hr_to_gib (e->required_bytes), 1),
-                          hr_format_number_c_buf (b, 64, hr_to_gib (e->usable_bytes), 1),
-                          isfinite (e->decode_tps) ? hr_format_number_c_buf (c, 64, e->decode_tps, 1) : "?",
-                          isfinite (e->prefill_tps) ? hr_format_number_c_buf (d, 64, e->prefill_tps, 0) : "?",
-                          isfinite (e->cost_per_mtok_usd) ? hr_format_number_c_buf (f, 64, e->cost_per_mtok_usd, 2) : "—",
-                          row->max_context > 0 ? ctx : "—");
+                          hr_cli_number (a, hr_to_gib (e->required_bytes), 1, 6),
+                          hr_cli_number (b, hr_to_gib (e->usable_bytes), 1, 6),
+                          hr_cli_number (c, e->decode_tps, 1, 5),
+                          hr_cli_number (d, e->prefill_tps, 0, 6),
+                          isfinite (e->cost_per_mtok_usd) ? hr_cli_number (f, e->cost_per_mtok_usd, 2, 10)
+                                                          : hr_cli_pad (f, sizeof f, "—", 10),
+                          hr_cli_pad (g, sizeof g, row->max_context > 0 ? ctx : "—", 9));
 }
 
 static int
@@ -537,17 +541,17 @@ finetune_text (const HrModel      *model,
     { "Optimizer states", est->optimizer_bytes }, { "Activations", est->activations_bytes },
     { "Buffers", est->buffers_bytes }, { "Total", est->total_bytes },
   };
-  char a[64];
+  char a[HR_CLI_NUM_SIZE];
 
   printf ("%s · %s · seq %d × micro-batch %d · %d GPU(s)\n", model->name, hr_ft_method_to_string (ft->method),
           ft->seq_len, ft->micro_batch, ft->n_gpus);
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-    printf ("  %-28s %s GiB%s\n", parts[i].label, hr_format_number_c_buf (a, 64, hr_to_gib (parts[i].bytes), 2),
+    printf ("  %-28s %s GiB%s\n", parts[i].label, hr_cli_number (a, hr_to_gib (parts[i].bytes), 2, 0),
             i == G_N_ELEMENTS (parts) - 1 ? " per GPU" : "");
   if (gpu)
     printf ("  %-28s %s (%s GiB usable)\n", gpu->name,
             hr_verdict_to_string (hr_finetune_verdict (est, gpu, HR_DEFAULT_RESERVE, 0)),
-            hr_format_number_c_buf (a, 64, hr_to_gib (hr_finetune_usable_bytes (gpu, HR_DEFAULT_RESERVE, 0)), 2));
+            hr_cli_number (a, hr_to_gib (hr_finetune_usable_bytes (gpu, HR_DEFAULT_RESERVE, 0)), 2, 0));
 }
 
 static int

@@ -440,19 +440,54 @@ hr_cli_detect_device (const HrCatalog  *catalog,
 char *
 hr_cli_this_note (const HrCliScenario *cs)
 {
-  char used[32], rest[32];
+  char used[HR_CLI_NUM_SIZE], rest[HR_CLI_NUM_SIZE];
   gboolean cpu;
 
   if (cs->this_gpu == NULL || !isfinite (cs->this_used) || cs->this_used <= 0)
     return NULL;
   cpu = cs->this_gpu->backend == HR_BACKEND_CPU;
-  hr_format_number_c_buf (used, sizeof used, hr_to_gib (cs->this_used), 2);
+  hr_cli_number (used, hr_to_gib (cs->this_used), 2, 0);
   if (cs->this_free)
     return g_strdup_printf ("This computer: sized against the memory free now; the desktop and "
                             "other programs already use %s GiB of %s.", used,
                             cpu ? "the system RAM" : "this GPU");
-  hr_format_number_c_buf (rest, sizeof rest, cs->this_gpu->memory_gib - hr_to_gib (cs->this_used), 2);
+  hr_cli_number (rest, cs->this_gpu->memory_gib - hr_to_gib (cs->this_used), 2, 0);
   return g_strdup_printf ("This computer: the desktop and other programs already use %s GiB of %s; "
                           "--free-memory sizes against the %s GiB free now.", used,
                           cpu ? "the system RAM" : "this GPU", rest);
+}
+
+const char *
+hr_cli_pad (char       *buf,
+            gsize       size,
+            const char *text,
+            int         width)
+{
+  glong missing = ABS (width) - g_utf8_strlen (text, -1);
+  GString *out = g_string_new (NULL);
+
+  if (width < 0)
+    g_string_append (out, text);
+  for (glong i = 0; i < missing; i++)
+    g_string_append_c (out, ' ');
+  if (width >= 0)
+    g_string_append (out, text);
+  g_strlcpy (buf, out->str, size);
+  g_string_free (out, TRUE);
+  return buf;
+}
+
+const char *
+hr_cli_number (char   *buf,
+               double  value,
+               int     decimals,
+               int     width)
+{
+  char digits[HR_CLI_NUM_SIZE];
+
+  if (isfinite (value))
+    hr_format_number_locale_buf (digits, sizeof digits, value, decimals);
+  else
+    g_strlcpy (digits, "?", sizeof digits);
+  return hr_cli_pad (buf, HR_CLI_NUM_SIZE, digits, width);
 }

@@ -107,6 +107,24 @@ HrGpu          *hr_cli_detect_device        (const HrCatalog *catalog,
  * when not --gpu this or unknown. */
 char           *hr_cli_this_note            (const HrCliScenario *cs);
 
+/* Room for one hr_cli_number(). */
+#define HR_CLI_NUM_SIZE 64
+
+/* @value with @decimals as people read it in the user's locale (hr_format_number_locale_buf:
+ * "1.792,5" in German, "1,792.5" in English, "1792.5" in the C locale), "?" when not finite,
+ * padded to @width columns: right-aligned, left-aligned when @width is negative, as is at 0.
+ * Text output only: JSON and CSV keep C-locale numbers.  Returns @buf (HR_CLI_NUM_SIZE). */
+const char     *hr_cli_number               (char            *buf,
+                                             double           value,
+                                             int              decimals,
+                                             int              width);
+/* @text padded with spaces to @width columns as hr_cli_number() pads: counted in characters,
+ * not bytes ("—", a French narrow no-break space).  Returns @buf of @size bytes. */
+const char     *hr_cli_pad                  (char            *buf,
+                                             gsize            size,
+                                             const char      *text,
+                                             int              width);
+
 /* Prints "headroom-cli: message" and returns the exit code for @error. */
 int             hr_cli_fail                 (GError          *error);
 /* Prints "@who: message" (as hr_cli_print_error) and returns 2, the exit code of a usage error. */

@@ -91,29 +91,21 @@ detect_json (const HrSystem *sys,
   return g_strdup (out->str);
 }
 
-static const char *
-num (char   *buf,
-     double  v,
-     int     decimals)
-{
-  return isfinite (v) ? hr_format_number_c_buf (buf, 32, v, decimals) : "?";
-}
-
 static void
 text_gpu (GString             *out,
           const HrDetectedGpu *d,
           guint                index)
 {
-  char a[32], b[32], c[32];
+  char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE], c[HR_CLI_NUM_SIZE];
 
   g_string_append_printf (out, "  GPU %u        %s [%04x:%04x] via %s\n", index,
                           d->name ? d->name : d->vendor, d->pci_vendor, d->pci_device,
                           hr_detect_source_to_string (d->source));
-  g_string_append_printf (out, "               memory %s GiB", num (a, hr_to_gib (d->vram_total), 2));
+  g_string_append_printf (out, "               memory %s GiB", hr_cli_number (a, hr_to_gib (d->vram_total), 2, 0));
   if (isfinite (d->vram_used))
-    g_string_append_printf (out, ", %s GiB in use", num (b, hr_to_gib (d->vram_used), 2));
+    g_string_append_printf (out, ", %s GiB in use", hr_cli_number (b, hr_to_gib (d->vram_used), 2, 0));
   if (isfinite (d->gtt_total))
-    g_string_append_printf (out, ", GTT %s GiB", num (c, hr_to_gib (d->gtt_total), 2));
+    g_string_append_printf (out, ", GTT %s GiB", hr_cli_number (c, hr_to_gib (d->gtt_total), 2, 0));
   g_string_append_printf (out, "%s\n", d->integrated ? " (integrated: shares system RAM)" : "");
   if (d->match)
     g_string_append_printf (out, "               matched %s (%s) by %s\n", d->match->id, d->match->name, d->match_by);
@@ -127,14 +119,15 @@ detect_text (const HrSystem *sys,
              int             count)
 {
   GString *out = g_string_new ("This computer\n");
-  char a[32], b[32], c[32];
+  char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE], c[HR_CLI_NUM_SIZE];
   double used = hr_system_used_bytes (sys);
 
   g_string_append_printf (out, "  CPU          %s · %d cores, %d logical CPUs\n",
                           sys->cpu_model ? sys->cpu_model : "unknown", sys->physical_cores, sys->logical_cpus);
   g_string_append_printf (out, "  RAM          %s GiB total, %s GiB available\n",
-                          num (a, hr_to_gib (sys->mem_total), 2), num (b, hr_to_gib (sys->mem_available), 2));
-  g_string_append_printf (out, "  RAM speed    %s GB/s (%s)\n", num (c, sys->ram_bandwidth_gbs, 1),
+                          hr_cli_number (a, hr_to_gib (sys->mem_total), 2, 0),
+                          hr_cli_number (b, hr_to_gib (sys->mem_available), 2, 0));
+  g_string_append_printf (out, "  RAM speed    %s GB/s (%s)\n", hr_cli_number (c, sys->ram_bandwidth_gbs, 1, 0),
                           sys->ram_bandwidth_source ? sys->ram_bandwidth_source : "unknown: not in the CPU table");
   if (sys->gpus->len == 0)
     g_string_append (out, "  GPUs         none found\n");
@@ -146,11 +139,11 @@ detect_text (const HrSystem *sys,
       if (count > 1)
         g_string_append_printf (out, "%d× ", count);
       g_string_append_printf (out, "%s · %s GiB · %s GB/s · backend %s\n", device->name,
-                              num (a, device->memory_gib, 2), num (b, device->bandwidth_gbs, 1),
+                              hr_cli_number (a, device->memory_gib, 2, 0), hr_cli_number (b, device->bandwidth_gbs, 1, 0),
                               hr_backend_to_string (device->backend));
       if (isfinite (used))
         g_string_append_printf (out, "               %s GiB of it already in use (--free-memory sizes against the rest)\n",
-                                num (c, hr_to_gib (used), 2));
+                                hr_cli_number (c, hr_to_gib (used), 2, 0));
     }
   else
     g_string_append (out, "--gpu this     nothing usable found\n");

@@ -54,12 +54,13 @@ failure (const char *message)
   return 1;
 }
 
+/* A figure for people, beside the exact integers (which stay as they are, for scripts). */
 static const char *
 num (char   *buf,
      double  value,
      int     decimals)
 {
-  return hr_format_number_c_buf (buf, 64, value, decimals);
+  return hr_cli_number (buf, value, decimals, 0);
 }
 
 /* ---- the estimate ---------------------------------------------------------------------- */

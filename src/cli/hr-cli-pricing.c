@@ -59,9 +59,9 @@ gpus_label (const HrOffer *offer)
 static char *
 price_text (double usd)
 {
-  char num[G_ASCII_DTOSTR_BUF_SIZE];
+  char num[HR_CLI_NUM_SIZE];
 
-  return usd > 0 ? g_strdup (hr_format_number_c_buf (num, sizeof num, usd, 2)) : g_strdup ("—");
+  return usd > 0 ? g_strdup (hr_cli_number (num, usd, 2, 0)) : g_strdup ("—");
 }
 
 static void
@@ -99,11 +99,10 @@ print_table (const HrPricing *pricing,
       g_autofree char *vram = NULL;
       g_autofree char *hourly = price_text (offer->usd_per_hour);
       g_autofree char *spot = price_text (offer->spot_usd_per_hour);
-      char num[G_ASCII_DTOSTR_BUF_SIZE];
+      char num[HR_CLI_NUM_SIZE];
 
       /* "80 GB", "282 GB", "0.5 GB": whole numbers without decimals. */
-      hr_format_number_c_buf (num, sizeof num, offer->vram_gb,
-                              offer->vram_gb == floor (offer->vram_gb) ? 0 : 1);
+      hr_cli_number (num, offer->vram_gb, offer->vram_gb == floor (offer->vram_gb) ? 0 : 1, 0);
       vram = g_strdup_printf ("%s GB", num);
       print_padded (offer->provider, provider_w + 2);
       print_padded (or_dash (offer->instance), instance_w + 2);

@@ -145,33 +145,80 @@ num (char   *buf,
   return hr_format_number_locale_buf (buf, 64, v, decimals);
 }
 
-/* "  Label ……… value": labels padded by characters, not bytes, so translations line up. */
+/* One line of the text report, "  Label ……… value", kept until every label is known so the
+ * values line up after the longest label in the user's language ("Nutzbarer
+ * Hardware-Speicher" is 27 characters); a line without a label is written as it is. */
+typedef struct
+{
+  int indent;
+  char *label;
+  char *text;
+} ReportLine;
+
 static void
-line (GString    *out,
+report_line_free (gpointer data)
+{
+  ReportLine *l = data;
+
+  g_free (l->label);
+  g_free (l->text);
+  g_free (l);
+}
+
+static void
+line (GPtrArray  *lines,
       int         indent,
       const char *label,
       const char *fmt,
       ...) G_GNUC_PRINTF (4, 5);
 
 static void
-line (GString    *out,
+line (GPtrArray  *lines,
       int         indent,
       const char *label,
       const char *fmt,
       ...)
 {
+  ReportLine *l = g_new0 (ReportLine, 1);
   va_list ap;
-  glong width = 28 - indent;
-  glong len = g_utf8_strlen (label, -1);
 
-  g_string_append_printf (out, "%*s%s", indent, "", label);
-  for (glong i = len; i < width; i++)
-    g_string_append_c (out, ' ');
-  g_string_append_c (out, ' ');
+  l->indent = indent;
+  l->label = g_strdup (label);
   va_start (ap, fmt);
-  g_string_append_vprintf (out, fmt, ap);
+  l->text = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  g_string_append_c (out, '\n');
+  g_ptr_array_add (lines, l);
+}
+
+/* Labels padded by characters, not bytes, to one column: 28 (the English layout) or the
+ * longest label's end. */
+static void
+write_lines (GString   *out,
+             GPtrArray *lines)
+{
+  glong column = 28;
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const ReportLine *l = g_ptr_array_index (lines, i);
+
+      if (l->label != NULL)
+        column = MAX (column, l->indent + g_utf8_strlen (l->label, -1));
+    }
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const ReportLine *l = g_ptr_array_index (lines, i);
+
+      g_string_append_printf (out, "%*s", l->indent, "");
+      if (l->label != NULL)
+        {
+          g_string_append (out, l->label);
+          for (glong c = l->indent + g_utf8_strlen (l->label, -1); c < column; c++)
+            g_string_append_c (out, ' ');
+          g_string_append_c (out, ' ');
+        }
+      g_string_append_printf (out, "%s\n", l->text);
+    }
 }
 
 char *
@@ -179,6 +226,7 @@ hr_report_estimate_text (const HrScenario *s,
                          const HrEstimate *e)
 {
   GString *out = g_string_new (NULL);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (report_line_free);
   char a[64], b[64], c[64];
   g_autofree char *ctx = hr_format_context_short (s->context);
   g_autofree char *count = s->n_gpus > 1 ? g_strdup_printf ("%d× ", s->n_gpus) : g_strdup ("");
@@ -191,32 +239,32 @@ hr_report_estimate_text (const HrScenario *s,
                           s->model->name, count, s->gpu->name, s->quant, ctx, _("context"),
                           hr_engine_display_name (s->engine));
   g_string_append_printf (out, "%s: %s\n", _("Verdict"), hr_verdict_display (e->verdict));
-  line (out, 2, _("Required memory"), "%s GiB (%s GB)",
+  line (lines, 2, _("Required memory"), "%s GiB (%s GB)",
         num (a, hr_to_gib (e->required_bytes), 2), num (b, hr_to_gb (e->required_bytes), 2));
   /* TRANSLATORS: "%s GiB (measured file: %s GiB)": weights loaded on the device, then the
    * source of the size and the whole file */
-  line (out, 4, _("Weights on the device"), _("%s GiB (%s: %s GiB)"),
+  line (lines, 4, _("Weights on the device"), _("%s GiB (%s: %s GiB)"),
         num (a, hr_to_gib (e->weights_gpu), 2), source, num (b, hr_to_gib (e->weights.bytes), 2));
-  line (out, 4, _("KV cache & state"), "%s GiB", num (a, hr_to_gib (e->kv_bytes), 2));
-  line (out, 4, _("Engine & buffers"), "%s GiB", num (a, hr_to_gib (e->overhead_bytes), 2));
-  line (out, 4, _("System RAM (offload)"), "%s GiB", num (a, hr_to_gib (e->system_ram_bytes), 2));
-  line (out, 2, _("Usable memory"), _("%s GiB (%s GiB physical)"),
+  line (lines, 4, _("KV cache & state"), "%s GiB", num (a, hr_to_gib (e->kv_bytes), 2));
+  line (lines, 4, _("Engine & buffers"), "%s GiB", num (a, hr_to_gib (e->overhead_bytes), 2));
+  line (lines, 4, _("System RAM (offload)"), "%s GiB", num (a, hr_to_gib (e->system_ram_bytes), 2));
+  line (lines, 2, _("Usable memory"), _("%s GiB (%s GiB physical)"),
         num (a, hr_to_gib (e->usable_bytes), 2), num (b, hr_to_gib (e->physical_bytes), 2));
   {
     /* the percent sign as the locale writes it: "71%", "71 %" */
     g_autofree char *pct = g_strdup_printf (_("%s%%"), num (b, e->utilization * 100, 0));
 
-    line (out, 2, _("Margin"), "%s%s GiB · %s", e->margin_bytes >= 0 ? "+" : "",
+    line (lines, 2, _("Margin"), "%s%s GiB · %s", e->margin_bytes >= 0 ? "+" : "",
           num (a, hr_to_gib (e->margin_bytes), 2), pct);
   }
   if (!hr_estimate_serving_applies (s) && hr_engine_is_server_like (s->engine))
-    line (out, 2, _("KV-cache pool"), "%s", _("not applicable: vLLM and SGLang do not run on Apple GPUs"));
+    line (lines, 2, _("KV-cache pool"), "%s", _("not applicable: vLLM and SGLang do not run on Apple GPUs"));
   else if (hr_engine_is_server_like (s->engine))
     {
-      line (out, 2, _("KV-cache pool"), _("%s GiB per GPU (of %s GiB the driver shows)"),
+      line (lines, 2, _("KV-cache pool"), _("%s GiB per GPU (of %s GiB the driver shows)"),
             num (a, hr_to_gib (e->kv_pool_bytes), 2), num (b, hr_to_gib (e->driver_memory_bytes), 2));
-      line (out, 4, _("Tokens it holds"), "%s", num (a, e->kv_capacity_tokens, 0));
-      line (out, 4, _("Requests at once"), _("%s of %s tokens (max-num-seqs %d)"),
+      line (lines, 4, _("Tokens it holds"), "%s", num (a, e->kv_capacity_tokens, 0));
+      line (lines, 4, _("Requests at once"), _("%s of %s tokens (max-num-seqs %d)"),
             num (a, e->max_concurrency, 2), num (b, (double) s->context, 0), e->max_num_seqs);
     }
   if (isfinite (e->decode_tps))
@@ -224,32 +272,34 @@ hr_report_estimate_text (const HrScenario *s,
       g_autofree char *depth = hr_format_context_short (e->depth);
       /* TRANSLATORS: decode speed, its range and the tokens already in the context, e.g.
        * "~45.2 tok/s (33.9–52.0) at 8K tokens in context" */
-      line (out, 2, _("Decode"), _("~%s tok/s (%s–%s) at %s tokens in context"), num (a, e->decode_tps, 1),
+      line (lines, 2, _("Decode"), _("~%s tok/s (%s–%s) at %s tokens in context"), num (a, e->decode_tps, 1),
             num (b, e->decode_tps_low, 1), num (c, e->decode_tps_high, 1), depth);
-      line (out, 4, _("Empty context"), "~%s tok/s", num (a, e->decode_tps_empty, 1));
+      line (lines, 4, _("Empty context"), "~%s tok/s", num (a, e->decode_tps_empty, 1));
     }
   else
-    line (out, 2, _("Decode"), "%s", _("unknown"));
-  g_string_append_printf (out, "    %s\n", e->decode_basis);
+    line (lines, 2, _("Decode"), "%s", _("unknown"));
+  line (lines, 4, NULL, "%s", e->decode_basis);
   if (isfinite (e->prefill_tps))
     {
       g_autofree char *ttft = hr_format_duration_ms (e->ttft_ms);
 
-      line (out, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
-      g_string_append_printf (out, "    %s\n", e->prefill_basis);
+      line (lines, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
+      line (lines, 4, NULL, "%s", e->prefill_basis);
+
       /* TRANSLATORS: time to first token, e.g. "~772 ms (4096-token prompt)" */
-      line (out, 2, _("Time to first token"), _("%s (%d-token prompt)"), ttft, s->prompt_tokens);
+      line (lines, 2, _("Time to first token"), _("%s (%d-token prompt)"), ttft, s->prompt_tokens);
     }
   else
-    line (out, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis);
+    line (lines, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis);
   if (isfinite (e->cost_per_mtok_usd))
-    line (out, 2, _("Cost per 1M tokens"), "$%s (%s)", num (a, e->cost_per_mtok_usd, 2), e->offer_label);
+    line (lines, 2, _("Cost per 1M tokens"), "$%s (%s)", num (a, e->cost_per_mtok_usd, 2), e->offer_label);
   else if (isfinite (e->suggested_cost_per_mtok_usd))
     /* TRANSLATORS: e.g. "unknown (no offer for this GPU); suggestion on another GPU: $0.45 (RunPod · 1x A100 80GB SXM)" */
-    line (out, 2, _("Cost per 1M tokens"), _("unknown (no offer for this GPU); suggestion on another GPU: $%s (%s)"),
+    line (lines, 2, _("Cost per 1M tokens"), _("unknown (no offer for this GPU); suggestion on another GPU: $%s (%s)"),
           num (a, e->suggested_cost_per_mtok_usd, 2), e->suggested_label);
   else
-    line (out, 2, _("Cost per 1M tokens"), "%s", _("no cloud offer fits"));
+    line (lines, 2, _("Cost per 1M tokens"), "%s", _("no cloud offer fits"));
+  write_lines (out, lines);
   return g_string_free (out, FALSE);
 }
 

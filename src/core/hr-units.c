@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 double
@@ -57,7 +58,9 @@ hr_format_number_locale_buf (char   *buf,
   value = hr_round (value, decimals);
   if (value == 0)
     value = 0;
-  g_snprintf (buf, size, "%.*f", CLAMP (decimals, 0, 12), value);
+  /* the ' flag groups the thousands as LC_NUMERIC says: "2,712" in English, "2.712" in
+   * German, a narrow space in French; the C and POSIX locales group nothing (issue 18) */
+  snprintf (buf, size, "%'.*f", CLAMP (decimals, 0, 12), value);
   return buf;
 }
 

@@ -24,8 +24,9 @@ const char     *hr_format_number_c_buf      (char            *buf,
                                              gsize            size,
                                              double           value,
                                              int              decimals);
-/* The same with the user's decimal separator ("67,96" on a German desktop): for text people
- * read, never for JSON or CSV. */
+/* The same with the user's decimal separator and thousands grouping ("67,96" and "2.712" on a
+ * German desktop, "2,712" in English, "2712" in the C locale): for text people read, never
+ * for JSON or CSV. */
 const char     *hr_format_number_locale_buf (char            *buf,
                                              gsize            size,
                                              double           value,
