@@ -333,58 +333,62 @@ bad_argument (const char *message)
   return 2;
 }
 
-int
-hr_cli_pricing (int    argc,
-                char **argv)
+/* The options of `pricing`, parsed and checked. */
+typedef struct
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(HrPricing) pricing = NULL;
-  g_autoptr(HrPricing) feed = NULL;
+  char *url;
+  char *catalog_base;
+  char *cloud_list;
+  char *region;
+  char **cloud_ids;   /* --clouds as catalog ids, in the catalog's order */
+  gboolean json;
+  gboolean spot;
+  int timeout;
+} PricingArgs;
+
+static void
+pricing_args_clear (PricingArgs *a)
+{
+  g_free (a->url);
+  g_free (a->catalog_base);
+  g_free (a->cloud_list);
+  g_free (a->region);
+  g_strfreev (a->cloud_ids);
+}
+
+static gboolean
+is_http_url (const char *url)
+{
+  return g_str_has_prefix (url, "http://") || g_str_has_prefix (url, "https://");
+}
+
+/* Parses @argv into @a: 0, or the exit status 2 after a one-line message. */
+static int
+parse_pricing_args (int          argc,
+                    char       **argv,
+                    PricingArgs *a)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("- print cloud GPU offers");
   g_autoptr(GError) error = NULL;
-  g_autoptr(HrCatalog) catalog = NULL;
-  g_autoptr(HrSkypilotRefresh) refresh = NULL;
-  g_autoptr(GPtrArray) clouds = NULL;
-  g_autoptr(GPtrArray) unmapped = NULL;
-  g_auto(GStrv) args = NULL;
-  g_auto(GStrv) cloud_ids = NULL;
-  g_autofree char *url = NULL;
-  g_autofree char *catalog_base = NULL;
-  g_autofree char *cloud_list = NULL;
-  g_autofree char *region = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *cache_dir = NULL;
-  g_autofree char *fetched_at = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *failed = NULL;
-  gboolean json = FALSE;
-  gboolean spot = FALSE;
-  int timeout = HR_HTTP_DEFAULT_TIMEOUT;
-  HrSkypilotChoice choice;
-  int i;
+  g_auto(GStrv) args = g_new0 (char *, MAX (argc, 0) + 1);
+  guint n;
   GOptionEntry entries[] = {
-    { "catalog-base", 0, 0, G_OPTION_ARG_STRING, &catalog_base,
+    { "catalog-base", 0, 0, G_OPTION_ARG_STRING, &a->catalog_base,
       "SkyPilot catalog base address (default: $HEADROOM_CATALOG_BASE, else " HR_SKYPILOT_DEFAULT_BASE ")", "URL" },
-    { "clouds", 0, 0, G_OPTION_ARG_STRING, &cloud_list,
+    { "clouds", 0, 0, G_OPTION_ARG_STRING, &a->cloud_list,
       "Only these clouds, comma-separated (aws,gcp,lambda,runpod,vast,nebius,cudo,hyperbolic,shadeform,primeintellect)", "LIST" },
-    { "region", 0, 0, G_OPTION_ARG_STRING, &region,
-      "Only regions starting with PREFIX (default: the cheapest region anywhere)", "PREFIX" },
-    { "spot", 0, 0, G_OPTION_ARG_NONE, &spot,
-      "Price offers at their spot price (offers without one are left out)", NULL },
-    { "url", 0, 0, G_OPTION_ARG_STRING, &url,
-      "Also download and validate the schema-1 pricing feed at URL (http or https)", "URL" },
-    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout,
-      "Give up on the feed download after S seconds (default 10)", "S" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
-      "Print the offers as JSON", NULL },
+    { "region", 0, 0, G_OPTION_ARG_STRING, &a->region, "Only regions starting with PREFIX (default: the cheapest region anywhere)", "PREFIX" },
+    { "spot", 0, 0, G_OPTION_ARG_NONE, &a->spot, "Price offers at their spot price (offers without one are left out)", NULL },
+    { "url", 0, 0, G_OPTION_ARG_STRING, &a->url, "Also download and validate the schema-1 pricing feed at URL (http or https)", "URL" },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &a->timeout, "Give up on the feed download after S seconds (default 10)", "S" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, "Print the offers as JSON", NULL },
     { NULL }
   };
 
+  a->timeout = HR_HTTP_DEFAULT_TIMEOUT;
   /* Parse a copy: GOption rearranges the vector it is given. */
-  args = g_new0 (char *, MAX (argc, 0) + 1);
-  for (i = 0; i < argc; i++)
+  for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
-
-  context = g_option_context_new ("- print cloud GPU offers");
   g_option_context_set_summary (context,
                                 "Downloads each cloud's file of the SkyPilot catalog (in parallel), "
                                 "caches it for estimate, compare and the app, and prints the offers.\n"
@@ -395,122 +399,165 @@ hr_cli_pricing (int    argc,
     return bad_argument (error->message);
 
   /* args[0] is the subcommand; tolerate the program name before it too. */
-  if (g_strv_length (args) > 2 || (g_strv_length (args) == 2 && g_strcmp0 (args[1], "pricing") != 0))
+  n = g_strv_length (args);
+  if (n > 2 || (n == 2 && g_strcmp0 (args[1], "pricing") != 0))
     {
-      g_autofree char *message = g_strdup_printf ("unexpected argument “%s”", args[g_strv_length (args) - 1]);
+      g_autofree char *message = g_strdup_printf ("unexpected argument “%s”", args[n - 1]);
 
       return bad_argument (message);
     }
-  if (timeout < 1 || timeout > HR_HTTP_MAX_TIMEOUT)
+  if (a->timeout < 1 || a->timeout > HR_HTTP_MAX_TIMEOUT)
     {
       g_autofree char *message = g_strdup_printf ("--timeout must be between 1 and %d seconds",
                                                   HR_HTTP_MAX_TIMEOUT);
 
       return bad_argument (message);
     }
-  if (url != NULL && !g_str_has_prefix (url, "http://") && !g_str_has_prefix (url, "https://"))
+  if (a->url != NULL && !is_http_url (a->url))
     return bad_argument ("--url must start with http:// or https://");
-  if (catalog_base != NULL && !g_str_has_prefix (catalog_base, "http://") && !g_str_has_prefix (catalog_base, "https://"))
+  if (a->catalog_base != NULL && !is_http_url (a->catalog_base))
     return bad_argument ("--catalog-base must start with http:// or https://");
-  cloud_ids = parse_clouds (cloud_list, &error);
-  if (cloud_ids == NULL)
+  if ((a->cloud_ids = parse_clouds (a->cloud_list, &error)) == NULL)
     return bad_argument (error->message);
+  return 0;
+}
 
-  catalog = hr_catalog_new_default (&error);
-  if (catalog == NULL)
+/* --catalog-base wins over the environment, which wins over the default */
+static char *
+catalog_base_url (const PricingArgs *a)
+{
+  char *base;
+
+  if (a->catalog_base == NULL)
+    return hr_skypilot_base_url (NULL);
+  base = g_strdup (a->catalog_base);
+  while (g_str_has_suffix (base, "/"))
+    base[strlen (base) - 1] = '\0';
+  return base;
+}
+
+/* Each wanted cloud's offers: downloaded now, else (named in @failed) cached or bundled. */
+static GPtrArray *
+gather_clouds (const PricingArgs *a,
+               const HrCatalog   *catalog,
+               GPtrArray         *failed)
+{
+  g_autofree char *base = catalog_base_url (a);
+  g_autofree char *cache_dir = hr_skypilot_cache_dir ();
+  g_autoptr(HrSkypilotRefresh) refresh = NULL;
+  g_autoptr(GPtrArray) fallback = NULL;
+  GPtrArray *clouds;
+
+  if (a->cloud_ids[0] == NULL)
+    return g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
+  refresh = refresh_sync (base, (const char *const *) a->cloud_ids, catalog, cache_dir);
+  if (refresh == NULL)
+    return g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
+  for (guint i = 0; i < refresh->failed->len; i++)
+    g_ptr_array_add (failed, g_strdup (g_ptr_array_index (refresh->failed, i)));
+  clouds = g_steal_pointer (&refresh->clouds);
+  if (refresh->failed_ids->len == 0)
+    return clouds;
+  /* the clouds that failed come from the cache or the snapshot */
+  g_ptr_array_add (refresh->failed_ids, NULL);
+  fallback = hr_skypilot_load_clouds (catalog, cache_dir, base, (const char *const *) refresh->failed_ids->pdata);
+  g_ptr_array_set_size (refresh->failed_ids, refresh->failed_ids->len - 1);
+  while (fallback->len > 0)
+    hr_skypilot_clouds_replace (clouds, g_ptr_array_steal_index (fallback, 0));
+  return clouds;
+}
+
+static void
+print_offers_text (const HrPricing *pricing,
+                   const HrPricing *feed,
+                   const char      *fetched_at,
+                   GPtrArray       *unmapped,
+                   gboolean         spot)
+{
+  const char *how = g_str_equal (pricing->source, "catalog-network") ? "downloaded"
+                    : g_str_equal (pricing->source, "catalog-cache") ? "partly cached"
+                    : "partly bundled snapshot";
+  g_autofree char *title = g_strdup_printf ("Cloud GPU offers (SkyPilot catalog, %s, %s%s%s, %s)",
+                                            fetched_at ? fetched_at : "no date", how,
+                                            feed ? " + feed " : "", feed ? feed->updated : "",
+                                            spot ? "spot" : "on demand");
+
+  print_table (pricing, title);
+  if (unmapped->len > 0)
+    {
+      g_autofree char *names = NULL;
+
+      g_ptr_array_add (unmapped, NULL);
+      names = g_strjoinv (", ", (char **) unmapped->pdata);
+      g_ptr_array_set_size (unmapped, unmapped->len - 1);
+      printf ("GPUs Headroom's catalog doesn't know (offers kept, no speed estimate): %s\n", names);
+    }
+}
+
+int
+hr_cli_pricing (int    argc,
+                char **argv)
+{
+  PricingArgs a = { 0 };
+  g_autoptr(HrPricing) pricing = NULL;
+  g_autoptr(HrPricing) feed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCatalog) catalog = NULL;
+  g_autoptr(GPtrArray) clouds = NULL;
+  g_autoptr(GPtrArray) unmapped = NULL;
+  g_autoptr(GPtrArray) failed = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *fetched_at = NULL;
+  HrSkypilotChoice choice;
+  int rc;
+
+  if ((rc = parse_pricing_args (argc, argv, &a)) != 0)
+    goto out;
+  rc = 1;
+  if ((catalog = hr_catalog_new_default (&error)) == NULL)
     {
       print_failure (error->message);
-      return 1;
+      goto out;
     }
-
-  hr_http_set_timeout ((guint) timeout);
-  if (url != NULL)
+  hr_http_set_timeout ((guint) a.timeout);
+  if (a.url != NULL && (feed = fetch_sync (a.url, &error)) == NULL)
     {
-      feed = fetch_sync (url, &error);
-      if (feed == NULL)
-        {
-          print_failure (error->message);
-          return 1;
-        }
+      print_failure (error->message);
+      goto out;
     }
 
-  /* --catalog-base wins over the environment, which wins over the default */
-  if (catalog_base != NULL)
-    {
-      base = g_strdup (catalog_base);
-      while (g_str_has_suffix (base, "/"))
-        base[strlen (base) - 1] = '\0';
-    }
-  else
-    base = hr_skypilot_base_url (NULL);
-  cache_dir = hr_skypilot_cache_dir ();
-  if (cloud_ids[0] != NULL)
-    refresh = refresh_sync (base, (const char *const *) cloud_ids, catalog, cache_dir);
-  if (refresh != NULL && refresh->failed->len > 0)
-    {
-      g_ptr_array_add (refresh->failed, NULL);
-      failed = g_strjoinv ("; ", (char **) refresh->failed->pdata);
-      g_ptr_array_set_size (refresh->failed, refresh->failed->len - 1);
-      /* one line, whatever the servers said */
-      g_strdelimit (failed, "\r\n", ' ');
-    }
-
-  /* the clouds that failed come from the cache or the snapshot */
-  clouds = refresh ? g_steal_pointer (&refresh->clouds)
-                   : g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
-  if (refresh != NULL && refresh->failed_ids->len > 0)
-    {
-      g_autoptr(GPtrArray) fallback = NULL;
-
-      g_ptr_array_add (refresh->failed_ids, NULL);
-      fallback = hr_skypilot_load_clouds (catalog, cache_dir, base,
-                                          (const char *const *) refresh->failed_ids->pdata);
-      g_ptr_array_set_size (refresh->failed_ids, refresh->failed_ids->len - 1);
-      while (fallback->len > 0)
-        hr_skypilot_clouds_replace (clouds, g_ptr_array_steal_index (fallback, 0));
-    }
-
-  choice.spot = spot;
-  choice.region_prefix = region;
+  clouds = gather_clouds (&a, catalog, failed);
+  choice.spot = a.spot;
+  choice.region_prefix = a.region;
   pricing = hr_skypilot_build_pricing (clouds, &choice, feed);
   fetched_at = oldest_date (clouds);
   unmapped = unmapped_names (clouds);
-
-  if (json)
+  if (a.json)
     {
-      g_autoptr(GPtrArray) none = g_ptr_array_new ();
-      g_autofree char *text = to_json (pricing, fetched_at, unmapped,
-                                       refresh ? refresh->failed : none);
+      g_autofree char *text = to_json (pricing, fetched_at, unmapped, failed);
 
       fputs (text, stdout);
     }
   else
-    {
-      const char *how = g_str_equal (pricing->source, "catalog-network") ? "downloaded"
-                        : g_str_equal (pricing->source, "catalog-cache") ? "partly cached"
-                        : "partly bundled snapshot";
-
-      title = g_strdup_printf ("Cloud GPU offers (SkyPilot catalog, %s, %s%s%s, %s)",
-                               fetched_at ? fetched_at : "no date", how,
-                               feed ? " + feed " : "", feed ? feed->updated : "",
-                               spot ? "spot" : "on demand");
-      print_table (pricing, title);
-      if (unmapped->len > 0)
-        {
-          g_autofree char *names = NULL;
-
-          g_ptr_array_add (unmapped, NULL);
-          names = g_strjoinv (", ", (char **) unmapped->pdata);
-          printf ("GPUs Headroom's catalog doesn't know (offers kept, no speed estimate): %s\n", names);
-        }
-    }
+    print_offers_text (pricing, feed, fetched_at, unmapped, a.spot);
 
   if (fflush (stdout) != 0)
-    return 1;
+    goto out;
   /* after the offers, and only when they were written: an error is one line */
-  if (failed != NULL)
-    fprintf (stderr, "headroom-cli pricing: not updated, saved prices used: %s\n", failed);
-  return 0;
+  if (failed->len > 0)
+    {
+      g_autofree char *line = NULL;
+
+      g_ptr_array_add (failed, NULL);
+      line = g_strjoinv ("; ", (char **) failed->pdata);
+      /* one line, whatever the servers said */
+      g_strdelimit (line, "\r\n", ' ');
+      fprintf (stderr, "headroom-cli pricing: not updated, saved prices used: %s\n", line);
+    }
+  rc = 0;
+
+out:
+  pricing_args_clear (&a);
+  return rc;
 }
 
 void
