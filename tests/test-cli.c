@@ -509,6 +509,47 @@ test_text_grouping (void)
     }
 }
 
+/* The estimate text groups a plain context length and the figures inside the decode and
+ * prefill basis sentences ("of 7.700 GB/s" in German); the JSON keeps those sentences as
+ * they were, ungrouped, for the scripts that read them (issue 18). */
+static void
+test_text_grouping_basis (void)
+{
+  static const struct { const char *locale; const char *context; const char *bandwidth; } cases[] = {
+    { "C.UTF-8", " 52480 ", " 7700 GB/s" },
+    { "de_DE.UTF-8", " 52.480 ", " 7.700 GB/s" },
+    { "zh_CN.UTF-8", " 52,480 ", " 7,700 GB/s" },
+  };
+  HrTestRun r = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *header = NULL;
+      g_autofree char *basis = NULL;
+
+      if (!have_locale (cases[i].locale))
+        continue;
+      run_cli (&r, cases[i].locale, "estimate", "--model", "glm-4.5-air", "--gpu", "b200-180gb",
+               "--context", "52480", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      header = g_strndup (r.out, strcspn (r.out, "\n"));
+      if (strstr (header, cases[i].context) == NULL)
+        g_error ("[%s] expected “%s” in “%s”", cases[i].locale, cases[i].context, header);
+      if (strstr (r.out, cases[i].bandwidth) == NULL)
+        g_error ("[%s] expected “%s” in:\n%s", cases[i].locale, cases[i].bandwidth, r.out);
+      hr_test_run_clear (&r);
+
+      run_cli (&r, cases[i].locale, "estimate", "--model", "glm-4.5-air", "--gpu", "b200-180gb",
+               "--context", "52480", "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.out, "\"context\": 52480"));
+      basis = g_strndup (strstr (r.out, "\"decode_basis\""), 200);
+      if (strstr (basis, " 7700 GB/s") == NULL)
+        g_error ("[%s] JSON decode_basis changed: %s", cases[i].locale, basis);
+      hr_test_run_clear (&r);
+    }
+}
+
 /* Compare's text table keeps its columns in every locale: "—" and a French narrow no-break
  * space are one column each, though several bytes. */
 static void
@@ -562,6 +603,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/depth", test_depth);
   g_test_add_func ("/cli/prices-only-when-needed", test_prices_only_when_needed);
   g_test_add_func ("/cli/text-grouping", test_text_grouping);
+  g_test_add_func ("/cli/text-grouping-basis", test_text_grouping_basis);
   g_test_add_func ("/cli/compare-text-columns", test_compare_text_columns);
   if (g_getenv ("HEADROOM_LOCALEDIR") != NULL)
     g_test_add_func ("/cli/german-text", test_german_text);

@@ -256,7 +256,7 @@ test_seed_mlu (void)
   g_assert_false (isfinite (e.decode_tps));
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].value, ==, "unknown");
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].detail, ==, "range unknown");
-  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].note, ==, e.decode_basis);
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].note, ==, e.decode_basis_text);
 }
 
 static void

@@ -62,6 +62,36 @@ test_format_locale_grouping (void)
   setlocale (LC_NUMERIC, "C");
 }
 
+/* Context lengths in text people read: a plain count is grouped like any number, the "32K"
+ * and "1M" short forms stay as they are (issue 18: compare's "max ctx" showed "52480"). */
+static void
+test_context_locale (void)
+{
+  static const struct { const char *locale; gint64 tokens; const char *text; } cases[] = {
+    { "C", 52480, "52480" },
+    { "C", 32768, "32K" },
+    { "de_DE.UTF-8", 52480, "52.480" },
+    { "de_DE.UTF-8", 131072, "128K" },
+    { "de_DE.UTF-8", 1048576, "1M" },
+    { "de_DE.UTF-8", 999, "999" },
+    { "zh_CN.UTF-8", 1000000, "1,000,000" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        {
+          g_test_message ("%s not available: not checked", cases[i].locale);
+          continue;
+        }
+      text = hr_format_context_locale (cases[i].tokens);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+  setlocale (LC_NUMERIC, "C");
+}
+
 static void
 test_context (void)
 {
@@ -152,6 +182,7 @@ main (int argc, char **argv)
   g_test_add_func ("/units/round", test_round);
   g_test_add_func ("/units/format-c-locale", test_format_c_locale);
   g_test_add_func ("/units/format-locale-grouping", test_format_locale_grouping);
+  g_test_add_func ("/units/context-locale", test_context_locale);
   g_test_add_func ("/units/context", test_context);
   g_test_add_func ("/units/sanitize", test_sanitize);
   g_test_add_func ("/units/duration", test_duration);

@@ -473,7 +473,7 @@ compare_text_row (GString            *out,
   const HrEstimate *e = &row->estimate;
   char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE], c[HR_CLI_NUM_SIZE], d[HR_CLI_NUM_SIZE], f[HR_CLI_NUM_SIZE];
   char g[HR_CLI_NUM_SIZE];
-  g_autofree char *ctx = hr_format_context_short (row->max_context);
+  g_autofree char *ctx = hr_format_context_locale (row->max_context);
 
   g_string_append_printf (out, "%-34.34s %-8s %s GiB %s GiB %s t/s %s t/s %s %s\n",
                           row->scenario.gpu->name, hr_verdict_to_string (e->verdict),

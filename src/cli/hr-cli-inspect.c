@@ -415,7 +415,7 @@ write_text (const char            *file,
         }
       printf ("%-14s %s B/token (F16)\n", "kv_cache", num (a, hr_model_kv_bytes_per_token (model, 2), 0));
       if (model->max_context > 0)
-        printf ("%-14s %" G_GINT64_FORMAT "\n", "max_context", model->max_context);
+        printf ("%-14s %s\n", "max_context", num (a, (double) model->max_context, 0));
     }
   else if (model_error != NULL)
     {
@@ -435,7 +435,7 @@ write_text (const char            *file,
       else
         {
           const HrEstimate *e = &ie->estimate;
-          g_autofree char *ctx = hr_format_context_short (ie->scenario.context);
+          g_autofree char *ctx = hr_format_context_locale (ie->scenario.context);
 
           printf ("\nestimate       %s context × %d, KV %s, %s (%s)\n", ctx, ie->scenario.batch,
                   hr_kv_type_to_string (ie->scenario.kv_type),

@@ -7,6 +7,8 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #define LLAMA_CTX_PAD      256    /* llama.cpp pads n_ctx (and the KV cache) to 256 */
@@ -569,6 +571,64 @@ decode_step_setup (const Sizing     *z,
   d->t_compute = isfinite (z->tflops) ? 2.0 * z->active_params * s->batch / (z->tflops * d->par) : 0;
 }
 
+/* @format with the ' flag (group thousands) added to every number conversion: "%.0f GB/s" →
+ * "%'.0f GB/s", also after a translator's "%2$". */
+static char *
+grouped_format (const char *format)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = format; *p; p++)
+    {
+      g_string_append_c (out, *p);
+      if (*p != '%')
+        continue;
+      if (p[1] == '%')
+        {
+          g_string_append_c (out, *++p);
+          continue;
+        }
+      {
+        gsize digits = strspn (p + 1, "0123456789");
+        gsize spec;
+
+        if (digits > 0 && p[1 + digits] == '$')
+          {
+            g_string_append_len (out, p + 1, digits + 1);
+            p += digits + 1;
+          }
+        spec = strspn (p + 1, "-+ #0'.123456789hlLqjzt");
+        if (p[1 + spec] != '\0' && strchr ("dfiuFgG", p[1 + spec]) != NULL)
+          g_string_append_c (out, '\'');
+      }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* One basis sentence twice from the same parts: as before for JSON in @basis, with thousands
+ * grouped for people in @text (issue 18). */
+static void G_GNUC_PRINTF (5, 6)
+write_basis (char       *basis,
+             gsize       basis_size,
+             char       *text,
+             gsize       text_size,
+             const char *format,
+             ...)
+{
+  g_autofree char *grouped = grouped_format (format);
+  va_list args, copy;
+
+  va_start (args, format);
+  va_copy (copy, args);
+  vsnprintf (basis, basis_size, format, args);
+  vsnprintf (text, text_size, grouped, copy);
+  va_end (copy);
+  va_end (args);
+}
+
+#define WRITE_BASIS(out, field, ...) \
+  write_basis (out->field, sizeof out->field, out->field##_text, sizeof out->field##_text, __VA_ARGS__)
+
 static void
 write_decode_basis (const Sizing     *z,
                     const DecodeStep *d,
@@ -578,16 +638,16 @@ write_decode_basis (const Sizing     *z,
     {
       out->decode_tps = out->decode_tps_low = out->decode_tps_high = out->aggregate_tps = NAN;
       out->decode_tps_empty = NAN;
-      g_snprintf (out->decode_basis, sizeof out->decode_basis, "%s",
+      WRITE_BASIS (out, decode_basis, "%s",
                   z->on_cpu ? _("unknown: the system RAM bandwidth is not known")
                             : _("unknown: the device's memory bandwidth is not published"));
     }
   else if (out->compute_bound)
-    g_snprintf (out->decode_basis, sizeof out->decode_basis,
+    WRITE_BASIS (out, decode_basis,
                 _("compute-bound: %d sequences × %.1f B active parameters at %.0f TFLOPS achieved"),
                 z->s->batch, z->active_params / 1e9, z->tflops * d->par / 1e12);
   else
-    g_snprintf (out->decode_basis, sizeof out->decode_basis,
+    WRITE_BASIS (out, decode_basis,
                 _("memory-bound: %.2f GiB read per token at %.0f%% of %.0f GB/s + %.1f ms fixed%s"),
                 hr_to_gib (out->bytes_per_token), z->cal->bw_eff * 100, z->bw / 1e9 * d->par,
                 d->t_fixed * 1e3, d->w_cpu > 0 ? _(" (+ system RAM)") : "");
@@ -692,20 +752,20 @@ write_prefill_basis (const Sizing *z,
   double par = z->server ? z->n : 1;
 
   if (!isfinite (z->tflops))
-    g_snprintf (out->prefill_basis, sizeof out->prefill_basis, "%s",
+    WRITE_BASIS (out, prefill_basis, "%s",
                 z->on_cpu ? _("unknown: the number of CPU cores is not known")
                           : _("unknown: the device's FP16 throughput is not published"));
   else if (z->on_cpu)
-    g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
+    WRITE_BASIS (out, prefill_basis,
                 _("compute-bound: %.1f GFLOP per token on %d CPU cores at %.0f GFLOPS each"),
                 out->flops_per_token / 1e9, gpu->cpu_cores, HR_CPU_PREFILL_FLOPS_PER_CORE / 1e9);
   else if (z->backend == HR_BACKEND_METAL && !isfinite (gpu->fp16_tflops))
-    g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
+    WRITE_BASIS (out, prefill_basis,
                 _("compute-bound: %.1f GFLOP per token on %d GPU cores at %.2f TFLOPS each (fitted)"),
                 out->flops_per_token / 1e9, gpu->gpu_cores,
                 z->tflops * util / MAX (gpu->gpu_cores, 1) / 1e12);
   else
-    g_snprintf (out->prefill_basis, sizeof out->prefill_basis,
+    WRITE_BASIS (out, prefill_basis,
                 _("compute-bound: %.1f GFLOP per token at %.0f of %.0f peak TFLOPS"),
                 out->flops_per_token / 1e9, z->tflops * util * par / 1e12,
                 hr_calibration_tensor_flops (gpu) * par / 1e12);

@@ -92,6 +92,10 @@ typedef struct
   gboolean compute_bound;  /* batched decode hits the compute roof */
   char decode_basis[160];  /* "memory-bound: 7.4 GiB read per token at 80 % of 1008 GB/s" */
   char prefill_basis[160];
+  /* the same sentences with thousands grouped as LC_NUMERIC says ("1.792 GB/s" in German),
+   * for text people read; the two above stay as they were for JSON */
+  char decode_basis_text[192];
+  char prefill_basis_text[192];
 
   /* cost */
   double cost_per_mtok_usd; /* at an offer for this very GPU and count; NAN when none */

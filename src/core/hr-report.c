@@ -228,7 +228,7 @@ hr_report_estimate_text (const HrScenario *s,
   GString *out = g_string_new (NULL);
   g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (report_line_free);
   char a[64], b[64], c[64];
-  g_autofree char *ctx = hr_format_context_short (s->context);
+  g_autofree char *ctx = hr_format_context_locale (s->context);
   g_autofree char *count = s->n_gpus > 1 ? g_strdup_printf ("%d× ", s->n_gpus) : g_strdup ("");
   const char *source = e->weights.source == HR_WEIGHTS_MEASURED ? _("measured file")
                        : e->weights.source == HR_WEIGHTS_GGUF ? _("GGUF header")
@@ -269,7 +269,7 @@ hr_report_estimate_text (const HrScenario *s,
     }
   if (isfinite (e->decode_tps))
     {
-      g_autofree char *depth = hr_format_context_short (e->depth);
+      g_autofree char *depth = hr_format_context_locale (e->depth);
       /* TRANSLATORS: decode speed, its range and the tokens already in the context, e.g.
        * "~45.2 tok/s (33.9–52.0) at 8K tokens in context" */
       line (lines, 2, _("Decode"), _("~%s tok/s (%s–%s) at %s tokens in context"), num (a, e->decode_tps, 1),
@@ -278,19 +278,19 @@ hr_report_estimate_text (const HrScenario *s,
     }
   else
     line (lines, 2, _("Decode"), "%s", _("unknown"));
-  line (lines, 4, NULL, "%s", e->decode_basis);
+  line (lines, 4, NULL, "%s", e->decode_basis_text);
   if (isfinite (e->prefill_tps))
     {
       g_autofree char *ttft = hr_format_duration_ms (e->ttft_ms);
 
       line (lines, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
-      line (lines, 4, NULL, "%s", e->prefill_basis);
+      line (lines, 4, NULL, "%s", e->prefill_basis_text);
 
       /* TRANSLATORS: time to first token, e.g. "~772 ms (4096-token prompt)" */
       line (lines, 2, _("Time to first token"), _("%s (%d-token prompt)"), ttft, s->prompt_tokens);
     }
   else
-    line (lines, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis);
+    line (lines, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis_text);
   if (isfinite (e->cost_per_mtok_usd))
     line (lines, 2, _("Cost per 1M tokens"), "$%s (%s)", num (a, e->cost_per_mtok_usd, 2), e->offer_label);
   else if (isfinite (e->suggested_cost_per_mtok_usd))

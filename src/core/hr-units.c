@@ -106,6 +106,16 @@ hr_format_context_short (gint64 tokens)
 }
 
 char *
+hr_format_context_locale (gint64 tokens)
+{
+  char buf[64];
+
+  if (tokens >= 1024 && tokens % 1024 == 0)
+    return hr_format_context_short (tokens);
+  return g_strdup (hr_format_number_locale_buf (buf, sizeof buf, (double) tokens, 0));
+}
+
+char *
 hr_slugify (const char *text,
             gsize       max_len,
             const char *fallback)

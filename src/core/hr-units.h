@@ -36,6 +36,9 @@ const char     *hr_format_number_locale_buf (char            *buf,
 char           *hr_format_duration_ms       (double           ms);
 /* "32K", "128K", "1M" for context lengths. */
 char           *hr_format_context_short     (gint64           tokens);
+/* The same for text people read: "32K" stays, a plain count is grouped as LC_NUMERIC says
+ * ("52.480" in German, "52480" in the C locale).  Never for JSON or CSV. */
+char           *hr_format_context_locale    (gint64           tokens);
 /* "Qwen/Qwen3 30B (mine)" → "qwen-qwen3-30b-mine": lower-case ASCII letters, digits, '.', '_',
  * '+' and single dashes, at most @max_len bytes, starting and ending with a letter or digit;
  * @fallback when nothing is left. */

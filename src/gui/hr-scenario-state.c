@@ -526,10 +526,10 @@ hr_size_state_from_estimate (HrSizeState      *state,
       else
         /* TRANSLATORS: the low–high range of the decode estimate */
         range = g_strdup_printf (_("range %s–%s tok/s"), lo, hi);
-      note = g_strdup_printf ("%s · %s", range, e->decode_basis);
+      note = g_strdup_printf ("%s · %s", range, e->decode_basis_text);
     }
   else
-    note = g_strdup (e->decode_basis);
+    note = g_strdup (e->decode_basis_text);
   if (!isfinite (e->decode_tps))
     detail = g_strdup (_("range unknown"));
   else
@@ -562,7 +562,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
     /* TRANSLATORS: time to first token, e.g. "TTFT for a 4K prompt: ~772 ms" */
     detail = g_strdup_printf (_("TTFT for a %s prompt: %s"), prompt, ttft);
     card_set (&state->cards[HR_SIZE_CARD_PREFILL], _("Prefill speed"), g_steal_pointer (&pf), detail,
-              g_strdup (e->prefill_basis));
+              g_strdup (e->prefill_basis_text));
   }
 
   /* Cost */
