@@ -1,4 +1,5 @@
 /* test-scenario-text.c — the one-line scenario summary every view and chart shows */
+#include <locale.h>
 #include <string.h>
 
 #include "hr-catalog.h"
@@ -62,6 +63,29 @@ test_summary (void)
   g_assert_cmpstr (rocm, ==, "Q4_K_M · 128K context · 1 sequence · Q8_0 KV cache · llama.cpp");
 }
 
+/* A context that is no whole K reads as a grouped number, as the locale groups it (issue 18:
+ * "52480 context" in the German Size view's subtitle); C groups nothing. */
+static void
+test_summary_grouped (void)
+{
+  HrScenario s;
+  g_autofree char *c = NULL, *de = NULL;
+
+  scenario_for (&s, "llama-3.1-8b", "rtx-4090-24gb");
+  s.engine = HR_ENGINE_VLLM;
+  s.context = 52480;
+  c = hr_scenario_summary (&s);
+  g_assert_cmpstr (c, ==, "Q4_K_M · 52480 context · 1 sequence · F16 KV cache · vLLM");
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_test_message ("de_DE.UTF-8 not available: not checked");
+      return;
+    }
+  de = hr_scenario_summary (&s);
+  setlocale (LC_NUMERIC, "C");
+  g_assert_cmpstr (de, ==, "Q4_K_M · 52.480 context · 1 sequence · F16 KV cache · vLLM");
+}
+
 static void
 test_backend_names (void)
 {
@@ -83,6 +107,7 @@ main (int   argc,
   g_assert_nonnull (catalog);
 
   g_test_add_func ("/scenario-text/summary", test_summary);
+  g_test_add_func ("/scenario-text/summary-grouped", test_summary_grouped);
   g_test_add_func ("/scenario-text/backend-names", test_backend_names);
 
   ret = g_test_run ();

@@ -256,7 +256,7 @@ hr_chart_quant_from_matrix (const HrScenario *scenario,
   out->usable_gib = NAN;
   out->physical_gib = NAN;
   group = gpu_group_name (scenario);
-  ctx = hr_format_context_short (scenario->context);
+  ctx = hr_format_context_locale (scenario->context);
   kv = kv_label (scenario->kv_type);
   /* TRANSLATORS: chart title, "GLM-4.5 Air: quantizations on RTX 4090" */
   g_snprintf (out->title, sizeof out->title, _("%s: quantizations on %s"),
@@ -306,7 +306,7 @@ hr_chart_compare_init (HrChartCompare   *out,
   out->sort = HR_CHART_SORT_VERDICT;
   if (base == NULL)
     return;
-  ctx = hr_format_context_short (base->context);
+  ctx = hr_format_context_locale (base->context);
   kv = kv_label (base->kv_type);
   /* TRANSLATORS: chart title, "GLM-4.5 Air · Q4_K_M · 8K context" */
   g_snprintf (out->title, sizeof out->title, _("%s  ·  %s  ·  %s context"),

@@ -28,7 +28,7 @@ hr_scenario_summary (const HrScenario *s)
 
   g_return_val_if_fail (s != NULL, NULL);
 
-  ctx = hr_format_context_short (s->context);
+  ctx = hr_format_context_locale (s->context);
   kv = g_ascii_strup (hr_kv_type_to_string (s->kv_type), -1);
   g_string_append (out, s->quant);
   g_string_append (out, SEPARATOR);

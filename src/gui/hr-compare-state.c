@@ -262,7 +262,7 @@ capacity_fill (HrCompareCell    *cell,
   else
     {
       g_autofree char *conc = hr_size_format_number (e->max_concurrency, 2);
-      g_autofree char *ctx = hr_format_context_short (s->context);
+      g_autofree char *ctx = hr_format_context_locale (s->context);
       g_autofree char *pool = hr_size_format_number (hr_to_gib (e->kv_pool_bytes), 2);
 
       /* TRANSLATORS: requests at once of the chosen context, e.g. "4.63 × 40K" */
@@ -328,7 +328,7 @@ column_fill (HrCompareColumn    *col,
   if (row->max_context > 0)
     {
       g_autofree char *tokens = hr_size_format_count ((double) row->max_context);
-      value = hr_format_context_short (row->max_context);
+      value = hr_format_context_locale (row->max_context);
       /* TRANSLATORS: a token count, e.g. "131,072 tokens" */
       detail = g_strdup_printf (_("%s tokens"), tokens);
       cell_set (&col->cells[HR_COMPARE_CONTEXT], value, detail, (double) row->max_context);

@@ -534,7 +534,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
     detail = g_strdup (_("range unknown"));
   else
   {
-    g_autofree char *depth = hr_format_context_short (e->depth);
+    g_autofree char *depth = hr_format_context_locale (e->depth);
     g_autofree char *empty = hr_size_format_tps (e->decode_tps_empty);
     if (e->depth >= s->context)
       /* TRANSLATORS: under the decode speed at a full context window, e.g.
@@ -549,7 +549,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
 
   /* Prefill */
   ttft = hr_format_duration_ms (e->ttft_ms);
-  prompt = hr_format_context_short (s->prompt_tokens);
+  prompt = hr_format_context_locale (s->prompt_tokens);
   {
     g_autofree char *pf = NULL;
     if (isfinite (e->prefill_tps))

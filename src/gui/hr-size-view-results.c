@@ -104,10 +104,10 @@ hr_size_view_update_charts (HrSizeView *self)
   if (hr_chart_context_from_scenario (&self->scenario, 0, context, &error))
     {
       g_autofree char *desc = NULL;
-      g_autofree char *fit = context->max_fit_context > 0 ? hr_format_context_short ((gint64) context->max_fit_context)
+      g_autofree char *fit = context->max_fit_context > 0 ? hr_format_context_locale ((gint64) context->max_fit_context)
                                                           : g_strdup (_("none"));
-      g_autofree char *from = hr_format_context_short ((gint64) context->min_context);
-      g_autofree char *to = hr_format_context_short ((gint64) context->max_context);
+      g_autofree char *from = hr_format_context_locale ((gint64) context->min_context);
+      g_autofree char *to = hr_format_context_locale ((gint64) context->max_context);
       /* TRANSLATORS: description of the context chart for screen readers */
       desc = g_strdup_printf (_("Memory needed from %s to %s tokens of context; the longest context that fits is %s."),
                               from, to, fit);
