@@ -509,16 +509,16 @@ test_text_grouping (void)
     }
 }
 
-/* The estimate text groups a plain context length and the figures inside the decode and
- * prefill basis sentences ("of 7.700 GB/s" in German); the JSON keeps those sentences as
+/* The estimate text groups a plain context length, the prompt length and the figures inside
+ * the decode and prefill basis sentences ("of 7.700 GB/s" in German); the JSON keeps those sentences as
  * they were, ungrouped, for the scripts that read them (issue 18). */
 static void
 test_text_grouping_basis (void)
 {
-  static const struct { const char *locale; const char *context; const char *bandwidth; } cases[] = {
-    { "C.UTF-8", " 52480 ", " 7700 GB/s" },
-    { "de_DE.UTF-8", " 52.480 ", " 7.700 GB/s" },
-    { "zh_CN.UTF-8", " 52,480 ", " 7,700 GB/s" },
+  static const struct { const char *locale; const char *context; const char *bandwidth; const char *prompt; } cases[] = {
+    { "C.UTF-8", " 52480 ", " 7700 GB/s", "(4096-token prompt)" },
+    { "de_DE.UTF-8", " 52.480 ", " 7.700 GB/s", "(4.096-Token-Prompt)" },
+    { "zh_CN.UTF-8", " 52,480 ", " 7,700 GB/s", "(4,096-token prompt)" },
   };
   HrTestRun r = { 0 };
 
@@ -537,6 +537,8 @@ test_text_grouping_basis (void)
         g_error ("[%s] expected “%s” in “%s”", cases[i].locale, cases[i].context, header);
       if (strstr (r.out, cases[i].bandwidth) == NULL)
         g_error ("[%s] expected “%s” in:\n%s", cases[i].locale, cases[i].bandwidth, r.out);
+      if (strstr (r.out, cases[i].prompt) == NULL)
+        g_error ("[%s] expected “%s” in:\n%s", cases[i].locale, cases[i].prompt, r.out);
       hr_test_run_clear (&r);
 
       run_cli (&r, cases[i].locale, "estimate", "--model", "glm-4.5-air", "--gpu", "b200-180gb",

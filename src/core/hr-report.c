@@ -286,8 +286,9 @@ hr_report_estimate_text (const HrScenario *s,
       line (lines, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
       line (lines, 4, NULL, "%s", e->prefill_basis_text);
 
-      /* TRANSLATORS: time to first token, e.g. "~772 ms (4096-token prompt)" */
-      line (lines, 2, _("Time to first token"), _("%s (%d-token prompt)"), ttft, s->prompt_tokens);
+      /* TRANSLATORS: time to first token, e.g. "~772 ms (4,096-token prompt)" */
+      line (lines, 2, _("Time to first token"), _("%s (%s-token prompt)"), ttft,
+            num (a, (double) s->prompt_tokens, 0));
     }
   else
     line (lines, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis_text);
