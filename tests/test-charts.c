@@ -396,6 +396,70 @@ test_compare (void)
   g_test_message ("compare 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
 }
 
+/* Paints the compare chart at @width × 700 and fails when a row's value comes within half a
+ * font size of the next panel (whose left edge is its title's). */
+static void
+check_compare_texts_apart (const HrChartCompare *data,
+                           double                width)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, 700);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr (GArray) boxes = g_array_new (FALSE, FALSE, sizeof (HrTextBox));
+  double panel_x[3], rows_top = 0, fs;
+  int n_panels = 0;
+  HrCanvas c;
+
+  g_assert_true (hr_canvas_begin (&c, cr, width, 700, NULL));
+  c.text_boxes = boxes;
+  fs = c.fs;
+  hr_chart_compare_paint (&c, data);
+  hr_canvas_end (&c);
+  g_assert_cmpuint (boxes->len, >, 30);
+  /* The panel titles: the bold texts on the line under the header (the badge is above) */
+  for (guint i = 0; i < boxes->len && n_panels < 3; i++)
+    {
+      const HrRect *r = &g_array_index (boxes, HrTextBox, i).box;
+
+      if (g_array_index (boxes, HrTextBox, i).style != HR_TEXT_STRONG)
+        continue;
+      if (r->y > rows_top)
+        n_panels = 0;
+      panel_x[n_panels++] = r->x;
+      rows_top = MAX (rows_top, r->y + r->h);
+    }
+  g_assert_cmpint (n_panels, >=, 2);
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const HrRect *a = &g_array_index (boxes, HrTextBox, i).box;
+      gboolean value = g_array_index (boxes, HrTextBox, i).style == HR_TEXT_VALUE;
+
+      for (int p = 1; p < n_panels && value && a->y >= rows_top; p++)
+        if (a->x < panel_x[p] && a->x + a->w > panel_x[p] - fs * 0.5)
+          g_error ("compare at %g px: text %u (%.1f–%.1f) runs into the panel at %.1f", width, i,
+                   a->x, a->x + a->w, panel_x[p]);
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* #18: narrow compare charts shorten or leave out columns rather than overlap them */
+static void
+test_compare_narrow (void)
+{
+  g_autofree HrChartCompare *c = g_new0 (HrChartCompare, 1);
+  static const double widths[] = { 360, 400, 480, 600, 800, 1200 };
+
+  /* Labels as long as "133.9 / 273.6 GiB" (llama-3.1-70b, every GPU) */
+  compare_fill (c, HR_CHART_MAX_GPUS);
+  for (int i = 0; i < HR_CHART_MAX_GPUS; i++)
+    {
+      c->items[i].required_gib = 133.94;
+      c->items[i].usable_gib = 273.6;
+    }
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    check_compare_texts_apart (c, widths[w]);
+}
+
 static void
 finetune_fill (HrChartFinetune *f)
 {
@@ -1000,6 +1064,7 @@ main (int    argc,
   g_test_add_func ("/charts/context", test_context);
   g_test_add_func ("/charts/quant", test_quant);
   g_test_add_func ("/charts/compare", test_compare);
+  g_test_add_func ("/charts/compare-narrow", test_compare_narrow);
   g_test_add_func ("/charts/finetune", test_finetune);
   g_test_add_func ("/charts/tco", test_tco);
   g_test_add_func ("/charts/robust", test_robust);

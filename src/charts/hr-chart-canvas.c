@@ -184,6 +184,9 @@ hr_canvas_text (HrCanvas          *c,
   cairo_move_to (c->cr, x - xalign * w - lx, y - yalign * h - ly);
   pango_cairo_show_layout (c->cr, c->layout);
   cairo_new_path (c->cr);
+  if (c->text_boxes != NULL)
+    g_array_append_val (c->text_boxes,
+                        ((HrTextBox) { { x - xalign * w, y - yalign * h, w, h }, style }));
   return w;
 }
 

@@ -116,6 +116,7 @@ panel_value (const HrChartCompareItem *item,
 static const char *
 panel_label (const HrChartCompareItem *item,
              int                       panel,
+             gboolean                  short_memory,
              char                     *buf,
              gsize                     size)
 {
@@ -126,7 +127,7 @@ panel_label (const HrChartCompareItem *item,
     case PANEL_MEMORY:
       if (!isfinite (item->required_gib))
         return hr_fmt_number (buf, size, NAN, 0);
-      if (isfinite (item->usable_gib))
+      if (isfinite (item->usable_gib) && !short_memory)
         {
           char u[48];
 
@@ -153,6 +154,8 @@ typedef struct
   const HrChartCompare *data;
   int n;
   int n_shown;                      /* rows with room; the rest are counted in a note */
+  int n_panels;                     /* narrow charts leave out the cost panel */
+  gboolean short_memory;            /* narrow: memory labels without the usable part */
   int order[HR_CHART_MAX_GPUS];     /* the items as sorted */
   HrLegendItem legend[6];
   char verdict_text[3][64];
@@ -241,12 +244,31 @@ layout_rows (Layout *l)
   l->bar_h = MIN (l->pitch * 0.62, c->fs * 3.5);
 }
 
+/* The widths of the shown rows' value labels */
+static void
+measure_values (Layout *l)
+{
+  char buf[96];
+
+  memset (l->value_w, 0, sizeof l->value_w);
+  for (int k = 0; k < l->n_shown; k++)
+    for (int p = 0; p < N_PANELS; p++)
+      {
+        double w;
+
+        hr_canvas_text_measure (l->c, panel_label (&l->data->items[l->order[k]], p,
+                                                   l->short_memory, buf, sizeof buf),
+                                HR_TEXT_VALUE, &w, NULL);
+        l->value_w[p] = MAX (l->value_w[p], w);
+      }
+}
+
 /* The ranges of the shown rows, and the widths of their names, glyphs and values */
 static void
 layout_columns (Layout *l)
 {
   HrCanvas *c = l->c;
-  char name[HR_CHART_LABEL_LEN + 16], buf[96];
+  char name[HR_CHART_LABEL_LEN + 16];
 
   for (int k = 0; k < l->n_shown; k++)
     for (int p = 0; p < N_PANELS; p++)
@@ -266,32 +288,57 @@ layout_columns (Layout *l)
       l->name_w = MAX (l->name_w, w);
       hr_canvas_text_measure (c, hr_chart_verdict_glyph (item->verdict), HR_TEXT_LABEL, &w, NULL);
       l->glyph_w = MAX (l->glyph_w, w);
-      for (int p = 0; p < N_PANELS; p++)
-        {
-          hr_canvas_text_measure (c, panel_label (item, p, buf, sizeof buf), HR_TEXT_VALUE, &w,
-                                  NULL);
-          l->value_w[p] = MAX (l->value_w[p], w);
-        }
     }
   l->name_w = MIN (l->name_w, c->width * 0.24);
+  measure_values (l);
 }
 
-/* Three panels side by side after the names, sharing the rows */
-static void
-layout_panels (Layout *l)
+/* The panels side by side after the names, sharing the rows: at fixed shares of the room,
+ * or when @fitted, each its value column and a short bar plus a share of what is left.
+ * FALSE when a value column leaves less than a short bar. */
+static gboolean
+place_panels (Layout   *l,
+              gboolean  fitted)
 {
   static const double panel_share[N_PANELS] = { 0.42, 0.29, 0.29 };
   HrCanvas *c = l->c;
   double x = c->pad + l->glyph_w + c->fs * 0.4 + l->name_w + c->fs;
-  double avail = c->width - c->pad - x, gap = c->fs * 1.5;
+  double avail = c->width - c->pad - x, gap = c->fs * 1.5, min_bar = c->fs * 2;
+  double spare = avail - gap * (l->n_panels - 1), shares = 0;
+  gboolean fits = TRUE;
 
-  for (int p = 0; p < N_PANELS; p++)
+  for (int p = 0; p < l->n_panels; p++)
     {
-      double w = (avail - gap * (N_PANELS - 1)) * panel_share[p];
+      spare -= l->value_w[p] + c->fs * 0.5 + min_bar;
+      shares += panel_share[p];
+    }
+  for (int p = 0; p < l->n_panels; p++)
+    {
+      double w = fitted ? l->value_w[p] + c->fs * 0.5 + min_bar + spare * panel_share[p] / shares
+                        : (avail - gap * (N_PANELS - 1)) * panel_share[p];
 
       l->panels[p] = (HrRect) { x, l->rows_top, w, l->rows_bottom - l->rows_top };
+      fits = fits && w - l->value_w[p] - c->fs * 0.5 >= min_bar;
       x += w + gap;
     }
+  return fits;
+}
+
+/* Narrow charts first fit the panels to their labels, then shorten the memory labels to
+ * the required figure (the bullet's track still shows the usable part), then leave out the
+ * cost panel, so that no value runs into the next panel. */
+static void
+layout_panels (Layout *l)
+{
+  l->n_panels = N_PANELS;
+  if (place_panels (l, FALSE) || place_panels (l, TRUE))
+    return;
+  l->short_memory = TRUE;
+  measure_values (l);
+  if (place_panels (l, TRUE))
+    return;
+  l->n_panels = N_PANELS - 1;
+  place_panels (l, TRUE);
 }
 
 /* Everything under @top; FALSE when there is no room for the rows. */
@@ -325,12 +372,14 @@ draw_panel_axes (Layout *l,
   HrCanvas *c = l->c;
 
   memcpy (c->size, l->base_size, sizeof l->base_size);
-  for (int p = 0; p < N_PANELS; p++)
+  for (int p = 0; p < l->n_panels; p++)
     {
       HrRect *r = &l->panels[p];
       double bar_w = r->w - l->value_w[p] - c->fs * 0.5;
+      const char *title = p == PANEL_MEMORY && l->short_memory ? _("Memory (GiB)")
+                                                               : _(panel_titles[p]);
 
-      hr_canvas_text (c, _(panel_titles[p]), HR_TEXT_STRONG, r->x, top, 0, 0, r->w,
+      hr_canvas_text (c, title, HR_TEXT_STRONG, r->x, top, 0, 0, r->w,
                       &c->theme->foreground);
       if (bar_w < c->fs * 2)
         bar_w = MAX (r->w * 0.3, 1);
@@ -387,7 +436,7 @@ draw_cell (const Layout             *l,
                            item->verdict == HR_CHART_VERDICT_EXCEEDS ? 0.45 : 1.0);
       cairo_fill (c->cr);
     }
-  hr_canvas_text (c, panel_label (item, p, buf, sizeof buf), HR_TEXT_VALUE, end + c->fs * 0.3,
+  hr_canvas_text (c, panel_label (item, p, l->short_memory, buf, sizeof buf), HR_TEXT_VALUE, end + c->fs * 0.3,
                   cy, 0, 0.5, -1, isfinite (v) ? &t->foreground : &t->muted);
 }
 
@@ -416,7 +465,7 @@ draw_row (const Layout *l,
   hr_canvas_text (c, name, HR_TEXT_LABEL, c->pad + l->glyph_w + c->fs * 0.4, cy, 0, 0.5,
                   l->name_w, &c->theme->foreground);
   c->ellipsize = PANGO_ELLIPSIZE_END;
-  for (int p = 0; p < N_PANELS; p++)
+  for (int p = 0; p < l->n_panels; p++)
     draw_cell (l, item, p, cy);
 }
 

@@ -36,6 +36,8 @@ struct _HrCanvas
   double size[HR_N_TEXT_STYLES];  /* text sizes per style; charts may shrink them */
   gboolean bold[HR_N_TEXT_STYLES];
   PangoEllipsizeMode ellipsize;   /* for text with a max width (END) */
+  GArray *text_boxes;             /* set after hr_canvas_begin: hr_canvas_text adds an
+                                   * HrTextBox for each text it draws (tests check overlaps) */
 };
 
 typedef enum
@@ -82,6 +84,12 @@ typedef struct
 {
   double x, y, w, h;
 } HrRect;
+
+typedef struct
+{
+  HrRect box;
+  HrTextStyle style;
+} HrTextBox;
 
 /* A label for a vertical reference line (capacity, current context…). */
 typedef struct
