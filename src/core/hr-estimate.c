@@ -6,6 +6,7 @@
 #include "hr-units.h"
 
 #include <glib/gi18n-lib.h>
+#include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -615,13 +616,21 @@ write_basis (char       *basis,
              const char *format,
              ...)
 {
-  g_autofree char *grouped = grouped_format (format);
+  g_autofree char *grouped = NULL;
   va_list args, copy;
 
   va_start (args, format);
   va_copy (copy, args);
   vsnprintf (basis, basis_size, format, args);
-  vsnprintf (text, text_size, grouped, copy);
+  /* Every estimate writes these (matrix, curves, advice): when the locale groups nothing, the
+   * text for people is the same sentence, so it is copied rather than formatted again */
+  if (*nl_langinfo (THOUSEP) == '\0')
+    g_strlcpy (text, basis, text_size);
+  else
+    {
+      grouped = grouped_format (format);
+      vsnprintf (text, text_size, grouped, copy);
+    }
   va_end (copy);
   va_end (args);
 }
