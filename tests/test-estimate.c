@@ -653,6 +653,38 @@ test_reverse_questions (void)
   }
 }
 
+/* The reverse answers come together, and the diagnosis suggests exactly the ones it is given:
+ * a caller showing both (the Size view's advice) computes them once. */
+static void
+test_reverse_in_diagnosis (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  HrReverse r, given = { .max_context = 0, .best_quant = NULL, .min_gpus = 7 };
+  g_autoptr(GPtrArray) plain = NULL;
+  g_autoptr(GPtrArray) with = NULL;
+  g_autoptr(GPtrArray) told = NULL;
+
+  scenario (&s, "llama-3.1-70b", "rtx-4090-24gb");
+  hr_advice_reverse (&s, catalog, &r);
+  g_assert_cmpint (r.max_context, ==, hr_advice_max_context (&s));
+  g_assert_true (r.best_quant == hr_advice_best_quant (&s, catalog));
+  g_assert_cmpint (r.min_gpus, ==, hr_advice_min_gpus (&s, 64));
+
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  plain = hr_advice_diagnosis (&s, &e, catalog);
+  with = hr_advice_diagnosis_with (&s, &e, &r);
+  g_assert_cmpuint (plain->len, ==, with->len);
+  for (guint i = 0; i < plain->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (plain, i), ==, g_ptr_array_index (with, i));
+
+  told = hr_advice_diagnosis_with (&s, &e, &given);
+  g_assert_nonnull (strstr (g_ptr_array_index (told, 0), "use 7 GPUs"));
+  if (r.best_quant != NULL)
+    g_assert_null (strstr (g_ptr_array_index (told, 0), r.best_quant->id));
+}
+
 static void
 test_recommendations (void)
 {
@@ -700,6 +732,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/multi-gpu-offload", test_multi_gpu_and_offload);
   g_test_add_func ("/estimate/depth", test_depth);
   g_test_add_func ("/estimate/reverse", test_reverse_questions);
+  g_test_add_func ("/estimate/reverse/in-diagnosis", test_reverse_in_diagnosis);
   g_test_add_func ("/estimate/recommendations", test_recommendations);
   rc = g_test_run ();
   hr_catalog_free (catalog);

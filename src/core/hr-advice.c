@@ -116,6 +116,18 @@ hr_advice_min_gpus (const HrScenario *scenario,
   return 0;
 }
 
+void
+hr_advice_reverse (const HrScenario *scenario,
+                   const HrCatalog  *catalog,
+                   HrReverse        *out)
+{
+  g_return_if_fail (scenario != NULL && out != NULL);
+
+  out->max_context = hr_advice_max_context (scenario);
+  out->best_quant = catalog ? hr_advice_best_quant (scenario, catalog) : NULL;
+  out->min_gpus = hr_advice_min_gpus (scenario, 64);
+}
+
 static void
 pick_set (HrPick           *pick,
           const HrGpu      *gpu,
@@ -527,13 +539,13 @@ fmt_num (char   *buf,
  * suggests for a scenario that does not fit, in the order first_fix() tries them. */
 static char *
 fix_suggestions (const HrScenario *scenario,
-                 const HrCatalog  *catalog)
+                 const HrReverse  *reverse)
 {
   GString *tries = g_string_new (NULL);
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
-  int n = hr_advice_min_gpus (scenario, 64);
-  const HrQuantMix *q = catalog ? hr_advice_best_quant (scenario, catalog) : NULL;
-  gint64 max_ctx = hr_advice_max_context (scenario);
+  int n = reverse->min_gpus;
+  const HrQuantMix *q = reverse->best_quant;
+  gint64 max_ctx = reverse->max_context;
 
   if (n > scenario->n_gpus)
     g_ptr_array_add (items, g_strdup_printf (ngettext ("use %d GPU", "use %d GPUs", n), n));
@@ -565,13 +577,13 @@ fix_suggestions (const HrScenario *scenario,
 static char *
 verdict_line (const HrScenario *scenario,
               const HrEstimate *e,
-              const HrCatalog  *catalog)
+              const HrReverse  *reverse)
 {
   char a[64], b[64], c[64];
 
   if (e->verdict == HR_VERDICT_EXCEEDS)
     {
-      g_autofree char *tries = fix_suggestions (scenario, catalog);
+      g_autofree char *tries = fix_suggestions (scenario, reverse);
 
       return g_strdup_printf (_("Does not fit: needs %s GiB, %s GiB usable%s%s."),
                               fmt_num (a, 64, hr_to_gib (e->required_bytes), 2),
@@ -693,9 +705,22 @@ hr_advice_diagnosis (const HrScenario *scenario,
                      const HrEstimate *e,
                      const HrCatalog  *catalog)
 {
+  HrReverse reverse = { 0 };
+
+  /* only a scenario that does not fit is told what to try */
+  if (e->verdict == HR_VERDICT_EXCEEDS)
+    hr_advice_reverse (scenario, catalog, &reverse);
+  return hr_advice_diagnosis_with (scenario, e, &reverse);
+}
+
+GPtrArray *
+hr_advice_diagnosis_with (const HrScenario *scenario,
+                          const HrEstimate *e,
+                          const HrReverse  *reverse)
+{
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
 
-  g_ptr_array_add (lines, verdict_line (scenario, e, catalog));
+  g_ptr_array_add (lines, verdict_line (scenario, e, reverse));
   add_kv_lines (lines, scenario, e);
   add_moe_line (lines, scenario, e);
   add_serving_lines (lines, scenario, e);

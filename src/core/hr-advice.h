@@ -19,6 +19,19 @@ const HrQuantMix *hr_advice_best_quant      (const HrScenario *scenario,
 int             hr_advice_min_gpus          (const HrScenario *scenario,
                                              int              max_gpus);
 
+/* The three reverse answers together: the diagnosis suggests them as fixes and the Size view
+ * shows them as cards, so a caller that needs both computes them once. */
+typedef struct
+{
+  gint64 max_context;           /* hr_advice_max_context() */
+  const HrQuantMix *best_quant; /* hr_advice_best_quant(); NULL without a catalog */
+  int min_gpus;                 /* hr_advice_min_gpus (scenario, 64) */
+} HrReverse;
+
+void            hr_advice_reverse           (const HrScenario *scenario,
+                                             const HrCatalog *catalog,
+                                             HrReverse       *out);
+
 typedef struct
 {
   const HrGpu *gpu;     /* borrowed from the catalog */
@@ -115,5 +128,9 @@ gboolean        hr_advice_fix               (const HrScenario *scenario,
 GPtrArray      *hr_advice_diagnosis         (const HrScenario *scenario,
                                              const HrEstimate *estimate,
                                              const HrCatalog *catalog);
+/* The same with the reverse answers already computed by hr_advice_reverse(). */
+GPtrArray      *hr_advice_diagnosis_with    (const HrScenario *scenario,
+                                             const HrEstimate *estimate,
+                                             const HrReverse *reverse);
 
 G_END_DECLS

@@ -781,10 +781,11 @@ matrix_row_state (const HrMatrixRow *row,
 static void
 reverse_state (HrAdviceState    *st,
                const HrScenario *s,
-               gint64            max_ctx,
-               const HrQuantMix *best,
-               int               min_gpus)
+               const HrReverse  *reverse)
 {
+  gint64 max_ctx = reverse->max_context;
+  const HrQuantMix *best = reverse->best_quant;
+  int min_gpus = reverse->min_gpus;
   HrReverseState *r;
 
   r = &st->reverse[HR_REVERSE_CONTEXT];
@@ -886,9 +887,15 @@ hr_advice_state_compute (const HrScenario *scenario,
 
   if (hr_estimate_compute (scenario, pricing, &e, NULL))
     {
-      g_autoptr(GPtrArray) diag = hr_advice_diagnosis (scenario, &e, catalog);
+      g_autoptr(GPtrArray) diag = NULL;
+      g_autoptr(GPtrArray) launch = NULL;
+      HrReverse reverse;
+
+      /* computed once for the cards and the diagnosis's suggestions */
+      hr_advice_reverse (scenario, catalog, &reverse);
+      diag = hr_advice_diagnosis_with (scenario, &e, &reverse);
       /* a model opened from a local GGUF file is launched from that file */
-      g_autoptr(GPtrArray) launch = hr_launch_commands_for_file (scenario, &e, scenario->model->gguf_path);
+      launch = hr_launch_commands_for_file (scenario, &e, scenario->model->gguf_path);
 
       for (guint i = 0; i < diag->len; i++)
         g_ptr_array_add (st->diagnosis, g_strdup (g_ptr_array_index (diag, i)));
@@ -897,12 +904,10 @@ hr_advice_state_compute (const HrScenario *scenario,
       for (guint i = 0; i < launch->len; i++)
         g_ptr_array_add (st->launch, g_ptr_array_index (launch, i));
 
-      reverse_state (st, scenario, hr_advice_max_context (scenario),
-                     hr_advice_best_quant (scenario, catalog),
-                     hr_advice_min_gpus (scenario, 64));
+      reverse_state (st, scenario, &reverse);
     }
   else
-    reverse_state (st, scenario, 0, NULL, 0);
+    reverse_state (st, scenario, &(HrReverse) { 0 });
 
   hr_advice_recommend (scenario, catalog, pricing, &rec);
   pick_state (&st->picks[HR_PICK_SINGLE], _("Best single GPU"), &rec.best_single, rec.have_single,
