@@ -63,8 +63,11 @@ run_scenario_command (int               argc,
   int rc;
 
   hr_cli_args_init (&args);
-  if (!hr_cli_parse_options (&argc, &argv, name, "Size open-weight LLMs on GPUs.", NULL,
-                             hr_cli_scenario_options (&args), FALSE, &error) ||
+  if (!hr_cli_parse_options (&argc, &argv,
+                             &(HrCliOptions) { .parameter = name,
+                                               .summary = "Size open-weight LLMs on GPUs.",
+                                               .group = hr_cli_scenario_options (&args) },
+                             &error) ||
       !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error))
     rc = hr_cli_fail (error);
   else if ((rc = command (&args, &cs, catalog, out)) == 0)
@@ -246,16 +249,14 @@ cmd_list (int              argc,
           const HrCatalog *catalog)
 {
   gboolean json = FALSE;
-  const GOptionEntry entries[] = {
-    HR_CLI_JSON_OPTION (json),
-    { NULL }
-  };
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   const ListKind *kind = NULL;
   HrJsonWriter w;
 
-  if (!hr_cli_parse_options (&argc, &argv, "models|gpus|quants|engines", NULL, entries, NULL, TRUE,
+  if (!hr_cli_parse_options (&argc, &argv,
+                             &(HrCliOptions) { .parameter = "models|gpus|quants|engines",
+                                               .json = &json, .positional = TRUE },
                              &error))
     return hr_cli_fail (error);
   if (argc != 2)
@@ -587,7 +588,8 @@ cmd_finetune (int              argc,
   HrFtEstimate est;
   HrFtMethod m = HR_FT_QLORA;
 
-  if (!hr_cli_parse_options (&argc, &argv, "", NULL, entries, NULL, FALSE, &error))
+  if (!hr_cli_parse_options (&argc, &argv, &(HrCliOptions) { .parameter = "", .entries = entries },
+                             &error))
     return hr_cli_fail (error);
   if (model_id == NULL)
     return hr_cli_usage_error ("headroom-cli", "choose a model with --model ID");

@@ -26,7 +26,7 @@
 
 typedef struct
 {
-  const char *name;
+  char *name;
   double median_us;
   double target_us;   /* NAN: no target */
   int runs;
@@ -504,7 +504,6 @@ hr_cli_bench (int              argc,
   gboolean json = FALSE;
   int quick = 0;
   const GOptionEntry entries[] = {
-    HR_CLI_JSON_OPTION (json),
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Fewer repetitions (for CI smoke runs)", NULL },
     { NULL }
   };
@@ -513,11 +512,6 @@ hr_cli_bench (int              argc,
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *tmpdir = g_dir_make_tmp ("headroom-bench-XXXXXX", NULL);
   Result results[24];
-  g_autofree char *compare_label = NULL;
-  g_autofree char *whole_label = NULL;
-  g_autofree char *largest_label = NULL;
-  g_autofree char *gguf_label = NULL;
-  g_autofree char *gguf_vocab_label = NULL;
   const char *largest_name = NULL;
   g_autoptr(GError) chart_error = NULL;
   int n = 0;
@@ -527,7 +521,10 @@ hr_cli_bench (int              argc,
   const HrModel *model = hr_catalog_find_model (catalog, "glm-4.5-air");
   const HrGpu *gpu = hr_catalog_find_gpu (catalog, "rtx-pro-6000-blackwell-96gb");
 
-  if (!hr_cli_parse_options (&argc, &argv, "", NULL, entries, NULL, TRUE, &error))
+  if (!hr_cli_parse_options (&argc, &argv,
+                             &(HrCliOptions) { .parameter = "", .json = &json, .entries = entries,
+                                               .positional = TRUE },
+                             &error))
     return hr_cli_fail (error);
   if (model == NULL)
     model = hr_catalog_get_model (catalog, 0);
@@ -549,42 +546,45 @@ hr_cli_bench (int              argc,
   c.gguf_vocab = synthetic_gguf (TRUE, &c.gguf_vocab_len);
   c.largest = largest_catalog_file (&c.load_largest, &largest_name);
 
+/* @label is taken. */
 #define RUN(label, fn, inner, samples, target) \
   results[n++] = (Result) { label, measure (fn, &c, inner, (samples)), target, (inner) * (samples) }
 
-  RUN ("estimate (one scenario)", bench_estimate, 2000, 5 * k, 2);
-  RUN ("size view update (estimate, matrix, 64×3 curve, recommendations, commands)", bench_size_view, 5, 4 * k, 1000);
-  compare_label = g_strdup_printf ("compare --all-gpus (%u GPUs: estimate + max context + best quant each)",
-                                   hr_catalog_n_gpus (catalog));
-  RUN (compare_label, bench_compare_all, 2, 3 * k, NAN);
-  whole_label = g_strdup_printf ("whole catalog × every quant (%u models × %u GPUs × %u quants)",
-                                 hr_catalog_n_models (catalog), hr_catalog_n_gpus (catalog),
-                                 hr_catalog_n_quants (catalog));
-  RUN (whole_label, bench_whole_catalog, 1, k, NAN);
-  RUN ("load the bundled catalog (all JSON files)", bench_catalog_load, 5, 4 * k, NAN);
+  RUN (g_strdup ("estimate (one scenario)"), bench_estimate, 2000, 5 * k, 2);
+  RUN (g_strdup ("size view update (estimate, matrix, 64×3 curve, recommendations, commands)"),
+       bench_size_view, 5, 4 * k, 1000);
+  RUN (g_strdup_printf ("compare --all-gpus (%u GPUs: estimate + max context + best quant each)",
+                        hr_catalog_n_gpus (catalog)),
+       bench_compare_all, 2, 3 * k, NAN);
+  RUN (g_strdup_printf ("whole catalog × every quant (%u models × %u GPUs × %u quants)",
+                        hr_catalog_n_models (catalog), hr_catalog_n_gpus (catalog),
+                        hr_catalog_n_quants (catalog)),
+       bench_whole_catalog, 1, k, NAN);
+  RUN (g_strdup ("load the bundled catalog (all JSON files)"), bench_catalog_load, 5, 4 * k, NAN);
   if (c.largest != NULL)
-    {
-      largest_label = g_strdup_printf ("parse the largest catalog file (%s, %" G_GSIZE_FORMAT " KiB)", largest_name,
-                                       g_bytes_get_size (c.largest) / 1024);
-      RUN (largest_label, bench_largest_catalog_file, 5, 4 * k, NAN);
-    }
-  RUN ("chart export: context chart 1200×700 PNG, scale 1", bench_chart_scale1, 2, 3 * k, 50000);
-  RUN ("chart export: context chart 1200×700 PNG, scale 2", bench_chart_scale2, 1, 3 * k, 50000);
-  RUN ("  of which drawing only (scale 2, no PNG encoding or file)", bench_chart_draw_scale2, 2, 3 * k, NAN);
-  gguf_label = g_strdup_printf ("GGUF header parse: 1,200 tensors, no vocab (%" G_GSIZE_FORMAT " KiB)", c.gguf_len / 1024);
-  RUN (gguf_label, bench_gguf, 20, 5 * k, 2000);
-  gguf_vocab_label = g_strdup_printf ("GGUF header parse: 1,200 tensors + 128K-token vocab (%" G_GSIZE_FORMAT " KiB)",
-                                      c.gguf_vocab_len / 1024);
-  RUN (gguf_vocab_label, bench_gguf_vocab, 5, 5 * k, 2000);
+    RUN (g_strdup_printf ("parse the largest catalog file (%s, %" G_GSIZE_FORMAT " KiB)", largest_name,
+                          g_bytes_get_size (c.largest) / 1024),
+         bench_largest_catalog_file, 5, 4 * k, NAN);
+  RUN (g_strdup ("chart export: context chart 1200×700 PNG, scale 1"), bench_chart_scale1, 2, 3 * k, 50000);
+  RUN (g_strdup ("chart export: context chart 1200×700 PNG, scale 2"), bench_chart_scale2, 1, 3 * k, 50000);
+  RUN (g_strdup ("  of which drawing only (scale 2, no PNG encoding or file)"), bench_chart_draw_scale2, 2,
+       3 * k, NAN);
+  RUN (g_strdup_printf ("GGUF header parse: 1,200 tensors, no vocab (%" G_GSIZE_FORMAT " KiB)",
+                        c.gguf_len / 1024),
+       bench_gguf, 20, 5 * k, 2000);
+  RUN (g_strdup_printf ("GGUF header parse: 1,200 tensors + 128K-token vocab (%" G_GSIZE_FORMAT " KiB)",
+                        c.gguf_vocab_len / 1024),
+       bench_gguf_vocab, 5, 5 * k, 2000);
   {
     const char *child[] = { self, "list", "engines", NULL };
-    results[n++] = (Result) { "cold start of headroom-cli (list engines)", cold_start (child, 10 * k, &rss), 20000, 10 * k };
+    results[n++] = (Result) { g_strdup ("cold start of headroom-cli (list engines)"),
+                              cold_start (child, 10 * k, &rss), 20000, 10 * k };
   }
   {
     /* a command that shows a cost also reads the cloud prices (cache or bundled snapshot) */
     const char *child[] = { self, "estimate", "--model", model->id, "--gpu", gpu->id, NULL };
-    results[n++] = (Result) { "cold start of headroom-cli (estimate, with cloud prices)", cold_start (child, 10 * k, &rss),
-                              20000, 10 * k };
+    results[n++] = (Result) { g_strdup ("cold start of headroom-cli (estimate, with cloud prices)"),
+                              cold_start (child, 10 * k, &rss), 20000, 10 * k };
   }
 #undef RUN
 
@@ -626,6 +626,8 @@ hr_cli_bench (int              argc,
       g_string_append_printf (out, "headroom-cli peak RSS: %ld KiB\n", rss);
     }
   fputs (out->str, stdout);
+  for (int i = 0; i < n; i++)
+    g_free (results[i].name);
   g_free (c.gguf);
   g_free (c.gguf_vocab);
   g_free (c.context_chart);

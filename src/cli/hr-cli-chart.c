@@ -391,7 +391,11 @@ hr_cli_chart (int              argc,
 
   hr_cli_args_init (&args);
   help = g_strdup_printf (HELP_FORMAT, kinds_bar);
-  if (!hr_cli_parse_options (&argc, &argv, "KIND", help, entries, hr_cli_scenario_options (&args), TRUE,
+  if (!hr_cli_parse_options (&argc, &argv,
+                             &(HrCliOptions) { .parameter = "KIND", .summary = help,
+                                               .entries = entries,
+                                               .group = hr_cli_scenario_options (&args),
+                                               .positional = TRUE },
                              &error))
     {
       status = hr_cli_fail (error);

@@ -119,25 +119,27 @@ hr_cli_scenario_options (HrCliArgs *args)
 gboolean
 hr_cli_parse_options (int                 *argc,
                       char              ***argv,
-                      const char          *parameter,
-                      const char          *summary,
-                      const GOptionEntry  *entries,
-                      GOptionGroup        *group,
-                      gboolean             positional,
+                      const HrCliOptions  *options,
                       GError             **error)
 {
-  g_autoptr(GOptionContext) ctx = g_option_context_new (parameter);
+  g_autoptr(GOptionContext) ctx = g_option_context_new (options->parameter);
   g_autoptr(GError) local = NULL;
 
-  if (summary != NULL)
-    g_option_context_set_summary (ctx, summary);
-  if (entries != NULL)
-    g_option_context_add_main_entries (ctx, entries, NULL);
-  if (group != NULL)
-    g_option_context_add_group (ctx, group);
+  if (options->summary != NULL)
+    g_option_context_set_summary (ctx, options->summary);
+  if (options->json != NULL)
+    {
+      const GOptionEntry json[] = { HR_CLI_JSON_OPTION (*options->json), { NULL } };
+
+      g_option_context_add_main_entries (ctx, json, NULL);
+    }
+  if (options->entries != NULL)
+    g_option_context_add_main_entries (ctx, options->entries, NULL);
+  if (options->group != NULL)
+    g_option_context_add_group (ctx, options->group);
   if (!g_option_context_parse (ctx, argc, argv, &local))
     return usage (error, "%s", local->message);
-  if (!positional && *argc > 1)
+  if (!options->positional && *argc > 1)
     return usage (error, "unexpected argument “%s”", (*argv)[1]);
   return TRUE;
 }

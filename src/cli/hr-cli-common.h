@@ -76,16 +76,22 @@ const char     *hr_cli_engine_choices       (void);
 gboolean        hr_cli_engine_parse         (const char      *str,
                                              HrEngine        *engine,
                                              GError         **error);
-/* Parses argv against @entries and @group (either may be NULL; @group is taken) in a context
- * named @parameter with @summary: a bad option, or any argument left when not @positional, is
- * a usage error ("unexpected argument “x”"). */
+/* How a command reads its options. */
+typedef struct
+{
+  const char         *parameter;   /* after "[OPTION…]" in --help; "" for nothing */
+  const char         *summary;     /* NULL: none */
+  const GOptionEntry *entries;     /* NULL: none */
+  GOptionGroup       *group;       /* NULL: none; taken */
+  gboolean           *json;        /* non-NULL: a --json option, listed first, sets it */
+  gboolean            positional;  /* arguments may follow; else one is a usage error */
+} HrCliOptions;
+
+/* Parses argv against @options in a context named by its parameter: a bad option, or any
+ * argument left when not positional, is a usage error ("unexpected argument “x”"). */
 gboolean        hr_cli_parse_options        (int                 *argc,
                                              char              ***argv,
-                                             const char          *parameter,
-                                             const char          *summary,
-                                             const GOptionEntry  *entries,
-                                             GOptionGroup        *group,
-                                             gboolean             positional,
+                                             const HrCliOptions  *options,
                                              GError             **error);
 /* Turns parsed options into a scenario. @need_gpu: whether a GPU is mandatory. */
 gboolean        hr_cli_scenario_resolve     (const HrCliArgs *args,

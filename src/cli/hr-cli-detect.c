@@ -158,20 +158,20 @@ hr_cli_detect (int              argc,
                const HrCatalog *catalog)
 {
   gboolean json = FALSE;
-  const GOptionEntry entries[] = {
-    HR_CLI_JSON_OPTION (json),
-    { NULL }
-  };
   g_autoptr(GError) error = NULL;
   g_autoptr(HrSystem) sys = NULL;
   g_autoptr(HrGpu) device = NULL;
   g_autofree char *text = NULL;
   int count = 1;
 
-  if (!hr_cli_parse_options (&argc, &argv, "",
-                             "This computer's GPUs, CPU and RAM, and how they match the catalog.\n"
-                             "Reads under HEADROOM_SYSROOT (default /); nvidia-smi from PATH.",
-                             entries, NULL, FALSE, &error))
+  if (!hr_cli_parse_options (&argc, &argv,
+                             &(HrCliOptions) {
+                               .parameter = "",
+                               .summary = "This computer's GPUs, CPU and RAM, and how they match "
+                                          "the catalog.\nReads under HEADROOM_SYSROOT (default /); "
+                                          "nvidia-smi from PATH.",
+                               .json = &json },
+                             &error))
     return hr_cli_fail (error);
   sys = hr_system_detect (TRUE);
   hr_system_match (sys, catalog);
