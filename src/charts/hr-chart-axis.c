@@ -330,15 +330,16 @@ hr_canvas_xaxis (HrCanvas     *c,
       x = CLAMP (x, x0 + w / 2 - c->pad * 0.8, x1 - w / 2 + c->pad * 0.8);
       if (x - w / 2 < prev_right + c->fs * 0.5)
         continue;
-      hr_canvas_text (c, label, HR_TEXT_LABEL, x, y_bottom + c->fs * 0.35, 0.5, 0, -1,
-                      &c->theme->muted);
+      hr_canvas_text (c, label, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = x,
+                        .y = y_bottom + c->fs * 0.35, .xalign = 0.5, .color = &c->theme->muted });
       prev_right = x + w / 2;
     }
   hr_canvas_line (c, x0, hr_canvas_snap (c, y_bottom, lw), x1,
                   hr_canvas_snap (c, y_bottom, lw), lw, &c->theme->axis, NULL, 0);
   if (title != NULL && *title != '\0')
-    hr_canvas_text (c, title, HR_TEXT_LABEL, (x0 + x1) / 2,
-                    y_bottom + c->fs * 0.6 + lh, 0.5, 0, x1 - x0, &c->theme->muted);
+    hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = (x0 + x1) / 2,
+                      .y = y_bottom + c->fs * 0.6 + lh, .xalign = 0.5, .max_width = x1 - x0,
+                      .color = &c->theme->muted });
 }
 
 double
@@ -390,12 +391,14 @@ hr_canvas_yaxis (HrCanvas     *c,
       if (y + lh / 2 > prev_top - c->fs * 0.1)
         continue;
       hr_canvas_text (c, axis_label (buf, sizeof buf, axis, format, axis->ticks[i]),
-                      HR_TEXT_LABEL, x0 - c->fs * 0.5, y, 1, 0.5, -1, &c->theme->muted);
+                      &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = x0 - c->fs * 0.5, .y = y,
+                                      .xalign = 1, .yalign = 0.5, .color = &c->theme->muted });
       prev_top = y - lh / 2;
     }
   hr_canvas_line (c, x0, hr_canvas_snap (c, y_bottom, lw), x1, hr_canvas_snap (c, y_bottom, lw),
                   lw, &c->theme->axis, NULL, 0);
   if (title != NULL && *title != '\0')
-    hr_canvas_text_rotated (c, title, HR_TEXT_LABEL, x_left, (y_bottom + y_top) / 2, 0.5, 0,
-                            -G_PI / 2, y_bottom - y_top, &c->theme->muted);
+    hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = x_left,
+                      .y = (y_bottom + y_top) / 2, .xalign = 0.5, .max_width = y_bottom - y_top,
+                      .angle = -G_PI / 2, .color = &c->theme->muted });
 }

@@ -139,8 +139,9 @@ hr_bar_labels (HrCanvas     *c,
       hr_canvas_text_measure (c, buf, HR_TEXT_VALUE, &tw, NULL);
       if (tw + c->fs * 0.8 < b - a && lh < h)
         {
-          hr_canvas_text (c, buf, HR_TEXT_VALUE, (a + b) / 2, y + h / 2, 0.5, 0.5, -1,
-                          hr_text_on (colors[s]));
+          hr_canvas_text (c, buf, &(HrTextSpec) { .style = HR_TEXT_VALUE, .x = (a + b) / 2,
+                            .y = y + h / 2, .xalign = 0.5, .yalign = 0.5,
+                            .color = hr_text_on (colors[s]) });
           continue;
         }
       g_snprintf (text[n_out], sizeof text[n_out], "%s %s", bars->names[s], buf);
@@ -178,8 +179,8 @@ hr_bar_labels (HrCanvas     *c,
       hr_canvas_set_color (c, colors[out[i]], 1.0);
       cairo_rectangle (c->cr, left[i], ly + lh * 0.15, c->fs * 0.2, lh * 0.7);
       cairo_fill (c->cr);
-      hr_canvas_text_boxed (c, text[i], HR_TEXT_VALUE, left[i] + c->fs * 0.4, ly, 0, 0, -1,
-                            &c->theme->foreground);
+      hr_canvas_text (c, text[i], &(HrTextSpec) { .style = HR_TEXT_VALUE,
+                        .x = left[i] + c->fs * 0.4, .y = ly, .boxed = TRUE });
     }
 }
 

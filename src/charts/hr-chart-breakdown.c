@@ -332,11 +332,16 @@ draw_row_labels (Layout *l)
           hr_bar_labels (c, &bars, values, row_top (l, i), l->bar_h, l->pitch / 2 - l->bar_h / 2);
         }
       if (l->label_w > 0)
-        hr_canvas_text (c, row_label (l, i, buf, sizeof buf), HR_TEXT_LABEL, c->pad, cy, 0, 0.5,
-                        l->label_w, i < l->n ? &c->theme->foreground : &c->theme->muted);
-      hr_canvas_text_boxed (c, hr_fmt_gib (vbuf, sizeof vbuf, total), HR_TEXT_VALUE,
-                            hr_axis_map (&l->axis, total, l->x0, l->x1) + c->fs * 0.4, cy, 0,
-                            0.5, -1, &c->theme->foreground);
+        hr_canvas_text (c, row_label (l, i, buf, sizeof buf),
+                        &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = c->pad, .y = cy,
+                                        .yalign = 0.5, .max_width = l->label_w,
+                                        .color = i < l->n ? &c->theme->foreground
+                                                          : &c->theme->muted });
+      hr_canvas_text (c, hr_fmt_gib (vbuf, sizeof vbuf, total),
+                      &(HrTextSpec) { .style = HR_TEXT_VALUE,
+                                      .x = hr_axis_map (&l->axis, total, l->x0, l->x1)
+                                           + c->fs * 0.4,
+                                      .y = cy, .yalign = 0.5, .boxed = TRUE });
     }
 }
 

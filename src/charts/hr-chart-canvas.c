@@ -13,10 +13,11 @@
 static const HrChartRgba on_verdict = { 0.10, 0.10, 0.12, 1.0 };
 
 static void
-canvas_prepare (HrCanvas    *c,
-                const char  *text,
-                HrTextStyle  style,
-                double       max_width)
+canvas_prepare (HrCanvas           *c,
+                const char         *text,
+                HrTextStyle         style,
+                double              max_width,
+                PangoEllipsizeMode  ellipsize)
 {
   pango_font_description_set_absolute_size (c->font, c->size[style] * PANGO_SCALE);
   pango_font_description_set_weight (c->font,
@@ -27,7 +28,7 @@ canvas_prepare (HrCanvas    *c,
   if (max_width > 0 && isfinite (max_width))
     {
       pango_layout_set_width (c->layout, (int) (max_width * PANGO_SCALE));
-      pango_layout_set_ellipsize (c->layout, c->ellipsize);
+      pango_layout_set_ellipsize (c->layout, ellipsize);
     }
   else
     {
@@ -96,7 +97,6 @@ hr_canvas_begin (HrCanvas           *c,
   c->size[HR_TEXT_SMALL] = c->fs * 0.85;
   c->bold[HR_TEXT_TITLE] = TRUE;
   c->bold[HR_TEXT_STRONG] = TRUE;
-  c->ellipsize = PANGO_ELLIPSIZE_END;
 
   c->pctx = pango_cairo_create_context (cr);
   options = cairo_font_options_create ();
@@ -155,7 +155,7 @@ hr_canvas_text_measure (HrCanvas    *c,
 {
   double x, y, w, h;
 
-  canvas_prepare (c, text, style, -1);
+  canvas_prepare (c, text, style, -1, PANGO_ELLIPSIZE_NONE);
   canvas_extents (c, &x, &y, &w, &h);
   if (width != NULL)
     *width = w;
@@ -163,61 +163,76 @@ hr_canvas_text_measure (HrCanvas    *c,
     *height = h;
 }
 
-double
-hr_canvas_text (HrCanvas          *c,
-                const char        *text,
-                HrTextStyle        style,
-                double             x,
-                double             y,
-                double             xalign,
-                double             yalign,
-                double             max_width,
-                const HrChartRgba *color)
+/* Draws the text at @t's anchor in the current user space. */
+static double
+text_show (HrCanvas         *c,
+           const char       *text,
+           const HrTextSpec *t)
 {
   double lx, ly, w, h;
 
   if (text == NULL || *text == '\0')
     return 0;
-  canvas_prepare (c, text, style, max_width);
+  canvas_prepare (c, text, t->style, t->max_width,
+                  t->ellipsize_middle ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
   canvas_extents (c, &lx, &ly, &w, &h);
-  hr_canvas_set_color (c, color != NULL ? color : &c->theme->foreground, 1.0);
-  cairo_move_to (c->cr, x - xalign * w - lx, y - yalign * h - ly);
+  hr_canvas_set_color (c, t->color != NULL ? t->color : &c->theme->foreground, 1.0);
+  cairo_move_to (c->cr, t->x - t->xalign * w - lx, t->y - t->yalign * h - ly);
   pango_cairo_show_layout (c->cr, c->layout);
   cairo_new_path (c->cr);
-  if (c->text_boxes != NULL)
+  if (c->text_boxes != NULL && t->angle == 0)
     g_array_append_val (c->text_boxes,
-                        ((HrTextBox) { { x - xalign * w, y - yalign * h, w, h }, style }));
+                        ((HrTextBox) { { t->x - t->xalign * w, t->y - t->yalign * h, w, h },
+                                       t->style }));
   return w;
 }
 
-void
-hr_canvas_text_rotated (HrCanvas          *c,
-                        const char        *text,
-                        HrTextStyle        style,
-                        double             x,
-                        double             y,
-                        double             xalign,
-                        double             yalign,
-                        double             angle,
-                        double             max_width,
-                        const HrChartRgba *color)
+/* The knock-out box behind the text that text_show draws. */
+static void
+text_knockout (HrCanvas         *c,
+               const char       *text,
+               const HrTextSpec *t)
 {
-  double lx, ly, w, h;
+  double w, h, m = c->fs * 0.2;
 
-  if (text == NULL || *text == '\0')
+  hr_canvas_text_measure (c, text, t->style, &w, &h);
+  if (t->max_width > 0)
+    w = MIN (w, t->max_width);
+  if (c->theme->background.alpha <= 0)
     return;
-  canvas_prepare (c, text, style, max_width);
-  canvas_extents (c, &lx, &ly, &w, &h);
+  hr_canvas_rounded_rect (c, t->x - t->xalign * w - m, t->y - t->yalign * h, w + 2 * m, h, m);
+  hr_canvas_set_color (c, &c->theme->background, 0.85);
+  cairo_fill (c->cr);
+}
+
+double
+hr_canvas_text (HrCanvas         *c,
+                const char       *text,
+                const HrTextSpec *spec)
+{
+  HrTextSpec at_origin = *spec;
+  double w;
+
+  if (spec->angle == 0)
+    {
+      if (spec->boxed)
+        text_knockout (c, text, spec);
+      return text_show (c, text, spec);
+    }
+  if (!spec->boxed && (text == NULL || *text == '\0'))
+    return 0;
+  /* Rotated: drawn at the origin of a user space turned around the anchor */
+  at_origin.x = at_origin.y = 0;
   cairo_save (c->cr);
-  cairo_translate (c->cr, x, y);
-  cairo_rotate (c->cr, angle);
+  cairo_translate (c->cr, spec->x, spec->y);
+  cairo_rotate (c->cr, spec->angle);
   pango_cairo_update_layout (c->cr, c->layout);
-  hr_canvas_set_color (c, color != NULL ? color : &c->theme->foreground, 1.0);
-  cairo_move_to (c->cr, -xalign * w - lx, -yalign * h - ly);
-  pango_cairo_show_layout (c->cr, c->layout);
-  cairo_new_path (c->cr);
+  if (spec->boxed)
+    text_knockout (c, text, &at_origin);
+  w = text_show (c, text, &at_origin);
   cairo_restore (c->cr);
   pango_cairo_update_layout (c->cr, c->layout);
+  return w;
 }
 
 double
@@ -231,7 +246,7 @@ hr_canvas_paragraph (HrCanvas          *c,
 
   if (text == NULL || *text == '\0' || r->w <= 1)
     return 0;
-  canvas_prepare (c, text, style, -1);
+  canvas_prepare (c, text, style, -1, PANGO_ELLIPSIZE_NONE);
   pango_layout_set_width (c->layout, (int) (r->w * PANGO_SCALE));
   pango_layout_set_wrap (c->layout, PANGO_WRAP_WORD_CHAR);
   pango_layout_set_alignment (c->layout, PANGO_ALIGN_CENTER);
@@ -280,8 +295,8 @@ hr_canvas_badge (HrCanvas       *c,
   hr_canvas_rounded_rect (c, right - w, top, w, h, h / 2);
   hr_canvas_set_color (c, hr_chart_theme_verdict_color (c->theme, verdict), 1.0);
   cairo_fill (c->cr);
-  hr_canvas_text (c, label, HR_TEXT_STRONG, right - w / 2, top + h / 2, 0.5, 0.5, -1,
-                  &on_verdict);
+  hr_canvas_text (c, label, &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = right - w / 2,
+                    .y = top + h / 2, .xalign = 0.5, .yalign = 0.5, .color = &on_verdict });
   return w;
 }
 
@@ -309,8 +324,8 @@ hr_canvas_header (HrCanvas       *c,
       double title_w = avail - (badge_w > 0 ? badge_w + c->fs : 0);
 
       hr_canvas_text_measure (c, title, HR_TEXT_TITLE, NULL, &th);
-      hr_canvas_text (c, title, HR_TEXT_TITLE, c->pad, y + MAX (0, (badge_h - th) / 2), 0, 0,
-                      title_w, &c->theme->foreground);
+      hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_TITLE, .x = c->pad,
+                        .y = y + MAX (0, (badge_h - th) / 2), .max_width = title_w });
     }
   row = MAX (th, badge_h);
   y += row;
@@ -320,7 +335,8 @@ hr_canvas_header (HrCanvas       *c,
 
       hr_canvas_text_measure (c, subtitle, HR_TEXT_SUBTITLE, NULL, &sh);
       y += c->fs * 0.2;
-      hr_canvas_text (c, subtitle, HR_TEXT_SUBTITLE, c->pad, y, 0, 0, avail, &c->theme->muted);
+      hr_canvas_text (c, subtitle, &(HrTextSpec) { .style = HR_TEXT_SUBTITLE, .x = c->pad, .y = y,
+                        .max_width = avail, .color = &c->theme->muted });
       y += sh;
     }
   return y + (row > 0 ? c->fs * 0.8 : 0);
@@ -353,7 +369,8 @@ legend_swatch (HrCanvas           *c,
         hr_canvas_marker (c, item->marker, x + sw / 2, cy, c->fs * 0.55, item->color);
       break;
     case HR_SWATCH_GLYPH:
-      hr_canvas_text (c, item->glyph, HR_TEXT_STRONG, x + sw / 2, cy, 0.5, 0.5, -1, item->color);
+      hr_canvas_text (c, item->glyph, &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = x + sw / 2,
+                        .y = cy, .xalign = 0.5, .yalign = 0.5, .color = item->color });
       break;
     case HR_SWATCH_HATCH:
     case HR_SWATCH_BOX:
@@ -411,8 +428,9 @@ hr_canvas_legend (HrCanvas           *c,
       if (draw)
         {
           legend_swatch (c, item, cx, cy + line_h / 2, sw, box);
-          hr_canvas_text (c, item->label, HR_TEXT_LABEL, cx + sw + gap, cy + line_h / 2, 0, 0.5,
-                          max_width - sw - gap, &c->theme->foreground);
+          hr_canvas_text (c, item->label, &(HrTextSpec) { .style = HR_TEXT_LABEL,
+                            .x = cx + sw + gap, .y = cy + line_h / 2, .yalign = 0.5,
+                            .max_width = max_width - sw - gap });
         }
       cx += need + item_gap;
     }
@@ -505,8 +523,8 @@ hr_canvas_summary (HrCanvas   *c,
   double lh;
 
   hr_canvas_text_measure (c, text, HR_TEXT_SUBTITLE, NULL, &lh);
-  hr_canvas_text (c, text, HR_TEXT_SUBTITLE, c->pad, y, 0, 0, c->width - 2 * c->pad,
-                  &c->theme->foreground);
+  hr_canvas_text (c, text, &(HrTextSpec) { .style = HR_TEXT_SUBTITLE, .x = c->pad, .y = y,
+                    .max_width = c->width - 2 * c->pad });
   return y + lh + c->fs * 0.8;
 }
 
@@ -680,31 +698,6 @@ hr_canvas_line (HrCanvas          *c,
   cairo_restore (cr);
 }
 
-double
-hr_canvas_text_boxed (HrCanvas          *c,
-                      const char        *text,
-                      HrTextStyle        style,
-                      double             x,
-                      double             y,
-                      double             xalign,
-                      double             yalign,
-                      double             max_width,
-                      const HrChartRgba *color)
-{
-  double w, h, m = c->fs * 0.2;
-
-  hr_canvas_text_measure (c, text, style, &w, &h);
-  if (max_width > 0)
-    w = MIN (w, max_width);
-  if (c->theme->background.alpha > 0)
-    {
-      hr_canvas_rounded_rect (c, x - xalign * w - m, y - yalign * h, w + 2 * m, h, m);
-      hr_canvas_set_color (c, &c->theme->background, 0.85);
-      cairo_fill (c->cr);
-    }
-  return hr_canvas_text (c, text, style, x, y, xalign, yalign, max_width, color);
-}
-
 int
 hr_canvas_place_marks (HrCanvas    *c,
                        HrMarkLabel *marks,
@@ -783,8 +776,9 @@ hr_canvas_draw_marks (HrCanvas          *c,
       const HrMarkLabel *m = &marks[i];
       double y = y_bottom - (m->tier + 1) * th;
 
-      hr_canvas_text (c, m->text, HR_TEXT_SMALL, m->left, y + th * 0.05, 0, 0, -1,
-                      m->color != NULL ? m->color : &c->theme->foreground);
+      hr_canvas_text (c, m->text, &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = m->left,
+                        .y = y + th * 0.05,
+                        .color = m->color != NULL ? m->color : &c->theme->foreground });
       /* Labels above the first tier get a thin leader down to their line's top. */
       if (m->tier > 0)
         {
@@ -820,24 +814,4 @@ hr_spread (double       *pos,
 
       pos[i] = MIN (pos[i], max);
     }
-}
-
-void
-hr_canvas_text_rotated_boxed (HrCanvas          *c,
-                              const char        *text,
-                              HrTextStyle        style,
-                              double             x,
-                              double             y,
-                              double             xalign,
-                              double             yalign,
-                              double             angle,
-                              const HrChartRgba *color)
-{
-  cairo_save (c->cr);
-  cairo_translate (c->cr, x, y);
-  cairo_rotate (c->cr, angle);
-  pango_cairo_update_layout (c->cr, c->layout);
-  hr_canvas_text_boxed (c, text, style, 0, 0, xalign, yalign, -1, color);
-  cairo_restore (c->cr);
-  pango_cairo_update_layout (c->cr, c->layout);
 }

@@ -379,8 +379,8 @@ draw_panel_axes (Layout *l,
       const char *title = p == PANEL_MEMORY && l->short_memory ? _("Memory (GiB)")
                                                                : _(panel_titles[p]);
 
-      hr_canvas_text (c, title, HR_TEXT_STRONG, r->x, top, 0, 0, r->w,
-                      &c->theme->foreground);
+      hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = r->x, .y = top,
+                        .max_width = r->w });
       if (bar_w < c->fs * 2)
         bar_w = MAX (r->w * 0.3, 1);
       hr_axis_linear (&l->axes[p], 0, l->max_v[p] > 0 ? l->max_v[p] : 1,
@@ -436,8 +436,10 @@ draw_cell (const Layout             *l,
                            item->verdict == HR_CHART_VERDICT_EXCEEDS ? 0.45 : 1.0);
       cairo_fill (c->cr);
     }
-  hr_canvas_text (c, panel_label (item, p, l->short_memory, buf, sizeof buf), HR_TEXT_VALUE, end + c->fs * 0.3,
-                  cy, 0, 0.5, -1, isfinite (v) ? &t->foreground : &t->muted);
+  hr_canvas_text (c, panel_label (item, p, l->short_memory, buf, sizeof buf),
+                  &(HrTextSpec) { .style = HR_TEXT_VALUE, .x = end + c->fs * 0.3, .y = cy,
+                                  .yalign = 0.5,
+                                  .color = isfinite (v) ? &t->foreground : &t->muted });
 }
 
 /* Row @k: a zebra band, the verdict glyph and the name, then a cell in each panel */
@@ -458,13 +460,13 @@ draw_row (const Layout *l,
       cairo_fill (c->cr);
     }
   item_name (item, name, sizeof name);
-  hr_canvas_text (c, hr_chart_verdict_glyph (item->verdict), HR_TEXT_LABEL, c->pad, cy, 0, 0.5,
-                  -1, hr_chart_theme_verdict_color (c->theme, item->verdict));
-  /* Ellipsized in the middle, so "… 80GB" survives */
-  c->ellipsize = PANGO_ELLIPSIZE_MIDDLE;
-  hr_canvas_text (c, name, HR_TEXT_LABEL, c->pad + l->glyph_w + c->fs * 0.4, cy, 0, 0.5,
-                  l->name_w, &c->theme->foreground);
-  c->ellipsize = PANGO_ELLIPSIZE_END;
+  hr_canvas_text (c, hr_chart_verdict_glyph (item->verdict),
+                  &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = c->pad, .y = cy, .yalign = 0.5,
+                                  .color = hr_chart_theme_verdict_color (c->theme,
+                                                                         item->verdict) });
+  hr_canvas_text (c, name, &(HrTextSpec) { .style = HR_TEXT_LABEL,
+                    .x = c->pad + l->glyph_w + c->fs * 0.4, .y = cy, .yalign = 0.5,
+                    .max_width = l->name_w, .ellipsize_middle = TRUE });
   for (int p = 0; p < l->n_panels; p++)
     draw_cell (l, item, p, cy);
 }
@@ -483,8 +485,9 @@ draw_note (const Layout *l)
               g_dngettext (GETTEXT_PACKAGE, "%d more GPU not shown: make the chart taller",
                            "%d more GPUs not shown: make the chart taller", more),
               more);
-  hr_canvas_text (c, buf, HR_TEXT_SMALL, c->pad, l->rows_bottom + l->axis_h + l->note_h / 2, 0,
-                  0.5, c->width - 2 * c->pad, &c->theme->muted);
+  hr_canvas_text (c, buf, &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = c->pad,
+                    .y = l->rows_bottom + l->axis_h + l->note_h / 2, .yalign = 0.5,
+                    .max_width = c->width - 2 * c->pad, .color = &c->theme->muted });
 }
 
 void

@@ -362,8 +362,9 @@ draw_capacity (const Layout *l)
     return;
   uy = map_y (l, data->usable_gib);
   if (uy - l->y0 > l->lh * 1.6)
-    hr_canvas_text (c, _("does not fit"), HR_TEXT_SMALL, l->x0 + c->fs * 0.5,
-                    l->y0 + c->fs * 0.4, 0, 0, -1, &c->theme->exceeds);
+    hr_canvas_text (c, _("does not fit"), &(HrTextSpec) { .style = HR_TEXT_SMALL,
+                      .x = l->x0 + c->fs * 0.5, .y = l->y0 + c->fs * 0.4,
+                      .color = &c->theme->exceeds });
   hr_canvas_line (c, l->x0, hr_canvas_snap (c, uy, lw), l->x1, hr_canvas_snap (c, uy, lw), lw,
                   &c->theme->usable, dash, 2);
   if (isfinite (data->physical_gib) && data->physical_gib <= l->yaxis.max
@@ -506,9 +507,10 @@ draw_current_point (const Layout *l)
       break;
     }
   k = k % 4;
-  hr_canvas_text_boxed (c, value_buf, HR_TEXT_STRONG, ax[k] > 0.5 ? px - r * 1.2 : px + r * 1.2,
-                        ay[k] > 0.5 ? py - r * 0.8 : py + r * 0.8, ax[k], ay[k], -1,
-                        &c->theme->foreground);
+  hr_canvas_text (c, value_buf, &(HrTextSpec) { .style = HR_TEXT_STRONG,
+                    .x = ax[k] > 0.5 ? px - r * 1.2 : px + r * 1.2,
+                    .y = ay[k] > 0.5 ? py - r * 0.8 : py + r * 0.8, .xalign = ax[k],
+                    .yalign = ay[k], .boxed = TRUE });
 }
 
 /* The end labels, spread so they never overlap */
@@ -548,8 +550,9 @@ draw_end_labels (const Layout *l)
           cairo_rectangle (c->cr, l->x1 + c->fs * 0.3, pos[i] - lh * 0.1, c->fs * 0.35, lh * 0.2);
           cairo_fill (c->cr);
         }
-      hr_canvas_text (c, l->end_text[order[i]], HR_TEXT_VALUE, l->x1 + c->fs * 0.8, pos[i], 0,
-                      0.5, -1, k == l->cur ? &c->theme->foreground : &c->theme->muted);
+      hr_canvas_text (c, l->end_text[order[i]], &(HrTextSpec) { .style = HR_TEXT_VALUE,
+                        .x = l->x1 + c->fs * 0.8, .y = pos[i], .yalign = 0.5,
+                        .color = k == l->cur ? &c->theme->foreground : &c->theme->muted });
     }
 }
 

@@ -221,8 +221,9 @@ draw_parts (Layout       *l,
   c->size[HR_TEXT_SMALL] = CLAMP (small * (c->width - c->pad - l->x0)
                                   / MAX (1, parts_w (c, parts->str)),
                                   small * 0.75, small);
-  hr_canvas_text_boxed (c, parts->str, HR_TEXT_SMALL, l->x0, y, 0, 0, c->width - c->pad - l->x0,
-                        &c->theme->muted);
+  hr_canvas_text (c, parts->str, &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = l->x0, .y = y,
+                    .max_width = c->width - c->pad - l->x0, .boxed = TRUE,
+                    .color = &c->theme->muted });
   c->size[HR_TEXT_SMALL] = small;
 }
 
@@ -239,8 +240,8 @@ draw_total (Layout                *l,
   char v[48];
 
   hr_fmt_gib (v, sizeof v, total);
-  tw = hr_canvas_text_boxed (c, v, HR_TEXT_VALUE, end + c->fs * 0.4, cy, 0, 0.5, -1,
-                             &c->theme->foreground);
+  tw = hr_canvas_text (c, v, &(HrTextSpec) { .style = HR_TEXT_VALUE, .x = end + c->fs * 0.4,
+                                             .y = cy, .yalign = 0.5, .boxed = TRUE });
   if (!l->capacity || m->verdict == HR_CHART_VERDICT_UNKNOWN)
     return;
   gx = end + c->fs * 0.4 + tw + c->fs * 0.8;
@@ -248,8 +249,9 @@ draw_total (Layout                *l,
   if (gx + bw <= c->width - c->pad)
     hr_canvas_badge (c, m->verdict, NULL, gx + bw, cy - bh / 2, TRUE, NULL);
   else
-    hr_canvas_text (c, hr_chart_verdict_glyph (m->verdict), HR_TEXT_STRONG, gx, cy, 0, 0.5, -1,
-                    hr_chart_theme_verdict_color (c->theme, m->verdict));
+    hr_canvas_text (c, hr_chart_verdict_glyph (m->verdict),
+                    &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = gx, .y = cy, .yalign = 0.5,
+                                    .color = hr_chart_theme_verdict_color (c->theme, m->verdict) });
 }
 
 /* Every label over the bars and the lines */
@@ -268,15 +270,18 @@ draw_labels (Layout *l)
       };
       double cy = row_centre (l, i), by = cy - l->bar_h / 2;
 
-      hr_canvas_text (c, m->label, HR_TEXT_STRONG, c->pad, cy - (m->note[0] ? lh * 0.55 : 0), 0,
-                      0.5, l->label_w, &c->theme->foreground);
+      hr_canvas_text (c, m->label, &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = c->pad,
+                        .y = cy - (m->note[0] ? lh * 0.55 : 0), .yalign = 0.5,
+                        .max_width = l->label_w });
       if (m->note[0] != '\0')
-        hr_canvas_text (c, m->note, HR_TEXT_SMALL, c->pad, cy + lh * 0.6, 0, 0.5, l->label_w,
-                        &c->theme->muted);
+        hr_canvas_text (c, m->note, &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = c->pad,
+                          .y = cy + lh * 0.6, .yalign = 0.5, .max_width = l->label_w,
+                          .color = &c->theme->muted });
       if (!isfinite (m->weights_gib))
         {
-          hr_canvas_text (c, _("unknown"), HR_TEXT_VALUE, l->x0 + c->fs * 0.4, cy, 0, 0.5, -1,
-                          &c->theme->muted);
+          hr_canvas_text (c, _("unknown"), &(HrTextSpec) { .style = HR_TEXT_VALUE,
+                            .x = l->x0 + c->fs * 0.4, .y = cy, .yalign = 0.5,
+                            .color = &c->theme->muted });
           continue;
         }
       hr_bar_labels (c, &bars, values, by, l->bar_h, 0);

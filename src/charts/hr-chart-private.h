@@ -35,9 +35,9 @@ struct _HrCanvas
   double px;                      /* one device pixel in logical units */
   double size[HR_N_TEXT_STYLES];  /* text sizes per style; charts may shrink them */
   gboolean bold[HR_N_TEXT_STYLES];
-  PangoEllipsizeMode ellipsize;   /* for text with a max width (END) */
   GArray *text_boxes;             /* set after hr_canvas_begin: hr_canvas_text adds an
-                                   * HrTextBox for each text it draws (tests check overlaps) */
+                                   * HrTextBox for each horizontal text it draws (tests check
+                                   * overlaps) */
 };
 
 typedef enum
@@ -131,28 +131,26 @@ void            hr_canvas_text_measure      (HrCanvas           *c,
                                              HrTextStyle         style,
                                              double             *width,
                                              double             *height);
-/* Draws @text with its box aligned at (@x, @y) by @xalign/@yalign (0 = left/top, 1 =
- * right/bottom), ellipsized to @max_width when > 0.  Returns the drawn width. */
+/* Where and how hr_canvas_text draws a text.  Fields left out mean: aligned by its top left
+ * corner, the whole text, horizontal, no box, in the foreground colour. */
+typedef struct
+{
+  HrTextStyle style;
+  double x, y;                /* the anchor */
+  double xalign, yalign;      /* where the text's box sits on it: 0 = left/top, 1 = right/bottom */
+  double max_width;           /* > 0: ellipsized to it, at the end */
+  gboolean ellipsize_middle;  /* … in the middle instead, so that "… 80GB" survives */
+  double angle;               /* rotated around the anchor (radians, negative =
+                               * counter-clockwise) */
+  gboolean boxed;             /* on a knock-out box of the background, so that reference lines
+                               * pass behind it */
+  const HrChartRgba *color;   /* NULL: the theme's foreground */
+} HrTextSpec;
+
+/* Draws @text as @spec says.  Returns the drawn width. */
 double          hr_canvas_text              (HrCanvas           *c,
                                              const char         *text,
-                                             HrTextStyle         style,
-                                             double              x,
-                                             double              y,
-                                             double              xalign,
-                                             double              yalign,
-                                             double              max_width,
-                                             const HrChartRgba  *color);
-/* Same, rotated by @angle (radians, negative = counter-clockwise) around (@x, @y). */
-void            hr_canvas_text_rotated      (HrCanvas           *c,
-                                             const char         *text,
-                                             HrTextStyle         style,
-                                             double              x,
-                                             double              y,
-                                             double              xalign,
-                                             double              yalign,
-                                             double              angle,
-                                             double              max_width,
-                                             const HrChartRgba  *color);
+                                             const HrTextSpec   *spec);
 /* Wrapped paragraph centred in @r; returns its height. */
 double          hr_canvas_paragraph         (HrCanvas           *c,
                                              const char         *text,
@@ -241,25 +239,6 @@ double          hr_canvas_legend            (HrCanvas           *c,
                                              double              y,
                                              double              max_width,
                                              gboolean            draw);
-/* Text on a knock-out box of the background colour, so reference lines pass behind it. */
-double          hr_canvas_text_boxed        (HrCanvas           *c,
-                                             const char         *text,
-                                             HrTextStyle         style,
-                                             double              x,
-                                             double              y,
-                                             double              xalign,
-                                             double              yalign,
-                                             double              max_width,
-                                             const HrChartRgba  *color);
-void            hr_canvas_text_rotated_boxed (HrCanvas          *c,
-                                              const char        *text,
-                                              HrTextStyle        style,
-                                              double             x,
-                                              double             y,
-                                              double             xalign,
-                                              double             yalign,
-                                              double             angle,
-                                              const HrChartRgba *color);
 /* Places labels beside their lines in as few tiers as keep them apart within [@x_min,
  * @x_max].  Returns the number of tiers. */
 int             hr_canvas_place_marks       (HrCanvas           *c,

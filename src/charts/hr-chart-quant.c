@@ -218,8 +218,9 @@ draw_column (const Layout *l,
 
   if (!row_known (row))
     {
-      hr_canvas_text_rotated (c, _("unknown"), HR_TEXT_SMALL, cx, l->y1 - c->fs * 0.4, 0, 0.5,
-                              -G_PI / 2, l->y1 - l->y0, &c->theme->muted);
+      hr_canvas_text (c, _("unknown"), &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = cx,
+                        .y = l->y1 - c->fs * 0.4, .yalign = 0.5, .max_width = l->y1 - l->y0,
+                        .angle = -G_PI / 2, .color = &c->theme->muted });
       return;
     }
   for (int s = 0; s < N_SEGS; s++)
@@ -261,25 +262,27 @@ draw_column_labels (Layout *l,
 
   c->bold[HR_TEXT_LABEL] = i == l->cur;
   if (l->rotate)
-    hr_canvas_text_rotated (c, row->label, HR_TEXT_LABEL, cx + l->lh * 0.35, ly, 1, 0, l->angle,
-                            l->label_w, &c->theme->foreground);
+    hr_canvas_text (c, row->label, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = cx + l->lh * 0.35,
+                      .y = ly, .xalign = 1, .max_width = l->label_w, .angle = l->angle });
   else
-    hr_canvas_text (c, row->label, HR_TEXT_LABEL, cx, ly, 0.5, 0, l->pitch,
-                    &c->theme->foreground);
+    hr_canvas_text (c, row->label, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = cx, .y = ly,
+                      .xalign = 0.5, .max_width = l->pitch });
   c->bold[HR_TEXT_LABEL] = FALSE;
   ly += l->label_h + c->fs * 0.25;
   if (!l->show_stats)
     {
-      hr_canvas_text (c, glyph, HR_TEXT_STRONG, cx, ly, 0.5, 0, -1, vcolor);
+      hr_canvas_text (c, glyph, &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = cx, .y = ly,
+                        .xalign = 0.5, .color = vcolor });
       return;
     }
   hr_fmt_tps (tps, sizeof tps, row->decode_tps);
   hr_canvas_text_measure (c, glyph, HR_TEXT_STRONG, &gw, NULL);
   hr_canvas_text_measure (c, tps, HR_TEXT_SMALL, &sw, NULL);
-  hr_canvas_text (c, glyph, HR_TEXT_STRONG, cx - (gw + sw + c->fs * 0.3) / 2, ly, 0, 0, -1,
-                  vcolor);
-  hr_canvas_text (c, tps, HR_TEXT_SMALL, cx - (gw + sw + c->fs * 0.3) / 2 + gw + c->fs * 0.3,
-                  ly + c->fs * 0.05, 0, 0, -1, &c->theme->muted);
+  hr_canvas_text (c, glyph, &(HrTextSpec) { .style = HR_TEXT_STRONG,
+                    .x = cx - (gw + sw + c->fs * 0.3) / 2, .y = ly, .color = vcolor });
+  hr_canvas_text (c, tps, &(HrTextSpec) { .style = HR_TEXT_SMALL,
+                    .x = cx - (gw + sw + c->fs * 0.3) / 2 + gw + c->fs * 0.3,
+                    .y = ly + c->fs * 0.05, .color = &c->theme->muted });
 }
 
 /* Capacity lines across, labelled in the right margin */
@@ -310,8 +313,10 @@ draw_capacity (const Layout *l)
                             l->y0);
       size[0] = size[1] = l->lh;
       hr_spread (pos, size, 2, 0, l->y0, l->y1);
-      hr_canvas_text (c, capacity_text (k, v, buf, sizeof buf), HR_TEXT_SMALL,
-                      l->x1 + c->fs * 0.4, k == 0 ? pos[1] : pos[0], 0, 0.5, -1, &c->theme->muted);
+      hr_canvas_text (c, capacity_text (k, v, buf, sizeof buf),
+                      &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = l->x1 + c->fs * 0.4,
+                                      .y = k == 0 ? pos[1] : pos[0], .yalign = 0.5,
+                                      .color = &c->theme->muted });
     }
 }
 
@@ -331,14 +336,16 @@ draw_values (const Layout *l)
       if (!row_known (row))
         continue;
       if (l->values_fit)
-        hr_canvas_text_boxed (c, hr_fmt_gib (buf, sizeof buf, total), HR_TEXT_SMALL, cx,
-                              top - c->fs * 0.25, 0.5, 1, -1, &c->theme->foreground);
+        hr_canvas_text (c, hr_fmt_gib (buf, sizeof buf, total),
+                        &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = cx, .y = top - c->fs * 0.25,
+                                        .xalign = 0.5, .yalign = 1, .boxed = TRUE });
       else
         {
           /* Too narrow for "205.77 GiB": the number alone, rotated. */
           hr_fmt_number (buf, sizeof buf, total, total >= 100 ? 0 : 1);
-          hr_canvas_text_rotated_boxed (c, buf, HR_TEXT_SMALL, cx, top - c->fs * 0.25, 0, 0.5,
-                                        -G_PI / 2, &c->theme->foreground);
+          hr_canvas_text (c, buf, &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = cx,
+                            .y = top - c->fs * 0.25, .yalign = 0.5, .angle = -G_PI / 2,
+                            .boxed = TRUE });
         }
     }
 }

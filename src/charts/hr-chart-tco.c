@@ -148,8 +148,10 @@ label_gap (HrCanvas         *c,
           || MIN (y_c, y_b) > (yc + yb) / 2 - th * 0.7 || MAX (y_c, y_b) < (yc + yb) / 2 + th * 0.7)
         return;
     }
-  hr_canvas_text (c, text, HR_TEXT_SMALL, hr_axis_map (xa, m, r->x, r->x + r->w), (yc + yb) / 2,
-                  0.5, 0.5, -1, cloud < buy ? &c->theme->series[1] : &c->theme->series[0]);
+  hr_canvas_text (c, text, &(HrTextSpec) { .style = HR_TEXT_SMALL,
+                    .x = hr_axis_map (xa, m, r->x, r->x + r->w), .y = (yc + yb) / 2, .xalign = 0.5,
+                    .yalign = 0.5,
+                    .color = cloud < buy ? &c->theme->series[1] : &c->theme->series[0] });
 }
 
 /* Where everything goes, computed in one step under the header and the summary line. */
@@ -390,9 +392,9 @@ draw_break_even (const Layout *l)
     return;
   py = hr_axis_map (&l->ya, cost, l->y1, l->y0);
   hr_canvas_marker (c, HR_MARKER_CIRCLE, l->mark.x, py, c->fs * 0.75, &c->theme->foreground);
-  hr_canvas_text_boxed (c, hr_fmt_usd (a, sizeof a, cost), HR_TEXT_STRONG,
-                        l->mark.x - c->fs * 0.6, py - c->fs * 0.4, 1, 1, -1,
-                        &c->theme->foreground);
+  hr_canvas_text (c, hr_fmt_usd (a, sizeof a, cost), &(HrTextSpec) { .style = HR_TEXT_STRONG,
+                    .x = l->mark.x - c->fs * 0.6, .y = py - c->fs * 0.4, .xalign = 1, .yalign = 1,
+                    .boxed = TRUE });
 }
 
 /* End values, spread apart, the higher on top */
@@ -418,8 +420,9 @@ draw_end_values (const Layout *l)
       int k = j == 0 ? k0 : 1 - k0;
 
       if (isfinite (pos[j]))
-        hr_canvas_text (c, l->end_text[k], HR_TEXT_VALUE, l->x1 + c->fs * 0.5, pos[j], 0, 0.5,
-                        -1, k == 1 ? &c->theme->series[1] : &c->theme->series[0]);
+        hr_canvas_text (c, l->end_text[k], &(HrTextSpec) { .style = HR_TEXT_VALUE,
+                          .x = l->x1 + c->fs * 0.5, .y = pos[j], .yalign = 0.5,
+                          .color = k == 1 ? &c->theme->series[1] : &c->theme->series[0] });
     }
 }
 
