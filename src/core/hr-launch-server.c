@@ -68,41 +68,88 @@ note_kv_fp8_only (const HrLaunchCtx *c,
               engine, hr_kv_type_to_string (c->sc->kv_type));
 }
 
-/* The flags vLLM and SGLang share in meaning, each under its own name. */
+/* The fraction the estimate sized SGLang's pool with: the user's, else SGLang's own default,
+ * written out so the server holds what the estimate says. */
+static const char *
+sglang_fraction (const HrLaunchCtx *c,
+                 char              *buf,
+                 gsize              size)
+{
+  HrScenario s = *c->sc;
+  double util;
+
+  s.engine = HR_ENGINE_SGLANG;
+  util = hr_estimate_mem_fraction (&s);
+  return g_ascii_formatd (buf, size, fabs (util * 100 - round (util * 100)) < 1e-9 ? "%.2f" : "%.3f",
+                          util);
+}
+
+/* vLLM's fraction is the scenario's (or vLLM's default 0.90), to two decimals. */
+static const char *
+vllm_fraction (const HrLaunchCtx *c,
+               char              *buf,
+               gsize              size)
+{
+  return hr_launch_fmt2 (buf, size, c->util);
+}
+
+/* What vLLM and SGLang do alike, each in its own words: one server command over a Hugging
+ * Face checkpoint, sized by a context length and a memory fraction. */
 typedef struct
 {
-  const char *kv_fp8;     /* an 8-bit KV cache */
-  const char *max_seqs;   /* followed by the number of sequences */
-  const char *eager;      /* no CUDA graphs */
-} ServerFlags;
+  HrEngine engine;
+  const char *name;
+  const char *serve;        /* the command that starts the server */
+  const char *model_flag;   /* NULL: the model is the first argument */
+  const char *tp_flag;      /* followed by the GPUs of one node */
+  const char *context_flag;
+  const char *memory_flag;  /* followed by memory_fraction() */
+  const char *(*memory_fraction) (const HrLaunchCtx *c, char *buf, gsize size);
+  const char *kv_fp8;       /* an 8-bit KV cache */
+  const char *max_seqs;     /* followed by the number of sequences */
+  const char *eager;        /* no CUDA graphs */
+  const char *listen;       /* NULL, or the address flags last */
+  const char *offload_note; /* NULL, or a note (N_) when weights are offloaded to the CPU */
+} ServerEngine;
 
-static const ServerFlags vllm_flags = { "--kv-cache-dtype fp8", "--max-num-seqs", "--enforce-eager" };
-static const ServerFlags sglang_flags = { "--kv-cache-dtype fp8_e4m3", "--max-running-requests",
-                                          "--disable-cuda-graph" };
+static const ServerEngine vllm = {
+  HR_ENGINE_VLLM, "vLLM", "vllm serve", NULL, "--tensor-parallel-size",
+  "--max-model-len", "--gpu-memory-utilization", vllm_fraction,
+  "--kv-cache-dtype fp8", "--max-num-seqs", "--enforce-eager", NULL,
+  N_("--cpu-offload-gb is per GPU and streams those weights over PCIe every step: expect a "
+     "large slowdown."),
+};
+
+static const ServerEngine sglang = {
+  HR_ENGINE_SGLANG, "SGLang", "python -m sglang.launch_server", "--model-path", "--tp",
+  "--context-length", "--mem-fraction-static", sglang_fraction,
+  "--kv-cache-dtype fp8_e4m3", "--max-running-requests", "--disable-cuda-graph",
+  "--host 0.0.0.0 --port " SGLANG_PORT, NULL,
+};
 
 /* KV type, sequences, eager mode, online FP8 and CPU offload, in that order, each its own line. */
 static void
-server_flags (const HrLaunchCtx   *c,
-              HrShell             *sh,
-              gboolean             fp8_online,
-              const ServerFlags   *f)
+server_flags (const ServerEngine *e,
+              const HrLaunchCtx  *c,
+              HrShell            *sh,
+              gboolean            fp8_online)
 {
   int offload = hr_launch_cpu_offload_gib_per_gpu (c);
 
   if (hr_launch_kv_quantized (c->sc->kv_type))
     {
       hr_sh_break (sh);
-      hr_sh_raw (sh, f->kv_fp8);
+      hr_sh_raw (sh, e->kv_fp8);
     }
   if (c->batch > 1)
     {
       hr_sh_break (sh);
-      hr_sh_rawf (sh, "%s %d", f->max_seqs, c->batch);
+      hr_sh_rawf (sh, "%s %d", e->max_seqs, c->batch);
     }
   if (c->sc->enforce_eager)
     {
       hr_sh_break (sh);
-      hr_sh_raw (sh, f->eager);
+      hr_sh_raw (sh, e->eager);
     }
   if (fp8_online)
     {
@@ -116,43 +163,62 @@ server_flags (const HrLaunchCtx   *c,
     }
 }
 
-/* vLLM's sizing arguments after the model (and after the parallelism flags). */
+/* The server command and its model, before any parallelism flags. */
 static void
-vllm_args (const HrLaunchCtx *c,
-           HrShell           *sh,
-           gboolean           fp8_online)
+serve_model (const ServerEngine *e,
+             const HrLaunchCtx  *c,
+             HrShell            *sh)
+{
+  hr_sh_raw (sh, e->serve);
+  if (e->model_flag != NULL)
+    hr_sh_opt (sh, e->model_flag, c->model->hf_repo);
+  else
+    hr_sh_arg (sh, c->model->hf_repo);
+}
+
+/* The sizing and server arguments after the parallelism flags. */
+static void
+server_args (const ServerEngine *e,
+             const HrLaunchCtx  *c,
+             HrShell            *sh,
+             gboolean            fp8_online)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   hr_sh_break (sh);
-  hr_sh_rawf (sh, "--max-model-len %" G_GINT64_FORMAT, c->context);
-  hr_sh_rawf (sh, "--gpu-memory-utilization %s", hr_launch_fmt2 (buf, sizeof buf, c->util));
-  server_flags (c, sh, fp8_online, &vllm_flags);
+  hr_sh_rawf (sh, "%s %" G_GINT64_FORMAT, e->context_flag, c->context);
+  hr_sh_rawf (sh, "%s %s", e->memory_flag, e->memory_fraction (c, buf, sizeof buf));
+  server_flags (e, c, sh, fp8_online);
+  if (e->listen != NULL)
+    {
+      hr_sh_break (sh);
+      hr_sh_raw (sh, e->listen);
+    }
 }
 
+/* One node: tensor parallelism over its GPUs. */
 static HrLaunchCommand *
-vllm_command (const HrLaunchCtx *c)
+single_node_command (const ServerEngine *e,
+                     const HrLaunchCtx  *c)
 {
   g_autoptr(GString) notes = g_string_new (NULL);
-  gboolean fp8_online = checkpoint_quant (c, notes, "vLLM");
+  gboolean fp8_online = checkpoint_quant (c, notes, e->name);
   HrShell sh;
 
   hr_sh_init (&sh);
-  hr_sh_raw (&sh, "vllm serve");
-  hr_sh_arg (&sh, c->model->hf_repo);
+  serve_model (e, c, &sh);
   if (c->n_gpus > 1)
     {
       hr_sh_break (&sh);
-      hr_sh_rawf (&sh, "--tensor-parallel-size %d", c->n_gpus);
+      hr_sh_rawf (&sh, "%s %d", e->tp_flag, c->n_gpus);
     }
-  vllm_args (c, &sh, fp8_online);
-  note_kv_fp8_only (c, notes, "vLLM");
-  if (hr_launch_cpu_offload_gib_per_gpu (c) > 0)
-    hr_launch_note_add (notes, _("--cpu-offload-gb is per GPU and streams those weights over PCIe every "
-                       "step: expect a large slowdown."));
+  server_args (e, c, &sh, fp8_online);
+  note_kv_fp8_only (c, notes, e->name);
+  if (e->offload_note != NULL && hr_launch_cpu_offload_gib_per_gpu (c) > 0)
+    hr_launch_note_add (notes, "%s", _(e->offload_note));
   hr_launch_note_common (c, notes);
 
-  return hr_launch_command_new (HR_ENGINE_VLLM, "vLLM", hr_sh_free (&sh), notes);
+  return hr_launch_command_new (e->engine, e->name, hr_sh_free (&sh), notes);
 }
 
 static HrLaunchCommand *
@@ -160,7 +226,7 @@ vllm_ray_command (const HrLaunchCtx    *c,
                   const HrParallelPlan *plan)
 {
   g_autoptr(GString) notes = g_string_new (NULL);
-  gboolean fp8_online = checkpoint_quant (c, notes, "vLLM");
+  gboolean fp8_online = checkpoint_quant (c, notes, vllm.name);
   g_autofree char *title = NULL;
   HrShell sh;
 
@@ -170,16 +236,15 @@ vllm_ray_command (const HrLaunchCtx    *c,
   hr_sh_comment (&sh, _("every other node"));
   hr_sh_raw (&sh, "ray start --address=" HEAD_HOST ":" RAY_PORT);
   hr_sh_comment (&sh, _("then on the head node, once `ray status` shows every GPU"));
-  hr_sh_raw (&sh, "vllm serve");
-  hr_sh_arg (&sh, c->model->hf_repo);
+  serve_model (&vllm, c, &sh);
   hr_sh_break (&sh);
   hr_sh_rawf (&sh, "--tensor-parallel-size %d --pipeline-parallel-size %d",
            plan->tensor_parallel, plan->pipeline_parallel);
   hr_sh_break (&sh);
   hr_sh_raw (&sh, "--distributed-executor-backend ray");
-  vllm_args (c, &sh, fp8_online);
+  server_args (&vllm, c, &sh, fp8_online);
 
-  note_kv_fp8_only (c, notes, "vLLM");
+  note_kv_fp8_only (c, notes, vllm.name);
   hr_launch_note_add (notes, _("Tensor parallelism stays inside each node (NVLink) and pipeline "
                      "parallelism crosses nodes; every node needs the same vLLM version and "
                      "the model files at the same path."));
@@ -189,64 +254,12 @@ vllm_ray_command (const HrLaunchCtx    *c,
   return hr_launch_command_new (HR_ENGINE_VLLM, title, hr_sh_free (&sh), notes);
 }
 
-/* The fraction the estimate sized SGLang's pool with: the user's, else SGLang's own default,
- * written out so the server holds what the estimate says. */
-static double
-sglang_fraction (const HrLaunchCtx *c)
-{
-  HrScenario s = *c->sc;
-
-  s.engine = HR_ENGINE_SGLANG;
-  return hr_estimate_mem_fraction (&s);
-}
-
-/* SGLang's sizing and server arguments after the parallelism flags. */
-static void
-sglang_args (const HrLaunchCtx *c,
-             HrShell           *sh,
-             gboolean           fp8_online)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  double util;
-
-  hr_sh_break (sh);
-  hr_sh_rawf (sh, "--context-length %" G_GINT64_FORMAT, c->context);
-  util = sglang_fraction (c);
-  hr_sh_rawf (sh, "--mem-fraction-static %s",
-              g_ascii_formatd (buf, sizeof buf, fabs (util * 100 - round (util * 100)) < 1e-9 ? "%.2f" : "%.3f", util));
-  server_flags (c, sh, fp8_online, &sglang_flags);
-  hr_sh_break (sh);
-  hr_sh_raw (sh, "--host 0.0.0.0 --port " SGLANG_PORT);
-}
-
-static HrLaunchCommand *
-sglang_command (const HrLaunchCtx *c)
-{
-  g_autoptr(GString) notes = g_string_new (NULL);
-  gboolean fp8_online = checkpoint_quant (c, notes, "SGLang");
-  HrShell sh;
-
-  hr_sh_init (&sh);
-  hr_sh_raw (&sh, "python -m sglang.launch_server");
-  hr_sh_opt (&sh, "--model-path", c->model->hf_repo);
-  if (c->n_gpus > 1)
-    {
-      hr_sh_break (&sh);
-      hr_sh_rawf (&sh, "--tp %d", c->n_gpus);
-    }
-  sglang_args (c, &sh, fp8_online);
-  note_kv_fp8_only (c, notes, "SGLang");
-  hr_launch_note_common (c, notes);
-
-  return hr_launch_command_new (HR_ENGINE_SGLANG, "SGLang", hr_sh_free (&sh), notes);
-}
-
 static HrLaunchCommand *
 sglang_multinode_command (const HrLaunchCtx    *c,
                           const HrParallelPlan *plan)
 {
   g_autoptr(GString) notes = g_string_new (NULL);
-  gboolean fp8_online = checkpoint_quant (c, notes, "SGLang");
+  gboolean fp8_online = checkpoint_quant (c, notes, sglang.name);
   gboolean listed = plan->nodes <= MAX_LISTED_NODES;
   int tp = plan->nodes * plan->gpus_per_node;
   g_autofree char *title = NULL;
@@ -264,8 +277,7 @@ sglang_multinode_command (const HrLaunchCtx    *c,
         comment = g_strdup_printf (_("on every node, NODE_RANK = 0 (head, %s) … %d"),
                                    HEAD_HOST, plan->nodes - 1);
       hr_sh_comment (&sh, comment);
-      hr_sh_raw (&sh, "python -m sglang.launch_server");
-      hr_sh_opt (&sh, "--model-path", c->model->hf_repo);
+      serve_model (&sglang, c, &sh);
       hr_sh_break (&sh);
       hr_sh_rawf (&sh, "--tp %d --nnodes %d", tp, plan->nodes);
       if (listed)
@@ -273,10 +285,10 @@ sglang_multinode_command (const HrLaunchCtx    *c,
       else
         hr_sh_raw (&sh, "--node-rank NODE_RANK");
       hr_sh_raw (&sh, "--dist-init-addr " HEAD_HOST ":" SGLANG_DIST_PORT);
-      sglang_args (c, &sh, fp8_online);
+      server_args (&sglang, c, &sh, fp8_online);
     }
 
-  note_kv_fp8_only (c, notes, "SGLang");
+  note_kv_fp8_only (c, notes, sglang.name);
   hr_launch_note_add (notes, _("SGLang runs one tensor-parallel group of %d GPUs across the nodes; it "
                      "wants a fast inter-node fabric (InfiniBand/RoCE)."), tp);
   title = g_strdup_printf (_("SGLang — %d nodes × %d GPUs (TP %d)"),
@@ -299,7 +311,7 @@ hr_launch_vllm (const HrLaunchCtx    *c,
 {
   if (!serves_here (c))
     return NULL;
-  return plan != NULL ? vllm_ray_command (c, plan) : vllm_command (c);
+  return plan != NULL ? vllm_ray_command (c, plan) : single_node_command (&vllm, c);
 }
 
 HrLaunchCommand *
@@ -308,5 +320,5 @@ hr_launch_sglang (const HrLaunchCtx    *c,
 {
   if (!serves_here (c))
     return NULL;
-  return plan != NULL ? sglang_multinode_command (c, plan) : sglang_command (c);
+  return plan != NULL ? sglang_multinode_command (c, plan) : single_node_command (&sglang, c);
 }
