@@ -100,8 +100,8 @@ test_llama_swa_per_stream (void)
     { 4096, 1, 27 }, { 4096, 2, 42 }, { 4096, 4, 72 }, { 4096, 8, 72 }, { 8192, 1, 39 }, { 8192, 2, 54 },
   };
 
-  hr_model_add_layers (m, HR_LAYER_FULL, 3, 1, 256, 256, 0, 0);
-  hr_model_add_layers (m, HR_LAYER_SLIDING, 15, 1, 256, 256, 512, 0);
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_FULL, 3, 1, 256, 256, 0, 0 });
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_SLIDING, 15, 1, 256, 256, 512, 0 });
   hr_scenario_init (&s, m, g);
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {

@@ -24,7 +24,7 @@ make_dense_7b (void)
   m->head_dim = 128;
   m->vocab = 32000;
   m->intermediate = 11008;
-  hr_model_add_layers (m, HR_LAYER_FULL, 32, 32, 128, 128, 0, 0);
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_FULL, 32, 32, 128, 128, 0, 0 });
   return m;
 }
 
@@ -49,7 +49,7 @@ make_glm_air (void)
   m->moe_intermediate = 1408;
   m->shared_intermediate = 1408;
   m->n_dense_layers = 1;
-  hr_model_add_layers (m, HR_LAYER_FULL, 46, 8, 128, 128, 0, 0);
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_FULL, 46, 8, 128, 128, 0, 0 });
   return m;
 }
 
@@ -77,7 +77,7 @@ make_deepseek_v3 (void)
   m->qk_rope_dim = 64;
   m->qk_nope_dim = 128;
   m->v_head_dim = 128;
-  hr_model_add_layers (m, HR_LAYER_MLA, 61, 1, 576, 0, 0, 0);
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_MLA, 61, 1, 576, 0, 0, 0 });
   return m;
 }
 

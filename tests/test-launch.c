@@ -32,7 +32,7 @@ make_glm_air (void)
   m->n_dense_layers = 1;
   m->mtp_layers = 1;
   m->max_context = 131072;
-  hr_model_add_layers (m, HR_LAYER_FULL, 46, 8, 128, 128, 0, 0);
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_FULL, 46, 8, 128, 128, 0, 0 });
   hr_model_add_size (m, "Q4_K_M", 72970000000, "test");
   return m;
 }
@@ -68,7 +68,7 @@ make_deepseek_v3 (void)
   m->v_head_dim = 128;
   m->mtp_layers = 1;
   m->max_context = 163840;
-  hr_model_add_layers (m, HR_LAYER_MLA, 61, 1, 576, 0, 0, 0);
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_MLA, 61, 1, 576, 0, 0, 0 });
   return m;
 }
 

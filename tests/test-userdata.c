@@ -138,11 +138,11 @@ make_model (void)
   m->mtp_layers = 1;
   m->tie_embeddings = TRUE;
   m->max_context = 262144;
-  hr_model_add_layers (m, HR_LAYER_FULL, 4, 4, 128, 128, 0, 0);
-  hr_model_add_layers (m, HR_LAYER_SLIDING, 10, 8, 256, 256, 4096, 0);
-  hr_model_add_layers (m, HR_LAYER_CHUNKED, 6, 8, 128, 128, 8192, 0);
-  hr_model_add_layers (m, HR_LAYER_MLA, 8, 1, 576, 0, 0, 0);
-  hr_model_add_layers (m, HR_LAYER_RECURRENT, 20, 0, 0, 0, 0, 1081344.5);
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_FULL, 4, 4, 128, 128, 0, 0 });
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_SLIDING, 10, 8, 256, 256, 4096, 0 });
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_CHUNKED, 6, 8, 128, 128, 8192, 0 });
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_MLA, 8, 1, 576, 0, 0, 0 });
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_RECURRENT, 20, 0, 0, 0, 0, 1081344.5 });
   hr_model_add_size (m, "Q4_K_M", 18556685824, "measured, HF file listing");
   hr_model_add_size (m, "UD-Q2_K_XL", 11800000000, NULL);
   m->gguf_quant = g_strdup ("Q4_K_M");

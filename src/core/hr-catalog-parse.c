@@ -136,12 +136,16 @@ parse_kv_group (const HrEntry *entry,
       if (!hr_entry_read_fields (entry, object, state, G_N_ELEMENTS (state), group, error))
         return FALSE;
       {
-        /* Part of the state; NAN when not known. */
+        /* Part of the state; absent (NAN) is the model's 0, not known. */
         const HrField conv[] = {
           { "conv_bytes", HR_FIELD_BYTES, GROUP (conv_bytes), FALSE, 0, group->state_bytes },
         };
 
-        return hr_entry_read_fields (entry, object, conv, G_N_ELEMENTS (conv), group, error);
+        if (!hr_entry_read_fields (entry, object, conv, G_N_ELEMENTS (conv), group, error))
+          return FALSE;
+        if (!isfinite (group->conv_bytes))
+          group->conv_bytes = 0;
+        return TRUE;
       }
     }
   {
@@ -190,11 +194,7 @@ parse_kv_groups (const HrEntry *entry,
       if (g == NULL || !parse_kv_group (&sub, g, &group, error))
         return FALSE;
       layer_sum += group.count;
-      hr_model_add_layers (model, group.kind, group.count, group.kv_heads, group.k_dim,
-                           group.v_dim, group.window, group.state_bytes);
-      if (group.conv_bytes > 0)
-        g_array_index (model->layers, HrLayerGroup, model->layers->len - 1).conv_bytes =
-          group.conv_bytes;
+      hr_model_add_layers (model, &group);
     }
 
   /* Hybrid Mamba models count their MoE blocks as layers too, so the groups may cover fewer

@@ -217,31 +217,6 @@ read_member (const HrEntry *entry,
   return TRUE;
 }
 
-/* A JSON integer or float member in *@out (NULL when absent); anything else is @type_error. */
-static gboolean
-read_numeric (const HrEntry *entry,
-              JsonObject    *object,
-              const char    *field,
-              gboolean       required,
-              const char    *type_error,
-              JsonNode     **out,
-              GError       **error)
-{
-  GType type;
-
-  if (!read_member (entry, object, field, required, out, error))
-    return FALSE;
-  if (*out == NULL)
-    return TRUE;
-  type = json_node_get_value_type (*out);
-  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-    {
-      hr_entry_error (error, entry, field, "%s", type_error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 gboolean
 hr_entry_read_string (const HrEntry *entry,
                       JsonObject    *object,
@@ -285,62 +260,14 @@ hr_entry_read_string (const HrEntry *entry,
   return TRUE;
 }
 
-/* Reads a number in [min, max] (min excluded when @min_exclusive); absent gives NAN. */
+/* A whole number for a COUNT or INT64 field, in [min, max]. */
 static gboolean
-read_number (const HrEntry *entry,
-             JsonObject    *object,
-             const char    *field,
-             gboolean       required,
-             double         min,
-             gboolean       min_exclusive,
-             double         max,
-             double        *out,
-             GError       **error)
+read_whole (const HrEntry *entry,
+            const HrField *field,
+            JsonNode      *node,
+            gint64        *out,
+            GError       **error)
 {
-  JsonNode *node;
-  double value;
-
-  *out = NAN;
-  if (!read_numeric (entry, object, field, required, _("must be a number"), &node, error))
-    return FALSE;
-  if (node == NULL)
-    return TRUE;
-  /* json-glib converts an integer to a double here. */
-  value = json_node_get_double (node);
-  if (!isfinite (value))
-    {
-      hr_entry_error (error, entry, field, _("must be a finite number"));
-      return FALSE;
-    }
-  if (value < min || (min_exclusive && value <= min) || value > max)
-    {
-      hr_entry_error (error, entry, field, _("is %g, out of range (%s%g … %g)"),
-                      value, min_exclusive ? "> " : "", min, max);
-      return FALSE;
-    }
-  *out = value;
-  return TRUE;
-}
-
-/* Reads a whole number in [min, max]; absent gives @fallback. */
-static gboolean
-read_int (const HrEntry *entry,
-          JsonObject    *object,
-          const char    *field,
-          gboolean       required,
-          gint64         min,
-          gint64         max,
-          gint64         fallback,
-          gint64        *out,
-          GError       **error)
-{
-  JsonNode *node;
-
-  *out = fallback;
-  if (!read_numeric (entry, object, field, required, _("must be a whole number"), &node, error))
-    return FALSE;
-  if (node == NULL)
-    return TRUE;
   if (json_node_get_value_type (node) == G_TYPE_INT64)
     *out = json_node_get_int (node);
   else
@@ -350,37 +277,100 @@ read_int (const HrEntry *entry,
       /* "46.0" is still 46; anything fractional or beyond 2^53 is not a count. */
       if (!isfinite (value) || value != floor (value) || fabs (value) > 9007199254740992.0)
         {
-          hr_entry_error (error, entry, field, _("must be a whole number"));
+          hr_entry_error (error, entry, field->name, _("must be a whole number"));
           return FALSE;
         }
       *out = (gint64) value;
     }
-  if (*out < min || *out > max)
+  if (*out < field->min || *out > (gint64) field->max)
     {
-      hr_entry_error (error, entry, field,
+      hr_entry_error (error, entry, field->name,
                       _("is %lld, out of range (%lld … %lld)"),
-                      (long long) *out, (long long) min, (long long) max);
+                      (long long) *out, (long long) field->min, (long long) field->max);
       return FALSE;
     }
+  return TRUE;
+}
+
+/* A finite number for a NUMBER field (above 0) or a BYTES field (from 0), at most max. */
+static gboolean
+read_real (const HrEntry *entry,
+           const HrField *field,
+           JsonNode      *node,
+           double        *out,
+           GError       **error)
+{
+  gboolean above_zero = field->type == HR_FIELD_NUMBER;
+  /* json-glib converts an integer to a double here. */
+  double value = json_node_get_double (node);
+
+  if (!isfinite (value))
+    {
+      hr_entry_error (error, entry, field->name, _("must be a finite number"));
+      return FALSE;
+    }
+  if (value < 0 || (above_zero && value <= 0) || value > field->max)
+    {
+      hr_entry_error (error, entry, field->name, _("is %g, out of range (%s%g … %g)"),
+                      value, above_zero ? "> " : "", 0.0, field->max);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+/* A NUMBER or BYTES field into a double (absent: NAN), a COUNT into an int or an INT64 into a
+ * gint64 (absent: 0). */
+static gboolean
+read_numeric (const HrEntry *entry,
+              JsonObject    *object,
+              const HrField *field,
+              gpointer       out,
+              GError       **error)
+{
+  gboolean whole = field->type == HR_FIELD_COUNT || field->type == HR_FIELD_INT64;
+  gint64 count = 0;
+  JsonNode *node;
+  GType type;
+
+  if (!read_member (entry, object, field->name, field->required, &node, error))
+    return FALSE;
+  type = node != NULL ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  if (node != NULL && type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    {
+      hr_entry_error (error, entry, field->name,
+                      whole ? _("must be a whole number") : _("must be a number"));
+      return FALSE;
+    }
+  if (!whole)
+    {
+      *(double *) out = NAN;
+      return node == NULL || read_real (entry, field, node, out, error);
+    }
+  if (node != NULL && !read_whole (entry, field, node, &count, error))
+    return FALSE;
+  if (field->type == HR_FIELD_COUNT)
+    *(int *) out = (int) count;
+  else
+    *(gint64 *) out = count;
   return TRUE;
 }
 
 static gboolean
 read_bool (const HrEntry *entry,
            JsonObject    *object,
-           const char    *field,
-           gboolean       fallback,
+           const HrField *field,
            gboolean      *out,
            GError       **error)
 {
-  JsonNode *node = hr_catalog_member (object, field);
+  JsonNode *node = hr_catalog_member (object, field->name);
 
-  *out = fallback;
+  *out = FALSE;
   if (node == NULL)
     return TRUE;
   if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     {
-      hr_entry_error (error, entry, field, _("must be true or false"));
+      hr_entry_error (error, entry, field->name, _("must be true or false"));
       return FALSE;
     }
   *out = json_node_get_boolean (node);
@@ -534,23 +524,11 @@ read_field (const HrEntry *entry,
              check_confidence (entry, *(char **) out, error);
     case HR_FIELD_NUMBER:
     case HR_FIELD_BYTES:
-      return read_number (entry, object, field->name, field->required, 0,
-                          field->type == HR_FIELD_NUMBER, field->max, out, error);
     case HR_FIELD_COUNT:
-      {
-        gint64 value;
-
-        if (!read_int (entry, object, field->name, field->required, field->min,
-                       (gint64) field->max, 0, &value, error))
-          return FALSE;
-        *(int *) out = (int) value;
-        return TRUE;
-      }
     case HR_FIELD_INT64:
-      return read_int (entry, object, field->name, field->required, field->min,
-                       (gint64) field->max, 0, out, error);
+      return read_numeric (entry, object, field, out, error);
     case HR_FIELD_BOOL:
-      return read_bool (entry, object, field->name, FALSE, out, error);
+      return read_bool (entry, object, field, out, error);
     default:
       g_return_val_if_reached (FALSE);
     }

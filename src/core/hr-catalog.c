@@ -83,7 +83,7 @@ list_find (const HrCatalogList *list,
 
 /* The public accessors of each list, written once: hr_catalog_add_model (),
  * hr_catalog_n_models (), hr_catalog_get_model (), hr_catalog_find_model () … */
-#define DEFINE_LIST_ADD(Type, one, many)                         \
+#define DEFINE_LIST_ADD(Type, one, many)                                    \
   void                                                                      \
   hr_catalog_add_##one (HrCatalog *catalog,                                 \
                         Type      *item)                                    \

@@ -671,18 +671,23 @@ add_kv_groups (const Ctx *ctx,
       const LayerInfo *l = &ctx->layers[i];
 
       if (l->state)
-        hr_model_add_layer_merged (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, ctx->state);
+        hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                     .kind = HR_LAYER_RECURRENT, .state_bytes = ctx->state });
       if (!l->attn)
         continue;
       if (ctx->is_mla)
-        hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, ctx->kv_lora + ctx->rope_dim, 0, 0,
-                                   0);
+        hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                     .kind = HR_LAYER_MLA, .kv_heads = 1,
+                                     .k_dim = ctx->kv_lora + ctx->rope_dim });
       else if (l->swa)
-        hr_model_add_layer_merged (model, local, l->kv_heads, ctx->key_len_swa,
-                                   ctx->value_len_swa, ctx->window, 0);
+        hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                     .kind = local, .kv_heads = l->kv_heads,
+                                     .k_dim = ctx->key_len_swa, .v_dim = ctx->value_len_swa,
+                                     .window = ctx->window });
       else
-        hr_model_add_layer_merged (model, HR_LAYER_FULL, l->kv_heads, ctx->key_len,
-                                   ctx->value_len, 0, 0);
+        hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                     .kind = HR_LAYER_FULL, .kv_heads = l->kv_heads,
+                                     .k_dim = ctx->key_len, .v_dim = ctx->value_len });
     }
   hr_model_set_conv_bytes (model, ctx->state, ctx->conv);
 }

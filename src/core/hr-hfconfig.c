@@ -431,17 +431,22 @@ add_attention_layer (HrModel    *model,
                      MixerKind   kind)
 {
   if (a->mla)
-    hr_model_add_layer_merged (model, HR_LAYER_MLA, 1, a->kv_lora + a->rope, 0, 0, 0);
+    hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                 .kind = HR_LAYER_MLA, .kv_heads = 1, .k_dim = a->kv_lora + a->rope });
   else if (kind == MIX_SLIDING || kind == MIX_CHUNKED)
-    hr_model_add_layer_merged (model, kind == MIX_SLIDING ? HR_LAYER_SLIDING : HR_LAYER_CHUNKED,
-                               a->kv_heads, a->head_dim, a->head_dim, a->window, 0);
+    hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                 .kind = kind == MIX_SLIDING ? HR_LAYER_SLIDING : HR_LAYER_CHUNKED,
+                                 .kv_heads = a->kv_heads, .k_dim = a->head_dim,
+                                 .v_dim = a->head_dim, .window = a->window });
   else if (a->global_head_dim > 0)
     /* Gemma 4: with attention_k_eq_v, V is K's values but engines store both. */
-    hr_model_add_layer_merged (model, HR_LAYER_FULL, a->global_kv_heads, a->global_head_dim,
-                               a->global_head_dim, 0, 0);
+    hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                 .kind = HR_LAYER_FULL, .kv_heads = a->global_kv_heads,
+                                 .k_dim = a->global_head_dim, .v_dim = a->global_head_dim });
   else
-    hr_model_add_layer_merged (model, HR_LAYER_FULL, a->kv_heads, a->head_dim, a->head_dim, 0,
-                               0);
+    hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                 .kind = HR_LAYER_FULL, .kv_heads = a->kv_heads,
+                                 .k_dim = a->head_dim, .v_dim = a->head_dim });
 }
 
 /* KV groups and recurrent state. */
@@ -469,7 +474,8 @@ add_kv_groups (Cfg        *cfg,
           {
             double conv, st = hr_arch_state_bytes (a, a->mixer[i], &conv);
 
-            hr_model_add_layer_merged (model, HR_LAYER_RECURRENT, 0, 0, 0, 0, st);
+            hr_model_add_layer_merged (model, &(HrLayerGroup) {
+                                         .kind = HR_LAYER_RECURRENT, .state_bytes = st });
             hr_model_set_conv_bytes (model, st, conv);
           }
           break;

@@ -2,6 +2,7 @@
 #include <gio/gio.h>
 
 #include "hr-model.h"
+#include "hr-text.h"
 
 #include <math.h>
 #include <string.h>
@@ -88,42 +89,36 @@ hr_model_copy (const HrModel *model)
 }
 
 void
-hr_model_add_layers (HrModel     *model,
-                     HrLayerKind  kind,
-                     int          count,
-                     int          kv_heads,
-                     int          k_dim,
-                     int          v_dim,
-                     int          window,
-                     double       state_bytes)
+hr_model_add_layers (HrModel            *model,
+                     const HrLayerGroup *group)
 {
-  HrLayerGroup group = { kind, count, kv_heads, k_dim, v_dim, window, state_bytes };
-
   g_return_if_fail (model != NULL);
-  g_array_append_val (model->layers, group);
+  g_return_if_fail (group != NULL);
+
+  g_array_append_val (model->layers, *group);
 }
 
 void
-hr_model_add_layer_merged (HrModel     *model,
-                           HrLayerKind  kind,
-                           int          kv_heads,
-                           int          k_dim,
-                           int          v_dim,
-                           int          window,
-                           double       state_bytes)
+hr_model_add_layer_merged (HrModel            *model,
+                           const HrLayerGroup *layer)
 {
+  HrLayerGroup one = *layer;
+
   for (guint i = 0; i < model->layers->len; i++)
     {
       HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
 
-      if (g->kind == kind && g->kv_heads == kv_heads && g->k_dim == k_dim && g->v_dim == v_dim &&
-          g->window == window && g->state_bytes == state_bytes)
+      if (g->kind == layer->kind && g->kv_heads == layer->kv_heads && g->k_dim == layer->k_dim &&
+          g->v_dim == layer->v_dim && g->window == layer->window &&
+          g->state_bytes == layer->state_bytes)
         {
           g->count++;
           return;
         }
     }
-  hr_model_add_layers (model, kind, 1, kv_heads, k_dim, v_dim, window, state_bytes);
+  one.count = 1;
+  one.conv_bytes = 0;
+  hr_model_add_layers (model, &one);
 }
 
 void
@@ -309,7 +304,7 @@ hr_model_state_bytes (const HrModel *model)
   return total;
 }
 
-static const char *layer_kind_names[] = { "full", "sliding", "chunked", "mla", "recurrent" };
+static const char * const layer_kind_names[] = { "full", "sliding", "chunked", "mla", "recurrent" };
 
 const char *
 hr_layer_kind_to_string (HrLayerKind kind)
@@ -323,13 +318,9 @@ gboolean
 hr_layer_kind_from_string (const char  *str,
                            HrLayerKind *kind)
 {
-  if (str == NULL)
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (layer_kind_names); i++)
-    if (g_ascii_strcasecmp (str, layer_kind_names[i]) == 0)
-      {
-        *kind = (HrLayerKind) i;
-        return TRUE;
-      }
-  return FALSE;
+  int i = hr_text_find_name (layer_kind_names, G_N_ELEMENTS (layer_kind_names), str);
+
+  if (i >= 0)
+    *kind = (HrLayerKind) i;
+  return i >= 0;
 }

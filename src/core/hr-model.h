@@ -117,27 +117,18 @@ HrModel        *hr_model_new                (void);
 HrModel        *hr_model_copy               (const HrModel   *model);
 void            hr_model_free               (HrModel         *model);
 
+/* Appends a copy of @group. */
 void            hr_model_add_layers         (HrModel         *model,
-                                             HrLayerKind      kind,
-                                             int              count,
-                                             int              kv_heads,
-                                             int              k_dim,
-                                             int              v_dim,
-                                             int              window,
-                                             double           state_bytes);
+                                             const HrLayerGroup *group);
 void            hr_model_add_size           (HrModel         *model,
                                              const char      *quant,
                                              guint64          bytes,
                                              const char      *source);
-/* Adds one layer, merged into an identical group when there is one (importers walk layers one
- * by one; the groups read as a summary). */
+/* Adds one layer shaped as @layer (its count and conv_bytes are not read), merged into an
+ * identical group when there is one (importers walk layers one by one; the groups read as a
+ * summary). */
 void            hr_model_add_layer_merged   (HrModel         *model,
-                                             HrLayerKind      kind,
-                                             int              kv_heads,
-                                             int              k_dim,
-                                             int              v_dim,
-                                             int              window,
-                                             double           state_bytes);
+                                             const HrLayerGroup *layer);
 const HrQuantSize *hr_model_find_size       (const HrModel   *model,
                                              const char      *quant);
 

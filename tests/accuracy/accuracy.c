@@ -334,7 +334,7 @@ llama_like (const char *id,
   m->intermediate = ff;
   m->vocab = vocab;
   m->tie_embeddings = tied;
-  hr_model_add_layers (m, HR_LAYER_FULL, layers, kv_heads, hd, hd, 0, 0);
+  hr_model_add_layers (m, &(HrLayerGroup) { HR_LAYER_FULL, layers, kv_heads, hd, hd, 0, 0 });
   /* exact: q,o = hidden²; k,v = hidden × kv·hd each; norms 2·hidden */
   m->total_params = (double) vocab * hidden * (tied ? 1 : 2) + hidden +
                     (double) layers * (2.0 * hidden + 2.0 * hidden * hidden +
