@@ -907,6 +907,36 @@ test_tco_hostile (void)
   }
 }
 
+/* Equal prices are the same offers saying the same things: a copy is equal, one price, one
+ * offer more or another source is not. */
+static void
+test_equal (void)
+{
+  g_autoptr(HrPricing) bundled = hr_pricing_load_bundled (NULL);
+  g_autoptr(HrPricing) copy = hr_pricing_copy (bundled);
+  HrOffer *first;
+
+  g_assert_cmpuint (bundled->offers->len, >, 1);
+  g_assert_true (hr_pricing_equal (bundled, copy));
+  g_assert_true (hr_pricing_equal (NULL, NULL));
+  g_assert_false (hr_pricing_equal (bundled, NULL));
+
+  first = g_ptr_array_index (copy->offers, 0);
+  first->usd_per_hour += 0.01;
+  g_assert_false (hr_pricing_equal (bundled, copy));
+  first->usd_per_hour = ((HrOffer *) g_ptr_array_index (bundled->offers, 0))->usd_per_hour;
+  g_assert_true (hr_pricing_equal (bundled, copy));
+
+  g_ptr_array_remove_index (copy->offers, copy->offers->len - 1);
+  g_assert_false (hr_pricing_equal (bundled, copy));
+  g_clear_pointer (&copy, hr_pricing_free);
+
+  copy = hr_pricing_copy (bundled);
+  g_free (copy->source);
+  copy->source = g_strdup ("cache");
+  g_assert_false (hr_pricing_equal (bundled, copy));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -915,6 +945,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/pricing/parse/good", test_parse_good);
+  g_test_add_func ("/pricing/equal", test_equal);
   g_test_add_func ("/pricing/parse/bundled", test_parse_bundled);
   g_test_add_func ("/pricing/parse/bundled-catalog-ids", test_parse_bundled_catalog_ids);
   g_test_add_func ("/pricing/parse/bad-offers", test_parse_bad_offers);

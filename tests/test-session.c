@@ -350,6 +350,7 @@ test_schema_choices (void)
     backends[i + 1] = hr_backend_to_string (choices[i]);
   assert_choices (schema, "kv-type", kv);
   assert_choices (schema, "backend", backends);
+  assert_choices (schema, "engine-version", hr_engine_version_ids ());
 }
 
 /* Server (on this thread's main context: the manager fetches asynchronously) ------------------ */
@@ -390,6 +391,7 @@ test_pricing_refresh (void)
   g_autofree char *base = NULL;
   const HrPricing *pricing;
   guint refreshed = 0;
+  guint runs;
   Counts counts;
   GSList *uris;
 
@@ -421,9 +423,27 @@ test_pricing_refresh (void)
   for (guint i = 0; i < pricing->offers->len; i++)
     g_assert_cmpstr (((HrOffer *) g_ptr_array_index (pricing->offers, i))->provider, ==, "RunPod");
 
+  /* the advice on these prices; a refresh that brings the same prices (or none: a failure)
+   * changes nothing, so the scenario is not advised on again */
+  hr_session_request_advice (session);
+  while (hr_session_get_advising (session))
+    g_main_context_iteration (NULL, TRUE);
+  runs = hr_session_get_n_advice_runs (session);
+  refreshed = 0;
+  hr_pricing_manager_refresh (manager);
+  wait_for (&refreshed);
+  g_assert_cmpuint (counts.pricing, ==, 1);
+  hr_session_request_advice (session);
+  g_assert_false (hr_session_get_advising (session));
+  g_assert_cmpuint (hr_session_get_n_advice_runs (session), ==, runs);
+
   /* a setting the prices depend on: the manager rebuilds them, the session says so once more */
   g_settings_set_boolean (settings, "price-spot", TRUE);
   g_assert_cmpuint (counts.pricing, ==, 2);
+  hr_session_request_advice (session);
+  g_assert_cmpuint (hr_session_get_n_advice_runs (session), ==, runs + 1);
+  while (hr_session_get_advising (session))
+    g_main_context_iteration (NULL, TRUE);
 
   g_settings_reset (settings, "price-spot");
   g_settings_reset (settings, "catalog-clouds");

@@ -269,6 +269,48 @@ hr_pricing_copy (const HrPricing *pricing)
   return copy;
 }
 
+static gboolean
+same_number (double a,
+             double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
+static gboolean
+offer_equal (const HrOffer *a,
+             const HrOffer *b)
+{
+  return g_strcmp0 (a->provider, b->provider) == 0 && g_strcmp0 (a->gpu_id, b->gpu_id) == 0 &&
+         g_strcmp0 (a->gpu, b->gpu) == 0 && a->count == b->count &&
+         same_number (a->vram_gb, b->vram_gb) && same_number (a->usd_per_hour, b->usd_per_hour) &&
+         g_strcmp0 (a->billing, b->billing) == 0 && g_strcmp0 (a->tier, b->tier) == 0 &&
+         g_strcmp0 (a->url, b->url) == 0 && g_strcmp0 (a->instance, b->instance) == 0 &&
+         g_strcmp0 (a->region, b->region) == 0 &&
+         same_number (a->on_demand_usd_per_hour, b->on_demand_usd_per_hour) &&
+         same_number (a->spot_usd_per_hour, b->spot_usd_per_hour);
+}
+
+gboolean
+hr_pricing_equal (const HrPricing *a,
+                  const HrPricing *b)
+{
+  guint na, nb;
+
+  if (a == NULL || b == NULL)
+    return a == b;
+  na = a->offers ? a->offers->len : 0;
+  nb = b->offers ? b->offers->len : 0;
+  if (a->schema != b->schema || g_strcmp0 (a->updated, b->updated) != 0 ||
+      g_strcmp0 (a->currency, b->currency) != 0 || g_strcmp0 (a->source, b->source) != 0 ||
+      g_strcmp0 (a->feed_updated, b->feed_updated) != 0 || a->skipped != b->skipped ||
+      a->unread != b->unread || na != nb)
+    return FALSE;
+  for (guint i = 0; i < na; i++)
+    if (!offer_equal (g_ptr_array_index (a->offers, i), g_ptr_array_index (b->offers, i)))
+      return FALSE;
+  return TRUE;
+}
+
 void
 hr_pricing_free (HrPricing *pricing)
 {

@@ -48,6 +48,10 @@ GQuark          hr_pricing_error_quark      (void);
 
 HrPricing      *hr_pricing_new              (void);
 HrPricing      *hr_pricing_copy             (const HrPricing *pricing);
+/* TRUE when @a and @b hold the same offers (in the same order) and say the same about them
+ * (source, dates, skipped counts); NULL equals only NULL. */
+gboolean        hr_pricing_equal            (const HrPricing *a,
+                                             const HrPricing *b);
 void            hr_pricing_free             (HrPricing       *pricing);
 HrOffer        *hr_offer_copy               (const HrOffer   *offer);
 void            hr_offer_free               (HrOffer         *offer);

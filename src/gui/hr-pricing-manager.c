@@ -115,7 +115,9 @@ set_busy (HrPricingManager *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* Puts the clouds (only the enabled ones) and the feed together into the catalog's pricing. */
+/* Puts the clouds (only the enabled ones) and the feed together into the catalog's pricing.
+ * Prices the same as those in place (a refresh that failed everywhere, a setting put back)
+ * change nothing and say nothing: what is priced with them is not worked out again. */
 static void
 rebuild (HrPricingManager *self)
 {
@@ -123,6 +125,7 @@ rebuild (HrPricingManager *self)
   g_autoptr(GPtrArray) use = g_ptr_array_new ();
   g_autofree char *region = g_strstrip (g_settings_get_string (self->settings, "price-region"));
   HrSkypilotChoice choice = { g_settings_get_boolean (self->settings, "price-spot"), region };
+  HrPricing *pricing;
 
   for (guint i = 0; self->clouds != NULL && i < self->clouds->len; i++)
     {
@@ -131,8 +134,13 @@ rebuild (HrPricingManager *self)
       if (g_strv_contains ((const char *const *) enabled, c->cloud))
         g_ptr_array_add (use, c);
     }
-  hr_catalog_set_pricing (self->catalog,
-                          hr_skypilot_build_pricing (use, &choice, feed_set (self) ? self->feed : NULL));
+  pricing = hr_skypilot_build_pricing (use, &choice, feed_set (self) ? self->feed : NULL);
+  if (hr_pricing_equal (pricing, hr_catalog_get_pricing (self->catalog)))
+    {
+      hr_pricing_free (pricing);
+      return;
+    }
+  hr_catalog_set_pricing (self->catalog, pricing);
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
