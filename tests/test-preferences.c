@@ -11,6 +11,7 @@
 #include "hr-hub-token.h"
 #include "hr-preferences-window.h"
 #include "hr-pricing.h"
+#include "hr-scenario.h"
 #include "hr-skypilot.h"
 #include "hr-test-window.h"
 #include "hr-units.h"
@@ -208,6 +209,62 @@ test_unified_share (void)
   g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (percent), 60, 1e-9);
   g_settings_reset (settings, "unified-share");
   g_assert_false (adw_expander_row_get_enable_expansion (expander));
+
+  hr_test_window_close (prefs);
+  hr_test_window_close (window);
+}
+/* A combo row lists its key's choices, one row each in the schema's order: choosing row i
+ * writes choice i.  A choice added to the schema (or the table) and not the other fails here. */
+static void
+assert_row_lists_choices (AdwComboRow *row,
+                          const char  *key)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsSchemaKey) k = NULL;
+  g_autoptr(GVariant) range = NULL;
+  g_autoptr(GVariant) values = NULL;
+  g_autofree const char **choices = NULL;
+  const char *type;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  k = g_settings_schema_get_key (schema, key);
+  range = g_settings_schema_key_get_range (k);
+  g_variant_get (range, "(&sv)", &type, &values);
+  g_assert_cmpstr (type, ==, "enum");
+  choices = g_variant_get_strv (values, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (row)), ==, g_strv_length ((char **) choices));
+  for (guint i = g_strv_length ((char **) choices); i-- > 0;)
+    {
+      g_autofree char *value = NULL;
+
+      adw_combo_row_set_selected (row, i);
+      value = g_settings_get_string (settings, key);
+      g_assert_cmpstr (value, ==, choices[i]);
+    }
+  g_settings_reset (settings, key);
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
+}
+
+/* The Style and Engine version rows are filled from tables, not spelled out in the .ui file. */
+static void
+test_choice_rows (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrPreferencesWindow *prefs = open_preferences (window);
+  AdwComboRow *versions = child (prefs, "engine_version_row");
+  GListModel *model = adw_combo_row_get_model (versions);
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, HR_N_ENGINE_VERSIONS);
+  for (guint i = 0; i < HR_N_ENGINE_VERSIONS; i++)
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), i), ==,
+                     hr_engine_version_display ((HrEngineVersion) i));
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 0), ==, "Current (2025 on)");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (adw_combo_row_get_model (child (prefs, "style_row"))), 0),
+                   ==, "Follow System");
+  assert_row_lists_choices (versions, "engine-version");
+  assert_row_lists_choices (child (prefs, "style_row"), "color-scheme");
+  hr_test_flush ();
 
   hr_test_window_close (prefs);
   hr_test_window_close (window);
@@ -642,6 +699,7 @@ main (int   argc,
   g_test_add_func ("/preferences/unified-share", test_unified_share);
   g_test_add_func ("/preferences/engine-version", test_engine_version);
   g_test_add_func ("/preferences/theme", test_theme);
+  g_test_add_func ("/preferences/choice-rows", test_choice_rows);
   g_test_add_func ("/preferences/url-check", test_url_check);
   g_test_add_func ("/preferences/invalid-url", test_invalid_url);
   g_test_add_func ("/preferences/token", test_token);

@@ -1,12 +1,18 @@
 /* hr-scenario.c — defaults and range checks for a scenario */
 #include "hr-scenario.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 G_DEFINE_QUARK (hr-scenario-error-quark, hr_scenario_error)
 
-static const char * const engine_versions[] = { "current", "2024" };
+/* In HrEngineVersion's order: the "engine-version" key's choices and what the user reads. */
+static const char * const engine_versions[HR_N_ENGINE_VERSIONS + 1] = { "current", "2024", NULL };
+static const char * const engine_version_names[HR_N_ENGINE_VERSIONS] = {
+  NC_("engine version", "Current (2025 on)"),
+  NC_("engine version", "2024 builds"),
+};
 
 void
 hr_scenario_init (HrScenario    *scenario,
@@ -109,9 +115,22 @@ hr_scenario_validate (const HrScenario  *scenario,
 const char *
 hr_engine_version_to_string (HrEngineVersion version)
 {
-  if ((guint) version < G_N_ELEMENTS (engine_versions))
+  if ((guint) version < HR_N_ENGINE_VERSIONS)
     return engine_versions[version];
   return "unknown";
+}
+
+const char * const *
+hr_engine_version_ids (void)
+{
+  return engine_versions;
+}
+
+const char *
+hr_engine_version_display (HrEngineVersion version)
+{
+  g_return_val_if_fail ((guint) version < HR_N_ENGINE_VERSIONS, NULL);
+  return g_dpgettext2 (GETTEXT_PACKAGE, "engine version", engine_version_names[version]);
 }
 
 gboolean
@@ -120,7 +139,7 @@ hr_engine_version_from_string (const char      *str,
 {
   if (str == NULL)
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (engine_versions); i++)
+  for (guint i = 0; i < HR_N_ENGINE_VERSIONS; i++)
     if (g_ascii_strcasecmp (str, engine_versions[i]) == 0)
       {
         *version = (HrEngineVersion) i;

@@ -74,6 +74,11 @@ gint64          hr_scenario_depth           (const HrScenario *scenario);
 const char     *hr_engine_version_to_string (HrEngineVersion  version);
 gboolean        hr_engine_version_from_string (const char    *str,
                                              HrEngineVersion *version);
+/* Every version's id in HrEngineVersion's order, NULL-terminated: the "engine-version" key's
+ * choices, as the Preferences row lists them. */
+const char * const *hr_engine_version_ids   (void);
+/* What the user reads for @version ("Current (2025 on)"), translated. */
+const char     *hr_engine_version_display   (HrEngineVersion  version);
 
 GQuark          hr_scenario_error_quark     (void);
 

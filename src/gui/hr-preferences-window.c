@@ -14,6 +14,7 @@
 #include "hr-hub-token.h"
 #include "hr-toast.h"
 #include "hr-pricing.h"
+#include "hr-scenario.h"
 #include "hr-skypilot.h"
 
 struct _HrPreferencesWindow
@@ -44,9 +45,13 @@ struct _HrPreferencesWindow
 
 G_DEFINE_FINAL_TYPE (HrPreferencesWindow, hr_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
-/* Row positions ↔ key values, in the order of the .ui models. */
+/* The Style row: the schema's ColorScheme nicks in its order, and what the row says for each. */
 static const char * const color_scheme_ids[] = { "default", "light", "dark", NULL };
-static const char * const engine_version_ids[] = { "current", "2024", NULL };
+static const char * const color_scheme_names[] = {
+  NC_("color scheme", "Follow System"),
+  NC_("color scheme", "Light"),
+  NC_("color scheme", "Dark"),
+};
 
 static const char *
 url_key (HrPreferencesWindow *self,
@@ -274,6 +279,24 @@ set_share_percent (const GValue       *value,
   return g_variant_new_double (CLAMP (g_value_get_double (value), 50.0, 95.0) / 100.0);
 }
 
+/* The combo rows list the tables their keys take their values from, position by position. */
+static void
+fill_choice_rows (HrPreferencesWindow *self)
+{
+  g_autoptr(GtkStringList) styles = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) versions = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) engines = gtk_string_list_new (hr_engine_names ());
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (color_scheme_names) == G_N_ELEMENTS (color_scheme_ids) - 1);
+  for (guint i = 0; i < G_N_ELEMENTS (color_scheme_names); i++)
+    gtk_string_list_append (styles, g_dpgettext2 (GETTEXT_PACKAGE, "color scheme", color_scheme_names[i]));
+  for (guint i = 0; i < HR_N_ENGINE_VERSIONS; i++)
+    gtk_string_list_append (versions, hr_engine_version_display ((HrEngineVersion) i));
+  adw_combo_row_set_model (self->style_row, G_LIST_MODEL (styles));
+  adw_combo_row_set_model (self->engine_row, G_LIST_MODEL (engines));
+  adw_combo_row_set_model (self->engine_version_row, G_LIST_MODEL (versions));
+}
+
 static void
 bind_settings (HrPreferencesWindow *self)
 {
@@ -290,7 +313,7 @@ bind_settings (HrPreferencesWindow *self)
   g_settings_bind_with_mapping (s, "default-engine", self->engine_row, "selected", G_SETTINGS_BIND_DEFAULT,
                                 get_table_mapping, set_table_mapping, (gpointer) hr_engine_ids (), NULL);
   g_settings_bind_with_mapping (s, "engine-version", self->engine_version_row, "selected", G_SETTINGS_BIND_DEFAULT,
-                                get_table_mapping, set_table_mapping, (gpointer) engine_version_ids, NULL);
+                                get_table_mapping, set_table_mapping, (gpointer) hr_engine_version_ids (), NULL);
   g_settings_bind (s, "electricity-usd-per-kwh", self->electricity_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
   /* addresses: shown from the key; written by url_row_apply_cb once checked */
   g_settings_bind (s, "pricing-url", self->pricing_row, "text", G_SETTINGS_BIND_GET);
@@ -488,8 +511,7 @@ static void
 hr_preferences_window_init (HrPreferencesWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  adw_combo_row_set_model (self->engine_row,
-                           G_LIST_MODEL (gtk_string_list_new (hr_engine_names ())));
+  fill_choice_rows (self);
 
   self->settings = g_settings_new (APP_ID);
   self->cancellable = g_cancellable_new ();
