@@ -22,6 +22,7 @@
 #include "hr-table-cells.h"
 #include "hr-toast.h"
 #include "hr-units.h"
+#include "hr-verdict-banner.h"
 #include "hr-view-find.h"
 
 #define EXTRA_ROWS 3   /* trainable parameters, verdict, smallest GPU */
@@ -53,10 +54,7 @@ struct _HrFinetuneView
   AdwComboRow *sharding_row;
   GtkLabel *title_label;
   GtkLabel *subtitle_label;
-  GtkWidget *verdict_banner;
-  GtkImage *verdict_icon;
-  GtkLabel *verdict_title;
-  GtkLabel *verdict_detail;
+  GtkWidget *verdict_banner;   /* HrVerdictBanner */
   GtkLabel *formula_label;
   GtkLabel *assumptions_label;
   GtkGrid *table;
@@ -295,10 +293,8 @@ apply_state (HrFinetuneView *self)
 
   gtk_label_set_label (self->title_label, st->title);
   gtk_label_set_label (self->subtitle_label, st->subtitle);
-  gtk_label_set_label (self->verdict_title, st->verdict_title);
-  gtk_label_set_label (self->verdict_detail, st->verdict_detail);
-  gtk_image_set_from_icon_name (self->verdict_icon, st->verdict_icon);
-  hr_table_set_verdict_class (self->verdict_banner, st->verdict_css);
+  hr_verdict_banner_set (HR_VERDICT_BANNER (self->verdict_banner), st->verdict_css, st->verdict_icon,
+                         st->verdict_title, st->verdict_detail);
   gtk_label_set_label (self->formula_label, st->formula);
   apply_table (self);
   apply_chart (self);
@@ -475,6 +471,7 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
 
   g_type_ensure (HR_TYPE_PICKER);
   g_type_ensure (HR_TYPE_CHART_WIDGET);
+  g_type_ensure (HR_TYPE_VERDICT_BANNER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-finetune-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, model_picker);
@@ -493,9 +490,6 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, title_label);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, verdict_banner);
-  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, verdict_icon);
-  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, verdict_title);
-  gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, verdict_detail);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, formula_label);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, assumptions_label);
   gtk_widget_class_bind_template_child (widget_class, HrFinetuneView, table);
@@ -716,5 +710,5 @@ const char *
 hr_finetune_view_get_verdict_text (HrFinetuneView *self)
 {
   g_return_val_if_fail (HR_IS_FINETUNE_VIEW (self), NULL);
-  return gtk_label_get_label (self->verdict_title);
+  return hr_verdict_banner_get_title (HR_VERDICT_BANNER (self->verdict_banner));
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "hr-size-view.h"
+#include "hr-verdict-banner.h"
 
 G_BEGIN_DECLS
 
@@ -40,10 +41,7 @@ struct _HrSizeView
   GtkWidget *results_box;
   GtkLabel *title_label;
   GtkLabel *subtitle_label;
-  GtkWidget *verdict_banner;
-  GtkImage *verdict_icon;
-  GtkLabel *verdict_title;
-  GtkLabel *verdict_detail;
+  GtkWidget *verdict_banner;   /* HrVerdictBanner */
   GtkFlowBox *cards_box;
   GtkLabel *breakdown_label;
   GtkLabel *source_label;

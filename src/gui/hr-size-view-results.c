@@ -27,17 +27,11 @@ void
 hr_size_view_apply_state (HrSizeView *self)
 {
   const HrSizeState *st = &self->state;
-  g_autofree char *a11y = NULL;
 
   set_label (self->title_label, st->title);
   set_label (self->subtitle_label, st->subtitle);
-  hr_table_set_verdict_class (self->verdict_banner, st->verdict_css);
-  gtk_image_set_from_icon_name (self->verdict_icon, st->verdict_icon);
-  gtk_label_set_label (self->verdict_title, st->verdict_title);
-  gtk_label_set_label (self->verdict_detail, st->verdict_detail);
-  a11y = g_strdup_printf ("%s. %s", st->verdict_title, st->verdict_detail);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->verdict_banner),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+  hr_verdict_banner_set (HR_VERDICT_BANNER (self->verdict_banner), st->verdict_css, st->verdict_icon,
+                         st->verdict_title, st->verdict_detail);
 
   for (guint i = 0; i < HR_SIZE_N_CARDS; i++)
     {

@@ -440,6 +440,7 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   g_type_ensure (HR_TYPE_PICKER);
   g_type_ensure (HR_TYPE_CHART_WIDGET);
   g_type_ensure (HR_TYPE_SPEED_SIMULATOR);
+  g_type_ensure (HR_TYPE_VERDICT_BANNER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-size-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, model_picker);
@@ -465,9 +466,6 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, title_label);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, verdict_banner);
-  gtk_widget_class_bind_template_child (widget_class, HrSizeView, verdict_icon);
-  gtk_widget_class_bind_template_child (widget_class, HrSizeView, verdict_title);
-  gtk_widget_class_bind_template_child (widget_class, HrSizeView, verdict_detail);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, cards_box);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, breakdown_label);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, source_label);
@@ -748,7 +746,7 @@ const char *
 hr_size_view_get_verdict_text (HrSizeView *self)
 {
   g_return_val_if_fail (HR_IS_SIZE_VIEW (self), NULL);
-  return gtk_label_get_label (self->verdict_title);
+  return hr_verdict_banner_get_title (HR_VERDICT_BANNER (self->verdict_banner));
 }
 
 HrChartWidget *
