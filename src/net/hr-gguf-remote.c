@@ -375,11 +375,8 @@ truncated_error (Load *load)
 }
 
 static void
-read_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+range_read (GTask *task)
 {
-  GTask *task = user_data;
   Load *load = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
   HrGguf *gguf;
@@ -388,11 +385,6 @@ read_cb (GObject      *source,
   gsize next;
   guint64 budget;
 
-  if (!hr_net_reader_read_finish (load->reader, result, &error))
-    {
-      fail (task, g_steal_pointer (&error));
-      return;
-    }
   update_stats (load);
 
   gguf = hr_gguf_parse (load->buf->data, load->buf->len, &need_more, &needed, &error);
@@ -456,34 +448,21 @@ read_more (GTask *task)
 
   /* A 206 answer holds exactly the range: read one past it to see its end, so the connection
    * is left clean for the next request. */
-  hr_net_reader_read_async (load->reader, load->buf,
-                            load->whole_body ? load->want : load->want + 1, read_cb, task);
+  hr_net_step_read (load->buf, load->whole_body ? load->want : load->want + 1,
+                    &(HrNetStep) { &load->reader, (HrNetNextFunc) range_read,
+                                   (HrNetFailFunc) fail, task });
 }
 
 static void
-send_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+answered (GTask *task)
 {
-  GTask *task = user_data;
   Load *load = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  SoupMessageHeaders *headers;
-  SoupMessage *msg;
+  SoupMessage *msg = hr_net_reader_get_message (load->reader);
+  SoupMessageHeaders *headers = soup_message_get_response_headers (msg);
   goffset start = -1, end = -1, total = -1;
-  guint status;
 
-  load->reader = hr_net_reader_send_finish (result, &error);
-  if (load->reader == NULL)
-    {
-      fail (task, g_steal_pointer (&error));
-      return;
-    }
-  msg = hr_net_reader_get_message (load->reader);
-  headers = soup_message_get_response_headers (msg);
-  status = hr_net_reader_get_status (load->reader);
 
-  switch (status)
+  switch (hr_net_reader_get_status (load->reader))
     {
     case SOUP_STATUS_PARTIAL_CONTENT:
       if (!soup_message_headers_get_content_range (headers, &start, &end, &total) ||
@@ -545,8 +524,9 @@ request_range (GTask *task)
   soup_message_disable_feature (msg, SOUP_TYPE_CONTENT_DECODER);
   soup_message_headers_set_range (headers, load->buf->len, (goffset) load->want - 1);
   load->stats.n_requests++;
-  hr_net_reader_send_until_async (msg, load->timeout, load->deadline,
-                                  g_task_get_cancellable (task), send_cb, task);
+  hr_net_step_send (msg, load->timeout, load->deadline, g_task_get_cancellable (task),
+                    &(HrNetStep) { &load->reader, (HrNetNextFunc) answered,
+                                   (HrNetFailFunc) fail, task });
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -95,33 +95,11 @@ hr_http_map_read_error (const GError *error,
   return mapped;
 }
 
-/* Takes the chain's reference to @task.  Freeing the reader hangs up on what is left of the
- * answer, so an endless body is not drained. */
 static void
-return_error (GTask  *task,
-              GError *error)
+body_read (GTask *task)
 {
   Request *req = g_task_get_task_data (task);
 
-  g_clear_pointer (&req->reader, hr_net_reader_free);
-  g_task_return_error (task, error);
-  g_object_unref (task);
-}
-
-static void
-read_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  GTask *task = user_data;
-  Request *req = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  if (!hr_net_reader_read_body_finish (req->reader, result, &error))
-    {
-      return_error (task, error);
-      return;
-    }
   g_clear_pointer (&req->reader, hr_net_reader_free);
   g_task_return_pointer (task,
                          g_byte_array_free_to_bytes (g_steal_pointer (&req->body)),
@@ -129,35 +107,28 @@ read_cb (GObject      *source,
   g_object_unref (task);
 }
 
+/* Errors end the task through hr_net_task_return_error(): freeing the reader hangs up on what
+ * is left of the answer, so an endless body is not drained. */
 static void
-send_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+answered (GTask *task)
 {
-  GTask *task = user_data;
   Request *req = g_task_get_task_data (task);
-  GError *error = NULL;
-  SoupMessage *msg;
-  guint status;
+  SoupMessage *msg = hr_net_reader_get_message (req->reader);
+  guint status = hr_net_reader_get_status (req->reader);
 
-  req->reader = hr_net_reader_send_finish (result, &error);
-  if (req->reader == NULL)
-    {
-      return_error (task, error);
-      return;
-    }
-
-  msg = hr_net_reader_get_message (req->reader);
-  status = hr_net_reader_get_status (req->reader);
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       g_autofree char *reason = hr_http_reason_phrase (msg);
 
-      return_error (task, g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
-                                       _("%s answered HTTP %u %s"), req->host, status, reason));
+      hr_net_task_return_error (task, &req->reader,
+                                g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_STATUS,
+                                             _("%s answered HTTP %u %s"), req->host, status,
+                                             reason));
       return;
     }
-  hr_net_reader_read_body_async (req->reader, req->body, req->max_bytes, read_cb, task);
+  hr_net_step_read_body (req->body, req->max_bytes,
+                         &(HrNetStep) { .reader = &req->reader,
+                                        .next = (HrNetNextFunc) body_read, .data = task });
 }
 
 SoupSession *
@@ -266,7 +237,9 @@ hr_http_get_bytes_async (const char          *url,
   msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
   soup_message_headers_replace (soup_message_get_request_headers (msg),
                                 "Accept", "application/json");
-  hr_net_reader_send_async (msg, 0, cancellable, send_cb, task);
+  hr_net_step_send (msg, 0, hr_net_deadline_new (0), cancellable,
+                    &(HrNetStep) { .reader = &req->reader,
+                                   .next = (HrNetNextFunc) answered, .data = task });
 }
 
 GBytes *

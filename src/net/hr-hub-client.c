@@ -135,9 +135,7 @@ fail (GTask  *task,
 {
   Fetch *fetch = g_task_get_task_data (task);
 
-  g_clear_pointer (&fetch->reader, hr_net_reader_free);
-  g_task_return_error (task, error);
-  g_object_unref (task);
+  hr_net_task_return_error (task, &fetch->reader, error);
 }
 
 static GError *
@@ -150,27 +148,26 @@ too_large_error (Fetch *fetch)
                         "configuration"), fetch->repo, limit);
 }
 
+/* The reader's message for a body too large names the host; this one says what the file was. */
 static void
-read_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+body_failed (GTask  *task,
+             GError *error)
 {
-  GTask *task = user_data;
+  if (g_error_matches (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE))
+    {
+      g_clear_error (&error);
+      error = too_large_error (g_task_get_task_data (task));
+    }
+  fail (task, error);
+}
+
+static void
+body_read (GTask *task)
+{
   Fetch *fetch = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
   HrModel *model;
 
-  if (!hr_net_reader_read_body_finish (fetch->reader, result, &error))
-    {
-      /* The reader's message names the host; this one says what the file was. */
-      if (g_error_matches (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE))
-        {
-          g_clear_error (&error);
-          error = too_large_error (fetch);
-        }
-      fail (task, g_steal_pointer (&error));
-      return;
-    }
   g_clear_pointer (&fetch->reader, hr_net_reader_free);
 
   model = hr_hfconfig_parse ((const char *) fetch->buf->data, (gssize) fetch->buf->len, fetch->repo,
@@ -186,28 +183,14 @@ read_cb (GObject      *source,
 }
 
 static void
-send_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+answered (GTask *task)
 {
-  GTask *task = user_data;
   Fetch *fetch = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  SoupMessage *msg;
-  SoupMessageHeaders *headers;
-  g_autofree char *host = NULL;
-  guint status;
-
-  fetch->reader = hr_net_reader_send_finish (result, &error);
-  if (fetch->reader == NULL)
-    {
-      fail (task, g_steal_pointer (&error));
-      return;
-    }
-  msg = hr_net_reader_get_message (fetch->reader);
-  headers = soup_message_get_response_headers (msg);
-  status = hr_net_reader_get_status (fetch->reader);
-  host = g_strdup (g_uri_get_host (fetch->uri));
+  SoupMessage *msg = hr_net_reader_get_message (fetch->reader);
+  SoupMessageHeaders *headers = soup_message_get_response_headers (msg);
+  g_autofree char *host = g_strdup (g_uri_get_host (fetch->uri));
+  guint status = hr_net_reader_get_status (fetch->reader);
 
   if (SOUP_STATUS_IS_REDIRECTION (status) && status != SOUP_STATUS_NOT_MODIFIED)
     {
@@ -276,7 +259,9 @@ send_cb (GObject      *source,
       return;
     }
 
-  hr_net_reader_read_body_async (fetch->reader, fetch->buf, HR_HFCONFIG_MAX_SIZE, read_cb, task);
+  hr_net_step_read_body (fetch->buf, HR_HFCONFIG_MAX_SIZE,
+                         &(HrNetStep) { &fetch->reader, (HrNetNextFunc) body_read,
+                                        (HrNetFailFunc) body_failed, task });
 }
 
 static void
@@ -296,8 +281,9 @@ send_request (GTask *task)
       memset (value, 0, strlen (value));
     }
   g_byte_array_set_size (fetch->buf, 0);
-  hr_net_reader_send_until_async (msg, fetch->timeout, fetch->deadline,
-                                  g_task_get_cancellable (task), send_cb, task);
+  hr_net_step_send (msg, fetch->timeout, fetch->deadline, g_task_get_cancellable (task),
+                    &(HrNetStep) { &fetch->reader, (HrNetNextFunc) answered,
+                                   (HrNetFailFunc) fail, task });
 }
 
 static void

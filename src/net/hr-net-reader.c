@@ -32,7 +32,7 @@ struct _HrNetReader
   gboolean      reading;
   GByteArray   *buf;                 /* the current read's, borrowed */
   gsize         until;
-  gsize         limit;               /* hr_net_reader_read_body_async()'s */
+  gsize         limit;               /* reading a whole body: more fails; else 0 */
 };
 
 static GError *
@@ -62,6 +62,33 @@ caller_cancelled_cb (GCancellable *caller,
   g_cancellable_cancel (G_CANCELLABLE (user_data));
 }
 
+static GError *
+too_large_error (HrNetReader *reader)
+{
+  g_autofree char *limit = g_format_size_full (reader->limit, G_FORMAT_SIZE_IEC_UNITS);
+
+  return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE,
+                      _("The answer from %s is larger than %s"), reader->host, limit);
+}
+
+/* Ends the current read of @task with @error (taken), or else with the reader, unless it read
+ * a whole body past its limit. */
+static void
+read_end (GTask  *task,
+          GError *error)
+{
+  HrNetReader *reader = g_task_get_task_data (task);
+
+  reader->reading = FALSE;
+  if (error == NULL && reader->limit > 0 && reader->buf->len > reader->limit)
+    error = too_large_error (reader);
+  reader->buf = NULL;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reader, NULL);
+}
+
 static void read_cb (GObject      *source,
                      GAsyncResult *result,
                      gpointer      user_data);
@@ -89,28 +116,18 @@ read_cb (GObject      *source,
   chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
   if (chunk == NULL)
     {
-      reader->reading = FALSE;
-      g_task_return_error (task, map_error (reader, error));
+      read_end (task, map_error (reader, error));
       return;
     }
 
   size = g_bytes_get_size (chunk);
-  if (size == 0)
-    {
-      reader->eof = TRUE;
-      reader->reading = FALSE;
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
+  reader->eof = size == 0;
   g_byte_array_append (reader->buf, g_bytes_get_data (chunk, NULL), (guint) size);
   reader->bytes_read += size;
-  if (reader->buf->len >= reader->until)
-    {
-      reader->reading = FALSE;
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-  read_next (g_steal_pointer (&task));
+  if (reader->eof || reader->buf->len >= reader->until)
+    read_end (task, NULL);
+  else
+    read_next (g_steal_pointer (&task));
 }
 
 static void
@@ -259,12 +276,14 @@ hr_net_reader_is_eof (HrNetReader *reader)
   return reader->eof;
 }
 
-void
-hr_net_reader_read_async (HrNetReader         *reader,
-                          GByteArray          *buf,
-                          gsize                until,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+/* Reads into @buf until @until bytes, or to the end of the body; @limit as reader->limit. */
+static void
+read_async (HrNetReader         *reader,
+            GByteArray          *buf,
+            gsize                until,
+            gsize                limit,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data)
 {
   GTask *task;
 
@@ -273,108 +292,111 @@ hr_net_reader_read_async (HrNetReader         *reader,
   g_return_if_fail (!reader->reading);
 
   task = g_task_new (NULL, NULL, callback, user_data);
-  g_task_set_source_tag (task, hr_net_reader_read_async);
+  g_task_set_source_tag (task, read_async);
   g_task_set_task_data (task, reader, NULL);
-
-  if (reader->eof || buf->len >= until)
-    {
-      g_task_return_boolean (task, TRUE);
-      g_object_unref (task);
-      return;
-    }
-  /* A GByteArray counts in guint. */
-  if (until > G_MAXUINT32 - READ_CHUNK)
-    {
-      g_task_return_new_error (task, HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE,
-                               _("The answer from %s is too large"), reader->host);
-      g_object_unref (task);
-      return;
-    }
-  reader->reading = TRUE;
   reader->buf = buf;
   reader->until = until;
-  read_next (task);
-}
+  reader->limit = limit;
 
-gboolean
-hr_net_reader_read_finish (HrNetReader   *reader,
-                           GAsyncResult  *result,
-                           GError       **error)
-{
-  g_return_val_if_fail (reader != NULL, FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_net_reader_read_async,
-                        FALSE);
-
-  reader->buf = NULL;
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static GError *
-too_large_error (HrNetReader *reader)
-{
-  g_autofree char *limit = g_format_size_full (reader->limit, G_FORMAT_SIZE_IEC_UNITS);
-
-  return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE,
-                      _("The answer from %s is larger than %s"), reader->host, limit);
-}
-
-static void
-body_read_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  GTask *task = user_data;
-  HrNetReader *reader = g_task_get_task_data (task);
-  GByteArray *buf = reader->buf;
-  GError *error = NULL;
-
-  if (!hr_net_reader_read_finish (reader, result, &error))
-    g_task_return_error (task, error);
-  else if (buf->len > reader->limit)
-    g_task_return_error (task, too_large_error (reader));
+  if (limit > 0 && hr_http_declares_over (reader->msg, limit))
+    read_end (task, too_large_error (reader));
+  else if (reader->eof || buf->len >= until)
+    read_end (task, NULL);
+  /* A GByteArray counts in guint. */
+  else if (until > G_MAXUINT32 - READ_CHUNK)
+    read_end (task, g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_TOO_LARGE,
+                                 _("The answer from %s is too large"), reader->host));
   else
-    g_task_return_boolean (task, TRUE);
+    {
+      reader->reading = TRUE;
+      read_next (g_object_ref (task));
+    }
   g_object_unref (task);
 }
 
-void
-hr_net_reader_read_body_async (HrNetReader         *reader,
-                               GByteArray          *buf,
-                               gsize                max_bytes,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
+/* A step being taken: a copy of the caller's. */
+static HrNetStep *
+step_copy (const HrNetStep *step)
 {
-  GTask *task;
-
-  g_return_if_fail (reader != NULL);
-  g_return_if_fail (buf != NULL);
-
-  task = g_task_new (NULL, NULL, callback, user_data);
-  g_task_set_source_tag (task, hr_net_reader_read_body_async);
-  g_task_set_task_data (task, reader, NULL);
-  reader->limit = MIN (max_bytes, MAX_BODY);
-  if (hr_http_declares_over (reader->msg, reader->limit))
-    {
-      g_task_return_error (task, too_large_error (reader));
-      g_object_unref (task);
-      return;
-    }
-  /* One byte past the limit tells "exactly at the limit" from "over it". */
-  hr_net_reader_read_async (reader, buf, reader->limit + 1, body_read_cb, task);
+  return g_memdup2 (step, sizeof *step);
 }
 
-gboolean
-hr_net_reader_read_body_finish (HrNetReader   *reader,
-                                GAsyncResult  *result,
-                                GError       **error)
+/* Takes @step; @error when the step failed. */
+static void
+step_end (HrNetStep *step,
+          GError    *error)
 {
-  g_return_val_if_fail (reader != NULL, FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_net_reader_read_body_async,
-                        FALSE);
+  HrNetStep s = *step;
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  g_free (step);
+  if (error == NULL)
+    s.next (s.data);
+  else if (s.fail != NULL)
+    s.fail (s.data, error);
+  else
+    hr_net_task_return_error (s.data, s.reader, error);
+}
+
+/* A send and a read both end with the exchange's reader: a send's is new, a read's the same. */
+static void
+step_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  HrNetStep *step = user_data;
+  GError *error = NULL;
+  HrNetReader *reader = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (reader != NULL)
+    *step->reader = reader;
+  step_end (step, error);
+}
+
+void
+hr_net_step_send (SoupMessage     *msg,
+                  guint            timeout_s,
+                  gint64           deadline,
+                  GCancellable    *cancellable,
+                  const HrNetStep *step)
+{
+  g_return_if_fail (step != NULL && step->reader != NULL && step->next != NULL);
+
+  hr_net_reader_send_until_async (msg, timeout_s, deadline, cancellable, step_cb,
+                                  step_copy (step));
+}
+
+void
+hr_net_step_read (GByteArray      *buf,
+                  gsize            until,
+                  const HrNetStep *step)
+{
+  g_return_if_fail (step != NULL && step->reader != NULL && step->next != NULL);
+
+  read_async (*step->reader, buf, until, 0, step_cb, step_copy (step));
+}
+
+void
+hr_net_step_read_body (GByteArray      *buf,
+                       gsize            max_bytes,
+                       const HrNetStep *step)
+{
+  gsize limit = MIN (max_bytes, MAX_BODY);
+
+  g_return_if_fail (step != NULL && step->reader != NULL && step->next != NULL);
+
+  /* One byte past the limit tells "exactly at the limit" from "over it". */
+  read_async (*step->reader, buf, limit + 1, limit, step_cb, step_copy (step));
+}
+
+void
+hr_net_task_return_error (GTask        *task,
+                          HrNetReader **reader,
+                          GError       *error)
+{
+  if (reader != NULL)
+    g_clear_pointer (reader, hr_net_reader_free);
+  g_task_return_error (task, error);
+  g_object_unref (task);
 }
 
 void

@@ -46,28 +46,44 @@ guint           hr_net_reader_get_status    (HrNetReader         *reader);
 guint64         hr_net_reader_get_bytes_read (HrNetReader        *reader);
 gboolean        hr_net_reader_is_eof        (HrNetReader         *reader);
 
+/* What follows one step of an exchange (a send, or a read), run by callbacks on @data: @data is
+ * a GTask, or the caller's own state.  When the step succeeds, @next (@data) runs; else @fail
+ * (@data, the error, taken), or when @fail is NULL and @data is a GTask,
+ * hr_net_task_return_error().  Never before the call that starts the step has returned. */
+typedef void (*HrNetNextFunc) (gpointer  data);
+typedef void (*HrNetFailFunc) (gpointer  data,
+                               GError   *error);
+typedef struct
+{
+  HrNetReader   **reader;   /* the exchange's reader: a send sets it, a read reads from it */
+  HrNetNextFunc   next;
+  HrNetFailFunc   fail;
+  gpointer        data;
+} HrNetStep;
+
+/* hr_net_reader_send_until_async() as a step: *reader is the answer's reader (NULL on failure)
+ * when @step's functions run. */
+void            hr_net_step_send            (SoupMessage         *msg,
+                                             guint                timeout_s,
+                                             gint64               deadline,
+                                             GCancellable        *cancellable,
+                                             const HrNetStep     *step);
 /* Appends body bytes to @buf until it holds at least @until bytes or the body ends (reads go
  * by whole 64 KiB chunks, so @buf may end up to one chunk past @until).  One read at a time. */
-void            hr_net_reader_read_async    (HrNetReader         *reader,
-                                             GByteArray          *buf,
+void            hr_net_step_read            (GByteArray          *buf,
                                              gsize                until,
-                                             GAsyncReadyCallback  callback,
-                                             gpointer             user_data);
-gboolean        hr_net_reader_read_finish   (HrNetReader         *reader,
-                                             GAsyncResult        *result,
-                                             GError             **error);
-
+                                             const HrNetStep     *step);
 /* Reads the whole body into @buf, refusing more than @max_bytes: a declared Content-Length
  * over that fails before a byte is read, a longer body as soon as it shows, both with
  * HR_HTTP_ERROR_TOO_LARGE ("The answer from HOST is larger than LIMIT"). */
-void            hr_net_reader_read_body_async  (HrNetReader         *reader,
-                                                GByteArray          *buf,
-                                                gsize                max_bytes,
-                                                GAsyncReadyCallback  callback,
-                                                gpointer             user_data);
-gboolean        hr_net_reader_read_body_finish (HrNetReader         *reader,
-                                                GAsyncResult        *result,
-                                                GError             **error);
+void            hr_net_step_read_body       (GByteArray          *buf,
+                                             gsize                max_bytes,
+                                             const HrNetStep     *step);
+/* Hangs up on *@reader (when @reader is not NULL), returns @error on @task and drops the
+ * chain's reference to @task. */
+void            hr_net_task_return_error    (GTask               *task,
+                                             HrNetReader        **reader,
+                                             GError              *error);
 
 /* Hangs up on whatever is left of the body (without draining it) and frees the reader.  Not
  * while a read is pending. */

@@ -236,15 +236,14 @@ fetch_complete (Fetch *f)
   fetch_done (f, NULL);
 }
 
-static void read_cb (GObject      *source,
-                     GAsyncResult *result,
-                     gpointer      user_data);
+static void chunk_read (Fetch *f);
 
 static void
 read_more (Fetch *f)
 {
   g_byte_array_set_size (f->buf, 0);
-  hr_net_reader_read_async (f->reader, f->buf, 1, read_cb, f);
+  hr_net_step_read (f->buf, 1, &(HrNetStep) { &f->reader, (HrNetNextFunc) chunk_read,
+                                              (HrNetFailFunc) fetch_done, f });
 }
 
 static GError *
@@ -257,18 +256,10 @@ too_large_error (void)
 }
 
 static void
-read_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+chunk_read (Fetch *f)
 {
-  Fetch *f = user_data;
   GError *error = NULL;
 
-  if (!hr_net_reader_read_finish (f->reader, result, &error))
-    {
-      fetch_done (f, error);
-      return;
-    }
   if (hr_net_reader_get_bytes_read (f->reader) > HR_SKYPILOT_MAX_BYTES)
     {
       fetch_done (f, too_large_error ());
@@ -313,21 +304,10 @@ open_tmp (Fetch *f)
 }
 
 static void
-send_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+answered (Fetch *f)
 {
-  Fetch *f = user_data;
-  GError *error = NULL;
-  SoupMessage *msg;
+  SoupMessage *msg = hr_net_reader_get_message (f->reader);
 
-  f->reader = hr_net_reader_send_finish (result, &error);
-  if (f->reader == NULL)
-    {
-      fetch_done (f, error);
-      return;
-    }
-  msg = hr_net_reader_get_message (f->reader);
   if (!SOUP_STATUS_IS_SUCCESSFUL (hr_net_reader_get_status (f->reader)))
     {
       /* TRANSLATORS: what was not found, e.g. "The catalog file aws/vms.csv" */
@@ -373,7 +353,9 @@ fetch_start (Refresh         *r,
       return;
     }
   msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
-  hr_net_reader_send_async (msg, HR_SKYPILOT_TIMEOUT, cancellable, send_cb, f);
+  hr_net_step_send (msg, HR_SKYPILOT_TIMEOUT, hr_net_deadline_new (HR_SKYPILOT_TIMEOUT), cancellable,
+                    &(HrNetStep) { &f->reader, (HrNetNextFunc) answered,
+                                   (HrNetFailFunc) fetch_done, f });
 }
 
 void
