@@ -1,5 +1,6 @@
 /* test-size-state.c — the Size view's words and numbers, without a display */
 #include <json-glib/json-glib.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -238,6 +239,7 @@ test_seed_mlu (void)
   HrScenario s;
   HrEstimate e;
   g_auto(HrSizeState) st;
+  g_autofree char *basis = NULL;
 
   scenario_for (&s, "glm-4.5-air", "mlu590-80gb", "Q4_K_M", 8192);
   g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
@@ -256,7 +258,8 @@ test_seed_mlu (void)
   g_assert_false (isfinite (e.decode_tps));
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].value, ==, "unknown");
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].detail, ==, "range unknown");
-  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].note, ==, e.decode_basis_text);
+  basis = hr_basis_text (&e.decode_basis);
+  g_assert_cmpstr (st.cards[HR_SIZE_CARD_DECODE].note, ==, basis);
 }
 
 static void
@@ -555,6 +558,46 @@ test_context_step (void)
   g_assert_cmpint (hr_context_step (HR_MAX_CONTEXT, FALSE), ==, HR_MAX_CONTEXT / 2);
 }
 
+/* The speed cards write the basis sentences where they show them, grouped as LC_NUMERIC says
+ * ("of 7.700 GB/s" in German, "7700" in the C locale); the estimate holds only their parts, and
+ * the JSON's sentence stays ungrouped whatever the locale (issue 18). */
+static void
+test_basis_grouped (void)
+{
+  static const struct { const char *locale; const char *decode; const char *prefill; } cases[] = {
+    { "C", "memory-bound: 16.90 GiB read per token at 92% of 7700 GB/s + 1.1 ms fixed",
+      "compute-bound: 28.6 GFLOP per token at 264 of 2250 peak TFLOPS" },
+    { "en_US.UTF-8", "memory-bound: 16.90 GiB read per token at 92% of 7,700 GB/s + 1.1 ms fixed",
+      "compute-bound: 28.6 GFLOP per token at 264 of 2,250 peak TFLOPS" },
+    { "de_DE.UTF-8", "memory-bound: 16,90 GiB read per token at 92% of 7.700 GB/s + 1,1 ms fixed",
+      "compute-bound: 28,6 GFLOP per token at 264 of 2.250 peak TFLOPS" },
+  };
+  HrScenario s;
+  HrEstimate e;
+
+  scenario_for (&s, "glm-4.5-air", "b200-180gb", "Q4_K_M", 52480);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(HrSizeState) st;
+      g_autofree char *json = NULL;
+
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        {
+          g_test_message ("locale %s not installed", cases[i].locale);
+          continue;
+        }
+      hr_size_state_init (&st);
+      hr_size_state_from_estimate (&st, &s, &e);
+      if (!g_str_has_suffix (st.cards[HR_SIZE_CARD_DECODE].note, cases[i].decode))
+        g_error ("[%s] decode note “%s”", cases[i].locale, st.cards[HR_SIZE_CARD_DECODE].note);
+      g_assert_cmpstr (st.cards[HR_SIZE_CARD_PREFILL].note, ==, cases[i].prefill);
+      json = hr_basis_json (&e.decode_basis);
+      g_assert_nonnull (strstr (json, " 7700 GB/s"));
+    }
+  setlocale (LC_NUMERIC, "C");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -575,6 +618,7 @@ main (int   argc,
   g_test_add_func ("/size-state/seed-mlu590", test_seed_mlu);
   g_test_add_func ("/size-state/not-fitting-runs-the-fix", test_not_fitting_runs_the_fix);
   g_test_add_func ("/size-state/speed-cards", test_speed_cards);
+  g_test_add_func ("/size-state/basis-grouped", test_basis_grouped);
   g_test_add_func ("/size-state/tight", test_tight);
   g_test_add_func ("/size-state/error", test_error);
   g_test_add_func ("/size-state/multi-gpu", test_multi_gpu);

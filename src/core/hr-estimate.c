@@ -6,7 +6,6 @@
 #include "hr-units.h"
 
 #include <glib/gi18n-lib.h>
-#include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -606,37 +605,70 @@ grouped_format (const char *format)
   return g_string_free (out, FALSE);
 }
 
-/* One basis sentence twice from the same parts: as before for JSON in @basis, with thousands
- * grouped for people in @text (issue 18). */
-static void G_GNUC_PRINTF (5, 6)
-write_basis (char       *basis,
-             gsize       basis_size,
-             char       *text,
-             gsize       text_size,
-             const char *format,
-             ...)
+/* @format printed with its arguments, the thousands grouped when @grouped. */
+static char * G_GNUC_PRINTF (2, 3)
+basis_printf (gboolean    grouped,
+              const char *format,
+              ...)
 {
-  g_autofree char *grouped = NULL;
-  va_list args, copy;
+  g_autofree char *with_groups = grouped ? grouped_format (format) : NULL;
+  va_list args;
+  char *text;
 
   va_start (args, format);
-  va_copy (copy, args);
-  vsnprintf (basis, basis_size, format, args);
-  /* Every estimate writes these (matrix, curves, advice): when the locale groups nothing, the
-   * text for people is the same sentence, so it is copied rather than formatted again */
-  if (*nl_langinfo (THOUSEP) == '\0')
-    g_strlcpy (text, basis, text_size);
-  else
-    {
-      grouped = grouped_format (format);
-      vsnprintf (text, text_size, grouped, copy);
-    }
-  va_end (copy);
+  text = g_strdup_vprintf (with_groups != NULL ? with_groups : format, args);
   va_end (args);
+  return text;
 }
 
-#define WRITE_BASIS(out, field, ...) \
-  write_basis (out->field, sizeof out->field, out->field##_text, sizeof out->field##_text, __VA_ARGS__)
+static char *
+basis_format (const HrBasis *b,
+              gboolean       grouped)
+{
+  const double *f = b->figures;
+
+  switch (b->kind)
+    {
+    case HR_BASIS_DECODE_RAM_UNKNOWN:
+      return g_strdup (_("unknown: the system RAM bandwidth is not known"));
+    case HR_BASIS_DECODE_DEVICE_UNKNOWN:
+      return g_strdup (_("unknown: the device's memory bandwidth is not published"));
+    case HR_BASIS_DECODE_COMPUTE:
+      return basis_printf (grouped, _("compute-bound: %d sequences × %.1f B active parameters at %.0f TFLOPS achieved"),
+                           b->count, f[0], f[1]);
+    case HR_BASIS_DECODE_MEMORY:
+      return basis_printf (grouped, _("memory-bound: %.2f GiB read per token at %.0f%% of %.0f GB/s + %.1f ms fixed%s"),
+                           f[0], f[1], f[2], f[3], b->system_ram ? _(" (+ system RAM)") : "");
+    case HR_BASIS_PREFILL_CORES_UNKNOWN:
+      return g_strdup (_("unknown: the number of CPU cores is not known"));
+    case HR_BASIS_PREFILL_DEVICE_UNKNOWN:
+      return g_strdup (_("unknown: the device's FP16 throughput is not published"));
+    case HR_BASIS_PREFILL_CPU:
+      return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token on %d CPU cores at %.0f GFLOPS each"),
+                           f[0], b->count, f[1]);
+    case HR_BASIS_PREFILL_GPU_CORES:
+      return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token on %d GPU cores at %.2f TFLOPS each (fitted)"),
+                           f[0], b->count, f[1]);
+    case HR_BASIS_PREFILL_TENSOR:
+      return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token at %.0f of %.0f peak TFLOPS"),
+                           f[0], f[1], f[2]);
+    case HR_BASIS_NONE:
+    default:
+      return g_strdup ("");
+    }
+}
+
+char *
+hr_basis_text (const HrBasis *basis)
+{
+  return basis_format (basis, TRUE);
+}
+
+char *
+hr_basis_json (const HrBasis *basis)
+{
+  return basis_format (basis, FALSE);
+}
 
 static void
 write_decode_basis (const Sizing     *z,
@@ -647,19 +679,19 @@ write_decode_basis (const Sizing     *z,
     {
       out->decode_tps = out->decode_tps_low = out->decode_tps_high = out->aggregate_tps = NAN;
       out->decode_tps_empty = NAN;
-      WRITE_BASIS (out, decode_basis, "%s",
-                  z->on_cpu ? _("unknown: the system RAM bandwidth is not known")
-                            : _("unknown: the device's memory bandwidth is not published"));
+      out->decode_basis.kind = z->on_cpu ? HR_BASIS_DECODE_RAM_UNKNOWN : HR_BASIS_DECODE_DEVICE_UNKNOWN;
     }
   else if (out->compute_bound)
-    WRITE_BASIS (out, decode_basis,
-                _("compute-bound: %d sequences × %.1f B active parameters at %.0f TFLOPS achieved"),
-                z->s->batch, z->active_params / 1e9, z->tflops * d->par / 1e12);
+    out->decode_basis = (HrBasis) {
+      .kind = HR_BASIS_DECODE_COMPUTE, .count = z->s->batch,
+      .figures = { z->active_params / 1e9, z->tflops * d->par / 1e12 },
+    };
   else
-    WRITE_BASIS (out, decode_basis,
-                _("memory-bound: %.2f GiB read per token at %.0f%% of %.0f GB/s + %.1f ms fixed%s"),
-                hr_to_gib (out->bytes_per_token), z->cal->bw_eff * 100, z->bw / 1e9 * d->par,
-                d->t_fixed * 1e3, d->w_cpu > 0 ? _(" (+ system RAM)") : "");
+    out->decode_basis = (HrBasis) {
+      .kind = HR_BASIS_DECODE_MEMORY, .system_ram = d->w_cpu > 0,
+      .figures = { hr_to_gib (out->bytes_per_token), z->cal->bw_eff * 100, z->bw / 1e9 * d->par,
+                   d->t_fixed * 1e3 },
+    };
 }
 
 /* Decode speed: memory-bound, up to the compute roof when batching. */
@@ -758,26 +790,25 @@ write_prefill_basis (const Sizing *z,
                      HrEstimate   *out)
 {
   const HrGpu *gpu = z->gpu;
-  double par = z->server ? z->n : 1;
+  double par = z->server ? z->n : 1, gflop = out->flops_per_token / 1e9;
 
   if (!isfinite (z->tflops))
-    WRITE_BASIS (out, prefill_basis, "%s",
-                z->on_cpu ? _("unknown: the number of CPU cores is not known")
-                          : _("unknown: the device's FP16 throughput is not published"));
+    out->prefill_basis.kind = z->on_cpu ? HR_BASIS_PREFILL_CORES_UNKNOWN : HR_BASIS_PREFILL_DEVICE_UNKNOWN;
   else if (z->on_cpu)
-    WRITE_BASIS (out, prefill_basis,
-                _("compute-bound: %.1f GFLOP per token on %d CPU cores at %.0f GFLOPS each"),
-                out->flops_per_token / 1e9, gpu->cpu_cores, HR_CPU_PREFILL_FLOPS_PER_CORE / 1e9);
+    out->prefill_basis = (HrBasis) {
+      .kind = HR_BASIS_PREFILL_CPU, .count = gpu->cpu_cores,
+      .figures = { gflop, HR_CPU_PREFILL_FLOPS_PER_CORE / 1e9 },
+    };
   else if (z->backend == HR_BACKEND_METAL && !isfinite (gpu->fp16_tflops))
-    WRITE_BASIS (out, prefill_basis,
-                _("compute-bound: %.1f GFLOP per token on %d GPU cores at %.2f TFLOPS each (fitted)"),
-                out->flops_per_token / 1e9, gpu->gpu_cores,
-                z->tflops * util / MAX (gpu->gpu_cores, 1) / 1e12);
+    out->prefill_basis = (HrBasis) {
+      .kind = HR_BASIS_PREFILL_GPU_CORES, .count = gpu->gpu_cores,
+      .figures = { gflop, z->tflops * util / MAX (gpu->gpu_cores, 1) / 1e12 },
+    };
   else
-    WRITE_BASIS (out, prefill_basis,
-                _("compute-bound: %.1f GFLOP per token at %.0f of %.0f peak TFLOPS"),
-                out->flops_per_token / 1e9, z->tflops * util * par / 1e12,
-                hr_calibration_tensor_flops (gpu) * par / 1e12);
+    out->prefill_basis = (HrBasis) {
+      .kind = HR_BASIS_PREFILL_TENSOR,
+      .figures = { gflop, z->tflops * util * par / 1e12, hr_calibration_tensor_flops (gpu) * par / 1e12 },
+    };
 }
 
 /* Prefill speed (compute-bound) and the time to the first token. */

@@ -28,6 +28,32 @@ typedef enum
 
 #define HR_FIT_FRACTION 0.92
 
+/* Which sentence explains a speed; the figures it names are in HrBasis. */
+typedef enum
+{
+  HR_BASIS_NONE,
+  HR_BASIS_DECODE_RAM_UNKNOWN,      /* the system RAM bandwidth is not known */
+  HR_BASIS_DECODE_DEVICE_UNKNOWN,   /* the device's memory bandwidth is not published */
+  HR_BASIS_DECODE_COMPUTE,          /* count sequences × [0] B active at [1] TFLOPS */
+  HR_BASIS_DECODE_MEMORY,           /* [0] GiB per token at [1] % of [2] GB/s + [3] ms fixed */
+  HR_BASIS_PREFILL_CORES_UNKNOWN,   /* the number of CPU cores is not known */
+  HR_BASIS_PREFILL_DEVICE_UNKNOWN,  /* the device's FP16 throughput is not published */
+  HR_BASIS_PREFILL_CPU,             /* [0] GFLOP per token on count cores at [1] GFLOPS each */
+  HR_BASIS_PREFILL_GPU_CORES,       /* [0] GFLOP per token on count GPU cores at [1] TFLOPS each */
+  HR_BASIS_PREFILL_TENSOR,          /* [0] GFLOP per token at [1] of [2] peak TFLOPS */
+} HrBasisKind;
+
+/* The basis of a speed ("memory-bound: 7.40 GiB read per token at 80% of 1008 GB/s + …"),
+ * kept as parts so that the estimate formats nothing: the sentence is written only where it
+ * is shown. */
+typedef struct
+{
+  HrBasisKind kind;
+  int count;          /* sequences, CPU cores or GPU cores */
+  double figures[4];
+  gboolean system_ram; /* decode also streams weights from system RAM */
+} HrBasis;
+
 /* Weights of one model at one quant. */
 typedef struct
 {
@@ -90,12 +116,9 @@ typedef struct
   double flops_per_token;  /* prefill FLOPs per prompt token, attention included */
   double decode_efficiency;/* fraction of peak bandwidth assumed */
   gboolean compute_bound;  /* batched decode hits the compute roof */
-  char decode_basis[160];  /* "memory-bound: 7.4 GiB read per token at 80 % of 1008 GB/s" */
-  char prefill_basis[160];
-  /* the same sentences with thousands grouped as LC_NUMERIC says ("1.792 GB/s" in German),
-   * for text people read; the two above stay as they were for JSON */
-  char decode_basis_text[192];
-  char prefill_basis_text[192];
+  /* where the speeds come from, as parts: hr_basis_text () / hr_basis_json () write them */
+  HrBasis decode_basis;
+  HrBasis prefill_basis;
 
   /* cost */
   double cost_per_mtok_usd; /* at an offer for this very GPU and count; NAN when none */
@@ -106,6 +129,12 @@ typedef struct
   double suggested_usd_per_hour;
   char suggested_label[96];
 } HrEstimate;
+
+/* The basis sentence for people, translated, its figures grouped as LC_NUMERIC says
+ * ("of 1.792 GB/s" in German, "1792" in the C locale).  Newly allocated. */
+char           *hr_basis_text               (const HrBasis   *basis);
+/* The same sentence without thousands grouping, as the JSON has always carried it. */
+char           *hr_basis_json               (const HrBasis   *basis);
 
 /* "RunPod 1x_A100-80GB_SECURE · 1x A100 80GB SXM" (the instance type when the offer has one). */
 void            hr_offer_label              (const HrOffer   *offer,

@@ -16,6 +16,9 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
                                    const HrEstimate *e,
                                    gboolean          device)
 {
+  g_autofree char *decode_basis = hr_basis_json (&e->decode_basis);
+  g_autofree char *prefill_basis = hr_basis_json (&e->prefill_basis);
+
   hr_json_key (w, "model");
   hr_json_string (w, s->model->id);
   hr_json_key (w, "model_name");
@@ -94,11 +97,11 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_key (w, "aggregate_tps");
   hr_json_number (w, DEV (e->aggregate_tps), 1);
   hr_json_key (w, "decode_basis");
-  hr_json_string (w, device ? e->decode_basis : NULL);
+  hr_json_string (w, device ? decode_basis : NULL);
   hr_json_key (w, "prefill_tps");
   hr_json_number (w, DEV (e->prefill_tps), 0);
   hr_json_key (w, "prefill_basis");
-  hr_json_string (w, device ? e->prefill_basis : NULL);
+  hr_json_string (w, device ? prefill_basis : NULL);
   hr_json_key (w, "ttft_ms");
   hr_json_number (w, DEV (e->ttft_ms), 0);
   hr_json_key (w, "cost_per_mtok_usd");
@@ -229,6 +232,8 @@ hr_report_estimate_text (const HrScenario *s,
   g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (report_line_free);
   char a[64], b[64], c[64];
   g_autofree char *ctx = hr_format_context_locale (s->context);
+  g_autofree char *decode_basis = hr_basis_text (&e->decode_basis);
+  g_autofree char *prefill_basis = hr_basis_text (&e->prefill_basis);
   g_autofree char *count = s->n_gpus > 1 ? g_strdup_printf ("%d× ", s->n_gpus) : g_strdup ("");
   const char *source = e->weights.source == HR_WEIGHTS_MEASURED ? _("measured file")
                        : e->weights.source == HR_WEIGHTS_GGUF ? _("GGUF header")
@@ -278,20 +283,20 @@ hr_report_estimate_text (const HrScenario *s,
     }
   else
     line (lines, 2, _("Decode"), "%s", _("unknown"));
-  line (lines, 4, NULL, "%s", e->decode_basis_text);
+  line (lines, 4, NULL, "%s", decode_basis);
   if (isfinite (e->prefill_tps))
     {
       g_autofree char *ttft = hr_format_duration_ms (e->ttft_ms);
 
       line (lines, 2, _("Prefill"), "~%s tok/s", num (a, e->prefill_tps, 0));
-      line (lines, 4, NULL, "%s", e->prefill_basis_text);
+      line (lines, 4, NULL, "%s", prefill_basis);
 
       /* TRANSLATORS: time to first token, e.g. "~772 ms (4,096-token prompt)" */
       line (lines, 2, _("Time to first token"), _("%s (%s-token prompt)"), ttft,
             num (a, (double) s->prompt_tokens, 0));
     }
   else
-    line (lines, 2, _("Prefill"), "%s (%s)", _("unknown"), e->prefill_basis_text);
+    line (lines, 2, _("Prefill"), "%s (%s)", _("unknown"), prefill_basis);
   if (isfinite (e->cost_per_mtok_usd))
     line (lines, 2, _("Cost per 1M tokens"), "$%s (%s)", num (a, e->cost_per_mtok_usd, 2), e->offer_label);
   else if (isfinite (e->suggested_cost_per_mtok_usd))

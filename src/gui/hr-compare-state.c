@@ -362,7 +362,7 @@ column_fill (HrCompareColumn    *col,
              ? g_strdup_printf (_("%s–%s tok/s"), lo, hi) : NULL;
     cell_set (&col->cells[HR_COMPARE_DECODE], hr_size_format_tps (e->decode_tps), detail,
               e->decode_tps > 0 ? e->decode_tps : NAN);
-    col->cells[HR_COMPARE_DECODE].tooltip = g_strdup (e->decode_basis_text);
+    col->cells[HR_COMPARE_DECODE].tooltip = hr_basis_text (&e->decode_basis);
   }
 
   /* Prefill */
@@ -387,7 +387,7 @@ column_fill (HrCompareColumn    *col,
     }
   else
     cell_set (&col->cells[HR_COMPARE_PREFILL], g_strdup (DASH), g_strdup (_("compute unknown")), NAN);
-  col->cells[HR_COMPARE_PREFILL].tooltip = g_strdup (e->prefill_basis_text);
+  col->cells[HR_COMPARE_PREFILL].tooltip = hr_basis_text (&e->prefill_basis);
 
   /* Cost per 1M tokens */
   if (isfinite (e->cost_per_mtok_usd))

@@ -422,6 +422,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
   g_autofree char *ram = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *phys = NULL;
+  g_autofree char *basis = NULL;
   char *detail, *note;
 
   g_return_if_fail (state != NULL && s != NULL && e != NULL);
@@ -512,6 +513,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
 
   /* Decode: at the full context window (the scenario's depth) and with an empty context */
   tps = hr_size_format_tps (e->decode_tps);
+  basis = hr_basis_text (&e->decode_basis);
   if (isfinite (e->decode_tps_low) && isfinite (e->decode_tps_high))
     {
       g_autofree char *lo = hr_size_format_number (e->decode_tps_low, e->decode_tps_low >= 1000 ? 0 : 1);
@@ -526,10 +528,10 @@ hr_size_state_from_estimate (HrSizeState      *state,
       else
         /* TRANSLATORS: the low–high range of the decode estimate */
         range = g_strdup_printf (_("range %s–%s tok/s"), lo, hi);
-      note = g_strdup_printf ("%s · %s", range, e->decode_basis_text);
+      note = g_strdup_printf ("%s · %s", range, basis);
     }
   else
-    note = g_strdup (e->decode_basis_text);
+    note = g_strdup (basis);
   if (!isfinite (e->decode_tps))
     detail = g_strdup (_("range unknown"));
   else
@@ -562,7 +564,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
     /* TRANSLATORS: time to first token, e.g. "TTFT for a 4K prompt: ~772 ms" */
     detail = g_strdup_printf (_("TTFT for a %s prompt: %s"), prompt, ttft);
     card_set (&state->cards[HR_SIZE_CARD_PREFILL], _("Prefill speed"), g_steal_pointer (&pf), detail,
-              g_strdup (e->prefill_basis_text));
+              hr_basis_text (&e->prefill_basis));
   }
 
   /* Cost */

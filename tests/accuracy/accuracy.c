@@ -1218,15 +1218,19 @@ evaluate_speed (Report          *rep,
   name = speed_stat_name (c, "all");
   record (rep, name, est, c->measured, low, high);
   if (rep->dump)
-    fprintf (rep->dump, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%.4g\t%.4g\t%s\t%.4g\t%.4g\t%s\t%.6g\t%.6g\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t%d\t%d\t%.6g\n",
-             hr_engine_version_to_string (c->version),
-             c->prefill ? "pp" : "tg", backend_name (hr_scenario_backend (&s)), c->gpu->name,
-             c->model->id, c->quant, c->n_gpus, c->batch, c->tokens, c->depth, est, c->measured,
-             c->label ? c->label : "", e.bytes_per_token, isfinite (c->ngl) ? c->ngl : -1,
-             c->prefill ? e.prefill_basis : e.decode_basis,
-             e.bytes_per_token * s.batch - e.kv_read_bytes, e.kv_read_bytes, c->model->n_layers,
-             c->gpu->bandwidth_gbs, hr_calibration_tensor_flops (c->gpu), e.flops_per_token,
-             e.weights_gpu, s.prompt_tokens, s.flash_attn, 2.0 * (isfinite (c->model->active_params) ? c->model->active_params : c->model->total_params));
+    {
+      g_autofree char *basis = hr_basis_json (c->prefill ? &e.prefill_basis : &e.decode_basis);
+
+      fprintf (rep->dump, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%.4g\t%.4g\t%s\t%.4g\t%.4g\t%s\t%.6g\t%.6g\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t%d\t%d\t%.6g\n",
+               hr_engine_version_to_string (c->version),
+               c->prefill ? "pp" : "tg", backend_name (hr_scenario_backend (&s)), c->gpu->name,
+               c->model->id, c->quant, c->n_gpus, c->batch, c->tokens, c->depth, est, c->measured,
+               c->label ? c->label : "", e.bytes_per_token, isfinite (c->ngl) ? c->ngl : -1,
+               basis,
+               e.bytes_per_token * s.batch - e.kv_read_bytes, e.kv_read_bytes, c->model->n_layers,
+               c->gpu->bandwidth_gbs, hr_calibration_tensor_flops (c->gpu), e.flops_per_token,
+               e.weights_gpu, s.prompt_tokens, s.flash_attn, 2.0 * (isfinite (c->model->active_params) ? c->model->active_params : c->model->total_params));
+    }
 }
 
 /* Rows of the 2025 sets that llama.cpp's own numbers cannot stand for, or that name the
