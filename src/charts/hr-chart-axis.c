@@ -306,12 +306,10 @@ void
 hr_canvas_xaxis (HrCanvas     *c,
                  const HrAxis *axis,
                  HrTickFormat  format,
-                 double        x0,
-                 double        x1,
-                 double        y_top,
-                 double        y_bottom,
+                 const HrPlot *plot,
                  const char   *title)
 {
+  double x0 = plot->x0, x1 = plot->x1, y_top = plot->y0, y_bottom = plot->y1;
   double lw = MAX (c->px, 1.0), lh, prev_right = -G_MAXDOUBLE;
   char buf[64];
 
@@ -368,13 +366,10 @@ void
 hr_canvas_yaxis (HrCanvas     *c,
                  const HrAxis *axis,
                  HrTickFormat  format,
-                 double        x_left,
-                 double        x0,
-                 double        x1,
-                 double        y_bottom,
-                 double        y_top,
+                 const HrPlot *plot,
                  const char   *title)
 {
+  double x0 = plot->x0, x1 = plot->x1, y_top = plot->y0, y_bottom = plot->y1;
   double lw = MAX (c->px, 1.0), lh, prev_top = G_MAXDOUBLE;
   char buf[64];
 
@@ -398,7 +393,7 @@ hr_canvas_yaxis (HrCanvas     *c,
   hr_canvas_line (c, x0, hr_canvas_snap (c, y_bottom, lw), x1, hr_canvas_snap (c, y_bottom, lw),
                   lw, &c->theme->axis, NULL, 0);
   if (title != NULL && *title != '\0')
-    hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = x_left,
+    hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = c->pad,
                       .y = (y_bottom + y_top) / 2, .xalign = 0.5, .max_width = y_bottom - y_top,
                       .angle = -G_PI / 2, .color = &c->theme->muted });
 }

@@ -58,9 +58,7 @@ typedef struct
   double x0, x1, pitch, bar_h;
   HrAxis axis;
   HrRect plot;
-  HrMarkLabel marks[2];             /* the capacity lines' labels, when uniform */
-  char mark_text[2][96];
-  int n_marks, n_tiers;
+  HrMarks marks;                    /* the capacity lines' labels, when uniform */
 } Layout;
 
 /* Title, scenario, and the verdict with the utilisation */
@@ -213,15 +211,34 @@ layout_columns (Layout *l)
                   hr_canvas_xaxis_max_ticks (c, l->x1 - l->x0, "888"));
 }
 
+/* The device bars: against each GPU's own capacity */
+static HrBars
+device_bars (const Layout *l)
+{
+  return (HrBars) { &l->axis, l->x0, l->x1, N_SEGS, l->colors, l->seg_names, NAN, NAN };
+}
+
+/* The same against the one capacity the devices share: none when they differ */
+static HrBars
+uniform_bars (const Layout *l)
+{
+  HrBars bars = device_bars (l);
+
+  if (l->uniform)
+    {
+      bars.physical = l->data->devices[0].physical_gib;
+      bars.usable = l->data->devices[0].usable_gib;
+    }
+  return bars;
+}
+
 /* Capacity-line labels above the rows */
 static void
 layout_marks (Layout *l)
 {
-  const HrChartDevice *d = &l->data->devices[0];
+  HrBars bars = uniform_bars (l);
 
-  l->n_tiers = hr_canvas_capacity_marks (l->c, l->marks, l->mark_text, &l->n_marks, &l->axis,
-                                         l->x0, l->x1, l->uniform ? d->usable_gib : NAN,
-                                         l->uniform ? d->physical_gib : NAN, NULL);
+  hr_canvas_capacity_marks (l->c, &l->marks, &bars, NULL);
 }
 
 /* Everything under @top; FALSE when there is no room for the bars. */
@@ -243,7 +260,7 @@ layout (Layout *l,
   layout_columns (l);
   layout_marks (l);
 
-  rows_top = top + l->n_tiers * hr_canvas_marks_tier_height (c);
+  rows_top = top + l->marks.n_tiers * hr_canvas_marks_tier_height (c);
   rows_bottom = hr_canvas_above_legend (c, l->legend_h) - axis_h;
   l->plot = (HrRect) { l->x0, rows_top, l->x1 - l->x0, rows_bottom - rows_top };
   if (l->plot.h < c->fs * 1.5 || l->plot.w < c->fs * 2)
@@ -261,13 +278,6 @@ row_top (const Layout *l,
          int           i)
 {
   return l->plot.y + l->pitch * (i + 0.5) - l->bar_h / 2;
-}
-
-/* The device bars: against each GPU's own capacity */
-static HrBars
-device_bars (const Layout *l)
-{
-  return (HrBars) { &l->axis, l->x0, l->x1, N_SEGS, l->colors, l->seg_names, NAN, NAN };
 }
 
 /* The bars, then the capacity lines over them */
@@ -305,10 +315,9 @@ draw_bars (Layout *l)
   /* One pair of capacity lines across all the device rows */
   if (l->uniform)
     {
-      bars.physical = l->data->devices[0].physical_gib;
-      bars.usable = l->data->devices[0].usable_gib;
+      bars = uniform_bars (l);
       hr_capacity_lines (c, &bars, l->plot.y, l->plot.y + l->pitch * l->n);
-      hr_canvas_draw_marks (c, l->marks, l->n_marks, l->n_tiers, l->plot.y);
+      hr_canvas_draw_marks (c, &l->marks, l->plot.y);
     }
 }
 
@@ -382,7 +391,7 @@ hr_chart_breakdown_paint (HrCanvas   *c,
       return;
     }
 
-  hr_canvas_xaxis (c, &l.axis, NULL, l.x0, l.x1, l.plot.y, l.plot.y + l.plot.h,
+  hr_canvas_xaxis (c, &l.axis, NULL, &(HrPlot) { l.x0, l.plot.y, l.x1, l.plot.y + l.plot.h },
                    _("Memory (GiB)"));
   draw_bars (&l);
   draw_row_labels (&l);

@@ -451,36 +451,30 @@ hr_canvas_message (HrCanvas     *c,
 
 int
 hr_canvas_capacity_marks (HrCanvas     *c,
-                          HrMarkLabel  *marks,
-                          char        (*text_buf)[96],
-                          int          *n_marks,
-                          const HrAxis *axis,
-                          double        x0,
-                          double        x1,
-                          double        usable,
-                          double        physical,
+                          HrMarks      *marks,
+                          const HrBars *bars,
                           const char   *gpu_label)
 {
   char v[48], text[96];
 
-  if (isfinite (usable))
+  if (isfinite (bars->usable))
     {
-      g_snprintf (text, sizeof text, _("usable %s"), hr_fmt_gib (v, sizeof v, usable));
-      hr_mark_add (marks, text_buf, n_marks, text, hr_axis_map (axis, usable, x0, x1), TRUE,
-                   NULL);
+      g_snprintf (text, sizeof text, _("usable %s"), hr_fmt_gib (v, sizeof v, bars->usable));
+      hr_marks_add (marks, text, hr_axis_map (bars->axis, bars->usable, bars->x0, bars->x1),
+                    TRUE, NULL);
     }
-  if (isfinite (physical))
+  if (isfinite (bars->physical))
     {
-      hr_fmt_gib (v, sizeof v, physical);
+      hr_fmt_gib (v, sizeof v, bars->physical);
       if (gpu_label != NULL && gpu_label[0] != '\0')
         /* TRANSLATORS: "H100 80GB SXM: 80 GiB" */
         g_snprintf (text, sizeof text, _("%s: %s"), gpu_label, v);
       else
         g_snprintf (text, sizeof text, _("physical %s"), v);
-      hr_mark_add (marks, text_buf, n_marks, text, hr_axis_map (axis, physical, x0, x1), FALSE,
-                   NULL);
+      hr_marks_add (marks, text, hr_axis_map (bars->axis, bars->physical, bars->x0, bars->x1),
+                    FALSE, NULL);
     }
-  return hr_canvas_place_marks (c, marks, *n_marks, c->pad, c->width - c->pad);
+  return hr_canvas_place_marks (c, marks);
 }
 
 gboolean
@@ -564,22 +558,21 @@ hr_canvas_legend_bottom (HrCanvas           *c,
 }
 
 void
-hr_mark_add (HrMarkLabel        *marks,
-             char              (*text_buf)[96],
-             int                *n_marks,
-             const char         *text,
-             double              x,
-             gboolean            prefer_left,
-             const HrChartRgba  *color)
+hr_marks_add (HrMarks           *marks,
+              const char        *text,
+              double             x,
+              gboolean           prefer_left,
+              const HrChartRgba *color)
 {
-  g_strlcpy (text_buf[*n_marks], text, sizeof text_buf[*n_marks]);
-  marks[*n_marks] = (HrMarkLabel) {
-    .text = text_buf[*n_marks],
+  g_return_if_fail (marks->n < HR_MAX_MARKS);
+  g_strlcpy (marks->text[marks->n], text, sizeof marks->text[marks->n]);
+  marks->label[marks->n] = (HrMarkLabel) {
+    .text = marks->text[marks->n],
     .x = x,
     .prefer_left = prefer_left,
     .color = color,
   };
-  (*n_marks)++;
+  marks->n++;
 }
 
 void
@@ -698,12 +691,13 @@ hr_canvas_line (HrCanvas          *c,
   cairo_restore (cr);
 }
 
-int
-hr_canvas_place_marks (HrCanvas    *c,
-                       HrMarkLabel *marks,
-                       int          n_marks,
-                       double       x_min,
-                       double       x_max)
+/* Places the labels @marks in as few tiers as keep them apart within [@x_min, @x_max]. */
+static int
+place_marks (HrCanvas    *c,
+             HrMarkLabel *marks,
+             int          n_marks,
+             double       x_min,
+             double       x_max)
 {
   double gap = c->fs * 0.35;
   int n_tiers = 0;
@@ -753,6 +747,14 @@ hr_canvas_place_marks (HrCanvas    *c,
   return n_tiers;
 }
 
+int
+hr_canvas_place_marks (HrCanvas *c,
+                       HrMarks  *marks)
+{
+  marks->n_tiers = place_marks (c, marks->label, marks->n, c->pad, c->width - c->pad);
+  return marks->n_tiers;
+}
+
 double
 hr_canvas_marks_tier_height (HrCanvas *c)
 {
@@ -763,17 +765,15 @@ hr_canvas_marks_tier_height (HrCanvas *c)
 }
 
 void
-hr_canvas_draw_marks (HrCanvas          *c,
-                      const HrMarkLabel *marks,
-                      int                n_marks,
-                      int                n_tiers,
-                      double             y_bottom)
+hr_canvas_draw_marks (HrCanvas      *c,
+                      const HrMarks *marks,
+                      double         y_bottom)
 {
   double th = hr_canvas_marks_tier_height (c);
 
-  for (int i = 0; i < n_marks; i++)
+  for (int i = 0; i < marks->n; i++)
     {
-      const HrMarkLabel *m = &marks[i];
+      const HrMarkLabel *m = &marks->label[i];
       double y = y_bottom - (m->tier + 1) * th;
 
       hr_canvas_text (c, m->text, &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = m->left,

@@ -385,8 +385,8 @@ draw_panel_axes (Layout *l,
         bar_w = MAX (r->w * 0.3, 1);
       hr_axis_linear (&l->axes[p], 0, l->max_v[p] > 0 ? l->max_v[p] : 1,
                       hr_canvas_xaxis_max_ticks (c, bar_w, p == PANEL_COST ? "$8.8k" : "888"));
-      hr_canvas_xaxis (c, &l->axes[p], p == PANEL_COST ? hr_fmt_usd_tick : NULL, r->x, r->x + bar_w,
-                       r->y, r->y + r->h, NULL);
+      hr_canvas_xaxis (c, &l->axes[p], p == PANEL_COST ? hr_fmt_usd_tick : NULL,
+                       &(HrPlot) { r->x, r->y, r->x + bar_w, r->y + r->h }, NULL);
       r->w = bar_w;
     }
 }

@@ -85,9 +85,7 @@ typedef struct
   HrLegendItem legend[N_END];
   int n_legend;
   double legend_h;
-  HrMarkLabel marks[2];             /* current context, longest that fits */
-  char mark_text[2][96];
-  int n_marks, n_tiers;
+  HrMarks marks;                    /* current context, longest that fits */
   char end_text[N_END][96];         /* line ends and capacity lines, in the right margin */
   double end_pos[N_END], end_size[N_END], end_w;
   int end_idx[N_END];               /* the line, or -1 usable, -2 physical */
@@ -261,8 +259,8 @@ layout_marks (Layout *l)
     {
       hr_fmt_context (buf, sizeof buf, data->current_context);
       g_snprintf (text, sizeof text, _("current %s"), buf);
-      hr_mark_add (l->marks, l->mark_text, &l->n_marks, text,
-                   hr_axis_map (&l->xaxis, data->current_context, l->x0, l->x1), TRUE, fg);
+      hr_marks_add (&l->marks, text, hr_axis_map (&l->xaxis, data->current_context, l->x0, l->x1),
+                    TRUE, fg);
     }
   if (isfinite (data->max_fit_context) && data->max_fit_context >= l->min_ctx)
     {
@@ -271,12 +269,11 @@ layout_marks (Layout *l)
         g_snprintf (text, sizeof text, _("fits across the range"));
       else
         g_snprintf (text, sizeof text, _("fits up to %s"), buf);
-      hr_mark_add (l->marks, l->mark_text, &l->n_marks, text,
-                   hr_axis_map (&l->xaxis, MIN (data->max_fit_context, l->max_ctx), l->x0, l->x1),
-                   FALSE, fg);
+      hr_marks_add (&l->marks, text,
+                    hr_axis_map (&l->xaxis, MIN (data->max_fit_context, l->max_ctx), l->x0, l->x1),
+                    FALSE, fg);
     }
-  l->n_tiers = hr_canvas_place_marks (l->c, l->marks, l->n_marks, l->c->pad,
-                                      l->c->width - l->c->pad);
+  hr_canvas_place_marks (l->c, &l->marks);
 }
 
 /* Everything under the header at @top; NULL, or the message to show instead of the plot. */
@@ -304,7 +301,7 @@ layout (Layout               *l,
   hr_axis_log2 (&l->xaxis, l->min_ctx, l->max_ctx,
                 hr_canvas_xaxis_max_ticks (c, l->x1 - l->x0, "128K"));
   layout_marks (l);
-  l->y0 = top + l->n_tiers * hr_canvas_marks_tier_height (c);
+  l->y0 = top + l->marks.n_tiers * hr_canvas_marks_tier_height (c);
   if (l->y1 - l->y0 < c->fs * 3)
     return _("Too small to draw");
   hr_axis_linear (&l->yaxis, l->y_lo, l->max_v,
@@ -384,11 +381,11 @@ draw_marks (const Layout *l)
   HrCanvas *c = l->c;
   static const double dots[] = { 2, 3 };
 
-  for (int m = 0; m < l->n_marks; m++)
-    hr_canvas_line (c, hr_canvas_snap (c, l->marks[m].x, 1), l->y0,
-                    hr_canvas_snap (c, l->marks[m].x, 1), l->y1, MAX (c->px, 1.0),
+  for (int m = 0; m < l->marks.n; m++)
+    hr_canvas_line (c, hr_canvas_snap (c, l->marks.label[m].x, 1), l->y0,
+                    hr_canvas_snap (c, l->marks.label[m].x, 1), l->y1, MAX (c->px, 1.0),
                     &c->theme->foreground, dots, 2);
-  hr_canvas_draw_marks (c, l->marks, l->n_marks, l->n_tiers, l->y0);
+  hr_canvas_draw_marks (c, &l->marks, l->y0);
 }
 
 static gboolean
@@ -580,9 +577,9 @@ hr_chart_context_paint (HrCanvas   *c,
     }
 
   draw_exceeds_region (&l);
-  hr_canvas_xaxis (c, &l.xaxis, NULL, l.x0, l.x1, l.y0, l.y1,
+  hr_canvas_xaxis (c, &l.xaxis, NULL, &(HrPlot) { l.x0, l.y0, l.x1, l.y1 },
                    _("Context window (tokens, log scale)"));
-  hr_canvas_yaxis (c, &l.yaxis, NULL, c->pad, l.x0, l.x1, l.y1, l.y0, l.y_title);
+  hr_canvas_yaxis (c, &l.yaxis, NULL, &(HrPlot) { l.x0, l.y0, l.x1, l.y1 }, l.y_title);
   draw_capacity (&l);
   draw_marks (&l);
   draw_series (&l);

@@ -66,9 +66,7 @@ typedef struct
   double max_v, label_w, value_w;
   double x0, x1, rows_top, rows_bottom, pitch, bar_h, lh;
   HrAxis axis;
-  HrMarkLabel marks[2];             /* usable, and the GPU's physical memory */
-  char mark_text[2][96];
-  int n_marks, n_tiers;
+  HrMarks marks;                    /* usable, and the GPU's physical memory */
 } Layout;
 
 static void
@@ -117,16 +115,22 @@ layout_columns (Layout *l)
   return l->x1 - l->x0 >= c->fs * 4;
 }
 
+/* Every method's bar, against the GPU when there is one */
+static HrBars
+method_bars (const Layout *l)
+{
+  return (HrBars) { &l->axis, l->x0, l->x1, N_SEGS, l->colors, l->seg_names,
+                    l->capacity ? l->data->physical_gib : NAN,
+                    l->capacity ? l->data->usable_gib : NAN };
+}
+
 /* The capacity lines' labels above the rows */
 static void
 layout_marks (Layout *l)
 {
-  const HrChartFinetune *data = l->data;
+  HrBars bars = method_bars (l);
 
-  l->n_tiers = hr_canvas_capacity_marks (l->c, l->marks, l->mark_text, &l->n_marks, &l->axis,
-                                         l->x0, l->x1, l->capacity ? data->usable_gib : NAN,
-                                         l->capacity ? data->physical_gib : NAN,
-                                         data->gpu_label);
+  hr_canvas_capacity_marks (l->c, &l->marks, &bars, l->data->gpu_label);
 }
 
 /* Everything under @top; FALSE when there is no room for the bars. */
@@ -144,7 +148,7 @@ layout (Layout *l,
   hr_axis_linear (&l->axis, 0, l->max_v * 1.02,
                   hr_canvas_xaxis_max_ticks (c, l->x1 - l->x0, "8888"));
   layout_marks (l);
-  l->rows_top = top + l->n_tiers * hr_canvas_marks_tier_height (c);
+  l->rows_top = top + l->marks.n_tiers * hr_canvas_marks_tier_height (c);
   l->rows_bottom = hr_canvas_above_legend (c, l->legend_h)
                    - hr_canvas_xaxis_height (c, _("Memory per GPU (GiB)"));
   if (l->rows_bottom - l->rows_top < c->fs * 2)
@@ -160,15 +164,6 @@ row_centre (const Layout *l,
             int           i)
 {
   return l->rows_top + l->pitch * (i + 0.5);
-}
-
-/* Every method's bar, against the GPU when there is one */
-static HrBars
-method_bars (const Layout *l)
-{
-  return (HrBars) { &l->axis, l->x0, l->x1, N_SEGS, l->colors, l->seg_names,
-                    l->capacity ? l->data->physical_gib : NAN,
-                    l->capacity ? l->data->usable_gib : NAN };
 }
 
 /* The bars against the GPU, then its capacity lines over them */
@@ -192,7 +187,7 @@ draw_bars (Layout *l)
   if (l->capacity)
     {
       hr_capacity_lines (l->c, &bars, l->rows_top, l->rows_bottom);
-      hr_canvas_draw_marks (l->c, l->marks, l->n_marks, l->n_tiers, l->rows_top);
+      hr_canvas_draw_marks (l->c, &l->marks, l->rows_top);
     }
 }
 
@@ -316,7 +311,7 @@ hr_chart_finetune_paint (HrCanvas   *c,
       return;
     }
 
-  hr_canvas_xaxis (c, &l.axis, NULL, l.x0, l.x1, l.rows_top, l.rows_bottom,
+  hr_canvas_xaxis (c, &l.axis, NULL, &(HrPlot) { l.x0, l.rows_top, l.x1, l.rows_bottom },
                    _("Memory per GPU (GiB)"));
   draw_bars (&l);
   draw_labels (&l);

@@ -85,6 +85,12 @@ typedef struct
   double x, y, w, h;
 } HrRect;
 
+/* The edges of a plot the axes frame: (@x0, @y0) its top left, (@x1, @y1) its bottom right. */
+typedef struct
+{
+  double x0, y0, x1, y1;
+} HrPlot;
+
 typedef struct
 {
   HrRect box;
@@ -104,6 +110,17 @@ typedef struct
   double left;
   double width;
 } HrMarkLabel;
+
+#define HR_MAX_MARKS 2
+
+/* The labels of a plot's vertical reference lines, with their texts. */
+typedef struct
+{
+  HrMarkLabel label[HR_MAX_MARKS];
+  char text[HR_MAX_MARKS][96];
+  int n;
+  int n_tiers;                    /* set by hr_canvas_place_marks */
+} HrMarks;
 
 /* Canvas ----------------------------------------------------------------------------------- */
 
@@ -208,28 +225,6 @@ void            hr_canvas_legend_bottom     (HrCanvas           *c,
                                              const HrLegendItem *items,
                                              int                 n_items,
                                              double              legend_h);
-/* Sets the next of the labels @marks (with room for 2) to @text at @x; @text is copied into
- * @text_buf[*n_marks]. */
-void            hr_mark_add                 (HrMarkLabel        *marks,
-                                             char              (*text_buf)[96],
-                                             int                *n_marks,
-                                             const char         *text,
-                                             double              x,
-                                             gboolean            prefer_left,
-                                             const HrChartRgba  *color);
-/* The labels of a pair of capacity lines above a horizontal plot, "usable 22.8 GiB" and
- * "physical 24 GiB" (or "@gpu_label: 24 GiB"), placed in tiers; NAN leaves one out.  Returns
- * the number of tiers. */
-int             hr_canvas_capacity_marks    (HrCanvas           *c,
-                                             HrMarkLabel        *marks,
-                                             char              (*text_buf)[96],
-                                             int                *n_marks,
-                                             const HrAxis       *axis,
-                                             double              x0,
-                                             double              x1,
-                                             double              usable,
-                                             double              physical,
-                                             const char         *gpu_label);
 /* Flowing legend left-aligned at (@x, @y), wrapping within @max_width.  Returns its height;
  * draws only when @draw. */
 double          hr_canvas_legend            (HrCanvas           *c,
@@ -239,19 +234,21 @@ double          hr_canvas_legend            (HrCanvas           *c,
                                              double              y,
                                              double              max_width,
                                              gboolean            draw);
-/* Places labels beside their lines in as few tiers as keep them apart within [@x_min,
- * @x_max].  Returns the number of tiers. */
+/* Adds a label @text for the line at @x (at most HR_MAX_MARKS); it sits left of the line when
+ * @prefer_left and there is room.  @color NULL: the foreground. */
+void            hr_marks_add                (HrMarks            *marks,
+                                             const char         *text,
+                                             double              x,
+                                             gboolean            prefer_left,
+                                             const HrChartRgba  *color);
+/* Places the labels beside their lines, in as few tiers as keep them apart within the canvas's
+ * padding.  Returns @marks->n_tiers. */
 int             hr_canvas_place_marks       (HrCanvas           *c,
-                                             HrMarkLabel        *marks,
-                                             int                 n_marks,
-                                             double              x_min,
-                                             double              x_max);
+                                             HrMarks            *marks);
 double          hr_canvas_marks_tier_height (HrCanvas           *c);
-/* Draws placed labels in tiers stacked upwards from @y_bottom. */
+/* Draws the placed labels in tiers stacked upwards from @y_bottom. */
 void            hr_canvas_draw_marks        (HrCanvas           *c,
-                                             const HrMarkLabel  *marks,
-                                             int                 n_marks,
-                                             int                 n_tiers,
+                                             const HrMarks      *marks,
                                              double              y_bottom);
 /* Moves @n intervals centred at @pos (ascending) with extents @size apart by at least @gap,
  * keeping them within [@lo, @hi] when there is room: the label de-overlap of every chart. */
@@ -333,6 +330,12 @@ void            hr_capacity_lines           (HrCanvas           *c,
                                              const HrBars       *bars,
                                              double              top,
                                              double              bottom);
+/* The labels of those lines, "usable 22.8 GiB" and "physical 24 GiB" (or "@gpu_label: 24
+ * GiB"), added to @marks and placed in tiers.  Returns the number of tiers. */
+int             hr_canvas_capacity_marks    (HrCanvas           *c,
+                                             HrMarks            *marks,
+                                             const HrBars       *bars,
+                                             const char         *gpu_label);
 /* Values inside the segments with room; the others as callouts in @callout_room under the
  * bar ("KV cache 1.44 GiB"), spread so that they never overlap.  No callouts when the room
  * is too small. */
@@ -377,30 +380,23 @@ double          hr_canvas_xaxis_height      (HrCanvas           *c,
 int             hr_canvas_xaxis_max_ticks   (HrCanvas           *c,
                                              double              length,
                                              const char         *widest);
-/* Vertical grid lines from @y_top to @y_bottom, tick labels and @title under @y_bottom.
- * @format NULL: plain numbers. */
+/* @axis along the bottom of @plot: vertical grid lines across it, tick labels and @title
+ * under it.  @format NULL: plain numbers. */
 void            hr_canvas_xaxis             (HrCanvas           *c,
                                              const HrAxis       *axis,
                                              HrTickFormat        format,
-                                             double              x0,
-                                             double              x1,
-                                             double              y_top,
-                                             double              y_bottom,
+                                             const HrPlot       *plot,
                                              const char         *title);
 double          hr_canvas_yaxis_width       (HrCanvas           *c,
                                              const HrAxis       *axis,
                                              HrTickFormat        format,
                                              const char         *title);
-/* Horizontal grid lines from @x0 to @x1, labels right-aligned left of @x0, @title rotated at
- * @x_left. */
+/* @axis up the left of @plot: horizontal grid lines across it, labels right-aligned left of
+ * it, @title rotated at the canvas's left padding. */
 void            hr_canvas_yaxis             (HrCanvas           *c,
                                              const HrAxis       *axis,
                                              HrTickFormat        format,
-                                             double              x_left,
-                                             double              x0,
-                                             double              x1,
-                                             double              y_bottom,
-                                             double              y_top,
+                                             const HrPlot       *plot,
                                              const char         *title);
 
 /* Formatting (values for display, in the user's locale) ------------------------------------ */

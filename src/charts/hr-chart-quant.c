@@ -381,7 +381,7 @@ hr_chart_quant_paint (HrCanvas   *c,
       return;
     }
 
-  hr_canvas_yaxis (c, &l.yaxis, NULL, c->pad, l.x0, l.x1, l.y1, l.y0, _("Memory (GiB)"));
+  hr_canvas_yaxis (c, &l.yaxis, NULL, &(HrPlot) { l.x0, l.y0, l.x1, l.y1 }, _("Memory (GiB)"));
   draw_current_band (&l);
   for (int i = 0; i < l.n; i++)
     {

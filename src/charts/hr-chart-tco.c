@@ -171,10 +171,7 @@ typedef struct
   double lh, x0, x1, y0, y1;
   HrAxis xa, ya;
   HrRect plot;
-  HrMarkLabel mark;                 /* the break-even month */
-  char mark_text[96];
-  gboolean has_mark;
-  int n_tiers;
+  HrMarks marks;                    /* the break-even month */
 } Layout;
 
 static void
@@ -299,18 +296,14 @@ static void
 layout_mark (Layout *l)
 {
   double be = l->data->break_even_month;
+  char text[96];
 
   if (!(isfinite (be) && be >= 0 && be <= l->xa.max))
     return;
-  g_snprintf (l->mark_text, sizeof l->mark_text, _("break-even: %.1f months"), be);
-  l->mark = (HrMarkLabel) {
-    .text = l->mark_text,
-    .x = hr_axis_map (&l->xa, be, l->x0, l->x1),
-    .prefer_left = FALSE,
-    .color = &l->c->theme->foreground,
-  };
-  l->has_mark = TRUE;
-  l->n_tiers = hr_canvas_place_marks (l->c, &l->mark, 1, l->c->pad, l->c->width - l->c->pad);
+  g_snprintf (text, sizeof text, _("break-even: %.1f months"), be);
+  hr_marks_add (&l->marks, text, hr_axis_map (&l->xa, be, l->x0, l->x1), FALSE,
+                &l->c->theme->foreground);
+  hr_canvas_place_marks (l->c, &l->marks);
 }
 
 /* Everything under @top; NULL, or the message to show instead of the plot. */
@@ -335,7 +328,7 @@ layout (Layout     *l,
     return _("Too small to draw");
   layout_month_axis (l);
   layout_mark (l);
-  l->y0 = top + l->n_tiers * hr_canvas_marks_tier_height (c) + l->lh * 0.5;
+  l->y0 = top + l->marks.n_tiers * hr_canvas_marks_tier_height (c) + l->lh * 0.5;
   if (l->y1 - l->y0 < c->fs * 3)
     return summary;
   hr_axis_linear (&l->ya, 0, MAX (l->max_usd * 1.05, 1),
@@ -379,21 +372,22 @@ draw_break_even (const Layout *l)
 {
   HrCanvas *c = l->c;
   static const double dots[] = { 2, 3 };
-  double bx, cost, py;
+  double mx, bx, cost, py;
   char a[48];
 
-  if (!l->has_mark)
+  if (l->marks.n == 0)
     return;
-  bx = hr_canvas_snap (c, l->mark.x, 1);
+  mx = l->marks.label[0].x;
+  bx = hr_canvas_snap (c, mx, 1);
   hr_canvas_line (c, bx, l->y0, bx, l->y1, MAX (c->px, 1.0), &c->theme->foreground, dots, 2);
-  hr_canvas_draw_marks (c, &l->mark, 1, l->n_tiers, l->y0);
+  hr_canvas_draw_marks (c, &l->marks, l->y0);
   cost = series_at (l->data, l->n, TRUE, l->data->break_even_month);
   if (!isfinite (cost))
     return;
   py = hr_axis_map (&l->ya, cost, l->y1, l->y0);
-  hr_canvas_marker (c, HR_MARKER_CIRCLE, l->mark.x, py, c->fs * 0.75, &c->theme->foreground);
+  hr_canvas_marker (c, HR_MARKER_CIRCLE, mx, py, c->fs * 0.75, &c->theme->foreground);
   hr_canvas_text (c, hr_fmt_usd (a, sizeof a, cost), &(HrTextSpec) { .style = HR_TEXT_STRONG,
-                    .x = l->mark.x - c->fs * 0.6, .y = py - c->fs * 0.4, .xalign = 1, .yalign = 1,
+                    .x = mx - c->fs * 0.6, .y = py - c->fs * 0.4, .xalign = 1, .yalign = 1,
                     .boxed = TRUE });
 }
 
@@ -452,8 +446,9 @@ hr_chart_tco_paint (HrCanvas   *c,
       return;
     }
 
-  hr_canvas_xaxis (c, &l.xa, NULL, l.x0, l.x1, l.y0, l.y1, _("Months"));
-  hr_canvas_yaxis (c, &l.ya, hr_fmt_usd_tick, c->pad, l.x0, l.x1, l.y1, l.y0, _("Cumulative cost"));
+  hr_canvas_xaxis (c, &l.xa, NULL, &(HrPlot) { l.x0, l.y0, l.x1, l.y1 }, _("Months"));
+  hr_canvas_yaxis (c, &l.ya, hr_fmt_usd_tick, &(HrPlot) { l.x0, l.y0, l.x1, l.y1 },
+                   _("Cumulative cost"));
   draw_series (&l);
   draw_break_even (&l);
   draw_end_values (&l);
