@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "hr-catalog.h"
+#include "hr-estimate.h"
+#include "hr-hfconfig.h"
 #include "hr-userdata.h"
 
 typedef struct
@@ -388,6 +390,48 @@ test_serializers (void)
   g_clear_pointer (&mjson, g_free);
   mjson = hr_model_to_json (model);
   g_assert_nonnull (strstr (mjson, "\"id\": \"abc\""));
+}
+
+/* What only some models have (FFN-only blocks, ungated FFNs, a vision tower) is saved too:
+ * a Nemotron-H config imported and saved sizes exactly as before after a restart. */
+static void
+test_serializers_sparse_fields (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "hfconfig",
+                                                 "nemotron-3-nano-30b-a3b.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModel) model = hr_hfconfig_load_file (path, &error);
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+  g_autofree char *json = NULL;
+  g_autofree char *doc = NULL;
+  const HrModel *back;
+  HrWeights before, after;
+
+  g_assert_no_error (error);
+  g_assert_true (model->ffn_ungated);
+  g_assert_cmpint (model->n_ffn_layers, >, 0);
+  model->vision_params = 0.55e9;
+  json = hr_model_to_json (model);
+  doc = g_strdup_printf ("{\"schema\": 1, \"models\": [%s]}", json);
+  g_assert_true (hr_catalog_load_models (catalog, doc, -1, &error));
+  g_assert_no_error (error);
+  back = hr_catalog_get_model (catalog, 0);
+
+  g_assert_true (back->ffn_ungated);
+  g_assert_cmpint (back->n_ffn_layers, ==, model->n_ffn_layers);
+  g_assert_cmpfloat_with_epsilon (back->vision_params, 0.55e9, 1);
+  g_assert_true (hr_weights_derive (model, "BF16", &before, NULL));
+  g_assert_true (hr_weights_derive (back, "BF16", &after, NULL));
+  g_assert_cmpfloat (after.bytes, ==, before.bytes);
+
+  /* A model without them writes none of the three. */
+  model->ffn_ungated = FALSE;
+  model->n_ffn_layers = 0;
+  model->vision_params = 0;
+  g_clear_pointer (&json, g_free);
+  json = hr_model_to_json (model);
+  g_assert_null (strstr (json, "ffn_"));
+  g_assert_null (strstr (json, "vision_params_b"));
 }
 
 static void
@@ -983,6 +1027,7 @@ main (int    argc,
   ADD ("/userdata/locale", test_locale);
 #undef ADD
   g_test_add_func ("/userdata/serializers", test_serializers);
+  g_test_add_func ("/userdata/serializers/sparse-fields", test_serializers_sparse_fields);
   g_test_add_func ("/userdata/default-dir", test_default_dir);
 
   return g_test_run ();

@@ -73,10 +73,13 @@ hr_userdata_user_id (const char *id,
 /* ------------------------------------------------------------------------------------------ */
 /* Writing entries                                                                              */
 
+/* Each member writer puts down "key": value. */
+
 /* The shortest '.'-decimal form (at most 12 places) that reads back as the same double, so a
  * saved model computes exactly what it computed before. */
 static void
 json_exact (HrJsonWriter *w,
+            const char   *key,
             double        value)
 {
   char buf[64];
@@ -89,6 +92,7 @@ json_exact (HrJsonWriter *w,
         if (g_ascii_strtod (buf, NULL) == value)
           break;
       }
+  hr_json_key (w, key);
   hr_json_number (w, value, decimals);
 }
 
@@ -106,14 +110,48 @@ json_count (HrJsonWriter *w,
 }
 
 static void
+json_int (HrJsonWriter *w,
+          const char   *key,
+          gint64        value)
+{
+  hr_json_key (w, key);
+  hr_json_int (w, value);
+}
+
+/* File sizes are unsigned; JSON integers here are signed 64-bit. */
+static void
+json_bytes (HrJsonWriter *w,
+            const char   *key,
+            guint64       value)
+{
+  json_int (w, key, (gint64) MIN (value, (guint64) G_MAXINT64));
+}
+
+static void
+json_bool (HrJsonWriter *w,
+           const char   *key,
+           gboolean      value)
+{
+  hr_json_key (w, key);
+  hr_json_bool (w, value);
+}
+
+static void
+json_string (HrJsonWriter *w,
+             const char   *key,
+             const char   *value)
+{
+  hr_json_key (w, key);
+  hr_json_string (w, value);
+}
+
+static void
 json_opt_string (HrJsonWriter *w,
                  const char   *key,
                  const char   *value)
 {
-  if (value == NULL)
-    return;
-  hr_json_key (w, key);
-  hr_json_string (w, value);
+  if (value != NULL)
+    json_string (w, key, value);
 }
 
 static gboolean
@@ -127,28 +165,19 @@ write_layer_group (HrJsonWriter       *w,
                    const HrLayerGroup *g)
 {
   hr_json_begin_object (w);
-  hr_json_key (w, "kind");
-  hr_json_string (w, hr_layer_kind_to_string (g->kind));
-  hr_json_key (w, "layers");
-  hr_json_int (w, g->count);
+  json_string (w, "kind", hr_layer_kind_to_string (g->kind));
+  json_int (w, "layers", g->count);
   if (g->kind == HR_LAYER_RECURRENT)
     {
-      hr_json_key (w, "state_bytes");
-      json_exact (w, g->state_bytes);
+      json_exact (w, "state_bytes", g->state_bytes);
       if (g->conv_bytes > 0)
-        {
-          hr_json_key (w, "conv_bytes");
-          json_exact (w, g->conv_bytes);
-        }
+        json_exact (w, "conv_bytes", g->conv_bytes);
     }
   else
     {
-      hr_json_key (w, "kv_heads");
-      hr_json_int (w, g->kv_heads);
-      hr_json_key (w, "k_dim");
-      hr_json_int (w, g->k_dim);
-      hr_json_key (w, "v_dim");
-      hr_json_int (w, g->v_dim);
+      json_int (w, "kv_heads", g->kv_heads);
+      json_int (w, "k_dim", g->k_dim);
+      json_int (w, "v_dim", g->v_dim);
       if (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
         json_count (w, "window", g->window);
     }
@@ -167,51 +196,28 @@ origin_to_string (HrModelOrigin origin)
     }
 }
 
-/* Opens an entry's object with its file id (the slug) and its name (the id when it has none);
- * returns the id for the caller to free. */
-static char *
+/* Opens an entry's object with its file id (the slug) and its name (the id when it has none). */
+static void
 begin_entry (HrJsonWriter *w,
              const char   *id,
              const char   *name,
              const char   *fallback)
 {
-  char *slug = hr_userdata_file_slug (id, name, fallback);
+  g_autofree char *slug = hr_userdata_file_slug (id, name, fallback);
 
   hr_json_begin_object (w);
-  hr_json_key (w, "id");
-  hr_json_string (w, slug);
-  hr_json_key (w, "name");
-  hr_json_string (w, name != NULL && *name ? name : slug);
-  return slug;
+  json_string (w, "id", slug);
+  json_string (w, "name", name != NULL && *name ? name : slug);
 }
 
-void
-hr_model_write_json (HrJsonWriter  *w,
-                     const HrModel *m)
+/* The catalog's "arch" object. */
+static void
+write_arch (HrJsonWriter  *w,
+            const HrModel *m)
 {
-  g_autofree char *id = NULL;
-
-  g_return_if_fail (w != NULL);
-  g_return_if_fail (m != NULL);
-
-  id = begin_entry (w, m->id, m->name, "model");
-  json_opt_string (w, "family", m->family);
-  json_opt_string (w, "vendor", m->vendor);
-  json_opt_string (w, "hf_repo", m->hf_repo);
-  json_opt_string (w, "gguf_repo", m->gguf_repo);
-  json_opt_string (w, "license", m->license);
-  json_opt_string (w, "native_dtype", m->native_dtype);
-  json_opt_string (w, "arch_label", m->arch_label);
-  hr_json_key (w, "total_params_b");
-  json_exact (w, m->total_params / 1e9);
-  hr_json_key (w, "active_params_b");
-  json_exact (w, m->active_params / 1e9);
-  json_count (w, "max_context", m->max_context);
-
   hr_json_key (w, "arch");
   hr_json_begin_object (w);
-  hr_json_key (w, "layers");
-  hr_json_int (w, m->n_layers);
+  json_int (w, "layers", m->n_layers);
   json_count (w, "hidden", m->hidden);
   json_count (w, "heads", m->n_heads);
   json_count (w, "head_dim", m->head_dim);
@@ -229,10 +235,20 @@ hr_model_write_json (HrJsonWriter  *w,
   json_count (w, "qk_nope_dim", m->qk_nope_dim);
   json_count (w, "v_head_dim", m->v_head_dim);
   json_count (w, "mtp_layers", m->mtp_layers);
-  hr_json_key (w, "tie_embeddings");
-  hr_json_bool (w, m->tie_embeddings);
+  /* Only when set, so files of models without them read as before. */
+  if (m->n_ffn_layers > 0)
+    json_int (w, "ffn_layers", m->n_ffn_layers);
+  json_bool (w, "tie_embeddings", m->tie_embeddings);
+  if (m->ffn_ungated)
+    json_bool (w, "ffn_ungated", TRUE);
   hr_json_end_object (w);
+}
 
+/* The catalog's "kv_groups" and "sizes" arrays. */
+static void
+write_groups_and_sizes (HrJsonWriter  *w,
+                        const HrModel *m)
+{
   hr_json_key (w, "kv_groups");
   hr_json_begin_array (w);
   for (guint i = 0; m->layers != NULL && i < m->layers->len; i++)
@@ -246,50 +262,63 @@ hr_model_write_json (HrJsonWriter  *w,
       const HrQuantSize *size = g_ptr_array_index (m->sizes, i);
 
       hr_json_begin_object (w);
-      hr_json_key (w, "quant");
-      hr_json_string (w, size->quant);
-      hr_json_key (w, "bytes");
-      hr_json_int (w, (gint64) MIN (size->bytes, (guint64) G_MAXINT64));
+      json_string (w, "quant", size->quant);
+      json_bytes (w, "bytes", size->bytes);
       json_opt_string (w, "source", size->source);
       hr_json_end_object (w);
     }
   hr_json_end_array (w);
+}
 
-  json_opt_string (w, "confidence", m->confidence);
-  json_opt_string (w, "source", m->source);
-
-  /* Ours: ignored by the catalog parser, read back by read_model_extras(). */
-  hr_json_key (w, "origin");
-  hr_json_string (w, origin_to_string (m->origin));
+/* Ours: ignored by the catalog parser, read back by read_model_extras(). */
+static void
+write_model_extras (HrJsonWriter  *w,
+                    const HrModel *m)
+{
+  json_string (w, "origin", origin_to_string (m->origin));
   if (is_exact_count (m->total_params))
-    {
-      hr_json_key (w, "total_params");
-      hr_json_int (w, (gint64) m->total_params);
-    }
+    json_int (w, "total_params", (gint64) m->total_params);
   if (is_exact_count (m->active_params))
-    {
-      hr_json_key (w, "active_params");
-      hr_json_int (w, (gint64) m->active_params);
-    }
+    json_int (w, "active_params", (gint64) m->active_params);
   if (m->gguf_bytes > 0 || m->gguf_quant != NULL || m->gguf_file_type >= 0)
     {
       hr_json_key (w, "gguf");
       hr_json_begin_object (w);
-      hr_json_key (w, "quant");
-      hr_json_string (w, m->gguf_quant);
-      hr_json_key (w, "bytes");
-      hr_json_int (w, (gint64) MIN (m->gguf_bytes, (guint64) G_MAXINT64));
-      hr_json_key (w, "expert_bytes");
-      hr_json_int (w, (gint64) MIN (m->gguf_expert_bytes, (guint64) G_MAXINT64));
-      hr_json_key (w, "file_type");
-      hr_json_int (w, m->gguf_file_type);
+      json_string (w, "quant", m->gguf_quant);
+      json_bytes (w, "bytes", m->gguf_bytes);
+      json_bytes (w, "expert_bytes", m->gguf_expert_bytes);
+      json_int (w, "file_type", m->gguf_file_type);
       if (m->gguf_path != NULL && g_utf8_validate (m->gguf_path, -1, NULL))
-        {
-          hr_json_key (w, "path");
-          hr_json_string (w, m->gguf_path);
-        }
+        json_string (w, "path", m->gguf_path);
       hr_json_end_object (w);
     }
+}
+
+void
+hr_model_write_json (HrJsonWriter  *w,
+                     const HrModel *m)
+{
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (m != NULL);
+
+  begin_entry (w, m->id, m->name, "model");
+  json_opt_string (w, "family", m->family);
+  json_opt_string (w, "vendor", m->vendor);
+  json_opt_string (w, "hf_repo", m->hf_repo);
+  json_opt_string (w, "gguf_repo", m->gguf_repo);
+  json_opt_string (w, "license", m->license);
+  json_opt_string (w, "native_dtype", m->native_dtype);
+  json_opt_string (w, "arch_label", m->arch_label);
+  json_exact (w, "total_params_b", m->total_params / 1e9);
+  json_exact (w, "active_params_b", m->active_params / 1e9);
+  if (m->vision_params > 0)
+    json_exact (w, "vision_params_b", m->vision_params / 1e9);
+  json_count (w, "max_context", m->max_context);
+  write_arch (w, m);
+  write_groups_and_sizes (w, m);
+  json_opt_string (w, "confidence", m->confidence);
+  json_opt_string (w, "source", m->source);
+  write_model_extras (w, m);
   hr_json_end_object (w);
 }
 
@@ -297,65 +326,60 @@ void
 hr_gpu_write_json (HrJsonWriter *w,
                    const HrGpu  *gpu)
 {
-  g_autofree char *id = NULL;
-
   g_return_if_fail (w != NULL);
   g_return_if_fail (gpu != NULL);
 
-  id = begin_entry (w, gpu->id, gpu->name, "gpu");
+  begin_entry (w, gpu->id, gpu->name, "gpu");
   json_opt_string (w, "vendor", gpu->vendor);
-  hr_json_key (w, "form");
-  hr_json_string (w, hr_gpu_form_to_string (gpu->form));
-  hr_json_key (w, "memory_gb");
-  json_exact (w, gpu->memory_gib);
+  json_string (w, "form", hr_gpu_form_to_string (gpu->form));
+  json_exact (w, "memory_gb", gpu->memory_gib);
   json_opt_string (w, "memory_type", gpu->memory_type);
-  hr_json_key (w, "bandwidth_gbs");
-  json_exact (w, gpu->bandwidth_gbs);
-  hr_json_key (w, "fp16_tflops");
-  json_exact (w, gpu->fp16_tflops);
-  hr_json_key (w, "fp8_tflops");
-  json_exact (w, gpu->fp8_tflops);
-  hr_json_key (w, "tdp_w");
-  json_exact (w, gpu->tdp_w);
-  hr_json_key (w, "price_usd");
-  json_exact (w, gpu->price_usd);
+  json_exact (w, "bandwidth_gbs", gpu->bandwidth_gbs);
+  json_exact (w, "fp16_tflops", gpu->fp16_tflops);
+  json_exact (w, "fp8_tflops", gpu->fp8_tflops);
+  json_exact (w, "tdp_w", gpu->tdp_w);
+  json_exact (w, "price_usd", gpu->price_usd);
   json_opt_string (w, "price_note", gpu->price_note);
-  hr_json_key (w, "used_market");
-  hr_json_bool (w, gpu->used_market);
+  json_bool (w, "used_market", gpu->used_market);
   json_opt_string (w, "interconnect", gpu->interconnect);
   json_opt_string (w, "stack", gpu->stack);
-  hr_json_key (w, "backend");
-  hr_json_string (w, hr_backend_to_string (gpu->backend));
-  hr_json_key (w, "unified_share");
+  json_string (w, "backend", hr_backend_to_string (gpu->backend));
   /* 0 on a unified machine means "not known"; other forms have no share at all. */
-  json_exact (w, gpu->form == HR_FORM_UNIFIED && gpu->unified_share > 0 ? gpu->unified_share
-                                                                        : NAN);
+  json_exact (w, "unified_share",
+              gpu->form == HR_FORM_UNIFIED && gpu->unified_share > 0 ? gpu->unified_share : NAN);
   json_count (w, "gpu_cores", gpu->gpu_cores);
   json_opt_string (w, "confidence", gpu->confidence);
   json_opt_string (w, "source", gpu->source);
   hr_json_end_object (w);
 }
 
-char *
-hr_model_to_json (const HrModel *model)
+typedef void (*WriteFunc) (HrJsonWriter *w,
+                           gconstpointer entry);
+
+/* One entry as a whole JSON document. */
+static char *
+entry_to_json (WriteFunc     write,
+               gconstpointer entry)
 {
   HrJsonWriter w;
 
+  hr_json_document_begin (&w);
+  write (&w, entry);
+  return hr_json_document_end (&w);
+}
+
+char *
+hr_model_to_json (const HrModel *model)
+{
   g_return_val_if_fail (model != NULL, NULL);
 
-  hr_json_document_begin (&w);
-  hr_model_write_json (&w, model);
-  return hr_json_document_end (&w);
+  return entry_to_json ((WriteFunc) hr_model_write_json, model);
 }
 
 char *
 hr_gpu_to_json (const HrGpu *gpu)
 {
-  HrJsonWriter w;
-
   g_return_val_if_fail (gpu != NULL, NULL);
 
-  hr_json_document_begin (&w);
-  hr_gpu_write_json (&w, gpu);
-  return hr_json_document_end (&w);
+  return entry_to_json ((WriteFunc) hr_gpu_write_json, gpu);
 }
