@@ -620,6 +620,35 @@ test_gpu_spec_good (void)
   g_assert_true (copy->name != gpu->name);
 }
 
+/* A unified-memory device without a share of its own gets the same default whether it comes
+ * from --gpu-custom or is sized as it is: 0.66 below 64 GiB, 0.75 from 64 GiB (--gpu-custom
+ * gave a 48 GiB machine 0.75 while sizing gave it 2/3). */
+static void
+test_gpu_unified_share_default (void)
+{
+  static const struct { double gib; double share; } cases[] = {
+    { 16, 0.66 }, { 36, 0.66 }, { 48, 0.66 }, { 63, 0.66 }, { 64, 0.75 }, { 128, 0.75 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *spec = g_strdup_printf ("memory_gib=%g,unified=true", cases[i].gib);
+      g_autoptr(HrGpu) custom = NULL;
+      g_autoptr(HrGpu) bare = hr_gpu_new ();
+      GError *error = NULL;
+
+      g_test_message ("%g GiB", cases[i].gib);
+      custom = hr_gpu_new_from_spec (spec, &error);
+      g_assert_no_error (error);
+      g_assert_cmpfloat (custom->unified_share, ==, cases[i].share);
+
+      bare->form = HR_FORM_UNIFIED;
+      bare->memory_gib = cases[i].gib;
+      g_assert_cmpfloat (hr_gpu_unified_share (bare, 0), ==, cases[i].share);
+      g_assert_cmpfloat (hr_gpu_unified_share (bare, 0.5), ==, 0.5);
+    }
+}
+
 static void
 test_gpu_spec_bad (void)
 {
@@ -731,6 +760,7 @@ main (int   argc,
   g_test_add_func ("/catalog/hostile/atomic", test_load_is_atomic);
   g_test_add_func ("/catalog/gpu-spec/good", test_gpu_spec_good);
   g_test_add_func ("/catalog/gpu-spec/bad", test_gpu_spec_bad);
+  g_test_add_func ("/catalog/gpu-spec/unified-share-default", test_gpu_unified_share_default);
   g_test_add_func ("/catalog/enum-strings", test_enum_strings);
   g_test_add_func ("/catalog/choice-lists", test_choice_lists);
 

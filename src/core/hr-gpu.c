@@ -4,6 +4,7 @@
  * comes straight from a user, so every field is checked and every error names the key at fault.
  */
 #include "hr-gpu.h"
+#include "hr-struct.h"
 #include "hr-text.h"
 
 #include <gio/gio.h>
@@ -140,57 +141,48 @@ parse_bool (const char  *key,
   return TRUE;
 }
 
+/* A device nothing is known about yet. */
+static const HrGpu unknown_gpu = {
+  .form = HR_FORM_CONSUMER,
+  .bandwidth_gbs = NAN,
+  .fp16_tflops = NAN,
+  .fp8_tflops = NAN,
+  .tdp_w = NAN,
+  .price_usd = NAN,
+  .backend = HR_BACKEND_OTHER,
+};
+
+/* The strings an HrGpu owns */
+static const gsize gpu_strings[] = {
+  G_STRUCT_OFFSET (HrGpu, id),
+  G_STRUCT_OFFSET (HrGpu, name),
+  G_STRUCT_OFFSET (HrGpu, vendor),
+  G_STRUCT_OFFSET (HrGpu, price_note),
+  G_STRUCT_OFFSET (HrGpu, memory_type),
+  G_STRUCT_OFFSET (HrGpu, interconnect),
+  G_STRUCT_OFFSET (HrGpu, stack),
+  G_STRUCT_OFFSET (HrGpu, source),
+  G_STRUCT_OFFSET (HrGpu, confidence),
+};
+
 HrGpu *
 hr_gpu_new (void)
 {
-  HrGpu *gpu = g_new0 (HrGpu, 1);
-
-  gpu->form = HR_FORM_CONSUMER;
-  gpu->bandwidth_gbs = NAN;
-  gpu->fp16_tflops = NAN;
-  gpu->fp8_tflops = NAN;
-  gpu->tdp_w = NAN;
-  gpu->price_usd = NAN;
-  gpu->backend = HR_BACKEND_OTHER;
-  return gpu;
+  return g_memdup2 (&unknown_gpu, sizeof unknown_gpu);
 }
 
 HrGpu *
 hr_gpu_copy (const HrGpu *gpu)
 {
-  HrGpu *copy;
-
   g_return_val_if_fail (gpu != NULL, NULL);
 
-  copy = g_new0 (HrGpu, 1);
-  *copy = *gpu;
-  copy->id = g_strdup (gpu->id);
-  copy->name = g_strdup (gpu->name);
-  copy->vendor = g_strdup (gpu->vendor);
-  copy->price_note = g_strdup (gpu->price_note);
-  copy->memory_type = g_strdup (gpu->memory_type);
-  copy->interconnect = g_strdup (gpu->interconnect);
-  copy->stack = g_strdup (gpu->stack);
-  copy->source = g_strdup (gpu->source);
-  copy->confidence = g_strdup (gpu->confidence);
-  return copy;
+  return hr_struct_copy (gpu, sizeof *gpu, gpu_strings, G_N_ELEMENTS (gpu_strings));
 }
 
 void
 hr_gpu_free (HrGpu *gpu)
 {
-  if (gpu == NULL)
-    return;
-  g_free (gpu->id);
-  g_free (gpu->name);
-  g_free (gpu->vendor);
-  g_free (gpu->price_note);
-  g_free (gpu->memory_type);
-  g_free (gpu->interconnect);
-  g_free (gpu->stack);
-  g_free (gpu->source);
-  g_free (gpu->confidence);
-  g_free (gpu);
+  hr_struct_free (gpu, gpu_strings, G_N_ELEMENTS (gpu_strings));
 }
 
 /* The whole specification: present, not absurdly long, valid UTF-8. */
@@ -381,12 +373,8 @@ finish_spec (HrGpu            *gpu,
   if (st->unified)
     {
       gpu->form = HR_FORM_UNIFIED;
-      /* Without a measured share use what macOS grants by default: about two thirds of small
-       * machines' RAM, three quarters of large ones' (reference/gpu_specs.md section 3). */
-      if (st->seen[KEY_UNIFIED_SHARE])
-        gpu->unified_share = st->unified_share;
-      else
-        gpu->unified_share = gpu->memory_gib > 36 ? 0.75 : 0.66;
+      gpu->unified_share = st->seen[KEY_UNIFIED_SHARE] ? st->unified_share
+                                                       : hr_gpu_default_unified_share (gpu->memory_gib);
     }
 
   if (gpu->name == NULL)
@@ -440,7 +428,13 @@ hr_gpu_unified_share (const HrGpu *gpu,
 
   return chosen > 0 ? chosen
          : gpu->unified_share > 0 ? gpu->unified_share
-         : gpu->memory_gib < 64 ? 2.0 / 3.0 : 0.75;
+         : hr_gpu_default_unified_share (gpu->memory_gib);
+}
+
+double
+hr_gpu_default_unified_share (double memory_gib)
+{
+  return memory_gib >= HR_UNIFIED_LARGE_MIN_GIB ? HR_UNIFIED_SHARE_LARGE : HR_UNIFIED_SHARE_SMALL;
 }
 
 const char *

@@ -66,10 +66,20 @@ HrGpu          *hr_gpu_new_from_spec        (const char      *spec,
 
 gboolean        hr_gpu_is_unified           (const HrGpu     *gpu);
 /* The share of a unified-memory machine's RAM its GPU may use: @chosen when above 0 (the
- * user's setting), else the device's own, else what macOS wires by default — about 2/3 of RAM
- * below 64 GB, 3/4 from 64 GB up (recommendedMaxWorkingSetSize; reference/gpu_specs.md §3). */
+ * user's setting), else the device's own, else hr_gpu_default_unified_share(). */
 double          hr_gpu_unified_share        (const HrGpu     *gpu,
                                              double           chosen);
+
+/* What macOS lets the GPU wire by default (recommendedMaxWorkingSetSize): about two thirds of
+ * a smaller machine's RAM, three quarters from 64 GB up (reference/gpu_specs.md §3).  48 GB
+ * counts as smaller: a 48 GB M3 Max could not load LLaMA 65B Q4_0 (XiongjieDai/GPU-Benchmarks-
+ * on-LLM-Inference, in reference/memory_dev.csv).  Sizing, --gpu-custom and the app's own
+ * devices all take it. */
+#define HR_UNIFIED_LARGE_MIN_GIB 64.0
+#define HR_UNIFIED_SHARE_SMALL   0.66
+#define HR_UNIFIED_SHARE_LARGE   0.75
+
+double          hr_gpu_default_unified_share (double          memory_gib);
 
 const char     *hr_gpu_form_to_string       (HrGpuForm        form);
 gboolean        hr_gpu_form_from_string     (const char      *str,

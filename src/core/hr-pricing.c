@@ -7,6 +7,7 @@
 #include "hr-pricing.h"
 #include "hr-json.h"
 #include "hr-json-writer.h"
+#include "hr-struct.h"
 #include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
@@ -207,44 +208,30 @@ hr_pricing_new (void)
   return pricing;
 }
 
+/* The strings an HrOffer owns */
+static const gsize offer_strings[] = {
+  G_STRUCT_OFFSET (HrOffer, provider),
+  G_STRUCT_OFFSET (HrOffer, gpu_id),
+  G_STRUCT_OFFSET (HrOffer, gpu),
+  G_STRUCT_OFFSET (HrOffer, billing),
+  G_STRUCT_OFFSET (HrOffer, tier),
+  G_STRUCT_OFFSET (HrOffer, url),
+  G_STRUCT_OFFSET (HrOffer, instance),
+  G_STRUCT_OFFSET (HrOffer, region),
+};
+
 HrOffer *
 hr_offer_copy (const HrOffer *offer)
 {
-  HrOffer *copy;
-
   g_return_val_if_fail (offer != NULL, NULL);
 
-  copy = g_new0 (HrOffer, 1);
-  copy->provider = g_strdup (offer->provider);
-  copy->gpu_id = g_strdup (offer->gpu_id);
-  copy->gpu = g_strdup (offer->gpu);
-  copy->count = offer->count;
-  copy->vram_gb = offer->vram_gb;
-  copy->usd_per_hour = offer->usd_per_hour;
-  copy->billing = g_strdup (offer->billing);
-  copy->tier = g_strdup (offer->tier);
-  copy->url = g_strdup (offer->url);
-  copy->instance = g_strdup (offer->instance);
-  copy->region = g_strdup (offer->region);
-  copy->on_demand_usd_per_hour = offer->on_demand_usd_per_hour;
-  copy->spot_usd_per_hour = offer->spot_usd_per_hour;
-  return copy;
+  return hr_struct_copy (offer, sizeof *offer, offer_strings, G_N_ELEMENTS (offer_strings));
 }
 
 void
 hr_offer_free (HrOffer *offer)
 {
-  if (offer == NULL)
-    return;
-  g_free (offer->provider);
-  g_free (offer->gpu_id);
-  g_free (offer->gpu);
-  g_free (offer->billing);
-  g_free (offer->tier);
-  g_free (offer->url);
-  g_free (offer->instance);
-  g_free (offer->region);
-  g_free (offer);
+  hr_struct_free (offer, offer_strings, G_N_ELEMENTS (offer_strings));
 }
 
 HrPricing *

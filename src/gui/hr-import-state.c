@@ -282,8 +282,8 @@ hr_gpu_form_build (const HrGpuFormState *state,
     {
       double share = state->value[HR_GPU_FIELD_SHARE];
 
-      /* what macOS grants by default, as `headroom-cli --gpu-custom` assumes */
-      gpu->unified_share = isfinite (share) ? share / 100.0 : (gpu->memory_gib > 36 ? 0.75 : 0.66);
+      gpu->unified_share = isfinite (share) ? share / 100.0
+                                            : hr_gpu_default_unified_share (gpu->memory_gib);
     }
   gpu->user_defined = TRUE;
   gpu->confidence = g_strdup ("user");
