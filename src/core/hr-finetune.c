@@ -342,86 +342,84 @@ hr_ft_scenario_init (HrFtScenario  *ft,
   ft->flash_attention = TRUE;
 }
 
+/* Weights, gradients and optimizer states per GPU, and the trainable parameters they come
+ * from.  ZeRO-2 partitions gradients and optimizer states; ZeRO-3/FSDP also the weights.
+ * Without sharding every data-parallel replica holds everything. */
+static void
+training_state_bytes (const HrFtScenario *ft,
+                      HrFtEstimate       *out)
+{
+  const HrModel *model = ft->model;
+  double P = model->total_params;
+  double shard_weights = ft->sharding == HR_SHARD_ZERO3 ? ft->n_gpus : 1.0;
+  double shard_states = ft->sharding >= HR_SHARD_ZERO2 ? ft->n_gpus : 1.0;
+  double embd_out, frozen;
+
+  if (ft->method == HR_FT_FULL)
+    {
+      out->trainable_params = P;
+      out->weights_bytes = 2.0 * P / shard_weights;
+      out->gradients_bytes = 2.0 * P / shard_states;
+      out->optimizer_bytes = optimizer_bytes_per_param (ft->optimizer, TRUE) * P / shard_states;
+      return;
+    }
+
+  embd_out = embedding_params (model) + output_params (model);
+  out->trainable_params = hr_finetune_lora_params (model, ft->lora_rank, ft->lora_all_linear, FALSE);
+  if (ft->method == HR_FT_QLORA)
+    frozen = MAX (P - embd_out, 0.0) * NF4_DQ_BITS / 8.0 + MIN (embd_out, P) * 2.0;
+  else
+    frozen = 2.0 * P;
+  /* The fp32 adapters count as weights; they shard with the frozen ones under ZeRO-3. */
+  out->weights_bytes = (frozen + 4.0 * out->trainable_params) / shard_weights;
+  out->gradients_bytes = 4.0 * out->trainable_params / shard_states;
+  out->optimizer_bytes = optimizer_bytes_per_param (ft->optimizer, FALSE) * out->trainable_params
+                         / shard_states;
+}
+
+/* CUDA context and temporaries; ZeRO-3/FSDP also all-gathers one layer (one FSDP unit) at a
+ * time for its forward and backward: that layer's 16-bit weights are whole on every GPU while
+ * it runs. */
+static double
+buffer_bytes (const HrFtScenario *ft)
+{
+  const HrModel *model = ft->model;
+  double layer_params, bytes_per;
+
+  if (ft->sharding != HR_SHARD_ZERO3 || ft->n_gpus <= 1)
+    return BUFFERS_BYTES;
+  layer_params = MAX (model->total_params - embedding_params (model) - output_params (model), 0.0)
+                 / model->n_layers;
+  bytes_per = ft->method == HR_FT_QLORA ? NF4_DQ_BITS / 8.0 : 2.0;
+  return BUFFERS_BYTES + layer_params * bytes_per;
+}
+
 gboolean
 hr_finetune_compute (const HrFtScenario *ft,
                      HrFtEstimate       *out,
                      GError            **error)
 {
-  const HrModel *model;
-  double P, n, frozen, trainable;
-  double weights, grads, opt, acts, buffers;
-  double shard_weights = 1.0, shard_states = 1.0;
-
   g_return_val_if_fail (ft != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   memset (out, 0, sizeof *out);
-  model = ft->model;
-  if (model == NULL)
+  if (ft->model == NULL)
     {
       g_set_error_literal (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID,
                            _("No model to fine-tune"));
       return FALSE;
     }
-  if (!check_scenario (ft, error) || !check_model (model, error))
+  if (!check_scenario (ft, error) || !check_model (ft->model, error))
     return FALSE;
 
-  P = model->total_params;
-  n = ft->n_gpus;
-
-  /* ZeRO-2 partitions gradients and optimizer states; ZeRO-3/FSDP also the weights.
-   * Without sharding every data-parallel replica holds everything. */
-  if (ft->sharding >= HR_SHARD_ZERO2)
-    shard_states = n;
-  if (ft->sharding == HR_SHARD_ZERO3)
-    shard_weights = n;
-
-  if (ft->method == HR_FT_FULL)
-    {
-      trainable = P;
-      weights = 2.0 * P / shard_weights;
-      grads = 2.0 * P / shard_states;
-      opt = optimizer_bytes_per_param (ft->optimizer, TRUE) * P / shard_states;
-    }
-  else
-    {
-      double embd_out = embedding_params (model) + output_params (model);
-
-      trainable = hr_finetune_lora_params (model, ft->lora_rank, ft->lora_all_linear, FALSE);
-      if (ft->method == HR_FT_QLORA)
-        frozen = MAX (P - embd_out, 0.0) * NF4_DQ_BITS / 8.0 + MIN (embd_out, P) * 2.0;
-      else
-        frozen = 2.0 * P;
-      /* The fp32 adapters count as weights; they shard with the frozen ones under ZeRO-3. */
-      weights = (frozen + 4.0 * trainable) / shard_weights;
-      grads = 4.0 * trainable / shard_states;
-      opt = optimizer_bytes_per_param (ft->optimizer, FALSE) * trainable / shard_states;
-    }
-
-  acts = hr_finetune_activation_bytes (model, ft->seq_len, ft->micro_batch,
-                                       ft->grad_checkpointing, ft->flash_attention);
-
-  buffers = BUFFERS_BYTES;
-  /* ZeRO-3/FSDP all-gathers one layer (one FSDP unit) at a time for its forward and backward:
-   * that layer's 16-bit weights are whole on every GPU while it runs. */
-  if (ft->sharding == HR_SHARD_ZERO3 && ft->n_gpus > 1)
-    {
-      double layer_params = MAX (P - embedding_params (model) - output_params (model), 0.0)
-                            / model->n_layers;
-      double bytes_per = ft->method == HR_FT_QLORA ? NF4_DQ_BITS / 8.0 : 2.0;
-
-      buffers += layer_params * bytes_per;
-    }
-
-  out->trainable_params = trainable;
-  out->weights_bytes = weights;
-  out->gradients_bytes = grads;
-  out->optimizer_bytes = opt;
-  out->activations_bytes = acts;
-  out->buffers_bytes = buffers;
-  out->total_bytes = weights + grads + opt + acts + buffers;
-
+  training_state_bytes (ft, out);
+  out->activations_bytes = hr_finetune_activation_bytes (ft->model, ft->seq_len, ft->micro_batch,
+                                                         ft->grad_checkpointing,
+                                                         ft->flash_attention);
+  out->buffers_bytes = buffer_bytes (ft);
+  out->total_bytes = out->weights_bytes + out->gradients_bytes + out->optimizer_bytes
+                     + out->activations_bytes + out->buffers_bytes;
   return TRUE;
 }
 
