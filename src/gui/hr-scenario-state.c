@@ -405,94 +405,96 @@ weights_source_text (const HrScenario *s,
   return file != NULL ? g_strdup_printf ("%s. %s", kind, file) : g_steal_pointer (&kind);
 }
 
-void
-hr_size_state_from_estimate (HrSizeState      *state,
-                             const HrScenario *s,
-                             const HrEstimate *e)
+/* What the Size state is written from: the scenario, its estimate, and the figures several of
+ * its parts show, formatted once. */
+typedef struct
 {
-  g_autofree char *required = NULL;
-  g_autofree char *usable = NULL;
-  g_autofree char *margin = NULL;
-  g_autofree char *util = NULL;
-  g_autofree char *ttft = NULL;
-  g_autofree char *tps = NULL;
-  g_autofree char *weights = NULL;
-  g_autofree char *kv = NULL;
-  g_autofree char *over = NULL;
-  g_autofree char *ram = NULL;
-  g_autofree char *prompt = NULL;
-  g_autofree char *phys = NULL;
-  g_autofree char *basis = NULL;
-  char *detail, *note;
+  const HrScenario *s;
+  const HrEstimate *e;
+  char *required;
+  char *usable;
+  char *util;
+  char *ram;
+  char *tps;
+  char *ttft;
+} SizeFigures;
 
-  g_return_if_fail (state != NULL && s != NULL && e != NULL);
+static void
+size_figures_clear (SizeFigures *f)
+{
+  g_free (f->required);
+  g_free (f->usable);
+  g_free (f->util);
+  g_free (f->ram);
+  g_free (f->tps);
+  g_free (f->ttft);
+}
 
-  hr_size_state_clear (state);
-  state->ok = TRUE;
-  state->verdict = e->verdict;
-  state->verdict_css = hr_size_verdict_css (e->verdict);
-  state->verdict_icon = hr_size_verdict_icon (e->verdict);
-  state->verdict_title = g_strdup (hr_verdict_display (e->verdict));
-  state->title = scenario_title (s);
-  state->subtitle = hr_scenario_summary (s);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SizeFigures, size_figures_clear)
 
-  required = hr_size_format_gib (e->required_bytes);
-  usable = hr_size_format_gib (e->usable_bytes);
-  margin = hr_size_format_gib (fabs (e->margin_bytes));
-  util = format_percent (e->utilization);
+/* The verdict banner's sentence. */
+static char *
+verdict_detail (const SizeFigures *f)
+{
+  g_autofree char *margin = hr_size_format_gib (fabs (f->e->margin_bytes));
 
-  switch (e->verdict)
+  switch (f->e->verdict)
     {
     case HR_VERDICT_FITS:
-      state->verdict_detail = g_strdup_printf (_("Needs %s of %s usable, %s to spare (%s of physical memory)."),
-                                               required, usable, margin, util);
-      break;
+      return g_strdup_printf (_("Needs %s of %s usable, %s to spare (%s of physical memory)."),
+                              f->required, f->usable, margin, f->util);
     case HR_VERDICT_TIGHT:
-      state->verdict_detail = g_strdup_printf (_("Needs %s of %s usable (%s of physical memory): above the 92%% comfort line, with little room for longer prompts."),
-                                               required, usable, util);
-      break;
+      return g_strdup_printf (_("Needs %s of %s usable (%s of physical memory): above the 92%% comfort line, with little room for longer prompts."),
+                              f->required, f->usable, f->util);
     case HR_VERDICT_EXCEEDS:
     default:
-      state->verdict_detail = g_strdup_printf (_("Needs %s but only %s is usable: %s short (%s of physical memory)."),
-                                               required, usable, margin, util);
-      break;
+      return g_strdup_printf (_("Needs %s but only %s is usable: %s short (%s of physical memory)."),
+                              f->required, f->usable, margin, f->util);
     }
+}
 
-  /* the parts of the required total as the total counts them: the weights on the GPUs and
-   * the cache as the devices hold it (replicated under tensor parallelism with MLA) */
-  weights = hr_size_format_gib (e->weights_gpu);
-  kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
-  over = hr_size_format_gib (e->overhead_bytes);
-  ram = hr_size_format_gib (e->system_ram_bytes);
-  if (s->gpu->backend == HR_BACKEND_CPU)
+/* The parts of the required total as the total counts them: the weights on the GPUs and the
+ * cache as the devices hold it (replicated under tensor parallelism with MLA). */
+static char *
+breakdown_text (const SizeFigures *f)
+{
+  const HrEstimate *e = f->e;
+  g_autofree char *weights = hr_size_format_gib (e->weights_gpu);
+  g_autofree char *kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
+  g_autofree char *over = hr_size_format_gib (e->overhead_bytes);
+
+  if (f->s->gpu->backend == HR_BACKEND_CPU)
     /* TRANSLATORS: the parts of the required memory when the device is the CPU and its RAM */
-    state->breakdown = g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s in system RAM"),
-                                        weights, kv, over, required);
-  else
-    /* TRANSLATORS: the parts of the required memory, then what stays in system RAM */
-    state->breakdown = g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on the GPU · System RAM %s"),
-                                        weights, kv, over, required, ram);
-  state->weights_source = weights_source_text (s, e);
+    return g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s in system RAM"),
+                            weights, kv, over, f->required);
+  /* TRANSLATORS: the parts of the required memory, then what stays in system RAM */
+  return g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on the GPU · System RAM %s"),
+                          weights, kv, over, f->required, f->ram);
+}
 
-  /* Required memory */
-  note = NULL;
+/* Required memory, usable memory and the margin. */
+static void
+memory_cards (HrSizeState       *state,
+              const SizeFigures *f)
+{
+  const HrScenario *s = f->s;
+  const HrEstimate *e = f->e;
+  g_autofree char *gb = hr_size_format_gb (e->required_bytes);
+  g_autofree char *phys = hr_size_format_number (s->gpu->memory_gib, 2);
+  char *detail, *note = NULL;
+
   if (s->n_gpus > 1)
     {
       g_autofree char *per = hr_size_format_gib (e->per_gpu_required);
       note = g_strdup_printf (_("%s on the fullest GPU"), per);
     }
   else if (e->system_ram_bytes > 0)
-    note = g_strdup_printf (_("plus %s in system RAM"), ram);
-  {
-    g_autofree char *gb = hr_size_format_gb (e->required_bytes);
-    /* TRANSLATORS: e.g. "75.12 GB (decimal)" */
-    detail = g_strdup_printf (_("%s (decimal)"), gb);
-  }
+    note = g_strdup_printf (_("plus %s in system RAM"), f->ram);
+  /* TRANSLATORS: e.g. "75.12 GB (decimal)" */
+  detail = g_strdup_printf (_("%s (decimal)"), gb);
   card_set (&state->cards[HR_SIZE_CARD_REQUIRED], _("Required memory"),
-            g_strdup (required), detail, note);
+            g_strdup (f->required), detail, note);
 
-  /* Usable memory */
-  phys = hr_size_format_number (s->gpu->memory_gib, 2);
   if (hr_gpu_is_unified (s->gpu))
     {
       g_autofree char *share = format_percent (e->usable_bytes / MAX (e->physical_bytes, 1));
@@ -503,23 +505,29 @@ hr_size_state_from_estimate (HrSizeState      *state,
     detail = g_strdup_printf (_("%d × %s GiB physical"), s->n_gpus, phys);
   else
     detail = g_strdup_printf (_("%s GiB physical"), phys);
-  card_set (&state->cards[HR_SIZE_CARD_USABLE], _("Usable memory"), g_strdup (usable), detail, NULL);
+  card_set (&state->cards[HR_SIZE_CARD_USABLE], _("Usable memory"), g_strdup (f->usable), detail, NULL);
 
-  /* Margin */
   card_set (&state->cards[HR_SIZE_CARD_MARGIN], _("Margin"),
             hr_size_format_margin (e->margin_bytes),
             /* TRANSLATORS: e.g. "87% utilisation" */
-            g_strdup_printf (_("%s utilisation"), util), NULL);
+            g_strdup_printf (_("%s utilisation"), f->util), NULL);
+}
 
-  /* Decode: at the full context window (the scenario's depth) and with an empty context */
-  tps = hr_size_format_tps (e->decode_tps);
-  basis = hr_basis_text (&e->decode_basis);
+/* Decode: at the full context window (the scenario's depth) and with an empty context. */
+static void
+decode_card (HrSizeState       *state,
+             const SizeFigures *f)
+{
+  const HrEstimate *e = f->e;
+  g_autofree char *basis = hr_basis_text (&e->decode_basis);
+  char *detail, *note;
+
   if (isfinite (e->decode_tps_low) && isfinite (e->decode_tps_high))
     {
       g_autofree char *lo = hr_size_format_number (e->decode_tps_low, e->decode_tps_low >= 1000 ? 0 : 1);
       g_autofree char *hi = hr_size_format_number (e->decode_tps_high, e->decode_tps_high >= 1000 ? 0 : 1);
       g_autofree char *range = NULL;
-      if (s->batch > 1 && isfinite (e->aggregate_tps))
+      if (f->s->batch > 1 && isfinite (e->aggregate_tps))
         {
           g_autofree char *agg = hr_size_format_number (e->aggregate_tps, 0);
           /* TRANSLATORS: decode range per sequence and the aggregate over all sequences */
@@ -535,49 +543,56 @@ hr_size_state_from_estimate (HrSizeState      *state,
   if (!isfinite (e->decode_tps))
     detail = g_strdup (_("range unknown"));
   else
-  {
-    g_autofree char *depth = hr_format_context_locale (e->depth);
-    g_autofree char *empty = hr_size_format_tps (e->decode_tps_empty);
-    if (e->depth >= s->context)
-      /* TRANSLATORS: under the decode speed at a full context window, e.g.
-       * "with the 8K context full · ~172.9 tok/s when empty" */
-      detail = g_strdup_printf (_("with the %s context full · %s when empty"), depth, empty);
-    else
-      /* TRANSLATORS: e.g. "with 4K tokens in context · ~172.9 tok/s when empty" */
-      detail = g_strdup_printf (_("with %s tokens in context · %s when empty"), depth, empty);
-  }
-  card_set (&state->cards[HR_SIZE_CARD_DECODE], _("Decode speed"), g_strdup (tps), detail,
-            note);
+    {
+      g_autofree char *depth = hr_format_context_locale (e->depth);
+      g_autofree char *empty = hr_size_format_tps (e->decode_tps_empty);
+      if (e->depth >= f->s->context)
+        /* TRANSLATORS: under the decode speed at a full context window, e.g.
+         * "with the 8K context full · ~172.9 tok/s when empty" */
+        detail = g_strdup_printf (_("with the %s context full · %s when empty"), depth, empty);
+      else
+        /* TRANSLATORS: e.g. "with 4K tokens in context · ~172.9 tok/s when empty" */
+        detail = g_strdup_printf (_("with %s tokens in context · %s when empty"), depth, empty);
+    }
+  card_set (&state->cards[HR_SIZE_CARD_DECODE], _("Decode speed"), g_strdup (f->tps), detail, note);
+}
 
-  /* Prefill */
-  ttft = hr_format_duration_ms (e->ttft_ms);
-  prompt = hr_format_context_locale (s->prompt_tokens);
-  {
-    g_autofree char *pf = NULL;
-    if (isfinite (e->prefill_tps))
-      {
-        g_autofree char *n = hr_size_format_number (e->prefill_tps, 0);
-        pf = g_strdup_printf (_("~%s tok/s"), n);
-      }
-    else
-      pf = g_strdup (_("unknown"));
-    /* TRANSLATORS: time to first token, e.g. "TTFT for a 4K prompt: ~772 ms" */
-    detail = g_strdup_printf (_("TTFT for a %s prompt: %s"), prompt, ttft);
-    card_set (&state->cards[HR_SIZE_CARD_PREFILL], _("Prefill speed"), g_steal_pointer (&pf), detail,
-              hr_basis_text (&e->prefill_basis));
-  }
+static void
+prefill_card (HrSizeState       *state,
+              const SizeFigures *f)
+{
+  g_autofree char *prompt = hr_format_context_locale (f->s->prompt_tokens);
+  g_autofree char *pf = NULL;
 
-  /* Cost */
+  if (isfinite (f->e->prefill_tps))
+    {
+      g_autofree char *n = hr_size_format_number (f->e->prefill_tps, 0);
+      pf = g_strdup_printf (_("~%s tok/s"), n);
+    }
+  else
+    pf = g_strdup (_("unknown"));
+  card_set (&state->cards[HR_SIZE_CARD_PREFILL], _("Prefill speed"), g_steal_pointer (&pf),
+            /* TRANSLATORS: time to first token, e.g. "TTFT for a 4K prompt: ~772 ms" */
+            g_strdup_printf (_("TTFT for a %s prompt: %s"), prompt, f->ttft),
+            hr_basis_text (&f->e->prefill_basis));
+}
+
+static void
+cost_card (HrSizeState      *state,
+           const HrEstimate *e)
+{
+  HrSizeCard *card = &state->cards[HR_SIZE_CARD_COST];
+
   if (isfinite (e->cost_per_mtok_usd))
     {
       g_autofree char *hour = hr_size_format_usd (e->offer_usd_per_hour, 2);
-      card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"),
+      card_set (card, _("Cost per 1M tokens"),
                 hr_size_format_usd (e->cost_per_mtok_usd, 2),
                 /* TRANSLATORS: the cloud offer a cost is based on, e.g. "Vast.ai · 1x A100 80GB SXM at $0.44/h" */
                 g_strdup_printf (_("%s at %s/h"), e->offer_label, hour), NULL);
     }
   else if (e->verdict == HR_VERDICT_EXCEEDS)
-    card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH),
+    card_set (card, _("Cost per 1M tokens"), g_strdup (DASH),
               g_strdup (_("Does not fit on this hardware")), NULL);
   else if (isfinite (e->suggested_cost_per_mtok_usd))
     {
@@ -585,7 +600,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
       g_autofree char *hour = hr_size_format_usd (e->suggested_usd_per_hour, 2);
 
       /* the selected hardware has no price; another GPU's offer is only a labelled suggestion */
-      card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH),
+      card_set (card, _("Cost per 1M tokens"), g_strdup (DASH),
                 /* TRANSLATORS: no price for the selected GPU; the suggestion is another GPU's
                  * cloud offer, e.g. "No cloud offer for this GPU · suggestion on another GPU:
                  * $0.45 with RunPod · 1x A100 80GB SXM" */
@@ -595,14 +610,47 @@ hr_size_state_from_estimate (HrSizeState      *state,
                 g_strdup_printf (_("%s at %s/h, its speed estimated on that GPU"), e->suggested_label, hour));
     }
   else
-    card_set (&state->cards[HR_SIZE_CARD_COST], _("Cost per 1M tokens"), g_strdup (DASH),
+    card_set (card, _("Cost per 1M tokens"), g_strdup (DASH),
               g_strdup (_("No cloud offer for this GPU")), NULL);
+}
+
+void
+hr_size_state_from_estimate (HrSizeState      *state,
+                             const HrScenario *s,
+                             const HrEstimate *e)
+{
+  g_auto(SizeFigures) f = { s, e, NULL };
+
+  g_return_if_fail (state != NULL && s != NULL && e != NULL);
+
+  hr_size_state_clear (state);
+  state->ok = TRUE;
+  state->verdict = e->verdict;
+  state->verdict_css = hr_size_verdict_css (e->verdict);
+  state->verdict_icon = hr_size_verdict_icon (e->verdict);
+  state->verdict_title = g_strdup (hr_verdict_display (e->verdict));
+  state->title = scenario_title (s);
+  state->subtitle = hr_scenario_summary (s);
+
+  f.required = hr_size_format_gib (e->required_bytes);
+  f.usable = hr_size_format_gib (e->usable_bytes);
+  f.util = format_percent (e->utilization);
+  f.ram = hr_size_format_gib (e->system_ram_bytes);
+  f.tps = hr_size_format_tps (e->decode_tps);
+  f.ttft = hr_format_duration_ms (e->ttft_ms);
+  state->verdict_detail = verdict_detail (&f);
+  state->breakdown = breakdown_text (&f);
+  state->weights_source = weights_source_text (s, e);
+  memory_cards (state, &f);
+  decode_card (state, &f);
+  prefill_card (state, &f);
+  cost_card (state, e);
 
   /* Simulator */
   state->simulator_ttft_ms = e->ttft_ms;
   state->simulator_tps = e->decode_tps;
   /* TRANSLATORS: the speed simulator's basis, e.g. "TTFT ~772 ms · ~40.2 tok/s" */
-  state->simulator_status = g_strdup_printf (_("TTFT %s · %s"), ttft, tps);
+  state->simulator_status = g_strdup_printf (_("TTFT %s · %s"), f.ttft, f.tps);
 }
 
 static const HrSizeCardId run_cards[] = { HR_SIZE_CARD_DECODE, HR_SIZE_CARD_PREFILL, HR_SIZE_CARD_COST };
