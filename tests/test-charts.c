@@ -745,12 +745,13 @@ test_export (void)
   g_autofree char *bad = g_build_filename (dir, "chart.gif", NULL);
   g_autofree char *missing = g_build_filename (dir, "no", "such", "dir.png", NULL);
   g_autofree char *rsvg = NULL, *pdftoppm = NULL;
+  const HrChartPage page = { HR_CHART_QUANT, q, NULL, 1200, 700, 1 };
   cairo_surface_t *surface;
 
   g_assert_nonnull (dir);
   quant_fill (q);
 
-  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 1200, 700, 1, &error));
+  g_assert_true (hr_chart_export (&page, png, &error));
   g_assert_no_error (error);
   surface = cairo_image_surface_create_from_png (png);
   g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
@@ -758,8 +759,9 @@ test_export (void)
   g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 700);
   cairo_surface_destroy (surface);
 
-  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, hr_chart_theme_dark (), png2, 1200, 700, 2,
-                                  &error));
+  g_assert_true (hr_chart_export (&(HrChartPage) { HR_CHART_QUANT, q, hr_chart_theme_dark (),
+                                                   1200, 700, 2 },
+                                  png2, &error));
   g_assert_no_error (error);
   surface = cairo_image_surface_create_from_png (png2);
   g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 2400);
@@ -767,14 +769,15 @@ test_export (void)
   cairo_surface_destroy (surface);
 
   /* Replacing an existing file */
-  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 300, 200, 1.5, &error));
+  g_assert_true (hr_chart_export (&(HrChartPage) { HR_CHART_QUANT, q, NULL, 300, 200, 1.5 }, png,
+                                  &error));
   g_assert_no_error (error);
   surface = cairo_image_surface_create_from_png (png);
   g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 450);
   g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 300);
   cairo_surface_destroy (surface);
 
-  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, NULL, svg, 1200, 700, 1, &error));
+  g_assert_true (hr_chart_export (&page, svg, &error));
   g_assert_no_error (error);
   g_assert_true (file_starts_with (svg, "<?xml"));
   {
@@ -784,7 +787,7 @@ test_export (void)
     g_assert_nonnull (strstr (contents, "<svg"));
     g_assert_nonnull (strstr (contents, "width=\"1200pt\""));
   }
-  g_assert_true (hr_chart_export (HR_CHART_QUANT, q, NULL, pdf, 1200, 700, 1, &error));
+  g_assert_true (hr_chart_export (&page, pdf, &error));
   g_assert_no_error (error);
   g_assert_true (file_starts_with (pdf, "%PDF"));
 
@@ -813,30 +816,35 @@ test_export (void)
     g_test_message ("pdftoppm not found: PDF not parsed");
 
   /* Errors, and no temporary file left behind */
-  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, bad, 1200, 700, 1, &error));
+  g_assert_false (hr_chart_export (&page, bad, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_clear_error (&error);
-  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, missing, 1200, 700, 1, &error));
+  g_assert_false (hr_chart_export (&page, missing, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
-  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 0, 700, 1, &error));
+  g_assert_false (hr_chart_export (&(HrChartPage) { HR_CHART_QUANT, q, NULL, 0, 700, 1 }, png,
+                                   &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
-  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 1200, 700, NAN, &error));
+  g_assert_false (hr_chart_export (&(HrChartPage) { HR_CHART_QUANT, q, NULL, 1200, 700, NAN }, png,
+                                   &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
-  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, png, 16000, 16000, 1, &error));
+  g_assert_false (hr_chart_export (&(HrChartPage) { HR_CHART_QUANT, q, NULL, 16000, 16000, 1 }, png,
+                                   &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   /* a directory where the file should go */
-  g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, dir, 100, 100, 1, &error));
+  g_assert_false (hr_chart_export (&(HrChartPage) { HR_CHART_QUANT, q, NULL, 100, 100, 1 }, dir,
+                                   &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_clear_error (&error);
   {
     g_autofree char *sub = g_build_filename (dir, "sub.png", NULL);
 
     g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
-    g_assert_false (hr_chart_export (HR_CHART_QUANT, q, NULL, sub, 100, 100, 1, &error));
+    g_assert_false (hr_chart_export (&(HrChartPage) { HR_CHART_QUANT, q, NULL, 100, 100, 1 }, sub,
+                                     &error));
     g_assert_nonnull (error);
     g_clear_error (&error);
     g_assert_true (g_file_test (sub, G_FILE_TEST_IS_DIR));

@@ -322,7 +322,7 @@ hr_canvas_xaxis (HrCanvas     *c,
 
       if (x < x0 - 0.5 || x > x1 + 0.5)
         continue;
-      hr_canvas_line (c, sx, y_top, sx, y_bottom, lw, &c->theme->grid, NULL, 0);
+      hr_canvas_line (c, sx, y_top, sx, y_bottom, &(HrStroke) { lw, &c->theme->grid });
       hr_canvas_text_measure (c, label, HR_TEXT_LABEL, &w, NULL);
       /* Keep the end labels inside the plot's span and never let two labels touch. */
       x = CLAMP (x, x0 + w / 2 - c->pad * 0.8, x1 - w / 2 + c->pad * 0.8);
@@ -332,8 +332,8 @@ hr_canvas_xaxis (HrCanvas     *c,
                         .y = y_bottom + c->fs * 0.35, .xalign = 0.5, .color = &c->theme->muted });
       prev_right = x + w / 2;
     }
-  hr_canvas_line (c, x0, hr_canvas_snap (c, y_bottom, lw), x1,
-                  hr_canvas_snap (c, y_bottom, lw), lw, &c->theme->axis, NULL, 0);
+  hr_canvas_line (c, x0, hr_canvas_snap (c, y_bottom, lw), x1, hr_canvas_snap (c, y_bottom, lw),
+                  &(HrStroke) { lw, &c->theme->axis });
   if (title != NULL && *title != '\0')
     hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = (x0 + x1) / 2,
                       .y = y_bottom + c->fs * 0.6 + lh, .xalign = 0.5, .max_width = x1 - x0,
@@ -382,7 +382,7 @@ hr_canvas_yaxis (HrCanvas     *c,
       if (y > y_bottom + 0.5 || y < y_top - 0.5)
         continue;
       if (i > 0)
-        hr_canvas_line (c, x0, sy, x1, sy, lw, &c->theme->grid, NULL, 0);
+        hr_canvas_line (c, x0, sy, x1, sy, &(HrStroke) { lw, &c->theme->grid });
       if (y + lh / 2 > prev_top - c->fs * 0.1)
         continue;
       hr_canvas_text (c, axis_label (buf, sizeof buf, axis, format, axis->ticks[i]),
@@ -391,7 +391,7 @@ hr_canvas_yaxis (HrCanvas     *c,
       prev_top = y - lh / 2;
     }
   hr_canvas_line (c, x0, hr_canvas_snap (c, y_bottom, lw), x1, hr_canvas_snap (c, y_bottom, lw),
-                  lw, &c->theme->axis, NULL, 0);
+                  &(HrStroke) { lw, &c->theme->axis });
   if (title != NULL && *title != '\0')
     hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = c->pad,
                       .y = (y_bottom + y_top) / 2, .xalign = 0.5, .max_width = y_bottom - y_top,

@@ -24,10 +24,9 @@ hr_bar_fill (HrCanvas     *c,
              const HrBars *bars,
              const double *values,
              double        y,
-             double        h,
-             gboolean      hatched)
+             double        h)
 {
-  const HrChartRgba *const *colors = bars->colors;
+  gboolean hatched = bars->hatched;
   double start = 0;
 
   for (int s = 0; s < bars->n; s++)
@@ -40,13 +39,13 @@ hr_bar_fill (HrCanvas     *c,
       if (v <= 0)
         continue;
       cairo_rectangle (c->cr, r.x, r.y, r.w, r.h);
-      hr_canvas_set_color (c, colors[s], hatched ? 0.3 : 1.0);
+      hr_canvas_set_color (c, bars->colors[s], hatched ? 0.3 : 1.0);
       cairo_fill (c->cr);
       if (hatched)
-        hr_canvas_hatch (c, &r, colors[s], 1.0, MAX (4.0, c->fs * 0.45));
+        hr_canvas_hatch (c, &r, bars->colors[s], 1.0, MAX (4.0, c->fs * 0.45));
       /* A hairline of background between segments keeps neighbours apart in greyscale. */
       if (start > 0)
-        hr_canvas_line (c, a, y, a, y + h, MAX (c->px, 1.0), &c->theme->background, NULL, 0);
+        hr_canvas_line (c, a, y, a, y + h, &(HrStroke) { MAX (c->px, 1.0), &c->theme->background });
       start += v;
     }
 }
@@ -71,7 +70,7 @@ hr_bar_against (HrCanvas     *c,
       hr_canvas_set_color (c, &c->theme->track, 1.0);
       cairo_fill (c->cr);
     }
-  hr_bar_fill (c, bars, values, y, h, FALSE);
+  hr_bar_fill (c, bars, values, y, h);
   /* Whatever lies beyond the usable line does not fit: hatch it. */
   if (isfinite (usable) && total > usable)
     {
@@ -96,14 +95,14 @@ hr_capacity_lines (HrCanvas     *c,
       double px = hr_canvas_snap (c, hr_axis_map (bars->axis, bars->physical, bars->x0, bars->x1),
                                   lw);
 
-      hr_canvas_line (c, px, top, px, bottom, lw, &c->theme->physical, NULL, 0);
+      hr_canvas_line (c, px, top, px, bottom, &(HrStroke) { lw, &c->theme->physical });
     }
   if (isfinite (bars->usable))
     {
       double ux = hr_canvas_snap (c, hr_axis_map (bars->axis, bars->usable, bars->x0, bars->x1),
                                   lw);
 
-      hr_canvas_line (c, ux, top, ux, bottom, lw, &c->theme->usable, dash_usable, 2);
+      hr_canvas_line (c, ux, top, ux, bottom, &(HrStroke) { lw, &c->theme->usable, dash_usable });
     }
 }
 
@@ -173,8 +172,8 @@ hr_bar_labels (HrCanvas     *c,
       double lx = CLAMP (cx[i], left[i] + c->fs * 0.3, left[i] + w[i] - c->fs * 0.3);
 
       cairo_set_line_cap (c->cr, CAIRO_LINE_CAP_ROUND);
-      hr_canvas_line (c, cx[i], y + h + c->fs * 0.15, lx, ly - c->fs * 0.15, MAX (c->px, 1.0),
-                      &c->theme->axis, NULL, 0);
+      hr_canvas_line (c, cx[i], y + h + c->fs * 0.15, lx, ly - c->fs * 0.15,
+                      &(HrStroke) { MAX (c->px, 1.0), &c->theme->axis });
       cairo_set_line_cap (c->cr, CAIRO_LINE_CAP_BUTT);
       hr_canvas_set_color (c, colors[out[i]], 1.0);
       cairo_rectangle (c->cr, left[i], ly + lh * 0.15, c->fs * 0.2, lh * 0.7);

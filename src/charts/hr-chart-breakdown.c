@@ -307,9 +307,9 @@ draw_bars (Layout *l)
         {
           double values[1] = { l->data->system_ram_gib };
           const HrChartRgba *ram_color[1] = { &c->theme->series[3] };
-          HrBars ram = { &l->axis, l->x0, l->x1, 1, ram_color, NULL, NAN, NAN };
+          HrBars ram = { &l->axis, l->x0, l->x1, 1, ram_color, NULL, NAN, NAN, .hatched = TRUE };
 
-          hr_bar_fill (c, &ram, values, by, l->bar_h, TRUE);
+          hr_bar_fill (c, &ram, values, by, l->bar_h);
         }
     }
   /* One pair of capacity lines across all the device rows */

@@ -360,10 +360,10 @@ legend_swatch (HrCanvas           *c,
     case HR_SWATCH_DOT:
       cairo_set_line_cap (c->cr, item->swatch == HR_SWATCH_DOT ? CAIRO_LINE_CAP_ROUND
                                                                : CAIRO_LINE_CAP_BUTT);
-      hr_canvas_line (c, x, cy, x + sw, cy, MAX (2.0, c->fs * 0.16), item->color,
-                      item->swatch == HR_SWATCH_DASH ? dash
-                      : item->swatch == HR_SWATCH_DOT ? dot : NULL,
-                      item->swatch == HR_SWATCH_LINE ? 0 : 2);
+      hr_canvas_line (c, x, cy, x + sw, cy,
+                      &(HrStroke) { MAX (2.0, c->fs * 0.16), item->color,
+                                    item->swatch == HR_SWATCH_DASH ? dash
+                                    : item->swatch == HR_SWATCH_DOT ? dot : NULL });
       cairo_set_line_cap (c->cr, CAIRO_LINE_CAP_BUTT);
       if (item->marker >= 0)
         hr_canvas_marker (c, item->marker, x + sw / 2, cy, c->fs * 0.55, item->color);
@@ -669,22 +669,19 @@ hr_canvas_rounded_rect (HrCanvas *c,
 }
 
 void
-hr_canvas_line (HrCanvas          *c,
-                double             x0,
-                double             y0,
-                double             x1,
-                double             y1,
-                double             line_width,
-                const HrChartRgba *color,
-                const double      *dashes,
-                int                n_dashes)
+hr_canvas_line (HrCanvas       *c,
+                double          x0,
+                double          y0,
+                double          x1,
+                double          y1,
+                const HrStroke *stroke)
 {
   cairo_t *cr = c->cr;
 
   cairo_save (cr);
-  cairo_set_line_width (cr, line_width);
-  cairo_set_dash (cr, dashes, dashes != NULL ? n_dashes : 0, 0);
-  hr_canvas_set_color (c, color, 1.0);
+  cairo_set_line_width (cr, stroke->width);
+  cairo_set_dash (cr, stroke->dashes, stroke->dashes != NULL ? 2 : 0, 0);
+  hr_canvas_set_color (c, stroke->color, 1.0);
   cairo_move_to (cr, x0, y0);
   cairo_line_to (cr, x1, y1);
   cairo_stroke (cr);
@@ -784,8 +781,8 @@ hr_canvas_draw_marks (HrCanvas      *c,
         {
           double lx = m->xalign > 0.5 ? m->left + m->width : m->left;
 
-          hr_canvas_line (c, lx, y + th * 0.55, m->x, y_bottom, MAX (c->px, 0.75),
-                          &c->theme->axis, NULL, 0);
+          hr_canvas_line (c, lx, y + th * 0.55, m->x, y_bottom,
+                          &(HrStroke) { MAX (c->px, 0.75), &c->theme->axis });
         }
     }
 }

@@ -362,15 +362,15 @@ draw_capacity (const Layout *l)
     hr_canvas_text (c, _("does not fit"), &(HrTextSpec) { .style = HR_TEXT_SMALL,
                       .x = l->x0 + c->fs * 0.5, .y = l->y0 + c->fs * 0.4,
                       .color = &c->theme->exceeds });
-  hr_canvas_line (c, l->x0, hr_canvas_snap (c, uy, lw), l->x1, hr_canvas_snap (c, uy, lw), lw,
-                  &c->theme->usable, dash, 2);
+  hr_canvas_line (c, l->x0, hr_canvas_snap (c, uy, lw), l->x1, hr_canvas_snap (c, uy, lw),
+                  &(HrStroke) { lw, &c->theme->usable, dash });
   if (isfinite (data->physical_gib) && data->physical_gib <= l->yaxis.max
       && data->physical_gib >= l->yaxis.min)
     {
       double py = map_y (l, data->physical_gib);
 
       hr_canvas_line (c, l->x0, hr_canvas_snap (c, py, 1), l->x1, hr_canvas_snap (c, py, 1),
-                      MAX (c->px, 1.0), &c->theme->physical, NULL, 0);
+                      &(HrStroke) { MAX (c->px, 1.0), &c->theme->physical });
     }
 }
 
@@ -383,8 +383,8 @@ draw_marks (const Layout *l)
 
   for (int m = 0; m < l->marks.n; m++)
     hr_canvas_line (c, hr_canvas_snap (c, l->marks.label[m].x, 1), l->y0,
-                    hr_canvas_snap (c, l->marks.label[m].x, 1), l->y1, MAX (c->px, 1.0),
-                    &c->theme->foreground, dots, 2);
+                    hr_canvas_snap (c, l->marks.label[m].x, 1), l->y1,
+                    &(HrStroke) { MAX (c->px, 1.0), &c->theme->foreground, dots });
   hr_canvas_draw_marks (c, &l->marks, l->y0);
 }
 

@@ -140,31 +140,13 @@ set_write_error (GError     **error,
   return FALSE;
 }
 
-static gboolean
-set_cairo_error (GError         **error,
-                 const char      *path,
-                 cairo_status_t   status)
+/* Draws @page into @sink as @format; the first cairo error, if any. */
+static cairo_status_t
+render (const HrChartPage *page,
+        HrChartFormat      format,
+        Sink              *sink)
 {
-  g_autofree char *display = g_filename_display_name (path);
-
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot draw “%s”: %s"), display,
-               cairo_status_to_string (status));
-  return FALSE;
-}
-
-/* Draws into @sink; FALSE with @error on a cairo or write failure. */
-static gboolean
-render (HrChartFormat       format,
-        HrChartKind         kind,
-        const void         *data,
-        const HrChartTheme *theme,
-        int                 width,
-        int                 height,
-        double              scale,
-        Sink               *sink,
-        const char         *path,
-        GError            **error)
-{
+  int width = page->width, height = page->height;
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
@@ -173,13 +155,13 @@ render (HrChartFormat       format,
     {
     case HR_CHART_FORMAT_PNG:
       {
-        int pw = (int) lround (width * scale), ph = (int) lround (height * scale);
+        int pw = (int) lround (width * page->scale), ph = (int) lround (height * page->scale);
 
         surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, pw, ph);
         cr = cairo_create (surface);
         /* Exactly pw × ph device pixels for width × height logical units */
         cairo_scale (cr, (double) pw / width, (double) ph / height);
-        hr_chart_draw (kind, cr, width, height, data, theme);
+        hr_chart_draw (page->kind, cr, width, height, page->data, page->theme);
         status = cairo_status (cr);
         cairo_destroy (cr);
         if (status == CAIRO_STATUS_SUCCESS)
@@ -201,7 +183,7 @@ render (HrChartFormat       format,
           cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Headroom");
         }
       cr = cairo_create (surface);
-      hr_chart_draw (kind, cr, width, height, data, theme);
+      hr_chart_draw (page->kind, cr, width, height, page->data, page->theme);
       status = cairo_status (cr);
       cairo_destroy (cr);
       cairo_surface_finish (surface);
@@ -210,12 +192,29 @@ render (HrChartFormat       format,
       cairo_surface_destroy (surface);
       break;
     }
+  return status;
+}
+
+/* Draws @page into the open temporary file of @sink; FALSE with @error on a cairo or write
+ * failure. */
+static gboolean
+render_to (const HrChartPage  *page,
+           HrChartFormat       format,
+           Sink               *sink,
+           const char         *path,
+           GError            **error)
+{
+  cairo_status_t status = render (page, format, sink);
+  g_autofree char *display = NULL;
 
   if (sink->saved_errno != 0)
     return set_write_error (error, path, sink->saved_errno);
-  if (status != CAIRO_STATUS_SUCCESS)
-    return set_cairo_error (error, path, status);
-  return TRUE;
+  if (status == CAIRO_STATUS_SUCCESS)
+    return TRUE;
+  display = g_filename_display_name (path);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot draw “%s”: %s"), display,
+               cairo_status_to_string (status));
+  return FALSE;
 }
 
 gboolean
@@ -240,22 +239,19 @@ hr_chart_format_from_path (const char    *path,
 }
 
 gboolean
-hr_chart_export (HrChartKind         kind,
-                 const void         *data,
-                 const HrChartTheme *theme,
+hr_chart_export (const HrChartPage  *page,
                  const char         *path,
-                 int                 width,
-                 int                 height,
-                 double              scale,
                  GError            **error)
 {
+  int width = page->width, height = page->height;
+  double scale = page->scale;
   HrChartFormat format;
   g_autofree char *dir = NULL, *base = NULL, *tmp = NULL, *display = NULL;
   Sink sink = { -1, 0 };
   gboolean ok;
 
-  g_return_val_if_fail (hr_chart_info (kind) != NULL, FALSE);
-  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (hr_chart_info (page->kind) != NULL, FALSE);
+  g_return_val_if_fail (page->data != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -302,7 +298,7 @@ hr_chart_export (HrChartKind         kind,
   if (sink.fd < 0)
     return set_write_error (error, path, errno);
 
-  ok = render (format, kind, data, theme, width, height, scale, &sink, path, error);
+  ok = render_to (page, format, &sink, path, error);
   if (ok && fsync (sink.fd) != 0 && errno != EINVAL && errno != EROFS)
     ok = set_write_error (error, path, errno);
   if (close (sink.fd) != 0 && ok)

@@ -21,19 +21,24 @@ typedef enum
 gboolean        hr_chart_format_from_path   (const char         *path,
                                              HrChartFormat      *format);
 
-/* Draws chart @kind from @data (the struct that goes with @kind) into @path, chosen by its
- * extension: a PNG of exactly round(@width × @scale) by round(@height × @scale) pixels, or an
- * SVG / PDF page of @width × @height points (@scale ignored).  Written to a temporary file in
- * the same directory and renamed over @path, so an existing file is never left half-written.
- * G_IO_ERROR_INVALID_ARGUMENT for a bad size or scale, G_IO_ERROR_NOT_SUPPORTED for an
- * unknown extension, the file error otherwise. */
-gboolean        hr_chart_export             (HrChartKind         kind,
-                                             const void         *data,
-                                             const HrChartTheme *theme,
+/* What hr_chart_export draws: chart @kind from @data (the struct that goes with @kind) in
+ * @theme (NULL: light), @width × @height logical units, a PNG at @scale pixels per unit. */
+typedef struct
+{
+  HrChartKind kind;
+  const void *data;
+  const HrChartTheme *theme;
+  int width, height;
+  double scale;
+} HrChartPage;
+
+/* Draws @page into @path, chosen by its extension: a PNG of exactly round(width × scale) by
+ * round(height × scale) pixels, or an SVG / PDF page of width × height points (scale
+ * ignored).  Written to a temporary file in the same directory and renamed over @path, so an
+ * existing file is never left half-written.  G_IO_ERROR_INVALID_ARGUMENT for a bad size or
+ * scale, G_IO_ERROR_NOT_SUPPORTED for an unknown extension, the file error otherwise. */
+gboolean        hr_chart_export             (const HrChartPage  *page,
                                              const char         *path,
-                                             int                 width,
-                                             int                 height,
-                                             double              scale,
                                              GError            **error);
 
 G_END_DECLS

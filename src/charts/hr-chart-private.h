@@ -280,15 +280,21 @@ void            hr_canvas_rounded_rect      (HrCanvas           *c,
                                              double              w,
                                              double              h,
                                              double              radius);
+/* How hr_canvas_line strokes: @width logical units wide, in @color, dashed by the on and off
+ * lengths @dashes[0] and @dashes[1] (NULL: solid). */
+typedef struct
+{
+  double width;
+  const HrChartRgba *color;
+  const double *dashes;
+} HrStroke;
+
 void            hr_canvas_line              (HrCanvas           *c,
                                              double              x0,
                                              double              y0,
                                              double              x1,
                                              double              y1,
-                                             double              line_width,
-                                             const HrChartRgba  *color,
-                                             const double       *dashes,
-                                             int                 n_dashes);
+                                             const HrStroke     *stroke);
 
 /* Stacked horizontal bars ------------------------------------------------------------------ */
 
@@ -308,16 +314,16 @@ typedef struct
   const char *const *names;
   double physical;
   double usable;
+  gboolean hatched;               /* pale and hatched segments: system RAM */
 } HrBars;
 
 /* One bar of @values (non-finite and negative count as 0) from the axis origin, in the band
- * @y … @y + @h, hatched when @hatched. */
+ * @y … @y + @h. */
 void            hr_bar_fill                 (HrCanvas           *c,
                                              const HrBars       *bars,
                                              const double       *values,
                                              double              y,
-                                             double              h,
-                                             gboolean            hatched);
+                                             double              h);
 /* A bar against the capacity: the empty track up to @bars->physical behind it, the segments,
  * and the part beyond @bars->usable hatched as "does not fit". */
 void            hr_bar_against              (HrCanvas           *c,

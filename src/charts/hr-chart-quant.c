@@ -235,8 +235,8 @@ draw_column (const Layout *l,
       hr_canvas_set_color (c, l->colors[s], 1.0);
       cairo_fill (c->cr);
       if (start > 0)
-        hr_canvas_line (c, cx - bar_w / 2, a, cx + bar_w / 2, a, MAX (c->px, 1.0),
-                        &c->theme->background, NULL, 0);
+        hr_canvas_line (c, cx - bar_w / 2, a, cx + bar_w / 2, a,
+                        &(HrStroke) { MAX (c->px, 1.0), &c->theme->background });
       start += v;
     }
   if (isfinite (l->data->usable_gib) && total > l->data->usable_gib)
@@ -299,13 +299,13 @@ draw_capacity (const Layout *l)
       double v = k == 0 ? data->usable_gib : data->physical_gib;
       double lw = MAX (1.5, c->fs * 0.12), ly;
       double pos[2], size[2];
+      HrStroke stroke = k == 0 ? (HrStroke) { lw, &c->theme->usable, dash_usable }
+                               : (HrStroke) { MAX (c->px, 1.0), &c->theme->physical };
 
       if (!isfinite (v) || v > l->yaxis.max)
         continue;
       ly = hr_canvas_snap (c, hr_axis_map (&l->yaxis, v, l->y1, l->y0), lw);
-      hr_canvas_line (c, l->x0, ly, l->x1, ly, k == 0 ? lw : MAX (c->px, 1.0),
-                      k == 0 ? &c->theme->usable : &c->theme->physical,
-                      k == 0 ? dash_usable : NULL, 2);
+      hr_canvas_line (c, l->x0, ly, l->x1, ly, &stroke);
       /* usable below physical: keep the two labels apart */
       pos[0] = hr_axis_map (&l->yaxis, isfinite (data->physical_gib) ? data->physical_gib : v,
                             l->y1, l->y0);

@@ -10,6 +10,26 @@
 
 static const double dash_cloud[] = { 8, 4 };
 
+/* Where everything goes, computed in one step under the header and the summary line. */
+typedef struct
+{
+  HrCanvas *c;
+  const HrChartTco *data;
+  int n;
+  gboolean cloud_known, buy_known;
+  double max_m, max_usd;
+  HrLegendItem legend[2];           /* buy, cloud */
+  char buy_text[HR_CHART_LABEL_LEN + 64], cloud_text[HR_CHART_LABEL_LEN + 64];
+  double legend_h;
+  double end_v[2];                  /* the last known buy and cloud costs */
+  char end_text[2][64];
+  double end_w;
+  double lh, x0, x1, y0, y1;
+  HrAxis xa, ya;
+  HrRect plot;
+  HrMarks marks;                    /* the break-even month */
+} Layout;
+
 static gboolean
 point_ok (const HrChartTco *data,
           int               i,
@@ -21,17 +41,15 @@ point_ok (const HrChartTco *data,
 }
 
 static void
-stroke_series (HrCanvas         *c,
-               const HrChartTco *data,
-               int               n,
-               gboolean          cloud,
-               const HrAxis     *xa,
-               const HrAxis     *ya,
-               const HrRect     *r)
+stroke_series (const Layout *l,
+               gboolean      cloud)
 {
+  HrCanvas *c = l->c;
+  const HrChartTco *data = l->data;
+  const HrRect *r = &l->plot;
   gboolean started = FALSE;
 
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < l->n; i++)
     {
       double x, y;
 
@@ -40,8 +58,8 @@ stroke_series (HrCanvas         *c,
           started = FALSE;
           continue;
         }
-      x = hr_axis_map (xa, data->month[i], r->x, r->x + r->w);
-      y = hr_axis_map (ya, cloud ? data->cloud_usd[i] : data->buy_usd[i], r->y + r->h, r->y);
+      x = hr_axis_map (&l->xa, data->month[i], r->x, r->x + r->w);
+      y = hr_axis_map (&l->ya, cloud ? data->cloud_usd[i] : data->buy_usd[i], r->y + r->h, r->y);
       if (started)
         cairo_line_to (c->cr, x, y);
       else
@@ -60,14 +78,14 @@ stroke_series (HrCanvas         *c,
 
 /* Tints the area between the lines, segment by segment, in the colour of the cheaper one. */
 static void
-fill_gap (HrCanvas         *c,
-          const HrChartTco *data,
-          int               n,
-          const HrAxis     *xa,
-          const HrAxis     *ya,
-          const HrRect     *r)
+fill_gap (const Layout *l)
 {
-  for (int i = 0; i + 1 < n; i++)
+  HrCanvas *c = l->c;
+  const HrChartTco *data = l->data;
+  const HrAxis *xa = &l->xa, *ya = &l->ya;
+  const HrRect *r = &l->plot;
+
+  for (int i = 0; i + 1 < l->n; i++)
     {
       double xa0, xa1, c0, c1, b0, b1;
 
@@ -114,15 +132,15 @@ series_at (const HrChartTco *data,
 
 /* "renting is cheaper" / "buying is cheaper" inside the tinted gap, where it has room. */
 static void
-label_gap (HrCanvas         *c,
-           const HrChartTco *data,
-           int               n,
-           double            m0,
-           double            m1,
-           const HrAxis     *xa,
-           const HrAxis     *ya,
-           const HrRect     *r)
+label_gap (const Layout *l,
+           double        m0,
+           double        m1)
 {
+  HrCanvas *c = l->c;
+  const HrChartTco *data = l->data;
+  const HrAxis *xa = &l->xa, *ya = &l->ya;
+  const HrRect *r = &l->plot;
+  int n = l->n;
   double m = (m0 + m1) / 2, cloud = series_at (data, n, TRUE, m);
   double buy = series_at (data, n, FALSE, m), yc, yb, tw, th, dm;
   const char *text;
@@ -140,9 +158,10 @@ label_gap (HrCanvas         *c,
   dm = (tw / 2 + c->fs * 0.3) / (r->w / (xa->max - xa->min));
   for (int k = -1; k <= 1; k += 2)
     {
-      double ck = series_at (data, n, TRUE, m + k * dm), bk = series_at (data, n, FALSE, m + k * dm);
-      double y_c = hr_axis_map (ya, ck, r->y + r->h, r->y), y_b = hr_axis_map (ya, bk, r->y + r->h,
-                                                                               r->y);
+      double ck = series_at (data, n, TRUE, m + k * dm);
+      double bk = series_at (data, n, FALSE, m + k * dm);
+      double y_c = hr_axis_map (ya, ck, r->y + r->h, r->y);
+      double y_b = hr_axis_map (ya, bk, r->y + r->h, r->y);
 
       if (!isfinite (ck) || !isfinite (bk) || fabs (y_c - y_b) < th * 1.6
           || MIN (y_c, y_b) > (yc + yb) / 2 - th * 0.7 || MAX (y_c, y_b) < (yc + yb) / 2 + th * 0.7)
@@ -153,26 +172,6 @@ label_gap (HrCanvas         *c,
                     .yalign = 0.5,
                     .color = cloud < buy ? &c->theme->series[1] : &c->theme->series[0] });
 }
-
-/* Where everything goes, computed in one step under the header and the summary line. */
-typedef struct
-{
-  HrCanvas *c;
-  const HrChartTco *data;
-  int n;
-  gboolean cloud_known, buy_known;
-  double max_m, max_usd;
-  HrLegendItem legend[2];           /* buy, cloud */
-  char buy_text[HR_CHART_LABEL_LEN + 64], cloud_text[HR_CHART_LABEL_LEN + 64];
-  double legend_h;
-  double end_v[2];                  /* the last known buy and cloud costs */
-  char end_text[2][64];
-  double end_w;
-  double lh, x0, x1, y0, y1;
-  HrAxis xa, ya;
-  HrRect plot;
-  HrMarks marks;                    /* the break-even month */
-} Layout;
 
 static void
 scan_points (Layout *l)
@@ -350,19 +349,19 @@ draw_series (const Layout *l)
   cairo_clip (c->cr);
   if (l->cloud_known && l->buy_known)
     {
-      fill_gap (c, data, l->n, &l->xa, &l->ya, &l->plot);
+      fill_gap (l);
       if (isfinite (be) && be > 0 && be < l->max_m)
         {
-          label_gap (c, data, l->n, 0, be, &l->xa, &l->ya, &l->plot);
-          label_gap (c, data, l->n, be, l->max_m, &l->xa, &l->ya, &l->plot);
+          label_gap (l, 0, be);
+          label_gap (l, be, l->max_m);
         }
       else if (!isnan (be))
-        label_gap (c, data, l->n, 0, l->max_m, &l->xa, &l->ya, &l->plot);
+        label_gap (l, 0, l->max_m);
     }
   if (l->buy_known)
-    stroke_series (c, data, l->n, FALSE, &l->xa, &l->ya, &l->plot);
+    stroke_series (l, FALSE);
   if (l->cloud_known)
-    stroke_series (c, data, l->n, TRUE, &l->xa, &l->ya, &l->plot);
+    stroke_series (l, TRUE);
   cairo_restore (c->cr);
 }
 
@@ -379,7 +378,8 @@ draw_break_even (const Layout *l)
     return;
   mx = l->marks.label[0].x;
   bx = hr_canvas_snap (c, mx, 1);
-  hr_canvas_line (c, bx, l->y0, bx, l->y1, MAX (c->px, 1.0), &c->theme->foreground, dots, 2);
+  hr_canvas_line (c, bx, l->y0, bx, l->y1,
+                  &(HrStroke) { MAX (c->px, 1.0), &c->theme->foreground, dots });
   hr_canvas_draw_marks (c, &l->marks, l->y0);
   cost = series_at (l->data, l->n, TRUE, l->data->break_even_month);
   if (!isfinite (cost))

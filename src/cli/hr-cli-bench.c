@@ -370,8 +370,9 @@ export_context_chart (Ctx   *c,
 {
   g_autoptr(GError) error = NULL;
 
-  if (!hr_chart_export (HR_CHART_CONTEXT, c->context_chart, hr_chart_theme_light (), c->png,
-                        1200, 700, scale, &error))
+  if (!hr_chart_export (&(HrChartPage) { HR_CHART_CONTEXT, c->context_chart,
+                                         hr_chart_theme_light (), 1200, 700, scale },
+                        c->png, &error))
     g_error ("bench: chart export: %s", error->message);
 }
 

@@ -422,10 +422,11 @@ hr_cli_chart (int              argc,
       status = hr_cli_fail (error);
       goto out;
     }
-  if (!hr_chart_export (kind, data,
-                        g_str_equal (o.theme, "dark") ? hr_chart_theme_dark ()
-                                                      : hr_chart_theme_light (),
-                        o.out, o.width, o.height, o.scale, &error))
+  if (!hr_chart_export (&(HrChartPage) { kind, data,
+                                         g_str_equal (o.theme, "dark") ? hr_chart_theme_dark ()
+                                                                       : hr_chart_theme_light (),
+                                         o.width, o.height, o.scale },
+                        o.out, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT)
           || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))

@@ -333,6 +333,7 @@ hr_chart_widget_export (HrChartWidget  *self,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The chart has nothing to export yet"));
       return FALSE;
     }
-  return hr_chart_export (self->kind, self->data, hr_chart_theme_light (), path,
-                          width, height, scale, error);
+  return hr_chart_export (&(HrChartPage) { self->kind, self->data, hr_chart_theme_light (),
+                                           width, height, scale },
+                          path, error);
 }
