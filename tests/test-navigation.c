@@ -567,6 +567,37 @@ test_gpu_pick_resets_count (void)
   hr_test_window_close (window);
 }
 
+/* The bottom view switcher of a narrow window: a wide window has none built (it would only be
+ * styled and measured, hidden), a narrow one shows it with a button for each of the 4 views. */
+static void
+test_switcher_bar (void)
+{
+  const int widths[] = { 1280, 360 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      HrWindow *window = open_window (widths[i], 740);
+      g_autoptr(GPtrArray) bars = g_ptr_array_new ();
+      g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+      AdwViewSwitcherBar *bar;
+      gboolean narrow = widths[i] < 800;
+
+      collect (GTK_WIDGET (window), NULL, ADW_TYPE_VIEW_SWITCHER_BAR, bars);
+      g_assert_cmpuint (bars->len, ==, 1);
+      bar = bars->pdata[0];
+      collect (GTK_WIDGET (bar), NULL, GTK_TYPE_TOGGLE_BUTTON, buttons);
+      g_test_message ("%d px: bar %s, %u buttons", widths[i],
+                      adw_view_switcher_bar_get_reveal (bar) ? "shown" : "hidden", buttons->len);
+      g_assert_cmpint (adw_view_switcher_bar_get_reveal (bar), ==, narrow);
+      g_assert_cmpuint (buttons->len, ==, narrow ? 4 : 0);
+      if (narrow)
+        g_assert_true (GTK_IS_WIDGET (adw_view_switcher_bar_get_stack (bar)));
+      else
+        g_assert_null (adw_view_switcher_bar_get_stack (bar));
+      hr_test_window_close (window);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -580,6 +611,7 @@ main (int   argc,
   g_test_add_func ("/navigation/wheel-scrolls-page", test_wheel_scrolls_page);
   g_test_add_func ("/navigation/narrow", test_narrow);
   g_test_add_func ("/navigation/narrow-every-view", test_narrow_every_view);
+  g_test_add_func ("/navigation/switcher-bar", test_switcher_bar);
   g_test_add_func ("/navigation/shortcuts", test_shortcuts);
   g_test_add_func ("/navigation/menu-tooltips", test_menu_tooltips);
   g_test_add_func ("/navigation/context-step", test_context_step);

@@ -481,9 +481,26 @@ count_paint_cb (GdkFrameClock *clock,
   (*n)++;
 }
 
-/* The first frame leaves out what lies below the fold (the quantization matrix down to the
- * simulator): hidden while it is built and painted, shown after it, once the frame is on
- * screen. */
+typedef struct
+{
+  HrSizeView *view;
+  guint recomputes;  /* the view's recomputes when its first frame was painted */
+  char *title;       /* its title then */
+} FirstPaint;
+
+static void
+first_paint_cb (GdkFrameClock *clock,
+                FirstPaint    *first)
+{
+  if (first->title != NULL)
+    return;
+  first->recomputes = hr_size_view_get_n_recomputes (first->view);
+  first->title = g_strdup (gtk_label_get_text (first->view->title_label));
+}
+
+/* The first frame shows the figures (not empty cards filled a frame later), and leaves out
+ * what lies below the fold (the quantization matrix down to the simulator): hidden while it
+ * is built and painted, shown after it, once the frame is on screen. */
 static void
 test_first_frame_defers (void)
 {
@@ -492,20 +509,27 @@ test_first_frame_defers (void)
   GtkWidget *below = GTK_WIDGET (view->matrix_group);
   GtkWidget *simulator = gtk_widget_get_ancestor (GTK_WIDGET (view->simulator), ADW_TYPE_PREFERENCES_GROUP);
   GdkFrameClock *clock;
+  FirstPaint first = { view, 0, NULL };
   guint painted = 0;
-  gulong id;
+  gulong id, first_id;
 
   g_assert_false (gtk_widget_get_visible (below));
   g_assert_false (gtk_widget_get_visible (simulator));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view->context_chart)));   /* above it */
   gtk_widget_realize (GTK_WIDGET (window));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  first_id = g_signal_connect (clock, "after-paint", G_CALLBACK (first_paint_cb), &first);
   id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &painted);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_false (gtk_widget_get_visible (below));
   while (painted == 0)
     g_main_context_iteration (NULL, TRUE);
   g_signal_handler_disconnect (clock, id);
+  g_signal_handler_disconnect (clock, first_id);
+  g_test_message ("first frame: %u recomputes, title “%s”", first.recomputes, first.title);
+  g_assert_cmpuint (first.recomputes, ==, 1);
+  g_assert_true (g_str_has_prefix (first.title, "GLM-4.5-Air"));
+  g_free (first.title);
   g_assert_true (gtk_widget_get_visible (below));
   g_assert_true (gtk_widget_get_visible (simulator));
   hr_test_wait_size_view (view);

@@ -194,6 +194,18 @@ join_catalog_load (GThread     *thread,
   return load->catalog;
 }
 
+/* GTK reads the icon theme's index (some 750 folders) at the first icon lookup: a worker does
+ * it while the window is built, and the window's first lookup waits for it if need be.
+ * GtkIconTheme takes lookups from other threads once it is set up on this one. */
+static gpointer
+load_icon_theme_thread (gpointer data)
+{
+  g_autoptr(GtkIconTheme) theme = data;
+
+  gtk_icon_theme_has_icon (theme, "open-menu-symbolic");
+  return NULL;
+}
+
 static void
 hr_application_startup (GApplication *app)
 {
@@ -211,6 +223,8 @@ hr_application_startup (GApplication *app)
   loader = g_thread_new ("hr-catalog", load_catalog_thread, &load);
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
+  g_thread_unref (g_thread_new ("hr-icon-theme", load_icon_theme_thread,
+                                g_object_ref (gtk_icon_theme_get_for_display (gdk_display_get_default ()))));
 
   self->settings = g_settings_new (APP_ID);
   g_signal_connect_object (self->settings, "changed::color-scheme",

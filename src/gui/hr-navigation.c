@@ -230,3 +230,21 @@ hr_navigation_quiet_menu_tooltips (void)
       g_once_init_leave (&done, 1);
     }
 }
+
+static void
+create_menu_cb (GtkMenuButton *button,
+                gpointer       model)
+{
+  if (gtk_menu_button_get_menu_model (button) == NULL)
+    gtk_menu_button_set_menu_model (button, model);
+}
+
+void
+hr_navigation_menu_on_demand (GtkMenuButton *button,
+                              GMenuModel    *model)
+{
+  g_return_if_fail (GTK_IS_MENU_BUTTON (button));
+  g_return_if_fail (G_IS_MENU_MODEL (model));
+
+  gtk_menu_button_set_create_popup_func (button, create_menu_cb, g_object_ref (model), g_object_unref);
+}

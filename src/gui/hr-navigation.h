@@ -31,4 +31,9 @@ GtkWidget *hr_navigation_cycle_panes    (GtkWidget     *root,
  * item).  For every GtkMenuButton of the process; call once, before the first window. */
 void       hr_navigation_quiet_menu_tooltips (void);
 
+/* Gives @button the menu @model when it is first opened: a menu built at start-up is a
+ * popover of a few dozen widgets that no frame shows until then. */
+void       hr_navigation_menu_on_demand (GtkMenuButton *button,
+                                         GMenuModel    *model);
+
 G_END_DECLS

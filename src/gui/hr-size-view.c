@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-navigation.h"
 #include "hr-picker-items.h"
 #include "hr-units.h"
 
@@ -419,6 +420,23 @@ hr_size_view_finalize (GObject *object)
   G_OBJECT_CLASS (hr_size_view_parent_class)->finalize (object);
 }
 
+/* The charts' export buttons, each with its menu (built when first opened) */
+static const struct
+{
+  const char *button;
+  const char *menu;
+} export_menus[] = {
+  { "breakdown_export_button", "breakdown_export_menu" },
+  { "context_export_button", "context_export_menu" },
+};
+
+static gpointer
+template_child (HrSizeView *self,
+                const char *name)
+{
+  return gtk_widget_get_template_child (GTK_WIDGET (self), HR_TYPE_SIZE_VIEW, name);
+}
+
 static void
 hr_size_view_class_init (HrSizeViewClass *klass)
 {
@@ -479,6 +497,11 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, diagnosis_box);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, launch_box);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, simulator);
+  for (guint i = 0; i < G_N_ELEMENTS (export_menus); i++)
+    {
+      gtk_widget_class_bind_template_child_full (widget_class, export_menus[i].button, FALSE, 0);
+      gtk_widget_class_bind_template_child_full (widget_class, export_menus[i].menu, FALSE, 0);
+    }
   gtk_widget_class_bind_template_callback_full (widget_class, "matrix_row_activated_cb",
                                                 G_CALLBACK (hr_size_view_matrix_row_activated));
   gtk_widget_class_bind_template_callback (widget_class, quant_row_activated_cb);
@@ -509,6 +532,9 @@ hr_size_view_init (HrSizeView *self)
 
   hr_size_view_build_results (self);
   hide_below_fold (self);
+  for (guint i = 0; i < G_N_ELEMENTS (export_menus); i++)
+    hr_navigation_menu_on_demand (template_child (self, export_menus[i].button),
+                                  template_child (self, export_menus[i].menu));
   g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
 
   self->context_tokens = (gint64) gtk_adjustment_get_value (self->context_adjustment);
@@ -554,7 +580,9 @@ hr_size_view_set_session (HrSizeView *self,
   g_signal_connect_object (session, "notify::backend", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "advice-changed", G_CALLBACK (advice_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::advising", G_CALLBACK (advising_changed_cb), self, G_CONNECT_SWAPPED);
-  schedule_recompute (self);
+  /* the first figures now, before the window is first laid out: its first frame shows them */
+  g_clear_handle_id (&self->recompute_id, g_source_remove);
+  recompute_cb (self);
 }
 
 HrSession *

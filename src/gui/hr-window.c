@@ -30,6 +30,7 @@ struct _HrWindow
   AdwViewStack *stack;
   HrSizeView *size_view;
   GtkMenuButton *menu_button;
+  GMenuModel *primary_menu;
   GtkToggleButton *sidebar_button;
 
   AdwFlap *flap;              /* the visible view's scenario sidebar, if it has one */
@@ -81,11 +82,15 @@ static void
 update_switcher (HrWindow *self)
 {
   gboolean several = count_views (self) > 1;
+  gboolean bar = several && adw_view_switcher_title_get_title_visible (self->switcher_title);
 
   /* one view needs no switcher: the title says "Headroom" */
   adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title, several);
-  adw_view_switcher_bar_set_reveal (self->switcher_bar,
-                                    several && adw_view_switcher_title_get_title_visible (self->switcher_title));
+  /* the bottom bar gets its buttons when it is first shown (a narrow window): hidden, they
+   * would still be built, styled and measured for every first frame */
+  if (bar && adw_view_switcher_bar_get_stack (self->switcher_bar) == NULL)
+    adw_view_switcher_bar_set_stack (self->switcher_bar, self->stack);
+  adw_view_switcher_bar_set_reveal (self->switcher_bar, bar);
 }
 
 static void update_sidebar_button (HrWindow *self);
@@ -517,6 +522,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, size_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
   gtk_widget_class_bind_template_callback (widget_class, visible_view_changed_cb);
 
@@ -547,6 +553,7 @@ hr_window_init (HrWindow *self)
   hr_navigation_guard_wheel (GTK_WINDOW (self));
   hr_navigation_mark_pane (GTK_WIDGET (self->header_bar));
   hr_navigation_mark_pane (GTK_WIDGET (self->switcher_bar));
+  hr_navigation_menu_on_demand (self->menu_button, self->primary_menu);
 
   g_signal_connect_object (self->switcher_title, "notify::title-visible",
                            G_CALLBACK (title_visible_cb), self, G_CONNECT_SWAPPED);
