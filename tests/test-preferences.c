@@ -580,7 +580,7 @@ static void
 test_shortcuts (void)
 {
   HrWindow *window = hr_test_window_open (app);
-  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/headroomapp/Headroom/gtk/help-overlay.ui");
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/headroomapp/Headroom/hr-shortcuts-window.ui");
   g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) overlay = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -684,6 +684,33 @@ test_close_and_quit (void)
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
 }
 
+/* The shortcuts window is built when first asked for (Ctrl+? or the main menu), not with every
+ * window; shown, it stays over its window, and a second time is the same window. */
+static void
+test_shortcuts_on_demand (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay");
+  GtkShortcutsWindow *shortcuts;
+
+  g_assert_cmpstr (accels[0], ==, "<Control>question");
+  g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
+  hr_test_spin (100);
+  shortcuts = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+  g_assert_nonnull (shortcuts);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (shortcuts)));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (shortcuts)) == GTK_WINDOW (window));
+  gtk_window_close (GTK_WINDOW (shortcuts));
+  hr_test_spin (100);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (shortcuts)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
+  g_assert_true (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) == shortcuts);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (shortcuts)));
+  gtk_window_close (GTK_WINDOW (shortcuts));
+  hr_test_window_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -705,6 +732,7 @@ main (int   argc,
   g_test_add_func ("/preferences/token", test_token);
   g_test_add_func ("/preferences/about", test_about);
   g_test_add_func ("/preferences/shortcuts", test_shortcuts);
+  g_test_add_func ("/preferences/shortcuts-on-demand", test_shortcuts_on_demand);
   g_test_add_func ("/preferences/close-and-quit", test_close_and_quit);
 
   ret = g_test_run ();

@@ -256,6 +256,9 @@ hr_application_startup (GApplication *app)
                                          (const char *[]) { "<Control>comma", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.refresh-prices",
                                          (const char *[]) { "<Control>r", NULL });
+  /* the window's keyboard shortcuts (hr-window.c builds them on demand) */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
+                                         (const char *[]) { "<Control>question", NULL });
   /* the window's importer ("import.*", hr-import.c): a GGUF file or a config.json */
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "import.open-file",
                                          (const char *[]) { "<Control>o", NULL });

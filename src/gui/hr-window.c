@@ -327,6 +327,27 @@ show_view_action (GtkWidget  *widget,
     adw_view_stack_set_visible_child (self->stack, adw_view_stack_page_get_child (page));
 }
 
+/* Ctrl+?: the keyboard shortcuts, built when first asked for */
+static void
+show_shortcuts_activated (GSimpleAction *action,
+                          GVariant      *parameter,
+                          gpointer       user_data)
+{
+  GtkApplicationWindow *window = user_data;
+  GtkShortcutsWindow *shortcuts = gtk_application_window_get_help_overlay (window);
+
+  if (shortcuts == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/headroomapp/Headroom/hr-shortcuts-window.ui");
+
+      shortcuts = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      /* modal over this window, hidden (not destroyed) when closed */
+      gtk_application_window_set_help_overlay (window, shortcuts);
+    }
+  gtk_window_present (GTK_WINDOW (shortcuts));
+}
+
 static void
 set_narrow (HrWindow *self,
             gboolean  narrow)
@@ -554,6 +575,13 @@ hr_window_init (HrWindow *self)
   hr_navigation_mark_pane (GTK_WIDGET (self->header_bar));
   hr_navigation_mark_pane (GTK_WIDGET (self->switcher_bar));
   hr_navigation_menu_on_demand (self->menu_button, self->primary_menu);
+  {
+    /* GtkApplicationWindow keeps this action when the shortcuts window comes */
+    g_autoptr(GSimpleAction) shortcuts = g_simple_action_new ("show-help-overlay", NULL);
+
+    g_signal_connect_object (shortcuts, "activate", G_CALLBACK (show_shortcuts_activated), self, 0);
+    g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (shortcuts));
+  }
 
   g_signal_connect_object (self->switcher_title, "notify::title-visible",
                            G_CALLBACK (title_visible_cb), self, G_CONNECT_SWAPPED);
