@@ -35,6 +35,14 @@ typedef struct
   int bytes_per_block;
 } FileType;
 
+/* The document whose entries are being read. */
+typedef struct
+{
+  const char *file;
+  JsonArray *entries;
+  GArray *types;           /* FileType the document declares (quants.json) */
+} Document;
+
 static void
 file_type_clear (gpointer data)
 {
@@ -48,7 +56,6 @@ file_type_clear (gpointer data)
 
 static gboolean
 parse_arch (const HrEntry *model_entry,
-            JsonObject    *arch,
             HrModel       *model,
             GError       **error)
 {
@@ -56,10 +63,14 @@ parse_arch (const HrEntry *model_entry,
     { "layers", HR_FIELD_COUNT, MODEL (n_layers), TRUE, 1, 10000 },
   };
   g_autofree char *label = g_strdup_printf ("%s, arch", model_entry->label);
-  const HrEntry sub = { model_entry->file, label };
-  const HrEntry *entry = &sub;
+  HrEntry arch = { model_entry->file, label, NULL };
+  const HrEntry *entry = &arch;
+  JsonNode *node;
 
-  if (!hr_entry_read_fields (entry, arch, layers, G_N_ELEMENTS (layers), model, error))
+  if (!hr_entry_read_node (model_entry, "arch", TRUE, JSON_NODE_OBJECT, &node, error))
+    return FALSE;
+  arch.object = json_node_get_object (node);
+  if (!hr_entry_read_fields (entry, layers, G_N_ELEMENTS (layers), model, error))
     return FALSE;
 
   {
@@ -88,7 +99,7 @@ parse_arch (const HrEntry *model_entry,
       { "ffn_ungated", HR_FIELD_BOOL, MODEL (ffn_ungated) },
     };
 
-    if (!hr_entry_read_fields (entry, arch, fields, G_N_ELEMENTS (fields), model, error))
+    if (!hr_entry_read_fields (entry, fields, G_N_ELEMENTS (fields), model, error))
       return FALSE;
   }
 
@@ -104,7 +115,6 @@ parse_arch (const HrEntry *model_entry,
 /* One of kv_groups: its kind, layer count and cache shape. */
 static gboolean
 parse_kv_group (const HrEntry *entry,
-                JsonObject    *object,
                 HrLayerGroup  *group,
                 GError       **error)
 {
@@ -116,7 +126,7 @@ parse_kv_group (const HrEntry *entry,
   };
   g_autofree char *kind = NULL;
 
-  if (!hr_entry_read_string (entry, object, "kind", TRUE, 16, &kind, error))
+  if (!hr_entry_read_string (entry, "kind", TRUE, 16, &kind, error))
     return FALSE;
   if (!hr_layer_kind_from_string (kind, &group->kind))
     {
@@ -124,7 +134,7 @@ parse_kv_group (const HrEntry *entry,
                       _("must be full, sliding, chunked, mla or recurrent, not “%s”"), kind);
       return FALSE;
     }
-  if (!hr_entry_read_fields (entry, object, layers, G_N_ELEMENTS (layers), group, error))
+  if (!hr_entry_read_fields (entry, layers, G_N_ELEMENTS (layers), group, error))
     return FALSE;
 
   if (group->kind == HR_LAYER_RECURRENT)
@@ -133,7 +143,7 @@ parse_kv_group (const HrEntry *entry,
         { "state_bytes", HR_FIELD_BYTES, GROUP (state_bytes), TRUE, 0, 1e12 },
       };
 
-      if (!hr_entry_read_fields (entry, object, state, G_N_ELEMENTS (state), group, error))
+      if (!hr_entry_read_fields (entry, state, G_N_ELEMENTS (state), group, error))
         return FALSE;
       {
         /* Part of the state; absent (NAN) is the model's 0, not known. */
@@ -141,7 +151,7 @@ parse_kv_group (const HrEntry *entry,
           { "conv_bytes", HR_FIELD_BYTES, GROUP (conv_bytes), FALSE, 0, group->state_bytes },
         };
 
-        if (!hr_entry_read_fields (entry, object, conv, G_N_ELEMENTS (conv), group, error))
+        if (!hr_entry_read_fields (entry, conv, G_N_ELEMENTS (conv), group, error))
           return FALSE;
         if (!isfinite (group->conv_bytes))
           group->conv_bytes = 0;
@@ -155,17 +165,16 @@ parse_kv_group (const HrEntry *entry,
       { "v_dim", HR_FIELD_COUNT, GROUP (v_dim), group->kind != HR_LAYER_MLA, 0, 65536 },
     };
 
-    if (!hr_entry_read_fields (entry, object, shape, G_N_ELEMENTS (shape), group, error))
+    if (!hr_entry_read_fields (entry, shape, G_N_ELEMENTS (shape), group, error))
       return FALSE;
   }
   if (group->kind == HR_LAYER_SLIDING || group->kind == HR_LAYER_CHUNKED)
-    return hr_entry_read_fields (entry, object, window, G_N_ELEMENTS (window), group, error);
+    return hr_entry_read_fields (entry, window, G_N_ELEMENTS (window), group, error);
   return TRUE;
 }
 
 static gboolean
 parse_kv_groups (const HrEntry *entry,
-                 JsonObject    *object,
                  HrModel       *model,
                  GError       **error)
 {
@@ -174,7 +183,7 @@ parse_kv_groups (const HrEntry *entry,
   guint n;
   gint64 layer_sum = 0;
 
-  if (!hr_entry_read_node (entry, object, "kv_groups", TRUE, JSON_NODE_ARRAY, &node, error))
+  if (!hr_entry_read_node (entry, "kv_groups", TRUE, JSON_NODE_ARRAY, &node, error))
     return FALSE;
   array = json_node_get_array (node);
   n = json_array_get_length (array);
@@ -187,11 +196,10 @@ parse_kv_groups (const HrEntry *entry,
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *label = g_strdup_printf ("%s, kv_groups[%u]", entry->label, i);
-      const HrEntry sub = { entry->file, label };
+      HrEntry sub = { entry->file, label, NULL };
       HrLayerGroup group = { 0 };
-      JsonObject *g = hr_entry_array_object (&sub, array, i, error);
 
-      if (g == NULL || !parse_kv_group (&sub, g, &group, error))
+      if (!hr_entry_at (&sub, array, i, error) || !parse_kv_group (&sub, &group, error))
         return FALSE;
       layer_sum += group.count;
       hr_model_add_layers (model, &group);
@@ -217,7 +225,6 @@ static const HrField size_fields[] = {
 
 static gboolean
 parse_sizes (const HrEntry *entry,
-             JsonObject    *object,
              HrModel       *model,
              GError       **error)
 {
@@ -225,7 +232,7 @@ parse_sizes (const HrEntry *entry,
   JsonArray *array;
   guint n;
 
-  if (!hr_entry_read_node (entry, object, "sizes", FALSE, JSON_NODE_ARRAY, &node, error))
+  if (!hr_entry_read_node (entry, "sizes", FALSE, JSON_NODE_ARRAY, &node, error))
     return FALSE;
   if (node == NULL)
     return TRUE;
@@ -240,15 +247,14 @@ parse_sizes (const HrEntry *entry,
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *label = g_strdup_printf ("%s, sizes[%u]", entry->label, i);
-      const HrEntry sub = { entry->file, label };
-      JsonObject *size = hr_entry_array_object (&sub, array, i, error);
+      HrEntry sub = { entry->file, label, NULL };
       g_autofree char *quant = NULL;
       HrQuantSize found = { NULL };
       gboolean ok;
 
-      if (size == NULL)
+      if (!hr_entry_at (&sub, array, i, error))
         return FALSE;
-      ok = hr_entry_read_string (&sub, size, "quant", TRUE, 32, &quant, error);
+      ok = hr_entry_read_string (&sub, "quant", TRUE, 32, &quant, error);
       if (ok && !hr_catalog_is_slug (quant, TRUE))
         {
           hr_entry_error (error, &sub, "quant", _("must be letters, digits and - . _ + only"));
@@ -259,7 +265,7 @@ parse_sizes (const HrEntry *entry,
           hr_entry_error (error, &sub, "quant", _("“%s” is listed twice"), quant);
           ok = FALSE;
         }
-      ok = ok && hr_entry_read_fields (&sub, size, size_fields, G_N_ELEMENTS (size_fields), &found,
+      ok = ok && hr_entry_read_fields (&sub, size_fields, G_N_ELEMENTS (size_fields), &found,
                                        error);
       if (ok)
         hr_model_add_size (model, quant, found.bytes, found.source);
@@ -329,38 +335,29 @@ static const HrField model_extent[] = {
 };
 
 static gpointer
-parse_model (const char  *file,
-             JsonArray   *array,
-             guint        index,
-             GArray      *types,
-             GError     **error)
+parse_model (const Document  *doc,
+             guint            index,
+             GError         **error)
 {
   g_autoptr(HrModel) model = hr_model_new ();
-  HrEntry entry = { file, NULL };
-  JsonObject *object;
-  JsonNode *arch;
+  HrEntry entry = { doc->file, NULL, NULL };
   gboolean ok;
 
-  object = hr_entry_open (&entry, "model", array, index, FALSE, &model->id, error);
-  ok = object != NULL;
-  ok = ok && hr_entry_read_fields (&entry, object, model_fields, G_N_ELEMENTS (model_fields),
-                                   model, error);
+  ok = hr_entry_open (&entry, "model", doc->entries, index, FALSE, &model->id, error);
+  ok = ok && hr_entry_read_fields (&entry, model_fields, G_N_ELEMENTS (model_fields), model, error);
 
-  ok = ok && hr_entry_read_fields (&entry, object, model_params, G_N_ELEMENTS (model_params),
-                                   model, error);
+  ok = ok && hr_entry_read_fields (&entry, model_params, G_N_ELEMENTS (model_params), model, error);
   if (ok && isfinite (model->total_params) && isfinite (model->active_params) &&
       model->active_params > model->total_params)
     {
       hr_entry_error (error, &entry, "active_params_b", _("exceeds total_params_b"));
       ok = FALSE;
     }
-  ok = ok && hr_entry_read_fields (&entry, object, model_extent, G_N_ELEMENTS (model_extent),
-                                   model, error);
+  ok = ok && hr_entry_read_fields (&entry, model_extent, G_N_ELEMENTS (model_extent), model, error);
 
-  ok = ok && hr_entry_read_node (&entry, object, "arch", TRUE, JSON_NODE_OBJECT, &arch, error);
-  ok = ok && parse_arch (&entry, json_node_get_object (arch), model, error);
-  ok = ok && parse_kv_groups (&entry, object, model, error);
-  ok = ok && parse_sizes (&entry, object, model, error);
+  ok = ok && parse_arch (&entry, model, error);
+  ok = ok && parse_kv_groups (&entry, model, error);
+  ok = ok && parse_sizes (&entry, model, error);
 
   g_free (entry.label);
   if (!ok)
@@ -406,45 +403,40 @@ static const HrField gpu_sources[] = {
 };
 
 static gpointer
-parse_gpu (const char  *file,
-           JsonArray   *array,
-           guint        index,
-           GArray      *types,
-           GError     **error)
+parse_gpu (const Document  *doc,
+           guint            index,
+           GError         **error)
 {
   g_autoptr(HrGpu) gpu = hr_gpu_new ();
   g_autofree char *form = NULL;
   g_autofree char *backend = NULL;
-  HrEntry entry = { file, NULL };
-  JsonObject *object;
+  HrEntry entry = { doc->file, NULL, NULL };
   gboolean ok;
 
-  object = hr_entry_open (&entry, "GPU", array, index, FALSE, &gpu->id, error);
-  ok = object != NULL;
-  ok = ok && hr_entry_read_fields (&entry, object, gpu_names, G_N_ELEMENTS (gpu_names), gpu, error);
+  ok = hr_entry_open (&entry, "GPU", doc->entries, index, FALSE, &gpu->id, error);
+  ok = ok && hr_entry_read_fields (&entry, gpu_names, G_N_ELEMENTS (gpu_names), gpu, error);
 
-  ok = ok && hr_entry_read_string (&entry, object, "form", TRUE, 32, &form, error);
+  ok = ok && hr_entry_read_string (&entry, "form", TRUE, 32, &form, error);
   if (ok && !hr_gpu_form_from_string (form, &gpu->form))
     {
       hr_entry_error (error, &entry, "form",
                       _("must be consumer, workstation, datacenter or unified, not “%s”"), form);
       ok = FALSE;
     }
-  ok = ok && hr_entry_read_string (&entry, object, "backend", TRUE, 32, &backend, error);
+  ok = ok && hr_entry_read_string (&entry, "backend", TRUE, 32, &backend, error);
   if (ok && !hr_backend_from_string (backend, &gpu->backend))
     {
       hr_entry_error (error, &entry, "backend", _("“%s” is not a known backend"), backend);
       ok = FALSE;
     }
 
-  ok = ok && hr_entry_read_fields (&entry, object, gpu_specs, G_N_ELEMENTS (gpu_specs), gpu, error);
+  ok = ok && hr_entry_read_fields (&entry, gpu_specs, G_N_ELEMENTS (gpu_specs), gpu, error);
   if (ok && isfinite (gpu->unified_share) && gpu->form != HR_FORM_UNIFIED)
     {
       hr_entry_error (error, &entry, "unified_share", _("is only for unified-memory machines"));
       ok = FALSE;
     }
-  ok = ok && hr_entry_read_fields (&entry, object, gpu_sources, G_N_ELEMENTS (gpu_sources), gpu,
-                                   error);
+  ok = ok && hr_entry_read_fields (&entry, gpu_sources, G_N_ELEMENTS (gpu_sources), gpu, error);
 
   g_free (entry.label);
   if (!ok)
@@ -508,14 +500,12 @@ parse_ggml_types (const char  *file,
   for (guint i = 0; i < n; i++)
     {
       FileType type = { NULL, 0, 0, 0 };
-      HrEntry entry = { file, NULL };
-      JsonObject *object;
+      HrEntry entry = { file, NULL, NULL };
       gboolean ok;
 
       hr_entry_set_label (&entry, "ggml type", i, NULL);
-      object = hr_entry_array_object (&entry, array, i, error);
-      ok = object != NULL;
-      ok = ok && hr_entry_read_string (&entry, object, "name", TRUE, 16, &type.name, error);
+      ok = hr_entry_at (&entry, array, i, error);
+      ok = ok && hr_entry_read_string (&entry, "name", TRUE, 16, &type.name, error);
       if (ok && !hr_catalog_is_slug (type.name, TRUE))
         {
           hr_entry_error (error, &entry, "name", _("must be letters, digits and - . _ + only"));
@@ -528,7 +518,7 @@ parse_ggml_types (const char  *file,
           hr_entry_error (error, &entry, "name", _("is listed twice"));
           ok = FALSE;
         }
-      ok = ok && hr_entry_read_fields (&entry, object, type_fields, G_N_ELEMENTS (type_fields),
+      ok = ok && hr_entry_read_fields (&entry, type_fields, G_N_ELEMENTS (type_fields),
                                        &type, error);
       g_free (entry.label);
       if (!ok)
@@ -551,25 +541,20 @@ static const HrField mix_fields[] = {
 };
 
 static gpointer
-parse_mix (const char  *file,
-           JsonArray   *array,
-           guint        index,
-           GArray      *types,
-           GError     **error)
+parse_mix (const Document  *doc,
+           guint            index,
+           GError         **error)
 {
   g_autoptr(HrQuantMix) mix = g_new0 (HrQuantMix, 1);
-  HrEntry entry = { file, NULL };
-  JsonObject *object;
+  HrEntry entry = { doc->file, NULL, NULL };
   gboolean ok;
 
-  object = hr_entry_open (&entry, "quant", array, index, TRUE, &mix->id, error);
-  ok = object != NULL;
-  ok = ok && hr_entry_read_fields (&entry, object, mix_fields, G_N_ELEMENTS (mix_fields), mix,
-                                   error);
+  ok = hr_entry_open (&entry, "quant", doc->entries, index, TRUE, &mix->id, error);
+  ok = ok && hr_entry_read_fields (&entry, mix_fields, G_N_ELEMENTS (mix_fields), mix, error);
 
   if (ok && mix->default_type != NULL)
     {
-      const FileType *ftype = find_file_type (types, mix->default_type);
+      const FileType *ftype = find_file_type (doc->types, mix->default_type);
       const HrGgmlType *gtype = ftype == NULL ? hr_ggml_type_lookup (mix->default_type) : NULL;
 
       if (ftype == NULL && gtype == NULL)
@@ -621,11 +606,9 @@ check_duplicates (const char  *file,
 }
 
 /* How to read one kind of entry. */
-typedef gpointer (*ParseFunc) (const char  *file,
-                               JsonArray   *array,
-                               guint        index,
-                               GArray      *types,
-                               GError     **error);
+typedef gpointer (*ParseFunc) (const Document  *doc,
+                               guint            index,
+                               GError         **error);
 
 typedef struct
 {
@@ -664,6 +647,7 @@ load_entries (HrCatalog         *catalog,
   g_autoptr(GArray) types = NULL;
   JsonObject *root;
   JsonArray *array;
+  Document doc;
 
   g_return_val_if_fail (catalog != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -678,10 +662,11 @@ load_entries (HrCatalog         *catalog,
   if (kind->ggml_types && !parse_ggml_types (kind->file, root, types, error))
     return FALSE;
 
+  doc = (Document) { kind->file, array, types };
   parsed = g_ptr_array_new_with_free_func (kind->free);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
-      gpointer item = kind->parse (kind->file, array, i, types, error);
+      gpointer item = kind->parse (&doc, i, error);
 
       if (item == NULL)
         return FALSE;

@@ -27,11 +27,12 @@ struct _HrCatalog
   HrPricing *pricing;
 };
 
-/* Names the entry being read, for error messages. */
+/* The entry being read: its object, and its name for error messages. */
 typedef struct
 {
   const char *file;   /* "models.json" */
   char *label;        /* "model “glm-4.5-air”", or "model #3" before the id is known */
+  JsonObject *object; /* borrowed from the document; NULL until opened */
 } HrEntry;
 
 /* Models, GPUs and quantizations all begin with their id. */
@@ -74,7 +75,8 @@ void        hr_entry_error             (GError       **error,
                                         const char    *field,
                                         const char    *format,
                                         ...) G_GNUC_PRINTF (4, 5);
-JsonObject *hr_entry_array_object      (const HrEntry *entry,
+/* Points @entry at element @index of @array, which must be an object. */
+gboolean    hr_entry_at                (HrEntry       *entry,
                                         JsonArray     *array,
                                         guint          index,
                                         GError       **error);
@@ -102,15 +104,13 @@ typedef struct
   double max;
 } HrField;
 
-/* Reads @fields in order into @target; the first bad one is the error. */
+/* Reads @fields of @entry's object in order into @target; the first bad one is the error. */
 gboolean    hr_entry_read_fields       (const HrEntry *entry,
-                                        JsonObject    *object,
                                         const HrField *fields,
                                         guint          n_fields,
                                         gpointer       target,
                                         GError       **error);
 gboolean    hr_entry_read_string       (const HrEntry *entry,
-                                        JsonObject    *object,
                                         const char    *field,
                                         gboolean       required,
                                         guint          max_chars,
@@ -119,15 +119,14 @@ gboolean    hr_entry_read_string       (const HrEntry *entry,
 /* The member @field as a JSON object or array (@type) in *@out; NULL when absent and not
  * @required. */
 gboolean    hr_entry_read_node         (const HrEntry *entry,
-                                        JsonObject    *object,
                                         const char    *field,
                                         gboolean       required,
                                         JsonNodeType   type,
                                         JsonNode     **out,
                                         GError       **error);
-/* Entry @index of @array, labelled "@what #n" until its "id" is read into *@id, then
- * "@what “id”".  NULL when it is not an object or the id is missing or not a slug. */
-JsonObject *hr_entry_open              (HrEntry       *entry,
+/* Points @entry at entry @index of @array, labelled "@what #n" until its "id" is read into
+ * *@id, then "@what “id”".  FALSE when it is not an object or the id is missing or not a slug. */
+gboolean    hr_entry_open              (HrEntry       *entry,
                                         const char    *what,
                                         JsonArray     *array,
                                         guint          index,

@@ -202,13 +202,12 @@ hr_catalog_member (JsonObject *object,
 /* The member @field in *@out, NULL when absent: an error only when it is @required. */
 static gboolean
 read_member (const HrEntry *entry,
-             JsonObject    *object,
              const char    *field,
              gboolean       required,
              JsonNode     **out,
              GError       **error)
 {
-  *out = hr_catalog_member (object, field);
+  *out = hr_catalog_member (entry->object, field);
   if (*out == NULL && required)
     {
       hr_entry_error (error, entry, field, _("is missing"));
@@ -219,7 +218,6 @@ read_member (const HrEntry *entry,
 
 gboolean
 hr_entry_read_string (const HrEntry *entry,
-                      JsonObject    *object,
                       const char    *field,
                       gboolean       required,
                       guint          max_chars,
@@ -230,7 +228,7 @@ hr_entry_read_string (const HrEntry *entry,
   const char *str;
 
   *out = NULL;
-  if (!read_member (entry, object, field, required, &node, error))
+  if (!read_member (entry, field, required, &node, error))
     return FALSE;
   if (node == NULL)
     return TRUE;
@@ -323,7 +321,6 @@ read_real (const HrEntry *entry,
  * gint64 (absent: 0). */
 static gboolean
 read_numeric (const HrEntry *entry,
-              JsonObject    *object,
               const HrField *field,
               gpointer       out,
               GError       **error)
@@ -333,7 +330,7 @@ read_numeric (const HrEntry *entry,
   JsonNode *node;
   GType type;
 
-  if (!read_member (entry, object, field->name, field->required, &node, error))
+  if (!read_member (entry, field->name, field->required, &node, error))
     return FALSE;
   type = node != NULL ? json_node_get_value_type (node) : G_TYPE_INVALID;
   if (node != NULL && type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
@@ -358,12 +355,11 @@ read_numeric (const HrEntry *entry,
 
 static gboolean
 read_bool (const HrEntry *entry,
-           JsonObject    *object,
            const HrField *field,
            gboolean      *out,
            GError       **error)
 {
-  JsonNode *node = hr_catalog_member (object, field->name);
+  JsonNode *node = hr_catalog_member (entry->object, field->name);
 
   *out = FALSE;
   if (node == NULL)
@@ -381,14 +377,13 @@ read_bool (const HrEntry *entry,
  * @required. */
 gboolean
 hr_entry_read_node (const HrEntry *entry,
-                    JsonObject    *object,
                     const char    *field,
                     gboolean       required,
                     JsonNodeType   type,
                     JsonNode     **out,
                     GError       **error)
 {
-  if (!read_member (entry, object, field, required, out, error))
+  if (!read_member (entry, field, required, out, error))
     return FALSE;
   if (*out != NULL && JSON_NODE_TYPE (*out) != type)
     {
@@ -419,9 +414,9 @@ hr_catalog_is_slug (const char *str,
   return TRUE;
 }
 
-/* Entry @index of @array, labelled "@what #n" until its "id" is read into *@id, then
- * "@what “id”".  NULL when it is not an object or the id is missing or not a slug. */
-JsonObject *
+/* Points @entry at entry @index of @array, labelled "@what #n" until its "id" is read into
+ * *@id, then "@what “id”".  FALSE when it is not an object or the id is missing or not a slug. */
+gboolean
 hr_entry_open (HrEntry     *entry,
                const char  *what,
                JsonArray   *array,
@@ -431,40 +426,40 @@ hr_entry_open (HrEntry     *entry,
                GError     **error)
 {
   g_autofree char *read = NULL;
-  JsonObject *object;
 
   hr_entry_set_label (entry, what, index, NULL);
-  object = hr_entry_array_object (entry, array, index, error);
-  if (object == NULL ||
-      !hr_entry_read_string (entry, object, "id", TRUE, MAX_ID_CHARS, &read, error))
-    return NULL;
+  if (!hr_entry_at (entry, array, index, error) ||
+      !hr_entry_read_string (entry, "id", TRUE, MAX_ID_CHARS, &read, error))
+    return FALSE;
   if (!hr_catalog_is_slug (read, allow_upper))
     {
       hr_entry_error (error, entry, "id",
                       allow_upper ? _("must be letters, digits and - . _ + only")
                                   : _("must be a lower-case slug (a-z, 0-9, - . _ +)"));
-      return NULL;
+      return FALSE;
     }
   hr_entry_set_label (entry, what, index, read);
   *id = g_steal_pointer (&read);
-  return object;
+  return TRUE;
 }
 
-JsonObject *
-hr_entry_array_object (const HrEntry *entry,
-                       JsonArray     *array,
-                       guint          index,
-                       GError       **error)
+gboolean
+hr_entry_at (HrEntry   *entry,
+             JsonArray *array,
+             guint      index,
+             GError   **error)
 {
   JsonNode *node = json_array_get_element (array, index);
 
+  entry->object = NULL;
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
                    _("%s: %s must be an object"), entry->file, entry->label);
-      return NULL;
+      return FALSE;
     }
-  return json_node_get_object (node);
+  entry->object = json_node_get_object (node);
+  return TRUE;
 }
 
 static gboolean
@@ -503,7 +498,6 @@ translate_label (char **label)
 
 static gboolean
 read_field (const HrEntry *entry,
-            JsonObject    *object,
             const HrField *field,
             gpointer       out,
             GError       **error)
@@ -511,24 +505,24 @@ read_field (const HrEntry *entry,
   switch (field->type)
     {
     case HR_FIELD_STRING:
-      return hr_entry_read_string (entry, object, field->name, field->required,
-                                   (guint) field->max, out, error);
+      return hr_entry_read_string (entry, field->name, field->required, (guint) field->max, out,
+                                   error);
     case HR_FIELD_LABEL:
-      if (!hr_entry_read_string (entry, object, field->name, field->required,
-                                 (guint) field->max, out, error))
+      if (!hr_entry_read_string (entry, field->name, field->required, (guint) field->max, out,
+                                 error))
         return FALSE;
       translate_label (out);
       return TRUE;
     case HR_FIELD_CONFIDENCE:
-      return hr_entry_read_string (entry, object, field->name, FALSE, 16, out, error) &&
+      return hr_entry_read_string (entry, field->name, FALSE, 16, out, error) &&
              check_confidence (entry, *(char **) out, error);
     case HR_FIELD_NUMBER:
     case HR_FIELD_BYTES:
     case HR_FIELD_COUNT:
     case HR_FIELD_INT64:
-      return read_numeric (entry, object, field, out, error);
+      return read_numeric (entry, field, out, error);
     case HR_FIELD_BOOL:
-      return read_bool (entry, object, field, out, error);
+      return read_bool (entry, field, out, error);
     default:
       g_return_val_if_reached (FALSE);
     }
@@ -536,14 +530,13 @@ read_field (const HrEntry *entry,
 
 gboolean
 hr_entry_read_fields (const HrEntry *entry,
-                      JsonObject    *object,
                       const HrField *fields,
                       guint          n_fields,
                       gpointer       target,
                       GError       **error)
 {
   for (guint i = 0; i < n_fields; i++)
-    if (!read_field (entry, object, &fields[i], (guint8 *) target + fields[i].offset, error))
+    if (!read_field (entry, &fields[i], (guint8 *) target + fields[i].offset, error))
       return FALSE;
   return TRUE;
 }
