@@ -1,7 +1,8 @@
 /* hr-test-window.h — what the window tests under Xvfb share
  *
- * Spinning the main loop for a while or until a view is idle (with a 30 s limit that fails the
- * test rather than hanging it), opening and closing a window, finding a widget by type.
+ * Spinning the main loop until a view is idle, a condition holds or the layout has settled
+ * (with a 60 s limit that fails the test rather than hanging it), opening and closing a
+ * window, finding a widget by type.
  */
 #pragma once
 
@@ -29,9 +30,17 @@ void       hr_test_spin                (guint           ms);
 /* Runs whatever is pending, without blocking. */
 void       hr_test_flush               (void);
 /* Iterates while @busy (@data) says so, then lays out the frame that shows the result; fails
- * the test after 30 s. */
+ * the test after 60 s. */
 void       hr_test_wait_while          (HrTestBusyFunc  busy,
                                         gpointer        data);
+/* Iterates until @ready (@data) says so; fails the test after 60 s, naming @what. */
+void       hr_test_wait_until          (HrTestBusyFunc  ready,
+                                        gpointer        data,
+                                        const char     *what);
+/* Iterates until @widget is mapped and its window's layout has settled: frames drawn in a
+ * row with every widget where the frame before left it (what a fixed wait only hopes for on
+ * a loaded machine); fails the test after 60 s. Asks for the frames it watches. */
+void       hr_test_wait_settled        (GtkWidget      *widget);
 /* Until the Size view has recomputed everything. */
 void       hr_test_wait_size_view      (HrSizeView     *view);
 /* A new window of @app, presented, its Size view idle. */

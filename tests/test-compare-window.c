@@ -420,8 +420,7 @@ test_session_views (void)
   window = hr_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
   size = hr_window_get_size_view (window);
-  while (hr_size_view_is_busy (size))
-    g_main_context_iteration (NULL, TRUE);
+  hr_test_wait_size_view (size);
   g_assert_null (hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_COMPARE_VIEW));
   g_assert_null (hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_FINETUNE_VIEW));
   g_assert_null (hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_CLOUD_VIEW));

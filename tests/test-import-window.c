@@ -64,6 +64,7 @@ static struct
   HrTestServer *http;
   GHashTable *routes;   /* read-only once the server runs */
   guint64 tensor_bytes; /* of the GGUF it serves */
+  int n_held;           /* requests it holds unanswered (atomic: the server's thread adds) */
 } server;
 
 static void
@@ -152,6 +153,7 @@ server_cb (SoupServer        *soup_server,
       break;
     case SERVE_NEVER:
       soup_server_message_pause (msg);
+      g_atomic_int_inc (&server.n_held);
       break;
     default:
       g_assert_not_reached ();
@@ -178,6 +180,19 @@ server_stop (void)
 {
   g_clear_pointer (&server.http, hr_test_server_stop);
   g_clear_pointer (&server.routes, g_hash_table_unref);
+}
+
+static gboolean
+one_more_held (gpointer before)
+{
+  return g_atomic_int_get (&server.n_held) > GPOINTER_TO_INT (before);
+}
+
+/* Until the server holds one more request than @before unanswered: the fetch is on its way. */
+static void
+wait_held (int before)
+{
+  hr_test_wait_until (one_more_held, GINT_TO_POINTER (before), "the request to reach the server");
 }
 
 static char *
@@ -737,6 +752,7 @@ test_gguf_url (void)
   guint n_models = hr_catalog_n_models (app_catalog ());
   const HrScenario *s;
   const HrEstimate *e;
+  int held;
 
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
   hr_fetch_dialog_set_text (dialog, "ftp://example.org/model.gguf");
@@ -768,8 +784,9 @@ test_gguf_url (void)
   dialog = open_fetch_dialog (window, "import.gguf-url");
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
   hr_fetch_dialog_set_text (dialog, slow);
+  held = g_atomic_int_get (&server.n_held);
   g_assert_true (hr_fetch_dialog_submit (dialog));
-  hr_test_spin (100);
+  wait_held (held);
   g_assert_true (hr_import_is_busy (hr_window_get_import (window)));
   gtk_window_close (GTK_WINDOW (dialog));
   wait_idle (window);
@@ -777,10 +794,10 @@ test_gguf_url (void)
   g_assert_nonnull (strstr (last_message (window), "Read "));  /* no new message */
 
   /* and closing the window stops one started without a dialog */
+  held = g_atomic_int_get (&server.n_held);
   hr_import_open_gguf_url (hr_window_get_import (window), slow);
-  hr_test_spin (100);
+  wait_held (held);
   hr_test_window_close (window);
-  hr_test_spin (100);
 }
 
 static HrGpuEditor *

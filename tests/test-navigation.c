@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "hr-application.h"
+#include "hr-compare-view.h"
+#include "hr-finetune-view.h"
 #include "hr-navigation.h"
 #include "hr-picker.h"
 #include "hr-test-window.h"
@@ -14,6 +16,31 @@
 #include "hr-window.h"
 
 static HrApplication *app;
+
+/* Whether the view on show still computes something (asking builds no other view). */
+static gboolean
+shown_view_busy (gpointer data)
+{
+  HrWindow *window = data;
+  GtkWidget *stack = gtk_widget_get_parent (GTK_WIDGET (hr_window_get_size_view (window)));
+  GtkWidget *view = adw_view_stack_get_visible_child (ADW_VIEW_STACK (stack));
+
+  if (HR_IS_SIZE_VIEW (view))
+    return hr_size_view_is_busy (HR_SIZE_VIEW (view));
+  if (HR_IS_COMPARE_VIEW (view))
+    return hr_compare_view_is_busy (HR_COMPARE_VIEW (view));
+  if (HR_IS_FINETUNE_VIEW (view))
+    return hr_finetune_view_is_busy (HR_FINETUNE_VIEW (view));
+  return FALSE;
+}
+
+/* Until the view on show has computed everything and the window's layout has settled. */
+static void
+wait_shown (HrWindow *window)
+{
+  hr_test_wait_while (shown_view_busy, window);
+  hr_test_wait_settled (GTK_WIDGET (window));
+}
 
 static HrWindow *
 open_window (int width,
@@ -23,8 +50,7 @@ open_window (int width,
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
-  hr_test_wait_size_view (hr_window_get_size_view (window));
-  hr_test_spin (100);
+  wait_shown (window);
   return window;
 }
 
@@ -244,7 +270,7 @@ test_narrow (void)
   /* a long error toast wraps in a narrow window instead of widening it (it asked for 635 px) */
   hr_toast_show_text (GTK_WIDGET (window), "Prices not updated: Could not connect to 127.0.0.1: "
                       "Connection refused, and the last good prices stay in use", HR_TOAST_ERROR);
-  hr_test_spin (300);
+  hr_test_wait_settled (GTK_WIDGET (window));
   g_assert_cmpint (min_width (GTK_WIDGET (window)), <=, 380);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 380);
   for (GtkWidget *view = gtk_widget_get_first_child (stack); view; view = gtk_widget_get_next_sibling (view))
@@ -282,7 +308,7 @@ test_narrow (void)
     collect (GTK_WIDGET (hr_window_get_size_view (window)), "adaptive-cards", 0, boxes);
     g_assert_cmpuint (boxes->len, ==, 1);
     g_assert_false (gtk_flow_box_get_homogeneous (boxes->pdata[0]));
-    hr_test_spin (300);
+    hr_test_wait_settled (boxes->pdata[0]);
     for (GtkWidget *c = gtk_widget_get_first_child (boxes->pdata[0]); c; c = gtk_widget_get_next_sibling (c))
       {
         int natural, narrowest;
@@ -299,7 +325,7 @@ test_narrow (void)
 
   /* Fine-tune: the method table's row names stay beside it, outside its sideways scroller */
   g_assert_true (hr_window_set_visible_view (window, "finetune"));
-  hr_test_spin (500);
+  wait_shown (window);
   {
     GtkWidget *ft = adw_view_stack_get_visible_child (ADW_VIEW_STACK (stack));
     g_autoptr(GPtrArray) ft_grids = g_ptr_array_new ();
@@ -313,7 +339,6 @@ test_narrow (void)
     g_assert_nonnull (gtk_grid_get_child_at (ft_grids->pdata[0], 0, 1));   /* "Weights" */
     g_assert_null (gtk_grid_get_child_at (ft_grids->pdata[1], 0, 1));
     /* each name stands level with its row */
-    hr_test_spin (1000);
     for (int r = 0; gtk_grid_get_child_at (ft_grids->pdata[0], 0, r) != NULL; r++)
       {
         GtkWidget *name = gtk_grid_get_child_at (ft_grids->pdata[0], 0, r);
@@ -330,7 +355,7 @@ test_narrow (void)
 
   /* Compare: the row names' grid is not inside the scroller the GPU columns move in */
   g_assert_true (hr_window_set_visible_view (window, "compare"));
-  hr_test_spin (200);
+  wait_shown (window);
   g_assert_false (gtk_widget_get_visible (button));  /* no scenario sidebar there */
   compare = adw_view_stack_get_visible_child (ADW_VIEW_STACK (stack));
   collect (compare, "compare-table", 0, grids);
@@ -345,7 +370,6 @@ test_narrow (void)
     g_assert_false (gtk_widget_is_ancestor (names, sideways));
     g_assert_true (gtk_widget_get_parent (names) == gtk_widget_get_parent (sideways));
     /* each name stands level with its row */
-    hr_test_spin (1000);
     for (int r = 0; gtk_grid_get_child_at (GTK_GRID (names), 0, r) != NULL; r++)
       {
         GtkWidget *cell = gtk_grid_get_child_at (GTK_GRID (table), 1, r);
@@ -395,13 +419,13 @@ test_menu_tooltips (void)
       main_menu = buttons->pdata[i];
   g_assert_nonnull (main_menu);
   gtk_menu_button_popup (main_menu);
-  hr_test_spin (100);
+  hr_test_wait_settled (GTK_WIDGET (gtk_menu_button_get_popover (main_menu)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (main_menu))));
   /* (no GtkTooltip to fill: the query must not get as far as filling it) */
   g_signal_emit_by_name (main_menu, "query-tooltip", 10, 10, FALSE, NULL, &shown);
   g_assert_false (shown);
   gtk_menu_button_popdown (main_menu);
-  hr_test_spin (100);
+  hr_test_wait_settled (GTK_WIDGET (main_menu));
   g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (main_menu)));
   g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (main_menu)), ==, "Main Menu");
   hr_test_window_close (window);
@@ -470,7 +494,6 @@ test_narrow_every_view (void)
 
       g_settings_set_string (settings, "last-view", views[i]);
       window = open_window (360, 740);
-      hr_test_spin (500);
       g_assert_cmpstr (hr_window_get_visible_view (window), ==, views[i]);
       g_test_message ("opened on %s: the content needs %d px, the window is %d px", views[i],
                       content_min_width (window), gtk_widget_get_width (GTK_WIDGET (window)));
@@ -480,7 +503,7 @@ test_narrow_every_view (void)
       for (guint j = 0; j < G_N_ELEMENTS (views); j++)
         {
           g_assert_true (hr_window_set_visible_view (window, views[j]));
-          hr_test_spin (300);
+          wait_shown (window);
           g_test_message ("then %s: %d px", views[j], content_min_width (window));
           g_assert_cmpint (content_min_width (window), <=, 360);
         }
@@ -503,7 +526,6 @@ test_shortcuts (void)
       g_autofree char *accel = g_strdup_printf ("<Alt>%d", i + 1);
 
       g_assert_true (press_shortcut (window, accel));
-      hr_test_spin (50);
       g_assert_cmpstr (hr_window_get_visible_view (window), ==, views[i]);
     }
   g_assert_cmpstrv (actions, ((const char *[]) { "import.open-file", NULL }));

@@ -414,14 +414,26 @@ lookup_done_cb (GObject      *object,
   g_assert_cmpint (place, ==, **token ? HR_HUB_TOKEN_SETTINGS : HR_HUB_TOKEN_NONE);
 }
 
+static gboolean
+is_set (gpointer pointer)
+{
+  return *(gpointer *) pointer != NULL;
+}
+
+/* Whether @entry shows some text. */
+static gboolean
+has_text (gpointer entry)
+{
+  return *gtk_editable_get_text (GTK_EDITABLE (entry)) != '\0';
+}
+
 static char *
 lookup_token (GSettings *settings)
 {
   char *token = NULL;
 
   hr_hub_token_lookup_async (settings, NULL, lookup_done_cb, &token);
-  while (token == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  hr_test_wait_until (is_set, &token, "the token lookup");
   return token;
 }
 
@@ -452,8 +464,7 @@ test_token (void)
   hr_test_window_close (prefs);
   prefs = open_preferences (window);
   row = child (prefs, "token_row");
-  for (int i = 0; i < 200 && *gtk_editable_get_text (GTK_EDITABLE (row)) == '\0'; i++)
-    g_main_context_iteration (NULL, TRUE);
+  hr_test_wait_until (has_text, row, "the stored token in the new window's row");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "hf_test_token");
 
   gtk_editable_set_text (GTK_EDITABLE (row), "");

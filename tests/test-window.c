@@ -382,9 +382,17 @@ test_picker_search (void)
 
   /* Ctrl+F opens the model search */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find-model", NULL));
-  hr_test_spin (50);
+  hr_test_wait_settled (GTK_WIDGET (window));
   hr_picker_popdown (models);
   hr_test_window_close (window);
+}
+
+static gboolean
+search_focused (gpointer data)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (data));
+
+  return GTK_IS_TEXT (focus) && gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY) != NULL;
 }
 
 /* The quantization picker: every quant once, grouped by format family; typing "q5" leaves
@@ -434,7 +442,7 @@ test_quant_search (void)
   /* the row opens the list with the search entry focused (Alt+Q, Enter or a click on the row) */
   g_assert_nonnull (row);
   g_signal_emit_by_name (row, "activated");
-  hr_test_spin (100);
+  hr_test_wait_until (search_focused, window, "the quantization search entry to take the focus");
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (GTK_IS_TEXT (focus));
   g_assert_nonnull (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY));
@@ -538,6 +546,12 @@ test_first_frame_defers (void)
   hr_test_window_close (window);
 }
 
+static gboolean
+shows_a_token (gpointer data)
+{
+  return hr_speed_simulator_get_n_shown (data) > 0;
+}
+
 static void
 test_simulator (void)
 {
@@ -545,7 +559,8 @@ test_simulator (void)
   HrSpeedSimulator *sim = hr_size_view_get_simulator (hr_window_get_size_view (window));
   g_autoptr(GPtrArray) tokens = hr_speed_simulator_tokenize ("Memory is the first wall");
   gboolean timed_out = FALSE;
-  guint id;
+  guint id, all, shown;
+  gint64 start;
 
   g_assert_cmpuint (tokens->len, ==, 7);
   g_assert_cmpstr (g_ptr_array_index (tokens, 0), ==, "Memo");
@@ -560,15 +575,22 @@ test_simulator (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (timed_out);
   g_source_remove (id);
-  g_assert_cmpuint (hr_speed_simulator_get_n_shown (sim), >, 200);
+  all = hr_speed_simulator_get_n_shown (sim);
+  g_assert_cmpuint (all, >, 200);
 
-  /* stop halfway */
+  /* stop halfway, at 10 tokens a second: no more than the time it ran allows (give or take
+   * a frame), and nothing more once stopped */
   hr_speed_simulator_set_rate (sim, 10, 5, "slow");
+  start = g_get_monotonic_time ();
   hr_speed_simulator_start (sim);
-  hr_test_spin (300);
+  hr_test_wait_until (shows_a_token, sim, "the simulator's first token");
   hr_speed_simulator_stop (sim);
   g_assert_false (hr_speed_simulator_get_running (sim));
-  g_assert_cmpuint (hr_speed_simulator_get_n_shown (sim), <=, 3);
+  shown = hr_speed_simulator_get_n_shown (sim);
+  g_assert_cmpuint (shown, <=, floor ((g_get_monotonic_time () - start) / 1e6 * 10 + 1) + 1);
+  g_assert_cmpuint (shown, <, all);
+  hr_test_wait_settled (GTK_WIDGET (sim));
+  g_assert_cmpuint (hr_speed_simulator_get_n_shown (sim), ==, shown);
   hr_test_window_close (window);
 }
 
@@ -692,7 +714,7 @@ test_window_state (void)
   g_assert_true (hr_window_set_visible_view (window, "compare"));
   g_assert_true (hr_window_set_visible_view (window, "size"));
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
-  hr_test_spin (100);
+  hr_test_wait_settled (GTK_WIDGET (window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL));
   while (g_main_context_iteration (NULL, FALSE))
     ;
