@@ -54,6 +54,21 @@ def pump(seconds):
         time.sleep(0.02)
 
 
+def wait_until(cond, timeout=30.0):
+    """Pumps until cond() holds (True) or @timeout seconds pass (False): on a loaded machine
+    the app answers late, so the test waits on what it needs, not for a fixed time."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            if cond():
+                return True
+        except GLib.Error:
+            pass
+        if time.monotonic() > end:
+            return False
+        pump(0.02)
+
+
 def walk(node, depth=0, maxdepth=80):
     if node is None or depth > maxdepth:
         return
@@ -108,12 +123,45 @@ def key(keysym_name, mods=()):
     pump(0.15)
 
 
-def type_text(text):
-    """Typed key by key (lower case, digits, space, '.', '-', '/', '_' are keysyms as they are)."""
+def type_text(text, field=None):
+    """Typed key by key (lower case, digits, space, '.', '-', '/', '_' are keysyms as they are)
+    into @field (default: the field the focus went to); returns once the field shows it all."""
+    field = field or focused_field()
     for c in text:
         Atspi.generate_keyboard_event(ord(c), None, Atspi.KeySynthType.PRESSRELEASE | Atspi.KeySynthType.SYM)
         pump(0.03)
-    pump(0.5)
+    if field is None or not wait_until(lambda: field_text(field).endswith(text), 30):
+        print(f"# the field does not show '{text}': {field_text(field) if field else 'no field'}", file=tap)
+
+
+def focused_field():
+    """The text field the focus went to last, while it has it, or None."""
+    for node in reversed(focus_log[-3:]):
+        try:
+            if node.get_state_set().contains(Atspi.StateType.FOCUSED) and node.get_text_iface() is not None:
+                return node
+        except GLib.Error:
+            pass
+    return None
+
+
+def field_text(node):
+    try:
+        return Atspi.Text.get_text(node, 0, Atspi.Text.get_character_count(node)) or ""
+    except GLib.Error:
+        return ""
+
+
+def open_field(keysym_name, mods=()):
+    """Presses the key that opens a search or a file name field, and waits until a field has
+    the focus (30 s at most): the field, or None."""
+    n = len(focus_log)
+    key(keysym_name, mods)
+    wait_until(lambda: len(focus_log) > n and focused_field() is not None, 30)
+    field = focused_field()
+    if field is None:
+        print(f"# no text field took the focus after {'+'.join(list(mods) + [keysym_name])}", file=tap)
+    return field
 
 
 KEYSYMS = {"Control_L": 0xffe3, "Shift_L": 0xffe1, "Tab": 0xff09, "Return": 0xff0d,
@@ -219,19 +267,16 @@ def run(proc, exportdir):
     check("its window is there", frame is not None)
     listener = Atspi.EventListener.new(focused_cb)
     listener.register("object:state-changed:focused")
-    pump(2.0)
+    # keys go to the window once a widget in it has the focus
+    if find(frame, lambda n: n.get_state_set().contains(Atspi.StateType.FOCUSED), 30) is None:
+        print("# nothing in the window has the focus yet", file=tap)
 
     # -- pick a model and a GPU by typing, read the verdict --
-    key("f", ["Control_L"])
-    pump(0.5)
+    open_field("f", ["Control_L"])
     type_text("llama 3.1 8b instruct")
-    pump(1.0)
     key("Return")
-    pump(1.0)
-    key("g", ["Control_L"])
-    pump(0.5)
+    open_field("g", ["Control_L"])
     type_text("rtx 4090 24gb")
-    pump(1.0)
     key("Return")
     verdict, required = cli_verdict("llama-3.1-8b", "rtx-4090-24gb")
     title = find(frame, lambda n: "Llama 3.1 8B Instruct on RTX 4090 24GB" in name_of(n), 15)
@@ -242,10 +287,8 @@ def run(proc, exportdir):
           f"expected '{verdict}. … {required} …'")
 
     # -- pick a quantization by typing: Alt+Q opens the list, "q5", Enter picks Q5_K_M --
-    key("q", ["Alt_L"])
-    pump(0.5)
+    open_field("q", ["Alt_L"])
     type_text("q5")
-    pump(1.0)
     key("Return")
     verdict, required = cli_verdict("llama-3.1-8b", "rtx-4090-24gb", "Q5_K_M")
     subtitle = find(frame, lambda n: name_of(n).startswith("Q5_K_M · "), 15)
@@ -301,6 +344,8 @@ def run(proc, exportdir):
         for _ in range(3):
             Atspi.generate_mouse_event(x, y, "b5c")
             pump(0.2)
+        # the page scrolls as the wheel events arrive: wait for it to move, not a fixed time
+        wait_until(lambda: scale.get_extents(Atspi.CoordType.WINDOW).y < y_before, 30)
         after = spin.get_value_iface().get_current_value() if spin.get_value_iface() else None
         y_after = scale.get_extents(Atspi.CoordType.WINDOW).y
         check("the wheel over the context slider leaves the context", before is not None and before == after,
@@ -322,15 +367,13 @@ def run(proc, exportdir):
     dialog = find(app, lambda n: name_of(n) == "Export Chart", 15)
     check("Ctrl+E opens the export dialog", dialog is not None)
     if dialog is not None:
-        pump(1.0)
+        # the file name field has the focus once the chooser is up
+        name = find(dialog, lambda n: n.get_state_set().contains(Atspi.StateType.FOCUSED)
+                    and n.get_text_iface() is not None, 30)
         key("a", ["Control_L"])
-        type_text(target)
+        type_text(target, name)
         key("Return")
-        for _ in range(50):
-            if os.path.exists(target):
-                break
-            pump(0.2)
-        ok = os.path.exists(target)
+        ok = wait_until(lambda: os.path.exists(target), 30)
         with open(target, "rb") if ok else open(os.devnull, "rb") as f:
             magic = f.read(8)
         check("the chart is exported as a PNG", ok and magic == b"\x89PNG\r\n\x1a\n", target)
