@@ -41,7 +41,7 @@ test_format (void)
   g_autofree char *h = hr_size_format_context (131072);
   g_autofree char *i = hr_size_format_context (5000);
   g_autofree char *j = hr_size_format_tps (40.2);
-  g_autofree char *j2 = hr_size_format_tps (2712.4);   /* a prefill speed: grouped */
+  g_autofree char *j2 = hr_size_format_tps (2712.4);   /* a prefill speed: grouped (not in C) */
   g_autofree char *j3 = hr_size_format_number (12345.678, 2);
   g_autofree char *k = hr_size_format_tps (NAN);
   g_autofree char *l = hr_size_format_usd (8500, 0);
@@ -55,23 +55,60 @@ test_format (void)
   g_assert_cmpstr (e, ==, "−9.16 GiB");
   g_assert_cmpstr (f, ==, "—");
   g_assert_cmpstr (g, ==, "75.12 GB");
-  g_assert_cmpstr (h, ==, "128K (131,072 tokens)");
-  g_assert_cmpstr (i, ==, "5,000 tokens");
+  g_assert_cmpstr (h, ==, "128K (131072 tokens)");
+  g_assert_cmpstr (i, ==, "5000 tokens");
   g_assert_cmpstr (j, ==, "~40.2 tok/s");
-  g_assert_cmpstr (j2, ==, "~2,712 tok/s");
-  g_assert_cmpstr (j3, ==, "12,345.68");
+  g_assert_cmpstr (j2, ==, "~2712 tok/s");
+  g_assert_cmpstr (j3, ==, "12345.68");
   g_assert_cmpstr (k, ==, "unknown");
-  g_assert_cmpstr (l, ==, "$8,500");  /* the C locale groups no digits; English does */
+  g_assert_cmpstr (l, ==, "$8500");  /* the C locale groups no digits, as in the CLI */
   g_assert_cmpstr (m, ==, "0 GiB");
   g_assert_cmpstr (n, ==, "0");
   {
     g_autofree char *big = hr_size_format_usd (30000, 0);
     g_autofree char *cents = hr_size_format_usd (1234567.891, 2);
     g_autofree char *small = hr_size_format_usd (0.44, 2);
-    g_assert_cmpstr (big, ==, "$30,000");
-    g_assert_cmpstr (cents, ==, "$1,234,567.89");
+    g_assert_cmpstr (big, ==, "$30000");
+    g_assert_cmpstr (cents, ==, "$1234567.89");
     g_assert_cmpstr (small, ==, "$0.44");
   }
+}
+
+/* The Size view groups numbers by one rule with the CLI (hr_format_number_locale_buf): as
+ * LC_NUMERIC says, and nothing in the C locale (#18: the view wrote "1,792" where the CLI
+ * wrote "1792"). */
+static void
+test_format_grouping (void)
+{
+  static const struct { const char *locale, *context, *count, *usd, *tps, *gib; } cases[] = {
+    { "C", "128K (131072 tokens)", "1234567", "$30000.5", "~2712 tok/s", "1792.5 GiB" },
+    { "en_US.UTF-8", "128K (131,072 tokens)", "1,234,567", "$30,000.5", "~2,712 tok/s", "1,792.5 GiB" },
+    { "de_DE.UTF-8", "128K (131.072 tokens)", "1.234.567", "$30.000,5", "~2.712 tok/s", "1.792,5 GiB" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *context = NULL, *count = NULL, *usd = NULL, *tps = NULL, *gib = NULL;
+      char cli[64];
+
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        {
+          g_test_message ("%s not available: not checked", cases[i].locale);
+          continue;
+        }
+      context = hr_size_format_context (131072);
+      count = hr_size_format_count (1234567.4);
+      usd = hr_size_format_usd (30000.5, 1);
+      tps = hr_size_format_tps (2712.4);
+      gib = hr_size_format_gib (1792.5 * HR_GIB);
+      g_assert_cmpstr (context, ==, cases[i].context);
+      g_assert_cmpstr (count, ==, cases[i].count);
+      g_assert_cmpstr (count, ==, hr_format_number_locale_buf (cli, sizeof cli, 1234567.4, 0));
+      g_assert_cmpstr (usd, ==, cases[i].usd);
+      g_assert_cmpstr (tps, ==, cases[i].tps);
+      g_assert_cmpstr (gib, ==, cases[i].gib);
+    }
+  setlocale (LC_NUMERIC, "C");
 }
 
 /* The number (C locale, as the tests run) that follows @label in @text. */
@@ -611,6 +648,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/size-state/format", test_format);
+  g_test_add_func ("/size-state/format-grouping", test_format_grouping);
   g_test_add_func ("/size-state/context-step", test_context_step);
   g_test_add_func ("/size-state/physical-not-rounded", test_physical_not_rounded);
   g_test_add_func ("/size-state/cpu-wording", test_cpu_wording);

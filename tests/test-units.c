@@ -113,6 +113,48 @@ test_context (void)
   g_assert_false (hr_parse_context ("9999999999999999999M", &v));
 }
 
+/* A context length read back as people see it grouped ("16.384" in German, "16,384" in English)
+ * or type it in either way; a separator only stands between groups of three digits (#18). */
+static void
+test_parse_context_locale (void)
+{
+  static const struct { const char *locale; const char *text; gint64 tokens; } cases[] = {
+    { "C", "16384", 16384 },
+    { "C", "16,384", 16384 },
+    { "C", " 32k ", 32768 },
+    { "de_DE.UTF-8", "16.384", 16384 },
+    { "de_DE.UTF-8", "16,384", 16384 },
+    { "de_DE.UTF-8", "1.048.576", 1048576 },
+    { "en_US.UTF-8", "16,384", 16384 },
+    { "en_US.UTF-8", "1,048,576", 1048576 },
+    { "fr_FR.UTF-8", "16\u202f384", 16384 },
+    { "fr_FR.UTF-8", "16 384", 16384 },
+  };
+  static const char *const bad[] = { "1.5K", "16,38", "16,3840", ",384", "16,,384", "16.384.", "", "0", "1,0000000" };
+  char buf[64];
+  gint64 v;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        {
+          g_test_message ("%s not available: not checked", cases[i].locale);
+          continue;
+        }
+      v = 0;
+      if (!hr_parse_context_locale (cases[i].text, &v) || v != cases[i].tokens)
+        g_error ("[%s] “%s” read as %" G_GINT64_FORMAT, cases[i].locale, cases[i].text, v);
+      /* what the locale shows reads back */
+      hr_format_number_locale_buf (buf, sizeof buf, (double) cases[i].tokens, 0);
+      g_assert_true (hr_parse_context_locale (buf, &v));
+      g_assert_cmpint (v, ==, cases[i].tokens);
+      for (gsize k = 0; k < G_N_ELEMENTS (bad); k++)
+        if (hr_parse_context_locale (bad[k], &v))
+          g_error ("[%s] “%s” read as %" G_GINT64_FORMAT, cases[i].locale, bad[k], v);
+    }
+  setlocale (LC_NUMERIC, "C");
+}
+
 /* What a terminal or a label would obey instead of show is made visible, and long text cut. */
 /* Waits read as waits: the unit changes before the figure passes three or four digits (a CPU's
  * 4K-token prompt once printed "~641579 ms"). */
@@ -183,6 +225,7 @@ main (int argc, char **argv)
   g_test_add_func ("/units/format-c-locale", test_format_c_locale);
   g_test_add_func ("/units/format-locale-grouping", test_format_locale_grouping);
   g_test_add_func ("/units/context-locale", test_context_locale);
+  g_test_add_func ("/units/parse-context-locale", test_parse_context_locale);
   g_test_add_func ("/units/context", test_context);
   g_test_add_func ("/units/sanitize", test_sanitize);
   g_test_add_func ("/units/duration", test_duration);

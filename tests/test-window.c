@@ -4,6 +4,7 @@
  * GSETTINGS_SCHEMA_DIR=<build>/data (tests/meson.build sets them).
  */
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -170,6 +171,55 @@ test_change_controls (void)
   g_assert_cmpint (es.batch, ==, 4);
   assert_shows (view, &es, &ee, &st);
 
+  hr_test_window_close (window);
+}
+
+/* The context entry shows its count grouped by the locale like the labels beside it, as the
+ * CLI writes it ("16384" in the C locale, "16.384" in German), and reads back what it shows or
+ * what people type: "16,384" and "16.384" alike in German, "32K" (#18). */
+static void
+test_context_entry_grouped (void)
+{
+  static const struct { const char *locale; const char *shown; } cases[] = {
+    { "C.UTF-8", "16384" },
+    { "en_US.UTF-8", "16,384" },
+    { "de_DE.UTF-8", "16.384" },
+  };
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  GtkSpinButton *spin = view->context_spin;
+  GtkAdjustment *adj = hr_size_view_get_context_adjustment (view);
+  char buf[64];
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        {
+          g_test_message ("%s not available: not checked", cases[i].locale);
+          continue;
+        }
+      gtk_adjustment_set_value (adj, 16384);
+      gtk_spin_button_update (spin);
+      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, cases[i].shown);
+      gtk_editable_set_text (GTK_EDITABLE (spin), "32.768");
+      gtk_spin_button_update (spin);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 32768);
+      gtk_editable_set_text (GTK_EDITABLE (spin), "65,536");
+      gtk_spin_button_update (spin);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 65536);
+      gtk_editable_set_text (GTK_EDITABLE (spin), "8K");
+      gtk_spin_button_update (spin);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 8192);
+      /* garbage leaves the value as it was */
+      gtk_editable_set_text (GTK_EDITABLE (spin), "1,5K");
+      gtk_spin_button_update (spin);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 8192);
+      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==,
+                       hr_format_number_locale_buf (buf, sizeof buf, 8192, 0));
+      hr_test_wait_size_view (view);
+      g_assert_cmpint (hr_size_view_get_scenario (view)->context, ==, 8192);
+    }
+  setlocale (LC_NUMERIC, "C.UTF-8");
   hr_test_window_close (window);
 }
 
@@ -809,6 +859,7 @@ main (int   argc,
 
   g_test_add_func ("/window/default-scenario", test_default_scenario);
   g_test_add_func ("/window/change-controls", test_change_controls);
+  g_test_add_func ("/window/context-entry-grouped", test_context_entry_grouped);
   g_test_add_func ("/window/coalesce", test_coalesce);
   g_test_add_func ("/window/advice-once", test_advice_once);
   g_test_add_func ("/window/choice-rows", test_choice_rows);

@@ -2,6 +2,7 @@
 #include "hr-units.h"
 
 #include <glib/gi18n-lib.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -172,4 +173,43 @@ hr_parse_context (const char *str,
     return FALSE;
   *out = (gint64) (value * mult);
   return TRUE;
+}
+
+/* The length of the thousands separator at @p: the locale's own or one another locale uses
+ * (",", ".", "'", a space, a no-break or a narrow no-break space); 0 when there is none. */
+static gsize
+group_separator_len (const char *p)
+{
+  static const char *const common[] = { ",", ".", "'", " ", "\u00a0", "\u202f", "\u2019" };
+  const char *own = localeconv ()->thousands_sep;
+
+  if (own != NULL && *own != '\0' && g_str_has_prefix (p, own))
+    return strlen (own);
+  for (gsize i = 0; i < G_N_ELEMENTS (common); i++)
+    if (g_str_has_prefix (p, common[i]))
+      return strlen (common[i]);
+  return 0;
+}
+
+gboolean
+hr_parse_context_locale (const char *str,
+                         gint64     *out)
+{
+  g_autoptr(GString) plain = g_string_new (NULL);
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (str == NULL)
+    return FALSE;
+  for (const char *p = str; *p != '\0';)
+    {
+      gsize sep = p > str && g_ascii_isdigit (p[-1]) ? group_separator_len (p) : 0;
+
+      /* a separator stands between digits, before a group of exactly three */
+      if (sep > 0 && strspn (p + sep, "0123456789") == 3)
+        p += sep;
+      else
+        g_string_append_c (plain, *p++);
+    }
+  return hr_parse_context (plain->str, out);
 }

@@ -39,6 +39,11 @@ char           *hr_format_context_short     (gint64           tokens);
 /* The same for text people read: "32K" stays, a plain count is grouped as LC_NUMERIC says
  * ("52.480" in German, "52480" in the C locale).  Never for JSON or CSV. */
 char           *hr_format_context_locale    (gint64           tokens);
+/* What people type or read back from a grouped count, as hr_parse_context () reads it:
+ * "16,384", "16.384", "16 384" (the locale's separator, or any locale's between groups of three
+ * digits, so "16,384" works in German too), "32K".  FALSE as hr_parse_context () is. */
+gboolean        hr_parse_context_locale     (const char      *str,
+                                             gint64          *out);
 /* "Qwen/Qwen3 30B (mine)" → "qwen-qwen3-30b-mine": lower-case ASCII letters, digits, '.', '_',
  * '+' and single dashes, at most @max_len bytes, starting and ending with a letter or digit;
  * @fallback when nothing is left. */

@@ -2,7 +2,6 @@
 #include "hr-scenario-state.h"
 
 #include <glib/gi18n-lib.h>
-#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -13,59 +12,23 @@
 
 /* Formatting --------------------------------------------------------------------------- */
 
-/* @digits ("-30000.50", C locale) with the integer part grouped in threes and the point in
- * the user's locale: "30,000.50", "30.000,50".  The C locale has no separator, and the UI
- * then speaks English: "," (issue 18: "$30000" read badly). */
-static char *
-group_digits (const char *digits)
-{
-  const struct lconv *lc = localeconv ();
-  const char *sep = lc->thousands_sep != NULL && lc->thousands_sep[0] != '\0' ? lc->thousands_sep : ",";
-  const char *point = lc->decimal_point != NULL && lc->decimal_point[0] != '\0' ? lc->decimal_point : ".";
-  const char *p = digits, *dot = strchr (digits, '.');
-  gsize int_len;
-  GString *out = g_string_new (NULL);
-
-  if (*p == '-')
-    g_string_append_c (out, *p++);
-  int_len = (dot != NULL ? (gsize) (dot - p) : strlen (p));
-  for (gsize i = 0; i < int_len; i++)
-    {
-      if (i > 0 && (int_len - i) % 3 == 0)
-        g_string_append (out, sep);
-      g_string_append_c (out, p[i]);
-    }
-  if (dot != NULL)
-    {
-      g_string_append (out, point);
-      g_string_append (out, dot + 1);
-    }
-  return g_string_free (out, FALSE);
-}
-
 char *
 hr_size_format_number (double value,
                        int    decimals)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE + 32];
+  const char *dot;
 
   if (!isfinite (value))
     return g_strdup (DASH);
+  /* "60.8", not "60.80": the decimals left once the trailing zeros go */
   hr_format_number_c_buf (buf, sizeof buf, value, decimals);
-  if (strchr (buf, '.') != NULL)
-    {
-      gsize len = strlen (buf);
-      while (len > 0 && buf[len - 1] == '0')
-        buf[--len] = '\0';
-      if (len > 0 && buf[len - 1] == '.')
-        buf[--len] = '\0';
-    }
-  if (strcmp (buf, "-0") == 0)
-    strcpy (buf, "0");
-
-  /* The core writes C-locale numbers; the screen speaks the user's locale, thousands
-   * grouped ("~2,712 tok/s", "2.712" in German) */
-  return group_digits (buf);
+  dot = strchr (buf, '.');
+  for (decimals = dot != NULL ? (int) strlen (dot + 1) : 0; decimals > 0 && dot[decimals] == '0';)
+    decimals--;
+  /* ... then in the user's locale as the CLI writes it: thousands grouped where the locale
+   * groups them ("~2,712 tok/s", "2.712" in German, "2712" in the C locale) */
+  return g_strdup (hr_format_number_locale_buf (buf, sizeof buf, value, decimals));
 }
 
 /* @value as hr_size_format_number() writes it, or NULL when it is not finite: the caller puts
@@ -121,9 +84,9 @@ hr_size_format_tps (double tps)
 static char *
 format_grouped_int (gint64 value)
 {
-  g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, value);
+  char buf[64];
 
-  return group_digits (digits);
+  return g_strdup (hr_format_number_locale_buf (buf, sizeof buf, (double) value, 0));
 }
 
 gint64
@@ -167,14 +130,11 @@ char *
 hr_size_format_usd (double usd,
                     int    decimals)
 {
-  g_autofree char *n = NULL;
+  char n[G_ASCII_DTOSTR_BUF_SIZE + 32];
 
   if (!isfinite (usd))
     return g_strdup (DASH);
-  {
-    char buf[G_ASCII_DTOSTR_BUF_SIZE];
-    n = group_digits (g_ascii_formatd (buf, sizeof buf, decimals == 0 ? "%.0f" : decimals == 1 ? "%.1f" : "%.2f", usd));
-  }
+  hr_format_number_locale_buf (n, sizeof n, usd, CLAMP (decimals, 0, 2));
   /* TRANSLATORS: a price in US dollars, e.g. "$8,500" */
   return g_strdup_printf (_("$%s"), n);
 }

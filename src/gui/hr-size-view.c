@@ -361,6 +361,36 @@ context_changed_cb (HrSizeView    *self,
     }
 }
 
+/* The context spin shows its count grouped as the labels around it are ("16.384" in German,
+ * "16384" in the C locale, as the CLI writes it)... */
+static gboolean
+context_output_cb (GtkSpinButton *spin)
+{
+  char buf[64];
+
+  hr_format_number_locale_buf (buf, sizeof buf, gtk_spin_button_get_value (spin), 0);
+  if (g_strcmp0 (buf, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), buf);
+  return TRUE;
+}
+
+/* ... and reads back what it shows, or what people type: "16,384" or "16.384" alike, "32K";
+ * anything else keeps the value it had (GTK would take the lowest). */
+static int
+context_input_cb (GtkSpinButton *spin,
+                  double        *value)
+{
+  gint64 tokens;
+
+  if (!hr_parse_context_locale (gtk_editable_get_text (GTK_EDITABLE (spin)), &tokens))
+    {
+      *value = gtk_spin_button_get_value (spin);
+      return GTK_INPUT_ERROR;
+    }
+  *value = (double) tokens;
+  return TRUE;
+}
+
 static void
 context_log_changed_cb (HrSizeView    *self,
                         GtkAdjustment *adjustment)
@@ -543,6 +573,8 @@ hr_size_view_init (HrSizeView *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->context_log_adjustment, "value-changed", G_CALLBACK (context_log_changed_cb),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect (self->context_spin, "output", G_CALLBACK (context_output_cb), NULL);
+  g_signal_connect (self->context_spin, "input", G_CALLBACK (context_input_cb), NULL);
   g_signal_connect_object (self->offload_adjustment, "value-changed", G_CALLBACK (offload_changed_cb),
                            self, G_CONNECT_SWAPPED);
 
