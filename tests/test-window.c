@@ -191,6 +191,9 @@ test_context_entry_grouped (void)
   GtkAdjustment *adj = hr_size_view_get_context_adjustment (view);
   char buf[64];
 
+  /* a model that holds 128K, whatever an earlier test left */
+  g_assert_true (hr_picker_set_selected_id (hr_size_view_get_model_picker (view), "glm-4.5-air"));
+  hr_test_wait_size_view (view);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
@@ -204,9 +207,9 @@ test_context_entry_grouped (void)
       gtk_editable_set_text (GTK_EDITABLE (spin), "32.768");
       gtk_spin_button_update (spin);
       g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 32768);
-      gtk_editable_set_text (GTK_EDITABLE (spin), "65,536");
+      gtk_editable_set_text (GTK_EDITABLE (spin), "12,288");
       gtk_spin_button_update (spin);
-      g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 65536);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 12288);
       gtk_editable_set_text (GTK_EDITABLE (spin), "8K");
       gtk_spin_button_update (spin);
       g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 8192);
