@@ -226,6 +226,28 @@ test_context_entry_grouped (void)
   hr_test_window_close (window);
 }
 
+/* The quantization picker at the end of its row shows its title alone, centred on its drop-down
+ * arrow like a combo row's value (#18: the arrow sat ~3 px below the title's middle). */
+static void
+test_quant_arrow_centred (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  GtkWidget *picker = GTK_WIDGET (hr_size_view_get_quant_picker (view));
+  GtkWidget *title = hr_test_find_child_of_type (picker, GTK_TYPE_LABEL);
+  GtkWidget *arrow = hr_test_find_child_of_type (picker, GTK_TYPE_IMAGE);
+  graphene_rect_t t, a;
+
+  hr_test_wait_size_view (view);
+  g_assert_nonnull (title);
+  g_assert_nonnull (arrow);
+  g_assert_true (gtk_widget_compute_bounds (title, picker, &t));
+  g_assert_true (gtk_widget_compute_bounds (arrow, picker, &a));
+  g_assert_cmpfloat (t.size.height, >, 0);
+  g_assert_cmpfloat (fabs ((t.origin.y + t.size.height / 2) - (a.origin.y + a.size.height / 2)), <=, 1);
+  hr_test_window_close (window);
+}
+
 /* Many changes in one main-loop turn cost one recompute. */
 static void
 test_coalesce (void)
@@ -863,6 +885,7 @@ main (int   argc,
   g_test_add_func ("/window/default-scenario", test_default_scenario);
   g_test_add_func ("/window/change-controls", test_change_controls);
   g_test_add_func ("/window/context-entry-grouped", test_context_entry_grouped);
+  g_test_add_func ("/window/quant-arrow-centred", test_quant_arrow_centred);
   g_test_add_func ("/window/coalesce", test_coalesce);
   g_test_add_func ("/window/advice-once", test_advice_once);
   g_test_add_func ("/window/choice-rows", test_choice_rows);
