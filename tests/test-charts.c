@@ -396,70 +396,6 @@ test_compare (void)
   g_test_message ("compare 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
 }
 
-/* Paints the compare chart at @width × 700 and fails when a row's value comes within half a
- * font size of the next panel (whose left edge is its title's). */
-static void
-check_compare_texts_apart (const HrChartCompare *data,
-                           double                width)
-{
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, 700);
-  cairo_t *cr = cairo_create (surface);
-  g_autoptr (GArray) boxes = g_array_new (FALSE, FALSE, sizeof (HrTextBox));
-  double panel_x[3], rows_top = 0, fs;
-  int n_panels = 0;
-  HrCanvas c;
-
-  g_assert_true (hr_canvas_begin (&c, cr, width, 700, NULL));
-  c.text_boxes = boxes;
-  fs = c.fs;
-  hr_chart_compare_paint (&c, data);
-  hr_canvas_end (&c);
-  g_assert_cmpuint (boxes->len, >, 30);
-  /* The panel titles: the bold texts on the line under the header (the badge is above) */
-  for (guint i = 0; i < boxes->len && n_panels < 3; i++)
-    {
-      const HrRect *r = &g_array_index (boxes, HrTextBox, i).box;
-
-      if (g_array_index (boxes, HrTextBox, i).style != HR_TEXT_STRONG)
-        continue;
-      if (r->y > rows_top)
-        n_panels = 0;
-      panel_x[n_panels++] = r->x;
-      rows_top = MAX (rows_top, r->y + r->h);
-    }
-  g_assert_cmpint (n_panels, >=, 2);
-  for (guint i = 0; i < boxes->len; i++)
-    {
-      const HrRect *a = &g_array_index (boxes, HrTextBox, i).box;
-      gboolean value = g_array_index (boxes, HrTextBox, i).style == HR_TEXT_VALUE;
-
-      for (int p = 1; p < n_panels && value && a->y >= rows_top; p++)
-        if (a->x < panel_x[p] && a->x + a->w > panel_x[p] - fs * 0.5)
-          g_error ("compare at %g px: text %u (%.1f–%.1f) runs into the panel at %.1f", width, i,
-                   a->x, a->x + a->w, panel_x[p]);
-    }
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-}
-
-/* #18: narrow compare charts shorten or leave out columns rather than overlap them */
-static void
-test_compare_narrow (void)
-{
-  g_autofree HrChartCompare *c = g_new0 (HrChartCompare, 1);
-  static const double widths[] = { 360, 400, 480, 600, 800, 1200 };
-
-  /* Labels as long as "133.9 / 273.6 GiB" (llama-3.1-70b, every GPU) */
-  compare_fill (c, HR_CHART_MAX_GPUS);
-  for (int i = 0; i < HR_CHART_MAX_GPUS; i++)
-    {
-      c->items[i].required_gib = 133.94;
-      c->items[i].usable_gib = 273.6;
-    }
-  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
-    check_compare_texts_apart (c, widths[w]);
-}
-
 static void
 finetune_fill (HrChartFinetune *f)
 {
@@ -996,6 +932,123 @@ test_bridge_quant_compare (void)
   g_assert_cmpint (cmp->n_items, ==, MIN ((int) gpus->len, HR_CHART_MAX_GPUS));
   check_render ("bridge-compare-all", HR_CHART_COMPARE, cmp, 1200, 700, HR_CHART_VERDICT_FITS,
                 NULL);
+}
+
+/* The column a text starts in: -1 for the names, else the panel whose left edge is before it. */
+static int
+column_of (const HrRect *box,
+           const double *panel_x,
+           int           n_panels)
+{
+  int p = -1;
+
+  for (int k = 0; k < n_panels; k++)
+    if (box->x >= panel_x[k])
+      p = k;
+  return p;
+}
+
+/* Paints the compare chart at @width × @height and fails when two texts it records overlap, or
+ * a text reaches into a panel that is not its own: a GPU name into the first panel, a row's
+ * value into the next panel or past the chart's edge.  A panel starts at its title's left edge. */
+static void
+check_compare_texts_apart (const HrChartCompare *data,
+                           double                width,
+                           double                height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr (GArray) boxes = g_array_new (FALSE, FALSE, sizeof (HrTextBox));
+  double panel_x[3], rows_top = 0, rows_bottom = 0;
+  int n_panels = 0, n_values = 0;
+  HrCanvas c;
+
+  g_assert_true (hr_canvas_begin (&c, cr, width, height, NULL));
+  c.text_boxes = boxes;
+  hr_chart_compare_paint (&c, data);
+  hr_canvas_end (&c);
+  /* The panel titles: the bold texts on the line under the header (the badge is above) */
+  for (guint i = 0; i < boxes->len && n_panels < 3; i++)
+    {
+      const HrRect *r = &g_array_index (boxes, HrTextBox, i).box;
+
+      if (g_array_index (boxes, HrTextBox, i).style != HR_TEXT_STRONG)
+        continue;
+      if (r->y > rows_top)
+        n_panels = 0;
+      panel_x[n_panels++] = r->x;
+      rows_top = MAX (rows_top, r->y + r->h);
+    }
+  g_assert_cmpint (n_panels, >=, 2);
+  for (guint i = 0; i < boxes->len; i++)
+    if (g_array_index (boxes, HrTextBox, i).style == HR_TEXT_VALUE)
+      {
+        const HrRect *a = &g_array_index (boxes, HrTextBox, i).box;
+
+        rows_bottom = MAX (rows_bottom, a->y + a->h);
+        n_values++;
+      }
+  g_assert_cmpint (n_values, >=, 2 * 8);
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const HrTextBox *t = &g_array_index (boxes, HrTextBox, i);
+      const HrRect *a = &t->box;
+      int p = column_of (a, panel_x, n_panels);
+      double limit = p + 1 < n_panels ? panel_x[p + 1] : width;
+
+      /* no text on top of another column's, the axes' ticks included */
+      for (guint j = i + 1; j < boxes->len; j++)
+        {
+          const HrRect *b = &g_array_index (boxes, HrTextBox, j).box;
+
+          if (column_of (b, panel_x, n_panels) != p &&
+              a->x + 0.5 < b->x + b->w && b->x + 0.5 < a->x + a->w &&
+              a->y + 0.5 < b->y + b->h && b->y + 0.5 < a->y + a->h)
+            g_error ("compare at %g×%g px: texts %u (style %d, %.1f,%.1f %.1f×%.1f) and %u (style %d, "
+                     "%.1f,%.1f %.1f×%.1f) overlap", width, height, i, t->style, a->x, a->y, a->w, a->h,
+                     j, g_array_index (boxes, HrTextBox, j).style, b->x, b->y, b->w, b->h);
+        }
+      /* a row's name and values each within their own column */
+      if (a->y >= rows_top && a->y + a->h <= rows_bottom &&
+          (t->style == HR_TEXT_LABEL || t->style == HR_TEXT_VALUE) && a->x + a->w > limit + 0.5)
+        g_error ("compare at %g×%g px: text %u (%.1f–%.1f) runs into the %s at %.1f", width, height,
+                 i, a->x, a->x + a->w, p + 1 < n_panels ? "next panel" : "chart's edge", limit);
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* #18: narrow compare charts shorten or leave out columns rather than overlap them.  Real
+ * figures: the largest models on every catalog GPU (memory labels such as "1918.2 / 76 GiB"),
+ * Chinese names and one as long as a name gets, at a phone's 360 px and a half screen's 600 px,
+ * as tall as a window and as a long export (bigger rows, wider labels). */
+static void
+test_compare_narrow (void)
+{
+  static const struct { const char *model; const char *quant; int n_gpus; } cases[] = {
+    { "kimi-k2", "BF16", 1 },
+    { "deepseek-r1", "BF16", 8 },
+    { "llama-3.1-70b", "Q4_K_M", 1 },
+  };
+  static const double sizes[][2] = { { 360, 700 }, { 360, 1400 }, { 600, 700 }, { 600, 1400 } };
+  g_autofree HrChartCompare *c = g_new0 (HrChartCompare, 1);
+  g_autoptr(GPtrArray) gpus = g_ptr_array_new ();
+  HrScenario s;
+
+  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+    g_ptr_array_add (gpus, (gpointer) hr_catalog_get_gpu (catalog, i));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      scenario (&s, cases[i].model, "h100-80gb-sxm");
+      g_strlcpy (s.quant, cases[i].quant, sizeof s.quant);
+      s.n_gpus = cases[i].n_gpus;
+      hr_chart_compare_from_gpus (&s, gpus, hr_catalog_get_pricing (catalog), c);
+      g_assert_cmpint (c->n_items, >=, 40);
+      g_strlcpy (c->items[3].name, "MLU590 80GB (寒武纪思元) with a name as long as the catalog allows",
+                 sizeof c->items[3].name);
+      for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+        check_compare_texts_apart (c, sizes[k][0], sizes[k][1]);
+    }
 }
 
 static void
