@@ -311,32 +311,19 @@ hr_pricing_free (HrPricing *pricing)
   g_free (pricing);
 }
 
-HrPricing *
-hr_pricing_parse (const char  *json,
-                  gssize       length,
-                  const char  *source,
-                  GError     **error)
+/* The document's root object; NULL with @error set when it is no JSON or no object.  The object
+ * lives as long as the parser, which *@parser_out receives. */
+static JsonObject *
+parse_root (const char   *json,
+            gssize        length,
+            JsonParser  **parser_out,
+            GError      **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(HrPricing) pricing = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *currency = NULL;
-  JsonObject *root;
   JsonNode *node;
-  JsonArray *offers;
-  guint n_offers;
-  guint i;
 
-  g_return_val_if_fail (json != NULL || length <= 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (json == NULL)
-    json = "";
-  if (length < 0)
-    length = strlen (json);
-
-  parser = hr_json_parse (json, length, MAX_DEPTH, MAX_VALUES, &local_error);
-  if (parser == NULL)
+  *parser_out = hr_json_parse (json, length, MAX_DEPTH, MAX_VALUES, &local_error);
+  if (*parser_out == NULL)
     {
       g_autofree char *reason = one_line (local_error->message);
 
@@ -345,7 +332,7 @@ hr_pricing_parse (const char  *json,
       return NULL;
     }
 
-  node = json_parser_get_root (parser);
+  node = json_parser_get_root (*parser_out);
   if (node == NULL)
     {
       g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE,
@@ -358,25 +345,31 @@ hr_pricing_parse (const char  *json,
                    _("The pricing feed is not a JSON object"));
       return NULL;
     }
-  root = json_node_get_object (node);
+  return json_node_get_object (node);
+}
 
-  node = json_object_get_member (root, "schema");
+/* Schema 1, an "updated" date and US dollars, the date kept in @pricing. */
+static gboolean
+read_header (JsonObject  *root,
+             HrPricing   *pricing,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, "schema");
+  g_autofree char *currency = NULL;
+
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
       || json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) != 1)
     {
       g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_SCHEMA,
                    _("The pricing feed has an unsupported schema (this version reads schema 1)"));
-      return NULL;
+      return FALSE;
     }
-
-  pricing = hr_pricing_new ();
-  pricing->source = g_strdup (source);
 
   if (!get_text (root, "updated", TRUE, &pricing->updated) || !is_date (pricing->updated))
     {
       g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_SCHEMA,
                    _("The pricing feed has no valid “updated” date (YYYY-MM-DD)"));
-      return NULL;
+      return FALSE;
     }
 
   /* Every price field is usd_per_hour: another currency would be read as dollars. */
@@ -385,20 +378,32 @@ hr_pricing_parse (const char  *json,
     {
       g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_SCHEMA,
                    _("The pricing feed is not in US dollars"));
-      return NULL;
+      return FALSE;
     }
+  return TRUE;
+}
 
-  node = json_object_get_member (root, "offers");
+/* The valid offers into @pricing, the invalid ones counted as skipped and those past the cap
+ * as unread; FALSE when there is no "offers" list or no valid offer in it. */
+static gboolean
+read_offers (JsonObject  *root,
+             HrPricing   *pricing,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, "offers");
+  JsonArray *offers;
+  guint n_offers;
+
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_SCHEMA,
                    _("The pricing feed has no “offers” list"));
-      return NULL;
+      return FALSE;
     }
   offers = json_node_get_array (node);
 
   n_offers = json_array_get_length (offers);
-  for (i = 0; i < n_offers; i++)
+  for (guint i = 0; i < n_offers; i++)
     {
       HrOffer *offer;
 
@@ -426,9 +431,37 @@ hr_pricing_parse (const char  *json,
       else
         g_set_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_EMPTY,
                      _("The pricing feed lists no offers"));
-      return NULL;
+      return FALSE;
     }
+  return TRUE;
+}
 
+HrPricing *
+hr_pricing_parse (const char  *json,
+                  gssize       length,
+                  const char  *source,
+                  GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(HrPricing) pricing = NULL;
+  JsonObject *root;
+
+  g_return_val_if_fail (json != NULL || length <= 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (json == NULL)
+    json = "";
+  if (length < 0)
+    length = strlen (json);
+
+  root = parse_root (json, length, &parser, error);
+  if (root == NULL)
+    return NULL;
+
+  pricing = hr_pricing_new ();
+  pricing->source = g_strdup (source);
+  if (!read_header (root, pricing, error) || !read_offers (root, pricing, error))
+    return NULL;
   return g_steal_pointer (&pricing);
 }
 
