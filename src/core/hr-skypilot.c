@@ -287,14 +287,15 @@ merge_price (double *have,
     *have = price;
 }
 
+/* The offer of the current row (checked by data_row), for @count accelerators; NULL when its
+ * memory is unknown. */
 static HrOffer *
 new_offer (HrSkypilotParser *p,
-           const char       *instance,
-           const char       *region,
-           const char       *accelerator,
-           int               count,
-           double            mib)
+           int               count)
 {
+  const char *instance = cell (p, COL_INSTANCE);
+  const char *accelerator = cell (p, COL_ACCELERATOR);
+  double mib = hr_skypilot_gpuinfo_mib (cell (p, COL_GPUINFO));
   const char *gpu_id = hr_skypilot_map_gpu (p->catalog, accelerator, mib, instance);
   const HrGpu *gpu = gpu_id ? hr_catalog_find_gpu (p->catalog, gpu_id) : NULL;
   HrOffer *offer;
@@ -312,7 +313,7 @@ new_offer (HrSkypilotParser *p,
   offer->count = count;
   offer->vram_gb = vram;
   offer->instance = g_strdup (instance);
-  offer->region = g_strdup (region);
+  offer->region = g_strdup (cell (p, COL_REGION));
   return offer;
 }
 
@@ -357,8 +358,7 @@ data_row (HrSkypilotParser *p)
           p->cloud->bad_rows++;
           return;
         }
-      offer = new_offer (p, instance, region, accelerator, (int) count,
-                         hr_skypilot_gpuinfo_mib (cell (p, COL_GPUINFO)));
+      offer = new_offer (p, (int) count);
       if (offer == NULL)
         return;
       g_ptr_array_add (p->cloud->offers, offer);
