@@ -207,6 +207,38 @@ test_writer_rows (void)
                    "\"empty\":[],\"after\":{\"x\":true}}");
 }
 
+/* A short list on one line inside a pretty document; the writer goes on pretty after it. */
+static void
+test_writer_inline_array (void)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  HrJsonWriter w;
+
+  hr_json_init (&w, out, TRUE);
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "names");
+  hr_json_begin_array_inline (&w);
+  hr_json_string (&w, "V100");
+  hr_json_string (&w, "a \"b\"");
+  hr_json_end_array (&w);
+  hr_json_key (&w, "none");
+  hr_json_begin_array_inline (&w);
+  hr_json_end_array (&w);
+  hr_json_key (&w, "after");
+  hr_json_begin_array (&w);
+  hr_json_int (&w, 1);
+  hr_json_end_array (&w);
+  hr_json_end_object (&w);
+  g_assert_cmpstr (out->str, ==,
+                   "{\n"
+                   "  \"names\": [\"V100\", \"a \\\"b\\\"\"],\n"
+                   "  \"none\": [],\n"
+                   "  \"after\": [\n"
+                   "    1\n"
+                   "  ]\n"
+                   "}");
+}
+
 /* A document of its own: pretty, ending with a newline. */
 static void
 test_writer_document (void)
@@ -250,6 +282,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json/node-number", test_node_number);
   g_test_add_func ("/json/comment-hidden-nesting", test_comment_hidden_nesting);
   g_test_add_func ("/json/writer-rows", test_writer_rows);
+  g_test_add_func ("/json/writer-inline-array", test_writer_inline_array);
   g_test_add_func ("/json/writer-number-g", test_writer_number_g);
   g_test_add_func ("/json/writer-document", test_writer_document);
   return g_test_run ();

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "hr-http.h"
+#include "hr-json-writer.h"
 #include "hr-pricing-client.h"
 #include "hr-skypilot-client.h"
 #include "hr-units.h"
@@ -121,40 +122,50 @@ print_table (const HrPricing *pricing,
   printf ("\n");
 }
 
-static void
-json_string (GString    *out,
-             const char *text)
+/* A feed price; 0 (none) is null. */
+static double
+price_or_nan (double usd)
 {
-  if (text == NULL)
-    {
-      g_string_append (out, "null");
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      guchar c = (guchar) *p;
-
-      if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
-      else if (c < 0x20)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
+  return usd > 0 ? usd : NAN;
 }
 
 static void
-json_price (GString *out,
-            double   usd)
+write_offer (HrJsonWriter  *w,
+             const HrOffer *o)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  hr_json_begin_object_inline (w);
+  hr_json_key (w, "provider");
+  hr_json_string (w, o->provider);
+  hr_json_key (w, "instance");
+  hr_json_string (w, o->instance);
+  hr_json_key (w, "gpu_id");
+  hr_json_string (w, o->gpu_id);
+  hr_json_key (w, "gpu");
+  hr_json_string (w, o->gpu);
+  hr_json_key (w, "count");
+  hr_json_int (w, o->count);
+  hr_json_key (w, "vram_gb");
+  hr_json_number_g (w, o->vram_gb);
+  hr_json_key (w, "usd_per_hour");
+  hr_json_number_g (w, price_or_nan (o->instance != NULL ? o->on_demand_usd_per_hour : o->usd_per_hour));
+  hr_json_key (w, "spot_usd_per_hour");
+  hr_json_number_g (w, price_or_nan (o->spot_usd_per_hour));
+  hr_json_key (w, "region");
+  hr_json_string (w, o->region);
+  hr_json_end_object (w);
+}
 
-  if (usd > 0)
-    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.15g", usd));
-  else
-    g_string_append (out, "null");
+/* "key": ["a", "b"] on one line */
+static void
+write_names (HrJsonWriter *w,
+             const char   *key,
+             GPtrArray    *names)
+{
+  hr_json_key (w, key);
+  hr_json_begin_array_inline (w);
+  for (guint i = 0; i < names->len; i++)
+    hr_json_string (w, g_ptr_array_index (names, i));
+  hr_json_end_array (w);
 }
 
 /* {"source", "fetched_at", "offers": [...], "unmapped": [...], "failed": [...]} */
@@ -164,49 +175,23 @@ to_json (const HrPricing *pricing,
          GPtrArray       *unmapped,
          GPtrArray       *failed)
 {
-  GString *out = g_string_new ("{\n  \"source\": ");
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  HrJsonWriter w;
 
-  json_string (out, pricing->source);
-  g_string_append (out, ",\n  \"fetched_at\": ");
-  json_string (out, fetched_at);
-  g_string_append (out, ",\n  \"offers\": [");
+  hr_json_document_begin (&w);
+  hr_json_begin_object (&w);
+  hr_json_key (&w, "source");
+  hr_json_string (&w, pricing->source);
+  hr_json_key (&w, "fetched_at");
+  hr_json_string (&w, fetched_at);
+  hr_json_key (&w, "offers");
+  hr_json_begin_array (&w);
   for (guint i = 0; i < pricing->offers->len; i++)
-    {
-      const HrOffer *o = g_ptr_array_index (pricing->offers, i);
-
-      g_string_append (out, i == 0 ? "\n    {\"provider\": " : ",\n    {\"provider\": ");
-      json_string (out, o->provider);
-      g_string_append (out, ", \"instance\": ");
-      json_string (out, o->instance);
-      g_string_append (out, ", \"gpu_id\": ");
-      json_string (out, o->gpu_id);
-      g_string_append (out, ", \"gpu\": ");
-      json_string (out, o->gpu);
-      g_string_append_printf (out, ", \"count\": %d, \"vram_gb\": %s", o->count,
-                              g_ascii_formatd (buf, sizeof buf, "%.15g", o->vram_gb));
-      g_string_append (out, ", \"usd_per_hour\": ");
-      json_price (out, o->instance != NULL ? o->on_demand_usd_per_hour : o->usd_per_hour);
-      g_string_append (out, ", \"spot_usd_per_hour\": ");
-      json_price (out, o->spot_usd_per_hour);
-      g_string_append (out, ", \"region\": ");
-      json_string (out, o->region);
-      g_string_append_c (out, '}');
-    }
-  g_string_append (out, pricing->offers->len > 0 ? "\n  ],\n  \"unmapped\": [" : "],\n  \"unmapped\": [");
-  for (guint i = 0; i < unmapped->len; i++)
-    {
-      g_string_append (out, i > 0 ? ", " : "");
-      json_string (out, g_ptr_array_index (unmapped, i));
-    }
-  g_string_append (out, "],\n  \"failed\": [");
-  for (guint i = 0; i < failed->len; i++)
-    {
-      g_string_append (out, i > 0 ? ", " : "");
-      json_string (out, g_ptr_array_index (failed, i));
-    }
-  g_string_append (out, "]\n}\n");
-  return g_string_free (out, FALSE);
+    write_offer (&w, g_ptr_array_index (pricing->offers, i));
+  hr_json_end_array (&w);
+  write_names (&w, "unmapped", unmapped);
+  write_names (&w, "failed", failed);
+  hr_json_end_object (&w);
+  return hr_json_document_end (&w);
 }
 
 static void

@@ -103,12 +103,26 @@ void hr_json_end_object (HrJsonWriter *w) { close_container (w, '}'); }
 void hr_json_begin_array (HrJsonWriter *w) { open_container (w, '['); }
 void hr_json_end_array (HrJsonWriter *w) { close_container (w, ']'); }
 
+/* The container just opened, and all inside it, on one line. */
+static void
+stay_on_one_line (HrJsonWriter *w)
+{
+  if (w->inline_depth == 0)
+    w->inline_depth = w->depth;
+}
+
 void
 hr_json_begin_object_inline (HrJsonWriter *w)
 {
   open_container (w, '{');
-  if (w->inline_depth == 0)
-    w->inline_depth = w->depth;
+  stay_on_one_line (w);
+}
+
+void
+hr_json_begin_array_inline (HrJsonWriter *w)
+{
+  open_container (w, '[');
+  stay_on_one_line (w);
 }
 
 void

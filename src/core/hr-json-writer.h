@@ -31,6 +31,8 @@ void            hr_json_begin_object        (HrJsonWriter    *w);
 void            hr_json_end_object          (HrJsonWriter    *w);
 /* An object on one line ({"a": 1, "b": 2}) inside a pretty document: one row of a table. */
 void            hr_json_begin_object_inline (HrJsonWriter    *w);
+/* An array on one line (["a", "b"]) inside a pretty document: a short list. */
+void            hr_json_begin_array_inline  (HrJsonWriter    *w);
 void            hr_json_begin_array         (HrJsonWriter    *w);
 void            hr_json_end_array           (HrJsonWriter    *w);
 void            hr_json_key                 (HrJsonWriter    *w,
