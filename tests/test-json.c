@@ -207,6 +207,26 @@ test_writer_rows (void)
                    "\"empty\":[],\"after\":{\"x\":true}}");
 }
 
+/* Members in one call each, as a key and its value would write them. */
+static void
+test_writer_members (void)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  HrJsonWriter w;
+
+  hr_json_init (&w, out, TRUE);
+  hr_json_begin_object (&w);
+  hr_json_member_string (&w, "s", "x");
+  hr_json_member_string (&w, "none", NULL);
+  hr_json_member_int (&w, "i", -3);
+  hr_json_member_number (&w, "n", 2.345, 2);
+  hr_json_member_number (&w, "nan", NAN, 1);
+  hr_json_end_object (&w);
+  g_assert_cmpstr (out->str, ==,
+                   "{\n  \"s\": \"x\",\n  \"none\": null,\n  \"i\": -3,\n  \"n\": 2.35,\n"
+                   "  \"nan\": null\n}");
+}
+
 /* A short list on one line inside a pretty document; the writer goes on pretty after it. */
 static void
 test_writer_inline_array (void)
@@ -283,6 +303,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json/comment-hidden-nesting", test_comment_hidden_nesting);
   g_test_add_func ("/json/writer-rows", test_writer_rows);
   g_test_add_func ("/json/writer-inline-array", test_writer_inline_array);
+  g_test_add_func ("/json/writer-members", test_writer_members);
   g_test_add_func ("/json/writer-number-g", test_writer_number_g);
   g_test_add_func ("/json/writer-document", test_writer_document);
   return g_test_run ();

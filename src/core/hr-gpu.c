@@ -421,6 +421,12 @@ hr_gpu_is_unified (const HrGpu *gpu)
 }
 
 double
+hr_gpu_default_unified_share (double memory_gib)
+{
+  return memory_gib >= HR_UNIFIED_LARGE_MIN_GIB ? HR_UNIFIED_SHARE_LARGE : HR_UNIFIED_SHARE_SMALL;
+}
+
+double
 hr_gpu_unified_share (const HrGpu *gpu,
                       double       chosen)
 {
@@ -429,12 +435,6 @@ hr_gpu_unified_share (const HrGpu *gpu,
   return chosen > 0 ? chosen
          : gpu->unified_share > 0 ? gpu->unified_share
          : hr_gpu_default_unified_share (gpu->memory_gib);
-}
-
-double
-hr_gpu_default_unified_share (double memory_gib)
-{
-  return memory_gib >= HR_UNIFIED_LARGE_MIN_GIB ? HR_UNIFIED_SHARE_LARGE : HR_UNIFIED_SHARE_SMALL;
 }
 
 const char *

@@ -240,6 +240,34 @@ hr_json_null (HrJsonWriter *w)
   g_string_append (w->out, "null");
 }
 
+void
+hr_json_member_string (HrJsonWriter *w,
+                       const char   *key,
+                       const char   *value)
+{
+  hr_json_key (w, key);
+  hr_json_string (w, value);
+}
+
+void
+hr_json_member_int (HrJsonWriter *w,
+                    const char   *key,
+                    gint64        value)
+{
+  hr_json_key (w, key);
+  hr_json_int (w, value);
+}
+
+void
+hr_json_member_number (HrJsonWriter *w,
+                       const char   *key,
+                       double        value,
+                       int           decimals)
+{
+  hr_json_key (w, key);
+  hr_json_number (w, value, decimals);
+}
+
 /* "NAME_gib": rounded to two decimals, and "NAME_bytes": the exact integer beside it, so a
  * machine can check a figure to the byte (a 16.5 MiB cache reads as 0.02 GiB). */
 void

@@ -52,6 +52,17 @@ void            hr_json_int                 (HrJsonWriter    *w,
 void            hr_json_bool                (HrJsonWriter    *w,
                                              gboolean         value);
 void            hr_json_null                (HrJsonWriter    *w);
+/* A member of the object being written: "key": value in one call. */
+void            hr_json_member_string       (HrJsonWriter    *w,
+                                             const char      *key,
+                                             const char      *value);
+void            hr_json_member_int          (HrJsonWriter    *w,
+                                             const char      *key,
+                                             gint64           value);
+void            hr_json_member_number       (HrJsonWriter    *w,
+                                             const char      *key,
+                                             double           value,
+                                             int              decimals);
 /* "NAME_gib" (two decimals) and "NAME_bytes" (exact integer) for one byte count. */
 void            hr_json_gib_bytes           (HrJsonWriter    *w,
                                              const char      *name,

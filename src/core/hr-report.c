@@ -19,55 +19,36 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   g_autofree char *decode_basis = hr_basis_json (&e->decode_basis);
   g_autofree char *prefill_basis = hr_basis_json (&e->prefill_basis);
 
-  hr_json_key (w, "model");
-  hr_json_string (w, s->model->id);
-  hr_json_key (w, "model_name");
-  hr_json_string (w, s->model->name);
-  hr_json_key (w, "gpu");
-  hr_json_string (w, device ? s->gpu->id : NULL);
-  hr_json_key (w, "gpu_name");
-  hr_json_string (w, device ? s->gpu->name : NULL);
-  hr_json_key (w, "gpus");
-  hr_json_int (w, s->n_gpus);
-  hr_json_key (w, "quant");
-  hr_json_string (w, s->quant);
-  hr_json_key (w, "context");
-  hr_json_int (w, s->context);
-  hr_json_key (w, "batch");
-  hr_json_int (w, s->batch);
-  hr_json_key (w, "kv_type");
-  hr_json_string (w, hr_kv_type_to_string (s->kv_type));
-  hr_json_key (w, "engine");
-  hr_json_string (w, hr_engine_to_string (s->engine));
-  hr_json_key (w, "engine_version");
-  hr_json_string (w, hr_engine_version_to_string (s->engine_version));
-  hr_json_key (w, "backend");
-  hr_json_string (w, hr_backend_to_string (hr_scenario_backend (s)));
-  hr_json_key (w, "offload_pct");
-  hr_json_number (w, s->offload_pct, 1);
-  hr_json_key (w, "n_cpu_moe");
-  hr_json_int (w, s->n_cpu_moe);
+  hr_json_member_string (w, "model", s->model->id);
+  hr_json_member_string (w, "model_name", s->model->name);
+  hr_json_member_string (w, "gpu", device ? s->gpu->id : NULL);
+  hr_json_member_string (w, "gpu_name", device ? s->gpu->name : NULL);
+  hr_json_member_int (w, "gpus", s->n_gpus);
+  hr_json_member_string (w, "quant", s->quant);
+  hr_json_member_int (w, "context", s->context);
+  hr_json_member_int (w, "batch", s->batch);
+  hr_json_member_string (w, "kv_type", hr_kv_type_to_string (s->kv_type));
+  hr_json_member_string (w, "engine", hr_engine_to_string (s->engine));
+  hr_json_member_string (w, "engine_version", hr_engine_version_to_string (s->engine_version));
+  hr_json_member_string (w, "backend", hr_backend_to_string (hr_scenario_backend (s)));
+  hr_json_member_number (w, "offload_pct", s->offload_pct, 1);
+  hr_json_member_int (w, "n_cpu_moe", s->n_cpu_moe);
   hr_json_gib_bytes (w, "weights", e->weights.bytes);
-  hr_json_key (w, "weights_source");
-  hr_json_string (w, hr_weights_source_to_string (e->weights.source));
-  hr_json_key (w, "weights_source_detail");
-  hr_json_string (w, e->weights.source_detail);
+  hr_json_member_string (w, "weights_source", hr_weights_source_to_string (e->weights.source));
+  hr_json_member_string (w, "weights_source_detail", e->weights.source_detail);
   hr_json_gib_bytes (w, "kv_cache", e->kv_bytes);
-  hr_json_key (w, "kv_bytes_per_token");
-  hr_json_number (w, e->kv_bytes_per_token, 0);
+  hr_json_member_number (w, "kv_bytes_per_token", e->kv_bytes_per_token, 0);
   hr_json_gib_bytes (w, "overhead", e->overhead_bytes);
   hr_json_gib_bytes (w, "system_ram", e->system_ram_bytes);
   hr_json_gib_bytes (w, "required", e->required_bytes);
-  hr_json_key (w, "required_gb");
-  hr_json_number (w, hr_to_gb (e->required_bytes), 2);
+  hr_json_member_number (w, "required_gb", hr_to_gb (e->required_bytes), 2);
   hr_json_gib_bytes (w, "per_gpu_required", e->per_gpu_required);
   hr_json_gib_bytes (w, "physical", DEV (e->physical_bytes));
   hr_json_gib_bytes (w, "usable", DEV (e->usable_bytes));
   hr_json_gib_bytes (w, "margin", DEV (e->margin_bytes));
   if (hr_engine_is_server_like (s->engine))
     {
-      hr_json_key (w, "max_num_seqs");
-      hr_json_int (w, e->max_num_seqs);
+      hr_json_member_int (w, "max_num_seqs", e->max_num_seqs);
       hr_json_gib_bytes (w, "driver_memory", DEV (e->driver_memory_bytes));
       hr_json_gib_bytes (w, "kv_pool", DEV (e->kv_pool_bytes));
       hr_json_key (w, "kv_capacity_tokens");
@@ -75,44 +56,26 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
         hr_json_int (w, (gint64) e->kv_capacity_tokens);
       else
         hr_json_null (w);
-      hr_json_key (w, "max_concurrency");
-      hr_json_number (w, DEV (e->max_concurrency), 2);
+      hr_json_member_number (w, "max_concurrency", DEV (e->max_concurrency), 2);
     }
-  hr_json_key (w, "utilization_pct");
-  hr_json_number (w, DEV (e->utilization * 100), 1);
-  hr_json_key (w, "verdict");
-  hr_json_string (w, device ? hr_verdict_to_string (e->verdict) : NULL);
-  hr_json_key (w, "decode_tps");
-  hr_json_number (w, DEV (e->decode_tps), 1);
-  hr_json_key (w, "decode_tps_low");
-  hr_json_number (w, DEV (e->decode_tps_low), 1);
-  hr_json_key (w, "decode_tps_high");
-  hr_json_number (w, DEV (e->decode_tps_high), 1);
-  hr_json_key (w, "depth");
-  hr_json_int (w, e->depth);
-  hr_json_key (w, "decode_tps_at_depth");
-  hr_json_number (w, DEV (e->decode_tps), 1);
-  hr_json_key (w, "decode_tps_empty");
-  hr_json_number (w, DEV (e->decode_tps_empty), 1);
-  hr_json_key (w, "aggregate_tps");
-  hr_json_number (w, DEV (e->aggregate_tps), 1);
-  hr_json_key (w, "decode_basis");
-  hr_json_string (w, device ? decode_basis : NULL);
-  hr_json_key (w, "prefill_tps");
-  hr_json_number (w, DEV (e->prefill_tps), 0);
-  hr_json_key (w, "prefill_basis");
-  hr_json_string (w, device ? prefill_basis : NULL);
-  hr_json_key (w, "ttft_ms");
-  hr_json_number (w, DEV (e->ttft_ms), 0);
-  hr_json_key (w, "cost_per_mtok_usd");
-  hr_json_number (w, DEV (e->cost_per_mtok_usd), 2);
-  hr_json_key (w, "cost_offer");
-  hr_json_string (w, e->offer_label[0] ? e->offer_label : NULL);
+  hr_json_member_number (w, "utilization_pct", DEV (e->utilization * 100), 1);
+  hr_json_member_string (w, "verdict", device ? hr_verdict_to_string (e->verdict) : NULL);
+  hr_json_member_number (w, "decode_tps", DEV (e->decode_tps), 1);
+  hr_json_member_number (w, "decode_tps_low", DEV (e->decode_tps_low), 1);
+  hr_json_member_number (w, "decode_tps_high", DEV (e->decode_tps_high), 1);
+  hr_json_member_int (w, "depth", e->depth);
+  hr_json_member_number (w, "decode_tps_at_depth", DEV (e->decode_tps), 1);
+  hr_json_member_number (w, "decode_tps_empty", DEV (e->decode_tps_empty), 1);
+  hr_json_member_number (w, "aggregate_tps", DEV (e->aggregate_tps), 1);
+  hr_json_member_string (w, "decode_basis", device ? decode_basis : NULL);
+  hr_json_member_number (w, "prefill_tps", DEV (e->prefill_tps), 0);
+  hr_json_member_string (w, "prefill_basis", device ? prefill_basis : NULL);
+  hr_json_member_number (w, "ttft_ms", DEV (e->ttft_ms), 0);
+  hr_json_member_number (w, "cost_per_mtok_usd", DEV (e->cost_per_mtok_usd), 2);
+  hr_json_member_string (w, "cost_offer", e->offer_label[0] ? e->offer_label : NULL);
   /* another GPU's offer, when this one has none: a suggestion, never its cost */
-  hr_json_key (w, "suggested_cost_per_mtok_usd");
-  hr_json_number (w, e->suggested_cost_per_mtok_usd, 2);
-  hr_json_key (w, "suggested_offer");
-  hr_json_string (w, e->suggested_label[0] ? e->suggested_label : NULL);
+  hr_json_member_number (w, "suggested_cost_per_mtok_usd", e->suggested_cost_per_mtok_usd, 2);
+  hr_json_member_string (w, "suggested_offer", e->suggested_label[0] ? e->suggested_label : NULL);
 }
 
 #undef DEV
@@ -501,16 +464,11 @@ hr_report_compare_members (HrJsonWriter       *w,
   g_return_if_fail (row != NULL);
 
   hr_report_estimate_members (w, &row->scenario, &row->estimate);
-  hr_json_key (w, "max_context");
-  hr_json_int (w, row->max_context);
-  hr_json_key (w, "best_quant");
-  hr_json_string (w, row->best_quant ? row->best_quant->id : NULL);
-  hr_json_key (w, "price_usd");
-  hr_json_number (w, row->price_usd, 0);
-  hr_json_key (w, "usd_per_decode_tps");
-  hr_json_number (w, row->usd_per_decode_tps, 2);
-  hr_json_key (w, "power_w");
-  hr_json_number (w, row->power_w, 0);
+  hr_json_member_int (w, "max_context", row->max_context);
+  hr_json_member_string (w, "best_quant", row->best_quant ? row->best_quant->id : NULL);
+  hr_json_member_number (w, "price_usd", row->price_usd, 0);
+  hr_json_member_number (w, "usd_per_decode_tps", row->usd_per_decode_tps, 2);
+  hr_json_member_number (w, "power_w", row->power_w, 0);
 }
 
 /* Fine-tuning -------------------------------------------------------------------------------- */
@@ -554,8 +512,7 @@ hr_report_finetune_json (const HrFtScenario *ft,
     {
       hr_json_key (&w, "gpu"); hr_json_string (&w, gpu->id);
       hr_json_gib_bytes (&w, "usable", hr_finetune_usable_bytes (gpu, reserve, unified_share));
-      hr_json_key (&w, "verdict");
-      hr_json_string (&w, hr_verdict_to_string (hr_finetune_verdict (est, gpu, reserve, unified_share)));
+      hr_json_member_string (&w, "verdict", hr_verdict_to_string (hr_finetune_verdict (est, gpu, reserve, unified_share)));
     }
   hr_json_end_object (&w);
   return hr_json_document_end (&w);
