@@ -70,11 +70,15 @@ gboolean        hr_gpu_is_unified           (const HrGpu     *gpu);
 double          hr_gpu_unified_share        (const HrGpu     *gpu,
                                              double           chosen);
 
-/* What macOS lets the GPU wire by default (recommendedMaxWorkingSetSize): about two thirds of
- * a smaller machine's RAM, three quarters from 64 GB up (reference/gpu_specs.md §3).  48 GB
- * counts as smaller: a 48 GB M3 Max could not load LLaMA 65B Q4_0 (XiongjieDai/GPU-Benchmarks-
- * on-LLM-Inference, in reference/memory_dev.csv).  Sizing, --gpu-custom and the app's own
- * devices all take it. */
+/* The share of a unified machine's RAM that a model can count on.  macOS lets the GPU wire
+ * (recommendedMaxWorkingSetSize) about two thirds of RAM on small machines, three quarters on
+ * large ones (reference/gpu_specs.md §3): llama.cpp logged 21,845.34 MB on a 32 GB M1 Max
+ * (ggml-org/llama.cpp#2011), 73,728 MB on a 96 GB M2 Max (#3213), and 38,654.71 MB on an M3 Max,
+ * which is 0.75 × 48 GiB.  Headroom still counts 48 GB as small: on a 48 GB M3 Max, LLaMA 65B
+ * Q4_0 failed to load while asking for 36,695 MiB, under that limit, and three runs near it were
+ * far slower than the bandwidth allows (XiongjieDai/GPU-Benchmarks-on-LLM-Inference, in
+ * reference/memory_dev.csv and bench_dev.csv); with 0.75 the accuracy report predicts all four
+ * wrongly.  Sizing, --gpu-custom and the app's own devices all take it. */
 #define HR_UNIFIED_LARGE_MIN_GIB 64.0
 #define HR_UNIFIED_SHARE_SMALL   0.66
 #define HR_UNIFIED_SHARE_LARGE   0.75

@@ -3,6 +3,8 @@
 
 #include "hr-table-cells.h"
 
+#include <glib/gi18n.h>
+
 struct _HrVerdictBanner
 {
   GtkBox parent_instance;
@@ -58,7 +60,12 @@ hr_verdict_banner_set (HrVerdictBanner *self,
   gtk_image_set_from_icon_name (self->icon, icon);
   gtk_label_set_label (self->title, title ? title : "");
   gtk_label_set_label (self->detail, detail ? detail : "");
-  a11y = g_strdup_printf ("%s. %s", title ? title : "", detail ? detail : "");
+  /* Read as one sentence pair; a banner without detail reads its title alone. */
+  if (detail != NULL && detail[0] != '\0')
+    a11y = g_strdup_printf (C_("verdict banner for screen readers: title, detail", "%s. %s"),
+                            title ? title : "", detail);
+  else
+    a11y = g_strdup (title ? title : "");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
 }
 
