@@ -4,6 +4,7 @@
  * no cairo error, the expected pixel size, not blank, and the verdict's colour where the
  * verdict is shown.  Set HR_CHART_TEST_OUTPUT=DIR to keep the PNGs for looking at.
  */
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -569,11 +570,45 @@ test_axis (void)
   g_assert_cmpstr (hr_fmt_tps (buf, sizeof buf, NAN), ==, "unknown");
   g_assert_cmpstr (hr_fmt_tps (buf, sizeof buf, 40.21), ==, "40.2 tok/s");
   g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 3.05), ==, "$3.05");
-  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 8500), ==, "$8,500");
+  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 8500), ==, "$8500");   /* C locale: no grouping */
   g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, INFINITY), ==, "unknown");
   g_assert_cmpstr (hr_fmt_usd_short (buf, sizeof buf, 12500), ==, "$12.5k");
   g_assert_cmpstr (hr_fmt_context (buf, sizeof buf, 46336), ==, "45.2K");
   g_assert_cmpstr (hr_fmt_context (buf, sizeof buf, 1048576), ==, "1M");
+}
+
+/* A chart's prices group their digits by the core rule, so they read as the GUI's and the CLI's
+ * text beside them (issue 18): none in the C locale, the locale's separator otherwise. */
+static void
+expect_usd (const char *locale,
+            const char *want)
+{
+  HrTcoInput in = { 2.40, 4, 8500, 600, 0.175 };
+  g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
+  g_autofree char *legend = g_strdup_printf ("Buy: %s", want);
+  g_autofree char *negative = g_strconcat ("-", want, NULL);
+  char buf[64];
+  char core[64];
+
+  if (setlocale (LC_NUMERIC, locale) == NULL)
+    {
+      g_test_message ("locale %s is not installed: not checked", locale);
+      return;
+    }
+  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 8500), ==, want);
+  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, -8500), ==, negative);
+  g_assert_cmpstr (buf + 2, ==, hr_format_number_locale_buf (core, sizeof core, 8500, 0));
+  hr_chart_tco_from_input (&in, NULL, NULL, 0, t);
+  g_assert_cmpstr (t->buy_label, ==, legend);
+  setlocale (LC_NUMERIC, "C");
+}
+
+static void
+test_usd_locale (void)
+{
+  expect_usd ("C", "$8500");
+  expect_usd ("en_US.UTF-8", "$8,500");
+  expect_usd ("de_DE.UTF-8", "$8.500");
 }
 
 static void
@@ -1121,6 +1156,7 @@ main (int    argc,
   g_test_add_func ("/charts/kinds", test_kinds);
   g_test_add_func ("/charts/registry", test_registry);
   g_test_add_func ("/charts/axis", test_axis);
+  g_test_add_func ("/charts/usd-locale", test_usd_locale);
   g_test_add_func ("/charts/breakdown", test_breakdown);
   g_test_add_func ("/charts/context", test_context);
   g_test_add_func ("/charts/quant", test_quant);

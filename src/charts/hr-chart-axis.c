@@ -1,9 +1,9 @@
 /* hr-chart-axis.c — nice tick positions and the number formats of the charts' labels */
 
-#include <locale.h>
 #include <glib/gi18n-lib.h>
 
 #include "hr-chart-private.h"
+#include "hr-units.h"
 
 void
 hr_axis_linear (HrAxis *axis,
@@ -167,28 +167,20 @@ hr_fmt_tps (char   *buf,
   return buf;
 }
 
-/* "$8,500" in English, "$8.500" in German: the locale's grouping, or a comma when it has none. */
+/* "$8,500" in English, "$8.500" in German, "$8500" in the C locale: the core rule
+ * (hr_format_number_locale_buf), so a chart and the text beside it agree (issue 18). */
 static void
 format_grouped (char   *buf,
                 gsize   size,
                 double  value)
 {
-  const char *sep = localeconv ()->thousands_sep;
   char digits[64];
-  g_autoptr(GString) out = g_string_new (value < 0 ? "-$" : "$");
-  gsize len;
+  g_autofree char *price = NULL;
 
-  if (sep == NULL || *sep == '\0')
-    sep = ",";
-  g_snprintf (digits, sizeof digits, "%.0f", fabs (value));
-  len = strlen (digits);
-  for (gsize i = 0; i < len; i++)
-    {
-      g_string_append_c (out, digits[i]);
-      if (i + 1 < len && (len - i - 1) % 3 == 0)
-        g_string_append (out, sep);
-    }
-  g_strlcpy (buf, out->str, size);
+  hr_format_number_locale_buf (digits, sizeof digits, fabs (value), 0);
+  /* TRANSLATORS: a price in US dollars, e.g. "$8,500" */
+  price = g_strdup_printf (_("$%s"), digits);
+  g_snprintf (buf, size, "%s%s", value < 0 ? "-" : "", price);
 }
 
 const char *
