@@ -35,14 +35,6 @@ typedef struct
   int bytes_per_block;
 } FileType;
 
-/* The document whose entries are being read. */
-typedef struct
-{
-  const char *file;
-  JsonArray *entries;
-  GArray *types;           /* FileType the document declares (quants.json) */
-} Document;
-
 static void
 file_type_clear (gpointer data)
 {
@@ -335,31 +327,30 @@ static const HrField model_extent[] = {
 };
 
 static gpointer
-parse_model (const Document  *doc,
-             guint            index,
+parse_model (GArray          *types,
+             const HrEntry   *entry,
+             char            *id,
              GError         **error)
 {
   g_autoptr(HrModel) model = hr_model_new ();
-  HrEntry entry = { doc->file, NULL, NULL };
   gboolean ok;
 
-  ok = hr_entry_open (&entry, "model", doc->entries, index, FALSE, &model->id, error);
-  ok = ok && hr_entry_read_fields (&entry, model_fields, G_N_ELEMENTS (model_fields), model, error);
+  model->id = id;
+  ok = hr_entry_read_fields (entry, model_fields, G_N_ELEMENTS (model_fields), model, error);
 
-  ok = ok && hr_entry_read_fields (&entry, model_params, G_N_ELEMENTS (model_params), model, error);
+  ok = ok && hr_entry_read_fields (entry, model_params, G_N_ELEMENTS (model_params), model, error);
   if (ok && isfinite (model->total_params) && isfinite (model->active_params) &&
       model->active_params > model->total_params)
     {
-      hr_entry_error (error, &entry, "active_params_b", _("exceeds total_params_b"));
+      hr_entry_error (error, entry, "active_params_b", _("exceeds total_params_b"));
       ok = FALSE;
     }
-  ok = ok && hr_entry_read_fields (&entry, model_extent, G_N_ELEMENTS (model_extent), model, error);
+  ok = ok && hr_entry_read_fields (entry, model_extent, G_N_ELEMENTS (model_extent), model, error);
 
-  ok = ok && parse_arch (&entry, model, error);
-  ok = ok && parse_kv_groups (&entry, model, error);
-  ok = ok && parse_sizes (&entry, model, error);
+  ok = ok && parse_arch (entry, model, error);
+  ok = ok && parse_kv_groups (entry, model, error);
+  ok = ok && parse_sizes (entry, model, error);
 
-  g_free (entry.label);
   if (!ok)
     return NULL;
 
@@ -403,42 +394,41 @@ static const HrField gpu_sources[] = {
 };
 
 static gpointer
-parse_gpu (const Document  *doc,
-           guint            index,
+parse_gpu (GArray          *types,
+           const HrEntry   *entry,
+           char            *id,
            GError         **error)
 {
   g_autoptr(HrGpu) gpu = hr_gpu_new ();
   g_autofree char *form = NULL;
   g_autofree char *backend = NULL;
-  HrEntry entry = { doc->file, NULL, NULL };
   gboolean ok;
 
-  ok = hr_entry_open (&entry, "GPU", doc->entries, index, FALSE, &gpu->id, error);
-  ok = ok && hr_entry_read_fields (&entry, gpu_names, G_N_ELEMENTS (gpu_names), gpu, error);
+  gpu->id = id;
+  ok = hr_entry_read_fields (entry, gpu_names, G_N_ELEMENTS (gpu_names), gpu, error);
 
-  ok = ok && hr_entry_read_string (&entry, "form", TRUE, 32, &form, error);
+  ok = ok && hr_entry_read_string (entry, "form", TRUE, 32, &form, error);
   if (ok && !hr_gpu_form_from_string (form, &gpu->form))
     {
-      hr_entry_error (error, &entry, "form",
+      hr_entry_error (error, entry, "form",
                       _("must be consumer, workstation, datacenter or unified, not “%s”"), form);
       ok = FALSE;
     }
-  ok = ok && hr_entry_read_string (&entry, "backend", TRUE, 32, &backend, error);
+  ok = ok && hr_entry_read_string (entry, "backend", TRUE, 32, &backend, error);
   if (ok && !hr_backend_from_string (backend, &gpu->backend))
     {
-      hr_entry_error (error, &entry, "backend", _("“%s” is not a known backend"), backend);
+      hr_entry_error (error, entry, "backend", _("“%s” is not a known backend"), backend);
       ok = FALSE;
     }
 
-  ok = ok && hr_entry_read_fields (&entry, gpu_specs, G_N_ELEMENTS (gpu_specs), gpu, error);
+  ok = ok && hr_entry_read_fields (entry, gpu_specs, G_N_ELEMENTS (gpu_specs), gpu, error);
   if (ok && isfinite (gpu->unified_share) && gpu->form != HR_FORM_UNIFIED)
     {
-      hr_entry_error (error, &entry, "unified_share", _("is only for unified-memory machines"));
+      hr_entry_error (error, entry, "unified_share", _("is only for unified-memory machines"));
       ok = FALSE;
     }
-  ok = ok && hr_entry_read_fields (&entry, gpu_sources, G_N_ELEMENTS (gpu_sources), gpu, error);
+  ok = ok && hr_entry_read_fields (entry, gpu_sources, G_N_ELEMENTS (gpu_sources), gpu, error);
 
-  g_free (entry.label);
   if (!ok)
     return NULL;
 
@@ -541,25 +531,25 @@ static const HrField mix_fields[] = {
 };
 
 static gpointer
-parse_mix (const Document  *doc,
-           guint            index,
+parse_mix (GArray          *types,
+           const HrEntry   *entry,
+           char            *id,
            GError         **error)
 {
   g_autoptr(HrQuantMix) mix = g_new0 (HrQuantMix, 1);
-  HrEntry entry = { doc->file, NULL, NULL };
   gboolean ok;
 
-  ok = hr_entry_open (&entry, "quant", doc->entries, index, TRUE, &mix->id, error);
-  ok = ok && hr_entry_read_fields (&entry, mix_fields, G_N_ELEMENTS (mix_fields), mix, error);
+  mix->id = id;
+  ok = hr_entry_read_fields (entry, mix_fields, G_N_ELEMENTS (mix_fields), mix, error);
 
   if (ok && mix->default_type != NULL)
     {
-      const FileType *ftype = find_file_type (doc->types, mix->default_type);
+      const FileType *ftype = find_file_type (types, mix->default_type);
       const HrGgmlType *gtype = ftype == NULL ? hr_ggml_type_lookup (mix->default_type) : NULL;
 
       if (ftype == NULL && gtype == NULL)
         {
-          hr_entry_error (error, &entry, "default_type", _("“%s” is not a known ggml type"),
+          hr_entry_error (error, entry, "default_type", _("“%s” is not a known ggml type"),
                           mix->default_type);
           ok = FALSE;
         }
@@ -569,11 +559,10 @@ parse_mix (const Document  *doc,
     }
   if (ok && !isfinite (mix->nominal_bpw))
     {
-      hr_entry_error (error, &entry, "nominal_bpw", _("is needed when there is no default_type"));
+      hr_entry_error (error, entry, "nominal_bpw", _("is needed when there is no default_type"));
       ok = FALSE;
     }
 
-  g_free (entry.label);
   if (!ok)
     return NULL;
   return g_steal_pointer (&mix);
@@ -605,9 +594,11 @@ check_duplicates (const char  *file,
   return TRUE;
 }
 
-/* How to read one kind of entry. */
-typedef gpointer (*ParseFunc) (const Document  *doc,
-                               guint            index,
+/* How to read one kind of entry: the fields of @entry, already opened with its @id (taken);
+ * @types are the FileType the document declares (quants.json). */
+typedef gpointer (*ParseFunc) (GArray          *types,
+                               const HrEntry   *entry,
+                               char            *id,
                                GError         **error);
 
 typedef struct
@@ -615,6 +606,7 @@ typedef struct
   const char *file;
   const char *member;      /* the array in the document */
   const char *what;        /* for messages */
+  gboolean upper_ids;      /* ids keep their case ("UD-Q2_K_XL") */
   ParseFunc parse;
   GDestroyNotify free;
   gsize list;              /* G_STRUCT_OFFSET in HrCatalog of the list the entries go to */
@@ -622,15 +614,15 @@ typedef struct
 } EntryKind;
 
 static const EntryKind models_kind = {
-  "models.json", "models", "model", parse_model, (GDestroyNotify) hr_model_free,
+  "models.json", "models", "model", FALSE, parse_model, (GDestroyNotify) hr_model_free,
   G_STRUCT_OFFSET (HrCatalog, models),
 };
 static const EntryKind gpus_kind = {
-  "gpus.json", "gpus", "GPU", parse_gpu, (GDestroyNotify) hr_gpu_free,
+  "gpus.json", "gpus", "GPU", FALSE, parse_gpu, (GDestroyNotify) hr_gpu_free,
   G_STRUCT_OFFSET (HrCatalog, gpus),
 };
 static const EntryKind quants_kind = {
-  "quants.json", "mixes", "quant", parse_mix, (GDestroyNotify) hr_quant_mix_free,
+  "quants.json", "mixes", "quant", TRUE, parse_mix, (GDestroyNotify) hr_quant_mix_free,
   G_STRUCT_OFFSET (HrCatalog, quants), TRUE,
 };
 
@@ -647,7 +639,6 @@ load_entries (HrCatalog         *catalog,
   g_autoptr(GArray) types = NULL;
   JsonObject *root;
   JsonArray *array;
-  Document doc;
 
   g_return_val_if_fail (catalog != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -662,12 +653,16 @@ load_entries (HrCatalog         *catalog,
   if (kind->ggml_types && !parse_ggml_types (kind->file, root, types, error))
     return FALSE;
 
-  doc = (Document) { kind->file, array, types };
   parsed = g_ptr_array_new_with_free_func (kind->free);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
-      gpointer item = kind->parse (&doc, i, error);
+      HrEntry entry = { kind->file, NULL, NULL };
+      char *id = NULL;
+      gpointer item = NULL;
 
+      if (hr_entry_open (&entry, kind->what, array, i, kind->upper_ids, &id, error))
+        item = kind->parse (types, &entry, id, error);
+      g_free (entry.label);
       if (item == NULL)
         return FALSE;
       g_ptr_array_add (parsed, item);
