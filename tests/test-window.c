@@ -228,6 +228,22 @@ test_context_entry_grouped (void)
 
 /* The quantization picker at the end of its row shows its title alone, centred on its drop-down
  * arrow like a combo row's value (#18: the arrow sat ~3 px below the title's middle). */
+/* The drop-down arrow (pan-down-symbolic) under ROOT, or NULL. */
+static GtkWidget *
+find_arrow (GtkWidget *root)
+{
+  if (GTK_IS_IMAGE (root) && g_strcmp0 (gtk_image_get_icon_name (GTK_IMAGE (root)), "pan-down-symbolic") == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_arrow (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_quant_arrow_centred (void)
 {
@@ -236,7 +252,8 @@ test_quant_arrow_centred (void)
   GtkWidget *picker = GTK_WIDGET (hr_size_view_get_quant_picker (view));
   GtkWidget *title = hr_test_find_child_of_type (picker, GTK_TYPE_LABEL);
   GtkWidget *arrow = hr_test_find_child_of_type (picker, GTK_TYPE_IMAGE);
-  graphene_rect_t t, a;
+  GtkWidget *kv_arrow;
+  graphene_rect_t t, a, k;
 
   hr_test_wait_size_view (view);
   g_assert_nonnull (title);
@@ -245,6 +262,13 @@ test_quant_arrow_centred (void)
   g_assert_true (gtk_widget_compute_bounds (arrow, picker, &a));
   g_assert_cmpfloat (t.size.height, >, 0);
   g_assert_cmpfloat (fabs ((t.origin.y + t.size.height / 2) - (a.origin.y + a.size.height / 2)), <=, 1);
+  /* and in the same column as the arrows of the combo rows below it (it sat 8 px left of them) */
+  kv_arrow = find_arrow (GTK_WIDGET (hr_size_view_get_kv_row (view)));
+  g_assert_nonnull (kv_arrow);
+  g_assert_true (gtk_widget_compute_bounds (arrow, GTK_WIDGET (window), &a));
+  g_assert_true (gtk_widget_compute_bounds (kv_arrow, GTK_WIDGET (window), &k));
+  g_test_message ("arrow x: quantization %.0f, KV-cache %.0f", a.origin.x, k.origin.x);
+  g_assert_cmpfloat (fabs (a.origin.x - k.origin.x), <=, 1);
   hr_test_window_close (window);
 }
 
