@@ -479,6 +479,34 @@ content_min_width (HrWindow *window)
   return min_width (content);
 }
 
+/* Every section heading shown in @window reads in full: none is cut short with "…" (at 360 px
+ * Fine-tune's "Memory per GPU" read "Memory …" beside its Formulas & Assumptions button). */
+static guint
+assert_group_titles_whole (HrWindow *window)
+{
+  g_autoptr(GPtrArray) groups = g_ptr_array_new ();
+  guint n = 0;
+
+  collect (GTK_WIDGET (window), NULL, ADW_TYPE_PREFERENCES_GROUP, groups);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+      const char *title = adw_preferences_group_get_title (groups->pdata[i]);
+
+      if (!gtk_widget_get_mapped (groups->pdata[i]) || title == NULL || title[0] == '\0')
+        continue;
+      collect (groups->pdata[i], NULL, GTK_TYPE_LABEL, labels);
+      for (guint j = 0; j < labels->len; j++)
+        if (g_strcmp0 (gtk_label_get_label (labels->pdata[j]), title) == 0 && gtk_widget_get_mapped (labels->pdata[j]))
+          {
+            g_test_message ("section \"%s\": %d px wide", title, gtk_widget_get_width (labels->pdata[j]));
+            g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (labels->pdata[j])));
+            n++;
+          }
+    }
+  return n;
+}
+
 /* The window's content needs at most 360 px on every view, built: a view first shown in a
  * narrow window, and a window opened on the view it was left on (Compare), at 360 px from the
  * start. */
@@ -506,6 +534,7 @@ test_narrow_every_view (void)
           wait_shown (window);
           g_test_message ("then %s: %d px", views[j], content_min_width (window));
           g_assert_cmpint (content_min_width (window), <=, 360);
+          g_assert_cmpuint (assert_group_titles_whole (window), >, 0);
         }
       hr_test_window_close (window);
     }

@@ -195,6 +195,22 @@ update_sidebar_button (HrWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), flap != NULL && adw_flap_get_folded (flap));
 }
 
+/* A section's header button goes under its title in a narrow window: beside it, the title
+ * ("Memory per GPU") was cut to "Memory …" and the description wrapped in a thin column. */
+static void
+stack_group_header (AdwPreferencesGroup *group,
+                    gboolean             narrow)
+{
+  GtkWidget *suffix = adw_preferences_group_get_header_suffix (group);
+  GtkWidget *header = suffix ? gtk_widget_get_parent (suffix) : NULL;
+
+  if (!GTK_IS_BOX (header))
+    return;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (header),
+                                  narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
+  gtk_widget_set_halign (suffix, narrow ? GTK_ALIGN_START : GTK_ALIGN_FILL);
+}
+
 static void
 apply_adaptive_rows (GtkWidget *widget,
                      gboolean   narrow)
@@ -212,6 +228,8 @@ apply_adaptive_rows (GtkWidget *widget,
     }
   if (GTK_IS_FLOW_BOX (widget) && gtk_widget_has_css_class (widget, "adaptive-cards"))
     gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (widget), !narrow);
+  if (ADW_IS_PREFERENCES_GROUP (widget))
+    stack_group_header (ADW_PREFERENCES_GROUP (widget), narrow);
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
     apply_adaptive_rows (c, narrow);
 }
