@@ -221,10 +221,12 @@ test_writer_members (void)
   hr_json_member_int (&w, "i", -3);
   hr_json_member_number (&w, "n", 2.345, 2);
   hr_json_member_number (&w, "nan", NAN, 1);
+  hr_json_member_number_g (&w, "g", 1.5);
+  hr_json_member_bool (&w, "b", TRUE);
   hr_json_end_object (&w);
   g_assert_cmpstr (out->str, ==,
                    "{\n  \"s\": \"x\",\n  \"none\": null,\n  \"i\": -3,\n  \"n\": 2.35,\n"
-                   "  \"nan\": null\n}");
+                   "  \"nan\": null,\n  \"g\": 1.5,\n  \"b\": true\n}");
 }
 
 /* A short list on one line inside a pretty document; the writer goes on pretty after it. */

@@ -134,24 +134,17 @@ write_offer (HrJsonWriter  *w,
              const HrOffer *o)
 {
   hr_json_begin_object_inline (w);
-  hr_json_key (w, "provider");
-  hr_json_string (w, o->provider);
-  hr_json_key (w, "instance");
-  hr_json_string (w, o->instance);
-  hr_json_key (w, "gpu_id");
-  hr_json_string (w, o->gpu_id);
-  hr_json_key (w, "gpu");
-  hr_json_string (w, o->gpu);
-  hr_json_key (w, "count");
-  hr_json_int (w, o->count);
-  hr_json_key (w, "vram_gb");
-  hr_json_number_g (w, o->vram_gb);
-  hr_json_key (w, "usd_per_hour");
-  hr_json_number_g (w, price_or_nan (o->instance != NULL ? o->on_demand_usd_per_hour : o->usd_per_hour));
-  hr_json_key (w, "spot_usd_per_hour");
-  hr_json_number_g (w, price_or_nan (o->spot_usd_per_hour));
-  hr_json_key (w, "region");
-  hr_json_string (w, o->region);
+  hr_json_member_string (w, "provider", o->provider);
+  hr_json_member_string (w, "instance", o->instance);
+  hr_json_member_string (w, "gpu_id", o->gpu_id);
+  hr_json_member_string (w, "gpu", o->gpu);
+  hr_json_member_int (w, "count", o->count);
+  hr_json_member_number_g (w, "vram_gb", o->vram_gb);
+  hr_json_member_number_g (w, "usd_per_hour",
+                           price_or_nan (o->instance != NULL ? o->on_demand_usd_per_hour
+                                                             : o->usd_per_hour));
+  hr_json_member_number_g (w, "spot_usd_per_hour", price_or_nan (o->spot_usd_per_hour));
+  hr_json_member_string (w, "region", o->region);
   hr_json_end_object (w);
 }
 

@@ -268,6 +268,24 @@ hr_json_member_number (HrJsonWriter *w,
   hr_json_number (w, value, decimals);
 }
 
+void
+hr_json_member_number_g (HrJsonWriter *w,
+                         const char   *key,
+                         double        value)
+{
+  hr_json_key (w, key);
+  hr_json_number_g (w, value);
+}
+
+void
+hr_json_member_bool (HrJsonWriter *w,
+                     const char   *key,
+                     gboolean      value)
+{
+  hr_json_key (w, key);
+  hr_json_bool (w, value);
+}
+
 /* "NAME_gib": rounded to two decimals, and "NAME_bytes": the exact integer beside it, so a
  * machine can check a figure to the byte (a 16.5 MiB cache reads as 0.02 GiB). */
 void

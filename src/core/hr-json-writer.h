@@ -63,6 +63,12 @@ void            hr_json_member_number       (HrJsonWriter    *w,
                                              const char      *key,
                                              double           value,
                                              int              decimals);
+void            hr_json_member_number_g     (HrJsonWriter    *w,
+                                             const char      *key,
+                                             double           value);
+void            hr_json_member_bool         (HrJsonWriter    *w,
+                                             const char      *key,
+                                             gboolean         value);
 /* "NAME_gib" (two decimals) and "NAME_bytes" (exact integer) for one byte count. */
 void            hr_json_gib_bytes           (HrJsonWriter    *w,
                                              const char      *name,

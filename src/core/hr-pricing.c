@@ -470,24 +470,15 @@ write_offer (HrJsonWriter  *w,
              const HrOffer *offer)
 {
   hr_json_begin_object_inline (w);
-  hr_json_key (w, "provider");
-  hr_json_string (w, offer->provider);
-  hr_json_key (w, "gpu_id");
-  hr_json_string (w, offer->gpu_id);
-  hr_json_key (w, "gpu");
-  hr_json_string (w, offer->gpu);
-  hr_json_key (w, "count");
-  hr_json_int (w, offer->count);
-  hr_json_key (w, "vram_gb");
-  hr_json_number_g (w, offer->vram_gb);
-  hr_json_key (w, "usd_per_hour");
-  hr_json_number_g (w, offer->usd_per_hour);
-  hr_json_key (w, "billing");
-  hr_json_string (w, offer->billing);
-  hr_json_key (w, "tier");
-  hr_json_string (w, offer->tier);
-  hr_json_key (w, "url");
-  hr_json_string (w, offer->url);
+  hr_json_member_string (w, "provider", offer->provider);
+  hr_json_member_string (w, "gpu_id", offer->gpu_id);
+  hr_json_member_string (w, "gpu", offer->gpu);
+  hr_json_member_int (w, "count", offer->count);
+  hr_json_member_number_g (w, "vram_gb", offer->vram_gb);
+  hr_json_member_number_g (w, "usd_per_hour", offer->usd_per_hour);
+  hr_json_member_string (w, "billing", offer->billing);
+  hr_json_member_string (w, "tier", offer->tier);
+  hr_json_member_string (w, "url", offer->url);
   hr_json_end_object (w);
 }
 

@@ -109,40 +109,13 @@ json_count (HrJsonWriter *w,
     hr_json_null (w);
 }
 
-static void
-json_int (HrJsonWriter *w,
-          const char   *key,
-          gint64        value)
-{
-  hr_json_key (w, key);
-  hr_json_int (w, value);
-}
-
 /* File sizes are unsigned; JSON integers here are signed 64-bit. */
 static void
 json_bytes (HrJsonWriter *w,
             const char   *key,
             guint64       value)
 {
-  json_int (w, key, (gint64) MIN (value, (guint64) G_MAXINT64));
-}
-
-static void
-json_bool (HrJsonWriter *w,
-           const char   *key,
-           gboolean      value)
-{
-  hr_json_key (w, key);
-  hr_json_bool (w, value);
-}
-
-static void
-json_string (HrJsonWriter *w,
-             const char   *key,
-             const char   *value)
-{
-  hr_json_key (w, key);
-  hr_json_string (w, value);
+  hr_json_member_int (w, key, (gint64) MIN (value, (guint64) G_MAXINT64));
 }
 
 static void
@@ -151,7 +124,7 @@ json_opt_string (HrJsonWriter *w,
                  const char   *value)
 {
   if (value != NULL)
-    json_string (w, key, value);
+    hr_json_member_string (w, key, value);
 }
 
 static gboolean
@@ -165,8 +138,8 @@ write_layer_group (HrJsonWriter       *w,
                    const HrLayerGroup *g)
 {
   hr_json_begin_object (w);
-  json_string (w, "kind", hr_layer_kind_to_string (g->kind));
-  json_int (w, "layers", g->count);
+  hr_json_member_string (w, "kind", hr_layer_kind_to_string (g->kind));
+  hr_json_member_int (w, "layers", g->count);
   if (g->kind == HR_LAYER_RECURRENT)
     {
       json_exact (w, "state_bytes", g->state_bytes);
@@ -175,9 +148,9 @@ write_layer_group (HrJsonWriter       *w,
     }
   else
     {
-      json_int (w, "kv_heads", g->kv_heads);
-      json_int (w, "k_dim", g->k_dim);
-      json_int (w, "v_dim", g->v_dim);
+      hr_json_member_int (w, "kv_heads", g->kv_heads);
+      hr_json_member_int (w, "k_dim", g->k_dim);
+      hr_json_member_int (w, "v_dim", g->v_dim);
       if (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
         json_count (w, "window", g->window);
     }
@@ -206,8 +179,8 @@ begin_entry (HrJsonWriter *w,
   g_autofree char *slug = hr_userdata_file_slug (id, name, fallback);
 
   hr_json_begin_object (w);
-  json_string (w, "id", slug);
-  json_string (w, "name", name != NULL && *name ? name : slug);
+  hr_json_member_string (w, "id", slug);
+  hr_json_member_string (w, "name", name != NULL && *name ? name : slug);
 }
 
 /* The catalog's "arch" object. */
@@ -217,7 +190,7 @@ write_arch (HrJsonWriter  *w,
 {
   hr_json_key (w, "arch");
   hr_json_begin_object (w);
-  json_int (w, "layers", m->n_layers);
+  hr_json_member_int (w, "layers", m->n_layers);
   json_count (w, "hidden", m->hidden);
   json_count (w, "heads", m->n_heads);
   json_count (w, "head_dim", m->head_dim);
@@ -237,10 +210,10 @@ write_arch (HrJsonWriter  *w,
   json_count (w, "mtp_layers", m->mtp_layers);
   /* Only when set, so files of models without them read as before. */
   if (m->n_ffn_layers > 0)
-    json_int (w, "ffn_layers", m->n_ffn_layers);
-  json_bool (w, "tie_embeddings", m->tie_embeddings);
+    hr_json_member_int (w, "ffn_layers", m->n_ffn_layers);
+  hr_json_member_bool (w, "tie_embeddings", m->tie_embeddings);
   if (m->ffn_ungated)
-    json_bool (w, "ffn_ungated", TRUE);
+    hr_json_member_bool (w, "ffn_ungated", TRUE);
   hr_json_end_object (w);
 }
 
@@ -262,7 +235,7 @@ write_groups_and_sizes (HrJsonWriter  *w,
       const HrQuantSize *size = g_ptr_array_index (m->sizes, i);
 
       hr_json_begin_object (w);
-      json_string (w, "quant", size->quant);
+      hr_json_member_string (w, "quant", size->quant);
       json_bytes (w, "bytes", size->bytes);
       json_opt_string (w, "source", size->source);
       hr_json_end_object (w);
@@ -275,21 +248,21 @@ static void
 write_model_extras (HrJsonWriter  *w,
                     const HrModel *m)
 {
-  json_string (w, "origin", origin_to_string (m->origin));
+  hr_json_member_string (w, "origin", origin_to_string (m->origin));
   if (is_exact_count (m->total_params))
-    json_int (w, "total_params", (gint64) m->total_params);
+    hr_json_member_int (w, "total_params", (gint64) m->total_params);
   if (is_exact_count (m->active_params))
-    json_int (w, "active_params", (gint64) m->active_params);
+    hr_json_member_int (w, "active_params", (gint64) m->active_params);
   if (m->gguf_bytes > 0 || m->gguf_quant != NULL || m->gguf_file_type >= 0)
     {
       hr_json_key (w, "gguf");
       hr_json_begin_object (w);
-      json_string (w, "quant", m->gguf_quant);
+      hr_json_member_string (w, "quant", m->gguf_quant);
       json_bytes (w, "bytes", m->gguf_bytes);
       json_bytes (w, "expert_bytes", m->gguf_expert_bytes);
-      json_int (w, "file_type", m->gguf_file_type);
+      hr_json_member_int (w, "file_type", m->gguf_file_type);
       if (m->gguf_path != NULL && g_utf8_validate (m->gguf_path, -1, NULL))
-        json_string (w, "path", m->gguf_path);
+        hr_json_member_string (w, "path", m->gguf_path);
       hr_json_end_object (w);
     }
 }
@@ -331,7 +304,7 @@ hr_gpu_write_json (HrJsonWriter *w,
 
   begin_entry (w, gpu->id, gpu->name, "gpu");
   json_opt_string (w, "vendor", gpu->vendor);
-  json_string (w, "form", hr_gpu_form_to_string (gpu->form));
+  hr_json_member_string (w, "form", hr_gpu_form_to_string (gpu->form));
   json_exact (w, "memory_gb", gpu->memory_gib);
   json_opt_string (w, "memory_type", gpu->memory_type);
   json_exact (w, "bandwidth_gbs", gpu->bandwidth_gbs);
@@ -340,10 +313,10 @@ hr_gpu_write_json (HrJsonWriter *w,
   json_exact (w, "tdp_w", gpu->tdp_w);
   json_exact (w, "price_usd", gpu->price_usd);
   json_opt_string (w, "price_note", gpu->price_note);
-  json_bool (w, "used_market", gpu->used_market);
+  hr_json_member_bool (w, "used_market", gpu->used_market);
   json_opt_string (w, "interconnect", gpu->interconnect);
   json_opt_string (w, "stack", gpu->stack);
-  json_string (w, "backend", hr_backend_to_string (gpu->backend));
+  hr_json_member_string (w, "backend", hr_backend_to_string (gpu->backend));
   /* 0 on a unified machine means "not known"; other forms have no share at all. */
   json_exact (w, "unified_share",
               gpu->form == HR_FORM_UNIFIED && gpu->unified_share > 0 ? gpu->unified_share : NAN);
