@@ -101,16 +101,6 @@ rows_end (HrJsonWriter *w,
 
 /* ---- list -------------------------------------------------------------------------------- */
 
-static void
-json_maybe_number (HrJsonWriter *w,
-                   const char   *key,
-                   double        v,
-                   int           decimals)
-{
-  hr_json_key (w, key);
-  hr_json_number (w, v, decimals);
-}
-
 /* One kind of `list`: how many entries there are, and entry @i as JSON or as a text line. */
 typedef struct
 {
@@ -121,30 +111,21 @@ typedef struct
 } ListKind;
 
 static void
-json_string_member (HrJsonWriter *w,
-                    const char   *key,
-                    const char   *value)
-{
-  hr_json_key (w, key);
-  hr_json_string (w, value);
-}
-
-static void
 list_model_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
 {
   const HrModel *m = hr_catalog_get_model (catalog, i);
 
   hr_json_begin_object (w);
-  json_string_member (w, "id", m->id);
-  json_string_member (w, "name", m->name);
-  json_string_member (w, "family", m->family);
-  json_maybe_number (w, "total_params_b", m->total_params / 1e9, 2);
-  json_maybe_number (w, "active_params_b", m->active_params / 1e9, 2);
-  hr_json_key (w, "layers"); hr_json_int (w, m->n_layers);
-  hr_json_key (w, "max_context"); hr_json_int (w, m->max_context);
-  json_string_member (w, "architecture", m->arch_label);
-  json_string_member (w, "license", m->license);
-  json_string_member (w, "hf_repo", m->hf_repo);
+  hr_json_member_string (w, "id", m->id);
+  hr_json_member_string (w, "name", m->name);
+  hr_json_member_string (w, "family", m->family);
+  hr_json_member_number (w, "total_params_b", m->total_params / 1e9, 2);
+  hr_json_member_number (w, "active_params_b", m->active_params / 1e9, 2);
+  hr_json_member_int (w, "layers", m->n_layers);
+  hr_json_member_int (w, "max_context", m->max_context);
+  hr_json_member_string (w, "architecture", m->arch_label);
+  hr_json_member_string (w, "license", m->license);
+  hr_json_member_string (w, "hf_repo", m->hf_repo);
   hr_json_end_object (w);
 }
 
@@ -166,16 +147,16 @@ list_gpu_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
   const HrGpu *g = hr_catalog_get_gpu (catalog, i);
 
   hr_json_begin_object (w);
-  json_string_member (w, "id", g->id);
-  json_string_member (w, "name", g->name);
-  json_string_member (w, "vendor", g->vendor);
-  json_string_member (w, "form", hr_gpu_form_to_string (g->form));
-  json_maybe_number (w, "memory_gib", g->memory_gib, 0);
-  json_maybe_number (w, "bandwidth_gbs", g->bandwidth_gbs, 0);
-  json_maybe_number (w, "fp16_tflops", g->fp16_tflops, 1);
-  json_maybe_number (w, "tdp_w", g->tdp_w, 0);
-  json_maybe_number (w, "price_usd", g->price_usd, 0);
-  json_string_member (w, "backend", hr_backend_to_string (g->backend));
+  hr_json_member_string (w, "id", g->id);
+  hr_json_member_string (w, "name", g->name);
+  hr_json_member_string (w, "vendor", g->vendor);
+  hr_json_member_string (w, "form", hr_gpu_form_to_string (g->form));
+  hr_json_member_number (w, "memory_gib", g->memory_gib, 0);
+  hr_json_member_number (w, "bandwidth_gbs", g->bandwidth_gbs, 0);
+  hr_json_member_number (w, "fp16_tflops", g->fp16_tflops, 1);
+  hr_json_member_number (w, "tdp_w", g->tdp_w, 0);
+  hr_json_member_number (w, "price_usd", g->price_usd, 0);
+  hr_json_member_string (w, "backend", hr_backend_to_string (g->backend));
   hr_json_end_object (w);
 }
 
@@ -197,12 +178,12 @@ list_quant_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
   g_autofree char *engines = hr_engine_list_loading (q->id, ",");
 
   hr_json_begin_object (w);
-  json_string_member (w, "id", q->id);
-  json_string_member (w, "label", q->label);
-  json_string_member (w, "default_type", q->default_type);
-  json_maybe_number (w, "nominal_bpw", q->nominal_bpw, 4);
-  hr_json_key (w, "gguf"); hr_json_bool (w, q->gguf);
-  json_string_member (w, "engines", engines);
+  hr_json_member_string (w, "id", q->id);
+  hr_json_member_string (w, "label", q->label);
+  hr_json_member_string (w, "default_type", q->default_type);
+  hr_json_member_number (w, "nominal_bpw", q->nominal_bpw, 4);
+  hr_json_member_bool (w, "gguf", q->gguf);
+  hr_json_member_string (w, "engines", engines);
   hr_json_end_object (w);
 }
 
@@ -225,8 +206,8 @@ static void
 list_engine_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
 {
   hr_json_begin_object (w);
-  json_string_member (w, "id", hr_engine_to_string (i));
-  json_string_member (w, "name", hr_engine_display_name (i));
+  hr_json_member_string (w, "id", hr_engine_to_string (i));
+  hr_json_member_string (w, "name", hr_engine_display_name (i));
   hr_json_end_object (w);
 }
 
@@ -361,10 +342,8 @@ matrix_command (const HrCliArgs *args,
         {
           hr_json_begin_object (&w);
           hr_report_estimate_members (&w, &s, &r->estimate);
-          hr_json_key (&w, "smallest_gpu");
-          hr_json_string (&w, r->smallest.count > 0 ? r->smallest.gpu->id : NULL);
-          hr_json_key (&w, "smallest_gpu_count");
-          hr_json_int (&w, r->smallest.count);
+          hr_json_member_string (&w, "smallest_gpu", r->smallest.count > 0 ? r->smallest.gpu->id : NULL);
+          hr_json_member_int (&w, "smallest_gpu_count", r->smallest.count);
           hr_json_end_object (&w);
         }
       else
@@ -412,10 +391,10 @@ launch_json (HrJsonWriter          *w,
              const HrLaunchCommand *c)
 {
   hr_json_begin_object (w);
-  json_string_member (w, "engine", hr_engine_to_string (c->engine));
-  json_string_member (w, "title", c->title);
-  json_string_member (w, "command", c->command);
-  json_string_member (w, "note", c->note);
+  hr_json_member_string (w, "engine", hr_engine_to_string (c->engine));
+  hr_json_member_string (w, "title", c->title);
+  hr_json_member_string (w, "command", c->command);
+  hr_json_member_string (w, "note", c->note);
   hr_json_end_object (w);
 }
 
