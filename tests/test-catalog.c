@@ -1,5 +1,6 @@
 /* test-catalog.c — the bundled catalogs, their parsers on hostile input, and --gpu-custom */
 #include "hr-catalog.h"
+#include "hr-estimate.h"
 
 #include <math.h>
 #include <string.h>
@@ -620,6 +621,49 @@ test_gpu_spec_good (void)
   g_assert_true (copy->name != gpu->name);
 }
 
+/* A model copy owns all of its strings, layer groups and sizes: freeing the original (and
+ * its weights cache) leaves the copy whole, and the copy does not share the cache. */
+static void
+test_model_copy (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_unpriced (&error);
+  HrModel *orig;
+  g_autoptr(HrModel) copy = NULL;
+  const HrQuantSize *size;
+  HrWeights w;
+
+  g_assert_no_error (error);
+  orig = hr_model_copy (hr_catalog_find_model (catalog, "glm-4.5-air"));
+  g_assert_cmpuint (orig->sizes->len, >, 0);
+  orig->gguf_quant = g_strdup ("Q4_K_M");
+  orig->gguf_path = g_strdup ("/models/glm.gguf");
+  g_assert_true (hr_weights_derive (orig, "BF16", &w, NULL));
+  g_assert_nonnull (orig->weights_cache);
+
+  copy = hr_model_copy (orig);
+  g_assert_null (copy->weights_cache);
+  g_assert_true (copy->name != orig->name && copy->source != orig->source &&
+                 copy->gguf_path != orig->gguf_path);
+  g_assert_true (copy->layers != orig->layers && copy->sizes != orig->sizes);
+  size = g_ptr_array_index (copy->sizes, 0);
+  g_assert_true (size != g_ptr_array_index (orig->sizes, 0));
+  hr_model_free (orig);
+
+  g_assert_cmpstr (copy->id, ==, "glm-4.5-air");
+  g_assert_cmpstr (copy->name, ==, "GLM-4.5-Air (110B-A12B)");
+  g_assert_cmpstr (copy->hf_repo, ==, "zai-org/GLM-4.5-Air");
+  g_assert_cmpstr (copy->gguf_quant, ==, "Q4_K_M");
+  g_assert_cmpstr (copy->gguf_path, ==, "/models/glm.gguf");
+  g_assert_cmpint (copy->n_layers, ==, 46);
+  g_assert_cmpuint (copy->layers->len, ==, 1);
+  g_assert_cmpint (g_array_index (copy->layers, HrLayerGroup, 0).count, ==, 46);
+  g_assert_cmpstr (size->quant, ==, "Q8_0");
+  g_assert_true (hr_model_find_size (copy, "Q4_K_M") != NULL);
+  g_assert_nonnull (size->source);
+  g_assert_true (hr_weights_derive (copy, "BF16", &w, NULL));
+}
+
 /* A unified-memory device without a share of its own gets the same default whether it comes
  * from --gpu-custom or is sized as it is: 0.66 below 64 GiB, 0.75 from 64 GiB (--gpu-custom
  * gave a 48 GiB machine 0.75 while sizing gave it 2/3). */
@@ -761,6 +805,7 @@ main (int   argc,
   g_test_add_func ("/catalog/gpu-spec/good", test_gpu_spec_good);
   g_test_add_func ("/catalog/gpu-spec/bad", test_gpu_spec_bad);
   g_test_add_func ("/catalog/gpu-spec/unified-share-default", test_gpu_unified_share_default);
+  g_test_add_func ("/catalog/model-copy", test_model_copy);
   g_test_add_func ("/catalog/enum-strings", test_enum_strings);
   g_test_add_func ("/catalog/choice-lists", test_choice_lists);
 

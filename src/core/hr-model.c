@@ -2,19 +2,46 @@
 #include <gio/gio.h>
 
 #include "hr-model.h"
+#include "hr-struct.h"
 #include "hr-text.h"
 
 #include <math.h>
 #include <string.h>
 
+/* The strings an HrQuantSize owns */
+static const gsize size_strings[] = {
+  G_STRUCT_OFFSET (HrQuantSize, quant),
+  G_STRUCT_OFFSET (HrQuantSize, source),
+};
+
+/* The strings an HrModel owns; its arrays and weights cache are handled on their own. */
+static const gsize model_strings[] = {
+  G_STRUCT_OFFSET (HrModel, id),
+  G_STRUCT_OFFSET (HrModel, name),
+  G_STRUCT_OFFSET (HrModel, family),
+  G_STRUCT_OFFSET (HrModel, vendor),
+  G_STRUCT_OFFSET (HrModel, hf_repo),
+  G_STRUCT_OFFSET (HrModel, gguf_repo),
+  G_STRUCT_OFFSET (HrModel, license),
+  G_STRUCT_OFFSET (HrModel, native_dtype),
+  G_STRUCT_OFFSET (HrModel, arch_label),
+  G_STRUCT_OFFSET (HrModel, source),
+  G_STRUCT_OFFSET (HrModel, confidence),
+  G_STRUCT_OFFSET (HrModel, gguf_quant),
+  G_STRUCT_OFFSET (HrModel, gguf_path),
+};
+
+static gpointer
+quant_size_copy (gconstpointer src,
+                 gpointer      user_data)
+{
+  return hr_struct_copy (src, sizeof (HrQuantSize), size_strings, G_N_ELEMENTS (size_strings));
+}
+
 static void
 quant_size_free (gpointer data)
 {
-  HrQuantSize *size = data;
-
-  g_free (size->quant);
-  g_free (size->source);
-  g_free (size);
+  hr_struct_free (data, size_strings, G_N_ELEMENTS (size_strings));
 }
 
 HrModel *
@@ -35,23 +62,10 @@ hr_model_free (HrModel *model)
 {
   if (model == NULL)
     return;
-  g_free (model->id);
-  g_free (model->name);
-  g_free (model->family);
-  g_free (model->vendor);
-  g_free (model->hf_repo);
-  g_free (model->gguf_repo);
-  g_free (model->license);
-  g_free (model->native_dtype);
-  g_free (model->arch_label);
-  g_free (model->source);
-  g_free (model->confidence);
-  g_free (model->gguf_quant);
-  g_free (model->gguf_path);
   g_clear_pointer (&model->layers, g_array_unref);
   g_clear_pointer (&model->sizes, g_ptr_array_unref);
   g_clear_pointer (&model->weights_cache, hr_weights_cache_free);
-  g_free (model);
+  hr_struct_free (model, model_strings, G_N_ELEMENTS (model_strings));
 }
 
 HrModel *
@@ -61,30 +75,10 @@ hr_model_copy (const HrModel *model)
 
   g_return_val_if_fail (model != NULL, NULL);
 
-  copy = g_new0 (HrModel, 1);
-  *copy = *model;
+  copy = hr_struct_copy (model, sizeof *model, model_strings, G_N_ELEMENTS (model_strings));
   copy->weights_cache = NULL;
-  copy->id = g_strdup (model->id);
-  copy->name = g_strdup (model->name);
-  copy->family = g_strdup (model->family);
-  copy->vendor = g_strdup (model->vendor);
-  copy->hf_repo = g_strdup (model->hf_repo);
-  copy->gguf_repo = g_strdup (model->gguf_repo);
-  copy->license = g_strdup (model->license);
-  copy->native_dtype = g_strdup (model->native_dtype);
-  copy->arch_label = g_strdup (model->arch_label);
-  copy->source = g_strdup (model->source);
-  copy->confidence = g_strdup (model->confidence);
-  copy->gguf_quant = g_strdup (model->gguf_quant);
-  copy->gguf_path = g_strdup (model->gguf_path);
-  copy->layers = g_array_new (FALSE, TRUE, sizeof (HrLayerGroup));
-  g_array_append_vals (copy->layers, model->layers->data, model->layers->len);
-  copy->sizes = g_ptr_array_new_with_free_func (quant_size_free);
-  for (guint i = 0; i < model->sizes->len; i++)
-    {
-      const HrQuantSize *size = g_ptr_array_index (model->sizes, i);
-      hr_model_add_size (copy, size->quant, size->bytes, size->source);
-    }
+  copy->layers = g_array_copy (model->layers);
+  copy->sizes = g_ptr_array_copy (model->sizes, quant_size_copy, NULL);
   return copy;
 }
 
