@@ -442,29 +442,29 @@ min_offload_pct (const HrScenario *scenario)
   return NAN;
 }
 
-/* Applies the first suggestion that makes @scenario fit, in the diagnosis's order. */
+/* The first suggestion that makes @scenario fit, in the diagnosis's order: its kind, its label
+ * and @scenario with it applied, into @fix. */
 static HrFixKind
 first_fix (const HrScenario *scenario,
            const HrCatalog  *catalog,
-           HrScenario       *fixed,
-           char             *label,
-           gsize             label_size)
+           HrFix            *fix)
 {
   int n = hr_advice_min_gpus (scenario, 64);
   const HrQuantMix *q = catalog ? hr_advice_best_quant (scenario, catalog) : NULL;
+  HrScenario *fixed = &fix->scenario;
   gint64 max_ctx;
 
   *fixed = *scenario;
   if (n > scenario->n_gpus)
     {
       fixed->n_gpus = n;
-      g_snprintf (label, label_size, ngettext ("use %d GPU", "use %d GPUs", n), n);
+      g_snprintf (fix->label, sizeof fix->label, ngettext ("use %d GPU", "use %d GPUs", n), n);
       return HR_FIX_GPUS;
     }
   if (q != NULL)
     {
       g_strlcpy (fixed->quant, q->id, sizeof fixed->quant);
-      g_strlcpy (label, q->id, label_size);
+      g_strlcpy (fix->label, q->id, sizeof fix->label);
       return HR_FIX_QUANT;
     }
   max_ctx = hr_advice_max_context (scenario);
@@ -472,7 +472,7 @@ first_fix (const HrScenario *scenario,
     {
       g_autofree char *mc = hr_format_context_short (max_ctx / 1024 * 1024);
       fixed->context = max_ctx / 1024 * 1024;
-      g_snprintf (label, label_size, _("a context of %s"), mc);
+      g_snprintf (fix->label, sizeof fix->label, _("a context of %s"), mc);
       return HR_FIX_CONTEXT;
     }
   if (hr_engine_is_llama_like (scenario->engine))
@@ -481,7 +481,8 @@ first_fix (const HrScenario *scenario,
       if (isfinite (pct) && pct < 100)
         {
           fixed->offload_pct = pct;
-          g_snprintf (label, label_size, _("offload %.0f%% of layers to system RAM"), pct);
+          g_snprintf (fix->label, sizeof fix->label, _("offload %.0f%% of layers to system RAM"),
+                      pct);
           return HR_FIX_OFFLOAD;
         }
     }
@@ -501,7 +502,7 @@ hr_advice_fix (const HrScenario *scenario,
   memset (out, 0, sizeof *out);
   if (!hr_estimate_compute (scenario, NULL, &e, NULL) || e.verdict != HR_VERDICT_EXCEEDS)
     return FALSE;
-  out->kind = first_fix (scenario, catalog, &out->scenario, out->label, sizeof out->label);
+  out->kind = first_fix (scenario, catalog, out);
   if (out->kind == HR_FIX_NONE ||
       !hr_estimate_compute (&out->scenario, pricing, &out->estimate, NULL) ||
       out->estimate.verdict == HR_VERDICT_EXCEEDS)
