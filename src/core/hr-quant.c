@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-text.h"
+
 /* The one ggml type table the code sizes tensors with.  data/quants.json lists the same types
  * (build-aux/make-catalogs.py writes them from reference/quant_types.csv) for readers of the
  * catalog; tests/test-engine.c (/quant-format/ggml-types-agree) checks they agree. */
@@ -505,7 +507,7 @@ hr_quant_tensor_type (const char   *mix_id,
 
 /* ---- KV types -------------------------------------------------------------------------- */
 
-static const char *kv_names[] = { "f16", "fp8", "q8_0", "q4_0" };
+static const char * const kv_names[] = { "f16", "fp8", "q8_0", "q4_0" };
 static const char *kv_display_names[] = { N_("F16 / BF16"), "FP8", "Q8_0", "Q4_0" };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (kv_names) == HR_N_KV_TYPES);
@@ -549,6 +551,8 @@ gboolean
 hr_kv_type_from_string (const char *str,
                         HrKvType   *kv)
 {
+  int i;
+
   if (str == NULL)
     return FALSE;
   if (g_ascii_strcasecmp (str, "bf16") == 0 || g_ascii_strcasecmp (str, "fp16") == 0)
@@ -556,13 +560,10 @@ hr_kv_type_from_string (const char *str,
   if (g_ascii_strcasecmp (str, "fp8_e4m3") == 0 || g_ascii_strcasecmp (str, "fp8_e5m2") == 0 ||
       g_ascii_strcasecmp (str, "f8") == 0)
     str = "fp8";
-  for (guint i = 0; i < G_N_ELEMENTS (kv_names); i++)
-    if (g_ascii_strcasecmp (str, kv_names[i]) == 0)
-      {
-        *kv = (HrKvType) i;
-        return TRUE;
-      }
-  return FALSE;
+  i = hr_text_find_name (kv_names, G_N_ELEMENTS (kv_names), str);
+  if (i >= 0)
+    *kv = (HrKvType) i;
+  return i >= 0;
 }
 
 void
