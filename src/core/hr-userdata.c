@@ -592,28 +592,46 @@ save_entry_locked (HrUserData  *userdata,
   return TRUE;
 }
 
+/* The saved entries of @kind as the file holds them now, and in @index the one saved as @id
+ * (with or without the user prefix); NULL with HR_USERDATA_ERROR_NOT_FOUND when it is not
+ * there. */
+static GPtrArray *
+read_entries_with (HrUserData  *userdata,
+                   const Kind  *kind,
+                   const char  *id,
+                   guint       *index,
+                   GError     **error)
+{
+  g_autoptr(GPtrArray) entries = read_entries (userdata, kind, error);
+  g_autofree char *full_id = g_strconcat (HR_USERDATA_ID_PREFIX, hr_userdata_strip_prefix (id),
+                                          NULL);
+  gint i;
+
+  if (entries == NULL)
+    return NULL;
+  i = find_entry (kind, entries, full_id);
+  if (i < 0)
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND,
+                   _("There is no saved entry “%s” among your %s"), id, kind_label (kind));
+      return NULL;
+    }
+  *index = (guint) i;
+  return g_steal_pointer (&entries);
+}
+
 static gboolean
 remove_entry_locked (HrUserData  *userdata,
                      const Kind  *kind,
                      const char  *id,
                      GError     **error)
 {
-  g_autoptr(GPtrArray) entries = NULL;
-  g_autofree char *full_id = g_strconcat (HR_USERDATA_ID_PREFIX, hr_userdata_strip_prefix (id),
-                                          NULL);
-  gint index;
+  guint index;
+  g_autoptr(GPtrArray) entries = read_entries_with (userdata, kind, id, &index, error);
 
-  entries = read_entries (userdata, kind, error);
   if (entries == NULL)
     return FALSE;
-  index = find_entry (kind, entries, full_id);
-  if (index < 0)
-    {
-      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND,
-                   _("There is no saved entry “%s” among your %s"), id, kind_label (kind));
-      return FALSE;
-    }
-  g_ptr_array_remove_index (entries, (guint) index);
+  g_ptr_array_remove_index (entries, index);
   return write_entries (userdata, kind, entries, error);
 }
 
@@ -633,22 +651,13 @@ rename_model_locked (HrUserData  *userdata,
                      HrModel    **saved,
                      GError     **error)
 {
-  g_autoptr(GPtrArray) entries = read_entries (userdata, &model_kind, error);
-  g_autofree char *full_id = g_strconcat (HR_USERDATA_ID_PREFIX, hr_userdata_strip_prefix (id),
-                                          NULL);
+  guint index;
+  g_autoptr(GPtrArray) entries = read_entries_with (userdata, &model_kind, id, &index, error);
   HrModel *model;
-  gint index;
 
   if (entries == NULL)
     return FALSE;
-  index = find_entry (&model_kind, entries, full_id);
-  if (index < 0)
-    {
-      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_NOT_FOUND,
-                   _("There is no saved entry “%s” among your %s"), id, kind_label (&model_kind));
-      return FALSE;
-    }
-  model = g_ptr_array_steal_index (entries, (guint) index);
+  model = g_ptr_array_steal_index (entries, index);
   g_free (model->name);
   model->name = g_strdup (name);
   return save_entry_locked (userdata, &model_kind, model, (gpointer *) saved, error);
