@@ -16,16 +16,21 @@
 #include "hr-hub-token.h"
 #include "hr-import-state.h"
 
-/* A file read in a worker thread. */
-typedef struct
+/* A model read in a worker thread by @read: a local file, or a remote header already fetched. */
+typedef struct _FileJob FileJob;
+typedef HrModel *(*ReadModelFunc) (FileJob  *job,
+                                   GError  **error);
+
+struct _FileJob
 {
+  ReadModelFunc read;
   char *path;
   char *display;     /* the file's name, for messages */
   HrGguf *gguf;      /* a remote header to turn into a model */
   HrGgufRemoteStats stats;
   gboolean complete;
   guint n_splits;
-} FileJob;
+};
 
 /* A fetch started from the fetch dialog (or by the tests without one). */
 typedef struct
@@ -51,6 +56,89 @@ fetch_op_free (FetchOp *op)
   g_clear_object (&op->cancellable);
   g_free (op->what);
   g_free (op);
+}
+
+/* Workers: each reads a job's model off the main thread ---------------------------------------- */
+
+static HrModel *
+read_config (FileJob  *job,
+             GError  **error)
+{
+  return hr_hfconfig_load_file (job->path, error);
+}
+
+static HrModel *
+read_gguf (FileJob  *job,
+           GError  **error)
+{
+  g_autoptr(HrGguf) gguf = hr_gguf_load_split (job->path, error);
+
+  if (gguf == NULL)
+    return NULL;
+  job->complete = hr_gguf_is_complete (gguf);
+  job->n_splits = hr_gguf_get_n_splits (gguf);
+  return hr_import_model_from_gguf (gguf, job->path, error);
+}
+
+/* A GGUF file starts with "GGUF"; anything else is read as a config.json (whose reader says
+ * what is wrong with it).  The content decides, not the file's name. */
+static gboolean
+starts_as_gguf (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  char magic[4] = { 0 };
+  gsize n = 0;
+
+  return in != NULL
+         && g_input_stream_read_all (G_INPUT_STREAM (in), magic, sizeof magic, &n, NULL, NULL)
+         && n == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
+}
+
+static HrModel *
+read_model_file (FileJob  *job,
+                 GError  **error)
+{
+  return starts_as_gguf (job->path) ? read_gguf (job, error) : read_config (job, error);
+}
+
+static HrModel *
+read_remote_header (FileJob  *job,
+                    GError  **error)
+{
+  return hr_import_model_from_gguf (job->gguf, NULL, error);
+}
+
+static void
+job_thread (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  FileJob *job = task_data;
+  GError *error = NULL;
+  HrModel *model = job->read (job, &error);
+
+  if (model == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, model, (GDestroyNotify) hr_model_free);
+}
+
+/* Reads @job's model (@job transfer full) in a worker thread; @callback gets it. */
+static void
+run_job (HrImport            *self,
+         FileJob             *job,
+         GCancellable        *cancellable,
+         GAsyncReadyCallback  callback,
+         gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, run_job);
+  g_task_set_task_data (task, job, (GDestroyNotify) file_job_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, job_thread);
 }
 
 /* Fetches from the dialog --------------------------------------------------------------------- */
@@ -140,18 +228,6 @@ finish_fetch (FetchOp    *op,
   fetch_op_free (op);
 }
 
-/* A worker thread's result: @model, or @error when there is none. */
-static void
-return_model (GTask   *task,
-              HrModel *model,
-              GError  *error)
-{
-  if (model == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, model, (GDestroyNotify) hr_model_free);
-}
-
 static void
 hub_fetched_cb (GObject      *source,
                 GAsyncResult *result,
@@ -185,20 +261,6 @@ hub_token_cb (GObject      *source,
                              hub_fetched_cb, op);
 }
 
-/* Turns a remote header into a model, off the main thread like a local file. */
-static void
-remote_model_thread (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  FileJob *job = task_data;
-  GError *error = NULL;
-  HrModel *model = hr_import_model_from_gguf (job->gguf, NULL, &error);
-
-  return_model (task, model, error);
-}
-
 static void
 remote_model_cb (GObject      *source,
                  GAsyncResult *result,
@@ -222,7 +284,6 @@ remote_loaded_cb (GObject      *source,
   FetchOp *op = user_data;
   HrImport *self = op->self;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GTask) task = NULL;
   HrGgufRemoteStats stats = { 0 };
   HrGguf *gguf = hr_gguf_remote_load_finish (result, &stats, &error);
   FileJob *job;
@@ -247,6 +308,7 @@ remote_loaded_cb (GObject      *source,
     }
 
   job = g_new0 (FileJob, 1);
+  job->read = read_remote_header;
   job->gguf = gguf;
   job->stats = stats;
   if (op_dialog (op) != NULL)
@@ -254,11 +316,7 @@ remote_loaded_cb (GObject      *source,
       g_autofree char *fetched = hr_import_fetched_text (stats.bytes_fetched, stats.file_size, stats.n_requests);
       hr_fetch_dialog_set_busy (op_dialog (op), fetched);
     }
-  task = g_task_new (self, op->cancellable, remote_model_cb, op);
-  g_task_set_source_tag (task, remote_loaded_cb);
-  g_task_set_task_data (task, job, (GDestroyNotify) file_job_free);
-  g_task_set_return_on_cancel (task, TRUE);
-  g_task_run_in_thread (task, remote_model_thread);
+  run_job (self, job, op->cancellable, remote_model_cb, op);
 }
 
 static void
@@ -307,68 +365,6 @@ hr_import_open_fetch_dialog (HrImport    *self,
 }
 
 /* Files ---------------------------------------------------------------------------------------- */
-
-static void
-config_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  FileJob *job = task_data;
-  GError *error = NULL;
-  HrModel *model = hr_hfconfig_load_file (job->path, &error);
-
-  return_model (task, model, error);
-}
-
-static void
-gguf_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  FileJob *job = task_data;
-  GError *error = NULL;
-  g_autoptr(HrGguf) gguf = hr_gguf_load_split (job->path, &error);
-  HrModel *model = NULL;
-
-  if (gguf != NULL)
-    {
-      job->complete = hr_gguf_is_complete (gguf);
-      job->n_splits = hr_gguf_get_n_splits (gguf);
-      model = hr_import_model_from_gguf (gguf, job->path, &error);
-    }
-  return_model (task, model, error);
-}
-
-/* A GGUF file starts with "GGUF"; anything else is read as a config.json (whose reader says
- * what is wrong with it).  The content decides, not the file's name. */
-static gboolean
-starts_as_gguf (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
-  char magic[4] = { 0 };
-  gsize n = 0;
-
-  return in != NULL
-         && g_input_stream_read_all (G_INPUT_STREAM (in), magic, sizeof magic, &n, NULL, NULL)
-         && n == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
-}
-
-static void
-model_file_thread (GTask        *task,
-                   gpointer      source_object,
-                   gpointer      task_data,
-                   GCancellable *cancellable)
-{
-  FileJob *job = task_data;
-
-  if (starts_as_gguf (job->path))
-    gguf_thread (task, source_object, task_data, cancellable);
-  else
-    config_thread (task, source_object, task_data, cancellable);
-}
 
 static void
 file_read_cb (GObject      *source,
@@ -420,17 +416,17 @@ file_read_cb (GObject      *source,
 }
 
 static void
-read_file (HrImport          *self,
-           GFile             *file,
-           GTaskThreadFunc    func)
+read_file (HrImport      *self,
+           GFile         *file,
+           ReadModelFunc  read)
 {
-  g_autoptr(GTask) task = NULL;
   FileJob *job;
 
   g_return_if_fail (HR_IS_IMPORT (self));
   g_return_if_fail (G_IS_FILE (file));
 
   job = g_new0 (FileJob, 1);
+  job->read = read;
   job->path = g_file_get_path (file);
   job->display = g_file_get_basename (file);
   if (job->path == NULL)
@@ -443,11 +439,7 @@ read_file (HrImport          *self,
       return;
     }
   self->n_running++;
-  task = g_task_new (self, self->cancellable, file_read_cb, NULL);
-  g_task_set_source_tag (task, read_file);
-  g_task_set_task_data (task, job, (GDestroyNotify) file_job_free);
-  g_task_set_return_on_cancel (task, TRUE);
-  g_task_run_in_thread (task, func);
+  run_job (self, job, self->cancellable, file_read_cb, NULL);
 }
 
 static void
@@ -556,14 +548,14 @@ void
 hr_import_open_config_file (HrImport *self,
                             GFile    *file)
 {
-  read_file (self, file, config_thread);
+  read_file (self, file, read_config);
 }
 
 void
 hr_import_open_gguf_file (HrImport *self,
                           GFile    *file)
 {
-  read_file (self, file, gguf_thread);
+  read_file (self, file, read_gguf);
 }
 
 void
@@ -572,7 +564,7 @@ hr_import_open_model_file (HrImport *self,
 {
   g_return_if_fail (HR_IS_IMPORT (self));
   g_return_if_fail (G_IS_FILE (file));
-  read_file (self, file, model_file_thread);
+  read_file (self, file, read_model_file);
 }
 
 void
