@@ -23,7 +23,7 @@
 #include "hr-table-cells.h"
 #include "hr-toast.h"
 #include "hr-units.h"
-#include "hr-view-find.h"
+#include "hr-view-actions.h"
 
 G_DEFINE_FINAL_TYPE (HrCompareView, hr_compare_view, GTK_TYPE_WIDGET)
 
@@ -470,18 +470,14 @@ export_table_action (GtkWidget  *widget,
   export (HR_COMPARE_VIEW (widget), HR_EXPORT_TABLE, NULL);
 }
 
-static void
-copy_json_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
+static char *
+comparison_json (GtkWidget *widget)
 {
   HrCompareView *self = HR_COMPARE_VIEW (widget);
-  g_autofree char *json = NULL;
 
   if (self->state == NULL || self->state->columns->len == 0)
-    return;
-  json = hr_compare_state_json (self->state);
-  hr_toast_copied (widget, json, _("Comparison copied as JSON"));
+    return NULL;
+  return hr_compare_state_json (self->state);
 }
 
 static void
@@ -632,7 +628,7 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
   /* "view." actions: the window forwards Ctrl+F, Ctrl+G, Ctrl+E and Ctrl+Shift+C here */
   hr_view_class_install_find (widget_class, G_STRUCT_OFFSET (HrCompareView, model_picker), G_STRUCT_OFFSET (HrCompareView, add_button));
   gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
-  gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
+  hr_view_class_install_copy_json (widget_class, comparison_json, N_("Comparison copied as JSON"));
   gtk_widget_class_install_action (widget_class, "compare.export-table", NULL, export_table_action);
   gtk_widget_class_install_action (widget_class, "compare.preset", "s", preset_action);
 

@@ -20,10 +20,9 @@
 #include "hr-export-dialog.h"
 #include "hr-picker-items.h"
 #include "hr-table-cells.h"
-#include "hr-toast.h"
 #include "hr-units.h"
 #include "hr-verdict-banner.h"
-#include "hr-view-find.h"
+#include "hr-view-actions.h"
 
 #define EXTRA_ROWS 3   /* trainable parameters, verdict, smallest GPU */
 
@@ -414,17 +413,12 @@ export_chart_action (GtkWidget  *widget,
   hr_export_dialog_show (widget, &request, name);
 }
 
-static void
-copy_json_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
+static char *
+finetune_json (GtkWidget *widget)
 {
   HrFinetuneView *self = HR_FINETUNE_VIEW (widget);
-  g_autofree char *json = self->have_state ? hr_ft_state_json (&self->state) : NULL;
 
-  if (json == NULL)
-    return;
-  hr_toast_copied (widget, json, _("Fine-tuning estimate copied as JSON"));
+  return self->have_state ? hr_ft_state_json (&self->state) : NULL;
 }
 
 /* GObject ------------------------------------------------------------------------------------ */
@@ -500,7 +494,7 @@ hr_finetune_view_class_init (HrFinetuneViewClass *klass)
   /* "view." actions: the window forwards Ctrl+F, Ctrl+G, Ctrl+E and Ctrl+Shift+C here */
   hr_view_class_install_find (widget_class, G_STRUCT_OFFSET (HrFinetuneView, model_picker), G_STRUCT_OFFSET (HrFinetuneView, gpu_picker));
   gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
-  gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
+  hr_view_class_install_copy_json (widget_class, finetune_json, N_("Fine-tuning estimate copied as JSON"));
 
   widget_class->measure = hr_table_view_measure;
   widget_class->size_allocate = hr_finetune_view_size_allocate;

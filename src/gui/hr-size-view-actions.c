@@ -8,9 +8,8 @@
 
 #include "hr-export-dialog.h"
 #include "hr-report.h"
-#include "hr-toast.h"
 #include "hr-units.h"
-#include "hr-view-find.h"
+#include "hr-view-actions.h"
 
 /* Export ------------------------------------------------------------------------------------ */
 
@@ -65,18 +64,12 @@ export_chart_action (GtkWidget  *widget,
   hr_export_dialog_show (widget, &request, name);
 }
 
-static void
-copy_json_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
+static char *
+scenario_json (GtkWidget *widget)
 {
   HrSizeView *self = HR_SIZE_VIEW (widget);
-  g_autofree char *json = NULL;
 
-  if (!self->estimate_ok)
-    return;
-  json = hr_report_estimate_json (&self->scenario, &self->estimate);
-  hr_toast_copied (widget, json, _("Scenario copied as JSON"));
+  return self->estimate_ok ? hr_report_estimate_json (&self->scenario, &self->estimate) : NULL;
 }
 
 void
@@ -84,5 +77,5 @@ hr_size_view_install_actions (GtkWidgetClass *widget_class)
 {
   hr_view_class_install_find (widget_class, G_STRUCT_OFFSET (HrSizeView, model_picker), G_STRUCT_OFFSET (HrSizeView, gpu_picker));
   gtk_widget_class_install_action (widget_class, "view.export-chart", "s", export_chart_action);
-  gtk_widget_class_install_action (widget_class, "view.copy-json", NULL, copy_json_action);
+  hr_view_class_install_copy_json (widget_class, scenario_json, N_("Scenario copied as JSON"));
 }
