@@ -581,7 +581,8 @@ test_axis (void)
  * text beside them (issue 18): none in the C locale, the locale's separator otherwise. */
 static void
 expect_usd (const char *locale,
-            const char *want)
+            const char *want,
+            const char *cents)
 {
   HrTcoInput in = { 2.40, 4, 8500, 600, 0.175 };
   g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
@@ -598,6 +599,10 @@ expect_usd (const char *locale,
   g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 8500), ==, want);
   g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, -8500), ==, negative);
   g_assert_cmpstr (buf + 2, ==, hr_format_number_locale_buf (core, sizeof core, 8500, 0));
+  /* under $100 with cents, the locale's decimal mark and the GUI's rounding (1.555 → 1.56) */
+  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 3.05), ==, cents);
+  g_assert_cmpstr (hr_fmt_usd (buf, sizeof buf, 1.555), ==,
+                   hr_format_usd_locale_buf (core, sizeof core, 1.555, 2));
   hr_chart_tco_from_input (&in, NULL, NULL, 0, t);
   g_assert_cmpstr (t->buy_label, ==, legend);
   setlocale (LC_NUMERIC, "C");
@@ -606,9 +611,9 @@ expect_usd (const char *locale,
 static void
 test_usd_locale (void)
 {
-  expect_usd ("C", "$8500");
-  expect_usd ("en_US.UTF-8", "$8,500");
-  expect_usd ("de_DE.UTF-8", "$8.500");
+  expect_usd ("C", "$8500", "$3.05");
+  expect_usd ("en_US.UTF-8", "$8,500", "$3.05");
+  expect_usd ("de_DE.UTF-8", "$8.500", "$3,05");
 }
 
 static void

@@ -584,6 +584,113 @@ test_compare_text_columns (void)
     }
 }
 
+/* The text of a chart exported as PDF, as pdftotext reads it back (NULL without pdftotext). */
+static char *
+chart_text (const char *locale,
+            const char *kind,
+            ...)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-cli-chart-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "chart.pdf", NULL);
+  g_autofree char *txt = g_build_filename (dir, "chart.txt", NULL);
+  g_autofree char *pdftotext = g_find_program_in_path ("pdftotext");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", locale, TRUE);
+  HrTestRun r = { 0 };
+  char *text = NULL;
+  va_list ap;
+
+  if (pdftotext == NULL)
+    {
+      g_rmdir (dir);
+      return NULL;
+    }
+  envp = g_environ_setenv (envp, "LANGUAGE", g_str_has_prefix (locale, "de") ? "de" : "en", TRUE);
+  g_ptr_array_add (argv, (gpointer) cli);
+  g_ptr_array_add (argv, "chart");
+  g_ptr_array_add (argv, (gpointer) kind);
+  va_start (ap, kind);
+  hr_test_args_append_valist (argv, ap);
+  va_end (ap);
+  g_ptr_array_add (argv, "--out");
+  g_ptr_array_add (argv, pdf);
+  g_ptr_array_add (argv, NULL);
+  hr_test_run_spawn (&r, argv, envp);
+  g_assert_cmpint (r.status, ==, 0);
+  hr_test_run_clear (&r);
+
+  g_ptr_array_set_size (argv, 0);
+  g_ptr_array_add (argv, pdftotext);
+  g_ptr_array_add (argv, pdf);
+  g_ptr_array_add (argv, txt);
+  g_ptr_array_add (argv, NULL);
+  hr_test_run_spawn (&r, argv, envp);
+  g_assert_cmpint (r.status, ==, 0);
+  hr_test_run_clear (&r);
+  g_assert_true (g_file_get_contents (txt, &text, NULL, NULL));
+  g_unlink (pdf);
+  g_unlink (txt);
+  g_rmdir (dir);
+  return text;
+}
+
+static void
+assert_contains (const char *text,
+                 const char *want)
+{
+  if (strstr (text, want) == NULL)
+    g_error ("expected “%s” in:\n%s", want, text);
+}
+
+static void
+assert_matches (const char *text,
+                const char *pattern)
+{
+  if (!g_regex_match_simple (pattern, text, G_REGEX_MULTILINE, 0))
+    g_error ("expected /%s/ in:\n%s", pattern, text);
+}
+
+/* A chart's prices read as the rest of the app writes them in the user's locale, whether drawn
+ * by the chart or handed to it by the CLI (the rent-versus-buy legend wrote "$1999" and "/h"
+ * in German): "$1.999" and "$1,00/Std." in German, "$1,999" in English, "$1999" in C. */
+static void
+test_chart_prices (void)
+{
+  static const struct {
+    const char *locale;
+    const char *title, *buy, *cloud_price, *cost;
+  } cases[] = {
+    { "de_DE.UTF-8", "Mieten vs. Kaufen: RTX 5090 32GB", "Kaufen: RTX 5090 32GB ($1.999)",
+      "\\(\\$[0-9]+,[0-9][0-9]/Std\\.\\)", "^\\$[0-9],[0-9][0-9]$" },
+    { "en_US.UTF-8", "Rent versus buy: RTX 5090 32GB", "Buy: RTX 5090 32GB ($1,999)",
+      "\\(\\$[0-9]+\\.[0-9][0-9]/h\\)", "^\\$[0-9]\\.[0-9][0-9]$" },
+    { "C.UTF-8", "Rent versus buy: RTX 5090 32GB", "Buy: RTX 5090 32GB ($1999)",
+      "\\(\\$[0-9]+\\.[0-9][0-9]/h\\)", "^\\$[0-9]\\.[0-9][0-9]$" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *tco = NULL, *compare = NULL;
+
+      if (!have_locale (cases[i].locale))
+        continue;
+      tco = chart_text (cases[i].locale, "tco", "--model", "glm-4.5-air", "--gpu", "rtx-5090-32gb",
+                        "--hardware-usd", "1999", NULL);
+      if (tco == NULL)
+        {
+          g_test_skip ("pdftotext not found: the chart's text cannot be read back");
+          return;
+        }
+      assert_contains (tco, cases[i].title);
+      assert_contains (tco, cases[i].buy);
+      assert_matches (tco, cases[i].cloud_price);
+      /* the cost per 1M tokens under $10, drawn by the chart itself */
+      compare = chart_text (cases[i].locale, "compare", "--model", "glm-4.5-air",
+                            "--gpu", "h100-80gb-sxm", NULL);
+      assert_matches (compare, cases[i].cost);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -608,6 +715,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/text-grouping-basis", test_text_grouping_basis);
   g_test_add_func ("/cli/compare-text-columns", test_compare_text_columns);
   if (g_getenv ("HEADROOM_LOCALEDIR") != NULL)
-    g_test_add_func ("/cli/german-text", test_german_text);
+    {
+      g_test_add_func ("/cli/german-text", test_german_text);
+      g_test_add_func ("/cli/chart-prices", test_chart_prices);
+    }
   return g_test_run ();
 }

@@ -62,6 +62,37 @@ test_format_locale_grouping (void)
   setlocale (LC_NUMERIC, "C");
 }
 
+/* Prices in text people read, the one rule of the GUI, the CLI and the charts: the locale's
+ * digits in "$%s", the sign first, no "-$0.00" from a rounding. */
+static void
+test_format_usd (void)
+{
+  static const struct { const char *locale; double usd; int decimals; const char *text; } cases[] = {
+    { "C", 1999, 0, "$1999" },
+    { "C", 1.23, 2, "$1.23" },
+    { "en_US.UTF-8", 1999, 0, "$1,999" },
+    { "de_DE.UTF-8", 1999, 0, "$1.999" },
+    { "de_DE.UTF-8", 1.23, 2, "$1,23" },
+    { "de_DE.UTF-8", 1.555, 2, "$1,56" },
+    { "de_DE.UTF-8", -8500, 0, "-$8.500" },
+    { "de_DE.UTF-8", -0.001, 2, "$0,00" },
+    { "de_DE.UTF-8", NAN, 2, "—" },
+  };
+  char buf[64];
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        {
+          g_test_message ("%s not available: not checked", cases[i].locale);
+          continue;
+        }
+      g_assert_cmpstr (hr_format_usd_locale_buf (buf, sizeof buf, cases[i].usd, cases[i].decimals), ==,
+                       cases[i].text);
+    }
+  setlocale (LC_NUMERIC, "C");
+}
+
 /* Context lengths in text people read: a plain count is grouped like any number, the "32K"
  * and "1M" short forms stay as they are (issue 18: compare's "max ctx" showed "52480"). */
 static void
@@ -224,6 +255,7 @@ main (int argc, char **argv)
   g_test_add_func ("/units/round", test_round);
   g_test_add_func ("/units/format-c-locale", test_format_c_locale);
   g_test_add_func ("/units/format-locale-grouping", test_format_locale_grouping);
+  g_test_add_func ("/units/format-usd", test_format_usd);
   g_test_add_func ("/units/context-locale", test_context_locale);
   g_test_add_func ("/units/parse-context-locale", test_parse_context_locale);
   g_test_add_func ("/units/context", test_context);

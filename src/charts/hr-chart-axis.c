@@ -167,22 +167,8 @@ hr_fmt_tps (char   *buf,
   return buf;
 }
 
-/* "$8,500" in English, "$8.500" in German, "$8500" in the C locale: the core rule
- * (hr_format_number_locale_buf), so a chart and the text beside it agree (issue 18). */
-static void
-format_grouped (char   *buf,
-                gsize   size,
-                double  value)
-{
-  char digits[64];
-  g_autofree char *price = NULL;
-
-  hr_format_number_locale_buf (digits, sizeof digits, fabs (value), 0);
-  /* TRANSLATORS: a price in US dollars, e.g. "$8,500" */
-  price = g_strdup_printf (_("$%s"), digits);
-  g_snprintf (buf, size, "%s%s", value < 0 ? "-" : "", price);
-}
-
+/* "$8,500" and "$3.05" in English, "$8.500" and "$3,05" in German, "$8500" in the C locale:
+ * the core rule, so a chart and the text beside it agree (issue 18). */
 const char *
 hr_fmt_usd (char   *buf,
             gsize   size,
@@ -190,13 +176,7 @@ hr_fmt_usd (char   *buf,
 {
   if (!isfinite (usd))
     return hr_fmt_number (buf, size, usd, 0);
-  if (fabs (usd) >= 1000)
-    format_grouped (buf, size, usd);
-  else if (fabs (usd) >= 100)
-    g_snprintf (buf, size, "$%.0f", usd);
-  else
-    g_snprintf (buf, size, "$%.2f", usd);
-  return buf;
+  return hr_format_usd_locale_buf (buf, size, usd, fabs (usd) >= 100 ? 0 : 2);
 }
 
 const char *

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 #include <pango/pangocairo.h>
 
 #include "hr-chart-data.h"
@@ -200,7 +201,7 @@ build_tco (const HrCliScenario *cs,
   HrTcoInput in = { 0 };
   const HrOffer *offer;
   HrEstimate e;
-  g_autofree char *cloud_label = NULL, *buy_label = NULL, *group = NULL;
+  g_autofree char *cloud_label = NULL, *buy_label = NULL, *group = NULL, *rented = NULL;
   char price[64];
 
   if (!hr_estimate_compute (s, hr_catalog_get_pricing (catalog), &e, error))
@@ -212,21 +213,26 @@ build_tco (const HrCliScenario *cs,
   else if (e.offer_usd_per_hour > 0)
     {
       in.usd_per_hour = e.offer_usd_per_hour;
-      cloud_label = g_strdup_printf ("Cloud: %s ($%.2f/h)", e.offer_label, e.offer_usd_per_hour);
+      rented = g_strdup (e.offer_label);
     }
   else if ((offer = hr_pricing_cheapest (hr_catalog_get_pricing (catalog),
                                          hr_to_gib (e.required_bytes), NULL)) != NULL)
     {
       /* No offer of this very GPU: rent whatever cheapest instance holds the model */
       in.usd_per_hour = offer->usd_per_hour;
-      cloud_label = g_strdup_printf ("Cloud: %s · %dx %s ($%.2f/h)", offer->provider,
-                                     offer->count, offer->gpu, offer->usd_per_hour);
+      rented = g_strdup_printf ("%s · %dx %s", offer->provider, offer->count, offer->gpu);
     }
   else
     {
       in.usd_per_hour = NAN;
-      cloud_label = g_strdup ("Cloud: no offer fits");
+      /* TRANSLATORS: chart legend when no cloud instance holds the model */
+      cloud_label = g_strdup (_("Cloud: no offer fits"));
     }
+  if (rented != NULL)
+    /* TRANSLATORS: chart legend, the offer rented and its price per hour,
+     * e.g. "Cloud: RunPod · 1x A100 80GB SXM ($1.19/h)" */
+    cloud_label = g_strdup_printf (_("Cloud: %s (%s/h)"), rented,
+                                   hr_format_usd_locale_buf (price, sizeof price, in.usd_per_hour, 2));
   in.hardware_usd = !isnan (o->hardware_usd) ? o->hardware_usd
                     : isfinite (gpu->price_usd) ? gpu->price_usd * n : NAN;
   in.power_w = !isnan (o->power_w) ? o->power_w : gpu->tdp_w * n;
@@ -235,13 +241,15 @@ build_tco (const HrCliScenario *cs,
   /* The chart adds "(price unknown)" itself */
   if (isfinite (in.hardware_usd))
     {
-      g_snprintf (price, sizeof price, "$%.0f", in.hardware_usd);
-      buy_label = g_strdup_printf ("Buy: %s (%s)", group, price);
+      /* as the app's Cloud view writes it: "$8,500" in English, "$8.500" in German */
+      buy_label = g_strdup_printf (_("Buy: %s (%s)"), group,
+                                   hr_format_usd_locale_buf (price, sizeof price, in.hardware_usd, 0));
     }
   else
-    buy_label = g_strdup_printf ("Buy: %s", group);
+    buy_label = g_strdup_printf (_("Buy: %s"), group);
   hr_chart_tco_from_input (&in, cloud_label, buy_label, o->months, out);
-  g_snprintf (out->title, sizeof out->title, "Rent versus buy: %s", group);
+  /* TRANSLATORS: chart title, e.g. "Rent versus buy: RTX 5090 32GB" */
+  g_snprintf (out->title, sizeof out->title, _("Rent versus buy: %s"), group);
   return TRUE;
 }
 

@@ -65,6 +65,24 @@ hr_format_number_locale_buf (char   *buf,
   return buf;
 }
 
+const char *
+hr_format_usd_locale_buf (char   *buf,
+                          gsize   size,
+                          double  usd,
+                          int     decimals)
+{
+  char digits[64];
+  g_autofree char *price = NULL;
+
+  if (!isfinite (usd))
+    return hr_format_number_locale_buf (buf, size, usd, decimals);
+  hr_format_number_locale_buf (digits, sizeof digits, fabs (usd), decimals);
+  /* TRANSLATORS: a price in US dollars, e.g. "$8,500" */
+  price = g_strdup_printf (_("$%s"), digits);
+  g_snprintf (buf, size, "%s%s", hr_round (usd, decimals) < 0 ? "-" : "", price);
+  return buf;
+}
+
 char *
 hr_format_number_c (double value,
                     int    decimals)

@@ -31,6 +31,14 @@ const char     *hr_format_number_locale_buf (char            *buf,
                                              gsize            size,
                                              double           value,
                                              int              decimals);
+/* A price in US dollars for text people read, the one rule of the GUI, the CLI and the charts:
+ * hr_format_number_locale_buf's digits in the translated "$%s" ("$8,500" and "$3.05" in English,
+ * "$8.500" and "$3,05" in German, "$8500" in the C locale), a minus sign first; "—" when @usd
+ * is not finite.  Never for JSON or CSV. */
+const char     *hr_format_usd_locale_buf    (char            *buf,
+                                             gsize            size,
+                                             double           usd,
+                                             int              decimals);
 /* A wait as a person reads it, in the user's locale: "~772 ms", "~12.5 s", "~4.3 min",
  * "~2.1 h"; "unknown" when @ms is not finite.  Newly allocated. */
 char           *hr_format_duration_ms       (double           ms);

@@ -134,9 +134,7 @@ hr_size_format_usd (double usd,
 
   if (!isfinite (usd))
     return g_strdup (DASH);
-  hr_format_number_locale_buf (n, sizeof n, usd, CLAMP (decimals, 0, 2));
-  /* TRANSLATORS: a price in US dollars, e.g. "$8,500" */
-  return g_strdup_printf (_("$%s"), n);
+  return g_strdup (hr_format_usd_locale_buf (n, sizeof n, usd, CLAMP (decimals, 0, 2)));
 }
 
 static char *
