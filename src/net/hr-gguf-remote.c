@@ -18,9 +18,6 @@
 #include "hr-http.h"
 #include "hr-net-reader.h"
 
-/* "-00001-of-00005.gguf" */
-#define SPLIT_SUFFIX_LEN 20
-
 typedef struct
 {
   char *url;               /* as given (after the blob → resolve rewrite) */
@@ -128,39 +125,23 @@ split_urls (const char  *url,
   g_autoptr(GUri) uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
   g_autoptr(GPtrArray) urls = NULL;
   g_autofree char *prefix = NULL;
-  const char *path, *tail;
-  guint64 no, of;
-  gsize len;
+  guint no, of;
 
-  if (uri == NULL)
-    return FALSE;
-  path = g_uri_get_path (uri);
-  len = strlen (path);
-  if (len <= SPLIT_SUFFIX_LEN || !g_str_has_suffix (path, ".gguf"))
-    return FALSE;
-  tail = path + len - SPLIT_SUFFIX_LEN;
-  if (tail[0] != '-' || strncmp (tail + 6, "-of-", 4) != 0)
-    return FALSE;
-  for (int i = 1; i <= 5; i++)
-    if (!g_ascii_isdigit (tail[i]) || !g_ascii_isdigit (tail[9 + i]))
-      return FALSE;
-  no = g_ascii_strtoull (tail + 1, NULL, 10);
-  of = g_ascii_strtoull (tail + 10, NULL, 10);
-  if (no == 0 || no > of || of != count)
+  if (uri == NULL || !hr_gguf_split_name_parse (g_uri_get_path (uri), &prefix, &no, &of) ||
+      of != count)
     return FALSE;
 
-  prefix = g_strndup (path, (gsize) (tail - path));
   urls = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 1; i <= count; i++)
     {
-      g_autofree char *part_path = g_strdup_printf ("%s-%05u-of-%05u.gguf", prefix, i, count);
+      g_autofree char *part_path = hr_gguf_split_name (prefix, i, count);
 
       g_ptr_array_add (urls, g_uri_join (SOUP_HTTP_URI_FLAGS, g_uri_get_scheme (uri),
                                          g_uri_get_userinfo (uri), g_uri_get_host (uri),
                                          g_uri_get_port (uri), part_path, g_uri_get_query (uri),
                                          g_uri_get_fragment (uri)));
     }
-  *given = (guint) no;
+  *given = no;
   *urls_out = g_steal_pointer (&urls);
   return TRUE;
 }
