@@ -1032,6 +1032,27 @@ test_deadline_passed (void)
   g_assert_cmpuint (requests->len, ==, 0);
 }
 
+/* A user action's time budget: the timeout given, at most HR_HTTP_MAX_TIMEOUT, 0 for the
+ * configured one, and a deadline that many seconds after the moment it was made. */
+static void
+test_budget (void)
+{
+  const struct { guint asked, timeout; } cases[] = {
+    { 3, 3 }, { 0, HR_HTTP_DEFAULT_TIMEOUT }, { 100000, HR_HTTP_MAX_TIMEOUT },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gint64 before = g_get_monotonic_time ();
+      HrNetBudget budget = hr_net_budget_new (cases[i].asked);
+      gint64 after = g_get_monotonic_time ();
+
+      g_assert_cmpuint (budget.timeout, ==, cases[i].timeout);
+      g_assert_cmpint (budget.deadline, >=, before + cases[i].timeout * G_USEC_PER_SEC);
+      g_assert_cmpint (budget.deadline, <=, after + cases[i].timeout * G_USEC_PER_SEC);
+    }
+}
+
 typedef struct
 {
   gboolean done;
@@ -1343,6 +1364,7 @@ main (int   argc,
   g_test_add_func ("/remote/gguf/split", test_split);
   g_test_add_func ("/remote/gguf/timeout", test_timeout);
   g_test_add_func ("/remote/gguf/timeout-whole-load", test_timeout_whole_load);
+  g_test_add_func ("/remote/reader/budget", test_budget);
   g_test_add_func ("/remote/reader/deadline-passed", test_deadline_passed);
   g_test_add_func ("/remote/gguf/async", test_async);
   g_test_add_func ("/remote/hub/fetch", test_hub_fetch);

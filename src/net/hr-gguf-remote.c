@@ -21,8 +21,7 @@
 typedef struct
 {
   char *url;               /* as given (after the blob → resolve rewrite) */
-  guint timeout;
-  gint64 deadline;         /* for the whole load, every part and request included */
+  HrNetBudget budget;      /* for the whole load, every part and request included */
 
   /* A split model; n_parts is 0 until the given file's header is read. */
   guint n_parts;
@@ -505,7 +504,7 @@ request_range (GTask *task)
   soup_message_disable_feature (msg, SOUP_TYPE_CONTENT_DECODER);
   soup_message_headers_set_range (headers, load->buf->len, (goffset) load->want - 1);
   load->stats.n_requests++;
-  hr_net_step_send (msg, load->timeout, load->deadline, g_task_get_cancellable (task),
+  hr_net_step_send (msg, load->budget, g_task_get_cancellable (task),
                     &(HrNetStep) { &load->reader, (HrNetNextFunc) answered,
                                    (HrNetFailFunc) fail, task });
 }
@@ -535,8 +534,7 @@ load_start (const char          *url,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, hr_gguf_remote_load_async);
   load = g_new0 (Load, 1);
-  load->timeout = hr_http_timeout_or_default (timeout_s);
-  load->deadline = hr_net_deadline_new (load->timeout);
+  load->budget = hr_net_budget_new (timeout_s);
   g_task_set_task_data (task, load, (GDestroyNotify) load_free);
 
   uri = hr_http_parse_web_url (url, &error);

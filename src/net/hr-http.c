@@ -237,7 +237,7 @@ hr_http_get_bytes_async (const char          *url,
   msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
   soup_message_headers_replace (soup_message_get_request_headers (msg),
                                 "Accept", "application/json");
-  hr_net_step_send (msg, 0, hr_net_deadline_new (0), cancellable,
+  hr_net_step_send (msg, hr_net_budget_new (0), cancellable,
                     &(HrNetStep) { .reader = &req->reader,
                                    .next = (HrNetNextFunc) answered, .data = task });
 }

@@ -22,8 +22,7 @@ typedef struct
   char *token;
   GUri *endpoint;       /* the origin the token may go to */
   GUri *uri;            /* the address being asked */
-  guint timeout;
-  gint64 deadline;      /* for the whole fetch, redirect hops included */
+  HrNetBudget budget;   /* for the whole fetch, redirect hops included */
   guint redirects;
   HrNetReader *reader;
   GByteArray *buf;
@@ -281,7 +280,7 @@ send_request (GTask *task)
       memset (value, 0, strlen (value));
     }
   g_byte_array_set_size (fetch->buf, 0);
-  hr_net_step_send (msg, fetch->timeout, fetch->deadline, g_task_get_cancellable (task),
+  hr_net_step_send (msg, fetch->budget, g_task_get_cancellable (task),
                     &(HrNetStep) { &fetch->reader, (HrNetNextFunc) answered,
                                    (HrNetFailFunc) fail, task });
 }
@@ -303,8 +302,7 @@ fetch_start (const char          *endpoint,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, hr_hub_fetch_config_async);
   fetch = g_new0 (Fetch, 1);
-  fetch->timeout = hr_http_timeout_or_default (timeout_s);
-  fetch->deadline = hr_net_deadline_new (fetch->timeout);
+  fetch->budget = hr_net_budget_new (timeout_s);
   fetch->buf = g_byte_array_new ();
   g_task_set_task_data (task, fetch, (GDestroyNotify) fetch_free);
 

@@ -151,11 +151,12 @@ send_cb (GObject      *source,
   g_task_return_pointer (task, reader, (GDestroyNotify) hr_net_reader_free);
 }
 
-gint64
-hr_net_deadline_new (guint timeout_s)
+HrNetBudget
+hr_net_budget_new (guint timeout_s)
 {
-  return g_get_monotonic_time () +
-         (gint64) hr_http_timeout_or_default (timeout_s) * G_USEC_PER_SEC;
+  guint timeout = hr_http_timeout_or_default (timeout_s);
+
+  return (HrNetBudget) { timeout, g_get_monotonic_time () + (gint64) timeout * G_USEC_PER_SEC };
 }
 
 guint
@@ -173,10 +174,10 @@ hr_net_reader_send_async (SoupMessage         *msg,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  guint seconds = hr_http_timeout_or_default (timeout_s);
+  HrNetBudget budget = hr_net_budget_new (timeout_s);
 
-  hr_net_reader_send_until_async (msg, seconds, hr_net_deadline_new (seconds), cancellable,
-                                  callback, user_data);
+  hr_net_reader_send_until_async (msg, budget.timeout, budget.deadline, cancellable, callback,
+                                  user_data);
 }
 
 void
@@ -354,14 +355,13 @@ step_cb (GObject      *source,
 
 void
 hr_net_step_send (SoupMessage     *msg,
-                  guint            timeout_s,
-                  gint64           deadline,
+                  HrNetBudget      budget,
                   GCancellable    *cancellable,
                   const HrNetStep *step)
 {
   g_return_if_fail (step != NULL && step->reader != NULL && step->next != NULL);
 
-  hr_net_reader_send_until_async (msg, timeout_s, deadline, cancellable, step_cb,
+  hr_net_reader_send_until_async (msg, budget.timeout, budget.deadline, cancellable, step_cb,
                                   step_copy (step));
 }
 

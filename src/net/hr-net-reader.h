@@ -14,9 +14,16 @@ G_BEGIN_DECLS
 
 typedef struct _HrNetReader HrNetReader;
 
-/* One deadline for a user action made of several requests (a split model's parts, redirect
- * hops): the g_get_monotonic_time() at which @timeout_s (0: hr_http_get_timeout()) runs out. */
-gint64          hr_net_deadline_new         (guint                timeout_s);
+/* The time a user action made of several requests (a split model's parts, redirect hops) may
+ * take in all: each request's message is given @timeout, and none runs past @deadline. */
+typedef struct
+{
+  guint  timeout;    /* seconds */
+  gint64 deadline;   /* the g_get_monotonic_time() at which the time is up */
+} HrNetBudget;
+
+/* A budget of @timeout_s (0: hr_http_get_timeout()) from now. */
+HrNetBudget     hr_net_budget_new           (guint                timeout_s);
 /* The whole seconds left before @deadline (rounded up), 0 when it has passed. */
 guint           hr_net_deadline_left        (gint64               deadline);
 
@@ -28,7 +35,7 @@ void            hr_net_reader_send_async    (SoupMessage         *msg,
                                              GCancellable        *cancellable,
                                              GAsyncReadyCallback  callback,
                                              gpointer             user_data);
-/* The same, ending at @deadline (hr_net_deadline_new()) rather than after its own timeout;
+/* The same, ending at @deadline (an HrNetBudget's) rather than after its own timeout;
  * @timeout_s is the operation's, for the message.  A @deadline already passed fails with
  * HR_HTTP_ERROR_TIMEOUT without sending. */
 void            hr_net_reader_send_until_async (SoupMessage      *msg,
@@ -61,11 +68,10 @@ typedef struct
   gpointer        data;
 } HrNetStep;
 
-/* hr_net_reader_send_until_async() as a step: *reader is the answer's reader (NULL on failure)
- * when @step's functions run. */
+/* hr_net_reader_send_until_async() within @budget as a step: *reader is the answer's reader
+ * (NULL on failure) when @step's functions run. */
 void            hr_net_step_send            (SoupMessage         *msg,
-                                             guint                timeout_s,
-                                             gint64               deadline,
+                                             HrNetBudget          budget,
                                              GCancellable        *cancellable,
                                              const HrNetStep     *step);
 /* Appends body bytes to @buf until it holds at least @until bytes or the body ends (reads go

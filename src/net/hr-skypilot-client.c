@@ -353,7 +353,7 @@ fetch_start (Refresh         *r,
       return;
     }
   msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
-  hr_net_step_send (msg, HR_SKYPILOT_TIMEOUT, hr_net_deadline_new (HR_SKYPILOT_TIMEOUT), cancellable,
+  hr_net_step_send (msg, hr_net_budget_new (HR_SKYPILOT_TIMEOUT), cancellable,
                     &(HrNetStep) { &f->reader, (HrNetNextFunc) answered,
                                    (HrNetFailFunc) fetch_done, f });
 }
