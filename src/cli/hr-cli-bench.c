@@ -594,22 +594,20 @@ hr_cli_bench (int              argc,
       HrJsonWriter w;
       hr_json_init (&w, out, TRUE);
       hr_json_begin_object (&w);
-      hr_json_key (&w, "scenario");
-      hr_json_string (&w, "glm-4.5-air Q4_K_M 32K on rtx-pro-6000-blackwell-96gb");
+      hr_json_member_string (&w, "scenario", "glm-4.5-air Q4_K_M 32K on rtx-pro-6000-blackwell-96gb");
       hr_json_key (&w, "results");
       hr_json_begin_array (&w);
       for (int i = 0; i < n; i++)
         {
           hr_json_begin_object (&w);
-          hr_json_key (&w, "name"); hr_json_string (&w, results[i].name);
-          hr_json_key (&w, "median_us"); hr_json_number (&w, results[i].median_us, 2);
-          hr_json_key (&w, "target_us"); hr_json_number (&w, results[i].target_us, 0);
-          hr_json_key (&w, "runs"); hr_json_int (&w, results[i].runs);
+          hr_json_member_string (&w, "name", results[i].name);
+          hr_json_member_number (&w, "median_us", results[i].median_us, 2);
+          hr_json_member_number (&w, "target_us", results[i].target_us, 0);
+          hr_json_member_int (&w, "runs", results[i].runs);
           hr_json_end_object (&w);
         }
       hr_json_end_array (&w);
-      hr_json_key (&w, "cli_peak_rss_kib");
-      hr_json_int (&w, rss);
+      hr_json_member_int (&w, "cli_peak_rss_kib", rss);
       hr_json_end_object (&w);
       g_string_append_c (out, '\n');
     }

@@ -16,17 +16,17 @@ json_gpu (HrJsonWriter        *w,
   g_autofree char *pci = g_strdup_printf ("%04x:%04x", d->pci_vendor, d->pci_device);
 
   hr_json_begin_object (w);
-  hr_json_key (w, "index"); hr_json_int (w, index);
-  hr_json_key (w, "name"); hr_json_string (w, d->name);
-  hr_json_key (w, "vendor"); hr_json_string (w, d->vendor);
-  hr_json_key (w, "pci_id"); hr_json_string (w, d->pci_device ? pci : NULL);
-  hr_json_key (w, "source"); hr_json_string (w, hr_detect_source_to_string (d->source));
+  hr_json_member_int (w, "index", index);
+  hr_json_member_string (w, "name", d->name);
+  hr_json_member_string (w, "vendor", d->vendor);
+  hr_json_member_string (w, "pci_id", d->pci_device ? pci : NULL);
+  hr_json_member_string (w, "source", hr_detect_source_to_string (d->source));
   hr_json_gib_bytes (w, "vram_total", d->vram_total);
   hr_json_gib_bytes (w, "vram_used", d->vram_used);
   hr_json_gib_bytes (w, "gtt_total", d->gtt_total);
-  hr_json_key (w, "integrated"); hr_json_bool (w, d->integrated);
-  hr_json_key (w, "match"); hr_json_string (w, d->match ? d->match->id : NULL);
-  hr_json_key (w, "match_by"); hr_json_string (w, d->match_by);
+  hr_json_member_bool (w, "integrated", d->integrated);
+  hr_json_member_string (w, "match", d->match ? d->match->id : NULL);
+  hr_json_member_string (w, "match_by", d->match_by);
   hr_json_end_object (w);
 }
 
@@ -37,16 +37,16 @@ json_device (HrJsonWriter *w,
              double        used)
 {
   hr_json_begin_object (w);
-  hr_json_key (w, "id"); hr_json_string (w, gpu->id);
-  hr_json_key (w, "name"); hr_json_string (w, gpu->name);
-  hr_json_key (w, "count"); hr_json_int (w, count);
-  hr_json_key (w, "backend"); hr_json_string (w, hr_backend_to_string (gpu->backend));
-  hr_json_key (w, "memory_gib"); hr_json_number (w, gpu->memory_gib, 2);
-  hr_json_key (w, "bandwidth_gbs"); hr_json_number (w, gpu->bandwidth_gbs, 1);
-  hr_json_key (w, "fp16_tflops"); hr_json_number (w, gpu->fp16_tflops, 1);
-  hr_json_key (w, "cpu_cores"); hr_json_int (w, gpu->cpu_cores);
+  hr_json_member_string (w, "id", gpu->id);
+  hr_json_member_string (w, "name", gpu->name);
+  hr_json_member_int (w, "count", count);
+  hr_json_member_string (w, "backend", hr_backend_to_string (gpu->backend));
+  hr_json_member_number (w, "memory_gib", gpu->memory_gib, 2);
+  hr_json_member_number (w, "bandwidth_gbs", gpu->bandwidth_gbs, 1);
+  hr_json_member_number (w, "fp16_tflops", gpu->fp16_tflops, 1);
+  hr_json_member_int (w, "cpu_cores", gpu->cpu_cores);
   hr_json_gib_bytes (w, "used", used);
-  hr_json_key (w, "source"); hr_json_string (w, gpu->source);
+  hr_json_member_string (w, "source", gpu->source);
   hr_json_end_object (w);
 }
 
@@ -62,15 +62,15 @@ detect_json (const HrSystem *sys,
   hr_json_begin_object (&w);
   hr_json_key (&w, "cpu");
   hr_json_begin_object (&w);
-  hr_json_key (&w, "model"); hr_json_string (&w, sys->cpu_model);
-  hr_json_key (&w, "vendor"); hr_json_string (&w, sys->cpu_vendor);
-  hr_json_key (&w, "logical_cpus"); hr_json_int (&w, sys->logical_cpus);
-  hr_json_key (&w, "physical_cores"); hr_json_int (&w, sys->physical_cores);
+  hr_json_member_string (&w, "model", sys->cpu_model);
+  hr_json_member_string (&w, "vendor", sys->cpu_vendor);
+  hr_json_member_int (&w, "logical_cpus", sys->logical_cpus);
+  hr_json_member_int (&w, "physical_cores", sys->physical_cores);
   hr_json_end_object (&w);
   hr_json_gib_bytes (&w, "ram_total", sys->mem_total);
   hr_json_gib_bytes (&w, "ram_available", sys->mem_available);
-  hr_json_key (&w, "ram_bandwidth_gbs"); hr_json_number (&w, sys->ram_bandwidth_gbs, 1);
-  hr_json_key (&w, "ram_bandwidth_source"); hr_json_string (&w, sys->ram_bandwidth_source);
+  hr_json_member_number (&w, "ram_bandwidth_gbs", sys->ram_bandwidth_gbs, 1);
+  hr_json_member_string (&w, "ram_bandwidth_source", sys->ram_bandwidth_source);
   hr_json_key (&w, "gpus");
   hr_json_begin_array (&w);
   for (guint i = 0; i < sys->gpus->len; i++)

@@ -205,42 +205,25 @@ write_json (const char            *file,
 
   hr_json_init (&w, out, TRUE);
   hr_json_begin_object (&w);
-  hr_json_key (&w, "file");
-  hr_json_string (&w, file);
-  hr_json_key (&w, "gguf_version");
-  hr_json_int (&w, hr_gguf_get_version (gguf));
-  hr_json_key (&w, "splits");
-  hr_json_int (&w, hr_gguf_get_n_splits (gguf));
-  hr_json_key (&w, "complete");
-  hr_json_bool (&w, hr_gguf_is_complete (gguf));
-  hr_json_key (&w, "architecture");
-  if (hr_gguf_get_architecture (gguf) != NULL)
-    hr_json_string (&w, hr_gguf_get_architecture (gguf));
-  else
-    hr_json_null (&w);
-  hr_json_key (&w, "name");
-  if (hr_gguf_get_name (gguf) != NULL)
-    hr_json_string (&w, hr_gguf_get_name (gguf));
-  else
-    hr_json_null (&w);
-  hr_json_key (&w, "n_tensors");
-  hr_json_int (&w, hr_gguf_get_n_tensors (gguf));
-  hr_json_key (&w, "n_params");
-  hr_json_int (&w, (gint64) hr_gguf_get_n_params (gguf));
-  hr_json_key (&w, "tensor_bytes");
-  hr_json_int (&w, (gint64) hr_gguf_get_tensor_bytes (gguf));
-  hr_json_key (&w, "tensor_gib");
-  hr_json_number (&w, hr_to_gib ((double) hr_gguf_get_tensor_bytes (gguf)), 2);
-  hr_json_key (&w, "expert_bytes");
-  hr_json_int (&w, (gint64) hr_gguf_get_expert_bytes (gguf));
+  hr_json_member_string (&w, "file", file);
+  hr_json_member_int (&w, "gguf_version", hr_gguf_get_version (gguf));
+  hr_json_member_int (&w, "splits", hr_gguf_get_n_splits (gguf));
+  hr_json_member_bool (&w, "complete", hr_gguf_is_complete (gguf));
+  /* a missing string is null */
+  hr_json_member_string (&w, "architecture", hr_gguf_get_architecture (gguf));
+  hr_json_member_string (&w, "name", hr_gguf_get_name (gguf));
+  hr_json_member_int (&w, "n_tensors", hr_gguf_get_n_tensors (gguf));
+  hr_json_member_int (&w, "n_params", (gint64) hr_gguf_get_n_params (gguf));
+  hr_json_member_int (&w, "tensor_bytes", (gint64) hr_gguf_get_tensor_bytes (gguf));
+  hr_json_member_number (&w, "tensor_gib", hr_to_gib ((double) hr_gguf_get_tensor_bytes (gguf)), 2);
+  hr_json_member_int (&w, "expert_bytes", (gint64) hr_gguf_get_expert_bytes (gguf));
   hr_json_key (&w, "bytes_by_type");
   hr_json_begin_object (&w);
   for (guint i = 0; i < by_type->len; i++)
     {
       const HrGgufTypeTotal *t = &g_array_index (by_type, HrGgufTypeTotal, i);
 
-      hr_json_key (&w, t->type_name);
-      hr_json_int (&w, (gint64) t->bytes);
+      hr_json_member_int (&w, t->type_name, (gint64) t->bytes);
     }
   hr_json_end_object (&w);
   hr_json_key (&w, "file_type");
@@ -248,44 +231,26 @@ write_json (const char            *file,
     hr_json_int (&w, hr_gguf_get_file_type (gguf));
   else
     hr_json_null (&w);
-  hr_json_key (&w, "quant");
-  if (quant != NULL)
-    hr_json_string (&w, quant);
-  else
-    hr_json_null (&w);
+  hr_json_member_string (&w, "quant", quant);
 
   hr_json_key (&w, "model");
   if (model != NULL)
     {
       hr_json_begin_object (&w);
-      hr_json_key (&w, "id");
-      hr_json_string (&w, model->id);
-      hr_json_key (&w, "arch_label");
-      hr_json_string (&w, model->arch_label);
-      hr_json_key (&w, "layers");
-      hr_json_int (&w, model->n_layers);
-      hr_json_key (&w, "hidden");
-      hr_json_int (&w, model->hidden);
-      hr_json_key (&w, "heads");
-      hr_json_int (&w, model->n_heads);
-      hr_json_key (&w, "head_dim");
-      hr_json_int (&w, model->head_dim);
-      hr_json_key (&w, "vocab");
-      hr_json_int (&w, model->vocab);
-      hr_json_key (&w, "experts");
-      hr_json_int (&w, model->n_experts);
-      hr_json_key (&w, "experts_used");
-      hr_json_int (&w, model->n_experts_used);
-      hr_json_key (&w, "max_context");
-      hr_json_int (&w, model->max_context);
-      hr_json_key (&w, "total_params");
-      hr_json_number (&w, model->total_params, 0);
-      hr_json_key (&w, "active_params");
-      hr_json_number (&w, model->active_params, 0);
-      hr_json_key (&w, "kv_bytes_per_token_f16");
-      hr_json_number (&w, hr_model_kv_bytes_per_token (model, 2), 0);
-      hr_json_key (&w, "state_bytes_per_seq");
-      hr_json_number (&w, hr_model_state_bytes (model), 0);
+      hr_json_member_string (&w, "id", model->id);
+      hr_json_member_string (&w, "arch_label", model->arch_label);
+      hr_json_member_int (&w, "layers", model->n_layers);
+      hr_json_member_int (&w, "hidden", model->hidden);
+      hr_json_member_int (&w, "heads", model->n_heads);
+      hr_json_member_int (&w, "head_dim", model->head_dim);
+      hr_json_member_int (&w, "vocab", model->vocab);
+      hr_json_member_int (&w, "experts", model->n_experts);
+      hr_json_member_int (&w, "experts_used", model->n_experts_used);
+      hr_json_member_int (&w, "max_context", model->max_context);
+      hr_json_member_number (&w, "total_params", model->total_params, 0);
+      hr_json_member_number (&w, "active_params", model->active_params, 0);
+      hr_json_member_number (&w, "kv_bytes_per_token_f16", hr_model_kv_bytes_per_token (model, 2), 0);
+      hr_json_member_number (&w, "state_bytes_per_seq", hr_model_state_bytes (model), 0);
       hr_json_key (&w, "kv_groups");
       hr_json_begin_array (&w);
       for (guint i = 0; i < model->layers->len; i++)
@@ -293,28 +258,17 @@ write_json (const char            *file,
           const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
 
           hr_json_begin_object (&w);
-          hr_json_key (&w, "kind");
-          hr_json_string (&w, hr_layer_kind_to_string (g->kind));
-          hr_json_key (&w, "layers");
-          hr_json_int (&w, g->count);
+          hr_json_member_string (&w, "kind", hr_layer_kind_to_string (g->kind));
+          hr_json_member_int (&w, "layers", g->count);
           if (g->kind == HR_LAYER_RECURRENT)
-            {
-              hr_json_key (&w, "state_bytes");
-              hr_json_number (&w, g->state_bytes, 0);
-            }
+            hr_json_member_number (&w, "state_bytes", g->state_bytes, 0);
           else
             {
-              hr_json_key (&w, "kv_heads");
-              hr_json_int (&w, g->kv_heads);
-              hr_json_key (&w, "k_dim");
-              hr_json_int (&w, g->k_dim);
-              hr_json_key (&w, "v_dim");
-              hr_json_int (&w, g->v_dim);
+              hr_json_member_int (&w, "kv_heads", g->kv_heads);
+              hr_json_member_int (&w, "k_dim", g->k_dim);
+              hr_json_member_int (&w, "v_dim", g->v_dim);
               if (g->window > 0)
-                {
-                  hr_json_key (&w, "window");
-                  hr_json_int (&w, g->window);
-                }
+                hr_json_member_int (&w, "window", g->window);
             }
           hr_json_end_object (&w);
         }
@@ -324,10 +278,7 @@ write_json (const char            *file,
   else
     hr_json_null (&w);
   if (model_error != NULL)
-    {
-      hr_json_key (&w, "model_error");
-      hr_json_string (&w, model_error->message);
-    }
+    hr_json_member_string (&w, "model_error", model_error->message);
 
   if (ie != NULL)
     {

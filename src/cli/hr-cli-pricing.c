@@ -172,10 +172,8 @@ to_json (const HrPricing *pricing,
 
   hr_json_document_begin (&w);
   hr_json_begin_object (&w);
-  hr_json_key (&w, "source");
-  hr_json_string (&w, pricing->source);
-  hr_json_key (&w, "fetched_at");
-  hr_json_string (&w, fetched_at);
+  hr_json_member_string (&w, "source", pricing->source);
+  hr_json_member_string (&w, "fetched_at", fetched_at);
   hr_json_key (&w, "offers");
   hr_json_begin_array (&w);
   for (guint i = 0; i < pricing->offers->len; i++)
