@@ -270,34 +270,41 @@ hr_canvas_background (HrCanvas *c)
   cairo_fill (c->cr);
 }
 
-double
-hr_canvas_badge (HrCanvas       *c,
-                 HrChartVerdict  verdict,
-                 const char     *text,
-                 double          right,
-                 double          top,
-                 gboolean        draw,
-                 double         *height)
+/* "✓ Fits with margin": the glyph, then the text or the verdict's name. */
+static char *
+badge_label (const HrBadge *badge)
 {
-  g_autofree char *label = NULL;
-  double tw, th, w, h;
+  return g_strdup_printf ("%s %s", hr_chart_verdict_glyph (badge->verdict),
+                          badge->text != NULL ? badge->text
+                                              : hr_chart_verdict_display (badge->verdict));
+}
 
-  label = g_strdup_printf ("%s %s", hr_chart_verdict_glyph (verdict),
-                           text != NULL ? text : hr_chart_verdict_display (verdict));
+void
+hr_canvas_badge_measure (HrCanvas *c,
+                         HrBadge  *badge)
+{
+  g_autofree char *label = badge_label (badge);
+  double tw, th;
+
   hr_canvas_text_measure (c, label, HR_TEXT_STRONG, &tw, &th);
-  h = th + c->fs * 0.5;
-  w = tw + c->fs * 1.2;
-  if (height != NULL)
-    *height = h;
-  if (!draw)
-    return w;
+  badge->height = th + c->fs * 0.5;
+  badge->width = tw + c->fs * 1.2;
+}
+
+void
+hr_canvas_badge (HrCanvas      *c,
+                 const HrBadge *badge,
+                 double         right,
+                 double         top)
+{
+  g_autofree char *label = badge_label (badge);
+  double w = badge->width, h = badge->height;
 
   hr_canvas_rounded_rect (c, right - w, top, w, h, h / 2);
-  hr_canvas_set_color (c, hr_chart_theme_verdict_color (c->theme, verdict), 1.0);
+  hr_canvas_set_color (c, hr_chart_theme_verdict_color (c->theme, badge->verdict), 1.0);
   cairo_fill (c->cr);
   hr_canvas_text (c, label, &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = right - w / 2,
                     .y = top + h / 2, .xalign = 0.5, .yalign = 0.5, .color = &on_verdict });
-  return w;
 }
 
 double
@@ -307,27 +314,28 @@ hr_canvas_header (HrCanvas       *c,
                   HrChartVerdict  verdict,
                   const char     *badge)
 {
-  double y = c->pad, row = 0, badge_w = 0, badge_h = 0, th = 0;
+  HrBadge pill = { verdict, badge };
+  double y = c->pad, row = 0, th = 0;
   double avail = c->width - 2 * c->pad;
 
   if (badge != NULL)
     {
-      badge_w = hr_canvas_badge (c, verdict, badge, 0, 0, FALSE, &badge_h);
+      hr_canvas_badge_measure (c, &pill);
       /* On a narrow chart the badge would eat the title: drop it, the chart says it too. */
-      if (badge_w > avail * 0.6)
-        badge_w = badge_h = 0;
+      if (pill.width > avail * 0.6)
+        pill.width = pill.height = 0;
       else
-        hr_canvas_badge (c, verdict, badge, c->width - c->pad, y, TRUE, NULL);
+        hr_canvas_badge (c, &pill, c->width - c->pad, y);
     }
   if (title != NULL && *title != '\0')
     {
-      double title_w = avail - (badge_w > 0 ? badge_w + c->fs : 0);
+      double title_w = avail - (pill.width > 0 ? pill.width + c->fs : 0);
 
       hr_canvas_text_measure (c, title, HR_TEXT_TITLE, NULL, &th);
       hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_TITLE, .x = c->pad,
-                        .y = y + MAX (0, (badge_h - th) / 2), .max_width = title_w });
+                        .y = y + MAX (0, (pill.height - th) / 2), .max_width = title_w });
     }
-  row = MAX (th, badge_h);
+  row = MAX (th, pill.height);
   y += row;
   if (subtitle != NULL && *subtitle != '\0')
     {
@@ -388,15 +396,16 @@ legend_swatch (HrCanvas           *c,
     }
 }
 
-double
-hr_canvas_legend (HrCanvas           *c,
-                  const HrLegendItem *items,
-                  int                 n_items,
-                  double              x,
-                  double              y,
-                  double              max_width,
-                  gboolean            draw)
+/* The legend flowing from the canvas's left padding at @y, wrapping within the padded width.
+ * Returns its height; draws only when @draw. */
+static double
+legend_flow (HrCanvas           *c,
+             const HrLegendItem *items,
+             int                 n_items,
+             double              y,
+             gboolean            draw)
 {
+  double x = c->pad, max_width = c->width - 2 * c->pad;
   double box = c->size[HR_TEXT_LABEL] * 0.85;
   double gap = c->fs * 0.4, item_gap = c->fs * 1.3;
   double line_h, cx = x, cy = y;
@@ -537,7 +546,7 @@ hr_canvas_legend_height (HrCanvas           *c,
                          const HrLegendItem *items,
                          int                 n_items)
 {
-  return hr_canvas_legend (c, items, n_items, c->pad, 0, c->width - 2 * c->pad, FALSE);
+  return legend_flow (c, items, n_items, 0, FALSE);
 }
 
 double
@@ -553,8 +562,7 @@ hr_canvas_legend_bottom (HrCanvas           *c,
                          int                 n_items,
                          double              legend_h)
 {
-  hr_canvas_legend (c, items, n_items, c->pad, c->height - c->pad - legend_h,
-                    c->width - 2 * c->pad, TRUE);
+  legend_flow (c, items, n_items, c->height - c->pad - legend_h, TRUE);
 }
 
 void

@@ -231,7 +231,8 @@ draw_total (Layout                *l,
 {
   HrCanvas *c = l->c;
   double total = method_total (m), end = hr_axis_map (&l->axis, total, l->x0, l->x1);
-  double tw, gx, bw, bh;
+  HrBadge pill = { m->verdict };
+  double tw, gx;
   char v[48];
 
   hr_fmt_gib (v, sizeof v, total);
@@ -240,9 +241,9 @@ draw_total (Layout                *l,
   if (!l->capacity || m->verdict == HR_CHART_VERDICT_UNKNOWN)
     return;
   gx = end + c->fs * 0.4 + tw + c->fs * 0.8;
-  bw = hr_canvas_badge (c, m->verdict, NULL, 0, 0, FALSE, &bh);
-  if (gx + bw <= c->width - c->pad)
-    hr_canvas_badge (c, m->verdict, NULL, gx + bw, cy - bh / 2, TRUE, NULL);
+  hr_canvas_badge_measure (c, &pill);
+  if (gx + pill.width <= c->width - c->pad)
+    hr_canvas_badge (c, &pill, gx + pill.width, cy - pill.height / 2);
   else
     hr_canvas_text (c, hr_chart_verdict_glyph (m->verdict),
                     &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = gx, .y = cy, .yalign = 0.5,

@@ -185,15 +185,23 @@ double          hr_canvas_header            (HrCanvas           *c,
                                              const char         *subtitle,
                                              HrChartVerdict      verdict,
                                              const char         *badge);
-/* A pill with the verdict's glyph, text and colour; right-aligned at (@right, @top) when
- * @draw.  Returns its width; @height receives its height. */
-double          hr_canvas_badge             (HrCanvas           *c,
-                                             HrChartVerdict      verdict,
-                                             const char         *text,
+/* A pill with the verdict's glyph, text and colour: hr_canvas_badge_measure sets its size,
+ * hr_canvas_badge draws it. */
+typedef struct
+{
+  HrChartVerdict verdict;
+  const char *text;               /* NULL: the verdict's name, "Fits with margin" */
+  double width;                   /* set by hr_canvas_badge_measure */
+  double height;
+} HrBadge;
+
+void            hr_canvas_badge_measure     (HrCanvas           *c,
+                                             HrBadge            *badge);
+/* Draws the measured @badge right-aligned at (@right, @top). */
+void            hr_canvas_badge             (HrCanvas           *c,
+                                             const HrBadge      *badge,
                                              double              right,
-                                             double              top,
-                                             gboolean            draw,
-                                             double             *height);
+                                             double              top);
 /* The frame every chart starts with: hr_canvas_begin, the background, and "No data" for NULL
  * @data.  FALSE when there is nothing more to draw (the canvas is then already ended). */
 gboolean        hr_canvas_begin_chart       (HrCanvas           *c,
@@ -225,15 +233,6 @@ void            hr_canvas_legend_bottom     (HrCanvas           *c,
                                              const HrLegendItem *items,
                                              int                 n_items,
                                              double              legend_h);
-/* Flowing legend left-aligned at (@x, @y), wrapping within @max_width.  Returns its height;
- * draws only when @draw. */
-double          hr_canvas_legend            (HrCanvas           *c,
-                                             const HrLegendItem *items,
-                                             int                 n_items,
-                                             double              x,
-                                             double              y,
-                                             double              max_width,
-                                             gboolean            draw);
 /* Adds a label @text for the line at @x (at most HR_MAX_MARKS); it sits left of the line when
  * @prefer_left and there is room.  @color NULL: the foreground. */
 void            hr_marks_add                (HrMarks            *marks,
