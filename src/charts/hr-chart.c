@@ -102,24 +102,41 @@ hr_chart_theme_dark (void)
   return &theme_dark;
 }
 
+/* What each HrChartVerdict shows: its name, a glyph that survives greyscale printing and
+ * colour-blindness (all in DejaVu Sans), and its colour in a theme. */
+typedef struct
+{
+  const char *display;          /* N_() */
+  const char *glyph;
+  gsize color_offset;           /* offsetof its HrChartRgba in HrChartTheme */
+} VerdictLook;
+
+static const VerdictLook verdict_looks[] = {
+  [HR_CHART_VERDICT_FITS] = { N_("Fits with margin"), "\u2713" /* ✓ */,
+                              G_STRUCT_OFFSET (HrChartTheme, fits) },
+  [HR_CHART_VERDICT_TIGHT] = { N_("Tight fit"), "\u26a0" /* ⚠ */,
+                               G_STRUCT_OFFSET (HrChartTheme, tight) },
+  [HR_CHART_VERDICT_EXCEEDS] = { N_("Does not fit"), "\u2717" /* ✗ */,
+                                 G_STRUCT_OFFSET (HrChartTheme, exceeds) },
+  [HR_CHART_VERDICT_UNKNOWN] = { N_("Unknown"), "?", G_STRUCT_OFFSET (HrChartTheme, unknown) },
+};
+
+/* Out-of-range values look like "unknown". */
+static const VerdictLook *
+verdict_look (HrChartVerdict verdict)
+{
+  if ((guint) verdict >= G_N_ELEMENTS (verdict_looks))
+    verdict = HR_CHART_VERDICT_UNKNOWN;
+  return &verdict_looks[verdict];
+}
+
 const HrChartRgba *
 hr_chart_theme_verdict_color (const HrChartTheme *theme,
                               HrChartVerdict      verdict)
 {
   g_return_val_if_fail (theme != NULL, NULL);
 
-  switch (verdict)
-    {
-    case HR_CHART_VERDICT_FITS:
-      return &theme->fits;
-    case HR_CHART_VERDICT_TIGHT:
-      return &theme->tight;
-    case HR_CHART_VERDICT_EXCEEDS:
-      return &theme->exceeds;
-    case HR_CHART_VERDICT_UNKNOWN:
-    default:
-      return &theme->unknown;
-    }
+  return (const HrChartRgba *) ((const char *) theme + verdict_look (verdict)->color_offset);
 }
 
 const HrChartInfo *
@@ -179,36 +196,13 @@ hr_chart_kind_from_string (const char  *str,
 const char *
 hr_chart_verdict_display (HrChartVerdict verdict)
 {
-  switch (verdict)
-    {
-    case HR_CHART_VERDICT_FITS:
-      return _("Fits with margin");
-    case HR_CHART_VERDICT_TIGHT:
-      return _("Tight fit");
-    case HR_CHART_VERDICT_EXCEEDS:
-      return _("Does not fit");
-    case HR_CHART_VERDICT_UNKNOWN:
-    default:
-      return _("Unknown");
-    }
+  return _(verdict_look (verdict)->display);
 }
 
-/* Shapes that survive greyscale printing and colour-blindness; all in DejaVu Sans. */
 const char *
 hr_chart_verdict_glyph (HrChartVerdict verdict)
 {
-  switch (verdict)
-    {
-    case HR_CHART_VERDICT_FITS:
-      return "\u2713";   /* ✓ */
-    case HR_CHART_VERDICT_TIGHT:
-      return "\u26a0";   /* ⚠ */
-    case HR_CHART_VERDICT_EXCEEDS:
-      return "\u2717";   /* ✗ */
-    case HR_CHART_VERDICT_UNKNOWN:
-    default:
-      return "?";
-    }
+  return verdict_look (verdict)->glyph;
 }
 
 void
