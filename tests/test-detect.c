@@ -247,6 +247,40 @@ test_parse_nvidia_smi (void)
   g_assert_true (isnan (c->vram_used));
 }
 
+/* "key: value" lines are read up to 256 bytes (meminfo), nvidia-smi lines up to 1024; a longer
+ * line is skipped whole, not cut. */
+static char *
+padded_line (const char *head,
+             const char *tail,
+             gsize       len)
+{
+  g_autofree char *pad = g_strnfill (len - strlen (head) - strlen (tail), ' ');
+
+  return g_strconcat (head, pad, tail, "\n", NULL);
+}
+
+static void
+test_parse_long_lines (void)
+{
+  g_autofree char *mem_256 = padded_line ("MemTotal:", "1024 kB", 256);
+  g_autofree char *mem_257 = padded_line ("MemTotal:", "1024 kB", 257);
+  g_autofree char *smi_1024 = padded_line ("0, NVIDIA A,", "0x1, 100, 50", 1024);
+  g_autofree char *smi_1025 = padded_line ("0, NVIDIA A,", "0x1, 100, 50", 1025);
+  g_autoptr(GPtrArray) read = hr_detect_parse_nvidia_smi (smi_1024, strlen (smi_1024));
+  g_autoptr(GPtrArray) skipped = hr_detect_parse_nvidia_smi (smi_1025, strlen (smi_1025));
+  double total, avail;
+
+  hr_detect_parse_meminfo (mem_256, strlen (mem_256), &total, &avail);
+  g_assert_cmpfloat (total, ==, 1024.0 * 1024);
+  hr_detect_parse_meminfo (mem_257, strlen (mem_257), &total, &avail);
+  g_assert_true (isnan (total));
+
+  g_assert_cmpuint (read->len, ==, 1);
+  g_assert_cmpstr (((HrDetectedGpu *) read->pdata[0])->name, ==, "NVIDIA A");
+  g_assert_cmpfloat (((HrDetectedGpu *) read->pdata[0])->vram_used, ==, MIB (50));
+  g_assert_cmpuint (skipped->len, ==, 0);
+}
+
 static void
 test_parse_sysfs (void)
 {
@@ -588,6 +622,7 @@ main (int    argc,
   g_test_add_func ("/detect/parse/meminfo", test_parse_meminfo);
   g_test_add_func ("/detect/parse/cpuinfo", test_parse_cpuinfo);
   g_test_add_func ("/detect/parse/nvidia-smi", test_parse_nvidia_smi);
+  g_test_add_func ("/detect/parse/long-lines", test_parse_long_lines);
   g_test_add_func ("/detect/parse/sysfs", test_parse_sysfs);
   g_test_add_func ("/detect/cpu-table", test_cpu_table);
   g_test_add_func ("/detect/one-nvidia", test_one_nvidia);

@@ -45,12 +45,15 @@ hr_detect_clean_text (const char *text,
   return g_string_free (out, FALSE);
 }
 
-/* Calls @fn for every line of @text[0..len), without the newline. */
-typedef void (*LineFunc) (const char *line, gsize len, gpointer user_data);
+/* Calls @fn for every line of @text[0..len) of at most @max_line bytes, without the newline, as
+ * a string of its own that @fn may change (it ends at a NUL byte inside the line); longer lines
+ * are skipped. */
+typedef void (*LineFunc) (char *line, gpointer user_data);
 
 static void
 for_each_line (const char *text,
                gsize       len,
+               gsize       max_line,
                LineFunc    fn,
                gpointer    user_data)
 {
@@ -62,29 +65,14 @@ for_each_line (const char *text,
       const char *nl = memchr (text + start, '\n', len - start);
       gsize end = nl ? (gsize) (nl - text) : len;
 
-      fn (text + start, end - start, user_data);
+      if (end - start <= max_line)
+        {
+          g_autofree char *line = g_strndup (text + start, end - start);
+
+          fn (line, user_data);
+        }
       start = end + 1;
     }
-}
-
-/* "key<spaces>: value" → key and value, both trimmed (pointers into a copy the caller frees). */
-static gboolean
-split_key_value (const char  *line,
-                 gsize        len,
-                 char       **copy,
-                 char       **key,
-                 char       **value)
-{
-  char *colon;
-
-  *copy = g_strndup (line, len);
-  colon = strchr (*copy, ':');
-  if (colon == NULL)
-    return FALSE;
-  *colon = '\0';
-  *key = g_strstrip (*copy);
-  *value = g_strstrip (colon + 1);
-  return TRUE;
 }
 
 /* Calls @fn with the trimmed key and value of every "key: value" line of at most @max_line
@@ -93,23 +81,22 @@ typedef void (*KeyValueFunc) (const char *key, const char *value, gpointer user_
 
 typedef struct
 {
-  gsize max_line;
   KeyValueFunc fn;
   gpointer user_data;
 } KeyValueWalk;
 
+/* "key<spaces>: value" → key and value, both trimmed. */
 static void
-key_value_line (const char *line,
-                gsize       len,
-                gpointer    user_data)
+key_value_line (char     *line,
+                gpointer  user_data)
 {
   KeyValueWalk *walk = user_data;
-  g_autofree char *copy = NULL;
-  char *key, *value;
+  char *colon = strchr (line, ':');
 
-  if (len > walk->max_line || !split_key_value (line, len, &copy, &key, &value))
+  if (colon == NULL)
     return;
-  walk->fn (key, value, walk->user_data);
+  *colon = '\0';
+  walk->fn (g_strstrip (line), g_strstrip (colon + 1), walk->user_data);
 }
 
 static void
@@ -119,9 +106,9 @@ for_each_key_value (const char   *text,
                     KeyValueFunc  fn,
                     gpointer      user_data)
 {
-  KeyValueWalk walk = { max_line, fn, user_data };
+  KeyValueWalk walk = { fn, user_data };
 
-  for_each_line (text, len, key_value_line, &walk);
+  for_each_line (text, len, max_line, key_value_line, &walk);
 }
 
 gboolean
@@ -307,20 +294,17 @@ smi_mib (const char *field)
 }
 
 static void
-smi_line (const char *line,
-          gsize       len,
-          gpointer    user_data)
+smi_line (char     *line,
+          gpointer  user_data)
 {
   GPtrArray *gpus = user_data;
-  g_autofree char *copy = NULL;
   g_auto(GStrv) f = NULL;
   HrDetectedGpu *gpu;
   guint64 index, pci;
 
-  if (gpus->len >= MAX_GPUS || len > 1024)
+  if (gpus->len >= MAX_GPUS)
     return;
-  copy = g_strndup (line, len);
-  f = g_strsplit (copy, ",", -1);
+  f = g_strsplit (line, ",", -1);
   if (g_strv_length (f) != 5)
     return;
   for (int i = 0; i < 5; i++)
@@ -355,7 +339,7 @@ hr_detect_parse_nvidia_smi (const char *text,
   GPtrArray *gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_detected_gpu_free);
 
   if (text != NULL)
-    for_each_line (text, len, smi_line, gpus);
+    for_each_line (text, len, 1024, smi_line, gpus);
   return gpus;
 }
 
