@@ -3,7 +3,9 @@
  * The server (127.0.0.1, its own thread) serves the trimmed real catalog files of
  * tests/fixtures/skypilot/ under /v7/<cloud>/vms.csv, and for the other clouds the ways a
  * download goes wrong: gcp is missing (404), cudo is cut off in the middle of a row, vast is
- * larger than HR_SKYPILOT_MAX_BYTES (chunked, no length given).
+ * larger than HR_SKYPILOT_MAX_BYTES (chunked, no length given).  With server.hold set, that
+ * cloud's answer waits until every other cloud's answer has been sent, so the downloads end in
+ * an order the test chooses.
  */
 #include <glib/gstdio.h>
 #include <stdarg.h>
@@ -11,6 +13,8 @@
 #include <libsoup/soup.h>
 #include <locale.h>
 #include <string.h>
+
+#include <json-glib/json-glib.h>
 
 #include "hr-skypilot-client.h"
 #include "hr-test-server.h"
@@ -24,6 +28,10 @@ static struct
   GMutex        mutex;
   char         *huge_chunk;  /* HUGE_CHUNK bytes of CPU rows */
   guint         requests;    /* under mutex */
+  /* under mutex: the cloud answered last, its waiting message, the other answers still unsent */
+  char              *hold;
+  SoupServerMessage *held;
+  guint              others_left;
 } server;
 
 static HrCatalog *catalog;
@@ -53,6 +61,51 @@ serve_huge (SoupServerMessage *msg)
   for (gsize sent = 0; sent <= HR_SKYPILOT_MAX_BYTES; sent += HUGE_CHUNK)
     soup_message_body_append (body, SOUP_MEMORY_STATIC, server.huge_chunk, HUGE_CHUNK);
   soup_message_body_complete (body);
+}
+
+static gboolean
+release_held (gpointer data)
+{
+  g_mutex_lock (&server.mutex);
+  if (server.held != NULL)
+    {
+      soup_server_message_unpause (server.held);
+      g_clear_object (&server.held);
+    }
+  g_mutex_unlock (&server.mutex);
+  return G_SOURCE_REMOVE;
+}
+
+/* Another cloud's answer is written: once all are, the held one follows a little later (the
+ * client has by then read the others). */
+static void
+other_finished (SoupServerMessage *msg)
+{
+  g_mutex_lock (&server.mutex);
+  if (server.others_left > 0 && --server.others_left == 0)
+    {
+      g_autoptr(GSource) later = g_timeout_source_new (100);
+
+      g_source_set_callback (later, release_held, NULL, NULL);
+      g_source_attach (later, g_main_context_get_thread_default ());
+    }
+  g_mutex_unlock (&server.mutex);
+}
+
+/* With server.hold set: that cloud waits, the others are counted as they are sent. */
+static void
+order_answer (SoupServerMessage *msg,
+              const char        *cloud)
+{
+  g_mutex_lock (&server.mutex);
+  if (server.hold != NULL && g_str_equal (cloud, server.hold))
+    {
+      server.held = g_object_ref (msg);
+      soup_server_message_pause (msg);
+    }
+  else if (server.hold != NULL)
+    g_signal_connect (msg, "finished", G_CALLBACK (other_finished), NULL);
+  g_mutex_unlock (&server.mutex);
 }
 
 static void
@@ -90,6 +143,19 @@ server_cb (SoupServer        *soup_server,
     }
   else
     soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+  order_answer (msg, cloud);
+}
+
+/* The next downloads of @n clouds end with @cloud's. */
+static void
+answer_last (const char *cloud,
+             guint       n)
+{
+  g_mutex_lock (&server.mutex);
+  g_free (server.hold);
+  server.hold = g_strdup (cloud);
+  server.others_left = cloud != NULL ? n - 1 : 0;
+  g_mutex_unlock (&server.mutex);
 }
 
 /* Client ------------------------------------------------------------------------------------ */
@@ -275,6 +341,46 @@ test_base_url (void)
   g_unsetenv ("HEADROOM_CATALOG_BASE");
 }
 
+static char *
+cloud_order (const HrSkypilotRefresh *r)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < r->clouds->len; i++)
+    g_string_append_printf (out, "%s ", ((HrSkypilotCloud *) g_ptr_array_index (r->clouds, i))->cloud);
+  g_string_append (out, "| failed:");
+  for (guint i = 0; i < r->failed_ids->len; i++)
+    g_string_append_printf (out, " %s", (char *) g_ptr_array_index (r->failed_ids, i));
+  return g_string_free (out, FALSE);
+}
+
+/* A refresh lists its clouds, and the failures, in the order asked for, whichever download
+ * ends first (it listed them as they ended, so two refreshes could differ). */
+static void
+test_asked_order (void)
+{
+  const char *clouds[] = { "aws", "lambda", "gcp", "runpod", "cudo", "hyperbolic", NULL };
+  const char *last[] = { "aws", "runpod", "gcp", "hyperbolic" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (last); i++)
+    {
+      g_autofree char *dir = make_cache_dir ();
+      g_autoptr(HrSkypilotRefresh) r = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *order = NULL;
+
+      answer_last (last[i], g_strv_length ((char **) clouds));
+      r = refresh (clouds, dir, NULL, &error);
+      g_assert_no_error (error);
+      order = cloud_order (r);
+      g_test_message ("%s answered last: %s", last[i], order);
+      g_assert_cmpstr (order, ==, "aws lambda runpod hyperbolic | failed: gcp cudo");
+      g_assert_true (g_str_has_prefix (g_ptr_array_index (r->failed, 0), "Google Cloud: "));
+      remove_dir (dir);
+    }
+  answer_last (NULL, 0);
+}
+
 /* headroom-cli pricing against the server: the offers, the one line naming what failed, and the
  * cache that estimate then prices with. */
 static char *
@@ -356,6 +462,65 @@ test_cli (void)
   g_rmdir (home);
 }
 
+/* headroom-cli pricing prints the same offers in the same order whichever cloud answers last:
+ * cheapest first, as the app's Cloud table lists them, then by provider and instance. */
+static void
+test_cli_order (void)
+{
+  const char *last[] = { "aws", "runpod", "lambda" };
+  g_autofree char *first_json = NULL, *first_text = NULL;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (last); i++)
+    {
+      g_autofree char *home = make_cache_dir ();
+      g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
+      g_autofree char *sub = g_build_filename (home, "headroom", NULL);
+      g_autofree char *json = NULL, *text = NULL, *err = NULL, *err2 = NULL, *offers_json = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonArray *offers;
+      int status = -1;
+
+      answer_last (last[i], 3);
+      json = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base,
+                      "--clouds", "aws,lambda,runpod", "--json", NULL);
+      g_assert_cmpint (status, ==, 0);
+      answer_last (last[i], 3);
+      text = run_cli (home, &status, &err2, "pricing", "--catalog-base", server.base,
+                      "--clouds", "aws,lambda,runpod", NULL);
+      g_assert_cmpint (status, ==, 0);
+      g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+      offers = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "offers");
+      g_assert_cmpuint (json_array_get_length (offers), >, 10);
+      for (guint k = 1; k < json_array_get_length (offers); k++)
+        g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (offers, k - 1), "usd_per_hour"),
+                           <=,
+                           json_object_get_double_member (json_array_get_object_element (offers, k), "usd_per_hour"));
+      /* the same list; only the download time in "fetched_at" and the title may differ */
+      offers_json = json_to_string (json_object_get_member (json_node_get_object (json_parser_get_root (parser)),
+                                                            "offers"), TRUE);
+      g_assert_nonnull (strchr (text, '\n'));
+      if (first_json == NULL)
+        {
+          first_json = g_steal_pointer (&offers_json);
+          first_text = g_strdup (strchr (text, '\n'));
+        }
+      else
+        {
+          g_assert_cmpstr (offers_json, ==, first_json);
+          g_assert_cmpstr (strchr (text, '\n'), ==, first_text);
+        }
+      remove_dir (dir);
+      g_rmdir (sub);
+      g_rmdir (home);
+    }
+  answer_last (NULL, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -379,6 +544,8 @@ main (int    argc,
   g_test_add_func ("/skypilot-net/cancel", test_cancel);
   g_test_add_func ("/skypilot-net/base-url", test_base_url);
   g_test_add_func ("/skypilot-net/cli", test_cli);
+  g_test_add_func ("/skypilot-net/asked-order", test_asked_order);
+  g_test_add_func ("/skypilot-net/cli-order", test_cli_order);
   ret = g_test_run ();
 
   hr_test_server_stop (server.http);

@@ -122,6 +122,33 @@ print_table (const HrPricing *pricing,
   printf ("\n");
 }
 
+static double
+price_key (const HrOffer *o)
+{
+  return isfinite (o->usd_per_hour) && o->usd_per_hour > 0 ? o->usd_per_hour : INFINITY;
+}
+
+/* As the app's Cloud table lists them: cheapest first (the price in use, the spot price with
+ * --spot), then by provider, instance, GPUs and region, so that two runs print the same list
+ * whichever cloud answered first. */
+static gint
+offer_by_price (gconstpointer a,
+                gconstpointer b)
+{
+  const HrOffer *oa = *(HrOffer *const *) a;
+  const HrOffer *ob = *(HrOffer *const *) b;
+  int c;
+
+  if (price_key (oa) != price_key (ob))
+    return price_key (oa) < price_key (ob) ? -1 : 1;
+  if ((c = g_strcmp0 (oa->provider, ob->provider)) != 0 || (c = g_strcmp0 (oa->instance, ob->instance)) != 0
+      || (c = g_strcmp0 (oa->gpu, ob->gpu)) != 0)
+    return c;
+  if (oa->count != ob->count)
+    return oa->count < ob->count ? -1 : 1;
+  return g_strcmp0 (oa->region, ob->region);
+}
+
 /* A feed price; 0 (none) is null. */
 static double
 price_or_nan (double usd)
@@ -505,6 +532,7 @@ hr_cli_pricing (int    argc,
   choice.spot = a.spot;
   choice.region_prefix = a.region;
   pricing = hr_skypilot_build_pricing (clouds, &choice, feed);
+  g_ptr_array_sort (pricing->offers, offer_by_price);
   fetched_at = oldest_date (clouds);
   unmapped = unmapped_names (clouds);
   if (a.json)

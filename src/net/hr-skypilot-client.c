@@ -24,6 +24,7 @@ typedef struct
 {
   GTask *task;              /* the refresh; owned by the refresh, not by a fetch */
   guint pending;
+  GStrv asked;              /* the clouds, in the order asked for */
   HrSkypilotRefresh *result;
 } Refresh;
 
@@ -171,16 +172,40 @@ fetch_free (Fetch *f)
   g_free (f);
 }
 
+/* Where @cloud stands in the order the clouds were asked for. */
+static guint
+asked_rank (const Refresh *r,
+            const char    *cloud)
+{
+  guint i = 0;
+
+  while (r->asked[i] != NULL && g_strcmp0 (r->asked[i], cloud) != 0)
+    i++;
+  return i;
+}
+
+static gint
+cloud_by_rank (gconstpointer a,
+               gconstpointer b,
+               gpointer      refresh)
+{
+  return (gint) asked_rank (refresh, (*(HrSkypilotCloud *const *) a)->cloud)
+         - (gint) asked_rank (refresh, (*(HrSkypilotCloud *const *) b)->cloud);
+}
+
 static void
 refresh_one_done (Refresh *r)
 {
   if (--r->pending > 0)
     return;
+  /* in the order asked, whichever answered first: two refreshes list the same clouds alike */
+  g_ptr_array_sort_with_data (r->result->clouds, cloud_by_rank, r);
   if (g_task_return_error_if_cancelled (r->task))
     hr_skypilot_refresh_free (r->result);
   else
     g_task_return_pointer (r->task, r->result, (GDestroyNotify) hr_skypilot_refresh_free);
   g_object_unref (r->task);
+  g_strfreev (r->asked);
   g_free (r);
 }
 
@@ -193,9 +218,15 @@ fetch_done (Fetch  *f,
 
   if (error != NULL)
     {
-      g_ptr_array_add (r->result->failed,
-                       g_strdup_printf ("%s: %s", hr_skypilot_cloud_display (f->cloud), error->message));
-      g_ptr_array_add (r->result->failed_ids, g_strdup (f->cloud));
+      GPtrArray *ids = r->result->failed_ids;
+      guint at = 0;
+
+      /* kept in the order asked, like the clouds */
+      while (at < ids->len && asked_rank (r, g_ptr_array_index (ids, at)) < asked_rank (r, f->cloud))
+        at++;
+      g_ptr_array_insert (r->result->failed, (gint) at,
+                          g_strdup_printf ("%s: %s", hr_skypilot_cloud_display (f->cloud), error->message));
+      g_ptr_array_insert (ids, (gint) at, g_strdup (f->cloud));
       g_error_free (error);
     }
   fetch_free (f);
@@ -379,6 +410,7 @@ hr_skypilot_refresh_async (const char          *base,
   r->result->clouds = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
   r->result->failed = g_ptr_array_new_with_free_func (g_free);
   r->result->failed_ids = g_ptr_array_new_with_free_func (g_free);
+  r->asked = clouds != NULL ? g_strdupv ((char **) clouds) : g_new0 (char *, 1);
 
   /* held so that a cloud finishing at once does not end the refresh before the others start */
   r->pending = 1;
