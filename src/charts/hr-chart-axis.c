@@ -251,6 +251,17 @@ axis_label (char               *buf,
   return format != NULL ? format (buf, size, axis, value) : hr_fmt_tick (buf, size, axis, value);
 }
 
+/* The line along the bottom of @plot that both axes end with, @lw wide. */
+static void
+axis_line (HrCanvas     *c,
+           const HrPlot *plot,
+           double        lw)
+{
+  double y = hr_canvas_snap (c, plot->y1, lw);
+
+  hr_canvas_line (c, plot->x0, y, plot->x1, y, &(HrStroke) { lw, &c->theme->axis });
+}
+
 double
 hr_canvas_xaxis_height (HrCanvas   *c,
                         const char *title)
@@ -304,8 +315,7 @@ hr_canvas_xaxis (HrCanvas     *c,
                         .y = y_bottom + c->fs * 0.35, .xalign = 0.5, .color = &c->theme->muted });
       prev_right = x + w / 2;
     }
-  hr_canvas_line (c, x0, hr_canvas_snap (c, y_bottom, lw), x1, hr_canvas_snap (c, y_bottom, lw),
-                  &(HrStroke) { lw, &c->theme->axis });
+  axis_line (c, plot, lw);
   if (title != NULL && *title != '\0')
     hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = (x0 + x1) / 2,
                       .y = y_bottom + c->fs * 0.6 + lh, .xalign = 0.5, .max_width = x1 - x0,
@@ -362,8 +372,7 @@ hr_canvas_yaxis (HrCanvas     *c,
                                       .xalign = 1, .yalign = 0.5, .color = &c->theme->muted });
       prev_top = y - lh / 2;
     }
-  hr_canvas_line (c, x0, hr_canvas_snap (c, y_bottom, lw), x1, hr_canvas_snap (c, y_bottom, lw),
-                  &(HrStroke) { lw, &c->theme->axis });
+  axis_line (c, plot, lw);
   if (title != NULL && *title != '\0')
     hr_canvas_text (c, title, &(HrTextSpec) { .style = HR_TEXT_LABEL, .x = c->pad,
                       .y = (y_bottom + y_top) / 2, .xalign = 0.5, .max_width = y_bottom - y_top,
