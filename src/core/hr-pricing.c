@@ -492,18 +492,12 @@ hr_pricing_to_json (const HrPricing *pricing)
 
   hr_json_document_begin (&w);
   hr_json_begin_object (&w);
-  hr_json_key (&w, "schema");
-  hr_json_int (&w, pricing->schema);
-  hr_json_key (&w, "updated");
-  hr_json_string (&w, pricing->updated);
-  hr_json_key (&w, "currency");
-  hr_json_string (&w, pricing->currency);
-  hr_json_key (&w, "source");
-  hr_json_string (&w, pricing->source);
-  hr_json_key (&w, "skipped");
-  hr_json_int (&w, pricing->skipped);
-  hr_json_key (&w, "unread");
-  hr_json_int (&w, pricing->unread);
+  hr_json_member_int (&w, "schema", pricing->schema);
+  hr_json_member_string (&w, "updated", pricing->updated);
+  hr_json_member_string (&w, "currency", pricing->currency);
+  hr_json_member_string (&w, "source", pricing->source);
+  hr_json_member_int (&w, "skipped", pricing->skipped);
+  hr_json_member_int (&w, "unread", pricing->unread);
   hr_json_key (&w, "offers");
   hr_json_begin_array (&w);
   for (guint i = 0; pricing->offers != NULL && i < pricing->offers->len; i++)
