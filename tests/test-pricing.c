@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hr-bundled.h"
 #include "hr-pricing.h"
 #include "hr-tco.h"
 
@@ -194,6 +195,23 @@ test_parse_bundled (void)
         }
       g_assert_cmpuint (found, ==, seed_offers[i].rows);
     }
+}
+
+/* A bundled file comes back as it is built in; a name that is not there is a resource error. */
+static void
+test_bundled_lookup (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = hr_bundled_lookup (HR_PRICING_RESOURCE_PATH, &error);
+  g_autoptr(GBytes) missing = NULL;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (bytes);
+  g_assert_true (g_str_has_prefix (g_bytes_get_data (bytes, NULL), "{"));
+
+  missing = hr_bundled_lookup ("/io/github/headroomapp/Headroom/data/no-such-file.json", &error);
+  g_assert_null (missing);
+  g_assert_error (error, G_RESOURCE_ERROR, G_RESOURCE_ERROR_NOT_FOUND);
 }
 
 /* Every gpu_id in the snapshot names a GPU of the catalog, with the instance's memory. */
@@ -948,6 +966,7 @@ main (int   argc,
   g_test_add_func ("/pricing/equal", test_equal);
   g_test_add_func ("/pricing/parse/bundled", test_parse_bundled);
   g_test_add_func ("/pricing/parse/bundled-catalog-ids", test_parse_bundled_catalog_ids);
+  g_test_add_func ("/pricing/bundled-lookup", test_bundled_lookup);
   g_test_add_func ("/pricing/parse/bad-offers", test_parse_bad_offers);
   g_test_add_func ("/pricing/parse/schema", test_parse_schema);
   g_test_add_func ("/pricing/parse/not-json", test_parse_not_json);
