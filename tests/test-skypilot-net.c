@@ -521,6 +521,33 @@ test_cli_order (void)
   answer_last (NULL, 0);
 }
 
+/* Not one cloud readable (Google Cloud fails on the server and has no bundled snapshot): an
+ * empty table that says so and the line naming the failure, as --json gives, not a crash. */
+static void
+test_cli_no_cloud (void)
+{
+  g_autofree char *home = make_cache_dir ();
+  g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
+  g_autofree char *sub = g_build_filename (home, "headroom", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set");
+      return;
+    }
+  out = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "gcp", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (out, "Cloud GPU offers (SkyPilot catalog, no date, no cloud readable, "
+                                        "on demand)\nProvider"));
+  g_assert_nonnull (strstr (err, "Google Cloud: "));
+  remove_dir (dir);
+  g_rmdir (sub);
+  g_rmdir (home);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -546,6 +573,7 @@ main (int    argc,
   g_test_add_func ("/skypilot-net/cli", test_cli);
   g_test_add_func ("/skypilot-net/asked-order", test_asked_order);
   g_test_add_func ("/skypilot-net/cli-order", test_cli_order);
+  g_test_add_func ("/skypilot-net/cli-no-cloud", test_cli_no_cloud);
   ret = g_test_run ();
 
   hr_test_server_stop (server.http);

@@ -477,7 +477,9 @@ print_offers_text (const HrPricing *pricing,
                    GPtrArray       *unmapped,
                    gboolean         spot)
 {
-  const char *how = g_str_equal (pricing->source, "catalog-network") ? "downloaded"
+  /* no source: not one cloud could be read, neither downloaded nor saved before */
+  const char *how = pricing->source == NULL ? "no cloud readable"
+                    : g_str_equal (pricing->source, "catalog-network") ? "downloaded"
                     : g_str_equal (pricing->source, "catalog-cache") ? "partly cached"
                     : "partly bundled snapshot";
   g_autofree char *title = g_strdup_printf ("Cloud GPU offers (SkyPilot catalog, %s, %s%s%s, %s)",
