@@ -691,6 +691,110 @@ test_chart_prices (void)
     }
 }
 
+/* Every string in @node (objects and arrays walked) that holds a decimal comma ("9,13 GiB"),
+ * appended to @found as "key: value". */
+static void
+collect_decimal_commas (JsonNode   *node,
+                        const char *key,
+                        GRegex     *comma,
+                        GString    *found)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *member;
+      JsonNode *child;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, &member, &child))
+        collect_decimal_commas (child, member, comma, found);
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        collect_decimal_commas (json_array_get_element (array, i), key, comma, found);
+    }
+  else if (json_node_get_value_type (node) == G_TYPE_STRING
+           && g_regex_match (comma, json_node_get_string (node), 0, NULL))
+    g_string_append_printf (found, "%s: %s\n", key, json_node_get_string (node));
+}
+
+/* SPEC §4: a German desktop writes no decimal comma into JSON or CSV, not even inside text
+ * ("decode_basis": "speichergebunden: 9,13 GiB …" and "gpu_name": "Eigene GPU (24,5 GiB)"
+ * did), while the text for people keeps it. */
+static void
+test_json_german_numbers (void)
+{
+  static const char *const commands[][12] = {
+    { "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--json" },
+    { "estimate", "--model", "qwen3-30b-a3b", "--gpu-custom", "memory_gib=24.5,bandwidth_gbs=936.2,fp16_tflops=71.5",
+      "--json" },
+    { "estimate", "--model", "qwen3-30b-a3b", "--gpu-custom", "memory_gib=24.5,bandwidth_gbs=400,unified=true",
+      "--n-cpu-moe", "8", "--json" },
+    { "matrix", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--json" },
+    { "compare", "--model", "glm-4.5-air", "--all-gpus", "--json" },
+    { "finetune", "--model", "glm-4.5-air", "--method", "qlora", "--json" },
+    { "launch", "--model", "qwen3-30b-a3b", "--gpu", "h100-80gb-sxm", "--engine", "vllm", "--json" },
+    { "list", "gpus", "--json" },
+  };
+  g_autoptr(GRegex) comma = g_regex_new ("[0-9],[0-9]{1,2}(?![0-9])", 0, 0, NULL);
+  HrTestRun r = { 0 };
+
+  if (!have_locale ("de_DE.UTF-8"))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+      g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "de_DE.UTF-8", TRUE);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GString) found = g_string_new (NULL);
+
+      envp = g_environ_setenv (envp, "LANGUAGE", "de", TRUE);
+      g_ptr_array_add (argv, (gpointer) cli);
+      for (guint k = 0; commands[i][k] != NULL; k++)
+        g_ptr_array_add (argv, (gpointer) commands[i][k]);
+      g_ptr_array_add (argv, NULL);
+      hr_test_run_spawn (&r, argv, envp);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+      collect_decimal_commas (json_parser_get_root (parser), NULL, comma, found);
+      if (found->len > 0)
+        g_error ("%s --json under de_DE wrote decimal commas:\n%s", commands[i][0], found->str);
+      hr_test_run_clear (&r);
+    }
+
+  /* the text still German, with its figures as German writes them; the JSON alike in words */
+  run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("speichergebunden: [0-9]+,[0-9][0-9] GiB", r.out, 0, 0));
+  hr_test_run_clear (&r);
+  run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--json", NULL);
+  g_assert_true (g_regex_match_simple ("\"decode_basis\": \"speichergebunden: [0-9]+\\.[0-9][0-9] GiB", r.out, 0, 0));
+  hr_test_run_clear (&r);
+  run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "qwen3-30b-a3b", "--gpu-custom",
+           "memory_gib=24.5,bandwidth_gbs=936.2,fp16_tflops=71.5", NULL);
+  g_assert_nonnull (strstr (r.out, "Eigene GPU (24,5 GiB)"));
+  hr_test_run_clear (&r);
+  run_cli (&r, "de_DE.UTF-8", "estimate", "--model", "qwen3-30b-a3b", "--gpu-custom",
+           "memory_gib=24.5,bandwidth_gbs=936.2,fp16_tflops=71.5", "--json", NULL);
+  g_assert_nonnull (strstr (r.out, "\"gpu_name\": \"Eigene GPU (24.5 GiB)\""));
+  hr_test_run_clear (&r);
+
+  /* CSV: the same bytes as in the C locale */
+  {
+    HrTestRun c = { 0 };
+
+    run_cli (&r, "de_DE.UTF-8", "compare", "--model", "glm-4.5-air", "--all-gpus", "--csv", NULL);
+    run_cli (&c, "C.UTF-8", "compare", "--model", "glm-4.5-air", "--all-gpus", "--csv", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, c.out);
+    hr_test_run_clear (&r);
+    hr_test_run_clear (&c);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -718,6 +822,7 @@ main (int argc, char **argv)
     {
       g_test_add_func ("/cli/german-text", test_german_text);
       g_test_add_func ("/cli/chart-prices", test_chart_prices);
+      g_test_add_func ("/cli/json-german-numbers", test_json_german_numbers);
     }
   return g_test_run ();
 }

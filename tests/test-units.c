@@ -93,6 +93,32 @@ test_format_usd (void)
   setlocale (LC_NUMERIC, "C");
 }
 
+/* Figures inside JSON text: '.' between hr_c_numeric_begin () and _end (), nested too, and the
+ * user's mark again after. */
+static void
+test_c_numeric (void)
+{
+  HrCNumeric outer, inner;
+  char buf[32];
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_test_message ("de_DE.UTF-8 not available: not checked");
+      return;
+    }
+  hr_c_numeric_begin (&outer);
+  g_snprintf (buf, sizeof buf, "%.2f", 9.13);
+  g_assert_cmpstr (buf, ==, "9.13");
+  hr_c_numeric_begin (&inner);
+  hr_c_numeric_end (&inner);
+  g_snprintf (buf, sizeof buf, "%.1f", 1.5);
+  g_assert_cmpstr (buf, ==, "1.5");
+  hr_c_numeric_end (&outer);
+  g_snprintf (buf, sizeof buf, "%.2f", 9.13);
+  g_assert_cmpstr (buf, ==, "9,13");
+  setlocale (LC_NUMERIC, "C");
+}
+
 /* Context lengths in text people read: a plain count is grouped like any number, the "32K"
  * and "1M" short forms stay as they are (issue 18: compare's "max ctx" showed "52480"). */
 static void
@@ -256,6 +282,7 @@ main (int argc, char **argv)
   g_test_add_func ("/units/format-c-locale", test_format_c_locale);
   g_test_add_func ("/units/format-locale-grouping", test_format_locale_grouping);
   g_test_add_func ("/units/format-usd", test_format_usd);
+  g_test_add_func ("/units/c-numeric", test_c_numeric);
   g_test_add_func ("/units/context-locale", test_context_locale);
   g_test_add_func ("/units/parse-context-locale", test_parse_context_locale);
   g_test_add_func ("/units/context", test_context);

@@ -667,7 +667,13 @@ hr_basis_text (const HrBasis *basis)
 char *
 hr_basis_json (const HrBasis *basis)
 {
-  return basis_format (basis, FALSE);
+  HrCNumeric c;
+  char *text;
+
+  hr_c_numeric_begin (&c);
+  text = basis_format (basis, FALSE);
+  hr_c_numeric_end (&c);
+  return text;
 }
 
 static void

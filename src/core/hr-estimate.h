@@ -133,7 +133,8 @@ typedef struct
 /* The basis sentence for people, translated, its figures grouped as LC_NUMERIC says
  * ("of 1.792 GB/s" in German, "1792" in the C locale).  Newly allocated. */
 char           *hr_basis_text               (const HrBasis   *basis);
-/* The same sentence without thousands grouping, as the JSON has always carried it. */
+/* The same sentence for JSON: no thousands grouping, and '.' as the decimal mark whatever
+ * LC_NUMERIC says ("9.13 GiB" in German JSON too, SPEC §4). */
 char           *hr_basis_json               (const HrBasis   *basis);
 
 /* "RunPod 1x_A100-80GB_SECURE · 1x A100 80GB SXM" (the instance type when the offer has one). */

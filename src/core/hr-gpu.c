@@ -378,9 +378,15 @@ finish_spec (HrGpu            *gpu,
     }
 
   if (gpu->name == NULL)
-    gpu->name = g_strdup_printf (st->unified ? _("Custom unified memory (%g GiB)")
-                                             : _("Custom GPU (%g GiB)"), gpu->memory_gib);
+    gpu->name = hr_gpu_spec_name (gpu);
   return TRUE;
+}
+
+char *
+hr_gpu_spec_name (const HrGpu *gpu)
+{
+  return g_strdup_printf (gpu->form == HR_FORM_UNIFIED ? _("Custom unified memory (%g GiB)")
+                                                       : _("Custom GPU (%g GiB)"), gpu->memory_gib);
 }
 
 HrGpu *

@@ -63,6 +63,9 @@ void            hr_gpu_free                 (HrGpu           *gpu);
  * [,tdp_w=..]" as the CLI's --gpu-custom takes it. */
 HrGpu          *hr_gpu_new_from_spec        (const char      *spec,
                                              GError         **error);
+/* The name a --gpu-custom GPU gets without a name=: "Custom GPU (24.5 GiB)", "Custom unified
+ * memory (64 GiB)", translated, its figure as LC_NUMERIC writes it.  Newly allocated. */
+char           *hr_gpu_spec_name            (const HrGpu     *gpu);
 
 gboolean        hr_gpu_is_unified           (const HrGpu     *gpu);
 /* The share of a unified-memory machine's RAM its GPU may use: @chosen when above 0 (the

@@ -7,6 +7,24 @@
 #include <math.h>
 #include <string.h>
 
+/* The GPU's name for JSON: a --gpu-custom GPU without a name= is named after its memory, and
+ * that figure takes '.' too ("Custom GPU (24.5 GiB)", translated, in German JSON). */
+static char *
+json_gpu_name (const HrGpu *gpu)
+{
+  g_autofree char *shown = NULL;
+  HrCNumeric c;
+  char *name;
+
+  if (g_strcmp0 (gpu->source, "--gpu-custom") != 0
+      || g_strcmp0 (gpu->name, shown = hr_gpu_spec_name (gpu)) != 0)
+    return g_strdup (gpu->name);
+  hr_c_numeric_begin (&c);
+  name = hr_gpu_spec_name (gpu);
+  hr_c_numeric_end (&c);
+  return name;
+}
+
 /* A figure that depends on the device: null when the estimate has none (inspect without --gpu). */
 #define DEV(x) (device ? (x) : NAN)
 
@@ -18,11 +36,12 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
 {
   g_autofree char *decode_basis = hr_basis_json (&e->decode_basis);
   g_autofree char *prefill_basis = hr_basis_json (&e->prefill_basis);
+  g_autofree char *gpu_name = device ? json_gpu_name (s->gpu) : NULL;
 
   hr_json_member_string (w, "model", s->model->id);
   hr_json_member_string (w, "model_name", s->model->name);
   hr_json_member_string (w, "gpu", device ? s->gpu->id : NULL);
-  hr_json_member_string (w, "gpu_name", device ? s->gpu->name : NULL);
+  hr_json_member_string (w, "gpu_name", gpu_name);
   hr_json_member_int (w, "gpus", s->n_gpus);
   hr_json_member_string (w, "quant", s->quant);
   hr_json_member_int (w, "context", s->context);

@@ -65,6 +65,27 @@ hr_format_number_locale_buf (char   *buf,
   return buf;
 }
 
+void
+hr_c_numeric_begin (HrCNumeric *scope)
+{
+  locale_t now = duplocale (uselocale ((locale_t) 0));
+
+  scope->c = now != (locale_t) 0 ? newlocale (LC_NUMERIC_MASK, "C", now) : (locale_t) 0;
+  if (scope->c == (locale_t) 0 && now != (locale_t) 0)
+    freelocale (now);
+  scope->old = scope->c != (locale_t) 0 ? uselocale (scope->c) : (locale_t) 0;
+}
+
+void
+hr_c_numeric_end (HrCNumeric *scope)
+{
+  if (scope->c == (locale_t) 0)
+    return;
+  uselocale (scope->old);
+  freelocale (scope->c);
+  scope->c = (locale_t) 0;
+}
+
 const char *
 hr_format_usd_locale_buf (char   *buf,
                           gsize   size,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <locale.h>
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,18 @@ const char     *hr_format_number_locale_buf (char            *buf,
                                              gsize            size,
                                              double           value,
                                              int              decimals);
+/* Between hr_c_numeric_begin () and hr_c_numeric_end (), numbers this thread prints use '.'
+ * whatever LC_NUMERIC says, and nothing else of the locale changes (messages stay
+ * translated): for the figures inside text that goes into JSON or CSV ("9.13 GiB read per
+ * token" in German JSON too). */
+typedef struct
+{
+  locale_t c;
+  locale_t old;
+} HrCNumeric;
+
+void            hr_c_numeric_begin          (HrCNumeric      *scope);
+void            hr_c_numeric_end            (HrCNumeric      *scope);
 /* A price in US dollars for text people read, the one rule of the GUI, the CLI and the charts:
  * hr_format_number_locale_buf's digits in the translated "$%s" ("$8,500" and "$3.05" in English,
  * "$8.500" and "$3,05" in German, "$8500" in the C locale), a minus sign first; "—" when @usd
