@@ -29,23 +29,6 @@
 
 G_DEFINE_QUARK (hr-pricing-error-quark, hr_pricing_error)
 
-static gboolean
-has_control_chars (const char *text)
-{
-  const char *p;
-
-  for (p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      /* Controls (an escape sequence would reach the terminal), bidi overrides and zero-width
-       * characters (a name could read as another). */
-      if (hr_text_is_hidden_char (c))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* json-glib quotes the offending token in its messages, and a token can be a megabyte long or
  * hold a newline: keep one short line. */
 static char *
@@ -92,7 +75,9 @@ get_text (JsonObject  *object,
   text = g_strstrip (g_strdup (json_node_get_string (node)));
   if (text[0] == '\0')
     return !required;
-  if (g_utf8_strlen (text, -1) > MAX_TEXT_CHARS || has_control_chars (text))
+  /* No controls (an escape sequence would reach the terminal), bidi overrides or zero-width
+   * characters (a name could read as another). */
+  if (g_utf8_strlen (text, -1) > MAX_TEXT_CHARS || !hr_text_is_clean (text))
     return FALSE;
 
   *out = g_steal_pointer (&text);
