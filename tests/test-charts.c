@@ -155,9 +155,11 @@ breakdown_one (HrChartBreakdown *b,
                HrChartVerdict    verdict)
 {
   memset (b, 0, sizeof *b);
-  g_strlcpy (b->title, "GLM-4.5 Air (110B-A12B) on DCU K100-AI 64GB (海光深算)", sizeof b->title);
-  g_strlcpy (b->subtitle, "Q4_K_M · 8K context · 1 sequence · F16 KV cache · llama.cpp (ROCm)",
-             sizeof b->subtitle);
+  g_strlcpy (b->heading.title, "GLM-4.5 Air (110B-A12B) on DCU K100-AI 64GB (海光深算)",
+             sizeof b->heading.title);
+  g_strlcpy (b->heading.subtitle,
+             "Q4_K_M · 8K context · 1 sequence · F16 KV cache · llama.cpp (ROCm)",
+             sizeof b->heading.subtitle);
   b->n_devices = 1;
   g_strlcpy (b->devices[0].label, "DCU K100-AI 64GB (海光深算)", sizeof b->devices[0].label);
   b->devices[0].weights_gib = weights;
@@ -224,8 +226,9 @@ context_fill (HrChartContext *c,
   double usable = physical * 0.95, m;
 
   memset (c, 0, sizeof *c);
-  g_strlcpy (c->title, "GLM-4.5 Air on MLU590 80GB: memory by context", sizeof c->title);
-  g_strlcpy (c->subtitle, "Q4_K_M · 1 sequence · llama.cpp", sizeof c->subtitle);
+  g_strlcpy (c->heading.title, "GLM-4.5 Air on MLU590 80GB: memory by context",
+             sizeof c->heading.title);
+  g_strlcpy (c->heading.subtitle, "Q4_K_M · 1 sequence · llama.cpp", sizeof c->heading.subtitle);
   c->n_lines = 3;
   for (int l = 0; l < 3; l++)
     {
@@ -286,8 +289,10 @@ quant_fill (HrChartQuant *q)
   static const double tps[] = { 3.5, 12.4, 23.3, 90.1, 99.8, 114.4, 118.9, NAN };
 
   memset (q, 0, sizeof *q);
-  g_strlcpy (q->title, "GLM-4.5 Air: quantizations on MLU590 80GB (寒武纪思元)", sizeof q->title);
-  g_strlcpy (q->subtitle, "8K context · F16 KV cache · llama.cpp", sizeof q->subtitle);
+  g_strlcpy (q->heading.title, "GLM-4.5 Air: quantizations on MLU590 80GB (寒武纪思元)",
+             sizeof q->heading.title);
+  g_strlcpy (q->heading.subtitle, "8K context · F16 KV cache · llama.cpp",
+             sizeof q->heading.subtitle);
   q->n_rows = G_N_ELEMENTS (labels);
   for (int i = 0; i < q->n_rows; i++)
     {
@@ -343,8 +348,10 @@ compare_fill (HrChartCompare *c,
                                   5.99 };
 
   memset (c, 0, sizeof *c);
-  g_strlcpy (c->title, "GLM-4.5 Air (110B-A12B) · Q4_K_M · 8K context", sizeof c->title);
-  g_strlcpy (c->subtitle, "llama.cpp · 1 sequence · F16 KV cache", sizeof c->subtitle);
+  g_strlcpy (c->heading.title, "GLM-4.5 Air (110B-A12B) · Q4_K_M · 8K context",
+             sizeof c->heading.title);
+  g_strlcpy (c->heading.subtitle, "llama.cpp · 1 sequence · F16 KV cache",
+             sizeof c->heading.subtitle);
   c->n_items = n;
   for (int i = 0; i < n; i++)
     {
@@ -401,9 +408,11 @@ static void
 finetune_fill (HrChartFinetune *f)
 {
   memset (f, 0, sizeof *f);
-  g_strlcpy (f->title, "GLM-4.5 Air (110B-A12B): fine-tuning memory", sizeof f->title);
-  g_strlcpy (f->subtitle, "sequence 2048 · micro-batch 1 · adamw · gradient checkpointing",
-             sizeof f->subtitle);
+  g_strlcpy (f->heading.title, "GLM-4.5 Air (110B-A12B): fine-tuning memory",
+             sizeof f->heading.title);
+  g_strlcpy (f->heading.subtitle,
+             "sequence 2048 · micro-batch 1 · adamw · gradient checkpointing",
+             sizeof f->heading.subtitle);
   f->n_methods = 3;
   f->methods[0] = (HrChartFtMethod) { "QLoRA (4-bit)", 67.96, 1.68, 1.08, 0.5,
                                       HR_CHART_VERDICT_TIGHT, "Fits on: RTX PRO 6000 Blackwell" };
@@ -666,7 +675,7 @@ test_registry (void)
   /* new kinds go after these */
   g_assert_true (g_str_has_prefix (list, "breakdown, context, quant, compare, finetune, tco"));
   g_assert_cmpuint (hr_chart_info (HR_CHART_TCO)->data_size, ==, sizeof (HrChartTco));
-  g_strlcpy (t->title, "Rent versus buy: RTX 4090", sizeof t->title);
+  g_strlcpy (t->heading.title, "Rent versus buy: RTX 4090", sizeof t->heading.title);
   g_assert_cmpstr (hr_chart_data_title (HR_CHART_TCO, t), ==, "Rent versus buy: RTX 4090");
   g_assert_cmpstr (hr_chart_data_title (HR_CHART_TCO, NULL), ==, "");
   g_assert_cmpstr (hr_chart_data_title (HR_CHART_N_KINDS, t), ==, "");
@@ -877,7 +886,7 @@ test_bridge_breakdown (void)
     g_assert_cmpfloat_with_epsilon (b->weights_file_gib, 67.96, 0.005);
   g_assert_cmpfloat_with_epsilon (b->usable_gib, 60.8, 1e-9);
   g_assert_cmpint (b->verdict, ==, HR_CHART_VERDICT_EXCEEDS);
-  g_assert_nonnull (strstr (b->title, "GLM"));
+  g_assert_nonnull (strstr (b->heading.title, "GLM"));
   check_render ("bridge-breakdown", HR_CHART_BREAKDOWN, b, 1200, 700, HR_CHART_VERDICT_EXCEEDS,
                 NULL);
 

@@ -76,7 +76,7 @@ draw_header (HrCanvas               *c,
   else
     g_strlcpy (badge, hr_chart_verdict_display (known ? data->verdict
                                                       : HR_CHART_VERDICT_UNKNOWN), sizeof badge);
-  return hr_canvas_header (c, data->title, data->subtitle,
+  return hr_canvas_header (c, &data->heading,
                            known ? data->verdict : HR_CHART_VERDICT_UNKNOWN, badge);
 }
 

@@ -308,12 +308,12 @@ hr_canvas_badge (HrCanvas      *c,
 }
 
 double
-hr_canvas_header (HrCanvas       *c,
-                  const char     *title,
-                  const char     *subtitle,
-                  HrChartVerdict  verdict,
-                  const char     *badge)
+hr_canvas_header (HrCanvas             *c,
+                  const HrChartHeading *heading,
+                  HrChartVerdict        verdict,
+                  const char           *badge)
 {
+  const char *title = heading->title, *subtitle = heading->subtitle;
   HrBadge pill = { verdict, badge };
   double y = c->pad, row = 0, th = 0;
   double avail = c->width - 2 * c->pad;
@@ -327,7 +327,7 @@ hr_canvas_header (HrCanvas       *c,
       else
         hr_canvas_badge (c, &pill, c->width - c->pad, y);
     }
-  if (title != NULL && *title != '\0')
+  if (*title != '\0')
     {
       double title_w = avail - (pill.width > 0 ? pill.width + c->fs : 0);
 
@@ -337,7 +337,7 @@ hr_canvas_header (HrCanvas       *c,
     }
   row = MAX (th, pill.height);
   y += row;
-  if (subtitle != NULL && *subtitle != '\0')
+  if (*subtitle != '\0')
     {
       double sh;
 

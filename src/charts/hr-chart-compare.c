@@ -191,7 +191,7 @@ draw_header (Layout *l)
   /* TRANSLATORS: badge of the GPU comparison, "3 of 8 fit" */
   g_snprintf (badge, sizeof badge, g_dngettext (GETTEXT_PACKAGE, "%d of %d fits",
                                                 "%d of %d fit", n), n_fit, n);
-  return hr_canvas_header (l->c, data->title, data->subtitle,
+  return hr_canvas_header (l->c, &data->heading,
                            n_fit > 0 ? HR_CHART_VERDICT_FITS
                            : n_known > 0 ? HR_CHART_VERDICT_EXCEEDS : HR_CHART_VERDICT_UNKNOWN,
                            n > 0 ? badge : NULL);

@@ -140,7 +140,7 @@ draw_header (HrCanvas             *c,
     }
   else
     g_strlcpy (badge, _("Does not fit at any context"), sizeof badge);
-  return hr_canvas_header (c, data->title, data->subtitle,
+  return hr_canvas_header (c, &data->heading,
                            any ? (data->max_fit_context > 0 ? data->verdict
                                                             : HR_CHART_VERDICT_EXCEEDS)
                                : HR_CHART_VERDICT_UNKNOWN,

@@ -81,8 +81,9 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
   group = gpu_group_name (scenario);
   subtitle = hr_scenario_summary (scenario);
   /* TRANSLATORS: chart title, "GLM-4.5 Air on 2× RTX 4090" */
-  g_snprintf (out->title, sizeof out->title, _("%s on %s"), model_name (scenario->model), group);
-  g_strlcpy (out->subtitle, subtitle, sizeof out->subtitle);
+  g_snprintf (out->heading.title, sizeof out->heading.title, _("%s on %s"),
+              model_name (scenario->model), group);
+  g_strlcpy (out->heading.subtitle, subtitle, sizeof out->heading.subtitle);
 
   /* Cache and buffers are even over the group (the cache may be replicated, MLA under vLLM,
    * which the required total already includes); the weights are each device's share, so the
@@ -226,10 +227,11 @@ hr_chart_context_from_scenario (const HrScenario  *scenario,
   group = gpu_group_name (scenario);
   subtitle = hr_scenario_summary (scenario);
   /* TRANSLATORS: chart title, "GLM-4.5 Air: memory by context" */
-  g_snprintf (out->title, sizeof out->title, _("%s: memory by context"),
+  g_snprintf (out->heading.title, sizeof out->heading.title, _("%s: memory by context"),
               model_name (scenario->model));
   /* TRANSLATORS: subtitle, "on RTX 4090 · Q4_K_M · 8K context · …" */
-  g_snprintf (out->subtitle, sizeof out->subtitle, _("on %s · %s"), group, subtitle);
+  g_snprintf (out->heading.subtitle, sizeof out->heading.subtitle, _("on %s · %s"), group,
+              subtitle);
   out->usable_gib = hr_to_gib (est.usable_bytes / n);
   out->physical_gib = hr_to_gib (est.physical_bytes / n);
   out->per_device = n > 1;
@@ -259,11 +261,12 @@ hr_chart_quant_from_matrix (const HrScenario *scenario,
   ctx = hr_format_context_locale (scenario->context);
   kv = kv_label (scenario->kv_type);
   /* TRANSLATORS: chart title, "GLM-4.5 Air: quantizations on RTX 4090" */
-  g_snprintf (out->title, sizeof out->title, _("%s: quantizations on %s"),
+  g_snprintf (out->heading.title, sizeof out->heading.title, _("%s: quantizations on %s"),
               model_name (scenario->model), group);
   /* TRANSLATORS: "8K context · F16 KV cache · llama.cpp" */
-  g_snprintf (out->subtitle, sizeof out->subtitle, _("%s context  ·  %s KV cache  ·  %s"), ctx,
-              kv, hr_engine_display_name (scenario->engine));
+  g_snprintf (out->heading.subtitle, sizeof out->heading.subtitle,
+              _("%s context  ·  %s KV cache  ·  %s"), ctx, kv,
+              hr_engine_display_name (scenario->engine));
 
   for (guint i = 0; rows != NULL && i < rows->len && out->n_rows < HR_CHART_MAX_QUANTS; i++)
     {
@@ -309,7 +312,7 @@ hr_chart_compare_init (HrChartCompare   *out,
   ctx = hr_format_context_locale (base->context);
   kv = kv_label (base->kv_type);
   /* TRANSLATORS: chart title, "GLM-4.5 Air · Q4_K_M · 8K context" */
-  g_snprintf (out->title, sizeof out->title, _("%s  ·  %s  ·  %s context"),
+  g_snprintf (out->heading.title, sizeof out->heading.title, _("%s  ·  %s  ·  %s context"),
               model_name (base->model), base->quant, ctx);
   {
     g_autofree char *seqs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d sequence",
@@ -317,7 +320,7 @@ hr_chart_compare_init (HrChartCompare   *out,
                                              base->batch);
 
     /* TRANSLATORS: "llama.cpp · 1 sequence · F16 KV cache · cost at the cheapest offer" */
-    g_snprintf (out->subtitle, sizeof out->subtitle,
+    g_snprintf (out->heading.subtitle, sizeof out->heading.subtitle,
                 _("%s  ·  %s  ·  %s KV cache  ·  cost per token at the GPU’s cheapest cloud offer"),
                 hr_engine_display_name (base->engine), seqs, kv);
   }
@@ -426,7 +429,7 @@ hr_chart_finetune_from_estimates (const HrFtScenario *ft,
 
   memset (out, 0, sizeof *out);
   /* TRANSLATORS: chart title, "GLM-4.5 Air: fine-tuning memory" */
-  g_snprintf (out->title, sizeof out->title, _("%s: fine-tuning memory"),
+  g_snprintf (out->heading.title, sizeof out->heading.title, _("%s: fine-tuning memory"),
               model_name (ft->model));
   /* TRANSLATORS: "sequence 2048 · micro-batch 1 · adamw · gradient checkpointing · 1 GPU" */
   g_string_append_printf (sub, _("sequence %d  ·  micro-batch %d  ·  %s"), ft->seq_len,
@@ -443,7 +446,7 @@ hr_chart_finetune_from_estimates (const HrFtScenario *ft,
       g_string_append (sub, "  ·  ");
       g_string_append (sub, _("memory per GPU"));
     }
-  g_strlcpy (out->subtitle, sub->str, sizeof out->subtitle);
+  g_strlcpy (out->heading.subtitle, sub->str, sizeof out->heading.subtitle);
 
   out->physical_gib = NAN;
   out->usable_gib = NAN;
@@ -504,14 +507,15 @@ hr_chart_tco_from_input (const HrTcoInput *input,
   cloud_known = isfinite (input->usd_per_hour) && input->usd_per_hour > 0;
   buy_known = isfinite (input->hardware_usd) && input->hardware_usd > 0;
 
-  g_strlcpy (out->title, _("Rent versus buy"), sizeof out->title);
+  g_strlcpy (out->heading.title, _("Rent versus buy"), sizeof out->heading.title);
   if (isfinite (input->power_w) && input->power_w > 0)
     /* TRANSLATORS: "4 h/day · $0.175/kWh · 450 W" */
-    g_snprintf (out->subtitle, sizeof out->subtitle, _("%g h/day  ·  $%.3g/kWh  ·  %.0f W"),
-                input->hours_per_day, input->usd_per_kwh, input->power_w);
+    g_snprintf (out->heading.subtitle, sizeof out->heading.subtitle,
+                _("%g h/day  ·  $%.3g/kWh  ·  %.0f W"), input->hours_per_day, input->usd_per_kwh,
+                input->power_w);
   else
     /* TRANSLATORS: "4 h/day · $0.175/kWh · board power unknown" */
-    g_snprintf (out->subtitle, sizeof out->subtitle,
+    g_snprintf (out->heading.subtitle, sizeof out->heading.subtitle,
                 _("%g h/day  ·  $%.3g/kWh  ·  board power unknown"), input->hours_per_day,
                 input->usd_per_kwh);
   if (cloud_label != NULL)

@@ -297,7 +297,7 @@ hr_chart_finetune_paint (HrCanvas   *c,
 
   l.n = CLAMP (data->n_methods, 0, HR_CHART_MAX_FT);
   l.capacity = isfinite (data->physical_gib) && data->physical_gib > 0;
-  top = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
+  top = hr_canvas_header (c, &data->heading, HR_CHART_VERDICT_UNKNOWN, NULL);
   for (int i = 0; i < l.n; i++)
     if (isfinite (data->methods[i].weights_gib))
       l.max_v = MAX (l.max_v, method_total (&data->methods[i]));

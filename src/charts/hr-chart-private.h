@@ -178,11 +178,10 @@ double          hr_canvas_paragraph         (HrCanvas           *c,
 /* Furniture -------------------------------------------------------------------------------- */
 
 void            hr_canvas_background        (HrCanvas           *c);
-/* Title, subtitle and an optional verdict badge at the top right (@badge NULL for none).
- * Returns the y below the header. */
+/* The chart's @heading (title, then subtitle; either may be empty) and an optional verdict
+ * badge at the top right (@badge NULL for none).  Returns the y below the header. */
 double          hr_canvas_header            (HrCanvas           *c,
-                                             const char         *title,
-                                             const char         *subtitle,
+                                             const HrChartHeading *heading,
                                              HrChartVerdict      verdict,
                                              const char         *badge);
 /* A pill with the verdict's glyph, text and colour: hr_canvas_badge_measure sets its size,

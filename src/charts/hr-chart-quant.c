@@ -369,7 +369,7 @@ hr_chart_quant_paint (HrCanvas   *c,
       }
   if (isfinite (data->physical_gib))
     l.max_v = MAX (l.max_v, data->physical_gib);
-  top = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
+  top = hr_canvas_header (c, &data->heading, HR_CHART_VERDICT_UNKNOWN, NULL);
   if (!any)
     {
       hr_canvas_message_below (c, top, _("The memory figures of this model are unknown."));

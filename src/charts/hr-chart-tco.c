@@ -432,7 +432,7 @@ hr_chart_tco_paint (HrCanvas   *c,
 
   l.n = CLAMP (data->n_points, 0, HR_CHART_MAX_MONTHS);
   scan_points (&l);
-  top = hr_canvas_header (c, data->title, data->subtitle, HR_CHART_VERDICT_UNKNOWN, NULL);
+  top = hr_canvas_header (c, &data->heading, HR_CHART_VERDICT_UNKNOWN, NULL);
   summary = summary_text (data);
   top = hr_canvas_summary (c, summary->str, top);
   if (!l.cloud_known && !l.buy_known)

@@ -60,7 +60,7 @@ static const HrChartTheme theme_dark = {
   .font_size = 12.0,
 };
 
-#define DATA(type) sizeof (type), G_STRUCT_OFFSET (type, title)
+#define DATA(type) sizeof (type), G_STRUCT_OFFSET (type, heading.title)
 
 /* The chart registry: one entry per HrChartKind, in its order. */
 static const HrChartInfo chart_registry[HR_CHART_N_KINDS] = {

@@ -70,6 +70,14 @@ const HrChartRgba  *hr_chart_theme_verdict_color (const HrChartTheme *theme,
 #define HR_CHART_TITLE_LEN 160
 #define HR_CHART_LABEL_LEN 96
 
+/* What every chart's data struct begins with: the chart's title and the line under it, drawn by
+ * the chart's header. */
+typedef struct
+{
+  char title[HR_CHART_TITLE_LEN];
+  char subtitle[HR_CHART_TITLE_LEN * 2];
+} HrChartHeading;
+
 /* 1. Memory breakdown ---------------------------------------------------------------------- */
 
 #define HR_CHART_MAX_DEVICES 16
@@ -86,8 +94,7 @@ typedef struct
 
 typedef struct
 {
-  char title[HR_CHART_TITLE_LEN];
-  char subtitle[HR_CHART_TITLE_LEN * 2];
+  HrChartHeading heading;
   int n_devices;                   /* 1 … HR_CHART_MAX_DEVICES; one bar each */
   HrChartDevice devices[HR_CHART_MAX_DEVICES];
   double system_ram_gib;           /* weights kept in system RAM (offload); 0 for none */
@@ -114,8 +121,7 @@ typedef struct
 
 typedef struct
 {
-  char title[HR_CHART_TITLE_LEN];
-  char subtitle[HR_CHART_TITLE_LEN * 2];
+  HrChartHeading heading;
   int n_lines;
   HrChartLine lines[HR_CHART_MAX_LINES];
   int current_line;                /* the scenario's KV precision (drawn heavier) */
@@ -144,8 +150,7 @@ typedef struct
 
 typedef struct
 {
-  char title[HR_CHART_TITLE_LEN];
-  char subtitle[HR_CHART_TITLE_LEN * 2];
+  HrChartHeading heading;
   int n_rows;
   HrChartQuantRow rows[HR_CHART_MAX_QUANTS];
   int current_row;                 /* -1 for none */
@@ -179,8 +184,7 @@ typedef struct
 
 typedef struct
 {
-  char title[HR_CHART_TITLE_LEN];
-  char subtitle[HR_CHART_TITLE_LEN * 2];
+  HrChartHeading heading;
   int n_items;
   HrChartCompareItem items[HR_CHART_MAX_GPUS];
   HrChartSort sort;
@@ -203,8 +207,7 @@ typedef struct
 
 typedef struct
 {
-  char title[HR_CHART_TITLE_LEN];
-  char subtitle[HR_CHART_TITLE_LEN * 2];
+  HrChartHeading heading;
   int n_methods;
   HrChartFtMethod methods[HR_CHART_MAX_FT];
   char gpu_label[HR_CHART_LABEL_LEN]; /* the capacity the bars are drawn against */
@@ -218,8 +221,7 @@ typedef struct
 
 typedef struct
 {
-  char title[HR_CHART_TITLE_LEN];
-  char subtitle[HR_CHART_TITLE_LEN * 2];
+  HrChartHeading heading;
   char cloud_label[HR_CHART_LABEL_LEN]; /* "Cloud: Vast.ai 1x A100 80GB" */
   char buy_label[HR_CHART_LABEL_LEN];   /* "Buy: RTX PRO 6000" */
   int n_points;
@@ -261,7 +263,7 @@ typedef struct
   const char *title;            /* N_() display name, "Memory breakdown": translate with _() */
   gsize data_size;              /* sizeof the data struct.  The structs are flat (no pointers):
                                  * copied with g_memdup2(), freed with g_free() */
-  gsize title_offset;           /* offsetof the struct's `char title[]` */
+  gsize title_offset;           /* offsetof the struct's heading.title */
   HrChartPaintFunc draw;
   int min_height;               /* a chart widget's minimum and natural height, logical px */
   int natural_height;

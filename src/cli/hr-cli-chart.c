@@ -249,7 +249,7 @@ build_tco (const HrCliScenario *cs,
     buy_label = g_strdup_printf (_("Buy: %s"), group);
   hr_chart_tco_from_input (&in, cloud_label, buy_label, o->months, out);
   /* TRANSLATORS: chart title, e.g. "Rent versus buy: RTX 5090 32GB" */
-  g_snprintf (out->title, sizeof out->title, _("Rent versus buy: %s"), group);
+  g_snprintf (out->heading.title, sizeof out->heading.title, _("Rent versus buy: %s"), group);
   return TRUE;
 }
 
