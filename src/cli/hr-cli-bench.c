@@ -47,17 +47,6 @@ median (GArray *samples)
   return g_array_index (samples, double, samples->len / 2);
 }
 
-/* Left-aligned in @width characters (not bytes: the labels hold "×" and "µ"). */
-static void
-append_padded (GString    *out,
-               const char *text,
-               int         width)
-{
-  g_string_append (out, text);
-  for (glong i = g_utf8_strlen (text, -1); i < width; i++)
-    g_string_append_c (out, ' ');
-}
-
 /* " 972.80 µs" / "  1.25 ms" right-aligned in @width characters; "—" when there is none. */
 static void
 append_time (GString *out,
@@ -66,6 +55,7 @@ append_time (GString *out,
              int      width)
 {
   char num[64];
+  char padded[64];
   g_autofree char *cell = NULL;
 
   if (!isfinite (us))
@@ -73,10 +63,7 @@ append_time (GString *out,
   else
     cell = g_strdup_printf ("%s %s", hr_format_number_c_buf (num, sizeof num, us >= 1000 ? us / 1000 : us, decimals),
                             us >= 1000 ? "ms" : "µs");
-  g_string_append_c (out, ' ');
-  for (glong i = g_utf8_strlen (cell, -1); i < width; i++)
-    g_string_append_c (out, ' ');
-  g_string_append (out, cell);
+  g_string_append_printf (out, " %s", hr_cli_pad (padded, sizeof padded, cell, width));
 }
 
 typedef void (*BenchFunc) (gpointer data);
@@ -613,11 +600,14 @@ hr_cli_bench (int              argc,
     }
   else
     {
-      append_padded (out, "benchmark (median)", 80);
+      /* the names hold "×" and "µ": padded in characters, not bytes */
+      char name[256];
+
+      g_string_append (out, hr_cli_pad (name, sizeof name, "benchmark (median)", -80));
       g_string_append_printf (out, " %12s %10s\n", "time", "target");
       for (int i = 0; i < n; i++)
         {
-          append_padded (out, results[i].name, 80);
+          g_string_append (out, hr_cli_pad (name, sizeof name, results[i].name, -80));
           append_time (out, results[i].median_us, 2, 12);
           append_time (out, results[i].target_us, 0, 10);
           g_string_append_c (out, '\n');
