@@ -507,6 +507,71 @@ assert_group_titles_whole (HrWindow *window)
   return n;
 }
 
+/* The label showing @group's title, or NULL. */
+static GtkWidget *
+group_title_label (AdwPreferencesGroup *group)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  const char *title = adw_preferences_group_get_title (group);
+
+  collect (GTK_WIDGET (group), NULL, GTK_TYPE_LABEL, labels);
+  for (guint j = 0; j < labels->len; j++)
+    if (title != NULL && title[0] != '\0' && g_strcmp0 (gtk_label_get_label (labels->pdata[j]), title) == 0)
+      return labels->pdata[j];
+  return NULL;
+}
+
+/* Whether @widget shows a label (a menu's closed popover is not shown). */
+static gboolean
+shows_label (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect (widget, NULL, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_get_mapped (labels->pdata[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* In a narrow window a section's header button with a label stands under its title, one with
+ * only an icon (a chart's export) or a spinner beside it (they went under too, each leaving a
+ * line to one small icon).  Returns how many icon-only ones were seen. */
+static guint
+assert_header_buttons_placed (HrWindow *window)
+{
+  g_autoptr(GPtrArray) groups = g_ptr_array_new ();
+  guint beside = 0;
+
+  collect (GTK_WIDGET (window), NULL, ADW_TYPE_PREFERENCES_GROUP, groups);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      GtkWidget *button = adw_preferences_group_get_header_suffix (groups->pdata[i]);
+      GtkWidget *title = group_title_label (groups->pdata[i]);
+      graphene_rect_t b, t;
+      gboolean labelled;
+
+      if (button == NULL || title == NULL || !gtk_widget_get_mapped (button) || !gtk_widget_get_mapped (title))
+        continue;
+      g_assert_true (gtk_widget_compute_bounds (button, groups->pdata[i], &b));
+      g_assert_true (gtk_widget_compute_bounds (title, groups->pdata[i], &t));
+      labelled = shows_label (button);
+      g_test_message ("section \"%s\": %s button at x %.0f y %.0f, title x %.0f–%.0f y %.0f–%.0f",
+                      gtk_label_get_label (GTK_LABEL (title)), labelled ? "labelled" : "icon-only",
+                      b.origin.x, b.origin.y, t.origin.x, t.origin.x + t.size.width, t.origin.y,
+                      t.origin.y + t.size.height);
+      if (labelled)
+        g_assert_cmpfloat (b.origin.y, >=, t.origin.y + t.size.height);
+      else
+        {
+          /* right of the title (centred on the title and its description) */
+          g_assert_cmpfloat (b.origin.x, >=, t.origin.x + t.size.width);
+          beside++;
+        }
+    }
+  return beside;
+}
+
 /* The window's content needs at most 360 px on every view, built: a view first shown in a
  * narrow window, and a window opened on the view it was left on (Compare), at 360 px from the
  * start. */
@@ -515,6 +580,7 @@ test_narrow_every_view (void)
 {
   const char *views[] = { "size", "compare", "finetune", "cloud" };
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  guint icon_only = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
@@ -535,9 +601,12 @@ test_narrow_every_view (void)
           g_test_message ("then %s: %d px", views[j], content_min_width (window));
           g_assert_cmpint (content_min_width (window), <=, 360);
           g_assert_cmpuint (assert_group_titles_whole (window), >, 0);
+          icon_only += assert_header_buttons_placed (window);
         }
       hr_test_window_close (window);
     }
+  /* the charts' export buttons (Size, Fine-tune, Cloud & TCO) */
+  g_assert_cmpuint (icon_only, >, 0);
   g_settings_reset (settings, "last-view");
 }
 

@@ -195,20 +195,36 @@ update_sidebar_button (HrWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), flap != NULL && adw_flap_get_folded (flap));
 }
 
-/* A section's header button goes under its title in a narrow window: beside it, the title
- * ("Memory per GPU") was cut to "Memory …" and the description wrapped in a thin column. */
+/* Whether @widget shows words (a label), not only an icon or a spinner; a menu's popover,
+ * shown elsewhere, does not count. */
+static gboolean
+shows_text (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (!GTK_IS_POPOVER (c) && shows_text (c))
+      return TRUE;
+  return FALSE;
+}
+
+/* A section's labelled header button goes under its title in a narrow window: beside it, the
+ * title ("Memory per GPU") was cut to "Memory …" and the description wrapped in a thin column.
+ * One that shows only an icon (a chart's export) or a spinner is small and cuts nothing: it
+ * stays beside its title. */
 static void
 stack_group_header (AdwPreferencesGroup *group,
                     gboolean             narrow)
 {
   GtkWidget *suffix = adw_preferences_group_get_header_suffix (group);
   GtkWidget *header = suffix ? gtk_widget_get_parent (suffix) : NULL;
+  gboolean under = narrow && suffix != NULL && shows_text (suffix);
 
   if (!GTK_IS_BOX (header))
     return;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (header),
-                                  narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
-  gtk_widget_set_halign (suffix, narrow ? GTK_ALIGN_START : GTK_ALIGN_FILL);
+                                  under ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
+  gtk_widget_set_halign (suffix, under ? GTK_ALIGN_START : GTK_ALIGN_FILL);
 }
 
 static void
