@@ -795,6 +795,39 @@ test_json_german_numbers (void)
   }
 }
 
+/* A --gpu-custom GPU is named after its memory ("Eigene GPU (24,5 GiB)" in German text): the
+ * compare CSV's gpu_name and the llama.cpp launch note in JSON wrote that decimal comma too,
+ * where estimate's JSON already wrote "(24.5 GiB)". */
+static void
+test_custom_gpu_name_german_data (void)
+{
+  const char *spec = "memory_gib=24.5,bandwidth_gbs=936.2,fp16_tflops=71.5";
+  HrTestRun r = { 0 };
+
+  if (!have_locale ("de_DE.UTF-8"))
+    return;
+  run_cli (&r, "de_DE.UTF-8", "compare", "--model", "qwen3-8b", "--gpu-custom", spec,
+           "--gpu", "h100-80gb-sxm", "--csv", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Eigene GPU (24.5 GiB)"));
+  g_assert_null (strstr (r.out, "24,5"));
+  hr_test_run_clear (&r);
+
+  run_cli (&r, "de_DE.UTF-8", "launch", "--model", "qwen3-8b", "--gpu-custom", spec,
+           "--engine", "llama.cpp", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Eigene GPU (24.5 GiB)"));
+  g_assert_null (strstr (r.out, "24,5"));
+  hr_test_run_clear (&r);
+
+  /* the text for people keeps the German figure */
+  run_cli (&r, "de_DE.UTF-8", "launch", "--model", "qwen3-8b", "--gpu-custom", spec,
+           "--engine", "llama.cpp", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "(24,5"));
+  hr_test_run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -823,6 +856,7 @@ main (int argc, char **argv)
       g_test_add_func ("/cli/german-text", test_german_text);
       g_test_add_func ("/cli/chart-prices", test_chart_prices);
       g_test_add_func ("/cli/json-german-numbers", test_json_german_numbers);
+      g_test_add_func ("/cli/custom-gpu-name-german-data", test_custom_gpu_name_german_data);
     }
   return g_test_run ();
 }

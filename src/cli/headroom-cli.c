@@ -407,14 +407,24 @@ launch_command (const HrCliArgs *args,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) cmds = NULL;
+  g_autoptr(HrGpu) data_gpu = NULL;
+  HrScenario named = cs->scenario;
   HrEstimate est;
   HrJsonWriter w;
   guint shown = 0;
 
   if (!hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &est, &error))
     return hr_cli_fail (error);
+  /* the notes name the GPU: in JSON as the JSON's gpu_name does ("(24.5 GiB)" in German too) */
+  if (cs->json)
+    {
+      data_gpu = hr_gpu_copy (named.gpu);
+      g_free (data_gpu->name);
+      data_gpu->name = hr_gpu_data_name (named.gpu);
+      named.gpu = data_gpu;
+    }
   /* as the app does: a model opened from a GGUF file is launched from that file */
-  cmds = hr_launch_commands_for_file (&cs->scenario, &est, cs->scenario.model->gguf_path);
+  cmds = hr_launch_commands_for_file (&named, &est, named.model->gguf_path);
   rows_begin (&w, out, cs->json);
   for (guint i = 0; i < cmds->len; i++)
     {

@@ -6,6 +6,7 @@
 #include "hr-gpu.h"
 #include "hr-struct.h"
 #include "hr-text.h"
+#include "hr-units.h"
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
@@ -387,6 +388,24 @@ hr_gpu_spec_name (const HrGpu *gpu)
 {
   return g_strdup_printf (gpu->form == HR_FORM_UNIFIED ? _("Custom unified memory (%g GiB)")
                                                        : _("Custom GPU (%g GiB)"), gpu->memory_gib);
+}
+
+char *
+hr_gpu_data_name (const HrGpu *gpu)
+{
+  g_autofree char *shown = NULL;
+  HrCNumeric c;
+  char *name;
+
+  g_return_val_if_fail (gpu != NULL, NULL);
+
+  if (g_strcmp0 (gpu->source, "--gpu-custom") != 0
+      || g_strcmp0 (gpu->name, shown = hr_gpu_spec_name (gpu)) != 0)
+    return g_strdup (gpu->name);
+  hr_c_numeric_begin (&c);
+  name = hr_gpu_spec_name (gpu);
+  hr_c_numeric_end (&c);
+  return name;
 }
 
 HrGpu *

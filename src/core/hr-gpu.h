@@ -66,6 +66,10 @@ HrGpu          *hr_gpu_new_from_spec        (const char      *spec,
 /* The name a --gpu-custom GPU gets without a name=: "Custom GPU (24.5 GiB)", "Custom unified
  * memory (64 GiB)", translated, its figure as LC_NUMERIC writes it.  Newly allocated. */
 char           *hr_gpu_spec_name            (const HrGpu     *gpu);
+/* @gpu's name for JSON and CSV: its name, except that a --gpu-custom GPU named after its
+ * memory writes that figure with '.' whatever LC_NUMERIC says ("Eigene GPU (24.5 GiB)" in German
+ * JSON too, SPEC §4).  Newly allocated. */
+char           *hr_gpu_data_name            (const HrGpu     *gpu);
 
 gboolean        hr_gpu_is_unified           (const HrGpu     *gpu);
 /* The share of a unified-memory machine's RAM its GPU may use: @chosen when above 0 (the

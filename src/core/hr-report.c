@@ -7,24 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-/* The GPU's name for JSON: a --gpu-custom GPU without a name= is named after its memory, and
- * that figure takes '.' too ("Custom GPU (24.5 GiB)", translated, in German JSON). */
-static char *
-json_gpu_name (const HrGpu *gpu)
-{
-  g_autofree char *shown = NULL;
-  HrCNumeric c;
-  char *name;
-
-  if (g_strcmp0 (gpu->source, "--gpu-custom") != 0
-      || g_strcmp0 (gpu->name, shown = hr_gpu_spec_name (gpu)) != 0)
-    return g_strdup (gpu->name);
-  hr_c_numeric_begin (&c);
-  name = hr_gpu_spec_name (gpu);
-  hr_c_numeric_end (&c);
-  return name;
-}
-
 /* A figure that depends on the device: null when the estimate has none (inspect without --gpu). */
 #define DEV(x) (device ? (x) : NAN)
 
@@ -36,7 +18,7 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
 {
   g_autofree char *decode_basis = hr_basis_json (&e->decode_basis);
   g_autofree char *prefill_basis = hr_basis_json (&e->prefill_basis);
-  g_autofree char *gpu_name = device ? json_gpu_name (s->gpu) : NULL;
+  g_autofree char *gpu_name = device ? hr_gpu_data_name (s->gpu) : NULL;
 
   hr_json_member_string (w, "model", s->model->id);
   hr_json_member_string (w, "model_name", s->model->name);
@@ -416,17 +398,19 @@ hr_report_compare_csv_row (GString            *out,
 {
   const HrScenario *s;
   const HrEstimate *e;
+  g_autofree char *gpu_name = NULL;
   char n[32], mc[32];
 
   g_return_if_fail (out != NULL);
   g_return_if_fail (row != NULL);
 
   s = &row->scenario;
+  gpu_name = hr_gpu_data_name (s->gpu);
   e = &row->estimate;
   g_snprintf (n, sizeof n, "%d", s->n_gpus);
   g_snprintf (mc, sizeof mc, "%" G_GINT64_FORMAT, row->max_context);
   hr_csv_field (out, s->gpu->id, FALSE);
-  hr_csv_field (out, s->gpu->name, FALSE);
+  hr_csv_field (out, gpu_name, FALSE);
   hr_csv_field (out, n, FALSE);
   hr_csv_field (out, hr_verdict_to_string (e->verdict), FALSE);
   hr_csv_number (out, hr_to_gib (e->required_bytes), 2, FALSE);
