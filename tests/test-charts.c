@@ -1155,6 +1155,35 @@ test_describe (void)
                               "23.50 GiB usable.\nTight fit.");
 }
 
+/* The rent-versus-buy description reads its prices as the chart draws them: grouped as the
+ * locale groups ("$8500 up front" in English and German, where the legend said "$8,500"). */
+static void
+test_describe_tco_prices (void)
+{
+  static const struct { const char *locale; const char *want; } cases[] = {
+    { "C", "Rent: $2.40/h: $292 a month. Buy: $8500: $8500 up front, $12.77 a month for electricity." },
+    { "en_US.UTF-8", "Rent: $2.40/h: $292 a month. Buy: $8,500: $8,500 up front, $12.77 a month for electricity." },
+    { "de_DE.UTF-8", "Rent: $2,40/h: $292 a month. Buy: $8.500: $8.500 up front, $12,77 a month for electricity." },
+  };
+  HrTcoInput in = { 2.40, 4, 8500, 600, 0.175 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
+      g_autofree char *text = NULL;
+
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        {
+          g_test_message ("locale %s is not installed: not checked", cases[i].locale);
+          continue;
+        }
+      hr_chart_tco_from_input (&in, NULL, NULL, 0, t);
+      text = hr_chart_info (HR_CHART_TCO)->describe (t);
+      g_assert_cmpstr (text, ==, cases[i].want);
+    }
+  setlocale (LC_NUMERIC, "C");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1180,6 +1209,7 @@ main (int    argc,
   g_test_add_func ("/charts/tco", test_tco);
   g_test_add_func ("/charts/robust", test_robust);
   g_test_add_func ("/charts/describe", test_describe);
+  g_test_add_func ("/charts/describe-tco-prices", test_describe_tco_prices);
   g_test_add_func ("/charts/export", test_export);
   g_test_add_func ("/charts/bridge/breakdown", test_bridge_breakdown);
   g_test_add_func ("/charts/bridge/context", test_bridge_context);

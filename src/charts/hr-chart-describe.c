@@ -83,6 +83,7 @@ hr_chart_compare_describe (const void *data)
 {
   const HrChartCompare *c = data;
   GString *out = g_string_new (NULL);
+  char usd[64];
 
   for (int i = 0; i < CLAMP (c->n_items, 0, HR_CHART_MAX_GPUS); i++)
     {
@@ -94,7 +95,9 @@ hr_chart_compare_describe (const void *data)
       if (isfinite (it->decode_tps))
         g_string_append_printf (out, _("; %.1f tokens/s"), it->decode_tps);
       if (isfinite (it->cost_per_mtok_usd))
-        g_string_append_printf (out, _("; $%.2f per 1M tokens"), it->cost_per_mtok_usd);
+        /* TRANSLATORS: %s is a price, "$1.55" */
+        g_string_append_printf (out, _("; %s per 1M tokens"),
+                                hr_fmt_usd (usd, sizeof usd, it->cost_per_mtok_usd));
       g_string_append (out, ".\n");
     }
   return g_string_free (out, FALSE);
@@ -125,10 +128,15 @@ hr_chart_tco_describe (const void *data)
 {
   const HrChartTco *t = data;
   GString *out = g_string_new (NULL);
+  char cloud[64], hardware[64], electricity[64];
 
-  /* TRANSLATORS: the rent-versus-buy chart for screen readers */
-  g_string_append_printf (out, _("%s: $%.0f a month. %s: $%.0f up front, $%.0f a month for electricity."),
-                          t->cloud_label, t->cloud_monthly_usd, t->buy_label, t->hardware_usd,
-                          t->electricity_monthly_usd);
+  /* prices as the chart and the app write them ("$8,500"; "$8.500" in German) */
+  hr_fmt_usd (cloud, sizeof cloud, t->cloud_monthly_usd);
+  hr_fmt_usd (hardware, sizeof hardware, t->hardware_usd);
+  hr_fmt_usd (electricity, sizeof electricity, t->electricity_monthly_usd);
+  /* TRANSLATORS: the rent-versus-buy chart for screen readers; each %s after a label is a
+   * price, "$122" */
+  g_string_append_printf (out, _("%s: %s a month. %s: %s up front, %s a month for electricity."),
+                          t->cloud_label, cloud, t->buy_label, hardware, electricity);
   return g_string_free (out, FALSE);
 }
