@@ -55,7 +55,6 @@ append_time (GString *out,
              int      width)
 {
   char num[64];
-  char padded[64];
   g_autofree char *cell = NULL;
 
   if (!isfinite (us))
@@ -63,7 +62,8 @@ append_time (GString *out,
   else
     cell = g_strdup_printf ("%s %s", hr_format_number_c_buf (num, sizeof num, us >= 1000 ? us / 1000 : us, decimals),
                             us >= 1000 ? "ms" : "µs");
-  g_string_append_printf (out, " %s", hr_cli_pad (padded, sizeof padded, cell, width));
+  g_string_append_c (out, ' ');
+  hr_cli_append_padded (out, cell, width);
 }
 
 typedef void (*BenchFunc) (gpointer data);
@@ -601,13 +601,11 @@ hr_cli_bench (int              argc,
   else
     {
       /* the names hold "×" and "µ": padded in characters, not bytes */
-      char name[256];
-
-      g_string_append (out, hr_cli_pad (name, sizeof name, "benchmark (median)", -80));
+      hr_cli_append_padded (out, "benchmark (median)", -80);
       g_string_append_printf (out, " %12s %10s\n", "time", "target");
       for (int i = 0; i < n; i++)
         {
-          g_string_append (out, hr_cli_pad (name, sizeof name, results[i].name, -80));
+          hr_cli_append_padded (out, results[i].name, -80);
           append_time (out, results[i].median_us, 2, 12);
           append_time (out, results[i].target_us, 0, 10);
           g_string_append_c (out, '\n');

@@ -459,14 +459,12 @@ hr_cli_this_note (const HrCliScenario *cs)
                           cpu ? "the system RAM" : "this GPU", rest);
 }
 
-const char *
-hr_cli_pad (char       *buf,
-            gsize       size,
-            const char *text,
-            int         width)
+void
+hr_cli_append_padded (GString    *out,
+                      const char *text,
+                      int         width)
 {
   glong missing = ABS (width) - g_utf8_strlen (text, -1);
-  GString *out = g_string_new (NULL);
 
   if (width < 0)
     g_string_append (out, text);
@@ -474,8 +472,18 @@ hr_cli_pad (char       *buf,
     g_string_append_c (out, ' ');
   if (width >= 0)
     g_string_append (out, text);
+}
+
+const char *
+hr_cli_pad (char       *buf,
+            gsize       size,
+            const char *text,
+            int         width)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  hr_cli_append_padded (out, text, width);
   g_strlcpy (buf, out->str, size);
-  g_string_free (out, TRUE);
   return buf;
 }
 

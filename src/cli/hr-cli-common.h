@@ -130,6 +130,10 @@ const char     *hr_cli_pad                  (char            *buf,
                                              gsize            size,
                                              const char      *text,
                                              int              width);
+/* The same appended to @out, however long @text is. */
+void            hr_cli_append_padded        (GString         *out,
+                                             const char      *text,
+                                             int              width);
 
 /* Prints "headroom-cli: message" and returns the exit code for @error. */
 int             hr_cli_fail                 (GError          *error);

@@ -38,11 +38,10 @@ static void
 print_padded (const char *text,
               int         width)
 {
-  glong chars = g_utf8_strlen (text, -1);
+  g_autoptr(GString) cell = g_string_new (NULL);
 
-  fputs (text, stdout);
-  for (; chars < width; chars++)
-    fputc (' ', stdout);
+  hr_cli_append_padded (cell, text, -width);
+  fputs (cell->str, stdout);
 }
 
 static const char *
