@@ -828,6 +828,39 @@ test_custom_gpu_name_german_data (void)
   hr_test_run_clear (&r);
 }
 
+/* A launch note for a model that will not load gives its sizes as the rest of the text does
+ * ("210,03 GiB bei 21,60 GiB" in German; it wrote "210.03"), in JSON with '.', and the command's
+ * own flags stay C ("--gpu-memory-utilization 0.90"). */
+static void
+test_launch_note_german_figures (void)
+{
+  HrTestRun r = { 0 };
+
+  if (!have_locale ("de_DE.UTF-8"))
+    return;
+  run_cli (&r, "de_DE.UTF-8", "launch", "--model", "glm-4.5-air", "--gpu", "rtx-4090-24gb",
+           "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("[0-9],[0-9][0-9] GiB[\\s#]+bei[\\s#]+[0-9]+,[0-9][0-9] GiB", r.out,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_false (g_regex_match_simple ("[0-9]\\.[0-9][0-9] GiB", r.out, 0, 0));
+  g_assert_nonnull (strstr (r.out, "--gpu-memory-utilization 0.90"));
+  hr_test_run_clear (&r);
+
+  run_cli (&r, "de_DE.UTF-8", "launch", "--model", "glm-4.5-air", "--gpu", "rtx-4090-24gb",
+           "--engine", "vllm", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("[0-9]\\.[0-9][0-9] GiB bei [0-9]+\\.[0-9][0-9] GiB", r.out, 0, 0));
+  g_assert_false (g_regex_match_simple ("[0-9],[0-9][0-9] GiB", r.out, 0, 0));
+  hr_test_run_clear (&r);
+
+  run_cli (&r, "C", "launch", "--model", "glm-4.5-air", "--gpu", "rtx-4090-24gb",
+           "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("[0-9]\\.[0-9][0-9] GiB[\\s#]+against[\\s#]+[0-9]+\\.[0-9][0-9] GiB", r.out, 0, 0));
+  hr_test_run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -857,6 +890,7 @@ main (int argc, char **argv)
       g_test_add_func ("/cli/chart-prices", test_chart_prices);
       g_test_add_func ("/cli/json-german-numbers", test_json_german_numbers);
       g_test_add_func ("/cli/custom-gpu-name-german-data", test_custom_gpu_name_german_data);
+      g_test_add_func ("/cli/launch-note-german-figures", test_launch_note_german_figures);
     }
   return g_test_run ();
 }

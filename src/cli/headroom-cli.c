@@ -398,6 +398,25 @@ launch_json (HrJsonWriter          *w,
   hr_json_end_object (w);
 }
 
+/* The scenario's launch commands, as the app builds them: a model opened from a GGUF file is
+ * launched from that file.  For JSON the notes' figures take '.' ("213.16 GiB"), as the text's
+ * take the locale's mark ("213,16 GiB" in German). */
+static GPtrArray *
+launch_commands (const HrScenario *s,
+                 const HrEstimate *est,
+                 gboolean          json)
+{
+  GPtrArray *cmds;
+  HrCNumeric c;
+
+  if (json)
+    hr_c_numeric_begin (&c);
+  cmds = hr_launch_commands_for_file (s, est, s->model->gguf_path);
+  if (json)
+    hr_c_numeric_end (&c);
+  return cmds;
+}
+
 /* The Size view's launch commands for the scenario: every engine's, or only --engine's. */
 static int
 launch_command (const HrCliArgs *args,
@@ -423,8 +442,7 @@ launch_command (const HrCliArgs *args,
       data_gpu->name = hr_gpu_data_name (named.gpu);
       named.gpu = data_gpu;
     }
-  /* as the app does: a model opened from a GGUF file is launched from that file */
-  cmds = hr_launch_commands_for_file (&named, &est, named.model->gguf_path);
+  cmds = launch_commands (&named, &est, cs->json);
   rows_begin (&w, out, cs->json);
   for (guint i = 0; i < cmds->len; i++)
     {

@@ -77,6 +77,7 @@ char             *hr_sh_free          (HrShell    *sh);
 void              hr_launch_note_add  (GString    *notes,
                                        const char *format,
                                        ...) G_GNUC_PRINTF (2, 3);
+/* A figure for a command-line flag: two decimals and '.' in every locale ("0.90"). */
 const char       *hr_launch_fmt2      (char       *buf,
                                        gsize       size,
                                        double      value);

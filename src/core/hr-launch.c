@@ -137,8 +137,9 @@ hr_launch_note_common (const HrLaunchCtx *c,
               (long long) c->context, (long long) c->model->max_context);
   if (c->est == NULL || c->est->verdict != HR_VERDICT_EXCEEDS)
     return;
-  hr_launch_fmt2 (a, sizeof a, hr_to_gib (c->est->required_bytes));
-  hr_launch_fmt2 (b, sizeof b, hr_to_gib (c->est->usable_bytes));
+  /* a note is read: "213,16 GiB" in German, '.' where JSON builds it under hr_c_numeric_begin () */
+  hr_format_number_locale_buf (a, sizeof a, hr_to_gib (c->est->required_bytes), 2);
+  hr_format_number_locale_buf (b, sizeof b, hr_to_gib (c->est->usable_bytes), 2);
   if (c->loaded != NULL)
     hr_launch_note_add (notes, _("Loading %s this needs %s GiB against %s GiB usable: it will not load "
                        "on this hardware."), c->loaded, a, b);
