@@ -490,21 +490,21 @@ hr_report_finetune_json (const HrFtScenario *ft,
 
   hr_json_document_begin (&w);
   hr_json_begin_object (&w);
-  hr_json_key (&w, "model"); hr_json_string (&w, ft->model->id);
-  hr_json_key (&w, "method"); hr_json_string (&w, hr_ft_method_to_string (ft->method));
-  hr_json_key (&w, "seq"); hr_json_int (&w, ft->seq_len);
-  hr_json_key (&w, "micro_batch"); hr_json_int (&w, ft->micro_batch);
-  hr_json_key (&w, "gpus"); hr_json_int (&w, ft->n_gpus);
-  hr_json_key (&w, "optimizer"); hr_json_string (&w, hr_optimizer_to_string (ft->optimizer));
-  hr_json_key (&w, "sharding"); hr_json_string (&w, hr_sharding_to_string (ft->sharding));
-  hr_json_key (&w, "gradient_checkpointing"); hr_json_bool (&w, ft->grad_checkpointing);
-  hr_json_key (&w, "flash_attention"); hr_json_bool (&w, ft->flash_attention);
+  hr_json_member_string (&w, "model", ft->model->id);
+  hr_json_member_string (&w, "method", hr_ft_method_to_string (ft->method));
+  hr_json_member_int (&w, "seq", ft->seq_len);
+  hr_json_member_int (&w, "micro_batch", ft->micro_batch);
+  hr_json_member_int (&w, "gpus", ft->n_gpus);
+  hr_json_member_string (&w, "optimizer", hr_optimizer_to_string (ft->optimizer));
+  hr_json_member_string (&w, "sharding", hr_sharding_to_string (ft->sharding));
+  hr_json_member_bool (&w, "gradient_checkpointing", ft->grad_checkpointing);
+  hr_json_member_bool (&w, "flash_attention", ft->flash_attention);
   if (ft->method != HR_FT_FULL)
     {
-      hr_json_key (&w, "lora_rank"); hr_json_int (&w, ft->lora_rank);
-      hr_json_key (&w, "lora_targets"); hr_json_string (&w, ft->lora_all_linear ? "all-linear" : "attention");
+      hr_json_member_int (&w, "lora_rank", ft->lora_rank);
+      hr_json_member_string (&w, "lora_targets", ft->lora_all_linear ? "all-linear" : "attention");
     }
-  hr_json_key (&w, "trainable_params_m"); hr_json_number (&w, est->trainable_params / 1e6, 2);
+  hr_json_member_number (&w, "trainable_params_m", est->trainable_params / 1e6, 2);
   hr_json_gib_bytes (&w, "weights", est->weights_bytes);
   hr_json_gib_bytes (&w, "gradients", est->gradients_bytes);
   hr_json_gib_bytes (&w, "optimizer", est->optimizer_bytes);
@@ -513,7 +513,7 @@ hr_report_finetune_json (const HrFtScenario *ft,
   hr_json_gib_bytes (&w, "total_per_gpu", est->total_bytes);
   if (gpu != NULL)
     {
-      hr_json_key (&w, "gpu"); hr_json_string (&w, gpu->id);
+      hr_json_member_string (&w, "gpu", gpu->id);
       hr_json_gib_bytes (&w, "usable", hr_finetune_usable_bytes (gpu, reserve, unified_share));
       hr_json_member_string (&w, "verdict", hr_verdict_to_string (hr_finetune_verdict (est, gpu, reserve, unified_share)));
     }
