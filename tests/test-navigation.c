@@ -572,6 +572,59 @@ assert_header_buttons_placed (HrWindow *window)
   return beside;
 }
 
+/* @label breaks its lines only where its language allows, never inside a word ("2026-12-0 1",
+ * "mitgelief-erter"). */
+static void
+assert_breaks_between_words (GtkLabel *label)
+{
+  PangoLayout *layout = gtk_label_get_layout (label);
+  const char *text = pango_layout_get_text (layout);
+  int n_attrs;
+  const PangoLogAttr *attrs = pango_layout_get_log_attrs_readonly (layout, &n_attrs);
+
+  for (GSList *l = pango_layout_get_lines_readonly (layout); l != NULL; l = l->next)
+    {
+      glong at = g_utf8_pointer_to_offset (text, text + ((PangoLayoutLine *) l->data)->start_index);
+
+      g_assert_cmpint (at, <, n_attrs);
+      if (at > 0 && !attrs[at].is_line_break)
+        g_error ("\"%s\" breaks a line inside a word, before \"%s\"", text, g_utf8_offset_to_pointer (text, at));
+    }
+}
+
+/* Cloud & TCO's price source in a narrow window: its Refresh Prices button stands under the
+ * text, which takes the card's width (beside the button, at 360 px, the German text had 70 px
+ * and broke inside words).  FALSE when the view is not shown. */
+static gboolean
+assert_price_source_reads (HrWindow *window)
+{
+  g_autoptr(GPtrArray) cards = g_ptr_array_new ();
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  GtkWidget *text = NULL;
+  graphene_rect_t c, t, b;
+
+  collect (GTK_WIDGET (window), "pricing-source", 0, cards);
+  if (cards->len != 1 || !gtk_widget_get_mapped (cards->pdata[0]))
+    return FALSE;
+  collect (cards->pdata[0], NULL, GTK_TYPE_LABEL, labels);
+  collect (cards->pdata[0], NULL, GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_get_ancestor (labels->pdata[i], GTK_TYPE_BUTTON) == NULL)
+      text = labels->pdata[i];
+  g_assert_nonnull (text);
+  g_assert_cmpuint (buttons->len, ==, 1);
+  g_assert_true (gtk_widget_compute_bounds (cards->pdata[0], cards->pdata[0], &c));
+  g_assert_true (gtk_widget_compute_bounds (text, cards->pdata[0], &t));
+  g_assert_true (gtk_widget_compute_bounds (buttons->pdata[0], cards->pdata[0], &b));
+  g_test_message ("price source: card %.0f px, text %.0f px wide, button at y %.0f, text ends at y %.0f",
+                  c.size.width, t.size.width, b.origin.y, t.origin.y + t.size.height);
+  g_assert_cmpfloat (b.origin.y, >=, t.origin.y + t.size.height);
+  g_assert_cmpfloat (t.size.width, >=, c.size.width * 2 / 3);
+  assert_breaks_between_words (GTK_LABEL (text));
+  return TRUE;
+}
+
 /* The window's content needs at most 360 px on every view, built: a view first shown in a
  * narrow window, and a window opened on the view it was left on (Compare), at 360 px from the
  * start. */
@@ -580,7 +633,7 @@ test_narrow_every_view (void)
 {
   const char *views[] = { "size", "compare", "finetune", "cloud" };
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-  guint icon_only = 0;
+  guint icon_only = 0, price_source = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
@@ -602,11 +655,13 @@ test_narrow_every_view (void)
           g_assert_cmpint (content_min_width (window), <=, 360);
           g_assert_cmpuint (assert_group_titles_whole (window), >, 0);
           icon_only += assert_header_buttons_placed (window);
+          price_source += assert_price_source_reads (window);
         }
       hr_test_window_close (window);
     }
   /* the charts' export buttons (Size, Fine-tune, Cloud & TCO) */
   g_assert_cmpuint (icon_only, >, 0);
+  g_assert_cmpuint (price_source, ==, G_N_ELEMENTS (views));
   g_settings_reset (settings, "last-view");
 }
 
