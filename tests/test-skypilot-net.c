@@ -5,7 +5,8 @@
  * download goes wrong: gcp is missing (404), cudo is cut off in the middle of a row, vast is
  * larger than HR_SKYPILOT_MAX_BYTES (chunked, no length given).  With server.hold set, that
  * cloud's answer waits until every other cloud's answer has been sent, so the downloads end in
- * an order the test chooses.
+ * an order the test chooses.  With server.broken set, that cloud is missing too; /feed.json is
+ * a schema-1 pricing feed of one offer.
  */
 #include <glib/gstdio.h>
 #include <stdarg.h>
@@ -32,7 +33,12 @@ static struct
   char              *hold;
   SoupServerMessage *held;
   guint              others_left;
+  char              *broken;  /* under mutex: a cloud answered 404 */
 } server;
+
+#define FEED "{\"schema\": 1, \"updated\": \"2026-11-05\", \"currency\": \"USD\", \"offers\": [" \
+  "{\"provider\": \"FeedCloud\", \"gpu_id\": \"a100-80gb-sxm\", \"gpu\": \"A100 80GB SXM\", " \
+  "\"count\": 1, \"vram_gb\": 80, \"usd_per_hour\": 1.19, \"billing\": \"per-second\"}]}"
 
 static HrCatalog *catalog;
 
@@ -119,12 +125,19 @@ server_cb (SoupServer        *soup_server,
   const char *cloud = g_strv_length (parts) == 4 ? parts[2] : "";
   gsize length;
   char *text;
+  gboolean broken;
 
   g_mutex_lock (&server.mutex);
   server.requests++;
+  broken = g_strcmp0 (cloud, server.broken) == 0;
   g_mutex_unlock (&server.mutex);
 
-  if (g_strv_length (parts) != 4 || !g_str_equal (parts[1], "v7") || !g_str_equal (parts[3], "vms.csv"))
+  if (g_str_equal (path, "/feed.json"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, FEED, strlen (FEED));
+    }
+  else if (broken || g_strv_length (parts) != 4 || !g_str_equal (parts[1], "v7") || !g_str_equal (parts[3], "vms.csv"))
     soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
   else if (g_str_equal (cloud, "vast"))
     serve_huge (msg);
@@ -548,6 +561,87 @@ test_cli_no_cloud (void)
   g_rmdir (home);
 }
 
+/* What a cloud that was not updated is priced with is said as it is, on one line: its saved
+ * file (Google Cloud, saved here before), the bundled snapshot (AWS, broken on the server), or
+ * nothing (Cudo Compute, cut off, neither saved nor bundled: left out of the offers). */
+static void
+test_cli_not_updated (void)
+{
+  g_autofree char *home = make_cache_dir ();
+  g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
+  g_autofree char *sub = g_build_filename (home, "headroom", NULL);
+  g_autofree char *saved = g_build_filename (dir, "gcp.csv", NULL);
+  g_autofree char *lambda = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  gsize length;
+  int status = -1;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set");
+      return;
+    }
+  lambda = fixture ("lambda", &length);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (saved, lambda, (gssize) length, NULL));
+  g_mutex_lock (&server.mutex);
+  server.broken = g_strdup ("aws");
+  g_mutex_unlock (&server.mutex);
+
+  out = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "aws,gcp,cudo", NULL);
+  g_test_message ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (out, "Cloud GPU offers (SkyPilot catalog, "));
+  g_assert_nonnull (strstr (out, "partly bundled snapshot, on demand)\nProvider"));
+  g_assert_nonnull (strstr (out, "\nGoogle Cloud "));
+  g_assert_nonnull (strstr (out, "\nAWS "));
+  g_assert_null (strstr (out, "Cudo"));
+  g_assert_true (g_str_has_prefix (err, "headroom-cli pricing: not updated, saved prices used: Google Cloud: "));
+  g_assert_nonnull (strstr (err, "; not updated, bundled prices used: AWS: "));
+  g_assert_nonnull (strstr (err, "; not updated, no saved or bundled prices, left out: Cudo Compute: "));
+  g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+
+  g_mutex_lock (&server.mutex);
+  g_clear_pointer (&server.broken, g_free);
+  g_mutex_unlock (&server.mutex);
+  remove_dir (dir);
+  g_rmdir (sub);
+  g_rmdir (home);
+}
+
+/* Only a feed readable (Google Cloud fails and has no saved or bundled prices): the title says
+ * no cloud was readable and the offers are the feed's, not "partly bundled snapshot". */
+static void
+test_cli_feed_only (void)
+{
+  g_autofree char *home = make_cache_dir ();
+  g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
+  g_autofree char *sub = g_build_filename (home, "headroom", NULL);
+  g_autofree char *feed = hr_test_server_url_for (server.http, "/feed.json");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set");
+      return;
+    }
+  out = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "gcp",
+                 "--url", feed, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (out, "Cloud GPU offers (SkyPilot catalog, no date, no cloud readable + feed "
+                                        "2026-11-05, on demand)\nProvider"));
+  g_assert_nonnull (strstr (out, "\nFeedCloud "));
+  g_assert_nonnull (strstr (out, "\n1 offers\n"));
+  g_assert_true (g_str_has_prefix (err, "headroom-cli pricing: not updated, no saved or bundled prices, left out: "
+                                        "Google Cloud: "));
+  remove_dir (dir);
+  g_rmdir (sub);
+  g_rmdir (home);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -574,6 +668,8 @@ main (int    argc,
   g_test_add_func ("/skypilot-net/asked-order", test_asked_order);
   g_test_add_func ("/skypilot-net/cli-order", test_cli_order);
   g_test_add_func ("/skypilot-net/cli-no-cloud", test_cli_no_cloud);
+  g_test_add_func ("/skypilot-net/cli-not-updated", test_cli_not_updated);
+  g_test_add_func ("/skypilot-net/cli-feed-only", test_cli_feed_only);
   ret = g_test_run ();
 
   hr_test_server_stop (server.http);

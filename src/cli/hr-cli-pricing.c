@@ -3,9 +3,9 @@
  *
  * Downloads each cloud's SkyPilot catalog file (as the application does, into the same cache
  * that estimate, compare and the app read), prints the offers with the chosen price, and names
- * the clouds that could not be updated (their cached or bundled prices are used).  --url adds a
- * schema-1 feed, validated as the application would; a feed that fails is exit status 1, since
- * scripts use this to check a feed before publishing it.
+ * the clouds that could not be updated (their cached or bundled prices are used; one with
+ * neither is left out).  --url adds a schema-1 feed, validated as the application would; a
+ * feed that fails is exit status 1, since scripts use this to check a feed before publishing it.
  */
 #include "hr-cli-pricing.h"
 #include "hr-cli-common.h"
@@ -394,8 +394,8 @@ parse_pricing_args (int          argc,
   g_option_context_set_summary (context,
                                 "Downloads each cloud's file of the SkyPilot catalog (in parallel), "
                                 "caches it for estimate, compare and the app, and prints the offers.\n"
-                                "A cloud that fails keeps its cached or bundled prices and is named on "
-                                "stderr. With --url, a schema-1 feed is added; exit status 1 if it is unusable.");
+                                "A cloud that fails keeps its cached or bundled prices (else it is left "
+                                "out) and is named on stderr. With --url, a schema-1 feed is added; exit status 1 if it is unusable.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse_strv (context, &args, &error))
     return bad_argument (error->message);
@@ -438,11 +438,13 @@ catalog_base_url (const PricingArgs *a)
   return base;
 }
 
-/* Each wanted cloud's offers: downloaded now, else (named in @failed) cached or bundled. */
+/* Each wanted cloud's offers: downloaded now, else (named in @failed, its id in @failed_ids)
+ * cached or bundled, else none. */
 static GPtrArray *
 gather_clouds (const PricingArgs *a,
                const HrCatalog   *catalog,
-               GPtrArray         *failed)
+               GPtrArray         *failed,
+               GPtrArray         *failed_ids)
 {
   g_autofree char *base = catalog_base_url (a);
   g_autofree char *cache_dir = hr_skypilot_cache_dir ();
@@ -456,7 +458,10 @@ gather_clouds (const PricingArgs *a,
   if (refresh == NULL)
     return g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
   for (guint i = 0; i < refresh->failed->len; i++)
-    g_ptr_array_add (failed, g_strdup (g_ptr_array_index (refresh->failed, i)));
+    {
+      g_ptr_array_add (failed, g_strdup (g_ptr_array_index (refresh->failed, i)));
+      g_ptr_array_add (failed_ids, g_strdup (g_ptr_array_index (refresh->failed_ids, i)));
+    }
   clouds = g_steal_pointer (&refresh->clouds);
   if (refresh->failed_ids->len == 0)
     return clouds;
@@ -469,6 +474,65 @@ gather_clouds (const PricingArgs *a,
   return clouds;
 }
 
+/* What a cloud that could not be updated is priced with now, as said on stderr. */
+typedef enum
+{
+  FALLBACK_CACHE,
+  FALLBACK_SNAPSHOT,
+  FALLBACK_NONE,
+  N_FALLBACKS
+} Fallback;
+
+static Fallback
+fallback_of (GPtrArray  *clouds,
+             const char *cloud)
+{
+  for (guint i = 0; i < clouds->len; i++)
+    {
+      const HrSkypilotCloud *c = g_ptr_array_index (clouds, i);
+
+      if (g_str_equal (c->cloud, cloud))
+        return g_strcmp0 (c->source, "snapshot") == 0 ? FALLBACK_SNAPSHOT : FALLBACK_CACHE;
+    }
+  return FALLBACK_NONE;
+}
+
+/* One line naming the clouds that were not updated, grouped by what they are priced with now:
+ * "not updated, saved prices used: AWS: …; not updated, no saved or bundled prices, left out:
+ * Google Cloud: …". */
+static void
+print_failures (GPtrArray *failed,
+                GPtrArray *failed_ids,
+                GPtrArray *clouds)
+{
+  static const char *const outcome[N_FALLBACKS] = {
+    [FALLBACK_CACHE] = "saved prices used",
+    [FALLBACK_SNAPSHOT] = "bundled prices used",
+    [FALLBACK_NONE] = "no saved or bundled prices, left out",
+  };
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  for (Fallback f = 0; f < N_FALLBACKS; f++)
+    {
+      gboolean first = TRUE;
+
+      for (guint i = 0; i < failed->len; i++)
+        {
+          if (fallback_of (clouds, g_ptr_array_index (failed_ids, i)) != f)
+            continue;
+          if (line->len > 0)
+            g_string_append (line, "; ");
+          if (first)
+            g_string_append_printf (line, "not updated, %s: ", outcome[f]);
+          g_string_append (line, g_ptr_array_index (failed, i));
+          first = FALSE;
+        }
+    }
+  /* one line, whatever the servers said */
+  g_strdelimit (line->str, "\r\n", ' ');
+  fprintf (stderr, "headroom-cli pricing: %s\n", line->str);
+}
+
 static void
 print_offers_text (const HrPricing *pricing,
                    const HrPricing *feed,
@@ -476,8 +540,9 @@ print_offers_text (const HrPricing *pricing,
                    GPtrArray       *unmapped,
                    gboolean         spot)
 {
-  /* no source: not one cloud could be read, neither downloaded nor saved before */
-  const char *how = pricing->source == NULL ? "no cloud readable"
+  /* not the catalog's: not one cloud could be read, neither downloaded nor saved before (the
+   * offers, if any, are the feed's) */
+  const char *how = !g_str_has_prefix (pricing->source ? pricing->source : "", "catalog-") ? "no cloud readable"
                     : g_str_equal (pricing->source, "catalog-network") ? "downloaded"
                     : g_str_equal (pricing->source, "catalog-cache") ? "partly cached"
                     : "partly bundled snapshot";
@@ -510,6 +575,7 @@ hr_cli_pricing (int    argc,
   g_autoptr(GPtrArray) clouds = NULL;
   g_autoptr(GPtrArray) unmapped = NULL;
   g_autoptr(GPtrArray) failed = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) failed_ids = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *fetched_at = NULL;
   HrSkypilotChoice choice;
   int rc;
@@ -529,7 +595,7 @@ hr_cli_pricing (int    argc,
       goto out;
     }
 
-  clouds = gather_clouds (&a, catalog, failed);
+  clouds = gather_clouds (&a, catalog, failed, failed_ids);
   choice.spot = a.spot;
   choice.region_prefix = a.region;
   pricing = hr_skypilot_build_pricing (clouds, &choice, feed);
@@ -549,15 +615,7 @@ hr_cli_pricing (int    argc,
     goto out;
   /* after the offers, and only when they were written: an error is one line */
   if (failed->len > 0)
-    {
-      g_autofree char *line = NULL;
-
-      g_ptr_array_add (failed, NULL);
-      line = g_strjoinv ("; ", (char **) failed->pdata);
-      /* one line, whatever the servers said */
-      g_strdelimit (line, "\r\n", ' ');
-      fprintf (stderr, "headroom-cli pricing: not updated, saved prices used: %s\n", line);
-    }
+    print_failures (failed, failed_ids, clouds);
   rc = 0;
 
 out:
