@@ -4,6 +4,8 @@
  * Run through `xvfb-run -a` with GTK_A11Y=none, GSETTINGS_BACKEND=memory and
  * GSETTINGS_SCHEMA_DIR=<build>/data (tests/meson.build sets them).
  */
+#include <glib/gi18n.h>
+#include <locale.h>
 #include <string.h>
 
 #include "hr-application.h"
@@ -773,6 +775,53 @@ test_switcher_bar (void)
     }
 }
 
+/* The narrow window's view switcher in every language the app ships: each view's name is
+ * whole (German "Dimensionieren" was cut to "Dimensionie…" at 360 px). */
+static void
+test_switcher_bar_translated (void)
+{
+  const char *locales[] = { "de_DE.UTF-8", "es_ES.UTF-8", "fr_FR.UTF-8", "zh_CN.UTF-8" };
+  g_autofree char *podir = g_test_build_filename (G_TEST_BUILT, "..", "po", NULL);
+  guint tried = 0;
+
+  bindtextdomain (GETTEXT_PACKAGE, podir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  for (guint i = 0; i < G_N_ELEMENTS (locales); i++)
+    {
+      g_autoptr(GPtrArray) bars = g_ptr_array_new ();
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+      HrWindow *window;
+      guint whole = 0;
+
+      if (setlocale (LC_ALL, locales[i]) == NULL)
+        {
+          g_test_message ("%s: locale not installed, left out", locales[i]);
+          continue;
+        }
+      tried++;
+      window = open_window (360, 740);
+      collect (GTK_WIDGET (window), NULL, ADW_TYPE_VIEW_SWITCHER_BAR, bars);
+      g_assert_cmpuint (bars->len, ==, 1);
+      collect (bars->pdata[0], NULL, GTK_TYPE_LABEL, labels);
+      for (guint j = 0; j < labels->len; j++)
+        {
+          if (!gtk_widget_get_mapped (labels->pdata[j]))
+            continue;
+          g_test_message ("%s: \"%s\" %d px", locales[i], gtk_label_get_label (labels->pdata[j]),
+                          gtk_widget_get_width (labels->pdata[j]));
+          g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (labels->pdata[j])));
+          whole++;
+        }
+      g_assert_cmpuint (whole, ==, 4);
+      hr_test_window_close (window);
+    }
+  setlocale (LC_ALL, "C.UTF-8");
+  textdomain ("messages");
+  if (tried == 0)
+    g_test_skip ("no translated locale installed");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -787,6 +836,7 @@ main (int   argc,
   g_test_add_func ("/navigation/narrow", test_narrow);
   g_test_add_func ("/navigation/narrow-every-view", test_narrow_every_view);
   g_test_add_func ("/navigation/switcher-bar", test_switcher_bar);
+  g_test_add_func ("/navigation/switcher-bar-translated", test_switcher_bar_translated);
   g_test_add_func ("/navigation/shortcuts", test_shortcuts);
   g_test_add_func ("/navigation/menu-tooltips", test_menu_tooltips);
   g_test_add_func ("/navigation/context-step", test_context_step);
