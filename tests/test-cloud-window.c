@@ -332,11 +332,49 @@ test_refresh_partial (void)
   g_assert_nonnull (details);
   g_assert_cmpstr (details, !=, hr_cloud_view_get_last_toast (cloud));
   g_assert_nonnull (strstr (details, "Updated: Lambda, RunPod"));
-  g_assert_nonnull (strstr (details, "Google Cloud: "));
+  /* Google Cloud has nothing saved and nothing bundled: it is left out, and said so */
+  g_assert_nonnull (strstr (details, "\nNot updated and left out of the offers, as no prices were saved or bundled:\n"
+                                     "Google Cloud: "));
+  g_assert_null (strstr (details, "last good prices"));
   g_assert_nonnull (strstr (details, "In use: Prices from SkyPilot catalog, "));
   /* the others still updated: RunPod's rows are there */
   g_assert_true (has_provider (cloud, "RunPod"));
   g_settings_set_strv (settings, "catalog-clouds", clouds + 1);
+  hr_test_window_close (window);
+}
+
+/* Every cloud fails (the server is down): each is named with what it is priced with now —
+ * Lambda and RunPod their saved prices, AWS its bundled ones, Google Cloud nothing (left out). */
+static void
+test_refresh_fallbacks (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  HrSizeView *size = hr_window_get_size_view (window);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strdup (g_getenv ("HEADROOM_CATALOG_BASE"));
+  g_autofree char *gone = hr_test_server_url_for (server, "/gone");
+  const char *clouds[] = { "aws", "gcp", "lambda", "runpod", NULL };
+  const char *details;
+
+  g_settings_set_strv (settings, "catalog-clouds", clouds);
+  g_setenv ("HEADROOM_CATALOG_BASE", gone, TRUE);
+  refresh_from (NULL);
+  wait_idle (size);
+  g_assert_cmpstr (hr_cloud_view_get_last_toast (cloud), ==,
+                   "Prices not updated: Lambda, RunPod (saved prices stay); AWS (bundled prices used); "
+                   "Google Cloud (no prices, left out)");
+  details = hr_cloud_view_get_last_details (cloud);
+  g_assert_nonnull (strstr (details, "\nNot updated, the prices saved before stay in use:\nLambda: "));
+  g_assert_nonnull (strstr (details, "\nRunPod: "));
+  g_assert_nonnull (strstr (details, "\nNot updated, the prices bundled with Headroom are in use:\nAWS: "));
+  g_assert_nonnull (strstr (details, "\nNot updated and left out of the offers, as no prices were saved or bundled:\n"
+                                     "Google Cloud: "));
+  g_assert_true (has_provider (cloud, "RunPod"));
+  g_assert_false (has_provider (cloud, "Google Cloud"));
+
+  g_setenv ("HEADROOM_CATALOG_BASE", base, TRUE);
+  g_settings_set_strv (settings, "catalog-clouds", clouds + 2);
   hr_test_window_close (window);
 }
 
@@ -525,6 +563,7 @@ main (int   argc,
   g_test_add_func ("/cloud-window/bundled", test_bundled);
   g_test_add_func ("/cloud-window/refresh-failures", test_refresh_failures);
   g_test_add_func ("/cloud-window/refresh-partial", test_refresh_partial);
+  g_test_add_func ("/cloud-window/refresh-fallbacks", test_refresh_fallbacks);
   g_test_add_func ("/cloud-window/refresh-good", test_refresh_good);
   g_test_add_func ("/cloud-window/manager-load", test_manager_load);
 

@@ -474,29 +474,6 @@ gather_clouds (const PricingArgs *a,
   return clouds;
 }
 
-/* What a cloud that could not be updated is priced with now, as said on stderr. */
-typedef enum
-{
-  FALLBACK_CACHE,
-  FALLBACK_SNAPSHOT,
-  FALLBACK_NONE,
-  N_FALLBACKS
-} Fallback;
-
-static Fallback
-fallback_of (GPtrArray  *clouds,
-             const char *cloud)
-{
-  for (guint i = 0; i < clouds->len; i++)
-    {
-      const HrSkypilotCloud *c = g_ptr_array_index (clouds, i);
-
-      if (g_str_equal (c->cloud, cloud))
-        return g_strcmp0 (c->source, "snapshot") == 0 ? FALLBACK_SNAPSHOT : FALLBACK_CACHE;
-    }
-  return FALLBACK_NONE;
-}
-
 /* One line naming the clouds that were not updated, grouped by what they are priced with now:
  * "not updated, saved prices used: AWS: …; not updated, no saved or bundled prices, left out:
  * Google Cloud: …". */
@@ -505,20 +482,20 @@ print_failures (GPtrArray *failed,
                 GPtrArray *failed_ids,
                 GPtrArray *clouds)
 {
-  static const char *const outcome[N_FALLBACKS] = {
-    [FALLBACK_CACHE] = "saved prices used",
-    [FALLBACK_SNAPSHOT] = "bundled prices used",
-    [FALLBACK_NONE] = "no saved or bundled prices, left out",
+  static const char *const outcome[HR_SKYPILOT_N_FALLBACKS] = {
+    [HR_SKYPILOT_FALLBACK_CACHE] = "saved prices used",
+    [HR_SKYPILOT_FALLBACK_SNAPSHOT] = "bundled prices used",
+    [HR_SKYPILOT_FALLBACK_NONE] = "no saved or bundled prices, left out",
   };
   g_autoptr(GString) line = g_string_new (NULL);
 
-  for (Fallback f = 0; f < N_FALLBACKS; f++)
+  for (HrSkypilotFallback f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
     {
       gboolean first = TRUE;
 
       for (guint i = 0; i < failed->len; i++)
         {
-          if (fallback_of (clouds, g_ptr_array_index (failed_ids, i)) != f)
+          if (hr_skypilot_fallback (clouds, g_ptr_array_index (failed_ids, i)) != f)
             continue;
           if (line->len > 0)
             g_string_append (line, "; ");

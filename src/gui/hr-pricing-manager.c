@@ -30,7 +30,8 @@ struct _HrPricingManager
   GPtrArray *clouds;         /* HrSkypilotCloud*: the last good catalog of each cloud */
   HrPricing *feed;           /* the extra schema-1 feed, NULL when none */
   guint pending;             /* downloads of the running refresh */
-  GPtrArray *failures;       /* char*, one line per source that failed in this refresh */
+  /* char*, one line per source that failed in this refresh, by what it is priced with now */
+  GPtrArray *failures[HR_SKYPILOT_N_FALLBACKS];
   GPtrArray *updated;        /* char*, display names of the clouds this refresh updated */
   guint feed_skipped;
   char *details;             /* of the last refresh */
@@ -182,13 +183,47 @@ join_lines (GPtrArray  *lines,
   return g_strjoinv (separator, (char **) lines->pdata);
 }
 
+static guint
+n_failures (HrPricingManager *self)
+{
+  guint n = 0;
+
+  for (guint f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
+    n += self->failures[f]->len;
+  return n;
+}
+
+/* The failed sources in the Details, a heading for each thing they are priced with now. */
+static void
+write_failures (HrPricingManager *self,
+                GString          *out)
+{
+  const char *heading[HR_SKYPILOT_N_FALLBACKS] = {
+    [HR_SKYPILOT_FALLBACK_CACHE] = _("Not updated, the prices saved before stay in use:"),
+    [HR_SKYPILOT_FALLBACK_SNAPSHOT] = _("Not updated, the prices bundled with Headroom are in use:"),
+    [HR_SKYPILOT_FALLBACK_NONE] = _("Not updated and left out of the offers, as no prices were saved or bundled:"),
+  };
+
+  for (guint f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
+    {
+      g_autofree char *failed = NULL;
+
+      if (self->failures[f]->len == 0)
+        continue;
+      failed = join_lines (self->failures[f], "\n");
+      g_string_append_printf (out, "%s\n%s\n", heading[f], failed);
+    }
+  /* no trailing new line */
+  if (out->len > 0 && out->str[out->len - 1] == '\n')
+    g_string_truncate (out, out->len - 1);
+}
+
 static void
 write_details (HrPricingManager *self)
 {
   GString *out = g_string_new (NULL);
   g_autofree char *base = base_url (self);
   g_autofree char *updated = join_lines (self->updated, ", ");
-  g_autofree char *failed = join_lines (self->failures, "\n");
 
   /* TRANSLATORS: first line of the price refresh details; the argument is an address */
   g_string_append_printf (out, _("SkyPilot catalog: %s"), base);
@@ -199,14 +234,63 @@ write_details (HrPricingManager *self)
       g_string_append_printf (out, _("Updated: %s"), updated);
       g_string_append_c (out, '\n');
     }
-  if (self->failures->len > 0)
-    {
-      g_string_append (out, _("Not updated (the last good prices stay in use):"));
-      g_string_append_c (out, '\n');
-      g_string_append (out, failed);
-    }
+  write_failures (self, out);
   g_free (self->details);
   self->details = g_string_free (out, FALSE);
+}
+
+/* The names of the sources that failed ("Google Cloud, Vast.ai"), without their reasons. */
+static char *
+failure_names (GPtrArray *failures)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const char *line = g_ptr_array_index (failures, i);
+      const char *colon = strstr (line, ": ");
+
+      g_ptr_array_add (names, colon ? g_strndup (line, colon - line) : g_strdup (line));
+    }
+  return join_lines (names, ", ");
+}
+
+/* "Google Cloud, Vast.ai (no prices, left out)": @list and what it is priced with now. */
+static char *
+outcome_text (HrSkypilotFallback f,
+              const char        *list)
+{
+  switch (f)
+    {
+    case HR_SKYPILOT_FALLBACK_CACHE:
+      /* TRANSLATORS: the sources a refresh could not update, e.g. "Vast.ai, Pricing feed (saved prices stay)" */
+      return g_strdup_printf (_("%s (saved prices stay)"), list);
+    case HR_SKYPILOT_FALLBACK_SNAPSHOT:
+      /* TRANSLATORS: e.g. "AWS, Lambda (bundled prices used)" */
+      return g_strdup_printf (_("%s (bundled prices used)"), list);
+    default:
+      /* TRANSLATORS: e.g. "Google Cloud (no prices, left out)": not in the offers at all */
+      return g_strdup_printf (_("%s (no prices, left out)"), list);
+    }
+}
+
+/* The toast of a refresh that failed for several sources: their names, grouped by what they
+ * are priced with now. */
+static char *
+failures_message (HrPricingManager *self)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
+    {
+      g_autofree char *list = NULL;
+
+      if (self->failures[f]->len == 0)
+        continue;
+      list = failure_names (self->failures[f]);
+      g_ptr_array_add (parts, outcome_text (f, list));
+    }
+  return join_lines (parts, "; ");
 }
 
 static void
@@ -220,29 +304,20 @@ refresh_done (HrPricingManager *self)
   set_busy (self, FALSE);
   write_details (self);
   rebuild (self);
-  if (self->failures->len == 0)
+  if (n_failures (self) == 0)
     {
       g_signal_emit (self, signals[REFRESHED], 0, self->feed_skipped);
       return;
     }
-  if (self->failures->len == 1)
-    error = g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
-                                 g_ptr_array_index (self->failures, 0));
-  else
+  for (guint f = 0; n_failures (self) == 1 && f < HR_SKYPILOT_N_FALLBACKS; f++)
+    if (self->failures[f]->len == 1)
+      error = g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
+                                   g_ptr_array_index (self->failures[f], 0));
+  if (error == NULL)
     {
-      g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-      g_autofree char *list = NULL;
+      g_autofree char *message = failures_message (self);
 
-      for (guint i = 0; i < self->failures->len; i++)
-        {
-          const char *line = g_ptr_array_index (self->failures, i);
-          const char *colon = strstr (line, ": ");
-
-          g_ptr_array_add (names, colon ? g_strndup (line, colon - line) : g_strdup (line));
-        }
-      list = join_lines (names, ", ");
-      /* TRANSLATORS: the sources a refresh could not update, e.g. "Google Cloud, Vast.ai (their last good prices stay)" */
-      error = g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK, _("%s (their last good prices stay)"), list);
+      error = g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK, message);
     }
   g_signal_emit (self, signals[FAILED], 0, error);
 }
@@ -263,7 +338,11 @@ catalog_refresh_cb (GObject      *source,
 
   self = HR_PRICING_MANAGER (user_data);
   for (guint i = 0; i < refresh->failed->len; i++)
-    g_ptr_array_add (self->failures, g_strdup (g_ptr_array_index (refresh->failed, i)));
+    {
+      HrSkypilotFallback f = hr_skypilot_fallback (self->clouds, g_ptr_array_index (refresh->failed_ids, i));
+
+      g_ptr_array_add (self->failures[f], g_strdup (g_ptr_array_index (refresh->failed, i)));
+    }
   while (refresh->clouds->len > 0)
     {
       HrSkypilotCloud *c = g_ptr_array_steal_index (refresh->clouds, 0);
@@ -291,7 +370,8 @@ feed_refresh_cb (GObject      *source,
   self = HR_PRICING_MANAGER (user_data);
   if (pricing == NULL)
     /* TRANSLATORS: a failed source in the refresh details, e.g. "Pricing feed: … HTTP 500" */
-    g_ptr_array_add (self->failures, g_strdup_printf (_("Pricing feed: %s"), error->message));
+    g_ptr_array_add (self->failures[self->feed ? HR_SKYPILOT_FALLBACK_CACHE : HR_SKYPILOT_FALLBACK_NONE],
+                     g_strdup_printf (_("Pricing feed: %s"), error->message));
   else
     {
       g_ptr_array_add (self->updated, g_strdup (_("pricing feed")));
@@ -326,7 +406,8 @@ hr_pricing_manager_finalize (GObject *object)
   g_free (self->cache_path);
   g_clear_pointer (&self->clouds, g_ptr_array_unref);
   g_clear_pointer (&self->feed, hr_pricing_free);
-  g_clear_pointer (&self->failures, g_ptr_array_unref);
+  for (guint f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
+    g_clear_pointer (&self->failures[f], g_ptr_array_unref);
   g_clear_pointer (&self->updated, g_ptr_array_unref);
   g_free (self->details);
 
@@ -371,7 +452,7 @@ hr_pricing_manager_class_init (HrPricingManagerClass *klass)
   /* a refresh succeeded; the argument counts the offers the feed had that were skipped */
   signals[REFRESHED] = g_signal_new ("refreshed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
-  /* a refresh failed; the last good prices stay */
+  /* a refresh failed somewhere; the message says what each failed source is priced with now */
   signals[FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
 }
@@ -381,7 +462,8 @@ hr_pricing_manager_init (HrPricingManager *self)
 {
   self->cancellable = g_cancellable_new ();
   self->clouds = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
-  self->failures = g_ptr_array_new_with_free_func (g_free);
+  for (guint f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
+    self->failures[f] = g_ptr_array_new_with_free_func (g_free);
   self->updated = g_ptr_array_new_with_free_func (g_free);
 }
 
@@ -505,7 +587,8 @@ hr_pricing_manager_refresh (HrPricingManager *self)
       return;
     }
 
-  g_ptr_array_set_size (self->failures, 0);
+  for (guint f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
+    g_ptr_array_set_size (self->failures[f], 0);
   g_ptr_array_set_size (self->updated, 0);
   self->feed_skipped = 0;
   self->pending = 1;

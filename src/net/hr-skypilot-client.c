@@ -483,6 +483,21 @@ hr_skypilot_clouds_replace (GPtrArray       *clouds,
   g_ptr_array_add (clouds, cloud);
 }
 
+HrSkypilotFallback
+hr_skypilot_fallback (GPtrArray  *clouds,
+                      const char *cloud)
+{
+  for (guint i = 0; i < clouds->len; i++)
+    {
+      const HrSkypilotCloud *c = g_ptr_array_index (clouds, i);
+
+      if (g_str_equal (c->cloud, cloud))
+        return g_strcmp0 (c->source, "snapshot") == 0 ? HR_SKYPILOT_FALLBACK_SNAPSHOT
+                                                      : HR_SKYPILOT_FALLBACK_CACHE;
+    }
+  return HR_SKYPILOT_FALLBACK_NONE;
+}
+
 static const char *
 clouds_source (GPtrArray *clouds)
 {

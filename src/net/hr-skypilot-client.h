@@ -50,6 +50,19 @@ HrPricing        *hr_skypilot_build_pricing     (GPtrArray          *clouds,
 void              hr_skypilot_clouds_replace    (GPtrArray          *clouds,
                                                  HrSkypilotCloud    *cloud);
 
+/* What a cloud that could not be updated is priced with now. */
+typedef enum
+{
+  HR_SKYPILOT_FALLBACK_CACHE,     /* the prices saved before (cached, or downloaded earlier) */
+  HR_SKYPILOT_FALLBACK_SNAPSHOT,  /* the bundled snapshot's */
+  HR_SKYPILOT_FALLBACK_NONE,      /* neither: it is left out of the offers */
+  HR_SKYPILOT_N_FALLBACKS
+} HrSkypilotFallback;
+
+/* Where @cloud (an id, "gcp") stands in @clouds (HrSkypilotCloud*, what is priced with). */
+HrSkypilotFallback hr_skypilot_fallback         (GPtrArray          *clouds,
+                                                 const char         *cloud);
+
 typedef struct
 {
   GPtrArray *clouds;    /* HrSkypilotCloud*, the ones that downloaded and parsed */
