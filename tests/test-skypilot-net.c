@@ -98,13 +98,16 @@ other_finished (SoupServerMessage *msg)
   g_mutex_unlock (&server.mutex);
 }
 
-/* With server.hold set: that cloud waits, the others are counted as they are sent. */
+/* With server.hold set: that cloud waits, the others are counted as they are sent.  When the
+ * held cloud's request only arrives after every other answer is out (the client opens two
+ * connections at a time), it is already the last and goes at once: paused then, nothing would
+ * release it. */
 static void
 order_answer (SoupServerMessage *msg,
               const char        *cloud)
 {
   g_mutex_lock (&server.mutex);
-  if (server.hold != NULL && g_str_equal (cloud, server.hold))
+  if (server.hold != NULL && g_str_equal (cloud, server.hold) && server.others_left > 0)
     {
       server.held = g_object_ref (msg);
       soup_server_message_pause (msg);
