@@ -228,6 +228,49 @@ remove_dir (const char *dir)
   g_rmdir (dir);
 }
 
+/* A home for one run of the CLI: its cache holds headroom/skypilot/. */
+typedef struct
+{
+  char *home;
+  char *sub;   /* home/headroom */
+  char *dir;   /* home/headroom/skypilot */
+} CliHome;
+
+static CliHome *
+cli_home_new (void)
+{
+  CliHome *h = g_new0 (CliHome, 1);
+
+  h->home = make_cache_dir ();
+  h->sub = g_build_filename (h->home, "headroom", NULL);
+  h->dir = g_build_filename (h->sub, "skypilot", NULL);
+  return h;
+}
+
+static void
+cli_home_free (CliHome *h)
+{
+  remove_dir (h->dir);
+  g_rmdir (h->sub);
+  g_rmdir (h->home);
+  g_free (h->dir);
+  g_free (h->sub);
+  g_free (h->home);
+  g_free (h);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliHome, cli_home_free)
+
+/* The CLI tests need the built CLI (HEADROOM_CLI); without it they are skipped. */
+static gboolean
+cli_missing (void)
+{
+  if (g_getenv ("HEADROOM_CLI") != NULL)
+    return FALSE;
+  g_test_skip ("HEADROOM_CLI is not set");
+  return TRUE;
+}
+
 static guint
 count_files (const char *dir)
 {
@@ -432,24 +475,20 @@ run_cli (const char  *cache_home,
 static void
 test_cli (void)
 {
-  g_autofree char *home = make_cache_dir ();
-  g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
+  g_autoptr(CliHome) h = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *estimate = NULL;
   g_autofree char *err2 = NULL;
   g_autofree char *bad = NULL;
   g_autofree char *err3 = NULL;
-  g_autofree char *sub = g_build_filename (home, "headroom", NULL);
   const char *nl;
   int status = -1;
 
-  if (g_getenv ("HEADROOM_CLI") == NULL)
-    {
-      g_test_skip ("HEADROOM_CLI is not set");
-      return;
-    }
-  out = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base,
+  if (cli_missing ())
+    return;
+  h = cli_home_new ();
+  out = run_cli (h->home, &status, &err, "pricing", "--catalog-base", server.base,
                  "--clouds", "aws,runpod,gcp", "--spot", "--region", "us", "--json", NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (out, "\"source\": \"catalog-network\""));
@@ -462,20 +501,17 @@ test_cli (void)
   g_assert_nonnull (strstr (err, "Google Cloud: "));
   nl = strchr (err, '\n');
   g_assert_true (nl != NULL && nl[1] == '\0');
-  g_assert_cmpint (hr_skypilot_cache_age (dir, "aws"), <, 600);
+  g_assert_cmpint (hr_skypilot_cache_age (h->dir, "aws"), <, 600);
 
   /* estimate prices with the cache pricing wrote: RunPod's 1x A100 80GB, on demand */
-  estimate = run_cli (home, &status, &err2, "estimate", "--model", "glm-4.5-air", "--gpu", "a100-80gb-sxm",
+  estimate = run_cli (h->home, &status, &err2, "estimate", "--model", "glm-4.5-air", "--gpu", "a100-80gb-sxm",
                       "--json", NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (estimate, "\"cost_offer\": \"RunPod 1x_A100-80GB_SECURE · 1x A100 80GB SXM\""));
 
-  bad = run_cli (home, &status, &err3, "pricing", "--clouds", "aws,azure", NULL);
+  bad = run_cli (h->home, &status, &err3, "pricing", "--clouds", "aws,azure", NULL);
   g_assert_cmpint (status, ==, 2);
   g_assert_nonnull (strstr (err3, "unknown cloud “azure”"));
-  remove_dir (dir);
-  g_rmdir (sub);
-  g_rmdir (home);
 }
 
 /* headroom-cli pricing prints the same offers in the same order whichever cloud answers last:
@@ -486,27 +522,22 @@ test_cli_order (void)
   const char *last[] = { "aws", "runpod", "lambda" };
   g_autofree char *first_json = NULL, *first_text = NULL;
 
-  if (g_getenv ("HEADROOM_CLI") == NULL)
-    {
-      g_test_skip ("HEADROOM_CLI is not set");
-      return;
-    }
+  if (cli_missing ())
+    return;
   for (guint i = 0; i < G_N_ELEMENTS (last); i++)
     {
-      g_autofree char *home = make_cache_dir ();
-      g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
-      g_autofree char *sub = g_build_filename (home, "headroom", NULL);
+      g_autoptr(CliHome) h = cli_home_new ();
       g_autofree char *json = NULL, *text = NULL, *err = NULL, *err2 = NULL, *offers_json = NULL;
       g_autoptr(JsonParser) parser = json_parser_new ();
       JsonArray *offers;
       int status = -1;
 
       answer_last (last[i], 3);
-      json = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base,
+      json = run_cli (h->home, &status, &err, "pricing", "--catalog-base", server.base,
                       "--clouds", "aws,lambda,runpod", "--json", NULL);
       g_assert_cmpint (status, ==, 0);
       answer_last (last[i], 3);
-      text = run_cli (home, &status, &err2, "pricing", "--catalog-base", server.base,
+      text = run_cli (h->home, &status, &err2, "pricing", "--catalog-base", server.base,
                       "--clouds", "aws,lambda,runpod", NULL);
       g_assert_cmpint (status, ==, 0);
       g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
@@ -530,9 +561,6 @@ test_cli_order (void)
           g_assert_cmpstr (offers_json, ==, first_json);
           g_assert_cmpstr (strchr (text, '\n'), ==, first_text);
         }
-      remove_dir (dir);
-      g_rmdir (sub);
-      g_rmdir (home);
     }
   answer_last (NULL, 0);
 }
@@ -542,26 +570,19 @@ test_cli_order (void)
 static void
 test_cli_no_cloud (void)
 {
-  g_autofree char *home = make_cache_dir ();
-  g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
-  g_autofree char *sub = g_build_filename (home, "headroom", NULL);
+  g_autoptr(CliHome) h = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   int status = -1;
 
-  if (g_getenv ("HEADROOM_CLI") == NULL)
-    {
-      g_test_skip ("HEADROOM_CLI is not set");
-      return;
-    }
-  out = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "gcp", NULL);
+  if (cli_missing ())
+    return;
+  h = cli_home_new ();
+  out = run_cli (h->home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "gcp", NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "Cloud GPU offers (SkyPilot catalog, no date, no cloud readable, "
                                         "on demand)\nProvider"));
   g_assert_nonnull (strstr (err, "Google Cloud: "));
-  remove_dir (dir);
-  g_rmdir (sub);
-  g_rmdir (home);
 }
 
 /* What a cloud that was not updated is priced with is said as it is, on one line: its saved
@@ -570,29 +591,26 @@ test_cli_no_cloud (void)
 static void
 test_cli_not_updated (void)
 {
-  g_autofree char *home = make_cache_dir ();
-  g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
-  g_autofree char *sub = g_build_filename (home, "headroom", NULL);
-  g_autofree char *saved = g_build_filename (dir, "gcp.csv", NULL);
+  g_autoptr(CliHome) h = NULL;
+  g_autofree char *saved = NULL;
   g_autofree char *lambda = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   gsize length;
   int status = -1;
 
-  if (g_getenv ("HEADROOM_CLI") == NULL)
-    {
-      g_test_skip ("HEADROOM_CLI is not set");
-      return;
-    }
+  if (cli_missing ())
+    return;
+  h = cli_home_new ();
+  saved = g_build_filename (h->dir, "gcp.csv", NULL);
   lambda = fixture ("lambda", &length);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (h->dir, 0700), ==, 0);
   g_assert_true (g_file_set_contents (saved, lambda, (gssize) length, NULL));
   g_mutex_lock (&server.mutex);
   server.broken = g_strdup ("aws");
   g_mutex_unlock (&server.mutex);
 
-  out = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "aws,gcp,cudo", NULL);
+  out = run_cli (h->home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "aws,gcp,cudo", NULL);
   g_test_message ("%s", err);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "Cloud GPU offers (SkyPilot catalog, "));
@@ -608,9 +626,6 @@ test_cli_not_updated (void)
   g_mutex_lock (&server.mutex);
   g_clear_pointer (&server.broken, g_free);
   g_mutex_unlock (&server.mutex);
-  remove_dir (dir);
-  g_rmdir (sub);
-  g_rmdir (home);
 }
 
 /* Only a feed readable (Google Cloud fails and has no saved or bundled prices): the title says
@@ -618,20 +633,16 @@ test_cli_not_updated (void)
 static void
 test_cli_feed_only (void)
 {
-  g_autofree char *home = make_cache_dir ();
-  g_autofree char *dir = g_build_filename (home, "headroom", "skypilot", NULL);
-  g_autofree char *sub = g_build_filename (home, "headroom", NULL);
+  g_autoptr(CliHome) h = NULL;
   g_autofree char *feed = hr_test_server_url_for (server.http, "/feed.json");
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   int status = -1;
 
-  if (g_getenv ("HEADROOM_CLI") == NULL)
-    {
-      g_test_skip ("HEADROOM_CLI is not set");
-      return;
-    }
-  out = run_cli (home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "gcp",
+  if (cli_missing ())
+    return;
+  h = cli_home_new ();
+  out = run_cli (h->home, &status, &err, "pricing", "--catalog-base", server.base, "--clouds", "gcp",
                  "--url", feed, NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "Cloud GPU offers (SkyPilot catalog, no date, no cloud readable + feed "
@@ -640,9 +651,6 @@ test_cli_feed_only (void)
   g_assert_nonnull (strstr (out, "\n1 offers\n"));
   g_assert_true (g_str_has_prefix (err, "headroom-cli pricing: not updated, no saved or bundled prices, left out: "
                                         "Google Cloud: "));
-  remove_dir (dir);
-  g_rmdir (sub);
-  g_rmdir (home);
 }
 
 int
