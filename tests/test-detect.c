@@ -608,6 +608,56 @@ test_cpu_backend_on_gpu (void)
   g_assert_cmpfloat (gpu_est.decode_tps, >, cpu_est.decode_tps * 1.8);
 }
 
+/* This computer is not hardware to recommend (issue 26, item 3): the app adds it to its catalog
+ * ("AMD EPYC + system RAM — free memory now"), the CLI's catalog never holds it, and both must
+ * name the same smallest GPU in the quant matrix: hr_advice_quant_matrix() leaves it out. */
+static void
+test_this_not_recommended (void)
+{
+  Tree *t = tree_new (TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCatalog) with_this = hr_catalog_new_default (&error);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(GArray) plain = NULL;
+  g_autoptr(GArray) rows = NULL;
+  HrRecommendations rec;
+  HrScenario s;
+
+  g_assert_no_error (error);
+  /* 84 GiB of RAM, 2 GiB in use: a CPU device smaller than any 94 GB GPU */
+  tree_put (t, "proc/meminfo",
+            "MemTotal:       88080384 kB\nMemFree:        80000000 kB\nMemAvailable:   85983232 kB\n");
+  sys = detect (t);
+  g_assert_cmpint (hr_system_add_to_catalog (sys, with_this), >, 0);
+  g_assert_nonnull (hr_catalog_find_gpu (with_this, "this-free"));
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "glm-4.5-air"),
+                    hr_catalog_find_gpu (catalog, "rtx-4090-24gb"));
+  plain = hr_advice_quant_matrix (&s, catalog, NULL);
+  s.gpu = hr_catalog_find_gpu (with_this, "rtx-4090-24gb");
+  s.model = hr_catalog_find_model (with_this, "glm-4.5-air");
+  rows = hr_advice_quant_matrix (&s, with_this, NULL);
+  g_assert_cmpuint (rows->len, ==, plain->len);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HrPick *a = &g_array_index (rows, HrMatrixRow, i).smallest;
+      const HrPick *b = &g_array_index (plain, HrMatrixRow, i).smallest;
+
+      if (a->count > 0 && hr_detect_is_this_id (a->gpu->id))
+        g_error ("%s: the matrix recommends this computer (%s)",
+                 g_array_index (rows, HrMatrixRow, i).quant->id, a->gpu->name);
+      g_assert_cmpint (a->count, ==, b->count);
+      if (a->count > 0)
+        g_assert_cmpstr (a->gpu->id, ==, b->gpu->id);
+    }
+
+  hr_advice_recommend (&s, with_this, NULL, &rec);
+  g_assert_true (!rec.have_single || !hr_detect_is_this_id (rec.best_single.gpu->id));
+  g_assert_true (!rec.have_value || !hr_detect_is_this_id (rec.best_value.gpu->id));
+  g_assert_true (!rec.have_unified || !hr_detect_is_this_id (rec.unified.gpu->id));
+  tree_free (t);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -633,6 +683,7 @@ main (int    argc,
   g_test_add_func ("/detect/unreadable", test_unreadable);
   g_test_add_func ("/detect/garbage", test_garbage);
   g_test_add_func ("/detect/cpu-backend-on-gpu", test_cpu_backend_on_gpu);
+  g_test_add_func ("/detect/this-not-recommended", test_this_not_recommended);
   rc = g_test_run ();
   hr_catalog_free (catalog);
   return rc;

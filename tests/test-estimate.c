@@ -701,6 +701,47 @@ test_recommendations (void)
   g_assert_cmpfloat (r.cloud->vram_gb, >=, 70);
 }
 
+/* A GPU the advice suggests is costed for the setup it would run (issue 26, item 7): the whole
+ * model on it.  The current hardware's offload (--n-cpu-moe, --offload-pct) answers its own
+ * shortage; carried over, it slowed the suggested H100 and raised its cost per 1M tokens. */
+static void
+test_suggested_cost_without_offload (void)
+{
+  HrScenario s;
+  HrEstimate plain, offloaded;
+
+  scenario (&s, "glm-4.5-air", "dcu-k100-ai-64gb");
+  s.n_gpus = 2;
+  g_assert_true (hr_estimate_compute (&s, NULL, &plain, NULL));
+  g_assert_false (isfinite (plain.cost_per_mtok_usd));
+  hr_advice_fill_cost (&s, catalog, hr_catalog_get_pricing (catalog), &plain);
+  g_assert_true (isfinite (plain.suggested_cost_per_mtok_usd));
+
+  s.n_cpu_moe = 20;
+  s.offload_pct = 10;
+  g_assert_true (hr_estimate_compute (&s, NULL, &offloaded, NULL));
+  hr_advice_fill_cost (&s, catalog, hr_catalog_get_pricing (catalog), &offloaded);
+  g_assert_cmpfloat (offloaded.suggested_cost_per_mtok_usd, ==, plain.suggested_cost_per_mtok_usd);
+  g_assert_cmpstr (offloaded.suggested_label, ==, plain.suggested_label);
+}
+
+/* The smallest GPU that fits is chosen for the whole model on it, whatever the current offload. */
+static void
+test_smallest_fit_without_offload (void)
+{
+  HrScenario s;
+  HrPick plain, offloaded;
+
+  scenario (&s, "glm-4.5-air", "rtx-4090-24gb");
+  plain = hr_advice_smallest_fit (&s, catalog);
+  g_assert_cmpint (plain.count, >, 0);
+  s.n_cpu_moe = 40;
+  offloaded = hr_advice_smallest_fit (&s, catalog);
+  g_assert_true (offloaded.gpu == plain.gpu);
+  g_assert_cmpint (offloaded.count, ==, plain.count);
+  g_assert_cmpfloat (offloaded.required_gib, ==, plain.required_gib);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -734,6 +775,8 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/reverse", test_reverse_questions);
   g_test_add_func ("/estimate/reverse/in-diagnosis", test_reverse_in_diagnosis);
   g_test_add_func ("/estimate/recommendations", test_recommendations);
+  g_test_add_func ("/estimate/advice/suggested-cost-without-offload", test_suggested_cost_without_offload);
+  g_test_add_func ("/estimate/advice/smallest-fit-without-offload", test_smallest_fit_without_offload);
   rc = g_test_run ();
   hr_catalog_free (catalog);
   return rc;

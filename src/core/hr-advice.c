@@ -1,5 +1,6 @@
 /* hr-advice.c — reverse questions, recommendations, the quant matrix and the diagnosis */
 #include "hr-advice.h"
+#include "hr-detect.h"
 #include "hr-units.h"
 
 #include <glib/gi18n-lib.h>
@@ -157,6 +158,34 @@ cheaper (double price_a, double mem_a,
 
 static const int counts[] = { 1, 2, 4, 8 };
 
+/* A device one can buy or rent: a catalog entry with a memory size, not one the user defined
+ * and not this computer (the detected device, its "free memory now" twin or its CPU + system
+ * RAM, which the app adds to its catalog and the CLI's catalog never holds). */
+static gboolean
+recommendable (const HrGpu *gpu)
+{
+  return !gpu->user_defined && !hr_detect_is_this_id (gpu->id) && isfinite (gpu->memory_gib) &&
+         gpu->memory_gib > 0;
+}
+
+/* @scenario as it would run on @count × @gpu bought or rented for it: the whole model on the
+ * GPUs (no layers or experts left in system RAM: the current offload answers the current
+ * hardware's shortage, not this one's) with the device's own backend. */
+static HrScenario
+on_hardware (const HrScenario *scenario,
+             const HrGpu      *gpu,
+             int               count)
+{
+  HrScenario s = *scenario;
+
+  s.gpu = gpu;
+  s.n_gpus = count;
+  s.backend_set = FALSE;
+  s.offload_pct = 0;
+  s.n_cpu_moe = 0;
+  return s;
+}
+
 static gint
 compare_config (gconstpointer a,
                 gconstpointer b)
@@ -187,7 +216,7 @@ hr_advice_gpu_configs (const HrCatalog *catalog,
     {
       const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
 
-      if (gpu->user_defined || !isfinite (gpu->memory_gib) || gpu->memory_gib <= 0)
+      if (!recommendable (gpu))
         continue;
       for (guint c = 0; c < G_N_ELEMENTS (counts) && counts[c] <= max_count; c++)
         {
@@ -220,14 +249,12 @@ smallest_fit_in (GArray           *configs,
   for (guint i = 0; i < configs->len; i++)
     {
       const HrGpuConfig *cfg = &g_array_index (configs, HrGpuConfig, i);
-      HrScenario s = *scenario;
+      HrScenario s;
       HrEstimate e;
 
       if (cfg->mem < floor_gib)
         continue;
-      s.gpu = cfg->gpu;
-      s.n_gpus = cfg->count;
-      s.backend_set = FALSE;
+      s = on_hardware (scenario, cfg->gpu, cfg->count);
       if (fits (&s, &e))
         {
           pick_set (&best, cfg->gpu, cfg->count, &e);
@@ -264,11 +291,11 @@ hr_advice_recommend (const HrScenario  *scenario,
       const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
       gboolean unified = hr_gpu_is_unified (gpu);
 
-      if (gpu->user_defined)
+      if (!recommendable (gpu))
         continue;
       for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
         {
-          HrScenario s = *scenario;
+          HrScenario s = on_hardware (scenario, gpu, counts[c]);
           HrEstimate e;
           double price = gpu->price_usd * counts[c];
           double mem = gpu->memory_gib * counts[c];
@@ -277,9 +304,6 @@ hr_advice_recommend (const HrScenario  *scenario,
             break;
           if (mem < floor_gib)
             continue;
-          s.gpu = gpu;
-          s.n_gpus = counts[c];
-          s.backend_set = FALSE;
           if (!fits (&s, &e))
             continue;
           if (unified)
@@ -320,16 +344,14 @@ hr_advice_recommend (const HrScenario  *scenario,
 
           if (gpu != NULL)
             {
-              HrScenario s = *scenario;
-              s.gpu = gpu;
-              s.n_gpus = o->count;
-              s.backend_set = FALSE;
+              HrScenario s = on_hardware (scenario, gpu, o->count);
               ok = fits (&s, NULL);
             }
           else
             {
+              HrScenario s = on_hardware (scenario, scenario->gpu, scenario->n_gpus);
               HrEstimate e;
-              ok = hr_estimate_compute (scenario, NULL, &e, NULL) &&
+              ok = hr_estimate_compute (&s, NULL, &e, NULL) &&
                    hr_to_gb (e.required_bytes) <= o->vram_gb * (1 - scenario->reserve);
             }
           if (ok && (out->cloud == NULL || o->usd_per_hour < out->cloud->usd_per_hour))
@@ -354,15 +376,14 @@ hr_advice_fill_cost (const HrScenario *scenario,
     {
       const HrOffer *o = g_ptr_array_index (pricing->offers, i);
       const HrGpu *gpu = o->gpu_id ? hr_catalog_find_gpu (catalog, o->gpu_id) : NULL;
-      HrScenario s = *scenario;
+      HrScenario s;
       HrEstimate oe;
       double cost;
 
-      if (gpu == NULL)
+      if (gpu == NULL || !recommendable (gpu))
         continue;
-      s.gpu = gpu;
-      s.n_gpus = o->count;
-      s.backend_set = FALSE;
+      /* the cost of the setup that hardware would run, not the current offload */
+      s = on_hardware (scenario, gpu, o->count);
       if (!fits (&s, &oe) || !isfinite (oe.aggregate_tps) || oe.aggregate_tps <= 0)
         continue;
       /* cost per token, not per hour: a dearer but faster offer may be cheaper per 1M */

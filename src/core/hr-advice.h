@@ -66,13 +66,16 @@ typedef struct
   double price;         /* USD in all; NAN when the device has no price */
 } HrGpuConfig;
 
-/* Every catalog device with a memory size (user-defined ones left out) × 1, 2, 4 and 8 up to
+/* Every catalog device with a memory size (user-defined ones and this computer — the ids
+ * hr_system_add_to_catalog() adds — left out) × 1, 2, 4 and 8 up to
  * @max_count, a unified-memory machine once; smallest total memory first, at equal memory
  * fewer devices, then priced before unpriced and cheaper first.  Free with g_array_unref(). */
 GArray         *hr_advice_gpu_configs       (const HrCatalog *catalog,
                                              int              max_count);
 
-/* The smallest catalog device (single, or ×N up to 8) that fits the scenario; count 0 when none. */
+/* The smallest catalog device (single, or ×N up to 8) that fits the scenario; count 0 when none.
+ * Every suggestion here (this, the matrix, hr_advice_recommend(), hr_advice_fill_cost()) sizes
+ * the scenario as that hardware would run it: the whole model on the GPUs, no offload. */
 HrPick          hr_advice_smallest_fit      (const HrScenario *scenario,
                                              const HrCatalog *catalog);
 
