@@ -164,5 +164,7 @@ hr_calibration_prefill_flops (const HrGpu         *gpu,
       return NAN;
     }
   peak = hr_calibration_tensor_flops (gpu);
-  return sqrt (peak * cal->prefill_util * 1e12);
+  /* the blend lies above the peak when the peak is below the reference rate (a 26 TFLOPS card
+   * would be credited 28): no kernel runs faster than the device's tensor peak */
+  return MIN (peak, sqrt (peak * cal->prefill_util * 1e12));
 }

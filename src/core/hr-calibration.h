@@ -49,8 +49,8 @@ double               hr_calibration_tensor_flops (const HrGpu     *gpu);
 /* The dense rate (FLOP/s) llama.cpp-style prefill achieves on @gpu with @cal: on devices with
  * a published tensor rate, √(peak × reference) — measured prefill grows with the square root
  * of the tensor peak across 20 NVIDIA parts (big datacenter parts are held back by the
- * non-tensor work of dequantization, norms and softmax); on Apple GPUs, cores × the per-core
- * rate.  NAN when unknown. */
+ * non-tensor work of dequantization, norms and softmax), never more than that peak; on Apple
+ * GPUs, cores × the per-core rate.  NAN when unknown. */
 double               hr_calibration_prefill_flops (const HrGpu         *gpu,
                                                    const HrCalibration *cal);
 /* Flash attention: KV-read and attention efficiencies are this much closer to the weights'. */

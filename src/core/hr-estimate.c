@@ -331,6 +331,8 @@ typedef struct
   double tflops;              /* achievable prefill FLOPS of one device */
   double cpu_layers_frac;     /* the share of layers offloaded to system RAM */
   double cpu_weight_bytes;    /* weights in system RAM: offloaded layers and CPU experts */
+  double gpu_expert_bytes;    /* routed experts kept on the devices */
+  double peak_flops;          /* the device's dense tensor peak (NAN: none published) */
   double host_embd;           /* llama.cpp's input embedding, kept in system RAM */
   double kv_per_gpu;
   double compute_per_gpu, runtime_gpu;
@@ -356,6 +358,8 @@ sizing_init (Sizing           *z,
   z->bw = z->on_cpu ? hr_estimate_cpu_bandwidth (s)
           : isfinite (z->gpu->bandwidth_gbs) ? z->gpu->bandwidth_gbs * 1e9 : NAN;
   z->tflops = z->on_cpu ? hr_estimate_cpu_flops (s) : hr_calibration_prefill_flops (z->gpu, z->cal);
+  z->peak_flops = !z->on_cpu && isfinite (z->gpu->fp16_tflops) && z->gpu->fp16_tflops > 0
+                  ? hr_calibration_tensor_flops (z->gpu) : NAN;
 }
 
 /* The weights the engine loads. */
@@ -384,6 +388,7 @@ place_weights (Sizing     *z,
 {
   const HrScenario *s = z->s;
   const HrModel *m = z->m;
+  double cpu_experts = 0;
 
   if (s->offload_pct > 0)
     {
@@ -398,9 +403,12 @@ place_weights (Sizing     *z,
       int moe_layers = hr_model_moe_layers (m);
       int k = MIN (s->n_cpu_moe, moe_layers);
       /* experts of layers already on the CPU are not counted twice */
-      z->cpu_weight_bytes += out->weights.expert_bytes / moe_layers * k * (1.0 - z->cpu_layers_frac);
+      cpu_experts = out->weights.expert_bytes / moe_layers * k * (1.0 - z->cpu_layers_frac);
+      z->cpu_weight_bytes += cpu_experts;
     }
   z->cpu_weight_bytes = MIN (z->cpu_weight_bytes, out->weights.bytes);
+  z->gpu_expert_bytes = s->offload_pct >= 100 ? 0
+                        : MAX (0, out->weights.expert_bytes * (1.0 - z->cpu_layers_frac) - cpu_experts);
   /* llama.cpp keeps the input embedding on the CPU ("very little benefit to offloading the
    * input layer"): one row is looked up per token.  A tied table is duplicated as the output
    * head on the device.  On unified memory it is the same pool either way.  llama.cpp also
@@ -523,20 +531,38 @@ active_params (const HrModel    *m,
   return active;
 }
 
+/* The share of a MoE layer's routed experts that @tokens tokens read together: each token
+ * picks k of E, so the layer reads the union, E × (1 − (1 − k/E)^tokens) on average (1 for a
+ * dense model). */
+static double
+expert_union_share (const HrModel *m,
+                    double         tokens)
+{
+  double kf;
+
+  if (!hr_model_is_moe (m))
+    return 1.0;
+  kf = (double) m->n_experts_used / m->n_experts;
+  return 1.0 - pow (1.0 - kf, MAX (tokens, 1));
+}
+
 /* Weight bytes a decode step reads.  MoE with B sequences touches more experts: each layer
- * reads the union of the experts the B tokens chose, E × (1 − (1 − k/E)^B) on average. */
+ * reads the union of the experts the B tokens chose. */
 static double
 decode_weights_read (const Sizing     *z,
                      const HrEstimate *out)
 {
-  double k_frac = 1.0, kf = 1.0;
+  double kf = hr_model_is_moe (z->m) ? (double) z->m->n_experts_used / z->m->n_experts : 1.0;
 
-  if (hr_model_is_moe (z->m))
-    {
-      kf = (double) z->m->n_experts_used / z->m->n_experts;
-      k_frac = 1.0 - pow (1.0 - kf, z->s->batch);
-    }
-  return out->weights.active_bytes + out->weights.expert_bytes * (k_frac - kf);
+  return out->weights.active_bytes + out->weights.expert_bytes * (expert_union_share (z->m, z->s->batch) - kf);
+}
+
+/* Seconds of fixed cost per decode step or ubatch: kernel launches and syncs per layer, graph
+ * launch and sampling per token (the calibration's t_layer_us, t_token_us). */
+static double
+step_fixed_seconds (const Sizing *z)
+{
+  return (z->cal->t_layer_us * z->m->n_layers + z->cal->t_token_us) * 1e-6;
 }
 
 /* The parts of one decode step for this scenario (decode_step() adds them up). */
@@ -562,7 +588,7 @@ decode_step_setup (const Sizing     *z,
   d->w_rate = z->bw * cal->bw_eff * lpddr;
   d->kv_rate = z->bw * kv_eff * lpddr;
   d->cpu_rate = hr_estimate_host_bandwidth (s) * CPU_BW_EFF;
-  d->t_fixed = (cal->t_layer_us * z->m->n_layers + cal->t_token_us) * 1e-6;
+  d->t_fixed = step_fixed_seconds (z);
   if (z->server && z->n > 1)
     /* two all-reduces per layer */
     d->t_fixed += 2.0 * z->m->n_layers * (z->gpu->form == HR_FORM_DATACENTER ? 8e-6 : 25e-6);
@@ -749,6 +775,17 @@ prefill_attention_flops (const Sizing *z)
   return 4.0 * attn_span_sum;
 }
 
+/* The dense matrix rate prefill reaches with @util (FLOP/s): never above the device's tensor
+ * peak, whatever the 16-bit gain on top of the blend. */
+static double
+prefill_dense_rate (const Sizing *z,
+                    double        util)
+{
+  double rate = z->tflops * util;
+
+  return isfinite (z->peak_flops) ? MIN (rate, z->peak_flops) : rate;
+}
+
 /* 16-bit weights go through cuBLAS / MPS GEMMs, quantized ones through dequantizing kernels
  * that reach less. */
 static double
@@ -773,11 +810,18 @@ prefill_seconds_per_token (const Sizing     *z,
   const HrCalibration *cal = z->cal;
   double n = z->n, par = z->server ? n : 1, t_tok, ubatches, pipe;
   double attn_util = s->flash_attn ? MIN (1.0, cal->attn_util * HR_CAL_FA_KV_GAIN) : cal->attn_util;
+  double ub = MAX (MIN (s->ubatch, s->prompt_tokens), 1);
+  double streamed;
 
-  t_tok = flops_dense / (z->tflops * par * util) + flops_attn / (z->tflops * par * attn_util);
-  /* every ubatch streams the device's weights once */
+  t_tok = flops_dense / (prefill_dense_rate (z, util) * par) + flops_attn / (z->tflops * par * attn_util);
+  /* every ubatch streams the device's weights once: of a MoE layer's routed experts only those
+   * its tokens chose (with -ub 1 the active experts, as a decode step), and pays the per-step
+   * launch cost a decode step pays */
+  streamed = out->weights_gpu - z->gpu_expert_bytes * (1.0 - expert_union_share (z->m, ub));
   if (isfinite (z->bw))
-    t_tok += out->weights_gpu / n / (z->bw * cal->bw_eff) / MAX (MIN (s->ubatch, s->prompt_tokens), 1);
+    t_tok += streamed / n / (z->bw * cal->bw_eff) / ub;
+  if (z->llama)
+    t_tok += step_fixed_seconds (z) / ub;
   /* a layer split pipelines the ubatches of one logical batch across the devices */
   if (z->llama && n > 1)
     {
@@ -813,7 +857,7 @@ write_prefill_basis (const Sizing *z,
   else
     out->prefill_basis = (HrBasis) {
       .kind = HR_BASIS_PREFILL_TENSOR,
-      .figures = { gflop, z->tflops * util * par / 1e12, hr_calibration_tensor_flops (gpu) * par / 1e12 },
+      .figures = { gflop, prefill_dense_rate (z, util) * par / 1e12, hr_calibration_tensor_flops (gpu) * par / 1e12 },
     };
 }
 
