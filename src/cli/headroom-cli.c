@@ -16,6 +16,7 @@
 #include "hr-cli-bench.h"
 #include "hr-cli-chart.h"
 #include "hr-cli-detect.h"
+#include "hr-cli-fit.h"
 #include "hr-cli-inspect.h"
 #include "hr-cli-pricing.h"
 #include "hr-finetune.h"
@@ -35,6 +36,7 @@ static const char usage_text[] =
   "  finetune  --model ID --method qlora|lora|full [--seq N] [--micro-batch N] [--gpus N] [--json]\n"
   "  inspect   FILE.gguf|URL [--context N] [--json]\n"
   "  pricing   [--url URL] [--json]\n"
+  "  fit       --gpu ID|this|--gpu-custom SPEC [--context N] [--min-tps N] [--use-case U] [--sort S] [--limit N] [--json|--csv]\n"
   "  chart     breakdown|context|quant|compare|finetune|tco (scenario options) --out FILE\n"
   "  detect    [--json]                         this computer: GPUs, CPU, RAM, how they matched\n"
   "  bench     [--json]\n"
@@ -657,6 +659,7 @@ static const struct
   { "launch", launch_command, NULL, FALSE },
   { "compare", compare_command, NULL, TRUE },
   { "finetune", NULL, cmd_finetune, FALSE },
+  { "fit", NULL, hr_cli_fit, FALSE },
   { "chart", NULL, hr_cli_chart, TRUE },
   { "detect", NULL, hr_cli_detect, FALSE },
   { "bench", NULL, hr_cli_bench, TRUE },

@@ -8,6 +8,7 @@
 #include "hr-advice.h"
 #include "hr-chart-data.h"
 #include "hr-chart-export.h"
+#include "hr-fit.h"
 #include "hr-gguf.h"
 #include "hr-launch.h"
 #include "hr-quant.h"
@@ -331,6 +332,23 @@ bench_whole_catalog (gpointer data)
         }
 }
 
+/* What Runs Here: every catalog model ranked on the bench GPU (best quant, longest context,
+ * expert offload with 128 GiB of RAM), as the view does on every change of the hardware. */
+static void
+bench_fit (gpointer data)
+{
+  Ctx *c = data;
+  g_autoptr(GPtrArray) models = g_ptr_array_new ();
+  g_autoptr(GArray) rows = NULL;
+  HrFitNeeds needs;
+
+  hr_fit_needs_init (&needs);
+  needs.host_ram_gib = 128;
+  for (guint m = 0; m < hr_catalog_n_models (c->catalog); m++)
+    g_ptr_array_add (models, (gpointer) hr_catalog_get_model (c->catalog, m));
+  rows = hr_fit_rank (&c->scenario, models, c->catalog, hr_quality_get_default (NULL), &needs);
+}
+
 static void
 bench_catalog_load (gpointer data)
 {
@@ -548,6 +566,9 @@ hr_cli_bench (int              argc,
                         hr_catalog_n_models (catalog), hr_catalog_n_gpus (catalog),
                         hr_catalog_n_quants (catalog)),
        bench_whole_catalog, 1, k, NAN);
+  RUN (g_strdup_printf ("what runs here: rank the whole catalog (%u models) on one GPU",
+                        hr_catalog_n_models (catalog)),
+       bench_fit, 1, 3 * k, 16000);
   RUN (g_strdup ("load the bundled catalog (all JSON files)"), bench_catalog_load, 5, 4 * k, NAN);
   if (c.largest != NULL)
     RUN (g_strdup_printf ("parse the largest catalog file (%s, %" G_GSIZE_FORMAT " KiB)", largest_name,

@@ -67,20 +67,29 @@ compare_bpw_desc (gconstpointer a,
   return (qa->nominal_bpw < qb->nominal_bpw) - (qa->nominal_bpw > qb->nominal_bpw);
 }
 
-const HrQuantMix *
-hr_advice_best_quant (const HrScenario *scenario,
-                      const HrCatalog  *catalog)
+GPtrArray *
+hr_advice_quant_candidates (HrEngine         engine,
+                            const HrCatalog *catalog)
 {
-  g_autoptr(GPtrArray) quants = g_ptr_array_new ();
-  HrScenario s = *scenario;
+  GPtrArray *quants = g_ptr_array_new ();
 
   for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
     {
       const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
-      if (quant_suits_engine (q, scenario->engine) && (q->in_matrix || !q->gguf))
+      if (quant_suits_engine (q, engine) && (q->in_matrix || !q->gguf))
         g_ptr_array_add (quants, (gpointer) q);
     }
   g_ptr_array_sort (quants, compare_bpw_desc);
+  return quants;
+}
+
+const HrQuantMix *
+hr_advice_best_quant (const HrScenario *scenario,
+                      const HrCatalog  *catalog)
+{
+  g_autoptr(GPtrArray) quants = hr_advice_quant_candidates (scenario->engine, catalog);
+  HrScenario s = *scenario;
+
   for (guint i = 0; i < quants->len; i++)
     {
       const HrQuantMix *q = g_ptr_array_index (quants, i);

@@ -15,6 +15,10 @@ gint64          hr_advice_max_context       (const HrScenario *scenario);
  * formats for vLLM/SGLang/MLX); NULL when none. */
 const HrQuantMix *hr_advice_best_quant      (const HrScenario *scenario,
                                              const HrCatalog *catalog);
+/* The quants hr_advice_best_quant() tries for @engine, highest precision first: the engine
+ * loads them, and a GGUF mix is one of the matrix's.  Free with g_ptr_array_unref(). */
+GPtrArray      *hr_advice_quant_candidates  (HrEngine         engine,
+                                             const HrCatalog *catalog);
 /* Fewest GPUs of the scenario's kind (1..max_gpus) that fit; 0 when none does. */
 int             hr_advice_min_gpus          (const HrScenario *scenario,
                                              int              max_gpus);
