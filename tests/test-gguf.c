@@ -10,6 +10,11 @@
 #include "hr-gguf.h"
 #include "hr-quant.h"
 
+#include "hostile-gen.h"
+
+/* The time one hostile input may take: generous, minutes before the fix (issue #27). */
+#define HOSTILE_SECONDS 10.0
+
 /* ---- a tiny GGUF writer ---------------------------------------------------------------- */
 
 typedef struct
@@ -1356,6 +1361,63 @@ test_huge_string_array_file (void)
   g_rmdir (dir);
 }
 
+/* 65 536 tensor names that share one g_str_hash value (3.8 MB): 56 s in the issue, 243 s on
+ * the build machine, a third of a second with ordinary names. */
+static void
+test_colliding_tensor_names (void)
+{
+  g_autoptr(GBytes) bytes = hostile_gguf_colliding (65536, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  g_autoptr(GString) name = g_string_new ("blk.");
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  gint64 start = g_get_monotonic_time ();
+  double seconds;
+
+  gguf = hr_gguf_parse (data, len, NULL, NULL, &error);
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_test_message ("%zu bytes, 65536 colliding tensor names: %.3f s", len, seconds);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_gguf_get_n_tensors (gguf), ==, 65536);
+  hostile_colliding_name (name, 40000, 11);
+  g_assert_nonnull (hr_gguf_find_tensor (gguf, name->str));
+  g_assert_cmpstr (hr_gguf_find_tensor (gguf, name->str)->name, ==, name->str);
+  g_assert_cmpfloat (seconds, <, HOSTILE_SECONDS);
+}
+
+/* hr_gguf_parse_until() gives up at its deadline, inside the header (it looks at the clock
+ * every 1024 tensors), and reads the whole header without one. */
+static void
+test_parse_deadline (void)
+{
+  g_autoptr(GBytes) bytes = hostile_gguf_colliding (65536, TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () - 1, NULL, NULL, &error);
+  g_assert_null (gguf);
+  g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_TIMEOUT);
+  g_clear_error (&error);
+
+  /* 65 536 tensors are not read in a millisecond */
+  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () + 1000, NULL, NULL, &error);
+  g_assert_null (gguf);
+  g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_TIMEOUT);
+  g_clear_error (&error);
+
+  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () + 600 * G_USEC_PER_SEC, NULL,
+                              NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_gguf_get_n_tensors (gguf), ==, 65536);
+  g_clear_pointer (&gguf, hr_gguf_free);
+  gguf = hr_gguf_parse_until (data, len, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_gguf_get_n_tensors (gguf), ==, 65536);
+}
+
 static void
 test_model_errors (void)
 {
@@ -1469,6 +1531,8 @@ main (int    argc,
   g_test_add_func ("/gguf/hostile", test_hostile);
   g_test_add_func ("/gguf/huge-string-array-file", test_huge_string_array_file);
   g_test_add_func ("/gguf/model-errors", test_model_errors);
+  g_test_add_func ("/gguf/colliding-tensor-names", test_colliding_tensor_names);
+  g_test_add_func ("/gguf/parse-deadline", test_parse_deadline);
 
   return g_test_run ();
 }

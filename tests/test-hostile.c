@@ -7,9 +7,16 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "hostile-gen.h"
+
+/* What one hostile input may take, end to end: generous (a loaded machine, a debug build); the
+ * inputs below took 35 s to 4 minutes before issue #27 was fixed. */
+#define HOSTILE_SECONDS 10
 
 static const char *cli;
 static char *tmpdir;
@@ -236,6 +243,107 @@ test_lost_output (void)
     }
 }
 
+/* Runs @line (with @envp) with stdout and stderr in files; kills it and fails the test when it
+ * runs longer than HOSTILE_SECONDS.  Returns the exit status, the stderr text in @err. */
+static int
+run_bounded (char       **envp,
+             const char  *line,
+             char       **err)
+{
+  g_auto(GStrv) args = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out_path = g_build_filename (tmpdir, "bounded-out.txt", NULL);
+  g_autofree char *err_path = g_build_filename (tmpdir, "bounded-err.txt", NULL);
+  int out_fd = open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  int err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  gint64 start = g_get_monotonic_time ();
+  GPid pid;
+  int status = 0;
+
+  g_assert_true (g_shell_parse_argv (line, NULL, &args, &error));
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (int i = 0; args[i]; i++)
+    g_ptr_array_add (argv, args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_cmpint (out_fd, >=, 0);
+  g_assert_cmpint (err_fd, >=, 0);
+  g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv->pdata, envp, G_SPAWN_DO_NOT_REAP_CHILD,
+                                         NULL, NULL, &pid, -1, out_fd, err_fd, &error));
+  g_assert_no_error (error);
+  close (out_fd);
+  close (err_fd);
+  while (waitpid (pid, &status, WNOHANG) == 0)
+    {
+      if (g_get_monotonic_time () - start > HOSTILE_SECONDS * G_USEC_PER_SEC)
+        {
+          kill (pid, SIGKILL);
+          waitpid (pid, &status, 0);
+          g_error ("%s: still running after %d s", line, HOSTILE_SECONDS);
+        }
+      g_usleep (20000);
+    }
+  g_test_message ("%s: %.2f s", line, (g_get_monotonic_time () - start) / 1e6);
+  g_assert_true (g_file_get_contents (err_path, err, NULL, NULL));
+  if (!WIFEXITED (status))
+    g_error ("%s died with signal %d", line, WTERMSIG (status));
+  return WEXITSTATUS (status);
+}
+
+/* Exit 0, or 1 with one line on stderr. */
+static void
+check_bounded (char       **envp,
+               const char  *line)
+{
+  g_autofree char *err = NULL;
+  int code = run_bounded (envp, line, &err);
+
+  if (code != 0 && (code != 1 || !g_str_has_prefix (err, "headroom-cli") ||
+                    strchr (err, '\n') != err + strlen (err) - 1))
+    g_error ("%s: exit %d, stderr “%s”", line, code, err);
+}
+
+/* Names chosen to collide under g_str_hash (hostile-gen.h), in every file a person or a server
+ * can hand to the CLI: each finishes within HOSTILE_SECONDS. */
+static void
+test_colliding_names (void)
+{
+  g_autoptr(GBytes) gguf = hostile_gguf_colliding (65536, FALSE);
+  g_autofree char *config = hostile_config_colliding (65536);
+  g_autofree char *csv = hostile_skypilot_colliding (32768);
+  g_autofree char *gguf_path = write_file ("colliding.gguf", g_bytes_get_data (gguf, NULL),
+                                           g_bytes_get_size (gguf));
+  g_autofree char *config_path = write_file ("colliding-config.json", config, strlen (config));
+  g_autofree char *cache = g_build_filename (tmpdir, "cache", NULL);
+  g_autofree char *headroom = g_build_filename (cache, "headroom", NULL);
+  g_autofree char *sky = g_build_filename (headroom, "skypilot", NULL);
+  g_autofree char *aws = g_build_filename (sky, "aws.csv", NULL);
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
+  g_autofree char *inspect = g_strdup_printf ("inspect %s --json", gguf_path);
+  g_autofree char *estimate_gguf = g_strdup_printf ("estimate --gpu rtx-4090-24gb --gguf %s --json",
+                                                    gguf_path);
+  g_autofree char *estimate_config = g_strdup_printf ("estimate --gpu rtx-4090-24gb --model-config %s",
+                                                      config_path);
+  g_autofree char *err = NULL;
+
+  check_bounded (envp, inspect);
+  check_bounded (envp, estimate_gguf);
+  g_assert_cmpint (run_bounded (envp, estimate_config, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "members"));
+
+  /* A SkyPilot catalog cached with 32 768 colliding instance types: every later command that
+   * prices reads it. */
+  g_assert_cmpint (g_mkdir_with_parents (sky, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (aws, csv, -1, NULL));
+  envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cache, TRUE);
+  check_bounded (envp, "estimate --model llama-3.1-8b --gpu rtx-4090-24gb --json");
+  check_bounded (envp, "compare --model llama-3.1-8b --all-gpus --json");
+  g_unlink (aws);
+  g_rmdir (sky);
+  g_rmdir (headroom);
+  g_rmdir (cache);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -251,6 +359,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hostile/files/C", "C.UTF-8", test_file_inputs);
   g_test_add_data_func ("/hostile/files/de", "de_DE.UTF-8", test_file_inputs);
   g_test_add_func ("/hostile/lost-output", test_lost_output);
+  g_test_add_func ("/hostile/colliding-names", test_colliding_names);
   rc = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

@@ -1,12 +1,18 @@
 /* test-json.c — hr_json_parse(): the one door for JSON from outside; HrJsonWriter */
 #include "hr-json.h"
 #include "hr-json-writer.h"
+#include "hr-hash.h"
 #include "hr-catalog.h"
 #include "hr-hfconfig.h"
 #include "hr-pricing.h"
 
 #include <math.h>
 #include <string.h>
+
+#include "hostile-gen.h"
+
+/* The time one hostile input may take: generous, minutes before the fix (issue #27). */
+#define HOSTILE_SECONDS 10.0
 
 /* @levels of '[' hidden from a bracket counter behind a comment full of closers, as in the
  * crash the issue reports: json-glib skips the comment and recurses @levels times. */
@@ -121,6 +127,198 @@ test_comment_hidden_nesting (void)
   model = hr_hfconfig_parse (plain, -1, "deep", &error);
   g_assert_null (model);
   g_assert_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_PARSE);
+}
+
+/* SipHash-2-4, key 00 01 … 0f: the paper's worked example (15 bytes 00 … 0e, appendix A) and
+ * the reference implementation's first vector (no bytes). */
+static void
+test_siphash_vector (void)
+{
+  guint8 key[16], msg[15];
+
+  for (guint i = 0; i < 16; i++)
+    key[i] = (guint8) i;
+  for (guint i = 0; i < 15; i++)
+    msg[i] = (guint8) i;
+  g_assert_cmphex (hr_siphash24 (key, msg, 15), ==, G_GUINT64_CONSTANT (0xa129ca6149be45e5));
+  g_assert_cmphex (hr_siphash24 (key, msg, 0), ==, G_GUINT64_CONSTANT (0x726fdb47dd0e0e31));
+}
+
+/* 3^10 names that share one g_str_hash value spread over hr_name_hash, and a table keyed by
+ * them fills in linear time. */
+static void
+test_name_hash_collisions (void)
+{
+  const guint n = 59049;
+  g_autoptr(GHashTable) table = hr_name_table_new (g_free, NULL);
+  g_autoptr(GHashTable) hashes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GString) name = g_string_new (NULL);
+  guint djb2 = 0;
+  gint64 start;
+  double seconds;
+
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_truncate (name, 0);
+      hostile_colliding_name (name, i, 10);
+      if (i == 0)
+        djb2 = g_str_hash (name->str);
+      g_assert_cmpuint (g_str_hash (name->str), ==, djb2);   /* the attack, as built */
+      g_hash_table_add (hashes, GUINT_TO_POINTER (hr_name_hash (name->str)));
+      g_assert_true (g_hash_table_insert (table, g_strdup (name->str), GUINT_TO_POINTER (i + 1)));
+    }
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_test_message ("%u colliding names in %.3f s, %u hash values", n, seconds,
+                  g_hash_table_size (hashes));
+  /* 32 bits: about n²/2^33 = 0.4 pairs collide by chance */
+  g_assert_cmpuint (g_hash_table_size (hashes), >=, n - 16);
+  g_assert_cmpuint (g_hash_table_size (table), ==, n);
+  g_assert_cmpfloat (seconds, <, HOSTILE_SECONDS);
+  g_string_truncate (name, 0);
+  hostile_colliding_name (name, 12345, 10);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (table, name->str)), ==, 12346);
+  g_assert_true (hr_name_equal ("AzBY", "AzBY"));
+  g_assert_false (hr_name_equal ("AzBY", "BYAz"));
+}
+
+/* An object with @n colliding member names, the @i-th written with \u escapes when @escaped
+ * (json-glib hashes the decoded name, so must the check). */
+static char *
+colliding_object (guint    n,
+                  gboolean escaped)
+{
+  GString *s = g_string_new ("{");
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GString) name = g_string_new (NULL);
+
+      hostile_colliding_name (name, i, 4);
+      g_string_append (s, i > 0 ? ", \"" : "\"");
+      if (escaped)
+        for (const char *p = name->str; *p != '\0'; p++)
+          g_string_append_printf (s, "\\u%04x", (guchar) *p);
+      else
+        g_string_append (s, name->str);
+      g_string_append (s, "\": 0");
+    }
+  g_string_append (s, "}");
+  return g_string_free (s, FALSE);
+}
+
+/* Member names made to collide in json-glib's g_str_hash table are refused before json-glib
+ * sees them: a handful is allowed (chance), nine are not, escaped or not, in any object. */
+static void
+test_colliding_members (void)
+{
+  g_autofree char *eight = colliding_object (8, FALSE);
+  g_autofree char *nine = colliding_object (9, FALSE);
+  g_autofree char *nine_escaped = colliding_object (9, TRUE);
+  g_autofree char *nested = g_strdup_printf ("[1, {\"a\": %s}]", nine);
+  g_autofree char *config = hostile_config_colliding (65536);
+  g_autofree char *feed = hostile_feed_colliding (150000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModel) model = NULL;
+  g_autoptr(HrPricing) pricing = NULL;
+  gint64 start;
+  double seconds;
+
+  g_assert_true (parses (eight, &error));
+  g_assert_no_error (error);
+  g_assert_false (parses (nine, &error));
+  g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT);
+  g_assert_nonnull (strstr (error->message, "collide"));
+  g_clear_error (&error);
+  g_assert_false (parses (nine_escaped, &error));
+  g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT);
+  g_clear_error (&error);
+  g_assert_false (parses (nested, &error));
+  g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT);
+  g_clear_error (&error);
+
+  /* The issue's inputs: a 1.8 MB config.json (35 s before) and a 4 MB feed (214 s). */
+  start = g_get_monotonic_time ();
+  model = hr_hfconfig_parse (config, -1, "colliding", &error);
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_test_message ("config.json of %zu bytes: %.3f s: %s", strlen (config), seconds,
+                  error ? error->message : "read");
+  g_assert_null (model);
+  g_assert_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_PARSE);
+  g_assert_cmpfloat (seconds, <, HOSTILE_SECONDS);
+  g_clear_error (&error);
+
+  start = g_get_monotonic_time ();
+  pricing = hr_pricing_parse (feed, -1, "feed", &error);
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_test_message ("feed of %zu bytes: %.3f s: %s", strlen (feed), seconds,
+                  error ? error->message : "read");
+  g_assert_null (pricing);
+  g_assert_error (error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
+  g_assert_cmpfloat (seconds, <, HOSTILE_SECONDS);
+}
+
+/* A name given twice in one object is refused (json-glib would search its member list for
+ * each repeat); the same name in two objects is fine. */
+static void
+test_duplicate_members (void)
+{
+  const char *bad[] = { "{\"a\": 1, \"a\": 2}", "{\"aA\": 1, \"b\": 0, \"a\\u0041\": 2}",
+                        "[{\"x\": {\"a\": 1, \"b\": [], \"a\": []}}]", "{\"\\n\": 1, \"\\u000a\": 2}" };
+  const char *good[] = { "{\"a\": {\"a\": 1}, \"b\": {\"a\": 2}}", "[{\"a\": 1}, {\"a\": 1}]",
+                         "{\"a\": 1, \"A\": 2, \"a \": 3}" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (parses (bad[i], &error))
+        g_error ("%s accepted", bad[i]);
+      g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_SYNTAX);
+      g_assert_nonnull (strstr (error->message, "twice"));
+      g_assert_null (strchr (error->message, '\n'));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!parses (good[i], &error))
+        g_error ("%s refused: %s", good[i], error->message);
+    }
+}
+
+/* At most HR_JSON_DEFAULT_MEMBERS members an object, or the caller's own cap. */
+static void
+test_member_cap (void)
+{
+  g_autoptr(GString) doc = g_string_new ("{");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  HrJsonLimits three = { 8, 100, 3 };
+
+  for (guint i = 0; i < HR_JSON_DEFAULT_MEMBERS; i++)
+    g_string_append_printf (doc, "%s\"k%u\": %u", i > 0 ? ", " : "", i, i);
+  g_string_append (doc, "}");
+  parser = hr_json_parse (doc->str, -1, 8, 10000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (json_parser_get_root (parser))),
+                    ==, HR_JSON_DEFAULT_MEMBERS);
+  g_clear_object (&parser);
+
+  g_string_truncate (doc, doc->len - 1);
+  g_string_append (doc, ", \"one more\": 0}");
+  parser = hr_json_parse (doc->str, -1, 8, 10000, &error);
+  g_assert_null (parser);
+  g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT);
+  g_clear_error (&error);
+
+  parser = hr_json_parse_limited ("[{\"a\": 1, \"b\": 2, \"c\": {}}]", -1, &three, &error);
+  g_assert_no_error (error);
+  g_clear_object (&parser);
+  parser = hr_json_parse_limited ("[{\"a\": 1, \"b\": 2, \"c\": {\"a\": 1, \"b\": 2, \"c\": 3, "
+                                  "\"d\": 4}}]", -1, &three, &error);
+  g_assert_null (parser);
+  g_assert_error (error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT);
 }
 
 /* Numbers are JSON integers and floats, finite; a string or a boolean is not one. */
@@ -303,6 +501,11 @@ main (int argc, char **argv)
   g_test_add_func ("/json/limits", test_limits);
   g_test_add_func ("/json/node-number", test_node_number);
   g_test_add_func ("/json/comment-hidden-nesting", test_comment_hidden_nesting);
+  g_test_add_func ("/json/colliding-members", test_colliding_members);
+  g_test_add_func ("/json/duplicate-members", test_duplicate_members);
+  g_test_add_func ("/json/member-cap", test_member_cap);
+  g_test_add_func ("/hash/siphash-vector", test_siphash_vector);
+  g_test_add_func ("/hash/colliding-names", test_name_hash_collisions);
   g_test_add_func ("/json/writer-rows", test_writer_rows);
   g_test_add_func ("/json/writer-inline-array", test_writer_inline_array);
   g_test_add_func ("/json/writer-members", test_writer_members);

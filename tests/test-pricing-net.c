@@ -14,6 +14,8 @@
 #include "hr-pricing-client.h"
 #include "hr-test-server.h"
 
+#include "hostile-gen.h"
+
 #define FEED_HEAD "{\"schema\": 1, \"updated\": \"2026-11-05\", \"currency\": \"USD\", \"offers\": ["
 
 #define GOOD_FEED FEED_HEAD \
@@ -165,6 +167,16 @@ server_cb (SoupServer        *soup_server,
     respond (msg, SOUP_STATUS_OK, "");
   else if (g_str_equal (path, "/bad-offers"))
     respond (msg, SOUP_STATUS_OK, BAD_OFFERS_FEED);
+  else if (g_str_equal (path, "/colliding"))
+    {
+      /* 150 000 member names that share one g_str_hash value: 4 MB, under the feed's limit */
+      char *feed = hostile_feed_colliding (150000);
+
+      g_assert_cmpuint (strlen (feed), <=, HR_PRICING_FEED_MAX_BYTES);
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE, feed,
+                                        strlen (feed));
+    }
   else if (g_str_equal (path, "/huge"))
     {
       /* A valid feed padded past the limit, with a Content-Length. */
@@ -463,6 +475,18 @@ test_fetch_bad_content (void)
   assert_fetch_fails ("/empty-body", HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
   assert_fetch_fails ("/schema", HR_PRICING_ERROR, HR_PRICING_ERROR_SCHEMA);
   assert_fetch_fails ("/empty", HR_PRICING_ERROR, HR_PRICING_ERROR_EMPTY);
+}
+
+/* A feed of member names that collide in json-glib's hash table is refused at once: it took
+ * 214 s to parse, after a transfer bounded by a 10 s timeout. */
+static void
+test_fetch_colliding (void)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  assert_fetch_fails ("/colliding", HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
+  g_test_message ("%.2f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
 }
 
 static void
@@ -875,6 +899,7 @@ main (int   argc,
   g_test_add_func ("/net/fetch/cancel", test_fetch_cancel);
   g_test_add_func ("/net/http/errors", test_http_errors);
   g_test_add_func ("/net/cache/only-after-good-fetch", test_cache_only_after_good_fetch);
+  g_test_add_func ("/net/fetch/colliding-names", test_fetch_colliding);
   g_test_add_func ("/net/cache/corrupt", test_cache_corrupt);
   g_test_add_func ("/net/cache/save", test_cache_save);
 

@@ -15,6 +15,8 @@
 #include "hr-net-reader.h"
 #include "hr-test-server.h"
 
+#include "hostile-gen.h"
+
 #define GGML_F32 0
 #define GGML_F16 1
 #define MiB (1024 * 1024)
@@ -630,6 +632,26 @@ make_files (void)
   }
   add_route ("/huge-header.gguf", SERVE_RANGE, huge_header);
 
+  /* 65 536 tensor names that collide under g_str_hash (3.8 MB), and a million ordinary tensors
+   * (40 MB of header, seconds to read). */
+  {
+    g_autoptr(GBytes) colliding = hostile_gguf_colliding (65536, FALSE);
+    g_autoptr(Builder) b = builder_new ();
+    g_autoptr(GBytes) million = NULL;
+
+    add_route ("/colliding.gguf", SERVE_RANGE, colliding);
+    llama_keys (b, 1);
+    for (guint i = 0; i < 1000000; i++)
+      {
+        char name[32];
+
+        g_snprintf (name, sizeof name, "t%u", i);
+        tensor (b, name, GGML_F32, 8, 1);
+      }
+    million = builder_finish (b, 0, NULL);
+    add_route ("/million-tensors.gguf", SERVE_RANGE, million);
+  }
+
   /* The hub. */
   add_route ("/hub/org/model/resolve/main/config.json", SERVE_LENGTH, config);
   add_route ("/hub/org/gated/resolve/main/config.json", SERVE_NEEDS_TOKEN, config);
@@ -988,6 +1010,45 @@ test_timeout (void)
   g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
   g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
   g_test_message ("%s", error->message);
+}
+
+/* A header whose tensor names collide under g_str_hash reads in linear time: it kept the main
+ * loop parsing for minutes, long past the load's deadline. */
+static void
+test_colliding_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  g_autofree char *url = url_for ("/colliding.gguf");
+  gint64 start = g_get_monotonic_time ();
+
+  gguf = hr_gguf_remote_load_sync (url, 10, NULL, &error);
+  g_test_message ("65536 colliding names: %.2f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_gguf_get_n_tensors (gguf), ==, 65536);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+}
+
+/* Reading the header counts against the load's time like the transfer: a million tensors
+ * (seconds of parsing, in a worker) under a 1 s budget end with a timeout, soon after it. */
+static void
+test_parse_deadline (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  g_autofree char *url = url_for ("/million-tensors.gguf");
+  gint64 start = g_get_monotonic_time ();
+  double seconds;
+
+  gguf = hr_gguf_remote_load_sync (url, 1, NULL, &error);
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_test_message ("a million tensors, 1 s budget: %.2f s: %s", seconds,
+                  error != NULL ? error->message : "read");
+  if (gguf == NULL)
+    g_assert_true (g_error_matches (error, HR_GGUF_ERROR, HR_GGUF_ERROR_TIMEOUT) ||
+                   g_error_matches (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT));
+  /* The clock is read every 1024 tensors: the parse stops within moments of the deadline. */
+  g_assert_cmpfloat (seconds, <, 1 + 3);
 }
 
 /* One deadline for the whole load: each request of a split model answered 1.2 s late fits a
@@ -1364,6 +1425,8 @@ main (int   argc,
   g_test_add_func ("/remote/gguf/split", test_split);
   g_test_add_func ("/remote/gguf/timeout", test_timeout);
   g_test_add_func ("/remote/gguf/timeout-whole-load", test_timeout_whole_load);
+  g_test_add_func ("/remote/gguf/colliding-names", test_colliding_names);
+  g_test_add_func ("/remote/gguf/parse-deadline", test_parse_deadline);
   g_test_add_func ("/remote/reader/budget", test_budget);
   g_test_add_func ("/remote/reader/deadline-passed", test_deadline_passed);
   g_test_add_func ("/remote/gguf/async", test_async);

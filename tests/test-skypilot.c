@@ -11,6 +11,11 @@
 
 #include "hr-skypilot.h"
 
+#include "hostile-gen.h"
+
+/* The time one hostile input may take: generous, minutes before the fix (issue #27). */
+#define HOSTILE_SECONDS 10.0
+
 static HrCatalog *catalog;
 
 static char *
@@ -303,6 +308,35 @@ test_snapshot (void)
   g_assert_cmpuint (n_clouds, >=, 5);
 }
 
+/* 32 768 rows whose instance types share one g_str_hash value (2.2 MB, in one region, so each
+ * is an offer): read, then the offers selected, each in linear time.  A cached file like it
+ * made every `estimate` take 40 s and the app's first frame 33 s. */
+static void
+test_colliding_instances (void)
+{
+  g_autofree char *csv = hostile_skypilot_colliding (32768);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) clouds = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_skypilot_cloud_free);
+  g_autoptr(HrPricing) pricing = NULL;
+  HrSkypilotCloud *cloud;
+  HrSkypilotChoice choice = { FALSE, NULL };
+  gint64 start = g_get_monotonic_time ();
+  double parse_s, select_s;
+
+  cloud = hr_skypilot_parse ("aws", catalog, csv, strlen (csv), &error);
+  parse_s = (g_get_monotonic_time () - start) / 1e6;
+  g_assert_no_error (error);
+  g_assert_cmpuint (cloud->offers->len, ==, 32768);
+  g_ptr_array_add (clouds, cloud);
+  start = g_get_monotonic_time ();
+  pricing = hr_skypilot_select (clouds, &choice, "test");
+  select_s = (g_get_monotonic_time () - start) / 1e6;
+  g_test_message ("%zu bytes: read in %.3f s, selected in %.3f s", strlen (csv), parse_s, select_s);
+  g_assert_cmpuint (pricing->offers->len, ==, 32768);
+  g_assert_cmpfloat (parse_s, <, HOSTILE_SECONDS);
+  g_assert_cmpfloat (select_s, <, HOSTILE_SECONDS);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -323,6 +357,7 @@ main (int    argc,
   g_test_add_func ("/skypilot/bad-input", test_bad_input);
   g_test_add_func ("/skypilot/streamed", test_streamed);
   g_test_add_func ("/skypilot/snapshot", test_snapshot);
+  g_test_add_func ("/skypilot/colliding-instances", test_colliding_instances);
   ret = g_test_run ();
   hr_catalog_free (catalog);
   return ret;

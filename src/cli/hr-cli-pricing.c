@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hr-hash.h"
 #include "hr-http.h"
 #include "hr-json-writer.h"
 #include "hr-pricing-client.h"
@@ -310,7 +311,7 @@ oldest_date (GPtrArray *clouds)
 static GPtrArray *
 unmapped_names (GPtrArray *clouds)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) seen = hr_name_table_new (NULL, NULL);
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < clouds->len; i++)

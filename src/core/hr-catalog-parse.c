@@ -6,6 +6,7 @@
  */
 #include "hr-catalog-private.h"
 
+#include "hr-hash.h"
 #include "hr-estimate.h"
 
 #include <glib/gi18n-lib.h>
@@ -578,7 +579,7 @@ check_duplicates (const char  *file,
                   GPtrArray   *items,
                   GError     **error)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) seen = hr_name_table_new (NULL, NULL);
 
   for (guint i = 0; i < items->len; i++)
     {

@@ -6,6 +6,7 @@
  */
 #include "hr-catalog-private.h"
 
+#include "hr-hash.h"
 #include "hr-skypilot.h"
 
 #include <gio/gio.h>
@@ -27,7 +28,7 @@ list_init (HrCatalogList  *list,
            GDestroyNotify  free_func)
 {
   list->items = g_ptr_array_new_with_free_func (free_func);
-  list->index = g_hash_table_new (g_str_hash, g_str_equal);
+  list->index = hr_name_table_new (NULL, NULL);
 }
 
 static void

@@ -9,6 +9,7 @@
  * checks their offsets, hr-gguf-query.c answers questions about the result.
  */
 #include "hr-gguf-private.h"
+#include "hr-hash.h"
 #include "hr-quant.h"
 
 #include <gio/gio.h>
@@ -38,9 +39,28 @@ typedef struct
   gsize len;
   gsize pos;
   guint64 want;  /* when PARSE_SHORT: a prefix length that lets the parse go on */
+  gint64 deadline;  /* g_get_monotonic_time () at which to give up; 0: never */
+  guint steps;
 } Reader;
 
+/* How many keys, tensors or strings are read between two looks at the clock. */
+#define STEPS_PER_CLOCK 1024
+
 #define TRY(expr) G_STMT_START { ParseStatus s_ = (expr); if (s_ != PARSE_OK) return s_; } G_STMT_END
+
+/* A reader that must be done by a deadline (a header fetched over the network) looks at the
+ * clock every STEPS_PER_CLOCK keys, tensors and strings. */
+static ParseStatus
+reader_step (Reader  *r,
+             GError **error)
+{
+  if (r->deadline == 0 || ++r->steps % STEPS_PER_CLOCK != 0 ||
+      g_get_monotonic_time () < r->deadline)
+    return PARSE_OK;
+  g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_TIMEOUT,
+               "reading the GGUF header took longer than the time allowed");
+  return PARSE_ERROR;
+}
 
 G_DEFINE_QUARK (hr-gguf-error-quark, hr_gguf_error)
 
@@ -75,10 +95,10 @@ hr_gguf_new_empty (void)
 
   gguf->alignment = GGUF_DEFAULT_ALIGNMENT;
   gguf->kvs = g_ptr_array_new_with_free_func (kv_free);
-  gguf->kv_index = g_hash_table_new (g_str_hash, g_str_equal);
+  gguf->kv_index = hr_name_table_new (NULL, NULL);
   gguf->tensors = g_array_new (FALSE, TRUE, sizeof (HrGgufTensor));
   g_array_set_clear_func (gguf->tensors, tensor_clear);
-  gguf->tensor_index = g_hash_table_new (g_str_hash, g_str_equal);
+  gguf->tensor_index = hr_name_table_new (NULL, NULL);
   gguf->by_type = g_array_new (FALSE, TRUE, sizeof (HrGgufTypeTotal));
   gguf->complete = TRUE;
   gguf->n_splits = 1;
@@ -323,7 +343,10 @@ read_array (Reader    *r,
         }
       for (guint64 i = 0; i < n; i++)
         {
-          ParseStatus s = read_string (r, 0, FALSE, NULL, NULL, kv->key, error);
+          ParseStatus s = reader_step (r, error);
+
+          if (s == PARSE_OK)
+            s = read_string (r, 0, FALSE, NULL, NULL, kv->key, error);
 
           if (s == PARSE_SHORT)
             {
@@ -613,13 +636,19 @@ parse_header (Reader   *r,
     }
 
   for (guint64 i = 0; i < n_kv; i++)
-    TRY (read_kv (r, gguf, i, error));
+    {
+      TRY (reader_step (r, error));
+      TRY (read_kv (r, gguf, i, error));
+    }
 
   if (!apply_alignment (gguf, error))
     return PARSE_ERROR;
 
   for (guint64 i = 0; i < n_tensors; i++)
-    TRY (read_tensor_info (r, gguf, i, error));
+    {
+      TRY (reader_step (r, error));
+      TRY (read_tensor_info (r, gguf, i, error));
+    }
 
   if (!align_u64 (r->pos, gguf->alignment, &gguf->data_offset))
     return PARSE_ERROR;
@@ -635,8 +664,19 @@ hr_gguf_parse (const guint8  *data,
                gsize         *needed,
                GError       **error)
 {
+  return hr_gguf_parse_until (data, len, 0, need_more, needed, error);
+}
+
+HrGguf *
+hr_gguf_parse_until (const guint8  *data,
+                     gsize          len,
+                     gint64         deadline,
+                     gboolean      *need_more,
+                     gsize         *needed,
+                     GError       **error)
+{
   g_autoptr(HrGguf) gguf = NULL;
-  Reader r = { data, len, 0, 0 };
+  Reader r = { data, len, 0, 0, deadline, 0 };
   ParseStatus status;
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);

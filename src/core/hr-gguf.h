@@ -24,6 +24,7 @@ typedef enum
   HR_GGUF_ERROR_UNSUPPORTED,  /* an unknown ggml tensor type */
   HR_GGUF_ERROR_SPLIT,        /* a split model's parts do not fit together */
   HR_GGUF_ERROR_MODEL,        /* the metadata lacks what the sizing model needs */
+  HR_GGUF_ERROR_TIMEOUT,      /* hr_gguf_parse_until(): the deadline passed */
 } HrGgufError;
 
 /* Hard limits on what a header may declare. */
@@ -87,6 +88,15 @@ GQuark          hr_gguf_error_quark         (void);
  * @need_more is NULL, @data is the whole file and running out is an error. */
 HrGguf         *hr_gguf_parse               (const guint8    *data,
                                              gsize            len,
+                                             gboolean        *need_more,
+                                             gsize           *needed,
+                                             GError         **error);
+/* The same, giving up with HR_GGUF_ERROR_TIMEOUT once g_get_monotonic_time() reaches
+ * @deadline (0: never), so a header fetched over the network is read within the time its
+ * transfer had (every 1024 keys, tensors or strings it looks at the clock). */
+HrGguf         *hr_gguf_parse_until         (const guint8    *data,
+                                             gsize            len,
+                                             gint64           deadline,
                                              gboolean        *need_more,
                                              gsize           *needed,
                                              GError         **error);

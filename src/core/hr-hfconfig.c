@@ -19,6 +19,10 @@
 
 G_DEFINE_QUARK (hr-hfconfig-error-quark, hr_hfconfig_error)
 
+/* Real configs hold a few dozen members an object; a classifier's id2label can hold a thousand
+ * (ImageNet).  More is refused before json-glib hashes them (hr-json.c). */
+static const HrJsonLimits config_limits = { MAX_JSON_DEPTH, HR_JSON_DEFAULT_VALUES, 4096 };
+
 /* A string member of @object, NULL when absent or not a string. */
 static const char *
 member_string (JsonObject *object,
@@ -598,7 +602,7 @@ hr_hfconfig_parse (const char  *json,
                    "config.json is too large (%" G_GSSIZE_FORMAT " bytes)", len);
       return NULL;
     }
-  parser = hr_json_parse (json, len, MAX_JSON_DEPTH, HR_JSON_DEFAULT_VALUES, &local_error);
+  parser = hr_json_parse_limited (json, len, &config_limits, &local_error);
   if (parser == NULL)
     {
       g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_PARSE,

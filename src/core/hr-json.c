@@ -5,14 +5,32 @@
  * double-quoted strings is fooled by "/ *]]]* /" hiding the closers, so this scanner accepts
  * strict JSON only: whatever it accepts, json-glib tokenizes the same way, and the depth and
  * value count measured here are the ones json-glib will meet.  The scan is iterative.
+ *
+ * json-glib keeps an object's members in a GHashTable hashed with g_str_hash (djb2), which we
+ * cannot change: names written to share one hash make every insert compare with every earlier
+ * name (65 536 of them took 35 s), and a repeated name makes it search the member list.  So
+ * the scan also decodes every member name, and when an object closes it refuses a name given
+ * twice, more than MAX_SAME_HASH names with one g_str_hash value (never seen in real data: 32
+ * bits), and more members than the caller allows.
  */
 #include "hr-json.h"
+#include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
-#define MAX_STACK 256
+#define MAX_STACK     256
+/* Distinct names of one object with one g_str_hash value: 2 happens (one in 2^32 pairs), 9
+ * only on purpose. */
+#define MAX_SAME_HASH 8
+
+/* A member name of an object still open: where its decoded text is in Scan.names. */
+typedef struct
+{
+  guint hash;      /* g_str_hash, as json-glib computes it */
+  gsize offset;
+} Name;
 
 typedef struct
 {
@@ -20,6 +38,10 @@ typedef struct
   gsize length;
   gsize pos;
   GError **error;
+  guint max_members;
+  GArray *names;     /* Name, the members of every open object, innermost last */
+  GString *decoded;  /* their texts, each NUL-terminated */
+  GString *key;      /* the name being read, when a name is being read */
 } Scan;
 
 G_DEFINE_QUARK (hr-json-error-quark, hr_json_error)
@@ -75,7 +97,8 @@ read_hex4 (Scan    *s,
 /* \uXXXX after the backslash and the 'u': no NUL (json-glib would cut the string there) and
  * surrogates only in pairs (a lone one would decode to invalid UTF-8). */
 static gboolean
-read_unicode_escape (Scan *s)
+read_unicode_escape (Scan     *s,
+                     gunichar *out)
 {
   gsize start = s->pos - 2;
   guint unit, low;
@@ -90,6 +113,7 @@ read_unicode_escape (Scan *s)
     }
   if (unit >= 0xdc00 && unit <= 0xdfff)
     goto bad;
+  *out = unit;
   if (unit < 0xd800 || unit > 0xdbff)
     return TRUE;
   if (s->pos + 2 > s->length || s->text[s->pos] != '\\' || s->text[s->pos + 1] != 'u')
@@ -98,18 +122,26 @@ read_unicode_escape (Scan *s)
   if (!read_hex4 (s, &low))
     return FALSE;
   if (low >= 0xdc00 && low <= 0xdfff)
-    return TRUE;
+    {
+      *out = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+      return TRUE;
+    }
 bad:
   s->pos = start;
   return syntax_error (s);
 }
 
+/* A string; when s->key is set, its decoded text (as json-glib will hold it) goes there. */
 static gboolean
 read_string (Scan *s)
 {
+  static const char escapes[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
+
   s->pos++;   /* the opening quote */
   for (;;)
     {
+      const char *e;
+      gunichar u = 0;
       int c = peek (s);
 
       if (c < 0x20)   /* the end of the text, or a raw control character */
@@ -118,13 +150,28 @@ read_string (Scan *s)
       if (c == '"')
         return TRUE;
       if (c != '\\')
-        continue;
+        {
+          if (s->key != NULL)
+            g_string_append_c (s->key, (char) c);
+          continue;
+        }
       c = peek (s);
       if (c <= 0 || strchr ("\"\\/bfnrtu", c) == NULL)
         return syntax_error (s);
       s->pos++;
-      if (c == 'u' && !read_unicode_escape (s))
-        return FALSE;
+      if (c == 'u')
+        {
+          if (!read_unicode_escape (s, &u))
+            return FALSE;
+          if (s->key != NULL)
+            g_string_append_unichar (s->key, u);
+        }
+      else if (s->key != NULL)
+        {
+          for (e = escapes; e[0] != c; e += 2)
+            ;
+          g_string_append_c (s->key, e[1]);
+        }
     }
 }
 
@@ -197,6 +244,84 @@ read_scalar (Scan *s,
   return read_literal (s);
 }
 
+static gint
+name_cmp (gconstpointer a,
+          gconstpointer b,
+          gpointer      user_data)
+{
+  const Name *x = a, *y = b;
+  const char *texts = user_data;
+
+  if (x->hash != y->hash)
+    return x->hash < y->hash ? -1 : 1;
+  return strcmp (texts + x->offset, texts + y->offset);
+}
+
+/* A member name read (its text ends s->decoded): counts it against the object's cap. */
+static gboolean
+add_name (Scan  *s,
+          gsize  offset,
+          guint  first)
+{
+  Name name = { 0, offset };
+
+  g_string_append_c (s->decoded, '\0');
+  name.hash = g_str_hash (s->decoded->str + offset);
+  g_array_append_val (s->names, name);
+  if (s->names->len - first > s->max_members)
+    {
+      g_set_error (s->error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT,
+                   _("an object has more than %u members (byte %llu)"), s->max_members,
+                   (unsigned long long) s->pos);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The object whose names begin at @first (in s->names) and @text (in s->decoded) closes:
+ * no name twice, no flood of names sharing a hash.  Then its names are dropped. */
+static gboolean
+close_object (Scan  *s,
+              guint  first,
+              gsize  text)
+{
+  Name *names = &g_array_index (s->names, Name, first);
+  guint n = s->names->len - first;
+  guint same = 1;
+
+  if (n > 1)
+    g_qsort_with_data (names, (gint) n, sizeof (Name), name_cmp, s->decoded->str);
+  for (guint i = 1; i < n; i++)
+    {
+      const char *name = s->decoded->str + names[i].offset;
+
+      if (names[i].hash != names[i - 1].hash)
+        {
+          same = 1;
+          continue;
+        }
+      if (strcmp (name, s->decoded->str + names[i - 1].offset) == 0)
+        {
+          g_autofree char *shown = hr_text_sanitize (name, 40);
+
+          g_set_error (s->error, HR_JSON_ERROR, HR_JSON_ERROR_SYNTAX,
+                       _("the name “%s” is given twice in one object (byte %llu)"), shown,
+                       (unsigned long long) s->pos);
+          return FALSE;
+        }
+      if (++same > MAX_SAME_HASH)
+        {
+          g_set_error (s->error, HR_JSON_ERROR, HR_JSON_ERROR_LIMIT,
+                       _("the member names of an object were chosen to collide in a hash table "
+                         "(byte %llu)"), (unsigned long long) s->pos);
+          return FALSE;
+        }
+    }
+  g_array_set_size (s->names, first);
+  g_string_truncate (s->decoded, text);
+  return TRUE;
+}
+
 /* The whole grammar as a loop over an explicit stack of open containers ('{' or '['). */
 static gboolean
 scan_document (Scan  *s,
@@ -204,8 +329,11 @@ scan_document (Scan  *s,
                guint  max_values)
 {
   char stack[MAX_STACK];
+  guint first_name[MAX_STACK];   /* an open object's first name in s->names */
+  gsize first_text[MAX_STACK];   /* …and in s->decoded */
   guint depth = 0;
   guint values = 0;
+  gsize key;
   int c;
 
   max_depth = MIN (max_depth, MAX_STACK);
@@ -227,6 +355,8 @@ scan_document (Scan  *s,
                            _("nested deeper than %u levels"), max_depth);
               return FALSE;
             }
+          first_name[depth] = s->names->len;
+          first_text[depth] = s->decoded->len;
           stack[depth++] = (char) c;
           s->pos++;
           c = next_token (s);
@@ -258,13 +388,22 @@ after_value:
             return syntax_error (s);
           s->pos++;
           depth--;
+          if (stack[depth] == '{' && !close_object (s, first_name[depth], first_text[depth]))
+            return FALSE;
         }
       if (stack[depth - 1] == '[')
         continue;
 
 member_key:
-      if (next_token (s) != '"' || !read_string (s))
-        return s->error != NULL && *s->error != NULL ? FALSE : syntax_error (s);
+      if (next_token (s) != '"')
+        return syntax_error (s);
+      key = s->decoded->len;
+      s->key = s->decoded;
+      if (!read_string (s))
+        return FALSE;
+      s->key = NULL;
+      if (!add_name (s, key, first_name[depth - 1]))
+        return FALSE;
       if (next_token (s) != ':')
         return syntax_error (s);
       s->pos++;
@@ -272,22 +411,27 @@ member_key:
 }
 
 JsonParser *
-hr_json_parse (const char  *text,
-               gssize       length,
-               guint        max_depth,
-               guint        max_values,
-               GError     **error)
+hr_json_parse_limited (const char          *text,
+                       gssize               length,
+                       const HrJsonLimits  *limits,
+                       GError             **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (Name));
+  g_autoptr(GString) decoded = g_string_new (NULL);
   Scan s = { 0 };
 
   g_return_val_if_fail (text != NULL || length <= 0, NULL);
+  g_return_val_if_fail (limits != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   s.text = text != NULL ? text : "";
   s.length = length < 0 ? strlen (s.text) : (gsize) length;
   s.error = &local_error;
+  s.max_members = limits->max_members;
+  s.names = names;
+  s.decoded = decoded;
 
   if (!g_utf8_validate_len (s.text, s.length, NULL))
     {
@@ -299,7 +443,7 @@ hr_json_parse (const char  *text,
       g_set_error (error, HR_JSON_ERROR, HR_JSON_ERROR_SYNTAX, _("it is empty"));
       return NULL;
     }
-  if (!scan_document (&s, max_depth, max_values))
+  if (!scan_document (&s, limits->max_depth, limits->max_values))
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
@@ -312,6 +456,18 @@ hr_json_parse (const char  *text,
       return NULL;
     }
   return g_steal_pointer (&parser);
+}
+
+JsonParser *
+hr_json_parse (const char  *text,
+               gssize       length,
+               guint        max_depth,
+               guint        max_values,
+               GError     **error)
+{
+  HrJsonLimits limits = { max_depth, max_values, HR_JSON_DEFAULT_MEMBERS };
+
+  return hr_json_parse_limited (text, length, &limits, error);
 }
 
 gboolean

@@ -19,12 +19,28 @@ typedef enum
 /* A JSON value costs json-glib 60 to 300 bytes however few bytes it took in the text ("{}," is
  * three): the count of values, not the size of the text, is what bounds memory. */
 #define HR_JSON_DEFAULT_VALUES 200000
+/* Members of one object.  json-glib inserts them into a hash table (hr-json.c says why that
+ * matters); Headroom's own formats and real config.json files hold a few dozen. */
+#define HR_JSON_DEFAULT_MEMBERS 1024
+
+typedef struct
+{
+  guint max_depth;     /* levels of nesting */
+  guint max_values;    /* values in the whole document */
+  guint max_members;   /* members of any one object */
+} HrJsonLimits;
 
 /* Checks @text (@length bytes, or NUL-terminated when negative) is strict RFC 8259 JSON —
- * UTF-8, no comments, no NUL or lone surrogate in a string — nested at most @max_depth levels
- * and holding at most @max_values values, and only then hands it to json-glib.  json-glib
- * parses recursively and skips comments, so a depth counted any other way can be fooled into a
- * stack overflow.  The message of @error is a short reason without a file name. */
+ * UTF-8, no comments, no NUL or lone surrogate in a string, no object naming a member twice —
+ * within @limits, with no object whose member names were chosen to collide in json-glib's
+ * hash table, and only then hands it to json-glib.  json-glib parses recursively and skips
+ * comments, so a depth counted any other way can be fooled into a stack overflow.  The message
+ * of @error is a short reason without a file name. */
+JsonParser *hr_json_parse_limited (const char          *text,
+                                   gssize               length,
+                                   const HrJsonLimits  *limits,
+                                   GError             **error);
+/* The same with at most HR_JSON_DEFAULT_MEMBERS members an object. */
 JsonParser *hr_json_parse (const char  *text,
                            gssize       length,
                            guint        max_depth,

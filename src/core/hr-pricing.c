@@ -20,6 +20,8 @@
 /* A feed needs three levels, and about ten values an offer (hr-json.c says why both matter). */
 #define MAX_DEPTH          32
 #define MAX_VALUES         (HR_PRICING_MAX_OFFERS * 20)
+/* An offer has about ten members, the document five: room for fields a later feed adds. */
+#define MAX_MEMBERS        256
 #define MAX_TEXT_CHARS     200
 #define MAX_URL_BYTES      2048
 #define MAX_GPU_ID_BYTES   64
@@ -28,6 +30,8 @@
 #define MIN_USD_PER_HOUR   0.0001
 
 G_DEFINE_QUARK (hr-pricing-error-quark, hr_pricing_error)
+
+static const HrJsonLimits feed_limits = { MAX_DEPTH, MAX_VALUES, MAX_MEMBERS };
 
 /* json-glib quotes the offending token in its messages, and a token can be a megabyte long or
  * hold a newline: keep one short line. */
@@ -305,7 +309,7 @@ parse_root (const char   *json,
   g_autoptr(GError) local_error = NULL;
   JsonNode *node;
 
-  *parser_out = hr_json_parse (json, length, MAX_DEPTH, MAX_VALUES, &local_error);
+  *parser_out = hr_json_parse_limited (json, length, &feed_limits, &local_error);
   if (*parser_out == NULL)
     {
       g_autofree char *reason = one_line (local_error->message);

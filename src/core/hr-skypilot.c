@@ -8,6 +8,7 @@
  */
 #include "hr-skypilot.h"
 #include "hr-bundled.h"
+#include "hr-hash.h"
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
@@ -526,8 +527,8 @@ hr_skypilot_parser_new (const char      *cloud,
   p->cloud = g_new0 (HrSkypilotCloud, 1);
   p->cloud->cloud = g_strdup (cloud);
   p->cloud->offers = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_offer_free);
-  p->cloud->unmapped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  p->by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->cloud->unmapped = hr_name_table_new (g_free, NULL);
+  p->by_key = hr_name_table_new (g_free, NULL);
   p->field = g_string_new (NULL);
   p->row = g_ptr_array_new_with_free_func (g_free);
   return p;
@@ -691,7 +692,7 @@ hr_skypilot_select (GPtrArray              *cloud_list,
                     const HrSkypilotChoice *choice,
                     const char             *source)
 {
-  g_autoptr(GHashTable) best = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) best = hr_name_table_new (g_free, NULL);
   const char *prefix = choice && choice->region_prefix ? choice->region_prefix : "";
   gboolean spot = choice != NULL && choice->spot;
   HrPricing *pricing = hr_pricing_new ();

@@ -6,6 +6,7 @@
 #include "hr-about.h"
 
 #include "hr-cloud-state.h"
+#include "hr-hash.h"
 #include "hr-skypilot.h"
 
 #include <glib/gi18n-lib.h>
@@ -37,7 +38,7 @@ static GStrv
 price_providers (const HrPricing *pricing)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) seen = hr_name_table_new (NULL, NULL);
 
   for (guint i = 0; pricing != NULL && pricing->offers != NULL && i < pricing->offers->len; i++)
     {

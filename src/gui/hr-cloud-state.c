@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-hash.h"
 #include "hr-scenario-state.h"
 #include "hr-scenario-text.h"
 #include "hr-units.h"
@@ -303,7 +304,7 @@ hr_cloud_state_compute (const HrScenario *scenario,
 
   if (scenario != NULL && scenario->model != NULL && catalog != NULL)
     {
-      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr(GHashTable) seen = hr_name_table_new (g_free, NULL);
 
       st->title = g_strdup (scenario->model->name ? scenario->model->name : scenario->model->id);
       st->subtitle = hr_scenario_summary (scenario);

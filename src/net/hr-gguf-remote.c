@@ -153,6 +153,7 @@ split_urls (const char  *url,
 static HrGguf *
 merge_parts (GPtrArray      *prefixes,
              const guint64  *sizes,
+             gint64          deadline,
              GError        **error)
 {
   guint n = prefixes->len;
@@ -166,7 +167,7 @@ merge_parts (GPtrArray      *prefixes,
       gboolean need_more = FALSE;
       gsize needed = 0;
 
-      parts[i] = hr_gguf_parse (data, len, &need_more, &needed, error);
+      parts[i] = hr_gguf_parse_until (data, len, deadline, &need_more, &needed, error);
       if (parts[i] == NULL)
         {
           if (need_more && error && *error == NULL)
@@ -190,7 +191,7 @@ merge_thread (GTask        *task,
 {
   Load *load = task_data;
   GError *error = NULL;
-  HrGguf *gguf = merge_parts (load->prefixes, load->part_sizes, &error);
+  HrGguf *gguf = merge_parts (load->prefixes, load->part_sizes, load->budget.deadline, &error);
 
   if (gguf == NULL)
     g_task_return_error (task, error);
@@ -354,31 +355,95 @@ truncated_error (Load *load)
                         "or not a complete GGUF"), load->cur_name, load->buf->len);
 }
 
+/* What hr_gguf_parse_until() made of the prefix read so far. */
+typedef struct
+{
+  HrGguf *gguf;
+  gboolean need_more;
+  gsize needed;
+} Parsed;
+
+static void
+parsed_free (Parsed *parsed)
+{
+  g_clear_pointer (&parsed->gguf, hr_gguf_free);
+  g_free (parsed);
+}
+
+/* The parse runs in a worker, within the load's deadline: a header of a million names takes
+ * seconds, which the main loop (the window) must not wait for, and which the deadline of the
+ * transfer bounds as it bounds the transfer. */
+static void
+parse_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Load *load = task_data;
+  Parsed *parsed = g_new0 (Parsed, 1);
+  GError *error = NULL;
+
+  parsed->gguf = hr_gguf_parse_until (load->buf->data, load->buf->len, load->budget.deadline,
+                                      &parsed->need_more, &parsed->needed, &error);
+  if (error != NULL)
+    {
+      parsed_free (parsed);
+      g_task_return_error (task, error);
+    }
+  else
+    g_task_return_pointer (task, parsed, (GDestroyNotify) parsed_free);
+}
+
+static void range_parsed_cb (GObject      *source,
+                             GAsyncResult *result,
+                             gpointer      user_data);
+
 static void
 range_read (GTask *task)
 {
   Load *load = g_task_get_task_data (task);
+  GTask *parse;
+
+  update_stats (load);
+  /* Nothing touches load->buf until range_parsed_cb runs. */
+  parse = g_task_new (NULL, g_task_get_cancellable (task), range_parsed_cb, task);
+  g_task_set_source_tag (parse, parse_thread);
+  g_task_set_task_data (parse, load, NULL);
+  g_task_run_in_thread (parse, parse_thread);
+  g_object_unref (parse);
+}
+
+/* Takes the chain's reference to the load's task, @user_data. */
+static void
+range_parsed_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GTask *task = user_data;
+  Load *load = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  HrGguf *gguf;
-  gboolean need_more = FALSE;
-  gsize needed = 0;
+  Parsed *parsed = g_task_propagate_pointer (G_TASK (result), &error);
+  gsize needed;
   gsize next;
   guint64 budget;
 
-  update_stats (load);
-
-  gguf = hr_gguf_parse (load->buf->data, load->buf->len, &need_more, &needed, &error);
-  if (gguf != NULL)
+  if (parsed == NULL)
     {
-      part_done (task, gguf);
-      return;
-    }
-  if (error != NULL)
-    {
-      g_prefix_error (&error, "%s: ", load->cur_name);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_prefix_error (&error, "%s: ", load->cur_name);
       fail (task, g_steal_pointer (&error));
       return;
     }
+  if (parsed->gguf != NULL)
+    {
+      HrGguf *gguf = g_steal_pointer (&parsed->gguf);
+
+      parsed_free (parsed);
+      part_done (task, gguf);
+      return;
+    }
+  needed = parsed->needed;
+  parsed_free (parsed);
 
   /* The file ended (a whole answer read to its end, or the size the server gave reached)
    * with the header still going on. */

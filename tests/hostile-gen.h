@@ -1,0 +1,114 @@
+/* hostile-gen.h — hostile inputs made on the fly by the tests (none is committed: they are MBs)
+ *
+ * Names that collide under g_str_hash: it is djb2 (h = h × 33 + c, from 5381), and the
+ * two-character blocks "Az", "BY" and "C8" add the same 65 × 33 + 122 = 66 × 33 + 89 = 67 × 33 +
+ * 56 = 2267 to 33² times the hash before them, so every string of k such blocks (3^k of them)
+ * has one and the same hash, whatever prefix they follow.  GHashTable then probes through every
+ * earlier name on each insert, json-glib's object members too: n names cost n²/2 string
+ * comparisons.
+ */
+#pragma once
+
+#include <glib.h>
+#include <string.h>
+
+#include "gguf-writer.h"
+
+/* Appends the @i-th name of @blocks colliding blocks. */
+static inline void
+hostile_colliding_name (GString *out,
+                        guint    i,
+                        guint    blocks)
+{
+  static const char *const block[] = { "Az", "BY", "C8" };
+
+  for (guint b = 0; b < blocks; b++, i /= 3)
+    g_string_append (out, block[i % 3]);
+}
+
+/* A tiny Llama's metadata, then @n F32 tensors of one element named "blk.<colliding>", each
+ * at its aligned offset: a well-formed GGUF whose only trick is the names (65 536 of them make
+ * about 4 MB).  @ordinary: plain names "t<i>" instead, the same count, for comparison. */
+static inline GBytes *
+hostile_gguf_colliding (guint    n,
+                        gboolean ordinary)
+{
+  g_autoptr(GgufWriter) w = gguf_writer_new ();
+  g_autoptr(GString) name = g_string_new (NULL);
+
+  gguf_kv_str (w, "general.architecture", "llama");
+  gguf_kv_u32 (w, "llama.block_count", 1);
+  gguf_kv_u32 (w, "llama.context_length", 4096);
+  gguf_kv_u32 (w, "llama.embedding_length", 256);
+  gguf_kv_u32 (w, "llama.feed_forward_length", 512);
+  gguf_kv_u32 (w, "llama.attention.head_count", 4);
+  gguf_kv_u32 (w, "llama.attention.head_count_kv", 2);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_assign (name, "blk.");
+      if (ordinary)
+        g_string_append_printf (name, "t%u", i);
+      else
+        hostile_colliding_name (name, i, 11);
+      gguf_tensor (w, name->str, GGML_F32, 8, 1);
+    }
+  return gguf_writer_finish (w, 0);
+}
+
+/* A config.json whose root holds @n extra members with colliding names after a real
+ * architecture (65 536 make about 1.8 MB). */
+static inline char *
+hostile_config_colliding (guint n)
+{
+  GString *out = g_string_new ("{\"architectures\": [\"LlamaForCausalLM\"], \"model_type\": \"llama\", "
+                               "\"hidden_size\": 4096, \"intermediate_size\": 14336, "
+                               "\"num_hidden_layers\": 32, \"num_attention_heads\": 32, "
+                               "\"num_key_value_heads\": 8, \"vocab_size\": 128256, "
+                               "\"max_position_embeddings\": 131072, \"torch_dtype\": \"bfloat16\"");
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append (out, ",\n\"");
+      hostile_colliding_name (out, i, 11);
+      g_string_append (out, "\": 0");
+    }
+  g_string_append (out, "}\n");
+  return g_string_free (out, FALSE);
+}
+
+/* A schema-1 pricing feed with one good offer, whose root also holds @n colliding members
+ * (150 000 make about 4 MB, the feed's limit). */
+static inline char *
+hostile_feed_colliding (guint n)
+{
+  GString *out = g_string_new ("{\"schema\": 1, \"updated\": \"2026-11-05\", \"currency\": \"USD\", "
+                               "\"offers\": [{\"provider\": \"RunPod\", \"gpu_id\": \"a100-80gb-sxm\", "
+                               "\"gpu\": \"A100 80GB SXM\", \"count\": 1, \"vram_gb\": 80, "
+                               "\"usd_per_hour\": 1.19, \"billing\": \"per-second\", "
+                               "\"url\": \"https://www.runpod.io/pricing\"}]");
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append (out, ",\"");
+      hostile_colliding_name (out, i, 11);
+      g_string_append (out, "\":0");
+    }
+  g_string_append (out, "}\n");
+  return g_string_free (out, FALSE);
+}
+
+/* A SkyPilot vms.csv (catalogs/v7 columns) of @n H100 rows whose instance types collide, all in
+ * one region, so every row is an offer of its own (50 000 make about 2.2 MB). */
+static inline char *
+hostile_skypilot_colliding (guint n)
+{
+  GString *out = g_string_new ("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,"
+                               "GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      hostile_colliding_name (out, i, 11);
+      g_string_append (out, ",H100,1.0,8.0,64.0,,2.5,1.2,us-east-1,use1-az1\n");
+    }
+  return g_string_free (out, FALSE);
+}
