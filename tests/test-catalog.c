@@ -236,6 +236,54 @@ test_special_attention (void)
   g_assert_cmpfloat (g->count * g->state_bytes, ==, 77266944.0);
 }
 
+/* Every catalog GPU of NVIDIA, AMD (Radeon, Instinct), Intel Arc and Apple names its
+ * generation; an Apple chip's is the M generation of its name; a generation's id reads back. */
+static void
+test_bundled_generations (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+  static const struct { const char *id; HrGpuGeneration gen; } known[] = {
+    { "rtx-4090-24gb", HR_GEN_ADA }, { "rtx-3090-24gb", HR_GEN_AMPERE },
+    { "rtx-5090-32gb", HR_GEN_BLACKWELL }, { "dgx-spark-128gb", HR_GEN_BLACKWELL },
+    { "h100-80gb-sxm", HR_GEN_HOPPER }, { "t4-16gb", HR_GEN_TURING }, { "v100-32gb-sxm", HR_GEN_VOLTA },
+    { "rx-7900-xtx-24gb", HR_GEN_RDNA3 }, { "rx-9070-xt-16gb", HR_GEN_RDNA4 },
+    { "ryzen-ai-max-395-128gb", HR_GEN_RDNA3_5 }, { "mi300x-192gb", HR_GEN_CDNA3 },
+    { "arc-pro-b60-24gb", HR_GEN_XE2 }, { "m3-ultra-512gb", HR_GEN_APPLE_M3 },
+    { "ascend-910b-64gb", HR_GEN_UNKNOWN },
+  };
+
+  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+    {
+      const HrGpu *gpu = hr_catalog_get_gpu (catalog, i);
+      const HrGpuGenerationInfo *info = hr_gpu_generation_info (gpu->generation);
+      HrGpuGeneration back = HR_GEN_UNKNOWN;
+
+      g_test_message ("gpu %s", gpu->id);
+      if (g_strcmp0 (gpu->vendor, "NVIDIA") == 0 || g_strcmp0 (gpu->vendor, "Apple") == 0 ||
+          (g_strcmp0 (gpu->vendor, "AMD") == 0) || strstr (gpu->name, "Arc") != NULL)
+        g_assert_nonnull (info);
+      if (info == NULL)
+        continue;
+      g_assert_true (hr_gpu_generation_from_string (info->id, &back));
+      g_assert_cmpint (back, ==, gpu->generation);
+      g_assert_true (g_str_has_prefix (info->source, "https://"));
+      if (info->apple > 0)
+        {
+          g_autofree char *m = g_strdup_printf ("M%d", info->apple);
+          g_assert_nonnull (strstr (gpu->name, m));
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    g_assert_cmpint (hr_catalog_find_gpu (catalog, known[i].id)->generation, ==, known[i].gen);
+  /* matrix units as the architectures have them */
+  g_assert_false (hr_gpu_generation_info (HR_GEN_PASCAL)->matrix_units);
+  g_assert_false (hr_gpu_generation_info (HR_GEN_GFX906)->matrix_units);
+  g_assert_false (hr_gpu_generation_info (HR_GEN_RDNA2)->matrix_units);
+  g_assert_true (hr_gpu_generation_info (HR_GEN_RDNA3)->matrix_units);
+  g_assert_null (hr_gpu_generation_info (HR_GEN_UNKNOWN));
+  g_assert_null (hr_gpu_generation_info (HR_N_GENERATIONS));
+}
+
 static void
 test_bundled_gpus (void)
 {
@@ -717,6 +765,8 @@ test_gpu_spec_bad (void)
     { "memory_gib", "memory_gib" },
     { "memory_gib=24,unified_share=0.8", "unified_share" },
     { "memory_gib=99999999", "memory_gib" },
+    { "memory_gib=24,generation=kepler", "generation" },
+    { "memory_gib=24,generation=", "generation" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -794,6 +844,7 @@ main (int   argc,
   g_test_add_func ("/catalog/bundled/glm-seed-figures", test_glm_seed_figures);
   g_test_add_func ("/catalog/bundled/special-attention", test_special_attention);
   g_test_add_func ("/catalog/bundled/gpus", test_bundled_gpus);
+  g_test_add_func ("/catalog/bundled/generations", test_bundled_generations);
   g_test_add_func ("/catalog/bundled/quants", test_bundled_quants);
   g_test_add_func ("/catalog/suggestions", test_suggestions);
   g_test_add_func ("/catalog/add-replace-remove", test_add_replace_remove);

@@ -304,6 +304,59 @@ test_gpu_custom (void)
   o = parse_object (r.out, parser);
   g_assert_cmpfloat (json_object_get_double_member (o, "physical_gib"), ==, 24.0);
   g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "fits");
+  g_assert_true (json_object_get_null_member (o, "gpu_generation"));
+  hr_test_run_clear (&r);
+}
+
+/* A GPU's generation: list gpus --json and estimate --json show the catalog's, --gpu-custom
+ * takes one (any case), and an unknown one is a bad argument naming the known ones. */
+static void
+test_gpu_generation (void)
+{
+  HrTestRun r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) parser2 = json_parser_new ();
+  JsonArray *gpus;
+  JsonObject *o;
+  gboolean found = FALSE;
+
+  run_cli (&r, NULL, "list", "gpus", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  gpus = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < json_array_get_length (gpus); i++)
+    {
+      JsonObject *g = json_array_get_object_element (gpus, i);
+      if (g_strcmp0 (json_object_get_string_member (g, "id"), "rtx-4090-24gb") == 0)
+        {
+          g_assert_cmpstr (json_object_get_string_member (g, "generation"), ==, "ada");
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+  hr_test_run_clear (&r);
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out, parser2);
+  g_assert_cmpstr (json_object_get_string_member (o, "gpu_generation"), ==, "ada");
+  hr_test_run_clear (&r);
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--backend", "cuda", "--gpu-custom",
+           "memory_gib=16,bandwidth_gbs=732,fp16_tflops=40,generation=Pascal", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  {
+    g_autoptr(JsonParser) p1 = json_parser_new ();
+    o = parse_object (r.out, p1);
+    g_assert_cmpstr (json_object_get_string_member (o, "gpu_generation"), ==, "pascal");
+  }
+  hr_test_run_clear (&r);
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--gpu-custom",
+           "memory_gib=16,generation=kepler", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "kepler"));
+  g_assert_nonnull (strstr (r.err, "pascal"));
   hr_test_run_clear (&r);
 }
 
@@ -877,6 +930,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/estimate-german-locale", test_estimate_german_locale);
   g_test_add_func ("/cli/compare-all-csv", test_compare_all_csv);
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/cli/gpu-generation", test_gpu_generation);
   g_test_add_func ("/cli/gpu-custom", test_gpu_custom);
   g_test_add_func ("/cli/engine-version", test_engine_version);
   g_test_add_func ("/cli/depth", test_depth);

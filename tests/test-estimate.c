@@ -170,6 +170,8 @@ test_metal_prefill_per_generation (void)
   g_assert_cmpint (g->gpu_cores, ==, 10);
   hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
   g_assert_true (hr_estimate_compute (&s, NULL, &m4, NULL));
+  /* without a generation (a device of the user's), the chip's name tells it */
+  g->generation = HR_GEN_UNKNOWN;
   g_free (g->name);
   g->name = g_strdup ("Apple M1 (10-core GPU)");
   g_assert_true (hr_estimate_compute (&s, NULL, &m1, NULL));
@@ -179,6 +181,39 @@ test_metal_prefill_per_generation (void)
   g_assert_cmpfloat (fabs (m4.prefill_tps / m1.prefill_tps / (1.193 / 0.876) - 1), <, 0.02);
   g_assert_cmpfloat (m4.prefill_tps, >, m3.prefill_tps);
   g_assert_cmpfloat (m3.prefill_tps, >, m1.prefill_tps);
+  hr_gpu_free (g);
+}
+
+/* The generation decides what the datasheet's FP16 figure means.  A GeForce card's tensor cores
+ * run FP16-accumulate GEMMs at twice the FP32-accumulate figure the catalog gives; a Pascal card
+ * has no tensor cores, so its figure is all there is: the same card as Pascal prefills at half
+ * the tensor rate.  An Apple chip's per-core rate follows its catalog generation, not only its
+ * name. */
+static void
+test_generation_mechanisms (void)
+{
+  HrGpu *g = hr_gpu_copy (hr_catalog_find_gpu (catalog, "rtx-3090-24gb"));
+  HrScenario s;
+  HrEstimate ampere, pascal, named, m1;
+
+  g_assert_cmpint (g->generation, ==, HR_GEN_AMPERE);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_assert_true (hr_estimate_compute (&s, NULL, &ampere, NULL));
+  g->generation = HR_GEN_PASCAL;
+  g_assert_true (hr_estimate_compute (&s, NULL, &pascal, NULL));
+  g_assert_cmpfloat (ampere.prefill_basis.figures[2], ==, 2 * pascal.prefill_basis.figures[2]);
+  g_assert_cmpfloat (pascal.prefill_tps, <, ampere.prefill_tps);
+  hr_gpu_free (g);
+
+  g = hr_gpu_copy (hr_catalog_find_gpu (catalog, "m4-32gb"));
+  g_assert_cmpint (g->generation, ==, HR_GEN_APPLE_M4);
+  g_free (g->name);
+  g->name = g_strdup ("My Mac");
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_assert_true (hr_estimate_compute (&s, NULL, &named, NULL));
+  g->generation = HR_GEN_APPLE_M1;
+  g_assert_true (hr_estimate_compute (&s, NULL, &m1, NULL));
+  g_assert_cmpfloat (fabs (named.prefill_tps / m1.prefill_tps / (1.193 / 0.876) - 1), <, 0.02);
   hr_gpu_free (g);
 }
 
@@ -812,6 +847,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/llama/host-buffers", test_llama_host_buffers);
   g_test_add_func ("/estimate/metal/prefill-per-generation", test_metal_prefill_per_generation);
   g_test_add_func ("/estimate/prefill/capped-at-peak", test_prefill_capped_at_peak);
+  g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/prefill/ubatch-one-moe", test_ubatch_one_reads_active_experts);
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);

@@ -159,6 +159,8 @@ list_gpu_json (HrJsonWriter *w, const HrCatalog *catalog, guint i)
   hr_json_member_number (w, "tdp_w", g->tdp_w, 0);
   hr_json_member_number (w, "price_usd", g->price_usd, 0);
   hr_json_member_string (w, "backend", hr_backend_to_string (g->backend));
+  hr_json_member_string (w, "generation", hr_gpu_generation_info (g->generation) != NULL
+                                          ? hr_gpu_generation_info (g->generation)->id : NULL);
   hr_json_end_object (w);
 }
 

@@ -106,12 +106,17 @@ hr_calibration_sysram_gbs (const HrGpu *gpu)
     }
 }
 
-/* The generation of an Apple chip from its name ("Apple M4 Pro", "Mac Studio M3 Ultra"): the
- * digit after a word-initial "M"; 0 when there is none. */
+/* The generation of an Apple chip: the catalog's (or the user's) generation, else read from
+ * its name ("Apple M4 Pro", "Mac Studio M3 Ultra"): the digit after a word-initial "M"; 0
+ * when there is none. */
 static int
 apple_generation (const HrGpu *gpu)
 {
+  const HrGpuGenerationInfo *info = hr_gpu_generation_info (gpu->generation);
   const char *name = gpu->name != NULL ? gpu->name : "";
+
+  if (info != NULL && info->apple > 0)
+    return info->apple;
 
   for (const char *p = name; *p != '\0'; p++)
     if (*p == 'M' && (p == name || p[-1] == ' ') && g_ascii_isdigit (p[1]) && !g_ascii_isdigit (p[2]))
@@ -139,9 +144,12 @@ hr_calibration_tensor_flops (const HrGpu *gpu)
     {
       /* GeForce halves FP16 with FP32 accumulate (the catalog's figure) but not FP16 / INT8
        * accumulation, which llama.cpp's cuBLAS F16 GEMMs and MMQ kernels use
-       * (reference/gpu_specs.md §2). */
+       * (reference/gpu_specs.md §2).  That is a property of the tensor cores: a generation
+       * without them (Pascal) has only its vector rate, the figure given. */
+      const HrGpuGenerationInfo *gen = hr_gpu_generation_info (gpu->generation);
       gboolean geforce = gpu->form == HR_FORM_CONSUMER && gpu->vendor != NULL &&
-                         g_ascii_strcasecmp (gpu->vendor, "NVIDIA") == 0;
+                         g_ascii_strcasecmp (gpu->vendor, "NVIDIA") == 0 &&
+                         (gen == NULL || gen->matrix_units);
       return gpu->fp16_tflops * 1e12 * (geforce ? 2.0 : 1.0);
     }
   if (gpu->backend == HR_BACKEND_METAL && gpu->gpu_cores > 0)

@@ -394,6 +394,25 @@ static const HrField gpu_sources[] = {
   { "source", HR_FIELD_STRING, GPU (source), FALSE, 0, MAX_SOURCE_CHARS },
 };
 
+/* "generation": one of hr_gpu_generation_ids (); absent or null when not known. */
+static gboolean
+parse_generation (const HrEntry  *entry,
+                  HrGpu          *gpu,
+                  GError        **error)
+{
+  g_autofree char *generation = NULL;
+
+  if (!hr_entry_read_string (entry, "generation", FALSE, 32, &generation, error))
+    return FALSE;
+  if (generation != NULL && !hr_gpu_generation_from_string (generation, &gpu->generation))
+    {
+      hr_entry_error (error, entry, "generation", _("“%s” is not one of %s"), generation,
+                      hr_gpu_generation_ids ());
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gpointer
 parse_gpu (GArray          *types,
            const HrEntry   *entry,
@@ -429,6 +448,7 @@ parse_gpu (GArray          *types,
       ok = FALSE;
     }
   ok = ok && hr_entry_read_fields (entry, gpu_sources, G_N_ELEMENTS (gpu_sources), gpu, error);
+  ok = ok && parse_generation (entry, gpu, error);
 
   if (!ok)
     return NULL;

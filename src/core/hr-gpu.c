@@ -25,6 +25,45 @@
 
 static const char * const form_names[] = { "consumer", "workstation", "datacenter", "unified" };
 
+#define NV_CC "https://developer.nvidia.com/cuda-gpus (compute capability per product)"
+#define AMD_ARCH "https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html"
+#define LLVM_AMDGPU "https://llvm.org/docs/AMDGPUUsage.html#processors"
+#define APPLE_SPECS "https://support.apple.com/en-us/docs/mac (each model's Tech Specs name its chip)"
+
+/* Matrix units: NVIDIA tensor cores from Volta on (none on Pascal; llama.cpp's MMA kernels need
+ * Turing); AMD MFMA on CDNA and gfx906's successors only (gfx906 has none), WMMA from RDNA3 on
+ * (RDNA2 has none); Intel XMX on Xe-HPG and Xe2 (none on the Xe-LPG iGPUs).  Sources: NVIDIA's
+ * architecture whitepapers (Pascal GP100, Volta GV100), AMD's ISA guides (Vega 20, CDNA, RDNA3),
+ * Intel's Xe-HPG / Xe2 architecture briefs. */
+static const HrGpuGenerationInfo generations[HR_N_GENERATIONS] = {
+  [HR_GEN_PASCAL] = { "pascal", "Pascal", FALSE, 0, NV_CC },
+  [HR_GEN_VOLTA] = { "volta", "Volta", TRUE, 0, NV_CC },
+  [HR_GEN_TURING] = { "turing", "Turing", TRUE, 0, NV_CC },
+  [HR_GEN_AMPERE] = { "ampere", "Ampere", TRUE, 0, NV_CC },
+  [HR_GEN_ADA] = { "ada", "Ada Lovelace", TRUE, 0, NV_CC },
+  [HR_GEN_HOPPER] = { "hopper", "Hopper", TRUE, 0, NV_CC },
+  [HR_GEN_BLACKWELL] = { "blackwell", "Blackwell", TRUE, 0, NV_CC },
+  [HR_GEN_GFX906] = { "gfx906", "GCN 5 (Vega 20, gfx906)", FALSE, 0, LLVM_AMDGPU },
+  [HR_GEN_CDNA1] = { "cdna1", "CDNA (gfx908)", TRUE, 0, AMD_ARCH },
+  [HR_GEN_CDNA2] = { "cdna2", "CDNA 2 (gfx90a)", TRUE, 0, AMD_ARCH },
+  [HR_GEN_CDNA3] = { "cdna3", "CDNA 3 (gfx942)", TRUE, 0, AMD_ARCH },
+  [HR_GEN_CDNA4] = { "cdna4", "CDNA 4 (gfx950)", TRUE, 0, AMD_ARCH },
+  [HR_GEN_RDNA2] = { "rdna2", "RDNA 2 (gfx103x)", FALSE, 0, AMD_ARCH },
+  [HR_GEN_RDNA3] = { "rdna3", "RDNA 3 (gfx110x)", TRUE, 0, AMD_ARCH },
+  [HR_GEN_RDNA3_5] = { "rdna3.5", "RDNA 3.5 (gfx115x)", TRUE, 0, LLVM_AMDGPU },
+  [HR_GEN_RDNA4] = { "rdna4", "RDNA 4 (gfx120x)", TRUE, 0, AMD_ARCH },
+  [HR_GEN_XE_LPG] = { "xe-lpg", "Xe-LPG", FALSE, 0,
+                      "https://www.intel.com/content/www/us/en/products/docs/processors/core-ultra/core-ultra-series-1-product-brief.html" },
+  [HR_GEN_XE_HPG] = { "xe-hpg", "Xe-HPG (Alchemist)", TRUE, 0,
+                      "https://www.intel.com/content/www/us/en/products/docs/discrete-gpus/arc/desktop/a-series/overview.html" },
+  [HR_GEN_XE2] = { "xe2", "Xe2 (Battlemage)", TRUE, 0,
+                   "https://www.intel.com/content/www/us/en/products/docs/discrete-gpus/arc/workstations/b-series/overview.html" },
+  [HR_GEN_APPLE_M1] = { "apple-m1", "Apple M1", FALSE, 1, APPLE_SPECS },
+  [HR_GEN_APPLE_M2] = { "apple-m2", "Apple M2", FALSE, 2, APPLE_SPECS },
+  [HR_GEN_APPLE_M3] = { "apple-m3", "Apple M3", FALSE, 3, APPLE_SPECS },
+  [HR_GEN_APPLE_M4] = { "apple-m4", "Apple M4", FALSE, 4, APPLE_SPECS },
+};
+
 static const char * const backend_names[] = {
   "cuda", "rocm", "metal", "vulkan", "sycl", "cpu", "cann", "musa", "other",
 };
@@ -54,12 +93,13 @@ typedef enum
   KEY_PRICE_USD,
   KEY_TDP_W,
   KEY_BACKEND,
+  KEY_GENERATION,
   N_KEYS
 } SpecKey;
 
 static const char *spec_keys[] = {
   "memory_gib", "bandwidth_gbs", "fp16_tflops", "fp8_tflops", "unified", "unified_share",
-  "name", "price_usd", "tdp_w", "backend",
+  "name", "price_usd", "tdp_w", "backend", "generation",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (spec_keys) == N_KEYS);
@@ -258,7 +298,7 @@ split_field (char         *field,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("--gpu-custom: unknown key “%s” (known: memory_gib, bandwidth_gbs, "
                      "fp16_tflops, fp8_tflops, unified, unified_share, name, price_usd, "
-                     "tdp_w, backend)"), key);
+                     "tdp_w, backend, generation)"), key);
       return -1;
     }
   if (seen[k])
@@ -305,6 +345,7 @@ number_field (HrGpu     *gpu,
     case KEY_UNIFIED:
     case KEY_NAME:
     case KEY_BACKEND:
+    case KEY_GENERATION:
     case N_KEYS:
     default:
       return NULL;
@@ -346,6 +387,15 @@ apply_field (HrGpu       *gpu,
           return FALSE;
         }
       return TRUE;
+    case KEY_GENERATION:
+      if (!hr_gpu_generation_from_string (value, &gpu->generation))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("--gpu-custom: generation “%s” is not one of %s"), value,
+                       hr_gpu_generation_ids ());
+          return FALSE;
+        }
+      return TRUE;
     default:
       g_assert_not_reached ();
     }
@@ -381,6 +431,45 @@ finish_spec (HrGpu            *gpu,
   if (gpu->name == NULL)
     gpu->name = hr_gpu_spec_name (gpu);
   return TRUE;
+}
+
+const HrGpuGenerationInfo *
+hr_gpu_generation_info (HrGpuGeneration generation)
+{
+  if (generation <= HR_GEN_UNKNOWN || generation >= HR_N_GENERATIONS)
+    return NULL;
+  return &generations[generation];
+}
+
+gboolean
+hr_gpu_generation_from_string (const char      *str,
+                               HrGpuGeneration *generation)
+{
+  if (str == NULL)
+    return FALSE;
+  for (int g = HR_GEN_UNKNOWN + 1; g < HR_N_GENERATIONS; g++)
+    if (g_ascii_strcasecmp (str, generations[g].id) == 0)
+      {
+        *generation = (HrGpuGeneration) g;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+hr_gpu_generation_ids (void)
+{
+  static gsize ids;
+
+  if (g_once_init_enter (&ids))
+    {
+      GString *s = g_string_new (NULL);
+
+      for (int g = HR_GEN_UNKNOWN + 1; g < HR_N_GENERATIONS; g++)
+        g_string_append_printf (s, "%s%s", s->len ? ", " : "", generations[g].id);
+      g_once_init_leave (&ids, (gsize) g_string_free (s, FALSE));
+    }
+  return (const char *) ids;
 }
 
 char *

@@ -27,6 +27,49 @@ typedef enum
   HR_N_BACKENDS
 } HrBackend;
 
+/* The device's architecture generation: which kernels llama.cpp and the vendor libraries run
+ * on it (tensor cores / WMMA / MFMA / XMX, integer dot products), beyond its datasheet.  A
+ * closed set; hr_gpu_generation_info() describes each and names the public source that lists
+ * which products belong to it. */
+typedef enum
+{
+  HR_GEN_UNKNOWN,
+  HR_GEN_PASCAL,
+  HR_GEN_VOLTA,
+  HR_GEN_TURING,
+  HR_GEN_AMPERE,
+  HR_GEN_ADA,
+  HR_GEN_HOPPER,
+  HR_GEN_BLACKWELL,
+  HR_GEN_GFX906,       /* GCN 5 Vega 20: Instinct MI50/MI60, Radeon VII */
+  HR_GEN_CDNA1,
+  HR_GEN_CDNA2,
+  HR_GEN_CDNA3,
+  HR_GEN_CDNA4,
+  HR_GEN_RDNA2,
+  HR_GEN_RDNA3,
+  HR_GEN_RDNA3_5,
+  HR_GEN_RDNA4,
+  HR_GEN_XE_LPG,
+  HR_GEN_XE_HPG,
+  HR_GEN_XE2,
+  HR_GEN_APPLE_M1,
+  HR_GEN_APPLE_M2,
+  HR_GEN_APPLE_M3,
+  HR_GEN_APPLE_M4,
+  HR_N_GENERATIONS
+} HrGpuGeneration;
+
+typedef struct
+{
+  const char *id;           /* "ada", as gpus.json and --gpu-custom generation= write it */
+  const char *name;         /* "Ada Lovelace" */
+  gboolean matrix_units;    /* dense matrix units the GEMM kernels use (tensor cores, WMMA,
+                             * MFMA, XMX); FALSE: matrix multiplications run on the vector ALUs */
+  int apple;                /* Apple M generation (1–4); 0 for other vendors */
+  const char *source;       /* a public page that lists the products of this generation */
+} HrGpuGenerationInfo;
+
 typedef struct
 {
   char *id;               /* stable slug, e.g. "h200-141gb" */
@@ -49,6 +92,7 @@ typedef struct
   int cpu_cores;          /* detected machines: the host CPU's physical cores; else 0 */
   double host_ram_gib;    /* detected machines: the host's system RAM; 0 when unknown */
   double host_ram_gbs;    /* detected machines: its bandwidth (GB/s); 0 when unknown */
+  HrGpuGeneration generation; /* HR_GEN_UNKNOWN when not known */
   gboolean used_market;   /* commonly bought used (price then is a used price) */
   gboolean user_defined;
   char *source;
@@ -60,7 +104,7 @@ HrGpu          *hr_gpu_copy                 (const HrGpu     *gpu);
 void            hr_gpu_free                 (HrGpu           *gpu);
 
 /* Parses "memory_gib=..,bandwidth_gbs=..,fp16_tflops=..[,unified=true][,name=..][,price_usd=..]
- * [,tdp_w=..]" as the CLI's --gpu-custom takes it. */
+ * [,tdp_w=..][,generation=ada]" as the CLI's --gpu-custom takes it. */
 HrGpu          *hr_gpu_new_from_spec        (const char      *spec,
                                              GError         **error);
 /* The name a --gpu-custom GPU gets without a name=: "Custom GPU (24.5 GiB)", "Custom unified
@@ -91,6 +135,14 @@ double          hr_gpu_unified_share        (const HrGpu     *gpu,
 #define HR_UNIFIED_SHARE_LARGE   0.75
 
 double          hr_gpu_default_unified_share (double          memory_gib);
+
+/* The generation's facts; NULL for HR_GEN_UNKNOWN or a value out of range. */
+const HrGpuGenerationInfo *hr_gpu_generation_info (HrGpuGeneration generation);
+/* "ada" → HR_GEN_ADA (ASCII case ignored); FALSE for an id not in the table. */
+gboolean        hr_gpu_generation_from_string (const char     *str,
+                                             HrGpuGeneration *generation);
+/* The ids of every generation, ", "-separated, for messages ("pascal, volta, …").  Static. */
+const char     *hr_gpu_generation_ids       (void);
 
 const char     *hr_gpu_form_to_string       (HrGpuForm        form);
 gboolean        hr_gpu_form_from_string     (const char      *str,

@@ -24,6 +24,8 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_member_string (w, "model_name", s->model->name);
   hr_json_member_string (w, "gpu", device ? s->gpu->id : NULL);
   hr_json_member_string (w, "gpu_name", gpu_name);
+  hr_json_member_string (w, "gpu_generation", device && hr_gpu_generation_info (s->gpu->generation) != NULL
+                                              ? hr_gpu_generation_info (s->gpu->generation)->id : NULL);
   hr_json_member_int (w, "gpus", s->n_gpus);
   hr_json_member_string (w, "quant", s->quant);
   hr_json_member_int (w, "context", s->context);

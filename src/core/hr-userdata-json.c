@@ -321,6 +321,8 @@ hr_gpu_write_json (HrJsonWriter *w,
   json_exact (w, "unified_share",
               gpu->form == HR_FORM_UNIFIED && gpu->unified_share > 0 ? gpu->unified_share : NAN);
   json_count (w, "gpu_cores", gpu->gpu_cores);
+  if (hr_gpu_generation_info (gpu->generation) != NULL)
+    hr_json_member_string (w, "generation", hr_gpu_generation_info (gpu->generation)->id);
   json_opt_string (w, "confidence", gpu->confidence);
   json_opt_string (w, "source", gpu->source);
   hr_json_end_object (w);
