@@ -13,6 +13,7 @@ int hr_fuzz_hfconfig (const uint8_t *data, size_t size);
 int hr_fuzz_catalog (const uint8_t *data, size_t size);
 int hr_fuzz_skypilot (const uint8_t *data, size_t size);
 int hr_fuzz_detect (const uint8_t *data, size_t size);
+int hr_fuzz_runs (const uint8_t *data, size_t size);
 
 typedef struct
 {
@@ -26,6 +27,7 @@ static const Target targets[] = {
   { "catalog", hr_fuzz_catalog },
   { "skypilot", hr_fuzz_skypilot },
   { "detect", hr_fuzz_detect },
+  { "runs", hr_fuzz_runs },
 };
 
 static void

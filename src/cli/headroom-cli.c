@@ -14,6 +14,7 @@
 #include "hr-catalog.h"
 #include "hr-cli-common.h"
 #include "hr-cli-bench.h"
+#include "hr-cli-check.h"
 #include "hr-cli-chart.h"
 #include "hr-cli-detect.h"
 #include "hr-cli-fit.h"
@@ -40,6 +41,7 @@ static const char usage_text[] =
   "  chart     breakdown|context|quant|compare|finetune|tco (scenario options) --out FILE\n"
   "  detect    [--json]                         this computer: GPUs, CPU, RAM, how they matched\n"
   "  bench     [--json]\n"
+  "  check     FILE|- [--model ID] [--gpu ID] [--gpus N] [--quant Q] [--json]   measured against predicted\n"
   "\n"
   "Run “headroom-cli COMMAND --help” for a command's options.\n";
 
@@ -665,6 +667,7 @@ static const struct
   { "chart", NULL, hr_cli_chart, TRUE },
   { "detect", NULL, hr_cli_detect, FALSE },
   { "bench", NULL, hr_cli_bench, TRUE },
+  { "check", NULL, hr_cli_check, FALSE },
 };
 
 static int
