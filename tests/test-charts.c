@@ -478,6 +478,66 @@ test_tco (void)
   g_test_message ("tco 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
 }
 
+/* What Runs Here: a hand-made set, the frontier marked by hr_fit_frontier (core) */
+static void
+fit_fill (HrChartFit *d)
+{
+  static const struct { const char *label; double q, v; HrChartVerdict verdict; } pts[] = {
+    { "Qwen3.5 27B · Q6_K", 42, 39.2, HR_CHART_VERDICT_FITS },
+    { "Gemma 4 31B IT · Q4_K_M", 38.8, 43.7, HR_CHART_VERDICT_FITS },
+    { "Gemma 3 27B IT · Q5_K_M", 10, 42.5, HR_CHART_VERDICT_FITS },
+    { "Mixtral 8x7B · Q3_K_M", 12, 113.3, HR_CHART_VERDICT_TIGHT },
+    { "Qwen3 32B · Q4_K_M", NAN, 40.4, HR_CHART_VERDICT_FITS },
+  };
+  double q[G_N_ELEMENTS (pts)], v[G_N_ELEMENTS (pts)];
+  gboolean on[G_N_ELEMENTS (pts)];
+
+  memset (d, 0, sizeof *d);
+  g_strlcpy (d->heading.title, "What runs on 1× RTX 4090 24GB", sizeof d->heading.title);
+  g_strlcpy (d->quality_name, "Artificial Analysis Intelligence Index v4", sizeof d->quality_name);
+  d->usable_gib = 22.8;
+  d->n_fitting = G_N_ELEMENTS (pts);
+  d->n_unknown = 1;
+  d->n_left_out = 33;
+  for (guint i = 0; i < G_N_ELEMENTS (pts); i++)
+    {
+      g_strlcpy (d->points[i].label, pts[i].label, sizeof d->points[i].label);
+      d->points[i].quality = q[i] = pts[i].q;
+      d->points[i].decode_tps = v[i] = pts[i].v;
+      d->points[i].verdict = pts[i].verdict;
+    }
+  d->n_points = G_N_ELEMENTS (pts);
+  hr_fit_frontier (q, v, d->n_points, on);
+  for (int i = 0; i < d->n_points; i++)
+    d->points[i].frontier = on[i];
+}
+
+static void
+test_fit (void)
+{
+  g_autofree HrChartFit *d = g_new0 (HrChartFit, 1);
+  g_autofree char *text = NULL;
+  double ms[2] = { 0 };
+
+  fit_fill (d);
+  /* 42 @ 39, 38.8 @ 43.7 and 12 @ 113 are on it; 10 @ 42.5 is beaten by 38.8 @ 43.7 */
+  g_assert_true (d->points[0].frontier);
+  g_assert_true (d->points[1].frontier);
+  g_assert_false (d->points[2].frontier);
+  g_assert_true (d->points[3].frontier);
+  g_assert_false (d->points[4].frontier);
+  check_render ("fit", HR_CHART_FIT, d, 1200, 760, HR_CHART_VERDICT_FITS, ms);
+  check_render ("fit-narrow", HR_CHART_FIT, d, 340, 420, HR_CHART_VERDICT_FITS, NULL);
+  text = hr_chart_info (HR_CHART_FIT)->describe (d);
+  g_assert_nonnull (strstr (text, "Gemma 4 31B IT · Q4_K_M: quality 38.8 at"));
+  g_assert_nonnull (strstr (text, "on the frontier"));
+  g_assert_null (strstr (text, "Qwen3 32B"));   /* unknown quality: not drawn, not described */
+  d->n_points = 0;
+  d->n_fitting = 0;
+  check_render ("fit-unknown", HR_CHART_FIT, d, 1200, 760, -1, NULL);
+  g_test_message ("fit 1200×760: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
+}
+
 /* Hostile sizes and data: never a crash, never a cairo error */
 static void
 test_robust (void)
@@ -490,6 +550,7 @@ test_robust (void)
   g_autofree HrChartCompare *cmp = g_new0 (HrChartCompare, 1);
   g_autofree HrChartFinetune *f = g_new0 (HrChartFinetune, 1);
   g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
+  g_autofree HrChartFit *fit = g_new0 (HrChartFit, 1);
   const void *datas[HR_CHART_N_KINDS] = { NULL };   /* a kind left out draws "No data" */
 
   breakdown_one (b, 67.96, 1.44, 0.56, 64, HR_CHART_VERDICT_EXCEEDS);
@@ -504,6 +565,8 @@ test_robust (void)
   datas[HR_CHART_COMPARE] = cmp;
   datas[HR_CHART_FINETUNE] = f;
   datas[HR_CHART_TCO] = t;
+  fit_fill (fit);
+  datas[HR_CHART_FIT] = fit;
 
   for (int round = 0; round < 3; round++)
     {
@@ -522,6 +585,9 @@ test_robust (void)
           f->methods[0].weights_gib = 1e308;
           t->n_points = 1 << 30;
           t->cloud_usd[3] = INFINITY;
+          fit->n_points = 100000;
+          fit->points[0].decode_tps = -INFINITY;
+          fit->points[1].quality = 1e308;
         }
       if (round == 2)
         {
@@ -1207,6 +1273,7 @@ main (int    argc,
   g_test_add_func ("/charts/compare-narrow", test_compare_narrow);
   g_test_add_func ("/charts/finetune", test_finetune);
   g_test_add_func ("/charts/tco", test_tco);
+  g_test_add_func ("/charts/fit", test_fit);
   g_test_add_func ("/charts/robust", test_robust);
   g_test_add_func ("/charts/describe", test_describe);
   g_test_add_func ("/charts/describe-tco-prices", test_describe_tco_prices);

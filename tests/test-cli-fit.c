@@ -203,6 +203,36 @@ test_fit_bad_arguments (void)
     }
 }
 
+/* chart fit: the scatter exported as the other charts are; fit's own options, not a scenario's */
+static void
+test_chart_fit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("headroom-cli-fit-chart-XXXXXX", &error);
+  g_autofree char *svg = g_build_filename (dir, "fit.svg", NULL);
+  g_autofree char *text = NULL;
+  const char *ok_args[] = { "chart", "fit", "--gpu", "rtx-4090-24gb", "--out", svg, NULL };
+  const char *no_gpu[] = { "chart", "fit", "--out", svg, NULL };
+  const char *no_out[] = { "chart", "fit", "--gpu", "rtx-4090-24gb", NULL };
+  HrTestRun r = { 0 };
+
+  g_assert_no_error (error);
+  run_argv (&r, NULL, ok_args);
+  g_assert_cmpint (r.status, ==, 0);
+  hr_test_run_clear (&r);
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "<svg"));
+  g_assert_cmpint (g_remove (svg), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  run_argv (&r, NULL, no_gpu);
+  g_assert_cmpint (r.status, ==, 2);
+  hr_test_run_clear (&r);
+  run_argv (&r, NULL, no_out);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--out"));
+  hr_test_run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -217,5 +247,6 @@ main (int    argc,
   g_test_add_func ("/cli-fit/catalog-gpu", test_fit_catalog_gpu);
   g_test_add_func ("/cli-fit/this-computer", test_fit_this_computer);
   g_test_add_func ("/cli-fit/bad-arguments", test_fit_bad_arguments);
+  g_test_add_func ("/cli-fit/chart", test_chart_fit);
   return g_test_run ();
 }

@@ -633,7 +633,7 @@ assert_price_source_reads (HrWindow *window)
 static void
 test_narrow_every_view (void)
 {
-  const char *views[] = { "size", "compare", "finetune", "cloud" };
+  const char *views[] = { "size", "compare", "finetune", "cloud", "fit" };
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   guint icon_only = 0, price_source = 0;
 
@@ -667,16 +667,16 @@ test_narrow_every_view (void)
   g_settings_reset (settings, "last-view");
 }
 
-/* Alt+1…4 show the views in the switcher's order; Ctrl+O opens a model file of either kind
+/* Alt+1…5 show the views in the switcher's order; Ctrl+O opens a model file of either kind
  * the importer reads (one chooser: GGUF and config.json). */
 static void
 test_shortcuts (void)
 {
   HrWindow *window = open_window (1280, 800);
-  const char *views[] = { "size", "compare", "finetune", "cloud" };
+  const char *views[] = { "size", "compare", "finetune", "cloud", "fit" };
   g_auto(GStrv) actions = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "<Control>o");
 
-  for (int i = 3; i >= 0; i--)
+  for (int i = 4; i >= 0; i--)
     {
       g_autofree char *accel = g_strdup_printf ("<Alt>%d", i + 1);
 
@@ -745,7 +745,7 @@ test_gpu_pick_resets_count (void)
 }
 
 /* The bottom view switcher of a narrow window: a wide window has none built (it would only be
- * styled and measured, hidden), a narrow one shows it with a button for each of the 4 views. */
+ * styled and measured, hidden), a narrow one shows it with a button for each of the 5 views. */
 static void
 test_switcher_bar (void)
 {
@@ -766,7 +766,7 @@ test_switcher_bar (void)
       g_test_message ("%d px: bar %s, %u buttons", widths[i],
                       adw_view_switcher_bar_get_reveal (bar) ? "shown" : "hidden", buttons->len);
       g_assert_cmpint (adw_view_switcher_bar_get_reveal (bar), ==, narrow);
-      g_assert_cmpuint (buttons->len, ==, narrow ? 4 : 0);
+      g_assert_cmpuint (buttons->len, ==, narrow ? 5 : 0);
       if (narrow)
         g_assert_true (GTK_IS_WIDGET (adw_view_switcher_bar_get_stack (bar)));
       else
@@ -813,7 +813,7 @@ test_switcher_bar_translated (void)
           g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (labels->pdata[j])));
           whole++;
         }
-      g_assert_cmpuint (whole, ==, 4);
+      g_assert_cmpuint (whole, ==, 5);
       hr_test_window_close (window);
     }
   setlocale (LC_ALL, "C.UTF-8");

@@ -555,3 +555,57 @@ hr_chart_tco_from_input (const HrTcoInput *input,
       out->buy_usd[m] = buy_known ? buy : NAN;
     }
 }
+
+/* What Runs Here ----------------------------------------------------------------------------- */
+
+void
+hr_chart_fit_from_rows (GArray           *rows,
+                        const HrScenario *base,
+                        const char       *quality_name,
+                        HrChartFit       *out)
+{
+  double q[HR_CHART_MAX_FIT], v[HR_CHART_MAX_FIT];
+  gboolean on[HR_CHART_MAX_FIT];
+
+  memset (out, 0, sizeof *out);
+  out->usable_gib = NAN;
+  g_snprintf (out->heading.title, sizeof out->heading.title, _("What runs on %d× %s"),
+              base->n_gpus, base->gpu->name);
+  g_snprintf (out->heading.subtitle, sizeof out->heading.subtitle, "%s",
+              _("Quality at the quant against decode speed; the line joins the models nothing beats on both"));
+  if (quality_name != NULL)
+    g_strlcpy (out->quality_name, quality_name, sizeof out->quality_name);
+  for (guint i = 0; rows != NULL && i < rows->len; i++)
+    {
+      const HrFitRow *r = &g_array_index (rows, HrFitRow, i);
+      HrChartFitPoint *p;
+
+      if (!hr_fit_row_listed (r))
+        {
+          out->n_left_out++;
+          if (!isfinite (out->usable_gib) && r->why == HR_FIT_WHY_MEMORY)
+            out->usable_gib = r->why_usable_gib;
+          continue;
+        }
+      out->n_fitting++;
+      if (!isfinite (out->usable_gib))
+        out->usable_gib = hr_to_gib (r->choice.estimate.usable_bytes);
+      if (isnan (r->choice.quality))
+        out->n_unknown++;
+      if (out->n_points >= HR_CHART_MAX_FIT)
+        continue;
+      p = &out->points[out->n_points++];
+      g_snprintf (p->label, sizeof p->label, "%s · %s", r->model->name, r->choice.quant->id);
+      p->quality = r->choice.quality;
+      p->decode_tps = r->choice.estimate.decode_tps;
+      p->verdict = hr_chart_verdict_from_core (r->choice.estimate.verdict);
+    }
+  for (int i = 0; i < out->n_points; i++)
+    {
+      q[i] = out->points[i].quality;
+      v[i] = out->points[i].decode_tps;
+    }
+  hr_fit_frontier (q, v, out->n_points, on);
+  for (int i = 0; i < out->n_points; i++)
+    out->points[i].frontier = on[i];
+}

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 #include "hr-chart.h"
+#include "hr-fit.h"
 #include "hr-advice.h"
 #include "hr-catalog.h"
 #include "hr-estimate.h"
@@ -66,5 +67,12 @@ void            hr_chart_tco_from_input     (const HrTcoInput       *input,
                                              const char             *buy_label,
                                              int                     horizon_months,
                                              HrChartTco             *out);
+
+/* What Runs Here: one point per model of @rows (hr_fit_rank()) that fits, the frontier marked,
+ * the counts of the models left out and without a published quality. */
+void            hr_chart_fit_from_rows      (GArray                 *rows,
+                                             const HrScenario       *base,
+                                             const char             *quality_name,
+                                             HrChartFit             *out);
 
 G_END_DECLS

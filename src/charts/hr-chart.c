@@ -88,6 +88,10 @@ static const HrChartInfo chart_registry[HR_CHART_N_KINDS] = {
     "tco", N_("Rent versus buy"), DATA (HrChartTco),
     hr_chart_tco_paint, 240, 320, 720, hr_chart_tco_describe,
   },
+  [HR_CHART_FIT] = {
+    "fit", N_("What runs here"), DATA (HrChartFit),
+    hr_chart_fit_paint, 280, 400, 760, hr_chart_fit_describe,
+  },
 };
 
 const HrChartTheme *

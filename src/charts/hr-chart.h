@@ -23,6 +23,7 @@ typedef enum
   HR_CHART_COMPARE,    /* HrChartCompare */
   HR_CHART_FINETUNE,   /* HrChartFinetune */
   HR_CHART_TCO,        /* HrChartTco */
+  HR_CHART_FIT,        /* HrChartFit */
   HR_CHART_N_KINDS
 } HrChartKind;
 
@@ -295,5 +296,32 @@ gboolean        hr_chart_kind_from_string   (const char             *str,
                                              HrChartKind            *kind);
 const char     *hr_chart_verdict_display    (HrChartVerdict          verdict);
 const char     *hr_chart_verdict_glyph      (HrChartVerdict          verdict);
+
+/* What Runs Here ---------------------------------------------------------------------------- */
+
+#define HR_CHART_MAX_FIT 128
+
+typedef struct
+{
+  char label[HR_CHART_LABEL_LEN];  /* "Qwen3.5 27B · Q6_K" */
+  double quality;                  /* at the quant; NAN: unknown (not drawn) */
+  double decode_tps;               /* NAN when unknown */
+  HrChartVerdict verdict;          /* FITS or TIGHT */
+  gboolean frontier;               /* no other point is better on both */
+} HrChartFitPoint;
+
+typedef struct
+{
+  HrChartHeading heading;
+  int n_points;
+  HrChartFitPoint points[HR_CHART_MAX_FIT];
+  int n_fitting;                   /* models that fit (all the points, known or not) */
+  int n_unknown;                   /* of which without a published quality */
+  int n_left_out;                  /* models that need more memory (or speed) than there is */
+  double usable_gib;
+  char quality_name[HR_CHART_LABEL_LEN]; /* the y axis: the metric's name */
+} HrChartFit;
+
+void hr_chart_fit_paint (HrCanvas *c, const void *data);
 
 G_END_DECLS

@@ -16,6 +16,7 @@
 #include "hr-chart-data.h"
 #include "hr-chart-export.h"
 #include "hr-cli-common.h"
+#include "hr-cli-fit.h"
 #include "hr-units.h"
 
 typedef struct
@@ -392,6 +393,9 @@ hr_cli_chart (int              argc,
     }
   if (!hr_chart_kind_from_string (argv[1], &kind))
     return hr_cli_usage_error ("headroom-cli", "chart: unknown chart “%s” (%s)", argv[1], kinds);
+  /* What Runs Here ranks every model for a hardware setup: fit's options, not a scenario's */
+  if (kind == HR_CHART_FIT)
+    return hr_cli_fit_chart (argc, argv, catalog);
   if (builders[kind] == NULL)
     return hr_cli_usage_error ("headroom-cli",
                                "chart: the %s chart cannot be drawn from the command line yet",

@@ -1,12 +1,16 @@
 /* hr-cli-fit.c — `headroom-cli fit`: what runs on this hardware, best first */
 #include "hr-cli-fit.h"
 #include "hr-cli-common.h"
+#include "hr-chart-data.h"
+#include "hr-chart-export.h"
 #include "hr-json-writer.h"
 #include "hr-units.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <gio/gio.h>
+#include <pango/pangocairo.h>
 
 void
 hr_cli_fit_args_init (HrCliFitArgs *a)
@@ -495,6 +499,81 @@ hr_cli_fit (int              argc,
         }
       fputs (out->str, stdout);
     }
+  hr_cli_fit_clear (&f);
+  hr_cli_fit_args_clear (&a);
+  return rc;
+}
+
+/* ---- chart fit ----------------------------------------------------------------------------- */
+
+int
+hr_cli_fit_chart (int              argc,
+                  char           **argv,
+                  const HrCatalog *catalog)
+{
+  HrCliFitArgs a;
+  HrCliFit f = { 0 };
+  int width = 1200, height = 760;
+  double scale = 1.0;
+  char *theme = NULL;
+  const GOptionEntry entries[] = {
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Output file (.png, .svg, .pdf)", "FILE" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Logical width (1200)", "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Logical height (760)", "H" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "PNG pixels per logical unit (1)", "S" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, "light|dark", "T" },
+    { NULL }
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("fit");
+  g_autofree HrChartFit *data = g_new0 (HrChartFit, 1);
+  HrChartFormat format;
+  const HrQualityMetric *metric = NULL;
+  int rc = 0;
+
+  hr_cli_fit_args_init (&a);
+  g_option_context_set_summary (ctx, "Quality against decode speed of every catalog model that runs on "
+                                     "this hardware, the frontier drawn.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  hr_cli_fit_add_options (ctx, &a);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    rc = hr_cli_usage_error ("headroom-cli", "%s", error->message);
+  else if (argc > 2)
+    rc = hr_cli_usage_error ("headroom-cli", "chart: unexpected argument “%s”", argv[2]);
+  else if (a.out == NULL)
+    rc = hr_cli_usage_error ("headroom-cli", "chart: --out FILE is required (.png, .svg or .pdf)");
+  else if (!hr_chart_format_from_path (a.out, &format))
+    rc = hr_cli_usage_error ("headroom-cli", "--out: “%s” does not end in .png, .svg or .pdf", a.out);
+  else if (width < 1 || width > HR_CHART_EXPORT_MAX_SIDE || height < 1 || height > HR_CHART_EXPORT_MAX_SIDE)
+    rc = hr_cli_usage_error ("headroom-cli", "--width and --height must be 1 to %d", HR_CHART_EXPORT_MAX_SIDE);
+  else if (!isfinite (scale) || scale <= 0 || scale > HR_CHART_EXPORT_MAX_SCALE ||
+           (format == HR_CHART_FORMAT_PNG && round (width * scale) * round (height * scale) > HR_CHART_EXPORT_MAX_PIXELS))
+    rc = hr_cli_usage_error ("headroom-cli", "--scale: %g is out of range", scale);
+  else if (theme != NULL && !g_str_equal (theme, "light") && !g_str_equal (theme, "dark"))
+    rc = hr_cli_usage_error ("headroom-cli", "--theme: unknown theme “%s” (light, dark)", theme);
+  else if (!hr_cli_fit_resolve (&a, catalog, &f, &error) || hr_cli_fit_rank (&f, catalog, &error) == NULL)
+    rc = hr_cli_fail (error);
+  else
+    {
+      for (guint i = 0; i < hr_quality_n_scores (f.quality) && metric == NULL; i++)
+        {
+          const HrQualityScore *s = hr_quality_get_score (f.quality, i);
+          if (s->use_case == f.needs.use_case)
+            metric = hr_quality_metric (f.quality, s->metric);
+        }
+      hr_chart_fit_from_rows (f.rows, &f.base, metric ? metric->name : NULL, data);
+      if (!hr_chart_export (&(HrChartPage) { HR_CHART_FIT, data,
+                                             g_strcmp0 (theme, "dark") == 0 ? hr_chart_theme_dark ()
+                                                                            : hr_chart_theme_light (),
+                                             width, height, scale },
+                            a.out, &error))
+        {
+          hr_cli_print_error ("headroom-cli", error->message);
+          rc = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
+        }
+    }
+  pango_cairo_font_map_set_default (NULL);
+  g_free (theme);
   hr_cli_fit_clear (&f);
   hr_cli_fit_args_clear (&a);
   return rc;

@@ -56,6 +56,11 @@ GArray         *hr_cli_fit_rank             (HrCliFit        *fit,
                                              GError         **error);
 void            hr_cli_fit_clear            (HrCliFit        *fit);
 
+/* `headroom-cli chart fit (fit options) --out FILE [--width W] [--height H] [--scale S]
+ * [--theme light|dark]`: the What Runs Here scatter chart. */
+int             hr_cli_fit_chart            (int              argc,
+                                             char           **argv,
+                                             const HrCatalog *catalog);
 int             hr_cli_fit                  (int              argc,
                                              char           **argv,
                                              const HrCatalog *catalog);

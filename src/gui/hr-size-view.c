@@ -10,6 +10,7 @@
  * worker thread, asked for after the frame; "advice-changed" brings it back.
  */
 #include "hr-size-view-private.h"
+#include "hr-fit-others.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -607,6 +608,8 @@ hr_size_view_set_session (HrSizeView *self,
   update_backend_subtitle (self);
 
   hr_session_watch (session, self, G_CALLBACK (schedule_recompute), G_CALLBACK (refill));
+  /* the last section: other models on this hardware (What Runs Here's top rows) */
+  gtk_box_append (GTK_BOX (self->results_box), hr_fit_others_new (session));
   g_signal_connect_object (session, "notify::model", G_CALLBACK (model_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::gpu", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::backend", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);

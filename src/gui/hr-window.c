@@ -1,6 +1,6 @@
 /* hr-window.c — the main window: a header bar with a view switcher over the views
  *
- * Each view (Size, Compare, Fine-tune, Cloud & TCO) is a page of one AdwViewStack, added by
+ * Each view (Size, Compare, Fine-tune, Cloud & TCO, What Runs Here) is a page of one AdwViewStack, added by
  * hr_window_add_view().  Every view is built from the application's session (hr-session.h),
  * never from another view.  Only the page in view is built at start-up: the others are built
  * the first time they are shown (or asked for), so the first frame costs one view.  The
@@ -15,6 +15,7 @@
 #include "hr-cloud-view.h"
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
+#include "hr-fit-view.h"
 #include "hr-import.h"
 #include "hr-navigation.h"
 
@@ -64,6 +65,8 @@ static const struct
   { "finetune", N_("Fine-tune"), "applications-engineering-symbolic", hr_finetune_view_new },
   /* the last page: it prices the session's scenario */
   { "cloud", N_("Cloud & TCO"), "weather-overcast-symbolic", hr_cloud_view_new },
+  /* the reverse question: every model on the session's hardware */
+  { "fit", N_("Runs Here"), "view-list-ordered-symbolic", hr_fit_view_new },
 };
 
 /* Below this width, rows of side-by-side parts (style class "adaptive-row") stack; it lies
@@ -346,7 +349,7 @@ toggle_sidebar_action (GtkWidget  *widget,
     adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
-/* Alt+1…4: the views in the switcher's order. */
+/* Alt+1…5: the views in the switcher's order. */
 static void
 show_view_action (GtkWidget  *widget,
                   const char *action_name,
@@ -592,7 +595,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-json", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK, "win.show-view", "i", i);
   /* F6 moves between the header bar and the visible view's panes (hr-navigation.h) */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
