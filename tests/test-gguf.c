@@ -1418,6 +1418,111 @@ test_parse_deadline (void)
   g_assert_cmpuint (hr_gguf_get_n_tensors (gguf), ==, 65536);
 }
 
+/* A two-block Llama whose heads are @heads (and @kv_heads, @key_length when not -1): the shapes
+ * a model cannot have are refused with a reason (they divided by zero in the sizing and were
+ * called "Fits with margin"), the ones it can have are read. */
+static char *
+heads_error (int heads,
+             int kv_heads,
+             int hidden,
+             int key_length,
+             int value_length)
+{
+  g_autoptr(Builder) b = builder_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  g_autoptr(HrModel) model = NULL;
+
+  kv_str (b, "general.architecture", "llama");
+  kv_u32 (b, "llama.block_count", 2);
+  kv_u32 (b, "llama.embedding_length", (guint32) hidden);
+  kv_u32 (b, "llama.feed_forward_length", 512);
+  kv_u32 (b, "llama.attention.head_count", (guint32) heads);
+  if (kv_heads >= 0)
+    kv_u32 (b, "llama.attention.head_count_kv", (guint32) kv_heads);
+  if (key_length >= 0)
+    kv_u32 (b, "llama.attention.key_length", (guint32) key_length);
+  if (value_length >= 0)
+    kv_u32 (b, "llama.attention.value_length", (guint32) value_length);
+  tensor (b, "token_embd.weight", F32, 256, 64, 1);
+  bytes = builder_finish (b, NULL);
+  gguf = parse_bytes (bytes, &error);
+  g_assert_no_error (error);
+  model = hr_gguf_to_model (gguf, &error);
+  if (model != NULL)
+    return NULL;
+  g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL);
+  g_assert_null (strchr (error->message, '\n'));
+  return g_strdup (error->message);
+}
+
+static void
+test_impossible_heads (void)
+{
+  struct
+  {
+    int heads, kv, hidden, key_length, value_length;
+    const char *message;   /* NULL: read */
+  } cases[] = {
+    { 0, 2, 256, -1, -1, "llama.attention.head_count is 0: an attention layer needs at least one head" },
+    { 300, 300, 256, -1, -1, "300 attention heads are more than llama.embedding_length 256" },
+    { 300, 300, 256, 64, -1, "300 attention heads are more than llama.embedding_length 256" },
+    { 4, 2, 256, 0, -1, "llama.attention.key_length is 0: a head needs at least one dimension" },
+    { 4, 2, 256, 64, 0, "llama.attention.value_length is 0: a head needs at least one dimension" },
+    { 4, 3, 256, -1, -1, "3 key/value heads do not divide 4 attention heads" },
+    { 4, 8, 256, -1, -1, "8 key/value heads do not divide 4 attention heads" },
+    { 3, 3, 256, -1, -1, "3 attention heads do not divide llama.embedding_length 256, and there is "
+                         "no llama.attention.key_length" },
+    { 4, 0, 256, -1, -1, "lacks attention layers" },
+    { 4, 2, 256, -1, -1, NULL },
+    { 3, 1, 256, 64, -1, NULL },   /* an explicit head size need not split the width (Gemma) */
+    { 4, -1, 256, -1, -1, NULL },  /* no head_count_kv: one per head */
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *message = heads_error (cases[c].heads, cases[c].kv, cases[c].hidden,
+                                              cases[c].key_length, cases[c].value_length);
+
+      g_test_message ("heads %d, kv %d, hidden %d, key_length %d: %s", cases[c].heads,
+                      cases[c].kv, cases[c].hidden, cases[c].key_length,
+                      message != NULL ? message : "read");
+      if (cases[c].message == NULL)
+        g_assert_null (message);
+      else
+        {
+          g_assert_nonnull (message);
+          g_assert_nonnull (strstr (message, cases[c].message));
+        }
+    }
+
+  /* Per-layer head counts: a layer with attention and no head is named. */
+  {
+    g_autoptr(Builder) b = builder_new ();
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HrGguf) gguf = NULL;
+    g_autoptr(HrModel) model = NULL;
+    const gint32 heads[] = { 4, 0 };
+    const gint32 kv[] = { 2, 2 };
+
+    kv_str (b, "general.architecture", "llama");
+    kv_u32 (b, "llama.block_count", 2);
+    kv_u32 (b, "llama.embedding_length", 256);
+    kv_arr_i32 (b, "llama.attention.head_count", heads, 2);
+    kv_arr_i32 (b, "llama.attention.head_count_kv", kv, 2);
+    bytes = builder_finish (b, NULL);
+    gguf = parse_bytes (bytes, &error);
+    g_assert_no_error (error);
+    model = hr_gguf_to_model (gguf, &error);
+    g_assert_null (model);
+    g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL);
+    g_assert_cmpstr (error->message, ==, "llama.attention.head_count is 0: an attention layer "
+                     "needs at least one head (layer 1)");
+  }
+}
+
 static void
 test_model_errors (void)
 {
@@ -1533,6 +1638,7 @@ main (int    argc,
   g_test_add_func ("/gguf/model-errors", test_model_errors);
   g_test_add_func ("/gguf/colliding-tensor-names", test_colliding_tensor_names);
   g_test_add_func ("/gguf/parse-deadline", test_parse_deadline);
+  g_test_add_func ("/gguf/impossible-heads", test_impossible_heads);
 
   return g_test_run ();
 }

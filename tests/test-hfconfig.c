@@ -379,6 +379,12 @@ test_hostile (void)
   assert_error ("{\"num_hidden_layers\": 32, \"hidden_size\": 4096, \"num_attention_heads\": 30, "
                 "\"num_key_value_heads\": 6, \"intermediate_size\": 14336, \"vocab_size\": 32000}",
                 HR_HFCONFIG_ERROR_INVALID, "30 attention heads do not divide hidden_size 4096");
+  /* more heads than the hidden size has dimensions, even with a head_dim (issue 27; the GGUF
+   * reader answers the same hr_head_shape_problem()) */
+  assert_error ("{\"num_hidden_layers\": 32, \"hidden_size\": 256, \"num_attention_heads\": 512, "
+                "\"num_key_value_heads\": 8, \"head_dim\": 64, \"intermediate_size\": 1024, "
+                "\"vocab_size\": 32000}",
+                HR_HFCONFIG_ERROR_INVALID, "512 attention heads are more than hidden_size 256");
   assert_error ("{" BASE ", \"max_position_embeddings\": 1e300}", HR_HFCONFIG_ERROR_INVALID,
                 "max_position_embeddings is out of range");
   {

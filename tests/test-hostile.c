@@ -243,6 +243,65 @@ test_lost_output (void)
     }
 }
 
+/* A tiny Llama whose attention heads no model can have: 0 heads, more heads than embedding
+ * dimensions, a key length of 0, KV heads that do not group the heads. */
+static GBytes *
+impossible_heads_gguf (guint32 heads,
+                       guint32 kv_heads,
+                       gint64  key_length)
+{
+  g_autoptr(GgufWriter) w = gguf_writer_new ();
+
+  gguf_kv_str (w, "general.architecture", "llama");
+  gguf_kv_u32 (w, "llama.block_count", 2);
+  gguf_kv_u32 (w, "llama.context_length", 4096);
+  gguf_kv_u32 (w, "llama.embedding_length", 256);
+  gguf_kv_u32 (w, "llama.feed_forward_length", 512);
+  gguf_kv_u32 (w, "llama.attention.head_count", heads);
+  gguf_kv_u32 (w, "llama.attention.head_count_kv", kv_heads);
+  if (key_length >= 0)
+    gguf_kv_u32 (w, "llama.attention.key_length", (guint32) key_length);
+  gguf_tensor (w, "token_embd.weight", GGML_Q4_K, 256, 1024);
+  return gguf_writer_finish (w, (gsize) w->offset);
+}
+
+/* Each is refused with one line (exit 1): it divided by zero in the sizing (UBSan: -nan to
+ * long) and was called "Fits with margin". */
+static void
+test_impossible_heads (gconstpointer locale)
+{
+  const struct { guint32 heads, kv; gint64 key_length; } cases[] = {
+    { 0, 2, -1 }, { 300, 300, -1 }, { 4, 2, 0 }, { 4, 3, -1 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GBytes) bytes = impossible_heads_gguf (cases[c].heads, cases[c].kv,
+                                                       cases[c].key_length);
+      g_autofree char *path = write_file ("heads.gguf", g_bytes_get_data (bytes, NULL),
+                                          g_bytes_get_size (bytes));
+      g_autofree char *quoted = g_shell_quote (path);
+      /* each command line is prefix + quoted file + suffix */
+      const char *forms[][2] = { { "estimate --gpu rtx-4090-24gb --gguf ", "" },
+                                 { "inspect ", " --context 4096" },
+                                 { "launch --gpu rtx-4090-24gb --gguf ", "" } };
+
+      for (guint f = 0; f < G_N_ELEMENTS (forms); f++)
+        {
+          g_auto(GStrv) argv = NULL;
+          g_autofree char *line = g_strconcat (forms[f][0], quoted, forms[f][1], NULL);
+          g_autofree char *out = NULL, *err = NULL;
+
+          g_assert_true (g_shell_parse_argv (line, NULL, &argv, NULL));
+          g_assert_cmpint (run (locale, argv, &out, &err), ==, 1);
+          g_test_message ("%s: %s", line, err);
+          g_assert_true (g_str_has_prefix (err, "headroom-cli"));
+          g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+          g_assert_null (strstr (out, "Fits"));
+        }
+    }
+}
+
 /* Runs @line (with @envp) with stdout and stderr in files; kills it and fails the test when it
  * runs longer than HOSTILE_SECONDS.  Returns the exit status, the stderr text in @err. */
 static int
@@ -360,6 +419,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hostile/files/de", "de_DE.UTF-8", test_file_inputs);
   g_test_add_func ("/hostile/lost-output", test_lost_output);
   g_test_add_func ("/hostile/colliding-names", test_colliding_names);
+  g_test_add_data_func ("/hostile/impossible-heads/C", "C.UTF-8", test_impossible_heads);
+  g_test_add_data_func ("/hostile/impossible-heads/de", "de_DE.UTF-8", test_impossible_heads);
   rc = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

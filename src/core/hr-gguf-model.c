@@ -340,6 +340,63 @@ read_architecture (const HrGguf  *gguf,
   return arch;
 }
 
+/* Every layer with attention (head_count_kv above 0) has heads a model can have, and every
+ * key or value length the file gives is at least 1: the same facts config.json is held to
+ * (hr_head_shape_problem()).  A head count of 0 or above the embedding length left heads of
+ * 0 dimensions, which the sizing divided by and called "Fits with margin". */
+static gboolean
+check_heads (Ctx *ctx)
+{
+  static const char *const lengths[] = { "attention.key_length", "attention.value_length",
+                                         "attention.key_length_swa",
+                                         "attention.value_length_swa" };
+  g_autofree char *heads_key = akey (ctx, "attention.head_count");
+  g_autofree char *kv_key = akey (ctx, "attention.head_count_kv");
+  g_autofree char *hidden_key = akey (ctx, "embedding_length");
+  g_autofree char *length_key = akey (ctx, "attention.key_length");
+  HrHeadShape shape = {
+    .hidden = ctx->hidden, .head_dim = ctx->key_len,
+    .has_head_dim = hr_gguf_has_key (ctx->gguf, length_key), .latent = ctx->is_mla,
+    .heads_key = heads_key, .kv_heads_key = kv_key, .hidden_key = hidden_key,
+    .head_dim_key = length_key,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      g_autofree char *key = akey (ctx, lengths[i]);
+      gint64 v = 0;
+
+      if (hr_gguf_get_int (ctx->gguf, key, &v) && v < 1)
+        {
+          g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL,
+                       "%s is %" G_GINT64_FORMAT ": a head needs at least one dimension", key, v);
+          return FALSE;
+        }
+    }
+  for (int i = 0; i < ctx->n_blocks; i++)
+    {
+      g_autofree char *problem = NULL;
+
+      if (ctx->kv[i] <= 0)
+        continue;   /* no attention in this layer (a recurrent one) */
+      shape.heads = ctx->heads[i];
+      shape.kv_heads = ctx->kv[i];
+      problem = hr_head_shape_problem (&shape);
+      if (problem != NULL)
+        {
+          /* per-layer arrays: say which layer */
+          if (hr_gguf_get_array_info (ctx->gguf, heads_key, NULL, NULL) ||
+              hr_gguf_get_array_info (ctx->gguf, kv_key, NULL, NULL))
+            g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL, "%s (layer %d)",
+                         problem, i);
+          else
+            g_set_error (&ctx->error, HR_GGUF_ERROR, HR_GGUF_ERROR_MODEL, "%s", problem);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* Blocks, widths, heads and attention key/value lengths; which blocks hold a KV cache. */
 static gboolean
 read_shape (Ctx *ctx)
@@ -382,7 +439,7 @@ read_shape (Ctx *ctx)
   ctx->kv_lora = arch_int (ctx, "attention.kv_lora_rank", 0, 65536, 0, FALSE);
   ctx->rope_dim = arch_int (ctx, "rope.dimension_count", 0, 65536, 0, FALSE);
   ctx->is_mla = ctx->kv_lora > 0;
-  if (ctx->error != NULL || ctx->missing->len > 0)
+  if (ctx->error != NULL || ctx->missing->len > 0 || !check_heads (ctx))
     return FALSE;
 
   for (int i = 0; i < ctx->n_blocks; i++)

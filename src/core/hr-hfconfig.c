@@ -306,23 +306,25 @@ read_layers (Cfg  *cfg,
   a->ssm_bytes = ssm_dtype_bytes (cfg);
 }
 
-/* Shapes no attention layer can have: each KV head serves a whole group of query heads, and
- * without head_dim (or MLA's own head sizes) the heads split the hidden size evenly.  Sizing
- * such a config would print confident nonsense. */
+/* Shapes no attention layer can have (hr_head_shape_problem(), which GGUF headers answer
+ * too): each KV head serves a whole group of query heads, and without head_dim (or MLA's own
+ * head sizes) the heads split the hidden size evenly.  Sizing such a config would print
+ * confident nonsense. */
 static gboolean
 check_heads (Cfg        *cfg,
              const Arch *a)
 {
-  if (a->heads % a->kv_heads != 0)
+  HrHeadShape shape = {
+    .heads = a->heads, .kv_heads = a->kv_heads, .hidden = a->hidden, .head_dim = a->head_dim,
+    .has_head_dim = hr_cfg_has (cfg, "head_dim"), .latent = a->mla,
+    .heads_key = "num_attention_heads", .kv_heads_key = "num_key_value_heads",
+    .hidden_key = "hidden_size", .head_dim_key = "head_dim",
+  };
+  g_autofree char *problem = hr_head_shape_problem (&shape);
+
+  if (problem != NULL)
     {
-      hr_cfg_invalid (cfg, "config.json: %d key/value heads do not divide %d attention heads",
-                      a->kv_heads, a->heads);
-      return FALSE;
-    }
-  if (!a->mla && !hr_cfg_has (cfg, "head_dim") && a->hidden % a->heads != 0)
-    {
-      hr_cfg_invalid (cfg, "config.json: %d attention heads do not divide hidden_size %d, and "
-                      "there is no head_dim", a->heads, a->hidden);
+      hr_cfg_invalid (cfg, "config.json: %s", problem);
       return FALSE;
     }
   return TRUE;

@@ -166,6 +166,33 @@ hr_model_moe_layers (const HrModel *model)
   return MAX (ffn_blocks - model->n_dense_layers, 1);
 }
 
+char *
+hr_head_shape_problem (const HrHeadShape *s)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+
+  if (s->heads < 1)
+    return g_strdup_printf ("%s is %d: an attention layer needs at least one head",
+                            s->heads_key, s->heads);
+  if (s->kv_heads < 1)
+    return g_strdup_printf ("%s is %d: an attention layer needs at least one key/value head",
+                            s->kv_heads_key, s->kv_heads);
+  /* each key/value head serves a whole group of query heads */
+  if (!s->latent && s->heads % s->kv_heads != 0)
+    return g_strdup_printf ("%d key/value heads do not divide %d attention heads",
+                            s->kv_heads, s->heads);
+  if (s->has_head_dim && s->head_dim < 1)
+    return g_strdup_printf ("%s is %d: a head needs at least one dimension", s->head_dim_key,
+                            s->head_dim);
+  if (s->heads > s->hidden)
+    return g_strdup_printf ("%d attention heads are more than %s %d", s->heads, s->hidden_key,
+                            s->hidden);
+  if (!s->has_head_dim && !s->latent && s->hidden % s->heads != 0)
+    return g_strdup_printf ("%d attention heads do not divide %s %d, and there is no %s",
+                            s->heads, s->hidden_key, s->hidden, s->head_dim_key);
+  return NULL;
+}
+
 gboolean
 hr_model_validate (const HrModel  *model,
                    GError        **error)
@@ -186,9 +213,14 @@ hr_model_validate (const HrModel  *model,
     {
       const HrLayerGroup *g = &g_array_index (model->layers, HrLayerGroup, i);
 
+      /* an attention group (anything but recurrent state) has heads of some size: the
+       * weights divide by them (hr_head_shape_problem() says why in the file's words) */
+      gboolean attention = g->kind != HR_LAYER_RECURRENT;
+
       if (g->count <= 0 || g->count > 10000 || g->kv_heads < 0 || g->kv_heads > 65536 ||
           g->k_dim < 0 || g->k_dim > 65536 || g->v_dim < 0 || g->v_dim > 65536 ||
-          g->window < 0 || !(g->state_bytes >= 0 && g->state_bytes < 1e12))
+          g->window < 0 || !(g->state_bytes >= 0 && g->state_bytes < 1e12) ||
+          (attention && (g->kv_heads < 1 || g->k_dim < 1 || model->n_heads < 1)))
         {
           g_string_append_printf (missing, "%svalid layer group %u", missing->len ? ", " : "", i);
           break;

@@ -139,6 +139,27 @@ int             hr_model_moe_layers         (const HrModel   *model);
 gboolean        hr_model_validate           (const HrModel   *model,
                                              GError         **error);
 
+/* One attention layer's heads as a model file gives them, with the names of its keys for the
+ * message: the facts every model reader (config.json, GGUF) checks before sizing. */
+typedef struct
+{
+  int heads;                 /* query heads */
+  int kv_heads;              /* key/value heads */
+  int hidden;                /* the model's hidden size */
+  int head_dim;              /* the head size the file gives, when has_head_dim */
+  gboolean has_head_dim;     /* FALSE: the heads split the hidden size evenly */
+  gboolean latent;           /* MLA: the heads share one latent, they need not group */
+  const char *heads_key;     /* "num_attention_heads", "llama.attention.head_count" */
+  const char *kv_heads_key;
+  const char *hidden_key;    /* "hidden_size", "llama.embedding_length" */
+  const char *head_dim_key;  /* "head_dim", "llama.attention.key_length" */
+} HrHeadShape;
+
+/* NULL when such a layer can be; else why not, one line without the file's name ("7
+ * key/value heads do not divide 32 attention heads").  A shape that fails here divided by
+ * zero in the sizing (a head of hidden / 0 dimensions) or described no real attention. */
+char           *hr_head_shape_problem       (const HrHeadShape *shape);
+
 /* Bytes of KV cache / state for one sequence of @context tokens with @bytes_per_elem
  * (2 for F16/BF16, 1 for FP8, 34/32 for Q8_0, 18/32 for Q4_0).  Engine effects (padding,
  * blocks) are applied by the caller. */
