@@ -184,6 +184,45 @@ test_metal_prefill_per_generation (void)
   hr_gpu_free (g);
 }
 
+/* A MoE layer's expert chain has a floor on a fast card: Qwen3-30B-A3B Q4_0 on an RTX 4090
+ * decodes 194 t/s with -ub 1 (ggml-org/llama.cpp#15631, 4096 steps from an empty cache), where
+ * the bytes alone predicted 294; on the DGX Spark the chain is bandwidth-bound and Qwen3-Coder-
+ * 30B-A3B Q8_0 stays at its measured 60.9 t/s (benches/dgx-spark.md, tg32); a dense model pays
+ * no floor. */
+static void
+test_moe_chain_floor (void)
+{
+  HrScenario s;
+  HrEstimate e, dense;
+
+  scenario (&s, "qwen3-30b-a3b", "rtx-4090-24gb");
+  g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.context = 4096;
+  s.prompt_tokens = 2048;
+  s.depth = 2048;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_tps / 194.24 - 1), <, 0.30);
+  /* 48 MoE layers × 100 µs, less what the experts' bytes fill, on top of 48 × 25 µs */
+  g_assert_cmpfloat (e.decode_basis.figures[3], >, 48 * 25e-3 + 2.0);
+
+  scenario (&s, "qwen3-coder-30b-a3b", "dgx-spark-128gb");
+  g_strlcpy (s.quant, "Q8_0", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.flash_attn = TRUE;
+  s.context = 4096;
+  s.prompt_tokens = 16;
+  s.depth = 16;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_tps / 60.9 - 1), <, 0.10);
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 48 * 25e-3), <, 1e-9);
+
+  scenario (&s, "llama-3.1-8b", "rtx-4090-24gb");
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g_assert_true (hr_estimate_compute (&s, NULL, &dense, NULL));
+  g_assert_cmpfloat (fabs (dense.decode_basis.figures[3] - 32 * 25e-3), <, 1e-9);
+}
+
 /* The generation decides what the datasheet's FP16 figure means.  A GeForce card's tensor cores
  * run FP16-accumulate GEMMs at twice the FP32-accumulate figure the catalog gives; a Pascal card
  * has no tensor cores, so its figure is all there is: the same card as Pascal prefills at half
@@ -848,6 +887,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/metal/prefill-per-generation", test_metal_prefill_per_generation);
   g_test_add_func ("/estimate/prefill/capped-at-peak", test_prefill_capped_at_peak);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
+  g_test_add_func ("/estimate/decode/moe-chain-floor", test_moe_chain_floor);
   g_test_add_func ("/estimate/prefill/ubatch-one-moe", test_ubatch_one_reads_active_experts);
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);

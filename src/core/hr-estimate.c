@@ -565,6 +565,36 @@ step_fixed_seconds (const Sizing *z)
   return (z->cal->t_layer_us * z->m->n_layers + z->cal->t_token_us) * 1e-6;
 }
 
+/* What a decode step loses to the floor of each MoE layer's expert chain.  llama.cpp's MoE
+ * FFN (build_moe_ffn in src/llama-graph.cpp) is a chain of dependent launches per layer: the
+ * router mat-vec (ffn_gate_inp), softmax/top-k (argsort, get_rows of the weights, their sum),
+ * the gate/up and down mat-vecs over the chosen experts (ggml-cuda's mul_mat_id: one
+ * ids-indexed MMVQ launch over k small matrices), the activation and the weighted sum of the k
+ * outputs.  None starts before the previous drains, and the expert mat-vecs are small (a 768 ×
+ * 2048 expert of Qwen3-30B-A3B is 0.9 MB at Q4_0): on slow memory the chain takes its bytes at
+ * the bandwidth (GB10, Apple), on a fast card it cannot go below a floor set by launch and
+ * drain latency, which does not shrink with bandwidth — so the loss grows as the card gets
+ * faster (RTX 3090/4090: MoE decode at 60–65 % of the bandwidth figure, dense within 10 %).
+ * The floor is the calibration's t_moe_us per MoE layer; the loss is the part of it the
+ * chain's own bytes at @rate do not already fill.  With @tokens tokens in the step (B
+ * sequences, or a prefill ubatch) the experts' union grows and fills the floor. */
+static double
+moe_chain_floor_seconds (const Sizing *z,
+                         double        tokens,
+                         double        rate)
+{
+  const HrModel *m = z->m;
+  int layers = hr_model_moe_layers (m);
+  double floor_s = z->cal->t_moe_us * 1e-6, chain_bytes, chain_s;
+
+  if (!hr_model_is_moe (m) || !z->llama || layers <= 0 || !(floor_s > 0) || !(rate > 0))
+    return 0;
+  /* the experts one step reads in one layer, on the device */
+  chain_bytes = z->gpu_expert_bytes / layers * expert_union_share (m, tokens);
+  chain_s = chain_bytes / rate;
+  return layers * MAX (0, floor_s - chain_s);
+}
+
 /* The parts of one decode step for this scenario (decode_step() adds them up). */
 static void
 decode_step_setup (const Sizing     *z,
@@ -589,6 +619,7 @@ decode_step_setup (const Sizing     *z,
   d->kv_rate = z->bw * kv_eff * lpddr;
   d->cpu_rate = hr_estimate_host_bandwidth (s) * CPU_BW_EFF;
   d->t_fixed = step_fixed_seconds (z);
+  d->t_fixed += moe_chain_floor_seconds (z, s->batch, d->w_rate * (z->server ? z->n : 1));
   if (z->server && z->n > 1)
     /* two all-reduces per layer */
     d->t_fixed += 2.0 * z->m->n_layers * (z->gpu->form == HR_FORM_DATACENTER ? 8e-6 : 25e-6);
@@ -820,7 +851,9 @@ prefill_seconds_per_token (const Sizing     *z,
   streamed = out->weights_gpu - z->gpu_expert_bytes * (1.0 - expert_union_share (z->m, ub));
   if (isfinite (z->bw))
     t_tok += streamed / n / (z->bw * cal->bw_eff) / ub;
-  if (z->llama)
+  if (z->llama && isfinite (z->bw))
+    t_tok += (step_fixed_seconds (z) + moe_chain_floor_seconds (z, ub, z->bw * cal->bw_eff)) / ub;
+  else if (z->llama)
     t_tok += step_fixed_seconds (z) / ub;
   /* a layer split pipelines the ubatches of one logical batch across the devices */
   if (z->llama && n > 1)
