@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hr-gguf.h"
 #include "hr-quant.h"
@@ -951,6 +952,168 @@ test_split (void)
   g_rmdir (dir);
 }
 
+/* Peak resident memory since the last reset_peak_rss(), in KiB (Linux: VmHWM; writing 5 to
+ * clear_refs resets it).  FALSE where it cannot be reset. */
+static gboolean
+reset_peak_rss (void)
+{
+  FILE *f = fopen ("/proc/self/clear_refs", "w");
+  gboolean ok;
+
+  if (f == NULL)
+    return FALSE;
+  ok = fputs ("5", f) >= 0;
+  return fclose (f) == 0 && ok;
+}
+
+static gint64
+peak_rss_kib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, "VmHWM:");
+  g_assert_nonnull (line);
+  return g_ascii_strtoll (line + strlen ("VmHWM:"), NULL, 10);
+}
+
+/* A part of a split model whose metadata holds @n_strings strings of 1 MiB (the most a header
+ * keeps of one string), then one tensor, "blk.@no.attn_q.weight". */
+static void
+write_heavy_part (const char *path,
+                  int         no,
+                  int         count,
+                  guint       n_strings)
+{
+  g_autoptr(Builder) b = builder_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *big = g_malloc (1024 * 1024 + 1);
+  char name[64];
+
+  memset (big, 'x', 1024 * 1024);
+  big[1024 * 1024] = '\0';
+  kv_str (b, "general.architecture", "llama");
+  kv_u32 (b, "llama.block_count", 4);
+  kv_u32 (b, "llama.embedding_length", 1024);
+  kv_u32 (b, "llama.attention.head_count", 8);
+  kv_u32 (b, "split.no", (guint32) no);
+  kv_u32 (b, "split.count", (guint32) count);
+  for (guint i = 0; i < n_strings; i++)
+    {
+      g_snprintf (name, sizeof name, "heavy.%u", i);
+      kv_str (b, name, big);
+    }
+  g_snprintf (name, sizeof name, "blk.%d.attn_q.weight", no);
+  tensor (b, name, Q4_K, 1024, 1024, 1);
+  bytes = builder_finish (b, NULL);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), &error));
+  g_assert_no_error (error);
+}
+
+/* The issue's set, scaled down: one part with 4 MiB of strings that says it is part 1 of 4096,
+ * linked under all 4096 names.  Every part was read (and kept) before split.no was checked:
+ * 2.6 GB at 40 parts, an abort at 4096.  Part 2 is refused now, the moment it is read. */
+static void
+test_split_lying_parts (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-gguf-split-XXXXXX", &error);
+  g_autofree char *target = g_build_filename (dir, "part.gguf", NULL);
+  g_autofree char *first = g_build_filename (dir, "Model-00001-of-04096.gguf", NULL);
+  g_autoptr(HrGguf) gguf = NULL;
+  gboolean measured;
+  gint64 start, base_kib, grown_kib;
+  double seconds;
+
+  g_assert_no_error (error);
+  write_heavy_part (target, 0, 4096, 4);
+  for (guint i = 1; i <= 4096; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Model-%05u-of-04096.gguf", i);
+      g_autofree char *link = g_build_filename (dir, name, NULL);
+
+      g_assert_cmpint (symlink ("part.gguf", link), ==, 0);
+    }
+
+  measured = reset_peak_rss ();
+  base_kib = peak_rss_kib ();
+  start = g_get_monotonic_time ();
+  gguf = hr_gguf_load_split (first, &error);
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  grown_kib = peak_rss_kib () - base_kib;
+  g_test_message ("%.2f s, peak memory +%" G_GINT64_FORMAT " KiB: %s", seconds, grown_kib,
+                  error != NULL ? error->message : "read");
+  g_assert_null (gguf);
+  g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT);
+  g_assert_cmpstr (error->message, ==,
+                   "Model-00002-of-04096.gguf is part 2 of 4096 but says it is part 1 of 4096");
+  g_assert_cmpfloat (seconds, <, HOSTILE_SECONDS);
+  /* two parts' headers at most, not 4096 × 4 MiB */
+  if (measured)
+    g_assert_cmpint (grown_kib, <, 32 * 1024);
+
+  for (guint i = 1; i <= 4096; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Model-%05u-of-04096.gguf", i);
+      g_autofree char *link = g_build_filename (dir, name, NULL);
+
+      g_unlink (link);
+    }
+  g_unlink (target);
+  g_rmdir (dir);
+}
+
+/* Sixteen honest parts with 4 MiB of strings each share one memory budget: the later parts
+ * keep no values (only the first part's metadata is used), so reading the set costs about
+ * one part, not sixteen (64 MiB kept before). */
+static void
+test_split_one_budget (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-gguf-split-XXXXXX", &error);
+  g_autofree char *given = g_build_filename (dir, "Model-00005-of-00016.gguf", NULL);
+  g_autoptr(HrGguf) gguf = NULL;
+  gboolean measured;
+  gint64 base_kib, grown_kib;
+
+  g_assert_no_error (error);
+  for (int i = 1; i <= 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Model-%05d-of-00016.gguf", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      write_heavy_part (path, i - 1, 16, 4);
+    }
+
+  measured = reset_peak_rss ();
+  base_kib = peak_rss_kib ();
+  gguf = hr_gguf_load_split (given, &error);
+  grown_kib = peak_rss_kib () - base_kib;
+  g_test_message ("16 parts, peak memory +%" G_GINT64_FORMAT " KiB%s", grown_kib,
+                  measured ? "" : " (peak not resettable here)");
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_gguf_get_n_splits (gguf), ==, 16);
+  g_assert_cmpuint (hr_gguf_get_n_tensors (gguf), ==, 16);
+  g_assert_nonnull (hr_gguf_find_tensor (gguf, "blk.15.attn_q.weight"));
+  /* the first part's metadata, whole */
+  g_assert_cmpuint (strlen (hr_gguf_get_string (gguf, "heavy.3")), ==, 1024 * 1024);
+  if (measured)
+    g_assert_cmpint (grown_kib, <, 32 * 1024);
+
+  g_clear_pointer (&gguf, hr_gguf_free);
+  for (int i = 1; i <= 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Model-%05d-of-00016.gguf", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
 /* The pieces a remote reader uses: names, per-part sizes and an in-memory merge. */
 static void
 test_split_in_memory (void)
@@ -1397,23 +1560,24 @@ test_parse_deadline (void)
   gsize len;
   const guint8 *data = g_bytes_get_data (bytes, &len);
 
-  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () - 1, NULL, NULL, &error);
+  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () - 1, 0, NULL, NULL, &error);
   g_assert_null (gguf);
   g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_TIMEOUT);
   g_clear_error (&error);
 
   /* 65 536 tensors are not read in a millisecond */
-  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () + 1000, NULL, NULL, &error);
+  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () + 1000, 0, NULL, NULL,
+                              &error);
   g_assert_null (gguf);
   g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_TIMEOUT);
   g_clear_error (&error);
 
-  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () + 600 * G_USEC_PER_SEC, NULL,
-                              NULL, &error);
+  gguf = hr_gguf_parse_until (data, len, g_get_monotonic_time () + 600 * G_USEC_PER_SEC, 0,
+                              NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hr_gguf_get_n_tensors (gguf), ==, 65536);
   g_clear_pointer (&gguf, hr_gguf_free);
-  gguf = hr_gguf_parse_until (data, len, 0, NULL, NULL, &error);
+  gguf = hr_gguf_parse_until (data, len, 0, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hr_gguf_get_n_tensors (gguf), ==, 65536);
 }
@@ -1632,6 +1796,8 @@ main (int    argc,
   g_test_add_func ("/gguf/file-types", test_file_types);
   g_test_add_func ("/gguf/split", test_split);
   g_test_add_func ("/gguf/split-in-memory", test_split_in_memory);
+  g_test_add_func ("/gguf/split-lying-parts", test_split_lying_parts);
+  g_test_add_func ("/gguf/split-one-budget", test_split_one_budget);
   g_test_add_func ("/gguf/truncated-everywhere", test_truncated_everywhere);
   g_test_add_func ("/gguf/hostile", test_hostile);
   g_test_add_func ("/gguf/huge-string-array-file", test_huge_string_array_file);

@@ -403,6 +403,71 @@ test_colliding_names (void)
   g_rmdir (cache);
 }
 
+/* The issue's split set, scaled down: one part with 4 MiB of strings that says it is part 1
+ * of 4096, linked under all 4096 names (every part was loaded before split.no was checked: an
+ * abort at 4096).  inspect and estimate refuse it with one line within HOSTILE_SECONDS. */
+static void
+test_split_lying_parts (void)
+{
+  g_autoptr(GgufWriter) w = gguf_writer_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *big = g_malloc (1024 * 1024 + 1);
+  g_autofree char *dir = g_build_filename (tmpdir, "split", NULL);
+  g_autofree char *target = g_build_filename (dir, "part.gguf", NULL);
+  g_autofree char *first = g_build_filename (dir, "Model-00001-of-04096.gguf", NULL);
+  g_autofree char *inspect = g_strdup_printf ("inspect %s --json", first);
+  g_autofree char *estimate = g_strdup_printf ("estimate --gpu rtx-4090-24gb --gguf %s", first);
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
+  const char *lines[] = { inspect, estimate };
+
+  memset (big, 'x', 1024 * 1024);
+  big[1024 * 1024] = '\0';
+  gguf_kv_str (w, "general.architecture", "llama");
+  gguf_kv_u32 (w, "llama.block_count", 2);
+  gguf_kv_u32 (w, "llama.embedding_length", 256);
+  gguf_kv_u32 (w, "llama.attention.head_count", 4);
+  gguf_kv_u32 (w, "split.no", 0);
+  gguf_kv_u32 (w, "split.count", 4096);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("heavy.%u", i);
+
+      gguf_kv_str (w, key, big);
+    }
+  gguf_tensor (w, "token_embd.weight", GGML_Q4_K, 256, 1024);
+  bytes = gguf_writer_finish (w, 0);
+  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (target, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  for (guint i = 1; i <= 4096; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Model-%05u-of-04096.gguf", i);
+      g_autofree char *link = g_build_filename (dir, name, NULL);
+
+      g_assert_cmpint (symlink ("part.gguf", link), ==, 0);
+    }
+
+  for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+    {
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run_bounded (envp, lines[l], &err), ==, 1);
+      g_assert_nonnull (strstr (err, "Model-00002-of-04096.gguf is part 2 of 4096 but says it is "
+                                     "part 1 of 4096"));
+      g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+    }
+
+  for (guint i = 1; i <= 4096; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Model-%05u-of-04096.gguf", i);
+      g_autofree char *link = g_build_filename (dir, name, NULL);
+
+      g_unlink (link);
+    }
+  g_unlink (target);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -419,6 +484,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hostile/files/de", "de_DE.UTF-8", test_file_inputs);
   g_test_add_func ("/hostile/lost-output", test_lost_output);
   g_test_add_func ("/hostile/colliding-names", test_colliding_names);
+  g_test_add_func ("/hostile/split-lying-parts", test_split_lying_parts);
   g_test_add_data_func ("/hostile/impossible-heads/C", "C.UTF-8", test_impossible_heads);
   g_test_add_data_func ("/hostile/impossible-heads/de", "de_DE.UTF-8", test_impossible_heads);
   rc = g_test_run ();

@@ -268,6 +268,62 @@ hr_gguf_merge_split (HrGguf  **parts,
   return g_steal_pointer (&first);
 }
 
+/* Every part of the set is a file there, before any is read: a missing one is named at once,
+ * not after reading the others' headers. */
+static gboolean
+check_parts_present (const char  *prefix,
+                     guint        count,
+                     GError     **error)
+{
+  for (guint i = 1; i <= count; i++)
+    {
+      g_autofree char *part_path = hr_gguf_split_name (prefix, i, count);
+
+      if (!g_file_test (part_path, G_FILE_TEST_EXISTS))
+        {
+          g_autofree char *base = g_path_get_basename (part_path);
+
+          g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
+                       "part %u of %u is missing (%s)", i, count, base);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Part @no (1-based) of @count, just read: it says so, and the tensors so far (@tensors, its
+ * own added) stay within what one file may hold.  Checked before the next part is read. */
+static gboolean
+check_part (const HrGguf  *part,
+            const char    *path,
+            guint          no,
+            guint          count,
+            guint64       *tensors,
+            GError       **error)
+{
+  gint64 part_no = -1, part_count = -1;
+
+  hr_gguf_get_int (part, "split.no", &part_no);
+  hr_gguf_get_int (part, "split.count", &part_count);
+  if (part_no != (gint64) no - 1 || part_count != (gint64) count)
+    {
+      g_autofree char *base = g_path_get_basename (path);
+
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
+                   "%s is part %u of %u but says it is part %" G_GINT64_FORMAT " of %"
+                   G_GINT64_FORMAT, base, no, count, part_no + 1, part_count);
+      return FALSE;
+    }
+  *tensors += part->tensors->len;
+  if (*tensors > HR_GGUF_MAX_TENSORS)
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
+                   "the parts hold more than %d tensors", HR_GGUF_MAX_TENSORS);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 HrGguf *
 hr_gguf_load_split (const char  *path,
                     GError     **error)
@@ -276,7 +332,8 @@ hr_gguf_load_split (const char  *path,
   g_autofree char *prefix = NULL;
   g_autofree HrGguf **parts = NULL;
   guint no = 0, count = 0;
-  gint64 split_count, split_no = -1;
+  guint64 tensors = 0;
+  gint64 split_count;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -302,13 +359,12 @@ hr_gguf_load_split (const char  *path,
                    "end in -NNNNN-of-%05" G_GINT64_FORMAT ".gguf", split_count, split_count);
       return NULL;
     }
-  hr_gguf_get_int (given, "split.no", &split_no);
-  if (split_no != (gint64) no - 1)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_SPLIT,
-                   "part %u says it is part %" G_GINT64_FORMAT, no, split_no + 1);
-      return NULL;
-    }
+  if (!check_part (given, path, no, count, &tensors, error) ||
+      !check_parts_present (prefix, count, error))
+    return NULL;
+  /* Only the first part's metadata is used: the others, this one too, keep no values. */
+  if (no != 1)
+    hr_gguf_drop_values (given);
 
   parts = g_new0 (HrGguf *, count);
   for (guint i = 1; i <= count; i++)
@@ -321,7 +377,9 @@ hr_gguf_load_split (const char  *path,
           parts[i - 1] = g_steal_pointer (&given);
           continue;
         }
-      parts[i - 1] = hr_gguf_load_file (part_path, &local_error);
+      parts[i - 1] = hr_gguf_load_file_flags (part_path, i == 1 ? HR_GGUF_PARSE_DEFAULT
+                                                                : HR_GGUF_PARSE_LATER_PART,
+                                              &local_error);
       if (parts[i - 1] == NULL)
         {
           g_autofree char *base = g_path_get_basename (part_path);
@@ -331,6 +389,11 @@ hr_gguf_load_split (const char  *path,
                          "part %u of %u is missing (%s)", i, count, base);
           else
             g_propagate_error (error, g_steal_pointer (&local_error));
+        }
+      else if (!check_part (parts[i - 1], part_path, i, count, &tensors, error))
+        g_clear_pointer (&parts[i - 1], hr_gguf_free);
+      if (parts[i - 1] == NULL)
+        {
           for (guint j = 0; j < count; j++)
             g_clear_pointer (&parts[j], hr_gguf_free);
           return NULL;

@@ -89,6 +89,13 @@ type_is_float (HrGgufType type)
 }
 
 HrGguf     *hr_gguf_new_empty       (void);
+/* hr_gguf_load_file() parsing with @flags (a split model's later parts). */
+HrGguf     *hr_gguf_load_file_flags (const char        *path,
+                                     HrGgufParseFlags   flags,
+                                     GError           **error);
+/* Frees every kept string and array value (their types and lengths stay): what a split
+ * model's part keeps once it turns out not to be the first. */
+void        hr_gguf_drop_values     (HrGguf  *gguf);
 /* Totals, by-type sums and the offset layout check (hr-gguf-layout.c). */
 gboolean    hr_gguf_compute_totals  (HrGguf  *gguf,
                                      GError **error);

@@ -106,6 +106,21 @@ hr_gguf_new_empty (void)
 }
 
 void
+hr_gguf_drop_values (HrGguf *gguf)
+{
+  for (guint i = 0; i < gguf->kvs->len; i++)
+    {
+      HrGgufKv *kv = g_ptr_array_index (gguf->kvs, i);
+
+      g_clear_pointer (&kv->str, g_free);
+      g_clear_pointer (&kv->ints, g_free);
+      g_clear_pointer (&kv->floats, g_free);
+    }
+  gguf->kept_elements = KEPT_ARRAY_BUDGET;
+  gguf->kept_string_bytes = KEPT_STRING_BUDGET;
+}
+
+void
 hr_gguf_free (HrGguf *gguf)
 {
   if (gguf == NULL)
@@ -664,16 +679,17 @@ hr_gguf_parse (const guint8  *data,
                gsize         *needed,
                GError       **error)
 {
-  return hr_gguf_parse_until (data, len, 0, need_more, needed, error);
+  return hr_gguf_parse_until (data, len, 0, HR_GGUF_PARSE_DEFAULT, need_more, needed, error);
 }
 
 HrGguf *
-hr_gguf_parse_until (const guint8  *data,
-                     gsize          len,
-                     gint64         deadline,
-                     gboolean      *need_more,
-                     gsize         *needed,
-                     GError       **error)
+hr_gguf_parse_until (const guint8      *data,
+                     gsize              len,
+                     gint64             deadline,
+                     HrGgufParseFlags   flags,
+                     gboolean          *need_more,
+                     gsize             *needed,
+                     GError           **error)
 {
   g_autoptr(HrGguf) gguf = NULL;
   Reader r = { data, len, 0, 0, deadline, 0 };
@@ -688,6 +704,12 @@ hr_gguf_parse_until (const guint8  *data,
     *needed = 0;
 
   gguf = hr_gguf_new_empty ();
+  if (flags & HR_GGUF_PARSE_LATER_PART)
+    {
+      /* the budgets for kept values start spent */
+      gguf->kept_elements = KEPT_ARRAY_BUDGET;
+      gguf->kept_string_bytes = KEPT_STRING_BUDGET;
+    }
   status = parse_header (&r, gguf, error);
   if (status == PARSE_OK)
     return g_steal_pointer (&gguf);
@@ -714,6 +736,14 @@ hr_gguf_parse_until (const guint8  *data,
 HrGguf *
 hr_gguf_load_file (const char  *path,
                    GError     **error)
+{
+  return hr_gguf_load_file_flags (path, HR_GGUF_PARSE_DEFAULT, error);
+}
+
+HrGguf *
+hr_gguf_load_file_flags (const char        *path,
+                         HrGgufParseFlags   flags,
+                         GError           **error)
 {
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) stream = NULL;
@@ -762,7 +792,7 @@ hr_gguf_load_file (const char  *path,
         }
       have += got;
 
-      gguf = hr_gguf_parse (buf, have, &need_more, &needed, &local_error);
+      gguf = hr_gguf_parse_until (buf, have, 0, flags, &need_more, &needed, &local_error);
       if (gguf != NULL)
         {
           hr_gguf_set_file_size (gguf, size);

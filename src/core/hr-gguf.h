@@ -91,12 +91,22 @@ HrGguf         *hr_gguf_parse               (const guint8    *data,
                                              gboolean        *need_more,
                                              gsize           *needed,
                                              GError         **error);
+typedef enum
+{
+  HR_GGUF_PARSE_DEFAULT    = 0,
+  /* A split model's part after the first: its metadata is not used (the first part's is), so
+   * no string or array value is kept, only numbers (split.no, split.count…) and the tensors.
+   * All parts together then keep what one file may. */
+  HR_GGUF_PARSE_LATER_PART = 1 << 0,
+} HrGgufParseFlags;
+
 /* The same, giving up with HR_GGUF_ERROR_TIMEOUT once g_get_monotonic_time() reaches
  * @deadline (0: never), so a header fetched over the network is read within the time its
  * transfer had (every 1024 keys, tensors or strings it looks at the clock). */
 HrGguf         *hr_gguf_parse_until         (const guint8    *data,
                                              gsize            len,
                                              gint64           deadline,
+                                             HrGgufParseFlags flags,
                                              gboolean        *need_more,
                                              gsize           *needed,
                                              GError         **error);
@@ -104,7 +114,10 @@ HrGguf         *hr_gguf_parse_until         (const guint8    *data,
 HrGguf         *hr_gguf_load_file           (const char      *path,
                                              GError         **error);
 /* Like hr_gguf_load_file(), and for a split model (NAME-00001-of-0000N.gguf, any part may be
- * given) loads every part and sums their tensors.  A single-file model loads as is. */
+ * given) loads every part and sums their tensors.  A single-file model loads as is.  The set
+ * is checked before its parts are read (every part is there) and each part as it is read
+ * (its split.no and split.count, the tensors so far), and the parts share one memory budget
+ * (HR_GGUF_PARSE_LATER_PART): a lying part stops the load at once. */
 HrGguf         *hr_gguf_load_split          (const char      *path,
                                              GError         **error);
 void            hr_gguf_free                (HrGguf          *gguf);

@@ -167,7 +167,10 @@ merge_parts (GPtrArray      *prefixes,
       gboolean need_more = FALSE;
       gsize needed = 0;
 
-      parts[i] = hr_gguf_parse_until (data, len, deadline, &need_more, &needed, error);
+      /* the metadata is the first part's: the others keep no values (one budget for all) */
+      parts[i] = hr_gguf_parse_until (data, len, deadline,
+                                      i > 0 ? HR_GGUF_PARSE_LATER_PART : HR_GGUF_PARSE_DEFAULT,
+                                      &need_more, &needed, error);
       if (parts[i] == NULL)
         {
           if (need_more && error && *error == NULL)
@@ -384,7 +387,8 @@ parse_thread (GTask        *task,
   GError *error = NULL;
 
   parsed->gguf = hr_gguf_parse_until (load->buf->data, load->buf->len, load->budget.deadline,
-                                      &parsed->need_more, &parsed->needed, &error);
+                                      HR_GGUF_PARSE_DEFAULT, &parsed->need_more,
+                                      &parsed->needed, &error);
   if (error != NULL)
     {
       parsed_free (parsed);
