@@ -2,6 +2,7 @@
  * (tests/fixtures/runs/, see SOURCES.md there), standard input, and what it must refuse. */
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -26,6 +27,23 @@ run_check (HrTestRun *r,
   va_end (ap);
   g_ptr_array_add (argv, NULL);
   hr_test_run_spawn (r, argv, NULL);
+}
+
+/* headroom-cli with @envp and the arguments after it */
+static void
+run_env (HrTestRun  *r,
+         char      **envp,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  va_start (ap, envp);
+  hr_test_args_append_valist (argv, ap);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  hr_test_run_spawn (r, argv, envp);
 }
 
 static char *
@@ -190,6 +208,95 @@ test_refused (void)
   g_rmdir (dir);
 }
 
+/* calibrate fits the RX 7900 XTX to the runs, saves it in the user's data directory, and
+ * estimate, check and --list use it; --no-calibration and --remove undo it. */
+static void
+test_calibrate (void)
+{
+  g_autofree char *home = g_dir_make_tmp ("headroom-cli-calibrate-XXXXXX", NULL);
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", home, TRUE);
+  g_autofree char *path = fixture ("bench-rx7900xtx-rocm.md");
+  g_autofree char *saved = g_build_filename (home, "headroom", "calibration.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  {
+    g_auto(HrTestRun) r = { 0 };
+    run_env (&r, env, "calibrate", path, "--gpu", "rx-7900-xtx-24gb", "--model", "llama-3.1-8b", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.err, ==, "");
+    g_assert_true (g_str_has_prefix (r.out, "Calibrated Radeon RX 7900 XTX 24GB, ROCm ("));
+    g_assert_nonnull (strstr (r.out, "decode from 3 runs"));
+    g_assert_nonnull (strstr (r.out, "prefill ×"));
+    g_assert_true (g_file_test (saved, G_FILE_TEST_IS_REGULAR));
+  }
+  {
+    g_auto(HrTestRun) r = { 0 };
+    run_env (&r, env, "estimate", "--model", "llama-3.1-8b", "--gpu", "rx-7900-xtx-24gb", "--quant", "Q4_K_M",
+             "--context", "4096", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+    o = json_node_get_object (json_parser_get_root (parser));
+    g_assert_true (json_object_get_boolean_member (o, "calibrated"));
+    g_assert_nonnull (strstr (json_object_get_string_member (o, "decode_basis"), "calibrated from 3 runs of yours"));
+  }
+  {
+    g_auto(HrTestRun) r = { 0 };
+    run_env (&r, env, "estimate", "--model", "llama-3.1-8b", "--gpu", "rx-7900-xtx-24gb", "--quant", "Q4_K_M",
+             "--context", "4096", "--json", "--no-calibration", NULL);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+    o = json_node_get_object (json_parser_get_root (parser));
+    g_assert_false (json_object_get_boolean_member (o, "calibrated"));
+  }
+  {
+    /* every run within 5 % once calibrated */
+    g_auto(HrTestRun) r = { 0 };
+    JsonArray *runs;
+    run_env (&r, env, "check", path, "--gpu", "rx-7900-xtx-24gb", "--model", "llama-3.1-8b", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+    runs = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "runs");
+    g_assert_cmpuint (json_array_get_length (runs), ==, 5);
+    for (guint i = 0; i < json_array_get_length (runs); i++)
+      {
+        JsonObject *run = json_array_get_object_element (runs, i);
+        JsonObject *f = json_array_get_object_element (json_object_get_array_member (run, "figures"), 0);
+        g_assert_true (json_object_get_boolean_member (json_object_get_object_member (run, "scenario"), "calibrated"));
+        g_assert_cmpfloat (fabs (json_object_get_double_member (f, "error_pct")), <=, 5.0);
+      }
+  }
+  {
+    g_auto(HrTestRun) r = { 0 };
+    run_env (&r, env, "calibrate", "--list", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_str_has_prefix (r.out, "Radeon RX 7900 XTX 24GB, ROCm ("));
+  }
+  {
+    g_auto(HrTestRun) r = { 0 };
+    run_env (&r, env, "calibrate", "--remove", "rx-7900-xtx-24gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, "Removed 1 calibration.\n");
+  }
+  {
+    g_auto(HrTestRun) r = { 0 };
+    run_env (&r, env, "calibrate", "--list", NULL);
+    g_assert_cmpstr (r.out, ==, "No device is calibrated.\n");
+  }
+  {
+    /* runs that cannot be mapped never calibrate anything */
+    g_auto(HrTestRun) r = { 0 };
+    run_env (&r, env, "calibrate", path, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "no run could be mapped"));
+  }
+  g_unlink (saved);
+  {
+    g_autofree char *d = g_path_get_dirname (saved);
+    g_rmdir (d);
+  }
+  g_rmdir (home);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -205,5 +312,6 @@ main (int    argc,
   g_test_add_func ("/cli-check/unmapped-text", test_unmapped_text);
   g_test_add_func ("/cli-check/stdin", test_stdin);
   g_test_add_func ("/cli-check/refused", test_refused);
+  g_test_add_func ("/cli-check/calibrate", test_calibrate);
   return g_test_run ();
 }

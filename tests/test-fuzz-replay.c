@@ -14,6 +14,7 @@ int hr_fuzz_catalog (const uint8_t *data, size_t size);
 int hr_fuzz_skypilot (const uint8_t *data, size_t size);
 int hr_fuzz_detect (const uint8_t *data, size_t size);
 int hr_fuzz_runs (const uint8_t *data, size_t size);
+int hr_fuzz_calibration (const uint8_t *data, size_t size);
 
 typedef struct
 {
@@ -28,6 +29,7 @@ static const Target targets[] = {
   { "skypilot", hr_fuzz_skypilot },
   { "detect", hr_fuzz_detect },
   { "runs", hr_fuzz_runs },
+  { "calibration", hr_fuzz_calibration },
 };
 
 static void

@@ -9,6 +9,9 @@
 #include "hr-catalog.h"
 #include "hr-runs.h"
 #include "hr-units.h"
+#include "hr-user-calibration.h"
+
+#include <glib/gstdio.h>
 
 static HrCatalog *catalog;
 
@@ -477,6 +480,215 @@ test_hostile (void)
   g_assert_null (run_at (runs, 0)->model_type);
 }
 
+
+/* ---- calibration ------------------------------------------------------------------------- */
+
+/* The checks borrow @runs' runs: keep @runs alive as long as them. */
+static GPtrArray *
+checks_of (GPtrArray        *runs,
+           const HrRunHints *hints)
+{
+  GPtrArray *checks = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_run_check_free);
+
+  for (guint i = 0; i < runs->len; i++)
+    g_ptr_array_add (checks, hr_run_check (run_at (runs, i), catalog, hints));
+  return checks;
+}
+
+/* Runs of Llama 3.1 8B on an RX 7900 XTX (ROCm): after calibrating the device from them, every
+ * run is predicted within 5 %, the estimate says it is calibrated, and nothing else moves. */
+static void
+test_calibration_fit_apply (void)
+{
+  HrRunHints hints = { .gpu_id = "rx-7900-xtx-24gb", .model_id = "llama-3.1-8b" };
+  g_autoptr(GPtrArray) runs = parse_fixture ("bench-rx7900xtx-rocm.md", NULL);
+  g_autoptr(GPtrArray) before = checks_of (runs, &hints);
+  g_autoptr(GArray) cals = hr_user_calibration_fit (before, "2026-12-05");
+  const HrDeviceCalibration *cal;
+  g_autoptr(GPtrArray) after = NULL;
+  double worst_before = 0;
+  HrScenario s;
+  HrEstimate plain, calibrated;
+
+  g_assert_cmpuint (cals->len, ==, 1);
+  cal = &g_array_index (cals, HrDeviceCalibration, 0);
+  g_assert_cmpstr (cal->gpu_id, ==, "rx-7900-xtx-24gb");
+  g_assert_cmpint (cal->backend, ==, HR_BACKEND_ROCM);
+  g_assert_cmpstr (cal->date, ==, "2026-12-05");
+  g_assert_cmpint (cal->decode_runs, ==, 3);
+  g_assert_cmpint (cal->prefill_runs, ==, 2);
+  g_assert_true (cal->bytes_per_s > 100e9 && cal->bytes_per_s < 960e9);
+
+  hints.calibrations = cals;
+  after = checks_of (runs, &hints);
+  for (guint i = 0; i < after->len; i++)
+    {
+      const HrRunCheck *b = g_ptr_array_index (before, i), *a = g_ptr_array_index (after, i);
+      for (HrMeasure m = HR_MEASURE_DECODE; m <= HR_MEASURE_PREFILL; m++)
+        if (isfinite (a->error[m]))
+          {
+            worst_before = MAX (worst_before, fabs (b->error[m]));
+            g_assert_cmpfloat (fabs (a->error[m]), <=, 0.05);
+          }
+      g_assert_true (a->estimate.calibrated);
+      /* memory is never calibrated */
+      g_assert_cmpfloat (a->estimate.required_bytes, ==, b->estimate.required_bytes);
+    }
+  /* the uncalibrated model missed one run by more than the target */
+  g_assert_cmpfloat (worst_before, >, 0.05);
+
+  /* applies to its GPU and backend only; the basis says where the figure comes from */
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), hr_catalog_find_gpu (catalog, "rx-7900-xtx-24gb"));
+  g_assert_true (hr_estimate_compute (&s, NULL, &plain, NULL));
+  s.calibration = cal;
+  g_assert_true (hr_estimate_compute (&s, NULL, &calibrated, NULL));
+  g_assert_true (calibrated.calibrated);
+  g_assert_cmpfloat (calibrated.decode_tps, !=, plain.decode_tps);
+  g_assert_cmpint (calibrated.decode_basis.calibrated_runs, ==, 3);
+  {
+    g_autofree char *text = hr_basis_json (&calibrated.decode_basis);
+    g_assert_nonnull (strstr (text, "calibrated from 3 runs of yours, 2026-12-05"));
+  }
+  s.backend = HR_BACKEND_VULKAN;
+  s.backend_set = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &calibrated, NULL));
+  g_assert_false (calibrated.calibrated);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), hr_catalog_find_gpu (catalog, "rtx-4090-24gb"));
+  s.calibration = cal;
+  g_assert_true (hr_estimate_compute (&s, NULL, &calibrated, NULL));
+  g_assert_false (calibrated.calibrated);
+}
+
+/* Decode steps of two sizes: bandwidth and fixed cost both come back from t = bytes / bw + c */
+static void
+test_calibration_two_sizes (void)
+{
+  HrRunHints hints = { .gpu_id = "rtx-4090-24gb" };
+  g_autoptr(GPtrArray) checks = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_run_check_free);
+  g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_run_free);
+  static const char * const quants[] = { "Q4_K_M", "Q8_0", "BF16" };
+  const double bw = 850e9, fixed = 0.0011;
+  g_autoptr(GArray) cals = NULL;
+  const HrDeviceCalibration *cal;
+
+  for (guint i = 0; i < G_N_ELEMENTS (quants); i++)
+    {
+      g_autofree char *table = g_strdup_printf (
+        "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| qwen3 8B %s | 4.68 GiB | 8.19 B | CUDA | 99 | tg128 | 100 |\n", quants[i]);
+      g_autoptr(GPtrArray) parsed = hr_runs_parse (table, -1, NULL);
+      HrRun *r = g_ptr_array_steal_index (parsed, 0);
+      HrRunCheck *c;
+      HrRunHints h = hints;
+
+      h.quant = quants[i];
+      h.model_id = "qwen3-8b";
+      g_ptr_array_add (runs, r);
+      c = hr_run_check (r, catalog, &h);
+      g_assert_true (c->mapped);
+      /* what a device of this bandwidth and fixed cost would have measured */
+      r->measured[HR_MEASURE_DECODE] = 1 / (c->estimate.bytes_per_token / bw + fixed);
+      g_ptr_array_add (checks, c);
+    }
+  cals = hr_user_calibration_fit (checks, "2026-12-05");
+  g_assert_cmpuint (cals->len, ==, 1);
+  cal = &g_array_index (cals, HrDeviceCalibration, 0);
+  g_assert_true (cal->fixed_fitted);
+  assert_close (cal->bytes_per_s, bw, 1e-6);
+  assert_close (cal->fixed_s, fixed, 1e-6);
+}
+
+static void
+test_calibration_file (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-calibration-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "calibration.json", NULL);
+  g_autoptr(GArray) cals = g_array_new (FALSE, TRUE, sizeof (HrDeviceCalibration));
+  HrDeviceCalibration a = { .gpu_id = "rtx-4090-24gb", .backend = HR_BACKEND_CUDA, .date = "2026-12-05",
+                            .decode_runs = 4, .bytes_per_s = 9.1e11, .fixed_s = 0.001, .prefill_runs = 0,
+                            .prefill_scale = NAN };
+  HrDeviceCalibration b = a;
+  g_autoptr(GArray) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+  gboolean aside = FALSE;
+
+  b.backend = HR_BACKEND_VULKAN;
+  b.bytes_per_s = 7e11;
+  g_array_append_val (cals, a);
+  g_array_append_val (cals, b);
+  g_assert_true (hr_user_calibration_save (dir, cals, &error));
+  g_assert_no_error (error);
+  loaded = hr_user_calibration_load (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (loaded->len, ==, 2);
+  g_assert_cmpfloat (hr_user_calibration_find (loaded, "rtx-4090-24gb", HR_BACKEND_VULKAN)->bytes_per_s, ==, 7e11);
+  g_assert_true (isnan (hr_user_calibration_find (loaded, "rtx-4090-24gb", HR_BACKEND_CUDA)->prefill_scale));
+  g_assert_null (hr_user_calibration_find (loaded, "rtx-3090-24gb", HR_BACKEND_CUDA));
+  g_clear_pointer (&loaded, g_array_unref);
+
+  /* saving one device again replaces it and keeps the other */
+  g_array_set_size (cals, 1);
+  g_array_index (cals, HrDeviceCalibration, 0).bytes_per_s = 9.5e11;
+  g_assert_true (hr_user_calibration_save (dir, cals, &error));
+  loaded = hr_user_calibration_load (dir, &error);
+  g_assert_cmpuint (loaded->len, ==, 2);
+  g_assert_cmpfloat (hr_user_calibration_find (loaded, "rtx-4090-24gb", HR_BACKEND_CUDA)->bytes_per_s, ==, 9.5e11);
+  g_clear_pointer (&loaded, g_array_unref);
+
+  g_assert_cmpint (hr_user_calibration_remove (dir, "rtx-4090-24gb", &error), ==, 2);
+  loaded = hr_user_calibration_load (dir, &error);
+  g_assert_cmpuint (loaded->len, ==, 0);
+  g_clear_pointer (&loaded, g_array_unref);
+
+  /* a newer Headroom's file is left alone */
+  g_assert_true (g_file_set_contents (path, "{\"schema\": 2, \"devices\": []}", -1, NULL));
+  g_assert_null (hr_user_calibration_load (dir, &error));
+  g_assert_error (error, HR_USER_CALIBRATION_ERROR, HR_USER_CALIBRATION_ERROR_NEWER);
+  g_clear_error (&error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* a damaged one is moved aside, never overwritten */
+  g_assert_true (g_file_set_contents (path, "{\"schema\": 1, \"devices\": [{\"gpu\": \"x\", \"backend\": \"cuda\", "
+                                            "\"decode_runs\": 2, \"bytes_per_s\": -5}]}", -1, NULL));
+  g_assert_null (hr_user_calibration_load (dir, &error));
+  g_assert_error (error, HR_USER_CALIBRATION_ERROR, HR_USER_CALIBRATION_ERROR_CORRUPT);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      aside |= g_str_has_prefix (name, "calibration.json.corrupt-");
+      g_unlink (p);
+    }
+  g_assert_true (aside);
+  g_rmdir (dir);
+}
+
+static void
+test_calibration_parse_hostile (void)
+{
+  static const char * const bad[] = {
+    "", "[]", "{\"schema\": 1}", "{\"schema\": \"1\", \"devices\": []}",
+    "{\"schema\": 1, \"devices\": [1]}",
+    "{\"schema\": 1, \"devices\": [{\"gpu\": \"a\", \"backend\": \"warp\"}]}",
+    "{\"schema\": 1, \"devices\": [{\"gpu\": \"a\u202e\", \"backend\": \"cuda\"}]}",
+    "{\"schema\": 1, \"devices\": [{\"gpu\": \"a\", \"backend\": \"cuda\", \"decode_runs\": 1}]}",
+    "{\"schema\": 1, \"devices\": [{\"gpu\": \"a\", \"backend\": \"cuda\", \"prefill_runs\": 1, \"prefill_scale\": 1e9}]}",
+    "{\"schema\": 1, \"devices\": [{\"gpu\": \"a\", \"backend\": \"cuda\", \"decode_runs\": 1, \"bytes_per_s\": 1e12, \"fixed_s\": 99}]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) cals = hr_user_calibration_parse (bad[i], -1, &error);
+      g_test_message ("%s", bad[i]);
+      g_assert_null (cals);
+      g_assert_error (error, HR_USER_CALIBRATION_ERROR, HR_USER_CALIBRATION_ERROR_CORRUPT);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -503,6 +715,10 @@ main (int    argc,
   g_test_add_func ("/runs/check/quant-method", test_check_quant_method);
   g_test_add_func ("/runs/check/backend-list", test_backend_list);
   g_test_add_func ("/runs/hostile", test_hostile);
+  g_test_add_func ("/runs/calibration/fit-apply", test_calibration_fit_apply);
+  g_test_add_func ("/runs/calibration/two-sizes", test_calibration_two_sizes);
+  g_test_add_func ("/runs/calibration/file", test_calibration_file);
+  g_test_add_func ("/runs/calibration/hostile", test_calibration_parse_hostile);
   rc = g_test_run ();
   hr_catalog_free (catalog);
   return rc;

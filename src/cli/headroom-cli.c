@@ -14,6 +14,7 @@
 #include "hr-catalog.h"
 #include "hr-cli-common.h"
 #include "hr-cli-bench.h"
+#include "hr-cli-calibrate.h"
 #include "hr-cli-check.h"
 #include "hr-cli-chart.h"
 #include "hr-cli-detect.h"
@@ -42,6 +43,7 @@ static const char usage_text[] =
   "  detect    [--json]                         this computer: GPUs, CPU, RAM, how they matched\n"
   "  bench     [--json]\n"
   "  check     FILE|- [--model ID] [--gpu ID] [--gpus N] [--quant Q] [--json]   measured against predicted\n"
+  "  calibrate FILE… [--gpu ID|this] [--json] | --list | --remove ID|all   fit a GPU to your runs\n"
   "\n"
   "Run “headroom-cli COMMAND --help” for a command's options.\n";
 
@@ -668,6 +670,7 @@ static const struct
   { "detect", NULL, hr_cli_detect, FALSE },
   { "bench", NULL, hr_cli_bench, TRUE },
   { "check", NULL, hr_cli_check, FALSE },
+  { "calibrate", NULL, hr_cli_calibrate, FALSE },
 };
 
 static int

@@ -21,6 +21,7 @@
 #include "hr-json-writer.h"
 #include "hr-runs.h"
 #include "hr-units.h"
+#include "hr-user-calibration.h"
 
 #define WHO "headroom-cli check"
 
@@ -56,9 +57,9 @@ read_bounded (int      fd,
 
 /* The input: standard input for "-", else a regular file (a FIFO or device is refused before
  * it can block or stream forever). */
-static GBytes *
-read_input (const char *path,
-            GError    **error)
+GBytes *
+hr_cli_read_runs_input (const char *path,
+                        GError    **error)
 {
   struct stat st;
   GBytes *bytes;
@@ -190,7 +191,8 @@ print_text (GPtrArray *checks)
           printf ("  %s measured %s", hr_cli_pad (pad, sizeof pad, hr_measure_display (m), -16),
                   figure (a, sizeof a, m, r->measured[m]));
           if (isfinite (c->predicted[m]))
-            printf (", predicted %s, error %+.1f %%", figure (b, sizeof b, m, c->predicted[m]),
+            printf (", predicted %s%s, error %+.1f %%", figure (b, sizeof b, m, c->predicted[m]),
+                    c->estimate.calibrated && m <= HR_MEASURE_PREFILL ? " (calibrated)" : "",
                     c->error[m] * 100);
           printf ("\n");
         }
@@ -235,6 +237,7 @@ json_text (GPtrArray *checks)
           hr_json_member_int (&w, "context", c->scenario.context);
           hr_json_member_string (&w, "engine", hr_engine_to_string (c->scenario.engine));
           hr_json_member_string (&w, "backend", hr_backend_to_string (hr_scenario_backend (&c->scenario)));
+          hr_json_member_bool (&w, "calibrated", c->estimate.calibrated);
           hr_json_end_object (&w);
         }
       else
@@ -267,12 +270,15 @@ hr_cli_check (int              argc,
 {
   g_autofree char *model = NULL, *gpu = NULL, *quant = NULL;
   int gpus = G_MININT;   /* not given */
-  gboolean json = FALSE;
+  gboolean json = FALSE, no_calibration = FALSE;
+  g_autoptr(GArray) calibrations = NULL;
   const GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &model, "The model the runs used, when the text does not say", "ID" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu, "The GPU the runs used, when the text does not say", "ID" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &gpus, "GPUs the runs used (default: as the text says)", "N" },
     { "quant", 0, 0, G_OPTION_ARG_STRING, &quant, "The quantization the runs loaded, when the text does not say", "Q" },
+    { "no-calibration", 0, 0, G_OPTION_ARG_NONE, &no_calibration,
+      "Predict without your calibration of the GPU (headroom-cli calibrate)", NULL },
     { NULL }
   };
   g_autoptr(GError) error = NULL;
@@ -301,7 +307,7 @@ hr_cli_check (int              argc,
   if (quant != NULL && hr_catalog_find_quant (catalog, quant) == NULL)
     return hr_cli_usage_error (WHO, "--quant: unknown quantization “%s” (see: headroom-cli list quants)", quant);
 
-  bytes = read_input (argv[1], &error);
+  bytes = hr_cli_read_runs_input (argv[1], &error);
   if (bytes != NULL)
     runs = hr_runs_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
   if (runs == NULL)
@@ -315,6 +321,8 @@ hr_cli_check (int              argc,
   hints.gpu_id = gpu;
   hints.n_gpus = gpus == G_MININT ? 0 : gpus;
   hints.quant = quant;
+  if (!no_calibration)
+    hints.calibrations = calibrations = hr_user_calibration_load (NULL, NULL);
   for (guint i = 0; i < runs->len; i++)
     g_ptr_array_add (checks, hr_run_check (g_ptr_array_index (runs, i), catalog, &hints));
 

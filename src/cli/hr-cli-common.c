@@ -4,6 +4,7 @@
 #include "hr-hfconfig.h"
 #include "hr-text.h"
 #include "hr-units.h"
+#include "hr-user-calibration.h"
 
 #include <gio/gio.h>
 #include <math.h>
@@ -102,6 +103,8 @@ hr_cli_scenario_options (HrCliArgs *args)
       "vLLM/SGLang without CUDA graphs (vLLM --enforce-eager, SGLang --disable-cuda-graph)", NULL },
     { "free-memory", 0, 0, G_OPTION_ARG_NONE, &args->free_memory,
       "With --gpu this: size against the memory free now, not the total", NULL },
+    { "no-calibration", 0, 0, G_OPTION_ARG_NONE, &args->no_calibration,
+      "Leave out the calibration of the GPU from your own runs (headroom-cli calibrate)", NULL },
     HR_CLI_JSON_OPTION (args->json),
     { "csv", 0, 0, G_OPTION_ARG_NONE, &args->csv, "CSV output", NULL },
     { NULL }
@@ -363,6 +366,15 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
           if (!hr_weights_compute (model, s->quant, &w, NULL))
             return usage (error, "--quant: unknown quantization “%s” (see: headroom-cli list quants)", s->quant);
         }
+      if (!args->no_calibration)
+        {
+          char buf[96];
+          const char *id = hr_user_calibration_device_id (gpu, buf, sizeof buf);
+
+          /* a damaged file is moved aside by the load; sizing goes on without it */
+          out->calibrations = hr_user_calibration_load (NULL, NULL);
+          s->calibration = hr_user_calibration_find (out->calibrations, id, hr_scenario_backend (s));
+        }
     }
   return TRUE;
 }
@@ -374,6 +386,7 @@ hr_cli_scenario_clear (HrCliScenario *cs)
   g_clear_pointer (&cs->owned_gpu, hr_gpu_free);
   g_clear_pointer (&cs->this_gpu, hr_gpu_free);
   g_clear_pointer (&cs->gpus, g_ptr_array_unref);
+  g_clear_pointer (&cs->calibrations, g_array_unref);
 }
 
 int

@@ -46,6 +46,7 @@ typedef struct
   gboolean no_flash_attn;
   gboolean enforce_eager;
   gboolean free_memory;  /* --gpu this: size against the memory free now */
+  gboolean no_calibration; /* leave the user's calibration of the device out */
   gboolean json;
   gboolean csv;
 } HrCliArgs;
@@ -60,6 +61,7 @@ typedef struct
   double this_used;     /* bytes of it already in use (NAN unknown) */
   gboolean this_free;   /* sized against the free memory */
   GPtrArray *gpus;      /* const HrGpu* for compare (borrowed or owned_gpu) */
+  GArray *calibrations; /* the user's saved HrDeviceCalibration; scenario.calibration points in */
   gboolean json;
   gboolean csv;
 } HrCliScenario;

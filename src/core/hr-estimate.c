@@ -4,6 +4,7 @@
 #include "hr-estimate-cpu.h"
 #include "hr-estimate-private.h"
 #include "hr-units.h"
+#include "hr-user-calibration.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -715,10 +716,24 @@ basis_format (const HrBasis *b,
     }
 }
 
+/* The sentence, and where its figures come from when the user's runs gave them */
+static char *
+basis_format_calibrated (const HrBasis *b,
+                         gboolean       grouped)
+{
+  g_autofree char *text = basis_format (b, grouped);
+
+  if (b->calibrated_runs <= 0)
+    return g_steal_pointer (&text);
+  return g_strdup_printf (ngettext ("%s; calibrated from %d run of yours, %s",
+                                    "%s; calibrated from %d runs of yours, %s", b->calibrated_runs),
+                          text, b->calibrated_runs, b->calibrated_date);
+}
+
 char *
 hr_basis_text (const HrBasis *basis)
 {
-  return basis_format (basis, TRUE);
+  return basis_format_calibrated (basis, TRUE);
 }
 
 char *
@@ -728,7 +743,7 @@ hr_basis_json (const HrBasis *basis)
   char *text;
 
   hr_c_numeric_begin (&c);
-  text = basis_format (basis, FALSE);
+  text = basis_format_calibrated (basis, FALSE);
   hr_c_numeric_end (&c);
   return text;
 }
@@ -964,6 +979,8 @@ hr_estimate_compute (const HrScenario  *s,
   estimate_decode (&z, out);
   estimate_prefill (&z, out);
   estimate_cost (&z, pricing, out);
+  if (s->calibration != NULL)
+    hr_user_calibration_apply (s->calibration, s, out);
   return TRUE;
 }
 

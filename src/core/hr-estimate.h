@@ -52,6 +52,8 @@ typedef struct
   int count;          /* sequences, CPU cores or GPU cores */
   double figures[4];
   gboolean system_ram; /* decode also streams weights from system RAM */
+  int calibrated_runs; /* > 0: the figures come from the user's runs (hr-user-calibration.h) */
+  char calibrated_date[11];
 } HrBasis;
 
 /* Weights of one model at one quant. */
@@ -116,6 +118,7 @@ typedef struct
   double flops_per_token;  /* prefill FLOPs per prompt token, attention included */
   double decode_efficiency;/* fraction of peak bandwidth assumed */
   gboolean compute_bound;  /* batched decode hits the compute roof */
+  gboolean calibrated;     /* a speed follows the user's own runs (scenario->calibration) */
   /* where the speeds come from, as parts: hr_basis_text () / hr_basis_json () write them */
   HrBasis decode_basis;
   HrBasis prefill_basis;

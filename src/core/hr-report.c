@@ -73,6 +73,8 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_member_string (w, "decode_basis", device ? decode_basis : NULL);
   hr_json_member_number (w, "prefill_tps", DEV (e->prefill_tps), 0);
   hr_json_member_string (w, "prefill_basis", device ? prefill_basis : NULL);
+  /* the speeds follow the user's own runs on this device (headroom-cli calibrate) */
+  hr_json_member_bool (w, "calibrated", e->calibrated);
   hr_json_member_number (w, "ttft_ms", DEV (e->ttft_ms), 0);
   hr_json_member_number (w, "cost_per_mtok_usd", DEV (e->cost_per_mtok_usd), 2);
   hr_json_member_string (w, "cost_offer", e->offer_label[0] ? e->offer_label : NULL);

@@ -11,6 +11,7 @@
 
 #include "hr-runs.h"
 #include "hr-units.h"
+#include "hr-user-calibration.h"
 
 void
 hr_run_check_free (HrRunCheck *check)
@@ -564,6 +565,13 @@ hr_run_check (HrRun            *run,
   if (run->n_cpu_moe > 0)
     s->n_cpu_moe = run->n_cpu_moe;
 
+  if (hints != NULL && hints->calibrations != NULL)
+    {
+      char buf[96];
+      s->calibration = hr_user_calibration_find (hints->calibrations,
+                                                 hr_user_calibration_device_id (check->gpu, buf, sizeof buf),
+                                                 hr_scenario_backend (s));
+    }
   if (!hr_estimate_compute (s, NULL, &check->estimate, &error))
     return unmapped (check, HR_RUN_MISSING_OTHER, g_strdup (error->message));
 

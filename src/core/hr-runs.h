@@ -107,6 +107,8 @@ typedef struct
   const char *gpu_id;     /* catalog id or name; NULL: from the run */
   int n_gpus;             /* 0: from the run */
   const char *quant;      /* catalog quant id; NULL: from the run */
+  GArray *calibrations;   /* the user's HrDeviceCalibration (hr-user-calibration.h), borrowed;
+                           * NULL: predict without */
 } HrRunHints;
 
 /* What a run left unsaid that kept it from being predicted: the hint that would map it. */

@@ -59,6 +59,9 @@ typedef struct
   int max_num_seqs;         /* vLLM/SGLang --max-num-seqs; 0: the engine's default */
   gboolean enforce_eager;   /* vLLM --enforce-eager / SGLang --disable-cuda-graph: no CUDA graphs */
   double sysram_bandwidth_gbs; /* system RAM bandwidth for offload (NAN: default per platform) */
+  /* the user's calibration of this device (hr-user-calibration.h), borrowed; NULL: none.  It
+   * applies only where its GPU and backend are the scenario's. */
+  const struct _HrDeviceCalibration *calibration;
 } HrScenario;
 
 void            hr_scenario_init            (HrScenario      *scenario,
