@@ -10,6 +10,7 @@
 #include "hr-estimate.h"
 #include "hr-launch.h"
 #include "hr-quant-format.h"
+#include "hr-report.h"
 
 static HrCatalog *catalog;
 
@@ -330,12 +331,22 @@ test_advice_loadable (void)
             g_test_message ("%s on %s with %s: %s", cases[i].model, cases[i].gpu,
                             hr_engine_to_string ((HrEngine) e), q->id);
             g_assert_true (hr_engine_loads_quant ((HrEngine) e, q->id));
+            /* and one it loads as such for this model: an NVFP4 checkpoint of gpt-oss-120b is
+             * not known, vLLM would serve the MXFP4 one (hr_engine_load ()) */
+            {
+              HrEngineLoad load;
+
+              hr_engine_load ((HrEngine) e, m, q->id, &load);
+              g_assert_cmpint (load.kind, ==, HR_LOAD_AS_CHOSEN);
+            }
             suggested++;
           }
         if (hr_advice_fix (&s, catalog, NULL, &fix) && fix.kind == HR_FIX_QUANT)
           g_assert_true (hr_engine_loads_quant ((HrEngine) e, fix.scenario.quant));
       }
-  g_assert_cmpint (suggested, >, 10);
+  /* llama.cpp and Ollama on all five, vLLM on gpt-oss's MXFP4 checkpoint (no longer NVFP4 or
+   * AWQ checkpoints the catalog does not know, nor vLLM on Apple GPUs) */
+  g_assert_cmpint (suggested, >=, 9);
 }
 
 /* MLX loads MLX conversions of the 16-bit weights here, not FP8 or AWQ checkpoints: the old
@@ -352,14 +363,181 @@ test_advice_mlx (void)
   s.engine = HR_ENGINE_MLX;
   q = hr_advice_best_quant (&s, catalog);
   g_assert_true (q == NULL || hr_quant_format (q->id) == HR_QUANT_FORMAT_FLOAT);
+  /* vLLM loads Llama 3.1 70B as its BF16 checkpoint or the FP8 it makes of it: neither fits
+   * 64 GB, and no AWQ or NVFP4 checkpoint of it is known (it suggested NVFP4 before) */
   s.engine = HR_ENGINE_VLLM;
   q = hr_advice_best_quant (&s, catalog);
-  g_assert_nonnull (q);
-  g_assert_cmpint (hr_quant_format (q->id), !=, HR_QUANT_FORMAT_GGUF);
+  g_assert_null (q);
   s.engine = HR_ENGINE_OLLAMA;
   q = hr_advice_best_quant (&s, catalog);
   g_assert_nonnull (q);
   g_assert_true (hr_engine_loads_quant (HR_ENGINE_OLLAMA, q->id));
+}
+
+/* ---- what an engine loads (hr-engine-load.c) ------------------------------------------------ */
+
+/* The first (single-node) command of @engine. */
+static const HrLaunchCommand *
+engine_command (GPtrArray *cmds,
+                HrEngine   engine)
+{
+  for (guint i = 0; cmds != NULL && i < cmds->len; i++)
+    {
+      const HrLaunchCommand *c = g_ptr_array_index (cmds, i);
+
+      if (c->engine == engine)
+        return c;
+    }
+  return NULL;
+}
+
+/* Every engine × every catalog quant on several models and GPUs: the verdict, the estimate's
+ * text and JSON, and that engine's launch command speak of the same weights.  It fails before
+ * the one table: GLM-4.5-Air on 2× DCU K100, vLLM, Q4_K_M said "Fits with margin" (the GGUF)
+ * while the vLLM command said BF16 "will not load". */
+static void
+test_load_verdict_agrees (void)
+{
+  static const struct { const char *model; const char *gpu; int n; } cases[] = {
+    { "glm-4.5-air", "dcu-k100-ai-64gb", 2 },
+    { "qwen3-8b", "rtx-4090-24gb", 1 },
+    { "qwen3-30b-a3b", "h100-80gb-sxm", 1 },
+    { "llama-3.1-70b", "h100-80gb-sxm", 2 },
+    { "gpt-oss-120b", "h100-80gb-sxm", 1 },
+    { "deepseek-v3", "h200-141gb", 8 },
+    { "gemma-3-27b", "rtx-4090-24gb", 2 },
+    { "deepseek-v4-flash", "h200-141gb", 4 },
+  };
+  int checked = 0, substituted = 0, disagreed_before = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (int e = 0; e < HR_N_ENGINES; e++)
+      for (guint qi = 0; qi < hr_catalog_n_quants (catalog); qi++)
+        {
+          const HrQuantMix *q = hr_catalog_get_quant (catalog, qi);
+          const HrModel *m = hr_catalog_find_model (catalog, cases[i].model);
+          const HrGpu *g = hr_catalog_find_gpu (catalog, cases[i].gpu);
+          g_autoptr(GPtrArray) cmds = NULL;
+          g_autofree char *text = NULL, *json = NULL, *loads = NULL, *want = NULL;
+          const HrLaunchCommand *c;
+          HrScenario s;
+          HrEstimate est, asked;
+          gboolean exceeds, will_not_load;
+
+          g_assert_nonnull (m);
+          g_assert_nonnull (g);
+          hr_scenario_init (&s, m, g);
+          s.n_gpus = cases[i].n;
+          s.engine = (HrEngine) e;
+          g_strlcpy (s.quant, q->id, sizeof s.quant);
+          if (!hr_estimate_compute (&s, NULL, &est, NULL))
+            continue;
+          cmds = hr_launch_commands (&s, &est);
+          c = engine_command (cmds, (HrEngine) e);
+          if (c == NULL)
+            continue;   /* the engine does not run here (vLLM on Apple …) */
+          checked++;
+
+          /* the command and the estimate name the same weights */
+          g_assert_cmpstr (c->loaded_quant, ==, est.load.quant);
+          exceeds = est.verdict == HR_VERDICT_EXCEEDS;
+          will_not_load = c->note != NULL && strstr (c->note, "will not load") != NULL;
+          if (exceeds != will_not_load)
+            g_error ("%s on %d× %s, %s, %s: verdict %s, launch note “%s”", cases[i].model,
+                     cases[i].n, cases[i].gpu, hr_engine_to_string ((HrEngine) e), q->id,
+                     hr_verdict_to_string (est.verdict), c->note ? c->note : "");
+
+          /* the text and JSON say what is loaded, and the command's note says it alike */
+          loads = hr_engine_load_text (&est.load);
+          text = hr_report_estimate_text (&s, &est);
+          json = hr_report_estimate_json (&s, &est);
+          want = g_strdup_printf ("\"loaded_quant\": \"%s\"", est.load.quant);
+          g_assert_nonnull (strstr (json, want));
+          if (loads != NULL)
+            {
+              substituted++;
+              g_assert_nonnull (strstr (text, loads));
+              g_assert_nonnull (c->note);
+              g_assert_nonnull (strstr (c->note, loads));
+            }
+          else
+            g_assert_cmpint (est.load.kind, ==, HR_LOAD_AS_CHOSEN);
+
+          /* what the old code showed: the verdict of the quant asked for */
+          if (est.load.kind == HR_LOAD_SUBSTITUTE)
+            {
+              HrEngineLoad as_asked;
+
+              hr_engine_load ((HrEngine) e, m, q->id, &as_asked);
+              g_assert_cmpstr (as_asked.quant, ==, est.load.quant);
+              s.engine = HR_ENGINE_MLX;   /* sizes the quant as asked */
+              if (hr_estimate_compute (&s, NULL, &asked, NULL) &&
+                  (asked.verdict == HR_VERDICT_EXCEEDS) != exceeds)
+                disagreed_before++;
+            }
+        }
+  g_test_message ("%d engine × quant × setup checked, %d substituted, %d whose verdict the "
+                  "substitution changed", checked, substituted, disagreed_before);
+  g_assert_cmpint (checked, >, 400);
+  g_assert_cmpint (substituted, >, 50);
+  g_assert_cmpint (disagreed_before, >, 0);
+}
+
+/* The table itself, row by row (hr-engine-load.c's header comment). */
+static void
+test_load_table (void)
+{
+  static const struct
+  {
+    HrEngine engine;
+    const char *model, *quant;
+    HrLoadKind kind;
+    const char *loads;
+    const char *repo;
+    gboolean gguf, online_fp8;
+  } rows[] = {
+    /* llama.cpp: GGUF files; a checkpoint format is the GGUF of its width */
+    { HR_ENGINE_LLAMA_CPP, "qwen3-8b", "Q4_K_M", HR_LOAD_AS_CHOSEN, "Q4_K_M", "unsloth/Qwen3-8B-GGUF" },
+    { HR_ENGINE_LLAMA_CPP, "qwen3-8b", "FP8", HR_LOAD_SUBSTITUTE, "Q8_0", "unsloth/Qwen3-8B-GGUF" },
+    { HR_ENGINE_OLLAMA, "qwen3-8b", "AWQ-INT4", HR_LOAD_SUBSTITUTE, "Q4_K_M", "unsloth/Qwen3-8B-GGUF" },
+    /* vLLM: its GGUF loader maps qwen3 and qwen3_moe, not glm4_moe or gpt_oss */
+    { HR_ENGINE_VLLM, "qwen3-8b", "Q4_K_M", HR_LOAD_AS_CHOSEN, "Q4_K_M", "unsloth/Qwen3-8B-GGUF", TRUE },
+    { HR_ENGINE_VLLM, "qwen3-30b-a3b", "IQ4_XS", HR_LOAD_AS_CHOSEN, "IQ4_XS", "unsloth/Qwen3-30B-A3B-GGUF", TRUE },
+    { HR_ENGINE_VLLM, "glm-4.5-air", "Q4_K_M", HR_LOAD_SUBSTITUTE, "BF16", "zai-org/GLM-4.5-Air" },
+    { HR_ENGINE_VLLM, "deepseek-v3.2", "Q4_K_M", HR_LOAD_SUBSTITUTE, "FP8", "deepseek-ai/DeepSeek-V3.2" },
+    /* SGLang has no GGUF loader here */
+    { HR_ENGINE_SGLANG, "qwen3-8b", "Q4_K_M", HR_LOAD_SUBSTITUTE, "BF16", "Qwen/Qwen3-8B" },
+    /* checkpoints: the official one of that format, FP8 also made from 16 bits */
+    { HR_ENGINE_VLLM, "qwen3-8b", "BF16", HR_LOAD_AS_CHOSEN, "BF16", "Qwen/Qwen3-8B" },
+    { HR_ENGINE_VLLM, "qwen3-8b", "FP8", HR_LOAD_AS_CHOSEN, "FP8", "Qwen/Qwen3-8B", FALSE, TRUE },
+    { HR_ENGINE_VLLM, "deepseek-v3", "FP8", HR_LOAD_AS_CHOSEN, "FP8", "deepseek-ai/DeepSeek-V3" },
+    { HR_ENGINE_VLLM, "deepseek-v3", "BF16", HR_LOAD_SUBSTITUTE, "FP8", "deepseek-ai/DeepSeek-V3" },
+    { HR_ENGINE_VLLM, "gpt-oss-120b", "MXFP4", HR_LOAD_AS_CHOSEN, "MXFP4", "openai/gpt-oss-120b" },
+    { HR_ENGINE_SGLANG, "gpt-oss-120b", "NVFP4", HR_LOAD_SUBSTITUTE, "MXFP4", "openai/gpt-oss-120b" },
+    { HR_ENGINE_VLLM, "llama-3.1-70b", "AWQ-INT4", HR_LOAD_SUBSTITUTE, "BF16", "meta-llama/Llama-3.1-70B-Instruct" },
+    /* an official checkpoint Headroom cannot size (DeepSeek V4's FP4): the chosen quant, said so */
+    { HR_ENGINE_VLLM, "deepseek-v4-flash", "Q4_K_M", HR_LOAD_UNSIZED, "Q4_K_M", "deepseek-ai/DeepSeek-V4-Flash" },
+    { HR_ENGINE_MLX, "qwen3-8b", "Q4_K_M", HR_LOAD_AS_CHOSEN, "Q4_K_M", "Qwen/Qwen3-8B" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const HrModel *m = hr_catalog_find_model (catalog, rows[i].model);
+      HrEngineLoad load;
+      g_autofree char *text = NULL;
+
+      g_assert_nonnull (m);
+      hr_engine_load (rows[i].engine, m, rows[i].quant, &load);
+      g_test_message ("%s %s %s → %s", hr_engine_to_string (rows[i].engine), rows[i].model,
+                      rows[i].quant, load.quant);
+      g_assert_cmpint (load.kind, ==, rows[i].kind);
+      g_assert_cmpstr (load.quant, ==, rows[i].loads);
+      g_assert_cmpstr (load.repo, ==, rows[i].repo);
+      g_assert_cmpint (load.gguf, ==, rows[i].gguf);
+      g_assert_cmpint (load.online_fp8, ==, rows[i].online_fp8);
+      text = hr_engine_load_text (&load);
+      g_assert_true ((text == NULL) == (rows[i].kind == HR_LOAD_AS_CHOSEN));
+    }
 }
 
 int
@@ -383,6 +561,8 @@ main (int    argc,
   g_test_add_func ("/quant-format/ggml-types-agree", test_ggml_types_agree);
   g_test_add_func ("/engine/advice-loadable", test_advice_loadable);
   g_test_add_func ("/engine/advice-mlx", test_advice_mlx);
+  g_test_add_func ("/engine/load-table", test_load_table);
+  g_test_add_func ("/engine/load-verdict-agrees", test_load_verdict_agrees);
   ret = g_test_run ();
   hr_catalog_free (catalog);
   return ret;

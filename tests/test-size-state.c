@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hr-catalog.h"
+#include "hr-launch.h"
 #include "hr-chart-data.h"
 #include "hr-scenario-state.h"
 #include "hr-units.h"
@@ -635,6 +636,51 @@ test_basis_grouped (void)
   setlocale (LC_NUMERIC, "C");
 }
 
+/* Issue #26 item 1: GLM-4.5-Air on 2× DCU K100, vLLM, Q4_K_M said "Fits with margin" (the
+ * GGUF) above a vLLM launch card saying the BF16 checkpoint "will not load".  The banner is now
+ * of the BF16 checkpoint vLLM serves, says so, and agrees with the card. */
+static void
+test_engine_loads_banner (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) cmds = NULL;
+  gboolean card_found = FALSE;
+
+  scenario_for (&s, "glm-4.5-air", "dcu-k100-ai-64gb", "Q4_K_M", 8192);
+  s.n_gpus = 2;
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error));
+  g_assert_no_error (error);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_cmpint (st.verdict, ==, HR_VERDICT_EXCEEDS);
+  g_assert_cmpstr (st.verdict_title, ==, "Does not fit");
+  g_assert_true (g_str_has_prefix (st.verdict_detail, "vLLM does not load a Q4_K_M GGUF of this model’s "
+                                   "architecture: it serves the official BF16 checkpoint, sized here. "));
+  /* the launch cards the Size view shows for this estimate */
+  cmds = hr_launch_commands (&s, &e);
+  for (guint i = 0; i < cmds->len; i++)
+    {
+      const HrLaunchCommand *c = g_ptr_array_index (cmds, i);
+
+      if (c->engine != HR_ENGINE_VLLM)
+        continue;
+      g_assert_nonnull (strstr (c->note, "will not load"));
+      card_found = TRUE;
+      break;
+    }
+  g_assert_true (card_found);
+  /* llama.cpp loads that GGUF: its banner names no substitute */
+  s.engine = HR_ENGINE_LLAMA_CPP;
+  g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error));
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_cmpint (st.verdict, !=, HR_VERDICT_EXCEEDS);
+  g_assert_null (strstr (st.verdict_detail, "does not load"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -648,6 +694,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/size-state/format", test_format);
+  g_test_add_func ("/size-state/engine-loads-banner", test_engine_loads_banner);
   g_test_add_func ("/size-state/format-grouping", test_format_grouping);
   g_test_add_func ("/size-state/context-step", test_context_step);
   g_test_add_func ("/size-state/physical-not-rounded", test_physical_not_rounded);

@@ -403,6 +403,8 @@ launch_json (HrJsonWriter          *w,
   hr_json_member_string (w, "title", c->title);
   hr_json_member_string (w, "command", c->command);
   hr_json_member_string (w, "note", c->note);
+  /* what the command loads, the quant its note sizes (estimate --json's loaded_quant) */
+  hr_json_member_string (w, "loaded_quant", c->loaded_quant);
   hr_json_end_object (w);
 }
 

@@ -50,11 +50,18 @@ hr_advice_max_context (const HrScenario *scenario)
   return lo * 256;
 }
 
+/* A quant the engine loads as such for this model (hr_engine_load ()): not a GGUF vLLM would
+ * swap for the BF16 checkpoint, nor an AWQ repository nobody has named. */
 static gboolean
-quant_suits_engine (const HrQuantMix *q,
-                    HrEngine          engine)
+loads_as_chosen (const HrQuantMix *q,
+                 const HrScenario *s)
 {
-  return hr_engine_loads_quant (engine, q->id);
+  HrEngineLoad load;
+
+  if (!hr_engine_loads_quant (s->engine, q->id))
+    return FALSE;
+  hr_engine_load (s->engine, s->model, q->id, &load);
+  return load.kind == HR_LOAD_AS_CHOSEN;
 }
 
 static gint
@@ -76,7 +83,10 @@ hr_advice_quant_candidates (HrEngine         engine,
   for (guint i = 0; i < hr_catalog_n_quants (catalog); i++)
     {
       const HrQuantMix *q = hr_catalog_get_quant (catalog, i);
-      if (quant_suits_engine (q, engine) && (q->in_matrix || !q->gguf))
+      /* GGUF mixes of the matrix; for vLLM/SGLang also gpt-oss's MXFP4 checkpoint (the only
+       * "gguf" entry hr_engine_loads_quant () lets through for them) */
+      if (hr_engine_loads_quant (engine, q->id) &&
+          (q->in_matrix || !q->gguf || hr_engine_is_server_like (engine)))
         g_ptr_array_add (quants, (gpointer) q);
     }
   g_ptr_array_sort (quants, compare_bpw_desc);
@@ -93,6 +103,9 @@ hr_advice_best_quant (const HrScenario *scenario,
   for (guint i = 0; i < quants->len; i++)
     {
       const HrQuantMix *q = g_ptr_array_index (quants, i);
+
+      if (!loads_as_chosen (q, scenario))
+        continue;
       g_strlcpy (s.quant, q->id, sizeof s.quant);
       if (fits (&s, NULL))
         return q;

@@ -960,6 +960,7 @@ hr_estimate_compute (const HrScenario  *s,
                      HrEstimate        *out,
                      GError           **error)
 {
+  HrScenario loaded;
   Sizing z;
 
   g_return_val_if_fail (s != NULL, FALSE);
@@ -968,6 +969,16 @@ hr_estimate_compute (const HrScenario  *s,
   memset (out, 0, sizeof *out);
   if (!hr_scenario_validate (s, error))
     return FALSE;
+
+  /* Size what the engine loads: vLLM serves the BF16 checkpoint of a model whose GGUF it
+   * cannot read, llama.cpp the Q8_0 GGUF for FP8 (hr-engine-load.c). */
+  hr_engine_load (s->engine, s->model, s->quant, &out->load);
+  if (out->load.kind == HR_LOAD_SUBSTITUTE && g_ascii_strcasecmp (out->load.quant, s->quant) != 0)
+    {
+      loaded = *s;
+      g_strlcpy (loaded.quant, out->load.quant, sizeof loaded.quant);
+      s = &loaded;
+    }
 
   sizing_init (&z, s);
   if (!load_weights (&z, out, error))

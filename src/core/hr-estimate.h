@@ -7,6 +7,7 @@
 #include <glib.h>
 #include "hr-scenario.h"
 #include "hr-pricing.h"
+#include "hr-engine-load.h"
 
 G_BEGIN_DECLS
 
@@ -74,6 +75,9 @@ typedef struct
 
 typedef struct
 {
+  /* what the engine loads for the scenario's quant (hr_engine_load ()): every figure below is
+   * of load.quant, which differs from the scenario's quant when the engine cannot load that */
+  HrEngineLoad load;
   /* memory, bytes; totals over the tensor-parallel group */
   HrWeights weights;
   double weights_gpu;      /* part of the weights in device memory */

@@ -27,6 +27,7 @@ typedef struct
   const HrScenario *sc;
   const HrEstimate *est;    /* what this command loads, sized for its engine; may be NULL */
   const char *loaded;       /* the weights it loads when not the scenario's quant, else NULL */
+  HrEngineLoad load;        /* what it loads (hr_engine_load ()): est->load when sized */
   const char *gguf_file;    /* local GGUF the model came from, may be NULL */
   const HrModel *model;
   const HrGpu *gpu;

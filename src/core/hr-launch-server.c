@@ -20,42 +20,23 @@
 /* Up to this many nodes the SGLang plan spells out every node's command. */
 #define MAX_LISTED_NODES 8
 
-/* Notes on loading the scenario's quant from the model's checkpoint; TRUE when
+/* Notes on what the command loads (hr_engine_load (), the table the estimate sized); TRUE when
  * `--quantization fp8` (online FP8 from a 16-bit checkpoint) is needed. */
 static gboolean
 checkpoint_quant (const HrLaunchCtx *c,
                   GString           *notes,
                   const char        *engine)
 {
-  const char *native = c->model->native_dtype != NULL ? c->model->native_dtype : "BF16";
+  g_autofree char *text = hr_engine_load_text (&c->load);
 
-  switch (c->format)
-    {
-    case HR_QUANT_FORMAT_FP8:
-      return !hr_launch_native_is_fp8 (c->model);
-    case HR_QUANT_FORMAT_FLOAT:
-      if (hr_launch_native_is_fp8 (c->model))
-        hr_launch_note_add (notes, _("The official checkpoint is %s: for 16-bit weights serve a BF16 "
-                           "conversion of it instead."), native);
-      return FALSE;
-    case HR_QUANT_FORMAT_INT4:
-    case HR_QUANT_FORMAT_INT8:
-    case HR_QUANT_FORMAT_NVFP4:
-      hr_launch_note_add (notes, _("%s reads the quantization from the checkpoint’s config: serve a %s "
-                         "repository of this model (check the exact repo name) instead of "
-                         "the official one."), engine, c->quant);
-      return FALSE;
-    case HR_QUANT_FORMAT_MXFP4:
-      if (c->model->native_dtype == NULL || g_ascii_strcasecmp (native, "MXFP4") != 0)
-        hr_launch_note_add (notes, _("%s needs an MXFP4 checkpoint of this model."), engine);
-      return FALSE;
-    case HR_QUANT_FORMAT_GGUF:
-    default:
-      hr_launch_note_add (notes, _("%s is a GGUF quant, which %s does not serve: this runs the official "
-                         "%s checkpoint. For a smaller footprint pick an FP8 or AWQ repository "
-                         "of the model."), c->quant, engine, native);
-      return FALSE;
-    }
+  if (text != NULL)
+    hr_launch_note_add (notes, "%s", text);
+  else if (c->load.gguf)
+    hr_launch_note_add (notes, _("%s’s GGUF support is experimental and slower than its checkpoint "
+                                 "kernels: it loads one .gguf file (join split files with "
+                                 "llama-gguf-split --merge) and the tokenizer of the official "
+                                 "repository."), engine);
+  return c->load.kind == HR_LOAD_AS_CHOSEN && c->load.online_fp8;
 }
 
 static void
@@ -169,11 +150,26 @@ serve_model (const ServerEngine *e,
              const HrLaunchCtx  *c,
              HrShell            *sh)
 {
+  g_autofree char *gguf = NULL;
+  const char *model = c->model->hf_repo;
+
+  /* vLLM's GGUF loader takes a local file or "<repo_id>/<filename>.gguf" (gguf_loader.py,
+   * _prepare_weights) and the tokenizer from the official repository */
+  if (c->load.gguf)
+    {
+      gboolean real_file;
+      g_autofree char *file = hr_launch_gguf_path (c, &real_file);
+
+      gguf = real_file ? g_steal_pointer (&file) : g_strdup_printf ("%s/%s", c->load.repo, file);
+      model = gguf;
+    }
   hr_sh_raw (sh, e->serve);
   if (e->model_flag != NULL)
-    hr_sh_opt (sh, e->model_flag, c->model->hf_repo);
+    hr_sh_opt (sh, e->model_flag, model);
   else
-    hr_sh_arg (sh, c->model->hf_repo);
+    hr_sh_arg (sh, model);
+  if (c->load.gguf)
+    hr_sh_opt (sh, "--tokenizer", c->model->hf_repo);
 }
 
 /* The sizing and server arguments after the parallelism flags. */

@@ -50,11 +50,11 @@ hr_launch_note_gguf_substitute (const HrLaunchCtx *c,
                                 GString           *notes,
                                 const char        *engine)
 {
-  if (c->format == HR_QUANT_FORMAT_FP8 || c->format == HR_QUANT_FORMAT_INT8 || c->format == HR_QUANT_FORMAT_INT4
-      || c->format == HR_QUANT_FORMAT_NVFP4)
-    hr_launch_note_add (notes, _("%s loads GGUF files and %s is a checkpoint format: this uses the "
-                       "nearest GGUF quant, %s, whose size differs from the estimate."),
-              engine, c->quant, hr_launch_gguf_tag (c));
+  g_autofree char *text = hr_engine_load_text (&c->load);
+
+  (void) engine;
+  if (text != NULL)
+    hr_launch_note_add (notes, "%s", text);
   else if (c->format == HR_QUANT_FORMAT_MXFP4)
     hr_launch_note_add (notes, _("Check the repository’s file list for the MXFP4 GGUF tag."));
 }
@@ -160,49 +160,32 @@ hr_launch_cpu_offload_gib_per_gpu (const HrLaunchCtx *c)
   return (int) ceil (hr_to_gib (c->est->system_ram_bytes) / c->n_gpus);
 }
 
-/* The quant @engine's command loads: llama.cpp and Ollama a GGUF, vLLM and SGLang a
- * checkpoint (the official one for a GGUF quant).  NULL when that has no quant id. */
-static const char *
-loaded_quant (const HrLaunchCtx *c,
-              HrEngine           engine)
-{
-  const char *native = c->model->native_dtype != NULL ? c->model->native_dtype : "BF16";
-
-  if (hr_engine_is_llama_like (engine))
-    return hr_launch_gguf_tag (c);
-  if (!hr_engine_is_server_like (engine) || c->format != HR_QUANT_FORMAT_GGUF)
-    return c->quant;
-  if (hr_quant_format (native) == HR_QUANT_FORMAT_FLOAT)
-    return "BF16";
-  if (hr_launch_native_is_fp8 (c->model))
-    return "FP8";
-  if (g_ascii_strcasecmp (native, "MXFP4") == 0)
-    return "MXFP4";
-  return NULL;
-}
-
-/* @c for @engine's command: its estimate is of what that command loads on this hardware, so
- * its "will it load" note and its offload flag speak of the same weights as the command. */
+/* @c for @engine's command: its estimate is of what that command loads on this hardware
+ * (hr_engine_load (), the table the estimate sizes by), so its "will it load" note and its
+ * offload flag speak of the same weights as the command.  The scenario's own engine uses the
+ * estimate the verdict shows. */
 static HrLaunchCtx
 ctx_for_engine (const HrLaunchCtx *c,
                 HrEngine           engine,
                 HrEstimate        *storage)
 {
-  const char *quant = loaded_quant (c, engine);
   HrLaunchCtx e = *c;
   HrScenario s;
 
-  if (quant != NULL && g_ascii_strcasecmp (quant, c->quant) == 0 && engine == c->sc->engine)
-    return e;
-  e.loaded = quant != NULL && g_ascii_strcasecmp (quant, c->quant) != 0 ? quant : NULL;
-  e.est = NULL;
-  if (quant == NULL)
-    return e;
-  s = *c->sc;
-  s.engine = engine;
-  g_strlcpy (s.quant, quant, sizeof s.quant);
-  if (hr_estimate_compute (&s, NULL, storage, NULL))
-    e.est = storage;
+  if (engine == c->sc->engine && c->est != NULL)
+    e.est = c->est;
+  else
+    {
+      s = *c->sc;
+      s.engine = engine;
+      e.est = hr_estimate_compute (&s, NULL, storage, NULL) ? storage : NULL;
+    }
+  if (e.est != NULL)
+    e.load = e.est->load;
+  else
+    hr_engine_load (engine, c->model, c->quant, &e.load);
+  /* points into the estimate, which outlives the context (the caller's storage) */
+  e.loaded = e.est != NULL && e.est->load.kind == HR_LOAD_SUBSTITUTE ? e.est->load.quant : NULL;
   return e;
 }
 
@@ -227,11 +210,14 @@ estimate_fits (const HrEstimate *est,
 }
 
 static void
-add_command (GPtrArray       *commands,
-             HrLaunchCommand *cmd)
+add_command (GPtrArray         *commands,
+             const HrLaunchCtx *c,
+             HrLaunchCommand   *cmd)
 {
-  if (cmd != NULL)
-    g_ptr_array_add (commands, cmd);
+  if (cmd == NULL)
+    return;
+  g_strlcpy (cmd->loaded_quant, c->load.quant, sizeof cmd->loaded_quant);
+  g_ptr_array_add (commands, cmd);
 }
 
 gboolean
@@ -329,7 +315,7 @@ hr_launch_commands_for_file (const HrScenario *scenario,
   for (int e = 0; e < HR_N_ENGINES; e++)
     {
       ctx[e] = ctx_for_engine (&c, (HrEngine) e, &est[e]);
-      add_command (commands, builders[e] (&ctx[e], NULL));
+      add_command (commands, &ctx[e], builders[e] (&ctx[e], NULL));
     }
 
   /* A unified-memory machine is its own node of one device. */
@@ -350,7 +336,7 @@ hr_launch_commands_for_file (const HrScenario *scenario,
   for (int pass = 0; multi_node && pass < 2; pass++)
     for (int e = 0; e < HR_N_ENGINES; e++)
       if (hr_engine_is_server_like ((HrEngine) e) == (pass == 0))
-        add_command (commands, builders[e] (&ctx[e], &plan));
+        add_command (commands, &ctx[e], builders[e] (&ctx[e], &plan));
 
   return commands;
 }

@@ -12,6 +12,7 @@ typedef struct
   char *title;      /* "llama.cpp (llama-server)" */
   char *command;    /* shell text, lines joined with " \\\n  " */
   char *note;       /* caveat, may be NULL */
+  char loaded_quant[32]; /* what it loads (hr_engine_load ()): the quant its notes size */
 } HrLaunchCommand;
 
 /* A parallel plan when one node is not enough: nodes × (tensor-parallel per node). */

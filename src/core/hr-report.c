@@ -28,6 +28,15 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
                                               ? hr_gpu_generation_info (s->gpu->generation)->id : NULL);
   hr_json_member_int (w, "gpus", s->n_gpus);
   hr_json_member_string (w, "quant", s->quant);
+  {
+    /* what the engine loads for that quant (hr_engine_load ()): every figure is of loaded_quant */
+    g_autofree char *loads = hr_engine_load_text (&e->load);
+
+    hr_json_member_string (w, "loaded_quant", e->load.quant);
+    hr_json_member_string (w, "loaded_repo", e->load.repo);
+    hr_json_member_bool (w, "loads_quant_as_chosen", e->load.kind == HR_LOAD_AS_CHOSEN);
+    hr_json_member_string (w, "loaded_note", loads);
+  }
   hr_json_member_int (w, "context", s->context);
   hr_json_member_int (w, "batch", s->batch);
   hr_json_member_string (w, "kv_type", hr_kv_type_to_string (s->kv_type));
@@ -212,6 +221,13 @@ hr_report_estimate_text (const HrScenario *s,
                           s->model->name, count, s->gpu->name, s->quant, ctx, _("context"),
                           hr_engine_display_name (s->engine));
   g_string_append_printf (out, "%s: %s\n", _("Verdict"), hr_verdict_display (e->verdict));
+  {
+    /* what the engine loads when it is not the quant asked for: the verdict is of that */
+    g_autofree char *loads = hr_engine_load_text (&e->load);
+
+    if (loads != NULL)
+      g_string_append_printf (out, "%s\n", loads);
+  }
   line (lines, 2, _("Required memory"), "%s GiB (%s GB)",
         num (a, hr_to_gib (e->required_bytes), 2), num (b, hr_to_gb (e->required_bytes), 2));
   /* TRANSLATORS: "%s GiB (measured file: %s GiB)": weights loaded on the device, then the

@@ -597,6 +597,18 @@ hr_size_state_from_estimate (HrSizeState      *state,
   f.tps = hr_size_format_tps (e->decode_tps);
   f.ttft = hr_format_duration_ms (e->ttft_ms);
   state->verdict_detail = verdict_detail (&f);
+  {
+    /* the verdict is of what the engine loads: say so when that is not the quant picked */
+    g_autofree char *loads = hr_engine_load_text (&e->load);
+
+    if (loads != NULL)
+      {
+        char *detail = g_strdup_printf ("%s %s", loads, state->verdict_detail);
+
+        g_free (state->verdict_detail);
+        state->verdict_detail = detail;
+      }
+  }
   state->breakdown = breakdown_text (&f);
   state->weights_source = weights_source_text (s, e);
   memory_cards (state, &f);
