@@ -914,6 +914,28 @@ test_launch_note_german_figures (void)
   hr_test_run_clear (&r);
 }
 
+/* matrix with vLLM: the GGUF rows of a model whose GGUF vLLM cannot read are the BF16
+ * checkpoint it serves, and say so (#28); with llama.cpp they are the GGUF files. */
+static void
+test_matrix_engine_loads (void)
+{
+  HrTestRun r = { 0 };
+  g_autofree char *row = NULL;
+
+  run_cli (&r, NULL, "matrix", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  row = line_starting (r.out, "Q4_K_M ");
+  g_assert_true (g_str_has_suffix (row, " loads BF16"));
+  g_assert_nonnull (strstr (row, " exceeds "));
+  g_clear_pointer (&row, g_free);
+  hr_test_run_clear (&r);
+  run_cli (&r, NULL, "matrix", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  row = line_starting (r.out, "Q4_K_M ");
+  g_assert_null (strstr (row, "loads"));
+  hr_test_run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -925,6 +947,7 @@ main (int argc, char **argv)
       return 77;
     }
   g_test_add_func ("/cli/estimate-json", test_estimate_json);
+  g_test_add_func ("/cli/matrix-engine-loads", test_matrix_engine_loads);
   g_test_add_func ("/cli/estimate-exact-bytes", test_estimate_exact_bytes);
   g_test_add_func ("/cli/estimate-vllm-capacity", test_estimate_vllm_capacity);
   g_test_add_func ("/cli/estimate-german-locale", test_estimate_german_locale);

@@ -315,6 +315,11 @@ matrix_text_row (GString           *out,
   g_autofree char *smallest = r->smallest.count > 1
     ? g_strdup_printf ("%d× %s", r->smallest.count, r->smallest.gpu->name)
     : g_strdup (r->smallest.count == 1 ? r->smallest.gpu->name : "—");
+  /* a row the engine loads as another quant (vLLM: the BF16 checkpoint for a GGUF it cannot
+   * read) says so where its weights' source would be: its figures are of that quant */
+  g_autofree char *source = e->load.kind == HR_LOAD_SUBSTITUTE
+    ? g_strdup_printf ("loads %s", e->load.quant)
+    : g_strdup (hr_weights_source_to_string (e->weights.source));
 
   g_string_append_printf (out, "%-12s %s GiB %s GiB %s GiB %s GiB %s t/s  %-8s %-28.28s %s\n", r->quant->id,
                           hr_cli_number (a, hr_to_gib (e->weights.bytes), 2, 6),
@@ -322,7 +327,7 @@ matrix_text_row (GString           *out,
                           hr_cli_number (b, hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes)), 2, 5),
                           hr_cli_number (c, hr_to_gib (e->required_bytes), 2, 6),
                           hr_cli_number (d, e->decode_tps, 1, 6),
-                          hr_verdict_to_string (e->verdict), smallest, hr_weights_source_to_string (e->weights.source));
+                          hr_verdict_to_string (e->verdict), smallest, source);
 }
 
 static int
