@@ -538,6 +538,25 @@ test_load_table (void)
       text = hr_engine_load_text (&load);
       g_assert_true ((text == NULL) == (rows[i].kind == HR_LOAD_AS_CHOSEN));
     }
+
+  /* weights named outside the catalog (a run's log, a repo the user gives) load as chosen:
+   * an NVFP4 repository of Qwen3.6 35B-A3B on an RTX 5090 is sized as NVFP4, not BF16 */
+  {
+    HrScenario s;
+    HrEstimate named, catalog_only;
+
+    hr_scenario_init (&s, hr_catalog_find_model (catalog, "qwen3.6-35b-a3b"),
+                      hr_catalog_find_gpu (catalog, "rtx-5090-32gb"));
+    s.engine = HR_ENGINE_VLLM;
+    g_strlcpy (s.quant, "NVFP4", sizeof s.quant);
+    g_assert_true (hr_estimate_compute (&s, NULL, &catalog_only, NULL));
+    g_assert_cmpstr (catalog_only.load.quant, ==, "BF16");
+    s.weights_named = TRUE;
+    g_assert_true (hr_estimate_compute (&s, NULL, &named, NULL));
+    g_assert_cmpint (named.load.kind, ==, HR_LOAD_AS_CHOSEN);
+    g_assert_cmpstr (named.load.quant, ==, "NVFP4");
+    g_assert_cmpfloat (named.weights.bytes, <, 0.4 * catalog_only.weights.bytes);
+  }
 }
 
 int

@@ -203,6 +203,19 @@ hr_engine_load (HrEngine       engine,
     set_loaded (out, HR_LOAD_AS_CHOSEN, HR_LOAD_REASON_NONE, out->chosen, model->hf_repo);
 }
 
+void
+hr_engine_load_as_chosen (HrEngineLoad *load,
+                          const char   *repo)
+{
+  g_return_if_fail (load != NULL);
+
+  if (load->kind == HR_LOAD_AS_CHOSEN)
+    return;
+  set_loaded (load, HR_LOAD_AS_CHOSEN, HR_LOAD_REASON_NONE, load->chosen, repo);
+  load->gguf = FALSE;
+  load->online_fp8 = FALSE;
+}
+
 char *
 hr_engine_load_text (const HrEngineLoad *load)
 {

@@ -42,6 +42,10 @@ void            hr_engine_load              (HrEngine         engine,
                                              const HrModel   *model,
                                              const char      *quant,
                                              HrEngineLoad    *out);
+/* Makes @load the chosen quant, loaded as such from @repo (NULL: not known): for weights named
+ * outside the catalog (HrScenario.weights_named). */
+void            hr_engine_load_as_chosen    (HrEngineLoad    *load,
+                                             const char      *repo);
 /* Whether vLLM's GGUF loader maps @model's architecture (vllm/model_executor/model_loader/
  * gguf_loader.py): the table in hr-engine-load.c. */
 gboolean        hr_engine_gguf_maps_model   (const HrModel   *model);

@@ -973,6 +973,8 @@ hr_estimate_compute (const HrScenario  *s,
   /* Size what the engine loads: vLLM serves the BF16 checkpoint of a model whose GGUF it
    * cannot read, llama.cpp the Q8_0 GGUF for FP8 (hr-engine-load.c). */
   hr_engine_load (s->engine, s->model, s->quant, &out->load);
+  if (s->weights_named)
+    hr_engine_load_as_chosen (&out->load, NULL);
   if (out->load.kind == HR_LOAD_SUBSTITUTE && g_ascii_strcasecmp (out->load.quant, s->quant) != 0)
     {
       loaded = *s;

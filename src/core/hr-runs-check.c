@@ -511,6 +511,9 @@ hr_run_check (HrRun            *run,
   hr_scenario_init (s, check->model, check->gpu);
   g_strlcpy (s->quant, quant, sizeof s->quant);
   s->engine = engine_of_run (run);
+  /* the run loaded these very weights (an NVFP4 repository of a BF16 model, say): size them,
+   * not the official checkpoint the catalog would serve instead (hr_engine_load ()) */
+  s->weights_named = TRUE;
   s->n_gpus = hints && hints->n_gpus > 0 ? hints->n_gpus : MAX (run->n_devices, 1);
   if (backend_of_run (run, &backend) && s->engine == HR_ENGINE_LLAMA_CPP)
     {

@@ -58,6 +58,9 @@ typedef struct
                              * (hr_estimate_mem_fraction) */
   int max_num_seqs;         /* vLLM/SGLang --max-num-seqs; 0: the engine's default */
   gboolean enforce_eager;   /* vLLM --enforce-eager / SGLang --disable-cuda-graph: no CUDA graphs */
+  gboolean weights_named;   /* the weights are named outside the catalog (a run's log, a repo the
+                             * user gives): the engine loads the scenario's quant as such, what
+                             * the catalog knows of the model's checkpoints aside (hr_engine_load ()) */
   double sysram_bandwidth_gbs; /* system RAM bandwidth for offload (NAN: default per platform) */
   /* the user's calibration of this device (hr-user-calibration.h), borrowed; NULL: none.  It
    * applies only where its GPU and backend are the scenario's. */
