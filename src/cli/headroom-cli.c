@@ -24,6 +24,7 @@
 #include "hr-finetune.h"
 #include "hr-launch.h"
 #include "hr-report.h"
+#include "hr-text.h"
 #include "hr-units.h"
 
 static const char usage_text[] =
@@ -45,7 +46,7 @@ static const char usage_text[] =
   "  check     FILE|- [--model ID] [--gpu ID] [--gpus N] [--quant Q] [--json]   measured against predicted\n"
   "  calibrate FILE… [--gpu ID|this] [--json] | --list | --remove ID|all   fit a GPU to your runs\n"
   "\n"
-  "Run “headroom-cli COMMAND --help” for a command's options.\n";
+  "Run “headroom-cli COMMAND --help” or “headroom-cli help COMMAND” for a command's options.\n";
 
 /* A command over one scenario: writes what it prints into @out and returns the exit status;
  * @out reaches stdout only on success (0). */
@@ -58,7 +59,7 @@ typedef int (*ScenarioCommand) (const HrCliArgs *args,
 static int
 run_scenario_command (int               argc,
                       char            **argv,
-                      const char       *name,
+                      const char       *summary,
                       const HrCatalog  *catalog,
                       ScenarioCommand   command)
 {
@@ -70,8 +71,8 @@ run_scenario_command (int               argc,
 
   hr_cli_args_init (&args);
   if (!hr_cli_parse_options (&argc, &argv,
-                             &(HrCliOptions) { .parameter = name,
-                                               .summary = "Size open-weight LLMs on GPUs.",
+                             &(HrCliOptions) { .parameter = "",
+                                               .summary = summary,
                                                .group = hr_cli_scenario_options (&args) },
                              &error) ||
       !hr_cli_scenario_resolve (&args, catalog, TRUE, &cs, &error))
@@ -305,29 +306,40 @@ estimate_command (const HrCliArgs *args,
 
 /* ---- matrix ------------------------------------------------------------------------------ */
 
-/* "Q4_K_M        67.96 GiB  67.96 GiB  1.44 GiB  75.35 GiB  140.9 t/s  fits …" */
+/* The matrix row's "smallest GPU that fits": "2× H100 NVL 94GB", "—" for none. */
+static char *
+matrix_smallest (const HrMatrixRow *r)
+{
+  if (r->smallest.count > 1)
+    return g_strdup_printf ("%d× %s", r->smallest.count, r->smallest.gpu->name);
+  return g_strdup (r->smallest.count == 1 ? r->smallest.gpu->name : "—");
+}
+
+/* "Q4_K_M        67.96 GiB  67.96 GiB  1.44 GiB  75.35 GiB  140.9 t/s  fits …": the GPU's
+ * name is whole, padded to @gpu_width columns */
 static void
 matrix_text_row (GString           *out,
-                 const HrMatrixRow *r)
+                 const HrMatrixRow *r,
+                 int                gpu_width)
 {
   const HrEstimate *e = &r->estimate;
   char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE], c[HR_CLI_NUM_SIZE], d[HR_CLI_NUM_SIZE], g[HR_CLI_NUM_SIZE];
-  g_autofree char *smallest = r->smallest.count > 1
-    ? g_strdup_printf ("%d× %s", r->smallest.count, r->smallest.gpu->name)
-    : g_strdup (r->smallest.count == 1 ? r->smallest.gpu->name : "—");
+  g_autofree char *smallest = matrix_smallest (r);
   /* a row the engine loads as another quant (vLLM: the BF16 checkpoint for a GGUF it cannot
    * read) says so where its weights' source would be: its figures are of that quant */
   g_autofree char *source = e->load.kind == HR_LOAD_SUBSTITUTE
     ? g_strdup_printf ("loads %s", e->load.quant)
     : g_strdup (hr_weights_source_to_string (e->weights.source));
 
-  g_string_append_printf (out, "%-12s %s GiB %s GiB %s GiB %s GiB %s t/s  %-8s %-28.28s %s\n", r->quant->id,
+  g_string_append_printf (out, "%-12s %s GiB %s GiB %s GiB %s GiB %s t/s  %-8s ", r->quant->id,
                           hr_cli_number (a, hr_to_gib (e->weights.bytes), 2, 6),
                           hr_cli_number (g, hr_to_gib (e->weights_gpu), 2, 6),
                           hr_cli_number (b, hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes)), 2, 5),
                           hr_cli_number (c, hr_to_gib (e->required_bytes), 2, 6),
                           hr_cli_number (d, e->decode_tps, 1, 6),
-                          hr_verdict_to_string (e->verdict), smallest, source);
+                          hr_verdict_to_string (e->verdict));
+  hr_cli_append_padded (out, smallest, -gpu_width);
+  g_string_append_printf (out, " %s\n", source);
 }
 
 static int
@@ -338,13 +350,24 @@ matrix_command (const HrCliArgs *args,
 {
   g_autoptr(GArray) rows = NULL;
   HrJsonWriter w;
+  int gpu_width = (int) hr_text_display_width ("smallest GPU that fits");
 
   rows = hr_advice_quant_matrix (&cs->scenario, catalog, hr_catalog_get_pricing (catalog));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autofree char *smallest = matrix_smallest (&g_array_index (rows, HrMatrixRow, i));
+
+      gpu_width = MAX (gpu_width, (int) hr_text_display_width (smallest));
+    }
   rows_begin (&w, out, cs->json);
   if (!cs->json)
-    /* "on GPU" and "KV" add up to "total" with the engine's buffers; "file" is the download */
-    g_string_append_printf (out, "%-12s %10s %10s %9s %10s %10s  %-8s %-28s %s\n", "quant", "file", "on GPU",
-                            "KV", "total", "decode", "verdict", "smallest GPU that fits", "source");
+    {
+      /* "on GPU" and "KV" add up to "total" with the engine's buffers; "file" is the download */
+      g_string_append_printf (out, "%-12s %10s %10s %9s %10s %10s  %-8s ", "quant", "file", "on GPU",
+                              "KV", "total", "decode", "verdict");
+      hr_cli_append_padded (out, "smallest GPU that fits", -gpu_width);
+      g_string_append (out, " source\n");
+    }
   for (guint i = 0; i < rows->len; i++)
     {
       HrMatrixRow *r = &g_array_index (rows, HrMatrixRow, i);
@@ -361,7 +384,7 @@ matrix_command (const HrCliArgs *args,
         }
       else
         {
-          matrix_text_row (out, r);
+          matrix_text_row (out, r, gpu_width);
         }
     }
   rows_end (&w, out, cs->json);
@@ -489,24 +512,28 @@ launch_command (const HrCliArgs *args,
 
 /* ---- compare ----------------------------------------------------------------------------- */
 
+/* One GPU's line: its name whole, padded to @name_width terminal columns (a CJK character
+ * takes two), the longest context as a token count ("52,480", never "51K" beside it). */
 static void
 compare_text_row (GString            *out,
-                  const HrCompareRow *row)
+                  const HrCompareRow *row,
+                  int                 name_width)
 {
   const HrEstimate *e = &row->estimate;
   char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE], c[HR_CLI_NUM_SIZE], d[HR_CLI_NUM_SIZE], f[HR_CLI_NUM_SIZE];
   char g[HR_CLI_NUM_SIZE];
-  g_autofree char *ctx = hr_format_context_locale (row->max_context);
 
-  g_string_append_printf (out, "%-34.34s %-8s %s GiB %s GiB %s t/s %s t/s %s %s\n",
-                          row->scenario.gpu->name, hr_verdict_to_string (e->verdict),
+  hr_cli_append_padded (out, row->scenario.gpu->name, -name_width);
+  g_string_append_printf (out, " %-8s %s GiB %s GiB %s t/s %s t/s %s %s\n",
+                          hr_verdict_to_string (e->verdict),
                           hr_cli_number (a, hr_to_gib (e->required_bytes), 1, 6),
                           hr_cli_number (b, hr_to_gib (e->usable_bytes), 1, 6),
                           hr_cli_number (c, e->decode_tps, 1, 5),
                           hr_cli_number (d, e->prefill_tps, 0, 6),
                           isfinite (e->cost_per_mtok_usd) ? hr_cli_number (f, e->cost_per_mtok_usd, 2, 10)
                                                           : hr_cli_pad (f, sizeof f, "—", 10),
-                          hr_cli_pad (g, sizeof g, row->max_context > 0 ? ctx : "—", 9));
+                          row->max_context > 0 ? hr_cli_number (g, (double) row->max_context, 0, 9)
+                                               : hr_cli_pad (g, sizeof g, "—", 9));
 }
 
 static int
@@ -517,16 +544,22 @@ compare_command (const HrCliArgs *args,
 {
   g_autoptr(GError) error = NULL;
   HrJsonWriter w;
+  int name_width = 3;   /* "GPU" */
 
   if (cs->json && cs->csv)
     return hr_cli_usage_error ("headroom-cli", "--json and --csv exclude each other");
 
+  for (guint i = 0; i < cs->gpus->len; i++)
+    name_width = MAX (name_width, (int) hr_text_display_width (((const HrGpu *) g_ptr_array_index (cs->gpus, i))->name));
   rows_begin (&w, out, cs->json);
   if (cs->csv)
     hr_report_compare_csv_header (out, &cs->scenario);
   else if (!cs->json)
-    g_string_append_printf (out, "%-34s %-8s %10s %10s %9s %10s %10s %9s\n", "GPU", "verdict",
-                            "required", "usable", "decode", "prefill", "$/1M tok", "max ctx");
+    {
+      hr_cli_append_padded (out, "GPU", -name_width);
+      g_string_append_printf (out, " %-8s %10s %10s %9s %10s %10s %9s\n", "verdict",
+                              "required", "usable", "decode", "prefill", "$/1M tok", "max ctx");
+    }
 
   /* the same rows, computed by the same function, as the app's Compare view */
   for (guint i = 0; i < cs->gpus->len; i++)
@@ -545,7 +578,7 @@ compare_command (const HrCliArgs *args,
       else if (cs->csv)
         hr_report_compare_csv_row (out, &row);
       else
-        compare_text_row (out, &row);
+        compare_text_row (out, &row, name_width);
     }
   rows_end (&w, out, cs->json);
   return 0;
@@ -610,7 +643,10 @@ cmd_finetune (int              argc,
   HrFtEstimate est;
   HrFtMethod m = HR_FT_QLORA;
 
-  if (!hr_cli_parse_options (&argc, &argv, &(HrCliOptions) { .parameter = "", .entries = entries },
+  if (!hr_cli_parse_options (&argc, &argv,
+                             &(HrCliOptions) { .parameter = "", .entries = entries,
+                                               .summary = "Memory to fine-tune a model: weights, "
+                                                          "gradients, optimizer states, activations." },
                              &error))
     return hr_cli_fail (error);
   if (model_id == NULL)
@@ -665,20 +701,46 @@ static const struct
   ScenarioCommand scenario;   /* run through run_scenario_command(), or: */
   int (*run) (int argc, char **argv, const HrCatalog *catalog);
   gboolean prices;
+  const char *summary;        /* a scenario command's --help summary */
 } commands[] = {
-  { "list", NULL, cmd_list, FALSE },
-  { "estimate", estimate_command, NULL, TRUE },
-  { "matrix", matrix_command, NULL, TRUE },
-  { "launch", launch_command, NULL, FALSE },
-  { "compare", compare_command, NULL, TRUE },
-  { "finetune", NULL, cmd_finetune, FALSE },
-  { "fit", NULL, hr_cli_fit, FALSE },
-  { "chart", NULL, hr_cli_chart, TRUE },
-  { "detect", NULL, hr_cli_detect, FALSE },
-  { "bench", NULL, hr_cli_bench, TRUE },
-  { "check", NULL, hr_cli_check, FALSE },
-  { "calibrate", NULL, hr_cli_calibrate, FALSE },
+  { "list", NULL, cmd_list, FALSE, NULL },
+  { "estimate", estimate_command, NULL, TRUE,
+    "Memory, speed, cost and verdict for one model on one hardware setup." },
+  { "matrix", matrix_command, NULL, TRUE,
+    "Every quantization of the model on this hardware, with the smallest GPU that fits each." },
+  { "launch", launch_command, NULL, FALSE,
+    "The engines' launch commands for the scenario, as the app shows them." },
+  { "compare", compare_command, NULL, TRUE,
+    "One model on several GPUs (--gpu A --gpu B …, or --all-gpus)." },
+  { "finetune", NULL, cmd_finetune, FALSE, NULL },
+  { "fit", NULL, hr_cli_fit, FALSE, NULL },
+  { "chart", NULL, hr_cli_chart, TRUE, NULL },
+  { "detect", NULL, hr_cli_detect, FALSE, NULL },
+  { "bench", NULL, hr_cli_bench, TRUE, NULL },
+  { "check", NULL, hr_cli_check, FALSE, NULL },
+  { "calibrate", NULL, hr_cli_calibrate, FALSE, NULL },
 };
+
+/* The commands without the catalog, and `help`. */
+static const char *const other_commands[] = { "inspect", "pricing", "help" };
+
+static int
+unknown_command (const char *name)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  const char *near;
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_ptr_array_add (names, (gpointer) commands[i].name);
+  for (guint i = 0; i < G_N_ELEMENTS (other_commands); i++)
+    g_ptr_array_add (names, (gpointer) other_commands[i]);
+  g_ptr_array_add (names, NULL);
+  near = hr_text_nearest (name, (const char * const *) names->pdata);
+  if (near != NULL)
+    return hr_cli_usage_error ("headroom-cli", "unknown command “%s”; did you mean “%s”? (see: headroom-cli --help)",
+                               name, near);
+  return hr_cli_usage_error ("headroom-cli", "unknown command “%s” (see: headroom-cli --help)", name);
+}
 
 static int
 run_catalog_command (int         argc,
@@ -702,10 +764,27 @@ run_catalog_command (int         argc,
       if (commands[i].prices)
         hr_cli_use_catalog_prices (catalog);
       if (commands[i].scenario != NULL)
-        return run_scenario_command (argc, argv, name, catalog, commands[i].scenario);
+        return run_scenario_command (argc, argv, commands[i].summary, catalog, commands[i].scenario);
       return commands[i].run (argc, argv, catalog);
     }
-  return hr_cli_usage_error ("headroom-cli", "unknown command “%s” (see: headroom-cli --help)", name);
+  return unknown_command (name);
+}
+
+/* Runs @command with @argv (argv[0] the program) as its own. */
+static int
+run_command (const char  *command,
+             int          argc,
+             char       **argv)
+{
+  g_autofree char *prgname = g_strdup_printf ("headroom-cli %s", command);
+
+  /* a command's --help reads "Usage: headroom-cli estimate [OPTION…]" */
+  g_set_prgname (prgname);
+  if (g_str_equal (command, "inspect"))
+    return hr_cli_inspect (argc, argv);
+  if (g_str_equal (command, "pricing"))
+    return hr_cli_pricing (argc, argv);
+  return run_catalog_command (argc, argv, command);
 }
 
 static int
@@ -721,8 +800,15 @@ run (int    argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  /* "help estimate" is "estimate --help" */
+  if (argc == 3 && g_str_equal (argv[1], "help") && !g_str_has_prefix (argv[2], "-"))
+    {
+      char *help_argv[] = { argv[0], "--help", NULL };
+
+      return run_command (argv[2], 2, help_argv);
+    }
   if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
-      g_str_equal (argv[1], "help"))
+      (g_str_equal (argv[1], "help") && argc == 2))
     {
       fputs (usage_text, argc < 2 ? stderr : stdout);
       return argc < 2 ? 2 : 0;
@@ -732,19 +818,15 @@ run (int    argc,
       printf ("headroom-cli %s\n", PACKAGE_VERSION);
       return 0;
     }
+  if (g_str_equal (argv[1], "help"))
+    return hr_cli_usage_error ("headroom-cli", "help: one command at a time (headroom-cli help COMMAND)");
 
   command = argv[1];
   /* drop the command: each command sees argv[0] and its own options */
   argv[1] = argv[0];
   argc--;
   argv++;
-
-  if (g_str_equal (command, "inspect"))
-    return hr_cli_inspect (argc, argv);
-  if (g_str_equal (command, "pricing"))
-    return hr_cli_pricing (argc, argv);
-
-  return run_catalog_command (argc, argv, command);
+  return run_command (command, argc, argv);
 }
 
 /* Output that never reached its reader (a full disk, a closed stdout or pipe) is a failure:

@@ -17,11 +17,11 @@ void
 hr_cli_args_init (HrCliArgs *args)
 {
   memset (args, 0, sizeof *args);
-  args->gpus = -1;   /* not given: 1, or the detected count with --gpu this */
+  args->gpus = G_MININT;   /* not given: 1, or the detected count with --gpu this */
   args->batch = 1;
   args->offload_pct = 0;
   args->reserve_pct = HR_DEFAULT_RESERVE * 100;
-  args->gpu_mem_util = 0;
+  args->gpu_mem_util = NAN;   /* not given: the engine's default */
   args->max_num_seqs = -1;   /* not given: the engine's default */
   args->prompt = HR_DEFAULT_PROMPT;
   args->ubatch = 512;
@@ -119,6 +119,64 @@ hr_cli_scenario_options (HrCliArgs *args)
 #define usage(error, ...) \
   (g_set_error ((error), HR_CLI_ERROR, HR_CLI_ERROR_USAGE, __VA_ARGS__), FALSE)
 
+/* The long options @ctx knows ("--context", …), read from its help: every group's entries,
+ * whoever added them. */
+static GPtrArray *
+known_options (GOptionContext *ctx)
+{
+  g_autofree char *help = g_option_context_get_help (ctx, FALSE, NULL);
+  g_auto(GStrv) lines = g_strsplit (help, "\n", -1);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *p = strstr (lines[i], "--");
+      gsize n = 2;
+
+      /* "  -h, --help", "  --context=N   Context window…": the first "--" of the line */
+      if (p == NULL || strspn (lines[i], " -h,?") < (gsize) (p - lines[i]))
+        continue;
+      while (g_ascii_isalnum (p[n]) || p[n] == '-')
+        n++;
+      if (n > 2)
+        g_ptr_array_add (names, g_strndup (p, n));
+    }
+  g_ptr_array_add (names, NULL);
+  return names;
+}
+
+char *
+hr_cli_option_hint (GOptionContext *ctx,
+                    const GError   *error,
+                    int             argc,
+                    char          **argv)
+{
+  g_autoptr(GPtrArray) names = NULL;
+
+  if (!g_error_matches (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION))
+    return g_strdup ("");
+  names = known_options (ctx);
+  for (int i = 1; i < argc && argv[i] != NULL; i++)
+    {
+      g_autofree char *name = NULL;
+      const char *near;
+      gboolean known = FALSE;
+
+      if (g_str_equal (argv[i], "--"))
+        break;
+      if (!g_str_has_prefix (argv[i], "--"))
+        continue;
+      name = g_strndup (argv[i], strcspn (argv[i], "="));
+      for (guint k = 0; names->pdata[k] != NULL; k++)
+        known |= g_str_equal (name, names->pdata[k]);
+      if (known)
+        continue;
+      near = hr_text_nearest (name, (const char * const *) names->pdata);
+      return near != NULL ? g_strdup_printf ("; did you mean “%s”?", near) : g_strdup ("");
+    }
+  return g_strdup ("");
+}
+
 gboolean
 hr_cli_parse_options (int                 *argc,
                       char              ***argv,
@@ -127,9 +185,15 @@ hr_cli_parse_options (int                 *argc,
 {
   g_autoptr(GOptionContext) ctx = g_option_context_new (options->parameter);
   g_autoptr(GError) local = NULL;
+  /* GOption rearranges the vector: keep the words as typed for a "did you mean" */
+  g_autofree char **typed = g_memdup2 (*argv, sizeof (char *) * (*argc + 1));
+  int n_typed = *argc;
 
   if (options->summary != NULL)
     g_option_context_set_summary (ctx, options->summary);
+  /* the scenario options are the command's own: --help lists them (not behind --help-scenario) */
+  if (options->group != NULL)
+    g_option_context_set_main_group (ctx, options->group);
   if (options->json != NULL)
     {
       const GOptionEntry json[] = { HR_CLI_JSON_OPTION (*options->json), { NULL } };
@@ -138,10 +202,12 @@ hr_cli_parse_options (int                 *argc,
     }
   if (options->entries != NULL)
     g_option_context_add_main_entries (ctx, options->entries, NULL);
-  if (options->group != NULL)
-    g_option_context_add_group (ctx, options->group);
   if (!g_option_context_parse (ctx, argc, argv, &local))
-    return usage (error, "%s", local->message);
+    {
+      g_autofree char *hint = hr_cli_option_hint (ctx, local, n_typed, typed);
+
+      return usage (error, "%s%s", local->message, hint);
+    }
   if (!options->positional && *argc > 1)
     return usage (error, "unexpected argument “%s”", (*argv)[1]);
   return TRUE;
@@ -196,7 +262,7 @@ hr_cli_find_model (const HrCatalog  *catalog,
                    const char       *id,
                    GError          **error)
 {
-  const HrModel *model = hr_catalog_find_model (catalog, id);
+  const HrModel *model = hr_catalog_lookup_model (catalog, id);
 
   if (model == NULL)
     unknown_entry (error, "model", id, hr_catalog_suggest_models (catalog, id, 3), "models");
@@ -208,7 +274,7 @@ hr_cli_find_gpu (const HrCatalog  *catalog,
                  const char       *id,
                  GError          **error)
 {
-  const HrGpu *gpu = hr_catalog_find_gpu (catalog, id);
+  const HrGpu *gpu = hr_catalog_lookup_gpu (catalog, id);
 
   if (gpu == NULL)
     unknown_entry (error, "GPU", id, hr_catalog_suggest_gpus (catalog, id, 3), "gpus");
@@ -318,12 +384,22 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
 
   hr_scenario_init (s, model, gpu);
   /* several detected GPUs of one kind are offered as the group size */
-  s->n_gpus = args->gpus >= 0 ? args->gpus : gpu != NULL && gpu == out->this_gpu ? MAX (n_this, 1) : 1;
+  /* a given count is checked, never taken for "not given" (--gpus -1 is not the default) */
+  if (args->gpus != G_MININT && (args->gpus < 1 || args->gpus > HR_MAX_GPUS))
+    return usage (error, "--gpus: the number of GPUs must be between 1 and %d (got %d)", HR_MAX_GPUS,
+                  args->gpus);
+  if (!isnan (args->gpu_mem_util) && !(args->gpu_mem_util > 0.05 && args->gpu_mem_util <= 1.0))
+    return usage (error, "--gpu-memory-utilization must be above 0.05 and at most 1.0 (got %g)",
+                  args->gpu_mem_util);
+  s->n_gpus = args->gpus != G_MININT ? args->gpus : gpu != NULL && gpu == out->this_gpu ? MAX (n_this, 1) : 1;
   if (args->quant)
     {
       if (strlen (args->quant) >= sizeof s->quant)
         return usage (error, "unknown quantization “%.40s…”", args->quant);
       g_strlcpy (s->quant, args->quant, sizeof s->quant);
+      /* "q4_k_m" is Q4_K_M: the catalog's spelling in every output */
+      if (hr_catalog_find_quant (catalog, args->quant) != NULL)
+        g_strlcpy (s->quant, hr_catalog_find_quant (catalog, args->quant)->id, sizeof s->quant);
     }
   if (args->context && !hr_parse_context (args->context, &s->context))
     return usage (error, "--context: “%s” is not a token count (e.g. 32768 or 32k)", args->context);
@@ -345,7 +421,7 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   s->offload_pct = args->offload_pct;
   s->n_cpu_moe = args->n_cpu_moe;
   s->reserve = args->reserve_pct / 100.0;
-  s->gpu_mem_util = args->gpu_mem_util;
+  s->gpu_mem_util = isnan (args->gpu_mem_util) ? 0 : args->gpu_mem_util;
   if (args->max_num_seqs != -1 && (args->max_num_seqs < 1 || args->max_num_seqs > HR_MAX_NUM_SEQS))
     return usage (error, "--max-num-seqs must be between 1 and %d (got %d)", HR_MAX_NUM_SEQS,
                   args->max_num_seqs);
@@ -477,7 +553,7 @@ hr_cli_append_padded (GString    *out,
                       const char *text,
                       int         width)
 {
-  glong missing = ABS (width) - g_utf8_strlen (text, -1);
+  glong missing = ABS (width) - (glong) hr_text_display_width (text);
 
   if (width < 0)
     g_string_append (out, text);

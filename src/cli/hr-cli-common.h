@@ -95,6 +95,12 @@ gboolean        hr_cli_parse_options        (int                 *argc,
                                              char              ***argv,
                                              const HrCliOptions  *options,
                                              GError             **error);
+/* For an unknown option among @argv (as typed, before parsing) that is a typo of one @ctx
+ * knows: "; did you mean “--context”?"; else "".  Newly allocated. */
+char           *hr_cli_option_hint          (GOptionContext  *ctx,
+                                             const GError    *error,
+                                             int              argc,
+                                             char           **argv);
 /* Turns parsed options into a scenario. @need_gpu: whether a GPU is mandatory. */
 gboolean        hr_cli_scenario_resolve     (const HrCliArgs *args,
                                              const HrCatalog *catalog,
@@ -126,8 +132,9 @@ const char     *hr_cli_number               (char            *buf,
                                              double           value,
                                              int              decimals,
                                              int              width);
-/* @text padded with spaces to @width columns as hr_cli_number() pads: counted in characters,
- * not bytes ("—", a French narrow no-break space).  Returns @buf of @size bytes. */
+/* @text padded with spaces to @width columns as hr_cli_number() pads: counted in terminal
+ * columns (hr_text_display_width: "—" and a French narrow no-break space take one, a CJK
+ * character two), not bytes.  Returns @buf of @size bytes. */
 const char     *hr_cli_pad                  (char            *buf,
                                              gsize            size,
                                              const char      *text,

@@ -417,25 +417,33 @@ hr_cli_inspect (int    argc,
     { "gpu-custom", 0, 0, G_OPTION_ARG_STRING, &a.gpu_custom, "Estimate on a custom GPU", "SPEC" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &a.gpus, "Number of GPUs (1)", "N" },
     HR_CLI_JSON_OPTION (a.json),
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.files, NULL, "FILE.gguf" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.files, NULL, "FILE.gguf|URL" },
     { NULL }
   };
-  g_autoptr(GOptionContext) octx = g_option_context_new ("FILE.gguf — the exact sizes in a GGUF header");
+  g_autoptr(GOptionContext) octx = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) model_error = NULL;
   g_autoptr(HrGguf) gguf = NULL;
   g_autoptr(HrModel) model = NULL;
   InspectEstimate ie = { 0 };
+  g_autofree char **typed = NULL;
+  int n_typed;
   const char *file;
   int rc = 0;
 
   a.batch = 1;
   a.gpus = 1;
+  g_option_context_set_summary (octx, "The exact sizes in a GGUF header: a local file, or the "
+                                      "header of one on a web server (http or https).");
   g_option_context_add_main_entries (octx, entries, NULL);
   g_option_context_set_help_enabled (octx, TRUE);
+  typed = g_memdup2 (argv, sizeof (char *) * (argc + 1));
+  n_typed = argc;
   if (!g_option_context_parse (octx, &argc, &argv, &error))
     {
-      rc = hr_cli_usage_error ("headroom-cli inspect", "%s", error->message);
+      g_autofree char *hint = hr_cli_option_hint (octx, error, n_typed, typed);
+
+      rc = hr_cli_usage_error ("headroom-cli inspect", "%s%s", error->message, hint);
       goto out;
     }
   if (a.files == NULL || a.files[0] == NULL)

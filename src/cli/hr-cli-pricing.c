@@ -371,7 +371,7 @@ parse_pricing_args (int          argc,
                     char       **argv,
                     PricingArgs *a)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new ("- print cloud GPU offers");
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) args = g_new0 (char *, MAX (argc, 0) + 1);
   guint n;
@@ -393,13 +393,19 @@ parse_pricing_args (int          argc,
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
   g_option_context_set_summary (context,
+                                "Prints cloud GPU offers. "
                                 "Downloads each cloud's file of the SkyPilot catalog (in parallel), "
                                 "caches it for estimate, compare and the app, and prints the offers.\n"
                                 "A cloud that fails keeps its cached or bundled prices (else it is left "
                                 "out) and is named on stderr. With --url, a schema-1 feed is added; exit status 1 if it is unusable.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse_strv (context, &args, &error))
-    return bad_argument (error->message);
+    {
+      g_autofree char *hint = hr_cli_option_hint (context, error, argc, argv);
+      g_autofree char *message = g_strconcat (error->message, hint, NULL);
+
+      return bad_argument (message);
+    }
 
   /* args[0] is the subcommand; tolerate the program name before it too. */
   n = g_strv_length (args);

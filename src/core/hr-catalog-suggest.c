@@ -4,38 +4,11 @@
  * edit distance; the CLI names these when an id is not found.
  */
 #include "hr-catalog-private.h"
+#include "hr-text.h"
 
 #include <string.h>
 
 #define MAX_QUERY_CHARS  128
-
-/* Edit distance between two short byte strings (ids and names are mostly ASCII). */
-static guint
-levenshtein (const char *a,
-             const char *b)
-{
-  gsize la = strlen (a);
-  gsize lb = strlen (b);
-  g_autofree guint *row = g_new (guint, lb + 1);
-
-  for (gsize j = 0; j <= lb; j++)
-    row[j] = (guint) j;
-  for (gsize i = 1; i <= la; i++)
-    {
-      guint diag = row[0];
-
-      row[0] = (guint) i;
-      for (gsize j = 1; j <= lb; j++)
-        {
-          guint up = row[j];
-          guint cost = a[i - 1] == b[j - 1] ? 0 : 1;
-
-          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1), diag + cost);
-          diag = up;
-        }
-    }
-  return row[lb];
-}
 
 /* Lower case without punctuation: "GLM-4.5 Air" and "glm-45-air" both become "glm45air". */
 static char *
@@ -84,7 +57,7 @@ consider (GArray     *found,
   Suggestion s = { id, 2, 0 };
   gsize qlen = strlen (query);
 
-  s.distance = MIN (levenshtein (query, id_lower), levenshtein (query, name_lower));
+  s.distance = MIN (hr_text_edit_distance (query, id_lower), hr_text_edit_distance (query, name_lower));
   if (*query_squashed != '\0' &&
       (strcmp (query_squashed, id_squashed) == 0 || strcmp (query_squashed, name_squashed) == 0))
     s.tier = 0;
@@ -155,4 +128,57 @@ hr_catalog_suggest_gpus (const HrCatalog *catalog,
   g_return_val_if_fail (catalog != NULL, NULL);
 
   return suggest (catalog->gpus.items, gpu_name, id, max);
+}
+
+/* The entry of @items whose id, else whose display name, is @text without ASCII case: one
+ * match only (two entries sharing a name answer nothing). */
+static gconstpointer
+lookup (GPtrArray    *items,
+        const char *(*get_name) (gconstpointer),
+        const char   *text)
+{
+  gconstpointer by_name = NULL;
+  guint n_by_name = 0;
+
+  if (text == NULL)
+    return NULL;
+  for (guint i = 0; i < items->len; i++)
+    {
+      gconstpointer item = g_ptr_array_index (items, i);
+
+      if (g_ascii_strcasecmp (hr_catalog_entry_id (item), text) == 0)
+        return item;
+      if (get_name (item) != NULL && g_ascii_strcasecmp (get_name (item), text) == 0)
+        {
+          by_name = item;
+          n_by_name++;
+        }
+    }
+  return n_by_name == 1 ? by_name : NULL;
+}
+
+const HrModel *
+hr_catalog_lookup_model (const HrCatalog *catalog,
+                         const char      *text)
+{
+  const HrModel *model;
+
+  g_return_val_if_fail (catalog != NULL, NULL);
+
+  if ((model = hr_catalog_find_model (catalog, text)) != NULL)
+    return model;
+  return lookup (catalog->models.items, model_name, text);
+}
+
+const HrGpu *
+hr_catalog_lookup_gpu (const HrCatalog *catalog,
+                       const char      *text)
+{
+  const HrGpu *gpu;
+
+  g_return_val_if_fail (catalog != NULL, NULL);
+
+  if ((gpu = hr_catalog_find_gpu (catalog, text)) != NULL)
+    return gpu;
+  return lookup (catalog->gpus.items, gpu_name, text);
 }

@@ -81,6 +81,13 @@ const HrPricing *hr_catalog_get_pricing     (const HrCatalog *catalog);
 void            hr_catalog_set_pricing      (HrCatalog       *catalog,
                                              HrPricing       *pricing);
 
+/* What someone typed for a model or GPU: its id, else the id or the display name without
+ * ASCII case ("GLM-4.5-Air", "h100 nvl 94gb"); NULL when none, or two, match. */
+const HrModel  *hr_catalog_lookup_model     (const HrCatalog *catalog,
+                                             const char      *text);
+const HrGpu    *hr_catalog_lookup_gpu       (const HrCatalog *catalog,
+                                             const char      *text);
+
 /* Up to @max ids closest to @id (edit distance / substring), for "did you mean". */
 GPtrArray      *hr_catalog_suggest_models   (const HrCatalog *catalog,
                                              const char      *id,

@@ -73,6 +73,21 @@ hr_scenario_validate (const HrScenario  *scenario,
     FAIL ("GPU “%s” has no usable memory size", scenario->gpu->name ? scenario->gpu->name : "?");
   if (scenario->n_gpus < 1 || scenario->n_gpus > HR_MAX_GPUS)
     FAIL ("number of GPUs must be between 1 and %d (got %d)", HR_MAX_GPUS, scenario->n_gpus);
+  /* No engine splits a model finer than a layer per GPU (llama.cpp's layer split, pipeline
+   * stages), nor tensor parallelism finer than an attention head per GPU (vLLM refuses a
+   * tensor-parallel size that does not divide the attention heads: "Total number of attention
+   * heads (N) must be divisible by tensor parallel size (M)", vllm/config ModelConfig.
+   * verify_with_parallel_config). */
+  if (scenario->model->n_layers > 0 && scenario->n_gpus > scenario->model->n_layers)
+    FAIL ("%s has %d layers: no engine splits it across %d GPUs",
+          scenario->model->name ? scenario->model->name : scenario->model->id,
+          scenario->model->n_layers, scenario->n_gpus);
+  if ((guint) scenario->engine < HR_N_ENGINES &&
+      hr_engine_info (scenario->engine)->family == HR_ENGINE_FAMILY_SERVER &&
+      scenario->model->n_heads > 0 && scenario->n_gpus > scenario->model->n_heads)
+    FAIL ("%s has %d attention heads: %s cannot split them across %d GPUs (tensor parallel)",
+          scenario->model->name ? scenario->model->name : scenario->model->id,
+          scenario->model->n_heads, hr_engine_display_name (scenario->engine), scenario->n_gpus);
   if (scenario->context < HR_MIN_CONTEXT || scenario->context > HR_MAX_CONTEXT)
     FAIL ("context must be between %d and %d tokens (got %" G_GINT64_FORMAT ")",
           HR_MIN_CONTEXT, HR_MAX_CONTEXT, scenario->context);

@@ -97,3 +97,81 @@ hr_text_find_name (const char * const *names,
       return (int) i;
   return -1;
 }
+
+guint
+hr_text_edit_distance (const char *a,
+                       const char *b)
+{
+  gsize la = strlen (a);
+  gsize lb = strlen (b);
+  g_autofree guint *row = g_new (guint, lb + 1);
+
+  for (gsize j = 0; j <= lb; j++)
+    row[j] = (guint) j;
+  for (gsize i = 1; i <= la; i++)
+    {
+      guint diag = row[0];
+
+      row[0] = (guint) i;
+      for (gsize j = 1; j <= lb; j++)
+        {
+          guint up = row[j];
+          guint cost = a[i - 1] == b[j - 1] ? 0 : 1;
+
+          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1), diag + cost);
+          diag = up;
+        }
+    }
+  return row[lb];
+}
+
+const char *
+hr_text_nearest (const char         *word,
+                 const char * const *candidates)
+{
+  g_autofree char *lower = NULL;
+  const char *best = NULL;
+  guint best_distance = G_MAXUINT;
+  gboolean tie = FALSE;
+  guint limit;
+
+  if (word == NULL || candidates == NULL)
+    return NULL;
+  lower = g_ascii_strdown (word, -1);
+  limit = MIN (2, (guint) (strlen (lower) + 1) / 2);
+  for (guint i = 0; candidates[i] != NULL; i++)
+    {
+      g_autofree char *c = g_ascii_strdown (candidates[i], -1);
+      guint d = hr_text_edit_distance (lower, c);
+
+      if (d == best_distance && best != NULL && g_strcmp0 (best, candidates[i]) != 0)
+        tie = TRUE;
+      if (d < best_distance)
+        {
+          best_distance = d;
+          best = candidates[i];
+          tie = FALSE;
+        }
+    }
+  if (best == NULL || g_str_equal (word, best) || best_distance > limit || tie)
+    return NULL;
+  return best;
+}
+
+gsize
+hr_text_display_width (const char *text)
+{
+  gsize width = 0;
+
+  if (text == NULL || !g_utf8_validate (text, -1, NULL))
+    return text ? strlen (text) : 0;
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iszerowidth (c))
+        continue;
+      width += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return width;
+}

@@ -26,4 +26,19 @@ int       hr_text_find_name      (const char * const *names,
                                   gsize               n_names,
                                   const char         *str);
 
+/* The edit distance (insertions, deletions, substitutions of bytes) between @a and @b. */
+guint     hr_text_edit_distance  (const char *a,
+                                  const char *b);
+
+/* The one of @candidates (NULL-terminated) closest to @word by edit distance, ASCII case
+ * ignored, when a typo could explain it: at most 2 edits, and fewer than half of @word's
+ * length ("estimat" → "estimate", "--contex" → "--context"); NULL when none is that close or
+ * two are equally close (or @word is one of them). */
+const char *hr_text_nearest      (const char         *word,
+                                  const char * const *candidates);
+
+/* The columns @text takes in a terminal: 2 for a wide or fullwidth character (CJK,
+ * g_unichar_iswide), 0 for a combining mark or a zero-width character, else 1. */
+gsize     hr_text_display_width  (const char *text);
+
 G_END_DECLS
