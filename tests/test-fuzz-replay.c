@@ -15,6 +15,7 @@ int hr_fuzz_skypilot (const uint8_t *data, size_t size);
 int hr_fuzz_detect (const uint8_t *data, size_t size);
 int hr_fuzz_runs (const uint8_t *data, size_t size);
 int hr_fuzz_calibration (const uint8_t *data, size_t size);
+int hr_fuzz_hub_id (const uint8_t *data, size_t size);
 
 typedef struct
 {
@@ -30,6 +31,7 @@ static const Target targets[] = {
   { "detect", hr_fuzz_detect },
   { "runs", hr_fuzz_runs },
   { "calibration", hr_fuzz_calibration },
+  { "hub-id", hr_fuzz_hub_id },
 };
 
 static void

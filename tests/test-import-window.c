@@ -686,15 +686,31 @@ test_hub (void)
   /* nothing typed: nothing to fetch, and no error yet */
   g_assert_false (hr_fetch_dialog_can_submit (dialog));
   g_assert_null (hr_fetch_dialog_get_error (dialog));
-  hr_fetch_dialog_set_text (dialog, "https://huggingface.co/org/model");
+  /* a hub address pasted from the browser reads as its repository id (issue 26): the page,
+   * a folder, a file, a trailing slash; another site's address stays an error */
+  {
+    static const char *const pasted[] = {
+      "https://huggingface.co/org/model", "https://huggingface.co/org/model/",
+      "https://huggingface.co/org/model/tree/main", "https://huggingface.co/org/model/blob/main/config.json",
+      "  huggingface.co/org/model ", "https://hf.co/org/model?library=transformers",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (pasted); i++)
+      {
+        hr_fetch_dialog_set_text (dialog, pasted[i]);
+        if (hr_fetch_dialog_get_error (dialog) != NULL || !hr_fetch_dialog_can_submit (dialog))
+          g_error ("“%s” is refused: %s", pasted[i], hr_fetch_dialog_get_error (dialog));
+      }
+  }
+  hr_fetch_dialog_set_text (dialog, "https://example.com/org/model");
   g_assert_false (hr_fetch_dialog_can_submit (dialog));
   g_assert_nonnull (strstr (hr_fetch_dialog_get_error (dialog), "web address"));
   hr_fetch_dialog_set_text (dialog, "just-a-name");
   g_assert_false (hr_fetch_dialog_submit (dialog));
   g_assert_nonnull (hr_fetch_dialog_get_error (dialog));
 
-  /* no such repository */
-  hr_fetch_dialog_set_text (dialog, "org/missing");
+  /* no such repository, asked for by its address: the hub is asked for org/missing */
+  hr_fetch_dialog_set_text (dialog, "https://huggingface.co/org/missing/blob/main/config.json");
   g_assert_null (hr_fetch_dialog_get_error (dialog));
   g_assert_true (hr_fetch_dialog_submit (dialog));
   g_assert_true (hr_fetch_dialog_is_busy (dialog));

@@ -1379,6 +1379,34 @@ test_hub_repo_ids (void)
   g_assert_false (hr_hub_check_repo_id (long_id, &error));
   g_clear_error (&error);
 
+  /* what people paste: the hub's pages and files read as the id, the rest is left to the check */
+  {
+    static const struct { const char *text; const char *id; } pasted[] = {
+      { "https://huggingface.co/Qwen/Qwen3-8B", "Qwen/Qwen3-8B" },
+      { "https://huggingface.co/Qwen/Qwen3-8B/", "Qwen/Qwen3-8B" },
+      { "https://huggingface.co/zai-org/GLM-4.5-Air/tree/main", "zai-org/GLM-4.5-Air" },
+      { "https://huggingface.co/zai-org/GLM-4.5-Air/blob/main/config.json", "zai-org/GLM-4.5-Air" },
+      { "https://huggingface.co/org/name/resolve/main/model.gguf?download=true", "org/name" },
+      { "http://www.huggingface.co/org/name#model-card", "org/name" },
+      { " huggingface.co/org/name ", "org/name" },
+      { "HTTPS://HF.CO/org/name", "org/name" },
+      { "Qwen/Qwen3-8B", "Qwen/Qwen3-8B" },
+      { "https://huggingface.co/datasets/org/name", "https://huggingface.co/datasets/org/name" },
+      { "https://huggingface.co/org", "https://huggingface.co/org" },
+      { "https://example.com/org/name", "https://example.com/org/name" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (pasted); i++)
+      {
+        g_autofree char *id = hr_hub_repo_id_from_text (pasted[i].text);
+
+        g_assert_cmpstr (id, ==, pasted[i].id);
+        if (!g_str_equal (id, pasted[i].text) && !g_str_has_prefix (pasted[i].text, " "))
+          g_assert_true (hr_hub_check_repo_id (id, NULL));
+      }
+    g_assert_null (hr_hub_repo_id_from_text (NULL));
+  }
+
   url = hr_hub_config_url (NULL, "Qwen/Qwen3-8B", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (url, ==, "https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json");

@@ -481,6 +481,32 @@ test_summaries (void)
   g_assert_true (g_str_has_suffix (gpu, " GB/s"));
 }
 
+/* A tiny model is not "0 B total" (issue 26): parameters and sizes below 1 B / 1 GiB take the
+ * unit that shows them ("1.7 M", "3.24 MiB"); zero stays "0 GiB". */
+static void
+test_small_units (void)
+{
+  g_autoptr(HrModel) tiny = hr_model_copy (hr_catalog_find_model (catalog, "glm-4.5-air"));
+  g_autofree char *summary = NULL;
+  g_autofree char *mib = hr_size_format_gib (3.4e6);
+  g_autofree char *kib = hr_size_format_gib (12800);
+  g_autofree char *zero = hr_size_format_gib (0);
+  g_autofree char *gib = hr_size_format_gib (67.96 * 1073741824.0);
+  g_autofree char *k = hr_size_format_params (260000);
+
+  tiny->total_params = 1.7e6;
+  tiny->active_params = 0.9e6;
+  summary = hr_size_model_summary (tiny);
+  g_test_message ("%s", summary);
+  g_assert_true (g_str_has_prefix (summary, "1.7 M total · 900 K active"));
+  g_assert_null (strstr (summary, "0 B"));
+  g_assert_cmpstr (mib, ==, "3.24 MiB");
+  g_assert_cmpstr (kib, ==, "12.5 KiB");
+  g_assert_cmpstr (zero, ==, "0 GiB");
+  g_assert_cmpstr (gib, ==, "67.96 GiB");
+  g_assert_cmpstr (k, ==, "260 K");
+}
+
 /* `headroom-cli launch --json` prints, for the same scenario, exactly the commands and notes
  * the Size view shows (hr_advice_state_compute()'s launch list). */
 static void
@@ -709,6 +735,7 @@ main (int   argc,
   g_test_add_func ("/size-state/multi-gpu", test_multi_gpu);
   g_test_add_func ("/size-state/advice", test_advice);
   g_test_add_func ("/size-state/summaries", test_summaries);
+  g_test_add_func ("/size-state/small-units", test_small_units);
   g_test_add_func ("/size-state/cli-launch", test_cli_launch);
 
   ret = g_test_run ();

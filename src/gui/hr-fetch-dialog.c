@@ -56,9 +56,14 @@ check_input (HrFetchDialog *self,
   switch (self->kind)
     {
     case HR_FETCH_HUB:
-      if (!hr_hub_check_repo_id (text, &error))
-        return g_strdup (error->message);
-      return NULL;
+      {
+        /* a pasted https://huggingface.co/org/name/… reads as org/name */
+        g_autofree char *id = hr_hub_repo_id_from_text (text);
+
+        if (!hr_hub_check_repo_id (id, &error))
+          return g_strdup (error->message);
+        return NULL;
+      }
     case HR_FETCH_GGUF_URL:
       if (!hr_gguf_remote_is_url (text))
         return g_strdup (_("Enter an http:// or https:// address of a .gguf file"));

@@ -105,22 +105,6 @@ hr_ft_state_clear (HrFtState *state)
 }
 
 static char *
-params_text (double params)
-{
-  g_autofree char *n = NULL;
-
-  if (params >= 1e9)
-    {
-      n = hr_size_format_number (params / 1e9, 2);
-      /* TRANSLATORS: billions of parameters, e.g. "110.47 B" */
-      return g_strdup_printf (_("%s B"), n);
-    }
-  n = hr_size_format_number (params / 1e6, 2);
-  /* TRANSLATORS: millions of parameters, e.g. "44.26 M" */
-  return g_strdup_printf (_("%s M"), n);
-}
-
-static char *
 gpu_name (const HrGpu *gpu,
           int          count)
 {
@@ -170,7 +154,7 @@ method_compute (HrFtMethodState    *m,
     m->cells[i] = hr_size_format_gib (rows[i]);
 
   {
-    g_autofree char *n = params_text (e->trainable_params);
+    g_autofree char *n = hr_size_format_params (e->trainable_params);
     g_autofree char *pct = hr_size_format_number (e->trainable_params / ft->model->total_params * 100,
                                                   method == HR_FT_FULL ? 0 : 2);
     /* TRANSLATORS: e.g. "44.26 M trainable parameters (0.04%)" */

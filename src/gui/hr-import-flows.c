@@ -569,10 +569,12 @@ hr_import_open_model_file (HrImport *self,
 
 void
 hr_import_fetch_config (HrImport   *self,
-                        const char *repo)
+                        const char *text)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *status = NULL;
+  /* the id in a pasted hub address (https://huggingface.co/org/name/tree/main …) */
+  g_autofree char *repo = hr_hub_repo_id_from_text (text);
   FetchOp *op;
 
   g_return_if_fail (HR_IS_IMPORT (self));

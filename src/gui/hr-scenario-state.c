@@ -45,8 +45,51 @@ hr_size_format_gib (double bytes)
 {
   g_autofree char *n = finite_number (hr_to_gib (bytes), 2);
 
+  /* a size that rounds to 0.00 GiB but is not 0 (a 1.7 M-parameter GGUF) in MiB or KiB:
+   * never "0 GiB" for something */
+  if (n != NULL && bytes != 0 && hr_round (hr_to_gib (bytes), 2) == 0)
+    {
+      g_clear_pointer (&n, g_free);
+      if (fabs (bytes) >= 1024 * 1024)
+        {
+          n = hr_size_format_number (bytes / (1024.0 * 1024.0), 2);
+          /* TRANSLATORS: a memory size in binary megabytes, e.g. "3.25 MiB" */
+          return g_strdup_printf (_("%s MiB"), n);
+        }
+      n = hr_size_format_number (MAX (bytes / 1024.0, bytes > 0 ? 0.01 : -0.01), 2);
+      /* TRANSLATORS: a memory size in binary kilobytes, e.g. "12.5 KiB" */
+      return g_strdup_printf (_("%s KiB"), n);
+    }
   /* TRANSLATORS: a memory size in binary gigabytes, e.g. "67.96 GiB" */
   return n ? g_strdup_printf (_("%s GiB"), n) : g_strdup (DASH);
+}
+
+char *
+hr_size_format_params (double params)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (params))
+    return g_strdup (DASH);
+  if (fabs (params) >= 1e9)
+    {
+      n = hr_size_format_number (params / 1e9, 2);
+      /* TRANSLATORS: billions of parameters, e.g. "110.47 B" */
+      return g_strdup_printf (_("%s B"), n);
+    }
+  if (fabs (params) >= 1e6)
+    {
+      n = hr_size_format_number (params / 1e6, 2);
+      /* TRANSLATORS: millions of parameters, e.g. "44.26 M" */
+      return g_strdup_printf (_("%s M"), n);
+    }
+  if (fabs (params) >= 1e3)
+    {
+      n = hr_size_format_number (params / 1e3, 2);
+      /* TRANSLATORS: thousands of parameters, e.g. "260 K" */
+      return g_strdup_printf (_("%s K"), n);
+    }
+  return hr_size_format_number (params, 0);
 }
 
 char *
@@ -198,16 +241,17 @@ hr_size_model_summary (const HrModel *model)
                             model->gguf_quant);
   if (isfinite (model->total_params) && model->total_params > 0)
     {
-      g_autofree char *total = hr_size_format_number (model->total_params / 1e9, 2);
-      /* TRANSLATORS: parameter count in billions, e.g. "110.47 B total" */
-      g_string_append_printf (s, _("%s B total"), total);
+      /* "110.47 B", "1.7 M": never "0 B" for a small model */
+      g_autofree char *total = hr_size_format_params (model->total_params);
+      /* TRANSLATORS: a parameter count with its unit, e.g. "110.47 B total", "1.7 M total" */
+      g_string_append_printf (s, _("%s total"), total);
       if (isfinite (model->active_params) && model->active_params > 0 &&
           model->active_params < model->total_params * 0.999)
         {
-          g_autofree char *active = hr_size_format_number (model->active_params / 1e9, 2);
+          g_autofree char *active = hr_size_format_params (model->active_params);
           g_string_append (s, " · ");
-          /* TRANSLATORS: active parameters per token in billions, e.g. "12 B active" */
-          g_string_append_printf (s, _("%s B active"), active);
+          /* TRANSLATORS: active parameters per token with their unit, e.g. "12 B active" */
+          g_string_append_printf (s, _("%s active"), active);
         }
     }
   else

@@ -158,6 +158,8 @@ gint64          hr_context_step             (gint64             tokens,
 
 /* "67.96 GiB", trailing zeros dropped ("60.8 GiB", "76 GiB"); "—" for NAN. */
 char           *hr_size_format_gib          (double             bytes);
+/* A parameter count with its unit: "110.47 B", "1.7 M", "260 K", "512"; a dash when unknown. */
+char           *hr_size_format_params       (double             params);
 /* "75.12 GB" */
 char           *hr_size_format_gb           (double             bytes);
 /* "+6.04 GiB" / "-9.16 GiB" */

@@ -9,6 +9,7 @@
 
 #include <gio/gio.h>
 
+#include "hr-hub-id.h"
 #include "hr-model.h"
 
 G_BEGIN_DECLS
