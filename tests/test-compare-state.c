@@ -702,6 +702,26 @@ test_finetune_state (void)
   }
 }
 
+/* Several GPUs without sharding read "2 GPUs (data parallel)" in the subtitle: the sharding's
+ * name inside the parentheses carried its own ("(None (data parallel))", in German "(Keins
+ * (Data Parallel))"), issue 26 */
+static void
+test_finetune_subtitle_parentheses (void)
+{
+  HrFtScenario ft;
+  g_auto(HrFtState) st;
+
+  hr_ft_scenario_init (&ft, hr_catalog_find_model (catalog, "llama-3.1-8b"), HR_FT_LORA);
+  ft.n_gpus = 2;
+  ft.sharding = HR_SHARD_NONE;
+  hr_ft_state_init (&st);
+  hr_ft_state_compute (&st, &ft, NULL, catalog, HR_DEFAULT_RESERVE, 0);
+  g_test_message ("%s", st.subtitle);
+  g_assert_true (g_str_has_suffix (st.subtitle, "2 GPUs (data parallel)"));
+  for (const char *p = strchr (st.subtitle, '('); p != NULL; p = strchr (p + 1, '('))
+    g_assert_true (strchr (p + 1, '(') == NULL || strchr (p + 1, '(') > strchr (p, ')'));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -723,6 +743,7 @@ main (int   argc,
   g_test_add_func ("/compare-state/unknown-and-errors", test_unknown_and_errors);
   g_test_add_func ("/finetune-state/matches-cli", test_finetune_matches_cli);
   g_test_add_func ("/finetune-state/state", test_finetune_state);
+  g_test_add_func ("/finetune-state/subtitle-parentheses", test_finetune_subtitle_parentheses);
 
   rc = g_test_run ();
   hr_catalog_free (catalog);

@@ -402,6 +402,12 @@ test_multi_gpu (void)
   g_assert_cmpstr (st.cards[HR_SIZE_CARD_USABLE].detail, ==, "2 × 64 GiB physical");
   g_assert_nonnull (st.cards[HR_SIZE_CARD_REQUIRED].note);
   check_breakdown_reconciles (&st);
+  /* the sum is over both GPUs, not "on the GPU" (issue 26), and the fullest one's share is said */
+  g_test_message ("%s", st.breakdown);
+  g_assert_null (strstr (st.breakdown, "on the GPU "));
+  g_assert_nonnull (strstr (st.breakdown, " on 2 GPUs in all ("));
+  g_assert_cmpfloat_with_epsilon (number_after (st.breakdown, "GPUs in all ("), hr_round (hr_to_gib (e.per_gpu_required), 2),
+                                  0.0051);
 
   /* "… on the fullest GPU" is the fullest bar of the breakdown chart */
   for (int n = 2; n <= 4; n++)
@@ -505,6 +511,32 @@ test_small_units (void)
   g_assert_cmpstr (zero, ==, "0 GiB");
   g_assert_cmpstr (gib, ==, "67.96 GiB");
   g_assert_cmpstr (k, ==, "260 K");
+}
+
+/* The simulator writes its times as every other time of the app (issue 26: "~2097 ms" beside
+ * "~2.097 ms" in German): hr_format_duration_ms, in the locale's numbers. */
+static void
+test_simulator_times (void)
+{
+  static const struct { const char *locale; const char *idle; const char *done; } cases[] = {
+    { "C", "TTFT ~2097 ms · ~40.2 tok/s", "Done: 256 tokens in ~12.5 s (TTFT ~2097 ms, ~40.2 tok/s)" },
+    { "de_DE.UTF-8", "TTFT ~2.097 ms · ~40,2 tok/s", "Done: 256 tokens in ~12,5 s (TTFT ~2.097 ms, ~40,2 tok/s)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *idle = NULL, *prompt = NULL, *done = NULL;
+
+      if (setlocale (LC_NUMERIC, cases[i].locale) == NULL)
+        continue;
+      idle = hr_size_simulator_text (HR_SIMULATOR_IDLE, 2097, 40.2, 0, 0);
+      prompt = hr_size_simulator_text (HR_SIMULATOR_PROMPT, 2097, 40.2, 1500, 0);
+      done = hr_size_simulator_text (HR_SIMULATOR_DONE, 2097, 40.2, 12500, 256);
+      g_assert_cmpstr (idle, ==, cases[i].idle);
+      g_assert_cmpstr (done, ==, cases[i].done);
+      g_assert_nonnull (strstr (prompt, i == 0 ? "~1500 ms of ~2097 ms" : "~1.500 ms of ~2.097 ms"));
+    }
+  setlocale (LC_NUMERIC, "C");
 }
 
 /* `headroom-cli launch --json` prints, for the same scenario, exactly the commands and notes
@@ -736,6 +768,7 @@ main (int   argc,
   g_test_add_func ("/size-state/advice", test_advice);
   g_test_add_func ("/size-state/summaries", test_summaries);
   g_test_add_func ("/size-state/small-units", test_small_units);
+  g_test_add_func ("/size-state/simulator-times", test_simulator_times);
   g_test_add_func ("/size-state/cli-launch", test_cli_launch);
 
   ret = g_test_run ();

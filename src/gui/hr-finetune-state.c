@@ -222,7 +222,9 @@ settings_subtitle (const HrFtScenario *ft)
   g_string_append (out, " · ");
   g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%d GPU", "%d GPUs", ft->n_gpus), ft->n_gpus);
   if (ft->n_gpus > 1)
-    g_string_append_printf (out, " (%s)", hr_sharding_display (ft->sharding));
+    /* "2 GPUs (data parallel)": the sharding's short name, never "(None (data parallel))" */
+    g_string_append_printf (out, " (%s)", ft->sharding == HR_SHARD_NONE ? _("data parallel")
+                                                                        : hr_sharding_display (ft->sharding));
   return g_string_free (out, FALSE);
 }
 

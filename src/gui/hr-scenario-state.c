@@ -469,9 +469,60 @@ breakdown_text (const SizeFigures *f)
     /* TRANSLATORS: the parts of the required memory when the device is the CPU and its RAM */
     return g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s in system RAM"),
                             weights, kv, over, f->required);
+  if (f->s->n_gpus > 1)
+    {
+      g_autofree char *per_gpu = hr_size_format_gib (f->e->per_gpu_required);
+
+      /* the sum is over all the GPUs: say so, and what the fullest one holds */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           /* TRANSLATORS: the parts of the required memory on
+                                            * several GPUs, in all and on the fullest one, then
+                                            * what stays in system RAM */
+                                           "Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on %d GPU in all (%s on the fullest) · System RAM %s",
+                                           "Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on %d GPUs in all (%s on the fullest) · System RAM %s",
+                                           (gulong) f->s->n_gpus),
+                              weights, kv, over, f->required, f->s->n_gpus, per_gpu, f->ram);
+    }
   /* TRANSLATORS: the parts of the required memory, then what stays in system RAM */
   return g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on the GPU · System RAM %s"),
                           weights, kv, over, f->required, f->ram);
+}
+
+char *
+hr_size_simulator_text (HrSimulatorPhase phase,
+                        double           ttft_ms,
+                        double           tps,
+                        double           elapsed_ms,
+                        guint            tokens)
+{
+  g_autofree char *ttft = hr_format_duration_ms (ttft_ms);
+  g_autofree char *rate = hr_size_format_tps (tps);
+
+  switch (phase)
+    {
+    case HR_SIMULATOR_IDLE:
+      /* TRANSLATORS: the speed simulator before a run, e.g. "TTFT ~772 ms · ~40.2 tok/s" */
+      return g_strdup_printf (_("TTFT %s · %s"), ttft, rate);
+    case HR_SIMULATOR_PROMPT:
+      {
+        g_autofree char *elapsed = hr_format_duration_ms (elapsed_ms);
+
+        /* TRANSLATORS: the speed simulator while the prompt is processed, e.g.
+         * "Processing the prompt… ~350 ms of ~772 ms" */
+        return g_strdup_printf (_("Processing the prompt… %s of %s"), elapsed, ttft);
+      }
+    case HR_SIMULATOR_DONE:
+    default:
+      {
+        g_autofree char *total = hr_format_duration_ms (elapsed_ms);
+
+        /* TRANSLATORS: the speed simulator after a run, e.g.
+         * "Done: 256 tokens in ~6.8 s (TTFT ~772 ms, ~40.2 tok/s)" */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Done: %u token in %s (TTFT %s, %s)",
+                                             "Done: %u tokens in %s (TTFT %s, %s)", tokens),
+                                tokens, total, ttft, rate);
+      }
+    }
 }
 
 /* Required memory, usable memory and the margin. */
@@ -663,8 +714,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
   /* Simulator */
   state->simulator_ttft_ms = e->ttft_ms;
   state->simulator_tps = e->decode_tps;
-  /* TRANSLATORS: the speed simulator's basis, e.g. "TTFT ~772 ms · ~40.2 tok/s" */
-  state->simulator_status = g_strdup_printf (_("TTFT %s · %s"), f.ttft, f.tps);
+  state->simulator_status = hr_size_simulator_text (HR_SIMULATOR_IDLE, e->ttft_ms, e->decode_tps, 0, 0);
 }
 
 static const HrSizeCardId run_cards[] = { HR_SIZE_CARD_DECODE, HR_SIZE_CARD_PREFILL, HR_SIZE_CARD_COST };

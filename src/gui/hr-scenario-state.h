@@ -158,6 +158,20 @@ gint64          hr_context_step             (gint64             tokens,
 
 /* "67.96 GiB", trailing zeros dropped ("60.8 GiB", "76 GiB"); "—" for NAN. */
 char           *hr_size_format_gib          (double             bytes);
+/* The speed simulator's status line, its times as every other time in the app
+ * (hr_format_duration_ms: "~2,097 ms", "~2.097 ms" in German, "~12.5 s"). */
+typedef enum
+{
+  HR_SIMULATOR_IDLE,     /* before a run: the TTFT and the rate */
+  HR_SIMULATOR_PROMPT,   /* the prompt being processed: @elapsed_ms of the TTFT */
+  HR_SIMULATOR_DONE,     /* @tokens shown in @elapsed_ms */
+} HrSimulatorPhase;
+
+char           *hr_size_simulator_text      (HrSimulatorPhase   phase,
+                                             double             ttft_ms,
+                                             double             tps,
+                                             double             elapsed_ms,
+                                             guint              tokens);
 /* A parameter count with its unit: "110.47 B", "1.7 M", "260 K", "512"; a dash when unknown. */
 char           *hr_size_format_params       (double             params);
 /* "75.12 GB" */

@@ -10,6 +10,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "hr-scenario-state.h"
+
 /* Written for Headroom; English on purpose, like most model output people try first. */
 static const char sample_text[] =
   "Memory is the first wall a language model meets. Before a single token appears, every "
@@ -65,27 +67,15 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (HrSpeedSimulator, hr_speed_simulator, GTK_TYPE_WIDGET)
 
-static char *
-format_rate (double tps)
-{
-  if (!isfinite (tps))
-    return g_strdup (_("unknown"));
-  return g_strdup_printf (tps >= 100 ? "%.0f" : "%.1f", tps);
-}
-
 static void
 update_idle_status (HrSpeedSimulator *self)
 {
-  g_autofree char *rate = format_rate (self->tps);
-
   if (!isfinite (self->ttft_ms) || !isfinite (self->tps) || self->tps <= 0)
     gtk_label_set_label (self->status_label, self->note != NULL ? self->note
                                                                 : _("The speed of this scenario is unknown."));
   else
     {
-      g_autofree char *text =
-        /* TRANSLATORS: simulator status before a run: time to first token, then decode rate */
-        g_strdup_printf (_("TTFT ~%.0f ms · ~%s tok/s"), self->ttft_ms, rate);
+      g_autofree char *text = hr_size_simulator_text (HR_SIMULATOR_IDLE, self->ttft_ms, self->tps, 0, 0);
       g_autofree char *full = self->note != NULL ? g_strdup_printf ("%s %s", self->note, text) : NULL;
       gtk_label_set_label (self->status_label, full != NULL ? full : text);
     }
@@ -146,13 +136,12 @@ tick_cb (GtkWidget     *widget,
   HrSpeedSimulator *self = HR_SPEED_SIMULATOR (widget);
   double elapsed_ms = (gdk_frame_clock_get_frame_time (clock) - self->start_us) / 1000.0;
   g_autofree char *status = NULL;
-  g_autofree char *rate = format_rate (self->run_tps);
+  g_autofree char *rate = hr_size_format_tps (self->run_tps);
   guint due;
 
   if (elapsed_ms < self->run_ttft_ms)
     {
-      /* TRANSLATORS: simulator status while the prompt is processed */
-      status = g_strdup_printf (_("Processing the prompt… %.0f of ~%.0f ms"), elapsed_ms, self->run_ttft_ms);
+      status = hr_size_simulator_text (HR_SIMULATOR_PROMPT, self->run_ttft_ms, self->run_tps, elapsed_ms, 0);
       gtk_label_set_label (self->status_label, status);
       return G_SOURCE_CONTINUE;
     }
@@ -172,16 +161,16 @@ tick_cb (GtkWidget     *widget,
 
   if (self->shown >= self->tokens->len)
     {
-      /* TRANSLATORS: simulator status after a run */
-      status = g_strdup_printf (_("Done: %u tokens in %.1f s (TTFT ~%.0f ms, ~%s tok/s)"),
-                                self->shown, elapsed_ms / 1000.0, self->run_ttft_ms, rate);
+      status = hr_size_simulator_text (HR_SIMULATOR_DONE, self->run_ttft_ms, self->run_tps, elapsed_ms,
+                                       self->shown);
       gtk_label_set_label (self->status_label, status);
       self->tick_id = 0;
       set_running (self, FALSE);
       return G_SOURCE_REMOVE;
     }
   /* TRANSLATORS: simulator status while tokens stream */
-  status = g_strdup_printf (_("Generating at ~%s tok/s… %u tokens"), rate, self->shown);
+  /* TRANSLATORS: the speed simulator while it generates, e.g. "Generating at ~40.2 tok/s… 12 tokens" */
+  status = g_strdup_printf (_("Generating at %s… %u tokens"), rate, self->shown);
   gtk_label_set_label (self->status_label, status);
   return G_SOURCE_CONTINUE;
 }
