@@ -88,6 +88,7 @@ preferences_activated (GSimpleAction *action,
 {
   GtkApplication *app = user_data;
   GtkWindow *parent = gtk_application_get_active_window (app);
+  GtkWidget *preferences;
 
   /* one at a time: a second Ctrl+, brings the open one forward */
   for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
@@ -96,7 +97,10 @@ preferences_activated (GSimpleAction *action,
         gtk_window_present (l->data);
         return;
       }
-  gtk_window_present (GTK_WINDOW (hr_preferences_window_new (parent)));
+  preferences = GTK_WIDGET (hr_preferences_window_new (parent));
+
+  hr_window_name_controls (preferences);
+  gtk_window_present (GTK_WINDOW (preferences));
 }
 
 static void

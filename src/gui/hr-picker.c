@@ -141,10 +141,16 @@ update_button (HrPicker *self)
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
                                   -1);
   if (toggle != NULL)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (toggle),
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, a11y,
-                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
-                                    -1);
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (toggle),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, a11y,
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
+                                      -1);
+      /* GtkMenuButton (4.8) also labels and describes its toggle by itself: a screen reader
+       * read "Model: X Model: X" */
+      gtk_accessible_reset_relation (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+      gtk_accessible_reset_relation (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY);
+    }
 }
 
 static gboolean

@@ -49,6 +49,10 @@ hr_size_view_apply_state (HrSizeView *self)
       else
         gtk_widget_remove_css_class (GTK_WIDGET (self->card_values[i]), "dim-label");
       gtk_accessible_update_property (GTK_ACCESSIBLE (card), GTK_ACCESSIBLE_PROPERTY_LABEL, card_a11y, -1);
+      /* the focus stops on the flow box's child: it is what a screen reader names */
+      if (GTK_IS_FLOW_BOX_CHILD (gtk_widget_get_parent (card)))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (card)),
+                                        GTK_ACCESSIBLE_PROPERTY_LABEL, card_a11y, -1);
     }
   set_label (self->breakdown_label, st->breakdown);
   set_label (self->source_label, st->weights_source);

@@ -122,6 +122,7 @@ ensure_view (HrWindow   *self,
         view = lazy_views[i].view_new (self->session);
         adw_bin_set_child (ADW_BIN (page), view);
         apply_adaptive_rows (view, self->narrow);
+        hr_window_name_controls (view);
         update_sidebar_button (self);
         return view;
       }
@@ -230,6 +231,66 @@ stack_group_header (AdwPreferencesGroup *group,
   gtk_widget_set_halign (suffix, under ? GTK_ALIGN_START : GTK_ALIGN_FILL);
 }
 
+/* Names for screen readers that GTK 4.8 gets wrong, under @widget: a button with a mnemonic
+ * ("_Change in the Size View") was named by its raw label, underscore included, and again by
+ * its label child ("_Change in the Size View Change in the Size View"); an icon-only button
+ * with a tooltip was "GtkImage".  A name given explicitly stays. */
+void
+hr_window_name_controls (GtkWidget *widget)
+{
+  if (GTK_IS_BUTTON (widget) && !GTK_IS_MENU_BUTTON (gtk_widget_get_parent (widget)))
+    {
+      const char *label = gtk_button_get_label (GTK_BUTTON (widget));
+      GtkWidget *child = gtk_button_get_child (GTK_BUTTON (widget));
+
+      if (label != NULL && gtk_button_get_use_underline (GTK_BUTTON (widget)) && strchr (label, '_') != NULL)
+        {
+          g_autoptr(GString) clean = g_string_new (NULL);
+
+          for (const char *p = label; *p; p++)
+            if (*p != '_' || p[1] == '_')
+              g_string_append_c (clean, *p == '_' ? *++p : *p);
+          gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, clean->str, -1);
+          gtk_accessible_reset_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+        }
+      else if (label == NULL && GTK_IS_IMAGE (child) && gtk_widget_get_tooltip_text (widget) != NULL)
+        gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        gtk_widget_get_tooltip_text (widget), -1);
+    }
+  /* a search entry by what it searches (its placeholder: "Search preferences") */
+  if (GTK_IS_SEARCH_ENTRY (widget))
+    {
+      g_autofree char *placeholder = NULL;
+
+      g_object_get (widget, "placeholder-text", &placeholder, NULL);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      placeholder != NULL && *placeholder ? placeholder : _("Search"), -1);
+    }
+  /* a switch in a row by the row's title */
+  if (GTK_IS_SWITCH (widget))
+    {
+      GtkWidget *row = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW);
+
+      if (row != NULL)
+        {
+          const char *title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
+          g_autoptr(GString) clean = g_string_new (NULL);
+
+          for (const char *p = title ? title : ""; *p; p++)
+            if (*p != '_')
+              g_string_append_c (clean, *p);
+          /* the name once: a row whose activatable widget it is also labels it by its title */
+          if (clean->len > 0)
+            {
+              gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, clean->str, -1);
+              gtk_accessible_reset_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+            }
+        }
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    hr_window_name_controls (c);
+}
+
 static void
 apply_adaptive_rows (GtkWidget *widget,
                      gboolean   narrow)
@@ -295,6 +356,7 @@ application_changed_cb (HrWindow *self)
     return;
   self->session = g_object_ref (hr_application_get_session (HR_APPLICATION (app)));
   hr_size_view_set_session (self->size_view, self->session);
+  hr_window_name_controls (GTK_WIDGET (self));
   ensure_view (self, adw_view_stack_get_visible_child_name (self->stack));
   manager = hr_session_get_pricing_manager (self->session);
   if (manager != NULL)

@@ -43,4 +43,9 @@ GCancellable   *hr_window_get_cancellable   (HrWindow      *self);
 /* Your own models and GPUs (hr-import.h). */
 HrImport       *hr_window_get_import        (HrWindow      *self);
 
+/* Gives the controls under @widget the names GTK 4.8 gets wrong for screen readers: a
+ * mnemonic button's without its underscore (and not twice), an icon-only button's from its
+ * tooltip, a search entry's from its placeholder, a switch's from its row's title. */
+void            hr_window_name_controls     (GtkWidget       *widget);
+
 G_END_DECLS
