@@ -4,6 +4,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hr-advice.h"
 #include "hr-catalog.h"
@@ -586,6 +588,100 @@ test_garbage (void)
 }
 
 /* `--backend cpu` on a GPU ran at the GPU's bandwidth; it runs from system RAM. */
+/* Two lines for one index (a wrapper that prints the list twice) are one GPU. */
+static void
+test_parse_nvidia_smi_duplicates (void)
+{
+  static const char out[] =
+    "0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1234\n"
+    "1, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 0\n"
+    "0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1234\n"
+    "1, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 0\n";
+  g_autoptr(GPtrArray) gpus = hr_detect_parse_nvidia_smi (out, sizeof out - 1);
+
+  g_assert_cmpuint (gpus->len, ==, 2);
+  g_assert_cmpfloat (((HrDetectedGpu *) gpus->pdata[0])->vram_used, ==, MIB (1234));
+  g_assert_cmpfloat (((HrDetectedGpu *) gpus->pdata[1])->vram_used, ==, 0);
+}
+
+static gboolean
+has_note (const HrSystem *sys,
+          const char     *text)
+{
+  for (guint i = 0; i < sys->notes->len; i++)
+    if (strstr (g_ptr_array_index (sys->notes, i), text) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* An nvidia-smi that never stops printing (`cat /dev/zero`, 4.2 GB in the 5 s it was given):
+ * read up to HR_DETECT_MAX_TEXT, then stopped, nothing kept; one that hangs: stopped at the
+ * deadline with what it runs. */
+static void
+test_smi_endless (void)
+{
+  Tree *t = tree_new (TRUE);
+  g_autofree char *path = g_build_filename (t->bin, "nvidia-smi", NULL);
+  g_autoptr(HrSystem) sys = NULL;
+  gint64 start;
+
+  g_assert_true (g_file_set_contents (path, "#!/bin/sh\nexec /bin/cat /dev/zero\n", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  start = g_get_monotonic_time ();
+  sys = detect (t);
+  g_test_message ("endless nvidia-smi: %.2f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpuint (sys->gpus->len, ==, 0);
+  g_assert_true (has_note (sys, "nvidia-smi failed: more than 4 MiB of output"));
+  g_assert_cmpfloat (sys->mem_total, ==, 64.0 * HR_GIB);
+  g_clear_pointer (&sys, hr_system_free);
+
+  /* a wrapper whose child hangs: the whole group is stopped at the deadline */
+  g_assert_true (g_file_set_contents (path, "#!/bin/sh\nprintf '0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1\\n'\n"
+                                            "/bin/sleep 600\n", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  start = g_get_monotonic_time ();
+  sys = detect (t);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 60 * G_USEC_PER_SEC);
+  g_assert_cmpuint (sys->gpus->len, ==, 0);
+  g_assert_true (has_note (sys, "nvidia-smi failed: no answer within 5 s"));
+  tree_free (t);
+}
+
+static void
+detect_fifo_meminfo_child (void)
+{
+  Tree *t = tree_new (FALSE);
+  g_autofree char *meminfo = g_build_filename (t->root, "proc", "meminfo", NULL);
+  g_autofree char *cpuinfo = g_build_filename (t->root, "proc", "cpuinfo", NULL);
+  g_autoptr(HrSystem) sys = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (t->root, 0755), ==, 0);
+  tree_put (t, "proc/version", "Linux\n");
+  g_assert_cmpint (mkfifo (meminfo, 0600), ==, 0);
+  /* and a device: read without end before */
+  g_assert_cmpint (symlink ("/dev/zero", cpuinfo), ==, 0);
+  sys = detect (t);
+  g_assert_true (isnan (sys->mem_total));
+  g_assert_true (has_note (sys, "cannot read proc/meminfo: not a regular file"));
+  g_assert_true (has_note (sys, "cannot read proc/cpuinfo: not a regular file"));
+  tree_free (t);
+}
+
+/* A FIFO at proc/meminfo under HEADROOM_SYSROOT blocked open () for ever; a symlink to
+ * /dev/zero at proc/cpuinfo was read to the cap.  Both are refused at once (run in a child
+ * with a generous deadline, so the old behaviour fails instead of hanging the suite). */
+static void
+test_fifo_and_device (void)
+{
+  if (g_test_subprocess ())
+    {
+      detect_fifo_meminfo_child ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 static void
 test_cpu_backend_on_gpu (void)
 {
@@ -673,6 +769,9 @@ main (int    argc,
   g_test_add_func ("/detect/parse/cpuinfo", test_parse_cpuinfo);
   g_test_add_func ("/detect/parse/nvidia-smi", test_parse_nvidia_smi);
   g_test_add_func ("/detect/parse/long-lines", test_parse_long_lines);
+  g_test_add_func ("/detect/parse/nvidia-smi-duplicates", test_parse_nvidia_smi_duplicates);
+  g_test_add_func ("/detect/smi-endless", test_smi_endless);
+  g_test_add_func ("/detect/fifo-and-device", test_fifo_and_device);
   g_test_add_func ("/detect/parse/sysfs", test_parse_sysfs);
   g_test_add_func ("/detect/cpu-table", test_cpu_table);
   g_test_add_func ("/detect/one-nvidia", test_one_nvidia);

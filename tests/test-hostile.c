@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -167,17 +168,20 @@ test_file_inputs (gconstpointer locale)
   g_unlink (huge);
 }
 
-/* Runs @line with stdout on @stdout_fd and returns its exit status; the stderr text in @err. */
+/* Runs @line with stdout on @stdout_fd and returns its exit status; the stderr text in @err.
+ * A command still running after @seconds is killed and the test fails. */
 static int
-run_to_fd (const char  *line,
-           int          stdout_fd,
-           char       **err)
+run_to_fd_within (const char  *line,
+                  int          stdout_fd,
+                  int          seconds,
+                  char       **err)
 {
   g_auto(GStrv) args = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *err_path = g_build_filename (tmpdir, "stderr.txt", NULL);
   int err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  gint64 deadline = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
   GPid pid;
   int status = 0;
 
@@ -190,12 +194,61 @@ run_to_fd (const char  *line,
   g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
                                          NULL, NULL, &pid, -1, stdout_fd, err_fd, &error));
   g_assert_no_error (error);
-  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  while (waitpid (pid, &status, WNOHANG) == 0)
+    {
+      if (g_get_monotonic_time () > deadline)
+        {
+          kill (pid, SIGKILL);
+          waitpid (pid, &status, 0);
+          g_error ("%s still running after %d s", line, seconds);
+        }
+      g_usleep (10000);
+    }
   close (err_fd);
   g_assert_true (g_file_get_contents (err_path, err, NULL, NULL));
   if (!WIFEXITED (status))
     g_error ("%s died with signal %d", line, WTERMSIG (status));
   return WEXITSTATUS (status);
+}
+
+static int
+run_to_fd (const char  *line,
+           int          stdout_fd,
+           char       **err)
+{
+  return run_to_fd_within (line, stdout_fd, 240, err);
+}
+
+/* A FIFO where a file is expected (nothing ever writes to it): opening it used to block for
+ * ever in open ().  Each command must give up at once with one line and exit 1; 30 s is a
+ * generous deadline for a refusal that takes milliseconds. */
+static void
+test_fifo_inputs (void)
+{
+  g_autofree char *fifo = g_build_filename (tmpdir, "model.gguf", NULL);
+  g_autofree char *quoted = NULL;
+  const char *forms[][2] = { { "inspect ", "" }, { "inspect ", " --json" },
+                             { "estimate --gpu rtx-4090-24gb --gguf ", "" },
+                             { "estimate --gpu rtx-4090-24gb --model-config ", " --json" } };
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  quoted = g_shell_quote (fifo);
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autofree char *line = g_strconcat (forms[i][0], quoted, forms[i][1], NULL);
+      g_autofree char *err = NULL;
+      int null_fd = open ("/dev/null", O_WRONLY);
+      gint64 start = g_get_monotonic_time ();
+      int code = run_to_fd_within (line, null_fd, 30, &err);
+
+      close (null_fd);
+      g_test_message ("%s → %d in %.2f s: %s", line, code, (g_get_monotonic_time () - start) / 1e6, err);
+      g_assert_cmpint (code, ==, 1);
+      g_assert_true (g_str_has_prefix (err, "headroom-cli"));
+      g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+      g_assert_nonnull (strstr (err, "not a regular file"));
+    }
+  g_unlink (fifo);
 }
 
 /* Output lost to a full disk or a reader that went away is a failure (exit 1, one line), for
@@ -487,6 +540,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/split-lying-parts", test_split_lying_parts);
   g_test_add_data_func ("/hostile/impossible-heads/C", "C.UTF-8", test_impossible_heads);
   g_test_add_data_func ("/hostile/impossible-heads/de", "de_DE.UTF-8", test_impossible_heads);
+  g_test_add_func ("/hostile/fifo-inputs", test_fifo_inputs);
   rc = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

@@ -2,6 +2,11 @@
 #include <locale.h>
 #include <math.h>
 
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hr-file.h"
 #include "hr-text.h"
 #include "hr-units.h"
 
@@ -274,6 +279,57 @@ test_sanitize (void)
   g_assert_null (hr_text_sanitize (NULL, 0));
 }
 
+/* The one reader of files from outside: capped, and never waiting on a FIFO or reading a
+ * device without end. */
+static void
+test_file_read_regular (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-file-XXXXXX", &error);
+  g_autofree char *file = g_build_filename (dir, "f", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *zero = g_build_filename (dir, "zero", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing", NULL);
+  char *text = NULL;
+  gsize len = 0;
+  gboolean too_large = TRUE;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (file, "0123456789", -1, NULL));
+  g_assert_true (hr_file_read_regular (file, 10, &text, &len, &too_large, &error));
+  g_assert_cmpstr (text, ==, "0123456789");
+  g_assert_cmpuint (len, ==, 10);
+  g_assert_false (too_large);
+  g_clear_pointer (&text, g_free);
+  g_assert_true (hr_file_read_regular (file, 4, &text, &len, &too_large, &error));
+  g_assert_cmpstr (text, ==, "0123");
+  g_assert_true (too_large);
+  g_clear_pointer (&text, g_free);
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", zero), ==, 0);
+  g_assert_false (hr_file_read_regular (fifo, 10, &text, &len, NULL, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+  g_assert_cmpstr (error->message, ==, "not a regular file");
+  g_clear_error (&error);
+  g_assert_false (hr_file_read_regular (zero, 10, &text, &len, NULL, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+  g_clear_error (&error);
+  g_assert_false (hr_file_read_regular (dir, 10, &text, &len, NULL, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR);
+  g_clear_error (&error);
+  g_assert_false (hr_file_read_regular (missing, 10, &text, &len, NULL, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_null (text);
+  g_clear_error (&error);
+  g_assert_cmpint (hr_file_open_regular (fifo, NULL), ==, -1);
+
+  g_unlink (file);
+  g_unlink (fifo);
+  g_unlink (zero);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -288,5 +344,6 @@ main (int argc, char **argv)
   g_test_add_func ("/units/context", test_context);
   g_test_add_func ("/units/sanitize", test_sanitize);
   g_test_add_func ("/units/duration", test_duration);
+  g_test_add_func ("/units/file-read-regular", test_file_read_regular);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
  */
 #include "hr-detect.h"
 #include "hr-detect-private.h"
+#include "hr-file.h"
 #include "hr-scenario.h"
 #include "hr-units.h"
 
@@ -196,8 +197,10 @@ cached_bandwidth (const HrSystem *system)
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   double v;
+  gsize len;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  /* a few dozen bytes; a FIFO or a device (/dev/zero) in its place is refused, not read */
+  if (!hr_file_read_regular (path, 4096, &text, &len, NULL, NULL))
     return NAN;
   lines = g_strsplit (text, "\n", 3);
   if (g_strv_length (lines) < 2 || g_strcmp0 (lines[0], key) != 0)

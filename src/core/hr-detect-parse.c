@@ -293,11 +293,18 @@ smi_mib (const char *field)
   return (double) mib * HR_MIB;
 }
 
+typedef struct
+{
+  GPtrArray *gpus;
+  gboolean seen[MAX_GPUS + 1];   /* by index: a GPU listed twice is one GPU */
+} SmiParse;
+
 static void
 smi_line (char     *line,
           gpointer  user_data)
 {
-  GPtrArray *gpus = user_data;
+  SmiParse *st = user_data;
+  GPtrArray *gpus = st->gpus;
   g_auto(GStrv) f = NULL;
   HrDetectedGpu *gpu;
   guint64 index, pci;
@@ -309,8 +316,9 @@ smi_line (char     *line,
     return;
   for (int i = 0; i < 5; i++)
     g_strstrip (f[i]);
-  if (!g_ascii_string_to_unsigned (f[0], 10, 0, MAX_GPUS, &index, NULL))
+  if (!g_ascii_string_to_unsigned (f[0], 10, 0, MAX_GPUS, &index, NULL) || st->seen[index])
     return;
+  st->seen[index] = TRUE;
 
   gpu = g_new0 (HrDetectedGpu, 1);
   gpu->source = HR_DETECT_NVIDIA_SMI;
@@ -336,11 +344,11 @@ GPtrArray *
 hr_detect_parse_nvidia_smi (const char *text,
                             gsize       len)
 {
-  GPtrArray *gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_detected_gpu_free);
+  SmiParse st = { g_ptr_array_new_with_free_func ((GDestroyNotify) hr_detected_gpu_free), { FALSE } };
 
   if (text != NULL)
-    for_each_line (text, len, 1024, smi_line, gpus);
-  return gpus;
+    for_each_line (text, len, 1024, smi_line, &st);
+  return st.gpus;
 }
 
 void

@@ -5,6 +5,7 @@
  */
 #include "hr-detect.h"
 #include "hr-detect-private.h"
+#include "hr-file.h"
 #include "hr-units.h"
 
 #include <dlfcn.h>
@@ -14,6 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define PCI_VENDOR_NVIDIA 0x10de
 #define PCI_VENDOR_AMD    0x1002
@@ -25,8 +30,9 @@
 
 /* ---- files under the root ----------------------------------------------------------------- */
 
-/* Reads at most @max bytes of @sysroot/@rel.  NULL (and a note) when it cannot be read; a
- * missing file is not noted when @quiet_missing. */
+/* Reads at most @max bytes of @sysroot/@rel, a regular file (a FIFO or a device in its place
+ * is refused, not waited for or read without end).  NULL (and a note) when it cannot be read;
+ * a missing file is not noted when @quiet_missing. */
 static char *
 read_text (HrSystem   *system,
            const char *sysroot,
@@ -36,30 +42,16 @@ read_text (HrSystem   *system,
            gsize      *len_out)
 {
   g_autofree char *path = g_build_filename (sysroot, rel, NULL);
-  g_autofree char *buf = NULL;
-  FILE *f;
-  gsize len;
+  g_autoptr(GError) error = NULL;
+  char *buf = NULL;
 
-  *len_out = 0;
-  f = fopen (path, "re");
-  if (f == NULL)
+  if (!hr_file_read_regular (path, max, &buf, len_out, NULL, &error))
     {
-      if (!(quiet_missing && errno == ENOENT))
-        g_ptr_array_add (system->notes, g_strdup_printf ("cannot read %s: %s", rel, g_strerror (errno)));
+      if (!(quiet_missing && g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT)))
+        g_ptr_array_add (system->notes, g_strdup_printf ("cannot read %s: %s", rel, error->message));
       return NULL;
     }
-  buf = g_malloc (max + 1);
-  len = fread (buf, 1, max, f);
-  if (ferror (f))
-    {
-      g_ptr_array_add (system->notes, g_strdup_printf ("cannot read %s", rel));
-      fclose (f);
-      return NULL;
-    }
-  fclose (f);
-  buf[len] = '\0';
-  *len_out = len;
-  return g_steal_pointer (&buf);
+  return buf;
 }
 
 /* A sysfs number file; FALSE (noted when present but garbled) otherwise. */
@@ -207,68 +199,79 @@ detect_nvml (HrSystem *system)
 
 /* ---- NVIDIA: nvidia-smi ------------------------------------------------------------------- */
 
-static gboolean
-smi_timeout_cb (gpointer user_data)
-{
-  g_cancellable_cancel (user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef struct
-{
-  gboolean done;
-  GBytes *out;
-  GError *error;
-} SmiRun;
-
+/* Runs nvidia-smi from PATH and reads its output as it comes, at most HR_DETECT_MAX_TEXT bytes
+ * within SMI_TIMEOUT_S seconds (a wedged driver can hang it for minutes; a wrapper gone wrong
+ * can print without end): past either the child is killed and nothing is kept. */
+/* In the child: a process group of its own, so a wrapper script is stopped with what it runs. */
 static void
-smi_done_cb (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+smi_child_setup (gpointer user_data)
 {
-  SmiRun *run = user_data;
-
-  g_subprocess_communicate_finish (G_SUBPROCESS (source), result, &run->out, NULL, &run->error);
-  run->done = TRUE;
+  setpgid (0, 0);
 }
 
-/* Runs nvidia-smi from PATH with a timeout (a wedged driver can hang it for minutes). */
 static GBytes *
 run_nvidia_smi (const char  *smi,
                 GError     **error)
 {
-  g_autoptr(GMainContext) ctx = g_main_context_new ();
-  g_autoptr(GCancellable) cancel = g_cancellable_new ();
-  g_autoptr(GSubprocess) proc = NULL;
-  SmiRun run = { FALSE, NULL, NULL };
-  GSource *timeout;
+  const char *argv[] = { smi, "--query-gpu=index,name,pci.device_id,memory.total,memory.used",
+                         "--format=csv,noheader,nounits", NULL };
+  gint64 deadline = g_get_monotonic_time () + SMI_TIMEOUT_S * G_USEC_PER_SEC;
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  gboolean done = FALSE;
+  GPid pid;
+  int fd, status = 0;
 
-  g_main_context_push_thread_default (ctx);
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, error,
-                           smi, "--query-gpu=index,name,pci.device_id,memory.total,memory.used",
-                           "--format=csv,noheader,nounits", NULL);
-  if (proc == NULL)
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL |
+                                 G_SPAWN_CLOEXEC_PIPES, smi_child_setup, NULL, &pid, NULL, &fd, NULL, error))
+    return NULL;
+  while (!done)
     {
-      g_main_context_pop_thread_default (ctx);
-      return NULL;
+      struct pollfd pfd = { fd, POLLIN, 0 };
+      gint64 left = deadline - g_get_monotonic_time ();
+      guint8 chunk[16384];
+      gssize got;
+      int ready;
+
+      if (left <= 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                       "no answer within %d s", SMI_TIMEOUT_S);
+          break;
+        }
+      ready = poll (&pfd, 1, (int) MIN (left / 1000 + 1, G_MAXINT));
+      if (ready < 0 && errno == EINTR)
+        continue;
+      if (ready <= 0)
+        continue;   /* the deadline is checked above */
+      got = read (fd, chunk, sizeof chunk);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s", g_strerror (errno));
+          break;
+        }
+      if (got == 0)
+        done = TRUE;
+      else if (out->len + (gsize) got > HR_DETECT_MAX_TEXT)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+                       "more than %d MiB of output", HR_DETECT_MAX_TEXT >> 20);
+          break;
+        }
+      else
+        g_byte_array_append (out, chunk, (guint) got);
     }
-  timeout = g_timeout_source_new_seconds (SMI_TIMEOUT_S);
-  g_source_set_callback (timeout, smi_timeout_cb, cancel, NULL);
-  g_source_attach (timeout, ctx);
-  g_subprocess_communicate_async (proc, NULL, cancel, smi_done_cb, &run);
-  while (!run.done)
-    g_main_context_iteration (ctx, TRUE);
-  g_source_destroy (timeout);
-  g_source_unref (timeout);
-  if (run.out == NULL)
-    {
-      g_subprocess_force_exit (proc);
-      g_propagate_error (error, run.error);
-    }
-  else if (!g_subprocess_wait_check (proc, NULL, error))
-    g_clear_pointer (&run.out, g_bytes_unref);
-  g_main_context_pop_thread_default (ctx);
-  return run.out;
+  close (fd);
+  if (!done)
+    kill (-pid, SIGKILL);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  g_spawn_close_pid (pid);
+  if (!done || !g_spawn_check_wait_status (status, error))
+    return NULL;
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 
 static gboolean

@@ -12,8 +12,13 @@
 #include "hr-hash.h"
 #include "hr-quant.h"
 
+#include "hr-file.h"
+
+#include <errno.h>
 #include <gio/gio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define GGUF_DEFAULT_ALIGNMENT 32
 #define MAX_KEY_LEN            65535
@@ -733,45 +738,46 @@ hr_gguf_parse_until (const guint8      *data,
   return NULL;
 }
 
-HrGguf *
-hr_gguf_load_file (const char  *path,
-                   GError     **error)
+/* Reads up to @want bytes from @fd; FALSE with @error on a read error. */
+static gboolean
+read_full (int      fd,
+           guint8  *buf,
+           gsize    want,
+           gsize   *got,
+           GError **error)
 {
-  return hr_gguf_load_file_flags (path, HR_GGUF_PARSE_DEFAULT, error);
+  *got = 0;
+  while (*got < want)
+    {
+      gssize n = read (fd, buf + *got, want - *got);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), g_strerror (saved_errno));
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+      *got += (gsize) n;
+    }
+  return TRUE;
 }
 
-HrGguf *
-hr_gguf_load_file_flags (const char        *path,
-                         HrGgufParseFlags   flags,
-                         GError           **error)
+/* The header of the open GGUF @fd of @size bytes, read in growing chunks. */
+static HrGguf *
+read_header (int               fd,
+             const char       *display,
+             guint64           size,
+             HrGgufParseFlags  flags,
+             GError          **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GFileInfo) info = NULL;
-  g_autofree char *display = NULL;
   g_autofree guint8 *buf = NULL;
   gsize have = 0;
   gsize want;
-  guint64 size;
-
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  file = g_file_new_for_path (path);
-  display = g_path_get_basename (path);
-  stream = g_file_read (file, NULL, error);
-  if (stream == NULL)
-    return NULL;
-  info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE ","
-                                         G_FILE_ATTRIBUTE_STANDARD_TYPE, NULL, error);
-  if (info == NULL)
-    return NULL;
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO, "%s: not a regular file", display);
-      return NULL;
-    }
-  size = (guint64) g_file_info_get_size (info);
 
   want = (gsize) MIN (size, (guint64) FIRST_CHUNK);
   for (;;)
@@ -783,9 +789,7 @@ hr_gguf_load_file_flags (const char        *path,
       gsize got = 0;
 
       buf = g_realloc (buf, MAX (want, 1));
-      if (want > have &&
-          !g_input_stream_read_all (G_INPUT_STREAM (stream), buf + have, want - have, &got,
-                                    NULL, error))
+      if (want > have && !read_full (fd, buf + have, want - have, &got, error))
         {
           g_prefix_error (error, "%s: ", display);
           return NULL;
@@ -820,4 +824,46 @@ hr_gguf_load_file_flags (const char        *path,
           return NULL;
         }
     }
+}
+
+HrGguf *
+hr_gguf_load_file (const char  *path,
+                   GError     **error)
+{
+  return hr_gguf_load_file_flags (path, HR_GGUF_PARSE_DEFAULT, error);
+}
+
+HrGguf *
+hr_gguf_load_file_flags (const char        *path,
+                         HrGgufParseFlags   flags,
+                         GError           **error)
+{
+  g_autoptr(GError) open_error = NULL;
+  g_autofree char *display = NULL;
+  HrGguf *gguf = NULL;
+  struct stat st;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  display = g_path_get_basename (path);
+  /* without blocking in open () (a FIFO), and only a regular file */
+  fd = hr_file_open_regular (path, &open_error);
+  if (fd < 0)
+    {
+      if (g_error_matches (open_error, G_FILE_ERROR, G_FILE_ERROR_INVAL) ||
+          g_error_matches (open_error, G_FILE_ERROR, G_FILE_ERROR_ISDIR))
+        g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO, "%s: %s", display, open_error->message);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_file_error (open_error->code), "%s: %s", display,
+                     open_error->message);
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0)
+    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s: %s", display, g_strerror (errno));
+  else
+    gguf = read_header (fd, display, (guint64) st.st_size, flags, error);
+  close (fd);
+  return gguf;
 }

@@ -10,6 +10,7 @@
  * KV groups and recurrent state follow reference/model_specs.md §3.
  */
 #include "hr-hfconfig-private.h"
+#include "hr-file.h"
 #include "hr-json.h"
 #include "hr-units.h"
 
@@ -632,35 +633,33 @@ HrModel *
 hr_hfconfig_load_file (const char  *path,
                        GError     **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) read_error = NULL;
   g_autofree char *contents = NULL;
   g_autofree char *base = NULL;
+  gboolean too_large = FALSE;
   gsize length = 0;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  file = g_file_new_for_path (path);
   base = g_path_get_basename (path);
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, NULL, error);
-  if (info == NULL)
-    return NULL;
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+  /* without blocking in open () (a FIFO), only a regular file, and no more than a config holds */
+  if (!hr_file_read_regular (path, HR_HFCONFIG_MAX_SIZE, &contents, &length, &too_large, &read_error))
     {
-      g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_IO, "%s: not a regular file", base);
+      if (g_error_matches (read_error, G_FILE_ERROR, G_FILE_ERROR_INVAL) ||
+          g_error_matches (read_error, G_FILE_ERROR, G_FILE_ERROR_ISDIR))
+        g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_IO, "%s: %s", base, read_error->message);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_file_error (read_error->code), "%s: %s", base,
+                     read_error->message);
       return NULL;
     }
-  if (g_file_info_get_size (info) > HR_HFCONFIG_MAX_SIZE)
+  if (too_large)
     {
       g_set_error (error, HR_HFCONFIG_ERROR, HR_HFCONFIG_ERROR_PARSE,
-                   "%s: too large for a config.json (%" G_GOFFSET_FORMAT " bytes)", base,
-                   g_file_info_get_size (info));
+                   "%s: too large for a config.json (more than %d bytes)", base, HR_HFCONFIG_MAX_SIZE);
       return NULL;
     }
-  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
-    return NULL;
   /* ".../Qwen3-30B-A3B/config.json" is named after its directory. */
   if (g_ascii_strcasecmp (base, "config.json") == 0)
     {

@@ -19,6 +19,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "hr-file.h"
 #include "hr-json.h"
 #include "hr-units.h"
 
@@ -310,7 +311,7 @@ read_entries (const HrUserData *userdata,
       move_aside (userdata, kind, _("the file is far too large"), error);
       return NULL;
     }
-  if (!g_file_get_contents (path, &contents, &length, &local_error))
+  if (!hr_file_read_regular (path, MAX_FILE_BYTES, &contents, &length, NULL, &local_error))
     {
       g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
                    _("Cannot read your saved %s: %s"), kind_label (kind), local_error->message);

@@ -7,9 +7,12 @@
  */
 #include "hr-import-private.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "hr-file.h"
 #include "hr-gguf-remote.h"
 #include "hr-hfconfig.h"
 #include "hr-hub-client.h"
@@ -85,14 +88,19 @@ read_gguf (FileJob  *job,
 static gboolean
 starts_as_gguf (const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  /* without blocking in open () on a FIFO: a FIFO is not GGUF, and the config.json reader
+   * then says it is not a regular file */
+  int fd = hr_file_open_regular (path, NULL);
   char magic[4] = { 0 };
-  gsize n = 0;
+  gssize n;
 
-  return in != NULL
-         && g_input_stream_read_all (G_INPUT_STREAM (in), magic, sizeof magic, &n, NULL, NULL)
-         && n == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
+  if (fd < 0)
+    return FALSE;
+  do
+    n = read (fd, magic, sizeof magic);
+  while (n < 0 && errno == EINTR);
+  close (fd);
+  return n == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
 }
 
 static HrModel *

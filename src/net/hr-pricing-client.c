@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hr-file.h"
 #include "hr-http.h"
 
 /* Larger than any feed we accept; reading a bigger file would only be a waste of memory. */
@@ -121,66 +122,6 @@ hr_pricing_client_refresh_finish (GAsyncResult  *result,
   return fetch_finish (result, hr_pricing_client_refresh_async, error);
 }
 
-/* Reads at most @max bytes of a regular file.  Opened without blocking and checked on the open
- * descriptor, so a FIFO or a device (/dev/zero) put in the cache's place is refused, not read
- * until it ends.  FALSE with errno-style @error; *@too_large when the file is bigger. */
-static gboolean
-read_regular_file (const char  *path,
-                   gsize        max,
-                   char       **contents,
-                   gsize       *length,
-                   gboolean    *too_large,
-                   GError     **error)
-{
-  g_autofree char *buf = NULL;
-  gsize have = 0;
-  struct stat st;
-  int fd;
-
-  *too_large = FALSE;
-  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
-  if (fd < 0 || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      int saved_errno = fd < 0 ? errno : 0;
-
-      if (fd >= 0)
-        g_close (fd, NULL);
-      if (saved_errno != 0)
-        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                     _("Could not read the saved pricing %s: %s"), path, g_strerror (saved_errno));
-      else
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                     _("Could not read the saved pricing %s: it is not a regular file"), path);
-      return FALSE;
-    }
-  buf = g_malloc (max + 1);
-  for (;;)
-    {
-      gssize got = read (fd, buf + have, max + 1 - have);
-
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got < 0)
-        {
-          int saved_errno = errno;
-
-          g_close (fd, NULL);
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                       _("Could not read the saved pricing %s: %s"), path, g_strerror (saved_errno));
-          return FALSE;
-        }
-      have += (gsize) got;
-      if (got == 0 || have > max)
-        break;
-    }
-  g_close (fd, NULL);
-  *too_large = have > max;
-  buf[MIN (have, max)] = '\0';
-  *length = MIN (have, max);
-  *contents = g_steal_pointer (&buf);
-  return TRUE;
-}
-
 char *
 hr_pricing_cache_default_path (void)
 {
@@ -195,6 +136,7 @@ hr_pricing_cache_load (const char  *path,
   g_autofree char *contents = NULL;
   g_autofree char *corrupt_path = NULL;
   g_autoptr(GError) parse_error = NULL;
+  g_autoptr(GError) read_error = NULL;
   HrPricing *pricing = NULL;
   gboolean too_large = FALSE;
   gsize length = 0;
@@ -204,8 +146,13 @@ hr_pricing_cache_load (const char  *path,
   if (path == NULL)
     path = default_path = hr_pricing_cache_default_path ();
 
-  if (!read_regular_file (path, CACHE_MAX_BYTES, &contents, &length, &too_large, error))
-    return NULL;
+  if (!hr_file_read_regular (path, CACHE_MAX_BYTES, &contents, &length, &too_large, &read_error))
+    {
+      /* a FIFO or a device in the cache's place is refused, not read until it ends */
+      g_set_error (error, G_FILE_ERROR, read_error->code, _("Could not read the saved pricing %s: %s"),
+                   path, read_error->message);
+      return NULL;
+    }
   if (too_large)
     g_set_error (&parse_error, HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE,
                  _("it is larger than any pricing feed"));

@@ -14,7 +14,9 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "hr-file.h"
 #include "hr-http.h"
 #include "hr-net-reader.h"
 
@@ -108,40 +110,63 @@ hr_skypilot_cache_load (const char       *cache_dir,
   g_autoptr(HrSkypilotParser) parser = NULL;
   g_autoptr(GDateTime) when = NULL;
   HrSkypilotCloud *result;
-  GStatBuf st;
+  g_autoptr(GError) open_error = NULL;
+  struct stat st;
   char chunk[FILE_CHUNK];
-  FILE *f;
-  size_t n;
+  gsize total = 0;
+  gssize n;
+  int fd;
 
-  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+  /* without blocking in open () (a FIFO in its place), and only a regular file */
+  fd = hr_file_open_regular (path, &open_error);
+  if (fd < 0 && g_error_matches (open_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, _("No saved catalog for %s"), cloud);
       return NULL;
     }
-  if (st.st_size > HR_SKYPILOT_MAX_BYTES)
+  if (fd < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, open_error->code, _("Could not read %s: %s"), path, open_error->message);
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || st.st_size > HR_SKYPILOT_MAX_BYTES)
     {
       g_set_error (error, HR_SKYPILOT_ERROR, HR_SKYPILOT_ERROR_MALFORMED,
                    _("The saved catalog %s is larger than any catalog file"), path);
-      return NULL;
-    }
-  f = g_fopen (path, "rb");
-  if (f == NULL)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   _("Could not read %s: %s"), path, g_strerror (saved_errno));
+      close (fd);
       return NULL;
     }
 
   parser = hr_skypilot_parser_new (cloud, catalog);
-  while ((n = fread (chunk, 1, sizeof chunk, f)) > 0)
-    if (!hr_skypilot_parser_feed (parser, chunk, n, error))
-      {
-        fclose (f);
-        return NULL;
-      }
-  fclose (f);
+  /* read to the cap, not to the size seen at open: the file may grow */
+  while ((n = read (fd, chunk, sizeof chunk)) != 0)
+    {
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                       _("Could not read %s: %s"), path, g_strerror (saved_errno));
+          close (fd);
+          return NULL;
+        }
+      total += (gsize) n;
+      if (total > HR_SKYPILOT_MAX_BYTES)
+        {
+          g_set_error (error, HR_SKYPILOT_ERROR, HR_SKYPILOT_ERROR_MALFORMED,
+                       _("The saved catalog %s is larger than any catalog file"), path);
+          close (fd);
+          return NULL;
+        }
+      if (!hr_skypilot_parser_feed (parser, chunk, (gsize) n, error))
+        {
+          close (fd);
+          return NULL;
+        }
+    }
+  close (fd);
 
   result = hr_skypilot_parser_finish (g_steal_pointer (&parser), error);
   if (result == NULL)
