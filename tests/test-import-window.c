@@ -303,8 +303,9 @@ run_inspect (JsonParser *parser,
 
 /* ---- tests ----------------------------------------------------------------------------- */
 
-/* At start-up the application loaded the user's GPU, and set the damaged models.json aside:
- * the first window says where the copy is. */
+/* At start-up the application loaded the user's GPU, set the damaged models.json aside and
+ * the GPU from a newer Headroom (an unknown backend) too, alone: the first window says where
+ * the copies are and names the GPU. */
 static void
 test_startup (void)
 {
@@ -326,9 +327,15 @@ test_startup (void)
   g_assert_nonnull (backup);
   g_assert_false (g_file_test (models, G_FILE_TEST_EXISTS));
 
+  /* the GPU from a newer Headroom is set aside alone, and the toast names it */
+  g_assert_null (hr_catalog_find_gpu (app_catalog (), "user:future-card"));
+
   window = open_window ();
   g_assert_nonnull (last_message (window));
+  g_test_message ("%s", last_message (window));
   g_assert_nonnull (strstr (last_message (window), backup));
+  g_assert_nonnull (strstr (last_message (window), "“Future card”"));
+  g_assert_nonnull (strstr (last_message (window), "gpus.json.rejected-"));
 
   /* and the picker puts the user's own first, under "Yours" */
   {
@@ -1009,6 +1016,27 @@ seed_user_data (void)
   g_assert_true (hr_userdata_save_gpu (ud, gpu, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_set_contents (hr_userdata_get_models_path (ud), "{\"models\": [ {\"id\": ", -1, NULL));
+
+  /* and a GPU a newer Headroom saved, with a backend this one does not know */
+  {
+    g_autofree char *text = NULL;
+    g_autofree char *future = NULL;
+    char *at;
+
+    g_free (gpu->id);
+    gpu->id = g_strdup ("future-card");
+    g_free (gpu->name);
+    gpu->name = g_strdup ("Future card");
+    gpu->backend = HR_BACKEND_VULKAN;
+    g_assert_true (hr_userdata_save_gpu (ud, gpu, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (hr_userdata_get_gpus_path (ud), &text, NULL, NULL));
+    at = strstr (strstr (text, "\"Future card\""), "\"vulkan\"");
+    g_assert_nonnull (at);
+    *at = '\0';
+    future = g_strconcat (text, "\"quantum", at + strlen ("\"vulkan"), NULL);
+    g_assert_true (g_file_set_contents (hr_userdata_get_gpus_path (ud), future, -1, NULL));
+  }
 }
 
 static void

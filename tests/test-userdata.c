@@ -496,7 +496,6 @@ test_corrupt (Fixture       *f,
     "{\"schema\": 1, \"models\": [ {\"id\": \"x\", \"name\": \"X\"",  /* cut off */
     "this is not JSON",
     "{\"schema\": 0, \"models\": []}",                                /* wrong schema */
-    "{\"schema\": 1, \"models\": [{\"id\": \"x\", \"name\": \"X\"}]}",  /* no arch */
     "[1, 2, 3]",
     "",
   };
@@ -587,6 +586,109 @@ test_corrupt (Fixture       *f,
     g_assert_nonnull (strstr (error->message, "gpus.json.corrupt-"));
     g_clear_error (&error);
   }
+}
+
+/* A gpus.json from a newer Headroom: one GPU with a backend this version does not know.  It
+ * used to move the whole file aside and empty the app; now only that GPU is set aside (in a
+ * file of its own, named in the message with the GPU), the two others load, and the file
+ * keeps them.  Same for models.json with a model that is missing its architecture. */
+static void
+test_one_bad_entry (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(HrGpu) gpu = make_gpu ();
+  g_autoptr(HrModel) model = make_model ();
+  g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *rejected_path = NULL;
+  g_autofree char *rejected = NULL;
+  g_autofree char *bad_model = NULL;
+  g_autoptr(HrCatalog) check = hr_catalog_new_empty ();
+  GString *edited;
+  char *at;
+  guint n = 0;
+
+  for (int i = 0; i < 3; i++)
+    {
+      g_free (gpu->id);
+      gpu->id = g_strdup_printf ("box-%d", i);
+      g_free (gpu->name);
+      gpu->name = g_strdup_printf ("Box %d", i);
+      g_assert_true (hr_userdata_save_gpu (f->ud, gpu, NULL, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_assert_no_error (error);
+
+  /* the second GPU gets a backend from the future */
+  g_assert_true (g_file_get_contents (hr_userdata_get_gpus_path (f->ud), &text, NULL, NULL));
+  edited = g_string_new (text);
+  at = strstr (strstr (edited->str, "\"Box 1\""), "\"vulkan\"");
+  g_assert_nonnull (at);
+  g_string_insert (edited, at - edited->str + 1, "quantum-");
+  g_assert_true (g_file_set_contents (hr_userdata_get_gpus_path (f->ud), edited->str, -1, NULL));
+  g_string_free (edited, TRUE);
+
+  g_assert_false (hr_userdata_load (f->ud, catalog, &error));
+  g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_SET_ASIDE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "“Box 1”"));
+  g_assert_nonnull (strstr (error->message, "quantum-vulkan"));
+  g_assert_nonnull (strstr (error->message, "gpus.json.rejected-"));
+  g_assert_nonnull (hr_catalog_find_gpu (catalog, "user:box-0"));
+  g_assert_null (hr_catalog_find_gpu (catalog, "user:box-1"));
+  g_assert_nonnull (hr_catalog_find_gpu (catalog, "user:box-2"));
+  g_assert_nonnull (hr_catalog_find_model (catalog, "user:my-hybrid-30b"));
+  g_clear_error (&error);
+
+  /* the rejected GPU, whole, in a file of its own; gpus.json keeps the two others */
+  names = list_dir (f->dir);
+  for (guint i = 0; i < names->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (names, i), "gpus.json.rejected-"))
+      rejected_path = g_build_filename (f->dir, g_ptr_array_index (names, i), NULL);
+  g_assert_null (find_corrupt_copy (f->dir, "gpus.json"));
+  g_assert_nonnull (rejected_path);
+  g_assert_true (g_file_get_contents (rejected_path, &rejected, NULL, NULL));
+  g_assert_nonnull (strstr (rejected, "\"quantum-vulkan\""));
+  g_assert_nonnull (strstr (rejected, "\"Box 1\""));
+  g_assert_null (strstr (rejected, "\"Box 0\""));
+  listed = hr_userdata_list_gpus (f->ud, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (listed->len, ==, 2);
+  g_assert_cmpstr (((HrGpu *) listed->pdata[0])->id, ==, "user:box-0");
+  g_assert_cmpstr (((HrGpu *) listed->pdata[1])->id, ==, "user:box-2");
+  g_clear_pointer (&listed, g_ptr_array_unref);
+
+  /* the next load is quiet */
+  g_assert_true (hr_userdata_load (f->ud, check, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_catalog_n_gpus (check), ==, 2);
+
+  /* a model without its architecture among good ones, found by a save: the save goes on */
+  g_free (model->id);
+  model->id = g_strdup ("second");
+  g_assert_true (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (hr_userdata_get_models_path (f->ud), &text, NULL, NULL));
+  bad_model = g_strdup_printf ("{\"schema\": 1, \"models\": [{\"id\": \"x\", \"name\": \"No arch\"}, %s",
+                               strchr (text, '[') + 1);
+  g_assert_true (g_file_set_contents (hr_userdata_get_models_path (f->ud), bad_model, -1, NULL));
+  g_free (model->id);
+  model->id = g_strdup ("third");
+  g_assert_true (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_assert_no_error (error);
+  listed = hr_userdata_list_models (f->ud, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (listed->len, ==, 3);
+  g_clear_pointer (&names, g_ptr_array_unref);
+  names = list_dir (f->dir);
+  for (guint i = 0; i < names->len; i++)
+    n += g_str_has_prefix (g_ptr_array_index (names, i), "models.json.rejected-");
+  g_assert_cmpuint (n, ==, 1);
 }
 
 /* A gpus.json whose nesting hides behind a comment (json-glib skips comments and recursed
@@ -1016,6 +1118,7 @@ main (int    argc,
   ADD ("/userdata/roundtrip", test_roundtrip);
   ADD ("/userdata/atomic", test_atomic);
   ADD ("/userdata/corrupt", test_corrupt);
+  ADD ("/userdata/one-bad-entry", test_one_bad_entry);
   ADD ("/userdata/comment-hidden-nesting", test_comment_hidden_nesting);
   ADD ("/userdata/newer-schema", test_newer_schema);
   ADD ("/userdata/symlink", test_symlink);

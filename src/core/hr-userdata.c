@@ -21,6 +21,7 @@
 
 #include "hr-file.h"
 #include "hr-json.h"
+#include "hr-text.h"
 #include "hr-units.h"
 
 #define MODELS_FILE    "models.json"
@@ -209,6 +210,24 @@ kind_label (const Kind *kind)
 /* ------------------------------------------------------------------------------------------ */
 /* Reading                                                                                      */
 
+/* A stamp for the copies of a file set aside: "PATH.WHAT-YYYYmmdd-HHMMSS", -2, -3 … when that
+ * exists. */
+static char *
+aside_path (const char *path,
+            const char *what)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  char *aside = g_strdup_printf ("%s.%s-%s", path, what, stamp);
+
+  for (guint n = 2; g_file_test (aside, G_FILE_TEST_EXISTS) && n < 1000; n++)
+    {
+      g_free (aside);
+      aside = g_strdup_printf ("%s.%s-%s-%u", path, what, stamp, n);
+    }
+  return aside;
+}
+
 /* Renames a damaged file to "PATH.corrupt-YYYYmmdd-HHMMSS" (-2, -3 … when that exists) and
  * reports it; if even the rename fails the file stays, and every later save is refused. */
 static void
@@ -218,16 +237,8 @@ move_aside (const HrUserData *userdata,
             GError          **error)
 {
   const char *path = kind_path (userdata, kind);
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
-  g_autofree char *aside = g_strdup_printf ("%s.corrupt-%s", path, stamp);
+  g_autofree char *aside = aside_path (path, "corrupt");
   int saved_errno;
-
-  for (guint n = 2; g_file_test (aside, G_FILE_TEST_EXISTS) && n < 1000; n++)
-    {
-      g_free (aside);
-      aside = g_strdup_printf ("%s.corrupt-%s-%u", path, stamp, n);
-    }
 
   if (g_rename (path, aside) == 0)
     {
@@ -271,12 +282,178 @@ is_newer_schema (const char  *contents,
   return TRUE;
 }
 
+/* @path itself, or the file a symlink at @path points to; a dangling link is refused. */
+static gboolean
+resolve_link (const char  *path,
+              char       **target,
+              GError     **error)
+{
+  char *real;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      *target = g_strdup (path);
+      return TRUE;
+    }
+  real = realpath (path, NULL);
+  if (real == NULL)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Cannot save: %s is a link to a file that cannot be reached (%s)"),
+                   path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  *target = g_strdup (real);
+  free (real);
+  return TRUE;
+}
+
+/* {"schema": 1, "MEMBER": [ENTRIES…]}, pretty-printed. */
+static char *
+document_of (const Kind *kind,
+             GPtrArray  *nodes)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "schema");
+  json_builder_add_int_value (builder, 1);
+  json_builder_set_member_name (builder, kind->member);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < nodes->len; i++)
+    json_builder_add_value (builder, json_node_copy (g_ptr_array_index (nodes, i)));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
+}
+
+/* How a rejected entry is named in the notice: its name, else its id, else its place. */
+static char *
+entry_label (JsonNode *node,
+             guint     index)
+{
+  JsonObject *object = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  const char *name = object != NULL ? get_string_member (object, "name") : NULL;
+
+  if (name == NULL && object != NULL)
+    name = get_string_member (object, "id");
+  if (name == NULL)
+    /* TRANSLATORS: an entry of a saved list without a name or id, by its place (1, 2, …) */
+    return g_strdup_printf (_("entry %u"), index + 1);
+  return hr_text_sanitize (name, 60);
+}
+
+/* A file the catalog parser refused as a whole, entry by entry: the entries it reads are kept,
+ * the others written to PATH.rejected-STAMP (atomically, before the file is rewritten with only
+ * the good ones, also atomically), so one entry a newer Headroom wrote (an unknown backend, a
+ * new form) does not hide all the others.  The caller holds the lock.  FALSE when the document
+ * is not a list of entries, when no single entry is to blame (two entries with one id) or when
+ * a file cannot be written: the whole file is then moved aside as before.  *@kept_contents: the
+ * document that remains; *@notice: what was set aside, for the user. */
+static gboolean
+set_aside_rejected (const HrUserData  *userdata,
+                    const Kind        *kind,
+                    const char        *contents,
+                    gsize              length,
+                    char             **kept_contents,
+                    char             **notice)
+{
+  const char *path = kind_path (userdata, kind);
+  g_autoptr(JsonParser) parser = hr_json_parse (contents, (gssize) length, HR_JSON_DEFAULT_DEPTH,
+                                                HR_JSON_DEFAULT_VALUES, NULL);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+  g_autoptr(GPtrArray) rejected = g_ptr_array_new ();
+  g_autoptr(GString) reasons = g_string_new (NULL);
+  g_autoptr(HrCatalog) check = hr_catalog_new_empty ();
+  g_autofree char *kept_json = NULL;
+  g_autofree char *rejected_json = NULL;
+  g_autofree char *aside = NULL;
+  g_autofree char *target = NULL;
+  JsonNode *root = parser != NULL ? json_parser_get_root (parser) : NULL;
+  JsonObject *object;
+  JsonNode *schema, *list;
+  JsonArray *array;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  object = json_node_get_object (root);
+  schema = json_object_get_member (object, "schema");
+  list = json_object_get_member (object, kind->member);
+  if (schema == NULL || json_node_get_value_type (schema) != G_TYPE_INT64 ||
+      json_node_get_int (schema) != 1 || list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+    return FALSE;
+  array = json_node_get_array (list);
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      g_autoptr(GPtrArray) one = g_ptr_array_new ();
+      g_autoptr(HrCatalog) scratch = hr_catalog_new_empty ();
+      g_autoptr(GError) entry_error = NULL;
+      g_autofree char *json = NULL;
+
+      g_ptr_array_add (one, node);
+      json = document_of (kind, one);
+      if (kind->parse (scratch, json, -1, &entry_error))
+        {
+          g_ptr_array_add (kept, node);
+          continue;
+        }
+      g_ptr_array_add (rejected, node);
+      if (rejected->len <= 3)
+        {
+          g_autofree char *label = entry_label (node, i);
+
+          g_string_append_printf (reasons, "%s“%s” (%s)", reasons->len > 0 ? "; " : "", label,
+                                  entry_error->message);
+        }
+    }
+  if (rejected->len == 0)
+    return FALSE;
+  if (rejected->len > 3)
+    g_string_append (reasons, "; …");
+  kept_json = document_of (kind, kept);
+  if (!kind->parse (check, kept_json, -1, NULL))
+    return FALSE;   /* the good entries do not go together (duplicates): no one entry is to blame */
+
+  rejected_json = document_of (kind, rejected);
+  aside = aside_path (path, "rejected");
+  if (!g_file_set_contents_full (aside, rejected_json, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, NULL))
+    return FALSE;
+  if (!resolve_link (path, &target, NULL) ||
+      !g_file_set_contents_full (target, kept_json, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, NULL))
+    return FALSE;
+
+  *notice = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                          "%u saved entry of your %s could not be read and has been "
+                                          "set aside in %s: %s. The others are loaded.",
+                                          "%u saved entries of your %s could not be read and have been "
+                                          "set aside in %s: %s. The others are loaded.",
+                                          rejected->len),
+                             rejected->len, kind_label (kind), aside, reasons->str);
+  *kept_contents = g_steal_pointer (&kept_json);
+  return TRUE;
+}
+
+static int lock_dir (const HrUserData  *userdata,
+                     GError           **error);
+
 /* Reads one file into a new list of entries with user ids.  A missing file is an empty
- * list. */
+ * list.  Entries the catalog parser does not read are set aside (set_aside_rejected ()), under
+ * the lock unless the caller holds it (@locked); *@notice (may be NULL) then says which. */
 static GPtrArray *
-read_entries (const HrUserData *userdata,
-              const Kind       *kind,
-              GError          **error)
+read_entries_noting (const HrUserData *userdata,
+                     const Kind       *kind,
+                     gboolean          locked,
+                     char            **notice,
+                     GError          **error)
 {
   const char *path = kind_path (userdata, kind);
   g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (kind->free_entry);
@@ -323,8 +500,38 @@ read_entries (const HrUserData *userdata,
   scratch = hr_catalog_new_empty ();
   if (!kind->parse (scratch, contents, (gssize) length, &local_error))
     {
-      move_aside (userdata, kind, local_error->message, error);
-      return NULL;
+      g_autofree char *kept = NULL;
+      g_autofree char *said = NULL;
+
+      if (!locked)
+        {
+          /* set aside under the lock, from the file as it is then */
+          int lock = lock_dir (userdata, NULL);
+
+          if (lock >= 0)
+            {
+              GPtrArray *entries_now = read_entries_noting (userdata, kind, TRUE, notice, error);
+
+              close (lock);
+              return entries_now;
+            }
+          /* no lock: set aside all the same (the lock only keeps concurrent saves apart) */
+        }
+      if (!set_aside_rejected (userdata, kind, contents, length, &kept, &said))
+        {
+          move_aside (userdata, kind, local_error->message, error);
+          return NULL;
+        }
+      /* what remains is what the parser read, entry by entry */
+      g_free (contents);
+      contents = g_steal_pointer (&kept);
+      length = strlen (contents);
+      g_clear_pointer (&scratch, hr_catalog_free);
+      scratch = hr_catalog_new_empty ();
+      if (!kind->parse (scratch, contents, (gssize) length, NULL))
+        g_return_val_if_reached (NULL);
+      if (notice != NULL)
+        *notice = g_steal_pointer (&said);
     }
 
   /* The text passed the catalog parser, so it reads again for our own members. */
@@ -360,6 +567,17 @@ read_entries (const HrUserData *userdata,
   return g_steal_pointer (&entries);
 }
 
+/* As read_entries_noting (); what was set aside is already in its own file, and told by
+ * hr_userdata_load () at start-up. */
+static GPtrArray *
+read_entries (const HrUserData *userdata,
+              const Kind       *kind,
+              gboolean          locked,
+              GError          **error)
+{
+  return read_entries_noting (userdata, kind, locked, NULL, error);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Writing                                                                                      */
 
@@ -380,34 +598,6 @@ serialize (const Kind *kind,
   hr_json_end_array (&w);
   hr_json_end_object (&w);
   return hr_json_document_end (&w);
-}
-
-/* @path itself, or the file a symlink at @path points to; a dangling link is refused. */
-static gboolean
-resolve_link (const char  *path,
-              char       **target,
-              GError     **error)
-{
-  char *real;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      *target = g_strdup (path);
-      return TRUE;
-    }
-  real = realpath (path, NULL);
-  if (real == NULL)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
-                   _("Cannot save: %s is a link to a file that cannot be reached (%s)"),
-                   path, g_strerror (saved_errno));
-      return FALSE;
-    }
-  *target = g_strdup (real);
-  free (real);
-  return TRUE;
 }
 
 /* Writes @entries atomically, after checking the catalog parser reads the document back. */
@@ -561,7 +751,7 @@ save_entry_locked (HrUserData  *userdata,
   g_autofree char *id = g_strdup (*kind->id_of (entry));
   gint index;
 
-  entries = read_entries (userdata, kind, error);
+  entries = read_entries (userdata, kind, TRUE, error);
   if (entries == NULL)
     {
       kind->free_entry (entry);
@@ -582,7 +772,7 @@ save_entry_locked (HrUserData  *userdata,
 
   if (saved != NULL)
     {
-      g_autoptr(GPtrArray) reread = read_entries (userdata, kind, error);
+      g_autoptr(GPtrArray) reread = read_entries (userdata, kind, TRUE, error);
 
       if (reread == NULL)
         return FALSE;
@@ -603,7 +793,7 @@ read_entries_with (HrUserData  *userdata,
                    guint       *index,
                    GError     **error)
 {
-  g_autoptr(GPtrArray) entries = read_entries (userdata, kind, error);
+  g_autoptr(GPtrArray) entries = read_entries (userdata, kind, TRUE, error);
   g_autofree char *full_id = g_strconcat (HR_USERDATA_ID_PREFIX, hr_userdata_strip_prefix (id),
                                           NULL);
   gint i;
@@ -772,6 +962,8 @@ hr_userdata_load (HrUserData  *userdata,
 {
   g_autoptr(GPtrArray) models = NULL;
   g_autoptr(GPtrArray) gpus = NULL;
+  g_autofree char *models_notice = NULL;
+  g_autofree char *gpus_notice = NULL;
   GError *models_error = NULL;
   GError *gpus_error = NULL;
 
@@ -780,8 +972,8 @@ hr_userdata_load (HrUserData  *userdata,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* Each file on its own: a damaged models.json does not hide the user's GPUs. */
-  models = read_entries (userdata, &model_kind, &models_error);
-  gpus = read_entries (userdata, &gpu_kind, &gpus_error);
+  models = read_entries_noting (userdata, &model_kind, FALSE, &models_notice, &models_error);
+  gpus = read_entries_noting (userdata, &gpu_kind, FALSE, &gpus_notice, &gpus_error);
 
   /* The catalog takes the entries over. */
   if (models != NULL)
@@ -797,6 +989,11 @@ hr_userdata_load (HrUserData  *userdata,
         hr_catalog_add_gpu (into, g_ptr_array_index (gpus, i));
     }
 
+  /* entries set aside are told like a damaged file, after it */
+  if (models_notice != NULL)
+    merge_error (&models_error, g_error_new_literal (HR_USERDATA_ERROR, HR_USERDATA_ERROR_SET_ASIDE, models_notice));
+  if (gpus_notice != NULL)
+    merge_error (&gpus_error, g_error_new_literal (HR_USERDATA_ERROR, HR_USERDATA_ERROR_SET_ASIDE, gpus_notice));
   merge_error (error, models_error);
   merge_error (error, gpus_error);
   return models_error == NULL && gpus_error == NULL;
@@ -809,7 +1006,7 @@ hr_userdata_list_models (HrUserData  *userdata,
   g_return_val_if_fail (userdata != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return read_entries (userdata, &model_kind, error);
+  return read_entries (userdata, &model_kind, FALSE, error);
 }
 
 GPtrArray *
@@ -819,7 +1016,7 @@ hr_userdata_list_gpus (HrUserData  *userdata,
   g_return_val_if_fail (userdata != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return read_entries (userdata, &gpu_kind, error);
+  return read_entries (userdata, &gpu_kind, FALSE, error);
 }
 
 char *

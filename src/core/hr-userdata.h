@@ -14,6 +14,10 @@
  * directory, then a rename).  A file that cannot be parsed is renamed to
  * "models.json.corrupt-YYYYmmdd-HHMMSS" and reported as HR_USERDATA_ERROR_CORRUPT with a
  * message that names the copy; it is never overwritten, and the next save starts a new file.
+ * A file whose list holds entries the parser does not read (one written by a newer Headroom,
+ * with a backend this one does not know) keeps the others: the unreadable entries are written
+ * to "gpus.json.rejected-YYYYmmdd-HHMMSS" and the file keeps only the good ones (both written
+ * atomically, under the lock); the load reports HR_USERDATA_ERROR_SET_ASIDE naming them.
  * A file from a newer Headroom ("schema" above 1) is not damage: it stays, untouched, and
  * loads and saves report HR_USERDATA_ERROR_NEWER.  A symlinked file is written through to its
  * target.  Saves and removals hold an flock() on dir/.lock, so concurrent ones lose nothing.
@@ -37,6 +41,7 @@ typedef enum
   HR_USERDATA_ERROR_NOT_FOUND,  /* no saved entry with that id */
   HR_USERDATA_ERROR_IO,         /* the directory or a file cannot be read or written */
   HR_USERDATA_ERROR_NEWER,      /* a file from a newer Headroom: kept as it is, read-only */
+  HR_USERDATA_ERROR_SET_ASIDE,  /* entries that could not be read were set aside; the others loaded */
 } HrUserDataError;
 
 typedef struct _HrUserData HrUserData;
@@ -56,7 +61,8 @@ const char     *hr_userdata_get_gpus_path   (const HrUserData *userdata);
  * their origin; GPUs get user_defined.  Missing files are not an error.  When a file is
  * damaged it is moved aside and FALSE is returned with HR_USERDATA_ERROR_CORRUPT, but the
  * entries of the other file are still added.  A file that cannot be read (permissions) gives
- * HR_USERDATA_ERROR_IO and stays where it is. */
+ * HR_USERDATA_ERROR_IO and stays where it is.  Entries set aside (above): FALSE with
+ * HR_USERDATA_ERROR_SET_ASIDE, every other entry added. */
 gboolean        hr_userdata_load            (HrUserData      *userdata,
                                              HrCatalog       *into,
                                              GError         **error);
