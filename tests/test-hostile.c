@@ -263,7 +263,12 @@ test_lost_output (void)
     "matrix --model qwen3-30b-a3b --gpu rtx-4090-24gb",
     "launch --model qwen3-30b-a3b --gpu rtx-4090-24gb",
     "finetune --model llama-3.1-8b", "finetune --model llama-3.1-8b --json",
-    "pricing", "--version", "--help", NULL,
+    "pricing", "--version", "--help", "list quants", "list engines",
+    "detect", "detect --json",
+    /* every command's --help (GOption prints it and calls exit (0) itself) */
+    "list --help", "estimate --help", "matrix --help", "launch --help", "compare --help",
+    "finetune --help", "chart --help", "detect --help", "bench --help", "inspect --help",
+    "pricing --help", NULL,
   };
   g_autofree char *gguf = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "gguf",
                                                  "llama-tiny.gguf", NULL);

@@ -8,7 +8,9 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hr-advice.h"
 #include "hr-catalog.h"
@@ -829,20 +831,33 @@ run (int    argc,
   return run_command (command, argc, argv);
 }
 
+/* The status main () returns; 0 for an exit () from elsewhere (GOption's --help). */
+static int exit_status;
+
 /* Output that never reached its reader (a full disk, a closed stdout or pipe) is a failure:
- * the exit status must not say otherwise.  SIGPIPE would kill us silently instead. */
+ * the exit status must not say otherwise.  Checked at exit, so it also holds for the paths
+ * that call exit () themselves (a command's --help, printed by GOption). */
+static void
+check_output_at_exit (void)
+{
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      int saved_errno = errno;
+
+      fprintf (stderr, "headroom-cli: cannot write the output: %s\n",
+               saved_errno != 0 ? g_strerror (saved_errno) : "write error");
+      fflush (stderr);
+      _exit (exit_status == 0 ? 1 : exit_status);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
-  int rc;
-
+  /* SIGPIPE would kill us silently instead */
   signal (SIGPIPE, SIG_IGN);
-  rc = run (argc, argv);
-  if (fflush (stdout) != 0 || ferror (stdout))
-    {
-      fprintf (stderr, "headroom-cli: cannot write the output: %s\n", g_strerror (errno));
-      return rc == 0 ? 1 : rc;
-    }
-  return rc;
+  atexit (check_output_at_exit);
+  exit_status = run (argc, argv);
+  return exit_status;
 }
