@@ -6,7 +6,9 @@
  */
 #include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 
@@ -783,6 +785,36 @@ run_ok (const char *const *argv)
   return g_spawn_check_wait_status (status, NULL);
 }
 
+/* A PNG export that hits a full disk (here: a file size limit of 16 KiB, writes past it fail
+ * with EFBIG) is an error naming the file, and libpng prints nothing of its own: its default
+ * handler wrote "libpng error: write error" on stderr, a second line beside the CLI's one. */
+static void
+test_export_png_full_disk (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree HrChartQuant *q = g_new0 (HrChartQuant, 1);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *dir = g_dir_make_tmp ("test-charts-XXXXXX", NULL);
+      g_autofree char *png = g_build_filename (dir, "chart.png", NULL);
+      struct rlimit limit = { 16384, 16384 };
+
+      quant_fill (q);
+      signal (SIGXFSZ, SIG_IGN);
+      g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+      g_assert_false (hr_chart_export (&(HrChartPage) { HR_CHART_QUANT, q, NULL, 1200, 700, 2 }, png, &error));
+      g_assert_nonnull (error);
+      g_printerr ("%s\n", error->message);
+      g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+      g_rmdir (dir);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("Cannot write *chart.png*: File too large\n");
+  g_test_trap_assert_stderr_unmatched ("*libpng*");
+}
+
 static void
 test_export (void)
 {
@@ -1278,6 +1310,7 @@ main (int    argc,
   g_test_add_func ("/charts/describe", test_describe);
   g_test_add_func ("/charts/describe-tco-prices", test_describe_tco_prices);
   g_test_add_func ("/charts/export", test_export);
+  g_test_add_func ("/charts/export-png-full-disk", test_export_png_full_disk);
   g_test_add_func ("/charts/bridge/breakdown", test_bridge_breakdown);
   g_test_add_func ("/charts/bridge/context", test_bridge_context);
   g_test_add_func ("/charts/bridge/quant-compare", test_bridge_quant_compare);

@@ -219,6 +219,40 @@ run_to_fd (const char  *line,
   return run_to_fd_within (line, stdout_fd, 240, err);
 }
 
+/* What a library logs (here: a damaged saved SkyPilot catalog, set aside with a g_message) was
+ * printed as it came, "** Message: …", a second line beside a failure's one line.  A failure
+ * prints its one line only; a success tells it after, as one "note:" line. */
+static void
+test_library_messages (void)
+{
+  g_autofree char *cache = g_build_filename (tmpdir, "cache", NULL);
+  g_autofree char *dir = g_build_filename (cache, "headroom", "skypilot", NULL);
+  g_autofree char *csv = g_build_filename (dir, "aws.csv", NULL);
+  g_autofree char *old = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  g_autofree char *out = NULL, *err = NULL;
+  char *argv[] = { "estimate", "--model", "qwen3-8b", "--gpu", "rtx-4090-24gb", NULL };
+  int code;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (csv, "garbage\n", -1, NULL));
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  check ("C.UTF-8", "estimate --model no-such-model --gpu rtx-4090-24gb");
+  check ("C.UTF-8", "compare --model no-such-model --all-gpus --csv");
+  code = run ("C.UTF-8", argv, &out, &err);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpstr (err, ==, "headroom-cli: note: The saved aws catalog is not used: "
+                            "The catalog file has no “InstanceType” column\n");
+  if (old != NULL)
+    g_setenv ("XDG_CACHE_HOME", old, TRUE);
+  else
+    g_unsetenv ("XDG_CACHE_HOME");
+  g_unlink (csv);
+  g_rmdir (dir);
+  *strrchr (dir, G_DIR_SEPARATOR) = '\0';
+  g_rmdir (dir);
+  g_rmdir (cache);
+}
+
 /* A FIFO where a file is expected (nothing ever writes to it): opening it used to block for
  * ever in open ().  Each command must give up at once with one line and exit 1; 30 s is a
  * generous deadline for a refusal that takes milliseconds. */
@@ -546,6 +580,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hostile/impossible-heads/C", "C.UTF-8", test_impossible_heads);
   g_test_add_data_func ("/hostile/impossible-heads/de", "de_DE.UTF-8", test_impossible_heads);
   g_test_add_func ("/hostile/fifo-inputs", test_fifo_inputs);
+  g_test_add_func ("/hostile/library-messages", test_library_messages);
   rc = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);

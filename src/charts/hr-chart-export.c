@@ -67,6 +67,22 @@ png_sink_flush (png_structp png)
 {
 }
 
+/* libpng's own handlers print "libpng error: …" and "libpng warning: …" on stderr, a line the
+ * command line's one-line error (and the app) does not want: the error is told by the caller
+ * from the sink's errno, a warning about a chart we draw ourselves is of no use to anyone. */
+static void
+png_quiet_error (png_structp     png,
+                 png_const_charp message)
+{
+  png_longjmp (png, 1);
+}
+
+static void
+png_quiet_warning (png_structp     png,
+                   png_const_charp message)
+{
+}
+
 /* cairo's own PNG writer compresses at zlib's default level; a chart (flat colours, text) at
  * level 3 is about three times faster to write and only ~30 % larger.  Pixels are cairo's
  * premultiplied native-endian ARGB32, written as straight RGBA. */
@@ -85,7 +101,7 @@ write_png (cairo_surface_t *surface,
 
   cairo_surface_flush (surface);
   pixels = cairo_image_surface_get_data (surface);
-  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, png_quiet_error, png_quiet_warning);
   if (png == NULL)
     return CAIRO_STATUS_NO_MEMORY;
   info = png_create_info_struct (png);

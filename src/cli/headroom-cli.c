@@ -833,6 +833,33 @@ run (int    argc,
 
 /* The status main () returns; 0 for an exit () from elsewhere (GOption's --help). */
 static int exit_status;
+/* Warnings and messages logged by the libraries (a saved catalog not used, a cache not
+ * written): kept, not printed as they come, so a failure still prints one line on stderr. */
+static GPtrArray *log_notes;
+
+#define MAX_LOG_NOTES 8
+
+static GLogWriterOutput
+log_writer (GLogLevelFlags   level,
+            const GLogField *fields,
+            gsize            n_fields,
+            gpointer         user_data)
+{
+  const char *message = NULL;
+
+  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_DEBUG))
+    return g_log_writer_default (level, fields, n_fields, user_data);   /* bugs; G_MESSAGES_DEBUG */
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0)
+      message = fields[i].value;
+  if (message == NULL)
+    return G_LOG_WRITER_HANDLED;
+  if (log_notes == NULL)
+    log_notes = g_ptr_array_new_with_free_func (g_free);
+  if (log_notes->len < MAX_LOG_NOTES)
+    g_ptr_array_add (log_notes, hr_text_sanitize (message, 400));
+  return G_LOG_WRITER_HANDLED;
+}
 
 /* Output that never reached its reader (a full disk, a closed stdout or pipe) is a failure:
  * the exit status must not say otherwise.  Checked at exit, so it also holds for the paths
@@ -840,7 +867,15 @@ static int exit_status;
 static void
 check_output_at_exit (void)
 {
-  if (fflush (stdout) != 0 || ferror (stdout))
+  gboolean lost = fflush (stdout) != 0 || ferror (stdout);
+
+  /* after a success, what the libraries logged, one line each; after a failure, the one line
+   * the command printed says what went wrong */
+  if (!lost && exit_status == 0 && log_notes != NULL)
+    for (guint i = 0; i < log_notes->len; i++)
+      fprintf (stderr, "headroom-cli: note: %s\n", (const char *) g_ptr_array_index (log_notes, i));
+  g_clear_pointer (&log_notes, g_ptr_array_unref);
+  if (lost)
     {
       int saved_errno = errno;
 
@@ -858,6 +893,7 @@ main (int    argc,
   /* SIGPIPE would kill us silently instead */
   signal (SIGPIPE, SIG_IGN);
   atexit (check_output_at_exit);
+  g_log_set_writer_func (log_writer, NULL, NULL);
   exit_status = run (argc, argv);
   return exit_status;
 }
