@@ -9,6 +9,7 @@
 
 #include "gguf-writer.h"
 #include "hr-test-cli.h"
+#include "hr-test-server.h"
 
 static const char *cli;
 
@@ -279,6 +280,72 @@ test_hostile_strings (void)
   g_rmdir (dir);
 }
 
+/* Serves the tiny GGUF at every path (SoupServer answers a Range request from the whole body). */
+static void
+gguf_file_cb (SoupServer        *soup_server,
+              SoupServerMessage *msg,
+              const char        *path,
+              GHashTable        *query,
+              gpointer           user_data)
+{
+  GBytes *bytes = user_data;
+  gsize size = g_bytes_get_size (bytes);
+  const guint8 *data = g_bytes_get_data (bytes, NULL);
+  SoupMessageHeaders *request = soup_server_message_get_request_headers (msg);
+  SoupMessageHeaders *response = soup_server_message_get_response_headers (msg);
+  SoupRange *ranges = NULL;
+  int n = 0;
+
+  /* the Range cut here, to the file's end (SoupServer's own cut fails past the end) */
+  if (soup_message_headers_get_ranges (request, (goffset) size, &ranges, &n) && n == 1)
+    {
+      goffset start = ranges[0].start, end = MIN (ranges[0].end, (goffset) size - 1);
+
+      soup_message_headers_set_content_range (response, start, end, (goffset) size);
+      soup_server_message_set_status (msg, SOUP_STATUS_PARTIAL_CONTENT, NULL);
+      soup_server_message_set_response (msg, "application/octet-stream", SOUP_MEMORY_COPY,
+                                        (const char *) data + start, (gsize) (end - start + 1));
+      soup_message_headers_free_ranges (request, ranges);
+      return;
+    }
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "application/octet-stream", SOUP_MEMORY_COPY,
+                                    (const char *) data, size);
+}
+
+/* "user:pass@" in an address was printed back as given ("file  http://user:pass@…"); it is
+ * shown without it, in the text and in the JSON. */
+static void
+test_url_userinfo (void)
+{
+  g_autofree char *path = seed ("llama-tiny.gguf");
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+  g_autoptr(GBytes) bytes = NULL;
+  HrTestServer *server;
+  g_autofree char *url = NULL, *shown = NULL;
+  HrTestRun r = { 0 };
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  bytes = g_bytes_new_take (g_steal_pointer (&contents), len);
+  server = hr_test_server_start (gguf_file_cb, bytes);
+  url = g_strdup_printf ("http://alice:s3cret@127.0.0.1:%u/llama-tiny.gguf", hr_test_server_get_port (server));
+  shown = g_strdup_printf ("http://127.0.0.1:%u/llama-tiny.gguf", hr_test_server_get_port (server));
+
+  run_inspect (&r, url, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, shown));
+  g_assert_null (strstr (r.out, "s3cret"));
+  g_assert_null (strstr (r.out, "alice"));
+  hr_test_run_clear (&r);
+  run_inspect (&r, url, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, shown));
+  g_assert_null (strstr (r.out, "s3cret"));
+  hr_test_run_clear (&r);
+  hr_test_server_stop (server);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -293,5 +360,6 @@ main (int    argc,
   g_test_add_func ("/cli-inspect/estimate-same-keys", test_estimate_same_keys);
   g_test_add_func ("/cli-inspect/errors", test_errors);
   g_test_add_func ("/cli-inspect/hostile-strings", test_hostile_strings);
+  g_test_add_func ("/cli-inspect/url-userinfo", test_url_userinfo);
   return g_test_run ();
 }

@@ -1176,6 +1176,41 @@ test_async (void)
   g_clear_error (&r.error);
 }
 
+/* A server that answers with a header larger than libsoup reads ("Header too big"): the
+ * connection succeeded, so the message says the answer could not be read, not "Could not
+ * connect". */
+static void
+big_header_cb (SoupServer        *soup_server,
+               SoupServerMessage *msg,
+               const char        *path,
+               GHashTable        *query,
+               gpointer           user_data)
+{
+  g_autofree char *big = g_strnfill (256 * 1024, 'x');
+
+  soup_message_headers_append (soup_server_message_get_response_headers (msg), "X-Big", big);
+  /* a 206 of its own: SoupServer cuts a 200 to the asked Range itself */
+  soup_message_headers_set_content_range (soup_server_message_get_response_headers (msg), 0, 3, 4);
+  soup_server_message_set_status (msg, SOUP_STATUS_PARTIAL_CONTENT, NULL);
+  soup_server_message_set_response (msg, "application/octet-stream", SOUP_MEMORY_STATIC, "GGUF", 4);
+}
+
+static void
+test_header_too_big (void)
+{
+  HrTestServer *big = hr_test_server_start (big_header_cb, NULL);
+  g_autofree char *url = hr_test_server_url_for (big, "/m.gguf");
+  g_autoptr(GError) error = NULL;
+  HrGguf *gguf = hr_gguf_remote_load_sync (url, 0, NULL, &error);
+
+  g_assert_null (gguf);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_null (strstr (error->message, "Could not connect"));
+  g_assert_nonnull (strstr (error->message, "127.0.0.1 answered, but its answer could not be read"));
+  hr_test_server_stop (big);
+}
+
 /* ---- hub tests ------------------------------------------------------------------------- */
 
 static HrModel *
@@ -1458,6 +1493,7 @@ main (int   argc,
   g_test_add_func ("/remote/reader/budget", test_budget);
   g_test_add_func ("/remote/reader/deadline-passed", test_deadline_passed);
   g_test_add_func ("/remote/gguf/async", test_async);
+  g_test_add_func ("/remote/header-too-big", test_header_too_big);
   g_test_add_func ("/remote/hub/fetch", test_hub_fetch);
   g_test_add_func ("/remote/hub/async", test_hub_async);
   g_test_add_func ("/remote/hub/token", test_hub_token);

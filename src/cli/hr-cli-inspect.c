@@ -18,6 +18,7 @@
 #include "hr-estimate.h"
 #include "hr-gguf.h"
 #include "hr-gguf-remote.h"
+#include "hr-http.h"
 #include "hr-report.h"
 #include "hr-units.h"
 
@@ -428,6 +429,7 @@ hr_cli_inspect (int    argc,
   InspectEstimate ie = { 0 };
   g_autofree char **typed = NULL;
   int n_typed;
+  g_autofree char *shown = NULL;
   const char *file;
   int rc = 0;
 
@@ -459,6 +461,8 @@ hr_cli_inspect (int    argc,
       goto out;
     }
   file = a.files[0];
+  /* an address is printed without the user:password@ it may carry */
+  shown = hr_http_url_for_display (file);
   /* The same bounds as every other command's scenario (hr_scenario_validate). */
   if (a.batch < 1 || a.batch > HR_MAX_BATCH)
     {
@@ -498,7 +502,7 @@ hr_cli_inspect (int    argc,
 
       if (model == NULL)
         {
-          g_autofree char *msg = g_strdup_printf ("cannot estimate %s: %s", file, model_error->message);
+          g_autofree char *msg = g_strdup_printf ("cannot estimate %s: %s", shown, model_error->message);
           rc = failure (msg);
           goto out;
         }
@@ -513,9 +517,9 @@ hr_cli_inspect (int    argc,
     }
 
   if (a.json)
-    write_json (file, gguf, model, model_error, a.context != NULL ? &ie : NULL);
+    write_json (shown, gguf, model, model_error, a.context != NULL ? &ie : NULL);
   else
-    write_text (file, gguf, model, model_error, a.context != NULL ? &ie : NULL);
+    write_text (shown, gguf, model, model_error, a.context != NULL ? &ie : NULL);
 
 out:
   inspect_estimate_clear (&ie);

@@ -14,6 +14,7 @@
 
 #include "hr-file.h"
 #include "hr-gguf-remote.h"
+#include "hr-http.h"
 #include "hr-hfconfig.h"
 #include "hr-hub-client.h"
 #include "hr-hub-token.h"
@@ -615,7 +616,12 @@ hr_import_open_gguf_url (HrImport   *self,
       hr_import_report_error (self, self->fetch_dialog, _("Enter an http:// or https:// address of a .gguf file"));
       return;
     }
-  op = start_fetch (self, url);
+  {
+    /* what a failure's message names: without the user:password@ the address may carry */
+    g_autofree char *shown = hr_http_url_for_display (url);
+
+    op = start_fetch (self, shown);
+  }
   if (op_dialog (op) != NULL)
     hr_fetch_dialog_set_busy (op_dialog (op), _("Reading the GGUF header…"));
   hr_gguf_remote_load_async (url, op->cancellable, remote_loaded_cb, op);

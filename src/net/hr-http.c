@@ -69,6 +69,12 @@ hr_http_map_error (const GError *error,
     return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
                         _("%s sent an invalid HTTP answer: %s"), host, error->message);
 
+  /* libsoup's "Header too big" and "Connection terminated unexpectedly" come after the
+   * connection was made: the server answered something that could not be read */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
+                        _("%s answered, but its answer could not be read: %s"), host, error->message);
+
   /* GIO's own messages often name the host already ("Could not connect to h: refused"). */
   if (strstr (error->message, host) != NULL)
     return g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK, error->message);
@@ -250,4 +256,26 @@ hr_http_get_bytes_finish (GAsyncResult  *result,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_http_get_bytes_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+char *
+hr_http_url_for_display (const char *url)
+{
+  const char *scheme_end, *host_start, *at, *end;
+
+  if (url == NULL)
+    return NULL;
+  /* by hand, not by GUri: also an address GUri would refuse is shown without its password */
+  scheme_end = strstr (url, "://");
+  if (scheme_end == NULL)
+    return g_strdup (url);
+  host_start = scheme_end + 3;
+  end = host_start + strcspn (host_start, "/?#");
+  at = NULL;
+  for (const char *p = host_start; p < end; p++)
+    if (*p == '@')
+      at = p;
+  if (at == NULL)
+    return g_strdup (url);
+  return g_strdup_printf ("%.*s%s", (int) (host_start - url), url, at + 1);
 }

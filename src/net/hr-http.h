@@ -47,6 +47,9 @@ guint           hr_http_timeout_or_default  (guint                timeout_s);
  * HR_HTTP_ERROR_INVALID_URL. */
 GUri           *hr_http_parse_web_url       (const char          *url,
                                              GError             **error);
+/* @url as it may be shown or printed: without the "user:password@" of its authority, if it
+ * has one (a copy; NULL stays NULL). */
+char           *hr_http_url_for_display     (const char          *url);
 /* The reason of an answer's status line, for a message a person reads: the server's own
  * words, escaped and short, or else libsoup's phrase for the status. */
 char           *hr_http_reason_phrase       (SoupMessage         *msg);
