@@ -264,6 +264,42 @@ test_bad_input (void)
   g_assert_cmpstr (((HrOffer *) g_ptr_array_index (last->offers, 0))->region, ==, "r\"1");
 }
 
+/* Rows a strict reader refuses: a name with a right-to-left override (U+202E) or a zero-width
+ * space, a price in hex ("0x10" read as $16/h) or with an exponent or "inf", a count "1e3"
+ * (read as 1,000 GPUs).  Each is a bad row, not an offer; a plain "8.0" count still reads. */
+static void
+test_strict_fields (void)
+{
+  static const char *bad[] = {
+    "i\xe2\x80\xae" "1,H100,1,2.5,r\n",        /* U+202E in the instance */
+    "i2,H1\xe2\x80\x8b" "00,1,2.5,r\n",        /* U+200B in the accelerator */
+    "i3,H100,1,2.5,r\xe2\x80\xae\n",           /* in the region */
+    "i4,H100,1,0x10,r\n",
+    "i5,H100,1,1e1,r\n",
+    "i6,H100,1,inf,r\n",
+    "i7,H100,1,-2,r\n",
+    "i8,H100,1e3,2.5,r\n",
+    "i9,H100,0x8,2.5,r\n",
+    "i10,H100, 8,2.5,r\n",
+  };
+  g_autoptr(GString) csv = g_string_new ("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrSkypilotCloud) cloud = NULL;
+  const HrOffer *offer;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    g_string_append (csv, bad[i]);
+  g_string_append (csv, "good,H100,8.0,24.5,r\n");
+  cloud = hr_skypilot_parse ("t", catalog, csv->str, csv->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cloud->bad_rows, ==, G_N_ELEMENTS (bad));
+  g_assert_cmpuint (cloud->offers->len, ==, 1);
+  offer = g_ptr_array_index (cloud->offers, 0);
+  g_assert_cmpstr (offer->instance, ==, "good");
+  g_assert_cmpint (offer->count, ==, 8);
+  g_assert_cmpfloat (offer->usd_per_hour, ==, 24.5);
+}
+
 /* Fed a byte at a time, the parser reads what it reads in one piece. */
 static void
 test_streamed (void)
@@ -355,6 +391,7 @@ main (int    argc,
   g_test_add_func ("/skypilot/map", test_map);
   g_test_add_func ("/skypilot/unmapped-summary", test_unmapped_summary);
   g_test_add_func ("/skypilot/bad-input", test_bad_input);
+  g_test_add_func ("/skypilot/strict-fields", test_strict_fields);
   g_test_add_func ("/skypilot/streamed", test_streamed);
   g_test_add_func ("/skypilot/snapshot", test_snapshot);
   g_test_add_func ("/skypilot/colliding-instances", test_colliding_instances);

@@ -9,6 +9,7 @@
 #include "hr-skypilot.h"
 #include "hr-bundled.h"
 #include "hr-hash.h"
+#include "hr-text.h"
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
@@ -229,33 +230,24 @@ hr_skypilot_gpuinfo_mib (const char *gpuinfo)
 
 /* Rows --------------------------------------------------------------------------------------- */
 
-/* A name or region fit to show: valid UTF-8, no control characters, not absurdly long. */
+/* A name or region fit to show: valid UTF-8 without controls, bidi overrides or zero-width
+ * characters (hr_text_is_clean), not absurdly long. */
 static gboolean
 is_clean_text (const char *text)
 {
-  if (text[0] == '\0' || !g_utf8_validate (text, -1, NULL) || g_utf8_strlen (text, -1) > MAX_TEXT_CHARS)
-    return FALSE;
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
-        return FALSE;
-    }
-  return TRUE;
+  return text[0] != '\0' && hr_text_is_clean (text) && g_utf8_strlen (text, -1) <= MAX_TEXT_CHARS;
 }
 
-/* A price in dollars per hour; 0 for an empty cell; -1 when it does not read. */
+/* A price in dollars per hour, a plain decimal ("3.06"; not "0x10", "1e3" or "inf"); 0 for an
+ * empty cell; -1 when it does not read. */
 static double
 read_price (const char *text)
 {
-  char *end = NULL;
   double v;
 
   if (text[0] == '\0')
     return 0;
-  v = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !isfinite (v) || v < 0 || v > MAX_USD)
+  if (!hr_text_parse_decimal (text, &v) || v > MAX_USD)
     return -1;
   return v;
 }
@@ -330,8 +322,7 @@ data_row (HrSkypilotParser *p)
   g_autofree char *key = NULL;
   gpointer found;
   HrOffer *offer;
-  double count;
-  char *end = NULL;
+  double count = 0;
 
   p->cloud->rows++;
   if (accelerator[0] == '\0')
@@ -340,8 +331,8 @@ data_row (HrSkypilotParser *p)
       return;
     }
 
-  count = g_ascii_strtod (cell (p, COL_COUNT), &end);
-  if (end == cell (p, COL_COUNT) || *end != '\0' || !(count >= 1 && count <= MAX_COUNT)
+  /* "8" or "8.0" as pandas writes a count; not "1e3" */
+  if (!hr_text_parse_decimal (cell (p, COL_COUNT), &count) || !(count >= 1 && count <= MAX_COUNT)
       || count != floor (count) || price < 0 || spot < 0 || (price == 0 && spot == 0)
       || !is_clean_text (instance) || !is_clean_text (accelerator) || !is_clean_text (region))
     {

@@ -6,6 +6,7 @@
  */
 #include "hr-text.h"
 
+#include <math.h>
 #include <string.h>
 
 gboolean
@@ -174,4 +175,30 @@ hr_text_display_width (const char *text)
       width += g_unichar_iswide (c) ? 2 : 1;
     }
   return width;
+}
+
+gboolean
+hr_text_parse_decimal (const char *text,
+                       double     *out)
+{
+  const char *p = text;
+  gboolean digits = FALSE;
+
+  if (text == NULL)
+    return FALSE;
+  while (g_ascii_isdigit (*p))
+    p++, digits = TRUE;
+  if (*p == '.')
+    {
+      p++;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+  if (!digits || *p != '\0')
+    return FALSE;
+  /* only now strtod: it would also read "0x10", "1e3", "inf" and " 7" */
+  *out = g_ascii_strtod (text, NULL);
+  return isfinite (*out);
 }

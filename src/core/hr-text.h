@@ -20,6 +20,12 @@ gboolean  hr_text_is_clean       (const char *text);
 char     *hr_text_sanitize       (const char *text,
                                   gsize       max_chars);
 
+/* A plain decimal number: digits, then maybe a point and digits ("3", "0.35", "8.0"), nothing
+ * else: no sign, space, exponent, hex ("0x10"), "inf" or "nan" as strtod would take.  FALSE
+ * and @out untouched otherwise. */
+gboolean  hr_text_parse_decimal  (const char *text,
+                                  double     *out);
+
 /* The index of @str in @names[0 … n_names) compared without ASCII case, or -1 (also for a NULL
  * @str): how an enum's from_string() reads its table of names. */
 int       hr_text_find_name      (const char * const *names,
