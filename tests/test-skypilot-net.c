@@ -14,6 +14,8 @@
 #include <libsoup/soup.h>
 #include <locale.h>
 #include <string.h>
+#include <time.h>
+#include <utime.h>
 
 #include <json-glib/json-glib.h>
 
@@ -333,6 +335,36 @@ test_refresh (void)
   g_assert_cmpuint (count_files (dir), ==, 5);
   g_assert_cmpint (hr_skypilot_cache_age (dir, "aws"), <, 600);
   g_assert_cmpint (hr_skypilot_cache_age (dir, "gcp"), ==, G_MAXINT64);
+  remove_dir (dir);
+}
+
+/* A download killed mid-way left its temporary file (aws.csv.XXXXXX) for ever: the next
+ * refresh removes those more than an hour old and leaves a younger one (another process's
+ * download may be writing it) and the cached files alone. */
+static void
+test_stale_tmp (void)
+{
+  const char *clouds[] = { "lambda", NULL };
+  g_autofree char *dir = make_cache_dir ();
+  g_autofree char *old_tmp = g_build_filename (dir, "aws.csv.Ab3xYz", NULL);
+  g_autofree char *young_tmp = g_build_filename (dir, "runpod.csv.Qq9w2E", NULL);
+  g_autofree char *old_csv = g_build_filename (dir, "aws.csv", NULL);
+  g_autoptr(HrSkypilotRefresh) r = NULL;
+  g_autoptr(GError) error = NULL;
+  struct utimbuf two_hours_ago;
+
+  g_assert_true (g_file_set_contents (old_tmp, "InstanceType,Accel", -1, NULL));
+  g_assert_true (g_file_set_contents (young_tmp, "InstanceType,Accel", -1, NULL));
+  g_assert_true (g_file_set_contents (old_csv, "kept", -1, NULL));
+  two_hours_ago.actime = two_hours_ago.modtime = time (NULL) - 7200;
+  g_assert_cmpint (g_utime (old_tmp, &two_hours_ago), ==, 0);
+  g_assert_cmpint (g_utime (old_csv, &two_hours_ago), ==, 0);
+
+  r = refresh (clouds, dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (old_tmp, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (young_tmp, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (old_csv, G_FILE_TEST_EXISTS));
   remove_dir (dir);
 }
 
@@ -673,6 +705,7 @@ main (int    argc,
 
   g_test_add_func ("/skypilot-net/refresh", test_refresh);
   g_test_add_func ("/skypilot-net/failure-keeps-cache", test_failure_keeps_cache);
+  g_test_add_func ("/skypilot-net/stale-tmp", test_stale_tmp);
   g_test_add_func ("/skypilot-net/cancel", test_cancel);
   g_test_add_func ("/skypilot-net/base-url", test_base_url);
   g_test_add_func ("/skypilot-net/cli", test_cli);

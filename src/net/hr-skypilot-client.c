@@ -437,11 +437,48 @@ hr_skypilot_refresh_async (const char          *base,
   r->result->failed_ids = g_ptr_array_new_with_free_func (g_free);
   r->asked = clouds != NULL ? g_strdupv ((char **) clouds) : g_new0 (char *, 1);
 
+  hr_skypilot_cache_clean_stale (cache_dir);
   /* held so that a cloud finishing at once does not end the refresh before the others start */
   r->pending = 1;
   for (guint i = 0; clouds != NULL && clouds[i] != NULL; i++)
     fetch_start (r, base, clouds[i], catalog, cache_dir, cancellable);
   refresh_one_done (r);
+}
+
+/* Temporary files of downloads that never finished (the app or the CLI killed mid-way:
+ * "aws.csv.K3x9Qa") are removed once an hour old; a younger one may be another process's
+ * download in progress. */
+#define STALE_TMP_SECONDS 3600
+
+static gboolean
+is_tmp_name (const char *name)
+{
+  const char *dot = strstr (name, ".csv.");
+
+  /* CLOUD.csv.XXXXXX, as open_tmp () names them */
+  return dot != NULL && dot != name && strlen (dot + 5) == 6 && strchr (dot + 5, '.') == NULL;
+}
+
+void
+hr_skypilot_cache_clean_stale (const char *cache_dir)
+{
+  g_autoptr(GDir) dir = NULL;
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  const char *name;
+
+  if (cache_dir == NULL || (dir = g_dir_open (cache_dir, 0, NULL)) == NULL)
+    return;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      GStatBuf st;
+
+      if (!is_tmp_name (name))
+        continue;
+      path = g_build_filename (cache_dir, name, NULL);
+      if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode) && now - (gint64) st.st_mtime > STALE_TMP_SECONDS)
+        g_unlink (path);
+    }
 }
 
 HrSkypilotRefresh *

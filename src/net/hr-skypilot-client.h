@@ -87,4 +87,8 @@ HrSkypilotRefresh *hr_skypilot_refresh_finish   (GAsyncResult       *result,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrSkypilotRefresh, hr_skypilot_refresh_free)
 
+/* Removes the temporary files of downloads that never finished (CLOUD.csv.XXXXXX) when they
+ * are more than an hour old; every refresh does it first. */
+void               hr_skypilot_cache_clean_stale (const char *cache_dir);
+
 G_END_DECLS
