@@ -114,6 +114,46 @@ test_settings_trimmed (void)
   g_settings_reset (settings, "hub-token");
 }
 
+/* A token with a line break inside (pasted from two lines) reached libsoup, which dropped the
+ * Authorization header with a critical: it is refused when saved, with a message, and what
+ * was saved before stays. */
+static void
+store_refused_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  GError **error = user_data;
+
+  g_assert_false (hr_hub_token_store_finish (result, NULL, error));
+}
+
+static void
+test_refused (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *bad[] = { "hf_abc\ndef", "hf_abc def", "hf_\xc3\xa9t\xc3\xa9", "hf_a\rb", "hf_a\tb" };
+  g_autofree char *key = NULL;
+
+  g_assert_cmpint (store (settings, "hf_good"), ==, HR_HUB_TOKEN_SETTINGS);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      GError *error = NULL;
+
+      g_assert_false (hr_hub_token_check (bad[i], NULL));
+      hr_hub_token_store_async (settings, bad[i], NULL, store_refused_cb, &error);
+      while (error == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, "line break"));
+      g_clear_error (&error);
+    }
+  key = g_settings_get_string (settings, "hub-token");
+  g_assert_cmpstr (key, ==, "hf_good");
+  g_assert_true (hr_hub_token_check ("  hf_Ab-3_x.y  ", NULL));
+  g_assert_true (hr_hub_token_check ("", NULL));
+  g_settings_reset (settings, "hub-token");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -123,6 +163,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/hub-token/settings-fallback", test_settings_fallback);
+  g_test_add_func ("/hub-token/refused", test_refused);
   g_test_add_func ("/hub-token/settings-trimmed", test_settings_trimmed);
   return g_test_run ();
 }

@@ -1282,6 +1282,13 @@ test_hub_token (void)
   g_assert_nonnull (strstr (error->message, "https"));
   g_clear_error (&error);
 
+  /* A token with a line break inside (set by hand in the key): refused with a message before
+   * any request; libsoup dropped it with a critical before. */
+  g_assert_null (hub ("org/gated", "hf_abc\ndef", &error));
+  g_assert_error (error, HR_HUB_ERROR, HR_HUB_ERROR_INVALID_TOKEN);
+  g_assert_nonnull (strstr (error->message, "line break"));
+  g_clear_error (&error);
+
   /* Gated: refused without a token or with a wrong one. */
   g_assert_null (hub ("org/gated", NULL, &error));
   g_assert_error (error, HR_HUB_ERROR, HR_HUB_ERROR_UNAUTHORIZED);

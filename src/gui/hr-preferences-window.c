@@ -422,10 +422,19 @@ token_stored_cb (GObject      *object,
                  gpointer      user_data)
 {
   g_autoptr(HrPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
   HrHubTokenPlace place = HR_HUB_TOKEN_NONE;
 
-  if (!hr_hub_token_store_finish (result, &place, NULL))
-    return;
+  if (!hr_hub_token_store_finish (result, &place, &error))
+    {
+      /* a token with a line break or a space inside: not kept, and the user is told why */
+      if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          gtk_widget_set_sensitive (GTK_WIDGET (self->token_row), TRUE);
+          hr_toast_show_text (GTK_WIDGET (self), error->message, HR_TOAST_ERROR);
+        }
+      return;
+    }
   gtk_widget_set_sensitive (GTK_WIDGET (self->token_row), TRUE);
   update_token_note (self, place);
   switch (place)

@@ -5,6 +5,7 @@
  * host, but large files to a CDN that must not see the token.
  */
 #include "hr-hub-client.h"
+#include "hr-hub-token.h"
 
 #include <glib/gi18n-lib.h>
 #include <libsoup/soup.h>
@@ -313,6 +314,14 @@ fetch_start (const char          *endpoint,
       return;
     }
   fetch->repo = g_strdup (repo);
+  /* a token with a line break inside (set by hand in the key) would make libsoup drop the
+   * header with a critical: refused with a message instead */
+  if (!hr_hub_token_check (token, &error))
+    {
+      fail (task, g_error_new (HR_HUB_ERROR, HR_HUB_ERROR_INVALID_TOKEN,
+                               _("The saved access token cannot be sent: %s"), error->message));
+      return;
+    }
   if (token != NULL && *token != '\0')
     fetch->token = g_strstrip (g_strdup (token));
   fetch->endpoint = parse_endpoint (endpoint, NULL);

@@ -24,6 +24,7 @@ typedef enum
   HR_HUB_ERROR_INVALID_ENDPOINT,  /* not an http(s) address with a host */
   HR_HUB_ERROR_NOT_FOUND,         /* no such repository, or it has no config.json */
   HR_HUB_ERROR_UNAUTHORIZED,      /* private or gated: a token (with access) is needed */
+  HR_HUB_ERROR_INVALID_TOKEN,     /* the token cannot be sent (hr_hub_token_check ()) */
 } HrHubError;
 
 GQuark          hr_hub_error_quark          (void);

@@ -173,6 +173,31 @@ clear_cb (GObject      *object,
 
 /* Public API -------------------------------------------------------------------------------- */
 
+#define MAX_TOKEN_CHARS 1024
+
+gboolean
+hr_hub_token_check (const char  *token,
+                    GError     **error)
+{
+  g_autofree char *trimmed = g_strstrip (g_strdup (token ? token : ""));
+
+  for (const char *p = trimmed; *p != '\0'; p++)
+    if (*p < 0x21 || *p > 0x7e)
+      {
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                             _("An access token is one line of letters, digits and punctuation, "
+                               "without spaces or line breaks"));
+        return FALSE;
+      }
+  if (strlen (trimmed) > MAX_TOKEN_CHARS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("An access token is at most %d characters long"), MAX_TOKEN_CHARS);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 hr_hub_token_have_keyring (void)
 {
@@ -246,6 +271,17 @@ hr_hub_token_store_async (GSettings           *settings,
   g_return_if_fail (G_IS_SETTINGS (settings));
 
   task = token_task_new (settings, token, cancellable, callback, user_data, hr_hub_token_store_async);
+  {
+    GError *error = NULL;
+
+    /* refused before it reaches the keyring or the key */
+    if (!hr_hub_token_check (token, &error))
+      {
+        g_task_return_error (task, error);
+        g_object_unref (task);
+        return;
+      }
+  }
 #ifdef HAVE_LIBSECRET
   job = g_task_get_task_data (task);
   if (*job->token == '\0')

@@ -19,6 +19,11 @@ typedef enum
   HR_HUB_TOKEN_SETTINGS,  /* in GSettings, as plain text */
 } HrHubTokenPlace;
 
+/* TRUE when @token (surrounding spaces dropped) can go in an HTTP header: printable ASCII
+ * without spaces, at most 1024 characters.  A line break inside it made libsoup drop the
+ * header with a critical.  FALSE with G_IO_ERROR_INVALID_DATA and a message for the user. */
+gboolean        hr_hub_token_check          (const char          *token,
+                                             GError             **error);
 /* TRUE when built with libsecret (a keyring may still be missing at run time). */
 gboolean        hr_hub_token_have_keyring   (void);
 
@@ -33,13 +38,14 @@ char           *hr_hub_token_lookup_finish  (GAsyncResult        *result,
                                              GError             **error);
 
 /* Keeps @token (surrounding spaces dropped; "" or NULL forgets it) in the keyring, and clears
- * the GSettings key once it is there; without a keyring, in the key. */
+ * the GSettings key once it is there; without a keyring, in the key.  A token that fails
+ * hr_hub_token_check () is not kept: the store fails with its error. */
 void            hr_hub_token_store_async    (GSettings           *settings,
                                              const char          *token,
                                              GCancellable        *cancellable,
                                              GAsyncReadyCallback  callback,
                                              gpointer             user_data);
-/* FALSE only when cancelled. */
+/* FALSE when cancelled, or with hr_hub_token_check ()'s error. */
 gboolean        hr_hub_token_store_finish   (GAsyncResult        *result,
                                              HrHubTokenPlace     *place,
                                              GError             **error);
