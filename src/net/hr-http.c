@@ -72,7 +72,7 @@ hr_http_map_error (const GError *error,
   /* libsoup's "Header too big" and "Connection terminated unexpectedly" come after the
    * connection was made: the server answered something that could not be read */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
-    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_PROTOCOL,
+    return g_error_new (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK,
                         _("%s answered, but its answer could not be read: %s"), host, error->message);
 
   /* GIO's own messages often name the host already ("Could not connect to h: refused"). */
