@@ -523,6 +523,33 @@ test_load_file (void)
   g_assert_nonnull (error);
 }
 
+/* A whole number beyond 64 bits was wrapped by json-glib: -18446744073709551584 layers
+ * (-(2^64 - 32)) read as 32, and the config sized as Llama 3.1 8B.  It is refused, naming
+ * the member. */
+static void
+test_int_overflow (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "hfconfig", "llama-3.1-8b.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GString) text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModel) model = NULL;
+  gsize len = 0;
+  char *at;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  text = g_string_new (contents);
+  at = strstr (text->str, "\"num_hidden_layers\": 32");
+  g_assert_nonnull (at);
+  g_string_erase (text, at - text->str + strlen ("\"num_hidden_layers\": "), 2);
+  g_string_insert (text, at - text->str + strlen ("\"num_hidden_layers\": "), "-18446744073709551584");
+  model = hr_hfconfig_parse (text->str, (gssize) text->len, "test/overflow", &error);
+  g_assert_null (model);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "num_hidden_layers"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -530,6 +557,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/hfconfig/llama-3.1-8b", test_llama);
+  g_test_add_func ("/hfconfig/int-overflow", test_int_overflow);
   g_test_add_func ("/hfconfig/qwen3-30b-a3b", test_qwen3_moe);
   g_test_add_func ("/hfconfig/deepseek-v3", test_deepseek_v3);
   g_test_add_func ("/hfconfig/gemma-3-27b", test_gemma3);

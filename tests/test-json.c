@@ -493,12 +493,58 @@ test_writer_number_g (void)
   g_assert_cmpstr (out->str, ==, "[1.19,0.3,80,1e-05,1234567.891234,1e+300,-2.5,null,null]");
 }
 
+/* json-glib wraps a whole number beyond 64 bits silently (-18446744073709551584 reads as 32,
+ * 9223372036854775808 as -9223372036854775808, past 2^64 as -1): through
+ * hr_json_parse it is the real number it is, so a reader expecting a whole number refuses it
+ * and a range check sees its size. */
+static void
+test_int_overflow (void)
+{
+  const struct { const char *text; double value; } wide[] = {
+    { "[9223372036854775808]", 9223372036854775808.0 },
+    { "[-9223372036854775809]", -9223372036854775809.0 },
+    { "[18446744073709551648]", 18446744073709551648.0 },
+    { "[99999999999999999999999999]", 1e26 },
+    { "[-18446744073709551584]", -18446744073709551584.0 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  JsonArray *array;
+
+  for (guint i = 0; i < G_N_ELEMENTS (wide); i++)
+    {
+      JsonNode *node;
+      double v = 0;
+
+      parser = hr_json_parse (wide[i].text, -1, 8, 100, &error);
+      g_assert_no_error (error);
+      node = json_array_get_element (json_node_get_array (json_parser_get_root (parser)), 0);
+      g_assert_true (json_node_get_value_type (node) == G_TYPE_DOUBLE);
+      g_assert_true (hr_json_node_get_number (node, &v));
+      g_assert_cmpfloat_with_epsilon (v, wide[i].value, fabs (wide[i].value) * 1e-12);
+      g_clear_object (&parser);
+    }
+
+  /* in range: whole numbers as before, the others untouched, positions kept */
+  parser = hr_json_parse ("[9223372036854775807, -9223372036854775808, 18446744073709551617, 7, \"18446744073709551617\"]",
+                          -1, 8, 100, &error);
+  g_assert_no_error (error);
+  array = json_node_get_array (json_parser_get_root (parser));
+  g_assert_true (json_node_get_value_type (json_array_get_element (array, 0)) == G_TYPE_INT64);
+  g_assert_cmpint (json_array_get_int_element (array, 0), ==, G_MAXINT64);
+  g_assert_cmpint (json_array_get_int_element (array, 1), ==, G_MININT64);
+  g_assert_true (json_node_get_value_type (json_array_get_element (array, 2)) == G_TYPE_DOUBLE);
+  g_assert_cmpint (json_array_get_int_element (array, 3), ==, 7);
+  g_assert_cmpstr (json_array_get_string_element (array, 4), ==, "18446744073709551617");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/strict", test_strict);
   g_test_add_func ("/json/limits", test_limits);
+  g_test_add_func ("/json/int-overflow", test_int_overflow);
   g_test_add_func ("/json/node-number", test_node_number);
   g_test_add_func ("/json/comment-hidden-nesting", test_comment_hidden_nesting);
   g_test_add_func ("/json/colliding-members", test_colliding_members);

@@ -42,6 +42,7 @@ typedef struct
   GArray *names;     /* Name, the members of every open object, innermost last */
   GString *decoded;  /* their texts, each NUL-terminated */
   GString *key;      /* the name being read, when a name is being read */
+  GArray *wide;      /* gsize: where each whole number beyond 64 bits ends */
 } Scan;
 
 G_DEFINE_QUARK (hr-json-error-quark, hr_json_error)
@@ -187,7 +188,7 @@ read_digits (Scan *s)
 
 /* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
 static gboolean
-read_number (Scan *s)
+read_number_syntax (Scan *s)
 {
   if (peek (s) == '-')
     s->pos++;
@@ -208,6 +209,28 @@ read_number (Scan *s)
         s->pos++;
       if (!read_digits (s))
         return FALSE;
+    }
+  return TRUE;
+}
+
+/* A number.  Where a whole one (no point, no exponent) does not fit in 64 bits is noted:
+ * json-glib would wrap it silently (-18446744073709551584 read as 32, 2^63 as -2^63, past
+ * 2^64 as -1). */
+static gboolean
+read_number (Scan *s)
+{
+  gsize start = s->pos;
+  g_autofree char *whole = NULL;
+
+  if (!read_number_syntax (s))
+    return FALSE;
+  whole = g_strndup (s->text + start, s->pos - start);
+  if (strpbrk (whole, ".eE") == NULL &&
+      !g_ascii_string_to_signed (whole, 10, G_MININT64, G_MAXINT64, NULL, NULL))
+    {
+      if (s->wide == NULL)
+        s->wide = g_array_new (FALSE, FALSE, sizeof (gsize));
+      g_array_append_val (s->wide, s->pos);
     }
   return TRUE;
 }
@@ -420,6 +443,7 @@ hr_json_parse_limited (const char          *text,
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (Name));
   g_autoptr(GString) decoded = g_string_new (NULL);
+  g_autoptr(GString) widened = NULL;
   Scan s = { 0 };
 
   g_return_val_if_fail (text != NULL || length <= 0, NULL);
@@ -445,12 +469,32 @@ hr_json_parse_limited (const char          *text,
     }
   if (!scan_document (&s, limits->max_depth, limits->max_values))
     {
+      g_clear_pointer (&s.wide, g_array_unref);
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
 
+  /* a whole number beyond 64 bits is handed to json-glib as the real number it is ("….0"),
+   * so every reader's range refuses it instead of reading the wrapped value */
+  if (s.wide != NULL)
+    {
+      gsize from = 0;
+
+      widened = g_string_sized_new (s.length + 2 * s.wide->len);
+      for (guint i = 0; i < s.wide->len; i++)
+        {
+          gsize end = g_array_index (s.wide, gsize, i);
+
+          g_string_append_len (widened, s.text + from, (gssize) (end - from));
+          g_string_append (widened, ".0");
+          from = end;
+        }
+      g_string_append_len (widened, s.text + from, (gssize) (s.length - from));
+      g_clear_pointer (&s.wide, g_array_unref);
+    }
   parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, s.text, (gssize) s.length, &local_error))
+  if (!json_parser_load_from_data (parser, widened ? widened->str : s.text,
+                                   widened ? (gssize) widened->len : (gssize) s.length, &local_error))
     {
       g_set_error (error, HR_JSON_ERROR, HR_JSON_ERROR_SYNTAX, "%s", local_error->message);
       return NULL;
