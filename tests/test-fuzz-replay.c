@@ -16,6 +16,8 @@ int hr_fuzz_detect (const uint8_t *data, size_t size);
 int hr_fuzz_runs (const uint8_t *data, size_t size);
 int hr_fuzz_calibration (const uint8_t *data, size_t size);
 int hr_fuzz_hub_id (const uint8_t *data, size_t size);
+int hr_fuzz_safetensors (const uint8_t *data, size_t size);
+int hr_fuzz_hub (const uint8_t *data, size_t size);
 
 typedef struct
 {
@@ -28,6 +30,8 @@ static const Target targets[] = {
   { "hfconfig", hr_fuzz_hfconfig },
   { "catalog", hr_fuzz_catalog },
   { "skypilot", hr_fuzz_skypilot },
+  { "safetensors", hr_fuzz_safetensors },
+  { "hub", hr_fuzz_hub },
   { "detect", hr_fuzz_detect },
   { "runs", hr_fuzz_runs },
   { "calibration", hr_fuzz_calibration },
