@@ -144,12 +144,10 @@ hr_safetensors_header_length (const guint8  *data,
     n = (n << 8) | data[i];
   if (n > HR_SAFETENSORS_MAX_HEADER)
     {
-      g_autofree char *declared = g_format_size_full (n, G_FORMAT_SIZE_IEC_UNITS);
-      g_autofree char *limit = g_format_size (HR_SAFETENSORS_MAX_HEADER);
-
       g_set_error (error, HR_SAFETENSORS_ERROR, HR_SAFETENSORS_ERROR_LIMIT,
-                   "the header declares %s of JSON; Headroom reads at most %s (not a "
-                   "safetensors file, or a damaged one)", declared, limit);
+                   "the header declares %.1f GiB of JSON; Headroom reads at most %d MB (not a "
+                   "safetensors file, or a damaged one)", (double) n / (1 << 30),
+                   HR_SAFETENSORS_MAX_HEADER / 1000000);
       return FALSE;
     }
   if (n < 2)
@@ -622,7 +620,7 @@ hr_safetensors_index_parse (const char  *json,
     }
 
   g_ptr_array_sort (files, str_cmp);
-  unique = g_ptr_array_new ();
+  unique = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < files->len; i++)
     {
       const char *f = g_ptr_array_index (files, i);
@@ -639,6 +637,7 @@ hr_safetensors_index_parse (const char  *json,
       g_ptr_array_add (unique, g_strdup (f));
     }
   g_ptr_array_add (unique, NULL);
+  g_ptr_array_set_free_func (unique, NULL);
   return (GStrv) g_ptr_array_free (unique, FALSE);
 
 bad:
