@@ -22,6 +22,7 @@
 #include "hr-cli-detect.h"
 #include "hr-cli-fit.h"
 #include "hr-cli-inspect.h"
+#include "hr-cli-hub.h"
 #include "hr-cli-pricing.h"
 #include "hr-finetune.h"
 #include "hr-launch.h"
@@ -34,12 +35,13 @@ static const char usage_text[] =
   "\n"
   "Commands:\n"
   "  list models|gpus|quants|engines [--json]\n"
-  "  estimate  --model ID|--model-config FILE|--gguf FILE --gpu ID|this|--gpu-custom SPEC [options] [--json]\n"
+  "  estimate  --model ID|--model-config FILE|--gguf FILE|--hf REPO[:QUANT] --gpu ID|this|--gpu-custom SPEC [options] [--json]\n"
   "  matrix    (scenario options) [--json]       every quantization on this hardware\n"
   "  launch    (scenario options) [--engine E] [--json]   the app's launch commands\n"
   "  compare   --model ID --gpu A --gpu B …|--all-gpus [--json|--csv]\n"
   "  finetune  --model ID --method qlora|lora|full [--seq N] [--micro-batch N] [--gpus N] [--json]\n"
   "  inspect   FILE.gguf|URL [--context N] [--json]\n"
+  "  hub       search TEXT [--gguf] [--json] | files REPO [--json]   the Hugging Face Hub\n"
   "  pricing   [--url URL] [--json]\n"
   "  fit       --gpu ID|this|--gpu-custom SPEC [--context N] [--min-tps N] [--use-case U] [--sort S] [--limit N] [--json|--csv]\n"
   "  chart     breakdown|context|quant|compare|finetune|tco (scenario options) --out FILE\n"
@@ -724,7 +726,7 @@ static const struct
 };
 
 /* The commands without the catalog, and `help`. */
-static const char *const other_commands[] = { "inspect", "pricing", "help" };
+static const char *const other_commands[] = { "inspect", "pricing", "hub", "help" };
 
 static int
 unknown_command (const char *name)
@@ -786,6 +788,8 @@ run_command (const char  *command,
     return hr_cli_inspect (argc, argv);
   if (g_str_equal (command, "pricing"))
     return hr_cli_pricing (argc, argv);
+  if (g_str_equal (command, "hub"))
+    return hr_cli_hub (argc, argv);
   return run_catalog_command (argc, argv, command);
 }
 

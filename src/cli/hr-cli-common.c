@@ -1,5 +1,6 @@
 /* hr-cli-common.c — scenario options shared by headroom-cli's commands */
 #include "hr-cli-common.h"
+#include "hr-cli-hub.h"
 #include "hr-gguf.h"
 #include "hr-hfconfig.h"
 #include "hr-text.h"
@@ -33,6 +34,7 @@ hr_cli_args_clear (HrCliArgs *args)
   g_free (args->model);
   g_free (args->model_config);
   g_free (args->gguf);
+  g_free (args->hf);
   g_strfreev (args->gpu);
   g_free (args->gpu_custom);
   g_free (args->quant);
@@ -76,6 +78,9 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "model", 0, 0, G_OPTION_ARG_STRING, &args->model, "Model id (see: list models)", "ID" },
     { "model-config", 0, 0, G_OPTION_ARG_FILENAME, &args->model_config, "A Hugging Face config.json", "FILE" },
     { "gguf", 0, 0, G_OPTION_ARG_FILENAME, &args->gguf, "A local GGUF file (exact tensor sizes)", "FILE" },
+    { "hf", 0, 0, G_OPTION_ARG_STRING, &args->hf,
+      "A Hugging Face Hub repository, sized from its file headers (ORG/NAME[@REV][:QUANT|:FILE])", "REPO" },
+    { "refresh", 0, 0, G_OPTION_ARG_NONE, &args->refresh, "With --hf: ask the Hub again even when cached", NULL },
     { "gpu", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->gpu, "GPU id (see: list gpus); repeat for compare", "ID" },
     { "gpu-custom", 0, 0, G_OPTION_ARG_STRING, &args->gpu_custom,
       "Custom GPU: memory_gib=..,bandwidth_gbs=..,fp16_tflops=..[,unified=true]", "SPEC" },
@@ -322,6 +327,7 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   HrScenario *s = &out->scenario;
   int n_sources;
   int n_this = 0;
+  g_autofree char *hub_quant = NULL;
 
   memset (out, 0, sizeof *out);
   out->this_used = NAN;
@@ -329,16 +335,28 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   out->json = args->json;
   out->csv = args->csv;
 
-  n_sources = (args->model != NULL) + (args->model_config != NULL) + (args->gguf != NULL);
+  n_sources = (args->model != NULL) + (args->model_config != NULL) + (args->gguf != NULL) +
+              (args->hf != NULL);
   if (n_sources == 0)
-    return usage (error, "choose a model with --model ID, --model-config FILE or --gguf FILE");
+    return usage (error, "choose a model with --model ID, --model-config FILE, --gguf FILE or --hf REPO");
   if (n_sources > 1)
-    return usage (error, "--model, --model-config and --gguf exclude each other");
+    return usage (error, "--model, --model-config, --gguf and --hf exclude each other");
 
   if (args->model)
     {
       if ((model = hr_cli_find_model (catalog, args->model, error)) == NULL)
         return FALSE;
+    }
+  else if (args->hf)
+    {
+      g_autofree char *note = NULL;
+
+      if ((out->owned_model = hr_cli_hub_model (args->hf, args->refresh, &hub_quant, &note,
+                                                error)) == NULL)
+        return FALSE;
+      model = out->owned_model;
+      if (!args->json && !args->csv)
+        hr_cli_print_error ("headroom-cli", note);
     }
   else
     {
@@ -392,6 +410,8 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     return usage (error, "--gpu-memory-utilization must be above 0.05 and at most 1.0 (got %g)",
                   args->gpu_mem_util);
   s->n_gpus = args->gpus != G_MININT ? args->gpus : gpu != NULL && gpu == out->this_gpu ? MAX (n_this, 1) : 1;
+  if (hub_quant != NULL && args->quant == NULL)
+    g_strlcpy (s->quant, hub_quant, sizeof s->quant);
   if (args->quant)
     {
       if (strlen (args->quant) >= sizeof s->quant)

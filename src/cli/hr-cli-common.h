@@ -24,6 +24,8 @@ typedef struct
   char *model;
   char *model_config;
   char *gguf;
+  char *hf;              /* --hf ORG/NAME[@REV][:QUANT|:FILE] */
+  gboolean refresh;      /* --refresh: ask the Hub again */
   char **gpu;           /* repeatable */
   char *gpu_custom;
   gboolean all_gpus;

@@ -25,6 +25,8 @@ typedef enum
   HR_HUB_ERROR_NOT_FOUND,         /* no such repository, or it has no config.json */
   HR_HUB_ERROR_UNAUTHORIZED,      /* private or gated: a token (with access) is needed */
   HR_HUB_ERROR_INVALID_TOKEN,     /* the token cannot be sent (hr_hub_token_check ()) */
+  HR_HUB_ERROR_RATE_LIMITED,      /* HTTP 429 */
+  HR_HUB_ERROR_OFFLINE,           /* HF_HUB_OFFLINE set and the answer is not cached */
 } HrHubError;
 
 GQuark          hr_hub_error_quark          (void);
