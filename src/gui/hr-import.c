@@ -418,11 +418,20 @@ undo_remove_action (GSimpleAction *action,
     }
 }
 
+static void
+hub_repo_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  hr_import_size_hub (user_data, g_variant_get_string (parameter, NULL));
+}
+
 static const GActionEntry action_entries[] = {
   { .name = "config-file", .activate = config_file_action },
   { .name = "hub", .activate = hub_action },
   { .name = "gguf-file", .activate = gguf_file_action },
   { .name = "gguf-url", .activate = gguf_url_action },
+  { .name = "hub-repo", .activate = hub_repo_action, .parameter_type = "s" },
   { .name = "open-file", .activate = open_file_action },
   { .name = "add-gpu", .activate = add_gpu_action },
   { .name = "edit-gpu", .activate = edit_gpu_action, .parameter_type = "s" },
@@ -450,6 +459,10 @@ model_selected_cb (HrImport *self)
   model = id && hr_import_catalog (self) ? hr_catalog_find_model (hr_import_catalog (self), id) : NULL;
   quant = model && model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_quant != NULL
           ? hr_catalog_find_quant (hr_import_catalog (self), hr_quant_catalog_id (model->gguf_quant)) : NULL;
+  /* a checkpoint sized from the Hub's safetensors headers: at the format it is in */
+  if (quant == NULL && model != NULL && model->hf_repo != NULL && model->native_dtype != NULL &&
+      hr_model_find_size (model, model->native_dtype) != NULL)
+    quant = hr_catalog_find_quant (hr_import_catalog (self), model->native_dtype);
   if (quant != NULL)
     hr_session_set_quant (session (self), quant->id);
 }

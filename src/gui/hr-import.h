@@ -7,6 +7,7 @@
  *   import.hub           config.json by repo id          import.edit-gpu(s)  edit one of yours
  *   import.gguf-file     a local GGUF file               import.remove-model(s), remove-gpu(s)
  *   import.gguf-url      a GGUF header over HTTP Range   import.rename-model(s)
+ *   import.hub-repo(s)   a Hub repository, sized from its headers (the model picker's results)
  *   import.open-file     either file (Ctrl+O)            import.manage       your models and GPUs
  *
  * What is added is saved with hr_userdata (the application loads it at start-up), added to the
@@ -41,6 +42,10 @@ void            hr_import_fetch_config      (HrImport      *self,
                                              const char    *repo);
 void            hr_import_open_gguf_url     (HrImport      *self,
                                              const char    *url);
+/* A Hugging Face Hub repository ("ORG/NAME[@REV][:QUANT|:FILE]"), sized from its file headers
+ * in a worker thread (hr-import-hub.c) and added; also the action "import.hub-repo" (s). */
+void            hr_import_size_hub          (HrImport      *self,
+                                             const char    *ref);
 
 gboolean        hr_import_remove_model      (HrImport      *self,
                                              const char    *id);

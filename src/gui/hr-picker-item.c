@@ -65,6 +65,17 @@ hr_picker_item_new (const char *id,
 }
 
 HrPickerItem *
+hr_picker_item_new_header_full (const char *group,
+                                const char *subtitle)
+{
+  HrPickerItem *self = hr_picker_item_new_header (group);
+
+  g_free (self->subtitle);
+  self->subtitle = g_strdup (subtitle ? subtitle : "");
+  return self;
+}
+
+HrPickerItem *
 hr_picker_item_new_header (const char *group)
 {
   HrPickerItem *self = g_object_new (HR_TYPE_PICKER_ITEM, NULL);

@@ -16,6 +16,9 @@ HrPickerItem   *hr_picker_item_new          (const char   *id,
                                              const char   *search_text);
 /* A non-selectable heading for @group. */
 HrPickerItem   *hr_picker_item_new_header   (const char   *group);
+/* …with a dim line under it (a status: "Searching…", why it failed). */
+HrPickerItem   *hr_picker_item_new_header_full (const char *group,
+                                             const char   *subtitle);
 
 const char     *hr_picker_item_get_id       (HrPickerItem *self);
 const char     *hr_picker_item_get_title    (HrPickerItem *self);

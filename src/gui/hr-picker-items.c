@@ -1,6 +1,10 @@
 /* hr-picker-items.c — the catalog's models and GPUs as picker entries */
 #include "hr-picker-items.h"
 
+#include "hr-hub-repo.h"
+#include "hr-hub-search.h"
+#include "hr-units.h"
+
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -236,6 +240,52 @@ hr_picker_items_quants (const HrCatalog *catalog)
           const HrQuantMix *q = g_ptr_array_index (mixes, i);
           g_ptr_array_add (items, hr_picker_item_new (q->id, q->id, q->label, quant_group_name (g), q->label));
         }
+    }
+  return items;
+}
+
+GPtrArray *
+hr_picker_items_hub (HrHubSearch *search)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *hits = hr_hub_search_get_hits (search);
+  const char *group = _("Hugging Face");
+  const char *line = NULL;
+
+  switch (hr_hub_search_get_state (search))
+    {
+    case HR_HUB_SEARCH_IDLE:
+      return items;
+    case HR_HUB_SEARCH_BUSY:
+      line = _("Searching the Hub…");
+      break;
+    case HR_HUB_SEARCH_FAILED:
+      line = hr_hub_search_get_message (search);
+      break;
+    case HR_HUB_SEARCH_DONE:
+    default:
+      line = hits->len == 0 ? _("No repository on the Hub has that name") : NULL;
+      break;
+    }
+  g_ptr_array_add (items, hr_picker_item_new_header_full (group, line));
+  for (guint i = 0; hr_hub_search_get_state (search) == HR_HUB_SEARCH_DONE && i < hits->len; i++)
+    {
+      const HrHubModelHit *h = g_ptr_array_index (hits, i);
+      const char *kind = h->gguf && h->safetensors ? "GGUF, safetensors"
+                         : h->gguf ? "GGUF" : h->safetensors ? "safetensors" : _("other files");
+      char downloads[64];
+      g_autofree char *day = h->last_modified != NULL ? g_strndup (h->last_modified, 10) : NULL;
+      g_autofree char *id = g_strconcat ("hf:", h->id, NULL);
+      g_autofree char *subtitle = NULL;
+
+      if (h->downloads >= 0)
+        hr_format_number_locale_buf (downloads, sizeof downloads, (double) h->downloads, 0);
+      else
+        g_strlcpy (downloads, "?", sizeof downloads);
+      /* TRANSLATORS: "GGUF · 183,502 downloads · updated 2026-11-20" */
+      subtitle = g_strdup_printf (_("%s · %s downloads · updated %s"), kind, downloads,
+                                  day != NULL ? day : "?");
+      g_ptr_array_add (items, hr_picker_item_new (id, h->id, subtitle, group, NULL));
     }
   return items;
 }

@@ -26,7 +26,9 @@ struct _HrPicker
   GtkButton *add_button;
   GtkButton *manage_button;
 
-  GListStore *store;           /* HrPickerItem, headings included */
+  GListStore *store;           /* HrPickerItem, headings included; then the extras */
+  guint n_base;                /* the store's items before the extras */
+  char *extra_group;           /* the extras' group, NULL when there are none */
   GtkFilterListModel *filtered;
   GtkCustomFilter *filter;
   char **words;                /* case-folded query */
@@ -51,6 +53,8 @@ static GParamSpec *properties[N_PROPS];
 enum
 {
   SIGNAL_PICKED,
+  SIGNAL_EXTRA_PICKED,
+  SIGNAL_QUERY_CHANGED,
   N_SIGNALS
 };
 
@@ -65,12 +69,21 @@ query_empty (HrPicker *self)
 }
 
 static gboolean
+is_extra (HrPicker     *self,
+          HrPickerItem *it)
+{
+  return self->extra_group != NULL && g_strcmp0 (hr_picker_item_get_group (it), self->extra_group) == 0;
+}
+
+static gboolean
 filter_func (gpointer item,
              gpointer user_data)
 {
   HrPicker *self = user_data;
   HrPickerItem *it = item;
 
+  if (is_extra (self, it))
+    return !query_empty (self);
   if (query_empty (self))
     return TRUE;
   if (hr_picker_item_is_header (it))
@@ -211,6 +224,11 @@ activate_position (HrPicker *self,
   if (it == NULL || hr_picker_item_is_header (it))
     return;
   gtk_popover_popdown (self->popover);
+  if (is_extra (self, it))
+    {
+      g_signal_emit (self, signals[SIGNAL_EXTRA_PICKED], 0, hr_picker_item_get_id (it));
+      return;
+    }
   if (it != self->selected)
     g_signal_emit (self, signals[SIGNAL_PICKED], 0, hr_picker_item_get_id (it));
   select_item (self, it);
@@ -241,7 +259,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_label (GTK_LABEL (title), hr_picker_item_get_title (it));
   gtk_label_set_label (GTK_LABEL (subtitle), hr_picker_item_get_subtitle (it));
-  gtk_widget_set_visible (subtitle, !header && hr_picker_item_get_subtitle (it)[0] != '\0');
+  gtk_widget_set_visible (subtitle, hr_picker_item_get_subtitle (it)[0] != '\0');
   gtk_widget_set_visible (check, !header && it == self->selected);
   if (header)
     {
@@ -264,6 +282,7 @@ search_changed_cb (HrPicker       *self,
                    GtkSearchEntry *entry)
 {
   apply_query (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  g_signal_emit (self, signals[SIGNAL_QUERY_CHANGED], 0, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
 static void
@@ -392,6 +411,7 @@ hr_picker_finalize (GObject *object)
   g_clear_pointer (&self->matched_groups, g_hash_table_unref);
   g_clear_pointer (&self->title, g_free);
 
+  g_free (self->extra_group);
   G_OBJECT_CLASS (hr_picker_parent_class)->finalize (object);
 }
 
@@ -458,6 +478,14 @@ hr_picker_class_init (HrPickerClass *klass)
   /* HrPicker::picked (id): the user chose another entry; emitted before it is the selection */
   signals[SIGNAL_PICKED] = g_signal_new ("picked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                          NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* HrPicker::extra-picked (id): an entry of hr_picker_set_extras () was activated */
+  signals[SIGNAL_EXTRA_PICKED] = g_signal_new ("extra-picked", G_TYPE_FROM_CLASS (klass),
+                                               G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                               G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* HrPicker::query-changed (text): the search text changed */
+  signals[SIGNAL_QUERY_CHANGED] = g_signal_new ("query-changed", G_TYPE_FROM_CLASS (klass),
+                                                G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                                G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-picker.ui");
   gtk_widget_class_bind_template_child (widget_class, HrPicker, button);
@@ -593,8 +621,8 @@ hr_picker_set_items (HrPicker  *self,
       g_ptr_array_add (all, g_object_ref (it));
     }
   g_clear_object (&self->selected);
-  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
-                       all->pdata, all->len);
+  g_list_store_splice (self->store, 0, self->n_base, all->pdata, all->len);
+  self->n_base = all->len;
   if (selected_id == NULL || !hr_picker_set_selected_id (self, selected_id))
     {
       update_button (self);
@@ -752,4 +780,29 @@ hr_picker_set_footer (HrPicker   *self,
   gtk_widget_set_visible (GTK_WIDGET (self->manage_button), manage);
   gtk_widget_set_visible (self->footer, menu || button || manage);
   gtk_widget_set_visible (self->footer_separator, menu || button || manage);
+}
+
+void
+hr_picker_set_extras (HrPicker  *self,
+                      GPtrArray *items)
+{
+  guint n;
+
+  g_return_if_fail (HR_IS_PICKER (self));
+  g_return_if_fail (items != NULL);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  g_free (self->extra_group);
+  self->extra_group = items->len > 0 ? g_strdup (hr_picker_item_get_group (g_ptr_array_index (items, 0)))
+                                     : NULL;
+  g_list_store_splice (self->store, self->n_base, n - self->n_base, items->pdata, items->len);
+  apply_query (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
+void
+hr_picker_activate_shown (HrPicker *self,
+                          guint     position)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+  activate_position (self, position);
 }

@@ -30,6 +30,14 @@ const char     *hr_picker_get_title         (HrPicker     *self);
 void            hr_picker_set_placeholder   (HrPicker     *self,
                                              const char   *text);
 
+/* Entries from elsewhere (the Hugging Face Hub), after the list's own under their heading
+ * @items[0] (a header item whose group they share): shown whenever the query is not empty,
+ * whatever its words (the other side matched them), and not selectable: activating one emits
+ * "extra-picked" (id) and closes the list.  An empty @items removes them.  "query-changed"
+ * (text) is emitted as the search text changes. */
+void            hr_picker_set_extras        (HrPicker     *self,
+                                             GPtrArray    *items);
+
 /* A footer under the list: @add_label ("Add _Model…") opens @add_menu, or activates
  * @add_action when there is no menu; "Manage Yours…" activates @manage_action.  NULL hides
  * each; all NULL hides the footer. */
@@ -62,5 +70,8 @@ guint           hr_picker_search            (HrPicker     *self,
                                              const char   *text);
 /* The list as shown (entries and headings), for tests. */
 GListModel     *hr_picker_get_shown         (HrPicker     *self);
+/* For tests: as if the row at @position of the list as shown was activated. */
+void            hr_picker_activate_shown    (HrPicker     *self,
+                                             guint         position);
 
 G_END_DECLS

@@ -18,6 +18,7 @@ struct _HrSizeView
 
   /* template: controls */
   HrPicker *model_picker;
+  struct _HrHubSearch *hub_search;  /* the model picker's Hub results */
   HrPicker *gpu_picker;
   AdwActionRow *gpus_row;
   AdwActionRow *quant_row;

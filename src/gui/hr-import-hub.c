@@ -1,0 +1,101 @@
+/* hr-import-hub.c — a Hugging Face Hub repository chosen in the model picker, sized and added
+ *
+ * hr_hub_size_repo() (hr-hub-size.h) runs in a worker thread on a session of its own, on the
+ * window's GCancellable; the model it makes is saved and chosen like any imported model
+ * (hr_import_add_model: the user's models file, the catalog, the Size view).  A failure is one
+ * toast; a cancelled sizing says nothing.
+ */
+#include "hr-import-private.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "hr-hub-size.h"
+
+typedef struct
+{
+  char *ref;
+  char *detail;     /* what was read, for the toast */
+} HubJob;
+
+static void
+hub_job_free (HubJob *job)
+{
+  g_free (job->ref);
+  g_free (job->detail);
+  g_free (job);
+}
+
+static void
+size_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  HubJob *job = task_data;
+  g_autofree char *cache = hr_hub_default_cache_dir ();
+  g_autoptr(HrHub) hub = NULL;
+  g_autoptr(HrHubSized) sized = NULL;
+  GError *error = NULL;
+
+  hub = hr_hub_new (NULL, NULL, &error);
+  if (hub != NULL)
+    {
+      hr_hub_set_cache (hub, cache, FALSE);
+      sized = hr_hub_size_repo (hub, job->ref, cancellable, &error);
+    }
+  if (sized == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  {
+    g_autofree char *size = g_format_size_full (sized->weight_bytes, G_FORMAT_SIZE_IEC_UNITS);
+
+    if (sized->kind == HR_HUB_KIND_GGUF)
+      job->detail = g_strdup_printf (_("%s, %s of tensors from the GGUF header"), sized->quant, size);
+    else
+      job->detail = g_strdup_printf (_("%s, %s of tensors from the safetensors headers"),
+                                     sized->quant, size);
+  }
+  g_task_return_pointer (task, g_steal_pointer (&sized->model), (GDestroyNotify) hr_model_free);
+}
+
+static void
+sized_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  HrImport *self = HR_IMPORT (source);
+  HubJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  HrModel *model = g_task_propagate_pointer (G_TASK (result), &error);
+
+  self->n_running--;
+  if (model == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        hr_import_report_error (self, NULL, error->message);
+      return;
+    }
+  hr_import_add_model (self, model, NULL, job->detail, FALSE);
+}
+
+void
+hr_import_size_hub (HrImport   *self,
+                    const char *ref)
+{
+  g_autoptr(GTask) task = NULL;
+  HubJob *job;
+
+  g_return_if_fail (HR_IS_IMPORT (self));
+  g_return_if_fail (ref != NULL);
+
+  job = g_new0 (HubJob, 1);
+  job->ref = g_strdup (ref);
+  task = g_task_new (self, self->cancellable, sized_cb, NULL);
+  g_task_set_source_tag (task, hr_import_size_hub);
+  g_task_set_task_data (task, job, (GDestroyNotify) hub_job_free);
+  self->n_running++;
+  hr_import_show_toast (self, _("Sizing it from the Hugging Face Hub…"), FALSE, FALSE);
+  g_task_run_in_thread (task, size_thread);
+}

@@ -1,0 +1,262 @@
+/* test-hub-window.c — the model picker's Hugging Face results, under Xvfb, against the local test
+ * hub (hr-test-hub.c): typing finds Hub repositories under their own heading, choosing one sizes
+ * it at once (exact tensor bytes) and saves it; a hub that cannot be reached is one line in the
+ * list, not a dialog. */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-import.h"
+#include "hr-picker.h"
+#include "hr-session.h"
+#include "hr-size-view.h"
+#include "hr-test-hub.h"
+#include "hr-test-window.h"
+#include "hr-userdata.h"
+
+static HrApplication *app;
+
+typedef struct
+{
+  HrPicker *picker;
+  const char *id;       /* an entry to wait for, or NULL */
+  const char *words;    /* words the Hub heading's line must hold, or NULL */
+} ShownWait;
+
+/* The position of entry @id in the picker's list as shown, or -1. */
+static int
+shown_position (HrPicker   *picker,
+                const char *id)
+{
+  GListModel *shown = hr_picker_get_shown (picker);
+
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (shown, i);
+
+      if (g_strcmp0 (hr_picker_item_get_id (it), id) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+/* The Hub heading as shown, or NULL. */
+static HrPickerItem *
+hub_heading (HrPicker *picker)
+{
+  GListModel *shown = hr_picker_get_shown (picker);
+
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(HrPickerItem) it = g_list_model_get_item (shown, i);
+
+      if (hr_picker_item_is_header (it) && strcmp (hr_picker_item_get_title (it), "Hugging Face") == 0)
+        return g_steal_pointer (&it);
+    }
+  return NULL;
+}
+
+static gboolean
+shown_ready (gpointer data)
+{
+  ShownWait *w = data;
+  g_autoptr(HrPickerItem) heading = hub_heading (w->picker);
+
+  if (w->id != NULL && shown_position (w->picker, w->id) < 0)
+    return FALSE;
+  if (w->words != NULL &&
+      (heading == NULL || strstr (hr_picker_item_get_subtitle (heading), w->words) == NULL))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+import_busy (gpointer data)
+{
+  return hr_import_is_busy (data);
+}
+
+static guint
+n_toplevels (void)
+{
+  GListModel *list = gtk_window_get_toplevels ();   /* owned by GTK */
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (list, i);
+
+      if (gtk_widget_get_visible (w))
+        n++;
+    }
+  return n;
+}
+
+static void
+test_search_and_pick (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrPicker *picker = hr_size_view_get_model_picker (view);
+  HrSession *session = hr_application_get_session (app);
+  g_autoptr(HrPickerItem) heading = NULL;
+  g_autoptr(HrUserData) ud = NULL;
+  g_autoptr(GPtrArray) saved = NULL;
+  const HrModel *model;
+  const HrQuantSize *size;
+  int pos;
+
+  hr_picker_popup (picker);
+  hr_picker_search (picker, "demo");
+  hr_test_wait_until (shown_ready, &(ShownWait) { picker, "hf:demo/Demo-ST", NULL },
+                      "the Hub's results in the model picker");
+  /* the heading, and a line that says what each repository is */
+  heading = hub_heading (picker);
+  g_assert_nonnull (heading);
+  g_assert_true (shown_position (picker, "hf:demo-org/Demo-GGUF") > 0);
+  {
+    GListModel *shown = hr_picker_get_shown (picker);
+    g_autoptr(HrPickerItem) it = g_list_model_get_item (shown, (guint) shown_position (picker, "hf:demo-org/Demo-GGUF"));
+
+    g_test_message ("%s — %s", hr_picker_item_get_title (it), hr_picker_item_get_subtitle (it));
+    g_assert_nonnull (strstr (hr_picker_item_get_subtitle (it), "GGUF"));
+    g_assert_nonnull (strstr (hr_picker_item_get_subtitle (it), "500000 downloads"));  /* C.UTF-8: no grouping */
+    g_assert_nonnull (strstr (hr_picker_item_get_subtitle (it), "2026-11-02"));
+  }
+  /* the catalog's own entries still answer the same query's words */
+  pos = shown_position (picker, "hf:demo/Demo-ST");
+  g_assert_cmpint (pos, >, 0);
+
+  /* choosing it sizes it from its headers, saves it and makes it the model */
+  hr_picker_activate_shown (picker, (guint) pos);
+  hr_test_wait_while (import_busy, hr_window_get_import (window));
+  hr_test_wait_size_view (view);
+  model = hr_size_view_get_scenario (view)->model;
+  g_test_message ("chosen: %s (%s)", model->id, model->name);
+  g_assert_true (g_str_has_prefix (model->id, "user:"));
+  g_assert_cmpstr (hr_session_get_model (session), ==, model->id);
+  g_assert_cmpstr (model->hf_repo, ==, "demo/Demo-ST");
+  size = hr_model_find_size (model, "BF16");
+  g_assert_nonnull (size);
+  g_assert_cmpuint (size->bytes, ==, H.st_bytes);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "BF16");
+
+  /* saved like an imported model: the user's models file has it */
+  ud = hr_userdata_new (NULL);
+  saved = hr_userdata_list_models (ud, NULL);
+  g_assert_nonnull (saved);
+  {
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < saved->len; i++)
+      found |= g_strcmp0 (((HrModel *) g_ptr_array_index (saved, i))->id, model->id) == 0;
+    g_assert_true (found);
+  }
+  g_assert_cmpuint (n_toplevels (), ==, 1);
+  hr_test_window_close (window);
+}
+
+/* A query shorter than three characters asks nothing; a gated repo chosen is one toast. */
+static void
+test_short_query_and_gated (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrPicker *picker = hr_size_view_get_model_picker (view);
+  const char *before = hr_session_get_model (hr_application_get_session (app));
+  g_autofree char *was = g_strdup (before);
+  g_autoptr(HrPickerItem) heading = NULL;
+
+  hr_picker_popup (picker);
+  hr_picker_search (picker, "de");
+  hr_test_spin (600);
+  heading = hub_heading (picker);
+  g_assert_null (heading);
+  hr_picker_popdown (picker);
+
+  gtk_widget_activate_action (GTK_WIDGET (view), "import.hub-repo", "s", "gated/Secret");
+  hr_test_wait_while (import_busy, hr_window_get_import (window));
+  g_test_message ("gated: %s", hr_import_get_last_message (hr_window_get_import (window)));
+  g_assert_nonnull (strstr (hr_import_get_last_message (hr_window_get_import (window)), "401"));
+  g_assert_cmpstr (hr_session_get_model (hr_application_get_session (app)), ==, was);
+  g_assert_cmpuint (n_toplevels (), ==, 1);
+  hr_test_window_close (window);
+}
+
+/* Nothing listens: the heading says so, the catalog's entries are still there. */
+static void
+test_offline (void)
+{
+  HrWindow *window;
+  HrPicker *picker;
+  g_autofree char *url = g_strdup (g_getenv ("HF_ENDPOINT"));
+
+  g_setenv ("HF_ENDPOINT", "http://127.0.0.1:9", TRUE);
+  window = hr_test_window_open (app);
+  picker = hr_size_view_get_model_picker (hr_window_get_size_view (window));
+  hr_picker_popup (picker);
+  g_assert_cmpuint (hr_picker_search (picker, "glm"), >, 0);
+  hr_test_wait_until (shown_ready, &(ShownWait) { picker, NULL, "127.0.0.1" },
+                      "the Hub heading's offline line");
+  /* the catalog keeps answering */
+  g_assert_cmpint (shown_position (picker, "glm-4.5-air"), >=, 0);
+  g_assert_cmpuint (n_toplevels (), ==, 1);
+  hr_picker_popdown (picker);
+  hr_test_window_close (window);
+  g_setenv ("HF_ENDPOINT", url, TRUE);
+}
+
+static void
+rm_rf (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        rm_rf (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *root = g_dir_make_tmp ("headroom-hub-window-XXXXXX", NULL);
+  g_autofree char *data_home = g_build_filename (root, "data", NULL);
+  g_autofree char *cache = g_build_filename (root, "cache", NULL);
+  g_autofree char *hf_home = g_build_filename (root, "hf", NULL);
+  int ret;
+
+  g_mkdir_with_parents (data_home, 0700);
+  g_mkdir_with_parents (cache, 0700);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("HF_HOME", hf_home, TRUE);
+  g_unsetenv ("HF_TOKEN");
+  g_unsetenv ("HUGGING_FACE_HUB_TOKEN");
+  g_unsetenv ("HF_HUB_OFFLINE");
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/headroom-test-bus", TRUE);
+  hr_test_init (&argc, &argv);
+  H.home = g_strdup (root);
+  hr_test_hub_start ();
+  g_setenv ("HF_ENDPOINT", hr_test_server_get_url (H.hub), TRUE);
+  app = hr_test_app_new ();
+
+  g_test_add_func ("/hub-window/search-and-pick", test_search_and_pick);
+  g_test_add_func ("/hub-window/short-query-and-gated", test_short_query_and_gated);
+  g_test_add_func ("/hub-window/offline", test_offline);
+
+  ret = g_test_run ();
+  g_clear_object (&app);
+  hr_test_hub_stop ();
+  rm_rf (root);
+  return ret;
+}
