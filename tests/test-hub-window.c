@@ -180,6 +180,19 @@ test_short_query_and_gated (void)
   g_assert_nonnull (strstr (hr_import_get_last_message (hr_window_get_import (window)), "401"));
   g_assert_cmpstr (hr_session_get_model (hr_application_get_session (app)), ==, was);
   g_assert_cmpuint (n_toplevels (), ==, 1);
+
+  /* with Preferences' access token it sizes (no keyring here: the token is in the key) */
+  {
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.headroomapp.Headroom");
+
+    g_settings_set_string (settings, "hub-token", TOKEN);
+    gtk_widget_activate_action (GTK_WIDGET (view), "import.hub-repo", "s", "gated/Secret");
+    hr_test_wait_while (import_busy, hr_window_get_import (window));
+    hr_test_wait_size_view (view);
+    g_assert_cmpstr (hr_size_view_get_scenario (view)->model->hf_repo, ==, "gated/Secret");
+    g_assert_cmpint (g_atomic_int_get (&H.cdn_saw_token), ==, 0);
+    g_settings_reset (settings, "hub-token");
+  }
   hr_test_window_close (window);
 }
 

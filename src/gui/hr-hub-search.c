@@ -10,6 +10,7 @@ struct _HrHubSearch
   GObject parent_instance;
 
   char *query;
+  char *endpoint;
   HrHubSearchState state;
   GPtrArray *hits;
   char *message;
@@ -56,13 +57,14 @@ search_thread (GTask        *task,
                gpointer      task_data,
                GCancellable *cancellable)
 {
-  const char *query = task_data;
+  char **data = task_data;   /* query, endpoint */
+  const char *query = data[0];
   g_autofree char *cache = hr_hub_default_cache_dir ();
   g_autoptr(HrHub) hub = NULL;
   GError *error = NULL;
   GPtrArray *hits = NULL;
 
-  hub = hr_hub_new (NULL, NULL, &error);
+  hub = hr_hub_new (data[1], NULL, &error);
   if (hub != NULL)
     {
       hr_hub_set_cache (hub, cache, FALSE);
@@ -108,7 +110,13 @@ delay_done_cb (gpointer user_data)
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, search_done_cb, NULL);
   g_task_set_source_tag (task, delay_done_cb);
-  g_task_set_task_data (task, g_strdup (self->query), g_free);
+  {
+    char **data = g_new0 (char *, 3);
+
+    data[0] = g_strdup (self->query);
+    data[1] = g_strdup (self->endpoint);
+    g_task_set_task_data (task, data, (GDestroyNotify) g_strfreev);
+  }
   g_task_run_in_thread (task, search_thread);
   return G_SOURCE_REMOVE;
 }
@@ -128,6 +136,7 @@ hr_hub_search_finalize (GObject *object)
   HrHubSearch *self = HR_HUB_SEARCH (object);
 
   g_free (self->query);
+  g_free (self->endpoint);
   g_clear_pointer (&self->hits, g_ptr_array_unref);
   g_free (self->message);
   G_OBJECT_CLASS (hr_hub_search_parent_class)->finalize (object);
@@ -218,4 +227,14 @@ hr_hub_search_get_message (HrHubSearch *self)
 {
   g_return_val_if_fail (HR_IS_HUB_SEARCH (self), NULL);
   return self->message;
+}
+
+void
+hr_hub_search_set_endpoint (HrHubSearch *self,
+                            const char  *endpoint)
+{
+  g_return_if_fail (HR_IS_HUB_SEARCH (self));
+
+  g_free (self->endpoint);
+  self->endpoint = g_strdup (endpoint);
 }

@@ -28,6 +28,9 @@ typedef enum
 G_DECLARE_FINAL_TYPE (HrHubSearch, hr_hub_search, HR, HUB_SEARCH, GObject)
 
 HrHubSearch    *hr_hub_search_new           (void);
+/* The hub address of the app's Preferences ("hub-endpoint"); HF_ENDPOINT still comes first. */
+void            hr_hub_search_set_endpoint  (HrHubSearch     *self,
+                                             const char      *endpoint);
 void            hr_hub_search_set_query     (HrHubSearch     *self,
                                              const char      *text);
 /* Cancels what runs and forgets the query (the picker closed). */

@@ -8,12 +8,16 @@
 #include "hr-import-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "hr-hub-size.h"
+#include "hr-hub-token.h"
 
 typedef struct
 {
   char *ref;
+  char *endpoint;   /* Preferences' hub address */
+  char *token;      /* Preferences' access token; NULL: the environment's (HF_TOKEN…) */
   char *detail;     /* what was read, for the toast */
 } HubJob;
 
@@ -21,6 +25,10 @@ static void
 hub_job_free (HubJob *job)
 {
   g_free (job->ref);
+  g_free (job->endpoint);
+  if (job->token != NULL)
+    memset (job->token, 0, strlen (job->token));
+  g_free (job->token);
   g_free (job->detail);
   g_free (job);
 }
@@ -37,7 +45,7 @@ size_thread (GTask        *task,
   g_autoptr(HrHubSized) sized = NULL;
   GError *error = NULL;
 
-  hub = hr_hub_new (NULL, NULL, &error);
+  hub = hr_hub_new (job->endpoint, job->token, &error);
   if (hub != NULL)
     {
       hr_hub_set_cache (hub, cache, FALSE);
@@ -80,11 +88,34 @@ sized_cb (GObject      *source,
   hr_import_add_model (self, model, NULL, job->detail, FALSE);
 }
 
+/* Preferences' token is in: size it. */
+static void
+token_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HubJob *job = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  char *token = hr_hub_token_lookup_finish (result, NULL, &error);
+
+  if (token == NULL)   /* cancelled */
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (*token != '\0')
+    job->token = token;
+  else
+    g_free (token);
+  g_task_run_in_thread (task, size_thread);
+}
+
 void
 hr_import_size_hub (HrImport   *self,
                     const char *ref)
 {
-  g_autoptr(GTask) task = NULL;
+  GTask *task;
   HubJob *job;
 
   g_return_if_fail (HR_IS_IMPORT (self));
@@ -92,10 +123,18 @@ hr_import_size_hub (HrImport   *self,
 
   job = g_new0 (HubJob, 1);
   job->ref = g_strdup (ref);
+  if (self->settings != NULL)
+    job->endpoint = g_settings_get_string (self->settings, "hub-endpoint");
   task = g_task_new (self, self->cancellable, sized_cb, NULL);
   g_task_set_source_tag (task, hr_import_size_hub);
   g_task_set_task_data (task, job, (GDestroyNotify) hub_job_free);
   self->n_running++;
   hr_import_show_toast (self, _("Sizing it from the Hugging Face Hub…"), FALSE, FALSE);
-  g_task_run_in_thread (task, size_thread);
+  if (self->settings != NULL)
+    hr_hub_token_lookup_async (self->settings, self->cancellable, token_cb, task);
+  else
+    {
+      g_task_run_in_thread (task, size_thread);
+      g_object_unref (task);
+    }
 }

@@ -89,6 +89,18 @@ static void
 model_query_cb (HrSizeView *self,
                 const char *text)
 {
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source != NULL
+                                      ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+
+  /* Preferences' hub address (HF_ENDPOINT still comes first) */
+  if (schema != NULL)
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+      g_autofree char *endpoint = g_settings_get_string (settings, "hub-endpoint");
+
+      hr_hub_search_set_endpoint (self->hub_search, endpoint);
+    }
   hr_hub_search_set_query (self->hub_search, text);
 }
 
