@@ -153,6 +153,16 @@ test_search_and_pick (void)
     g_assert_true (found);
   }
   g_assert_cmpuint (n_toplevels (), ==, 1);
+
+  /* choosing it again asks the Hub again and updates the saved entry */
+  {
+    gint before = g_atomic_int_get (&H.tree_requests);
+
+    gtk_widget_activate_action (GTK_WIDGET (view), "import.hub-repo", "s", "demo/Demo-ST");
+    hr_test_wait_while (import_busy, hr_window_get_import (window));
+    g_assert_cmpint (g_atomic_int_get (&H.tree_requests), >, before);
+    g_assert_nonnull (strstr (hr_import_get_last_message (hr_window_get_import (window)), "Updated"));
+  }
   hr_test_window_close (window);
 }
 

@@ -48,7 +48,8 @@ size_thread (GTask        *task,
   hub = hr_hub_new (job->endpoint, job->token, &error);
   if (hub != NULL)
     {
-      hr_hub_set_cache (hub, cache, FALSE);
+      /* chosen by the user: ask the Hub again (choosing it again is how it is refreshed) */
+      hr_hub_set_cache (hub, cache, TRUE);
       sized = hr_hub_size_repo (hub, job->ref, cancellable, &error);
     }
   if (sized == NULL)
