@@ -209,6 +209,22 @@ test_estimate_safetensors (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "vllm serve demo/Demo-ST"));
   hr_test_run_clear (&r);
+
+  /* compare and chart take --hf as they take --model */
+  run_cli (&r, NULL, NULL, "compare", "--hf", "demo/Demo-ST", "--gpu", "rtx-4090-24gb", "--gpu",
+           "h100-80gb-sxm", "--context", "4096", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "h100-80gb-sxm"));
+  hr_test_run_clear (&r);
+  {
+    g_autofree char *png = g_build_filename (H.home, "breakdown.png", NULL);
+
+    run_cli (&r, NULL, NULL, "chart", "breakdown", "--hf", "demo/Demo-ST", "--gpu", "rtx-4090-24gb",
+             "--context", "4096", "--out", png, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+    hr_test_run_clear (&r);
+  }
 }
 
 static void
