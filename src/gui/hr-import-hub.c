@@ -102,6 +102,8 @@ token_cb (GObject      *source,
 
   if (token == NULL)   /* cancelled */
     {
+      if (error == NULL)
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
