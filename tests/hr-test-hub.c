@@ -365,6 +365,55 @@ build_repos (void)
   file_add (r, "BF16/Demo-BF16-00002-of-00002.gguf", NULL, 6000000000);
   file_add (r, "mmproj-Demo-F16.gguf", NULL, 876000000);
 
+  /* a GGUF split in two parts with real headers: part 1 the metadata, the embedding and block
+   * 0, part 2 block 1 and the output (llama.cpp's split.* keys) */
+  r = repo_add ("demo-org/Split-GGUF");
+  {
+    g_autoptr(GgufWriter) a = gguf_writer_new ();
+    g_autoptr(GgufWriter) b = gguf_writer_new ();
+
+    gguf_kv_str (a, "general.architecture", "llama");
+    gguf_kv_str (a, "general.name", "Split");
+    gguf_kv_u32 (a, "general.file_type", 7);
+    gguf_kv_u32 (a, "llama.block_count", 2);
+    gguf_kv_u32 (a, "llama.context_length", 65536);
+    gguf_kv_u32 (a, "llama.embedding_length", 256);
+    gguf_kv_u32 (a, "llama.feed_forward_length", 512);
+    gguf_kv_u32 (a, "llama.attention.head_count", 4);
+    gguf_kv_u32 (a, "llama.attention.head_count_kv", 2);
+    gguf_kv_u32 (a, "llama.vocab_size", 1024);
+    gguf_kv_u32 (a, "split.no", 0);
+    gguf_kv_u32 (a, "split.count", 2);
+    gguf_kv_u32 (a, "split.tensors.count", 1 + 2 * 9 + 2);
+    gguf_kv_u32 (b, "split.no", 1);
+    gguf_kv_u32 (b, "split.count", 2);
+    gguf_kv_u32 (b, "split.tensors.count", 1 + 2 * 9 + 2);
+    gguf_tensor (a, "token_embd.weight", GGML_F16, 256, 1024);
+    for (guint i = 0; i < 2; i++)
+      {
+        GgufWriter *w = i == 0 ? a : b;
+        char t[64];
+
+#define T(suffix, type, d0, d1) \
+        g_snprintf (t, sizeof t, "blk.%u." suffix, i); gguf_tensor (w, t, type, d0, d1)
+        T ("attn_norm.weight", GGML_F32, 256, 1);
+        T ("attn_q.weight", GGML_F16, 256, 256);
+        T ("attn_k.weight", GGML_F16, 256, 128);
+        T ("attn_v.weight", GGML_F16, 256, 128);
+        T ("attn_output.weight", GGML_F16, 256, 256);
+        T ("ffn_norm.weight", GGML_F32, 256, 1);
+        T ("ffn_gate.weight", GGML_F16, 256, 512);
+        T ("ffn_up.weight", GGML_F16, 256, 512);
+        T ("ffn_down.weight", GGML_F16, 512, 256);
+#undef T
+      }
+    gguf_tensor (b, "output_norm.weight", GGML_F32, 256, 1);
+    gguf_tensor (b, "output.weight", GGML_F16, 256, 1024);
+    H.split_tensor_bytes = a->tensor_bytes + b->tensor_bytes;
+    file_add (r, "Q8_0/Split-Q8_0-00001-of-00002.gguf", gguf_writer_finish (a, (gsize) a->offset), 0);
+    file_add (r, "Q8_0/Split-Q8_0-00002-of-00002.gguf", gguf_writer_finish (b, (gsize) b->offset), 0);
+  }
+
   /* safetensors in two shards with an index */
   r = repo_add ("demo/Demo-ST");
   text_add (r, "config.json", TINY_LLAMA_CONFIG (",\"torch_dtype\":\"bfloat16\""));

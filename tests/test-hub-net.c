@@ -175,6 +175,22 @@ test_estimate_gguf (void)
   g_assert_nonnull (strstr (r.out, "Hub file size"));
   hr_test_run_clear (&r);
 
+  /* a split GGUF: both parts' headers read by Range and merged */
+  run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Split-GGUF:Q8_0", "--gpu", "rtx-4090-24gb",
+           "--context", "4096", "--json", NULL);
+  g_test_message ("split: %s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.split_tensor_bytes);
+  hr_test_run_clear (&r);
+  /* naming its second part picks the same model */
+  run_cli (&r, NULL, NULL, "estimate", "--hf",
+           "demo-org/Split-GGUF:Q8_0/Split-Q8_0-00002-of-00002.gguf", "--gpu", "rtx-4090-24gb",
+           "--context", "4096", "--json", NULL);
+  g_test_message ("split: %s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.split_tensor_bytes);
+  hr_test_run_clear (&r);
+
   /* a quant the repo does not have */
   run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Demo-GGUF:Q2_K", "--gpu", "rtx-4090-24gb", NULL);
   g_assert_cmpint (r.status, ==, 1);
