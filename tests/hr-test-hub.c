@@ -284,10 +284,11 @@ hub_cb (SoupServer        *server,
                                         "{\"error\":\"Repository not found\"}", 32);
       return;
     }
-  if (r->status == 429)
+  if (r->status != 0)
     {
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "30");
-      soup_server_message_set_status (msg, 429, NULL);
+      if (r->status == 429)
+        soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "30");
+      soup_server_message_set_status (msg, r->status, NULL);
       return;
     }
   if (r->needs_token && !token_ok)
@@ -469,6 +470,10 @@ build_repos (void)
 
     st_add (r, "model.safetensors", t, 1);
   }
+
+  /* gated with terms not accepted: 403 */
+  r = repo_add ("gated/Terms");
+  r->status = 403;
 
   /* rate limited */
   r = repo_add ("busy/Model");

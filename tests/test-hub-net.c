@@ -290,6 +290,7 @@ test_errors (void)
   expect_failure (NULL, NULL, "gated/Secret", "HTTP 401");
   expect_failure ("hf_wrong", NULL, "gated/Secret", "refused the access token");
   expect_failure (NULL, NULL, "busy/Model", "try again in 30 s");
+  expect_failure (TOKEN, NULL, "gated/Terms", "accept its terms");
   expect_failure (NULL, NULL, "nobody/Nothing", "HTTP 404");
   expect_failure (NULL, NULL, "broken/Truncated", "ends inside its header");
   expect_failure (NULL, NULL, "broken/Huge", "declares 10.0 GiB of JSON");
