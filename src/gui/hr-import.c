@@ -7,6 +7,7 @@
  * network are in hr-import-flows.c.
  */
 #include "hr-import-private.h"
+#include "hr-hub-size.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -460,8 +461,9 @@ model_selected_cb (HrImport *self)
   quant = model && model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_quant != NULL
           ? hr_catalog_find_quant (hr_import_catalog (self), hr_quant_catalog_id (model->gguf_quant)) : NULL;
   /* a checkpoint sized from the Hub's safetensors headers: at the format it is in */
-  if (quant == NULL && model != NULL && model->hf_repo != NULL && model->native_dtype != NULL &&
-      hr_model_find_size (model, model->native_dtype) != NULL)
+  if (quant == NULL && model != NULL && model->native_dtype != NULL &&
+      hr_model_find_size (model, model->native_dtype) != NULL &&
+      g_strcmp0 (hr_model_find_size (model, model->native_dtype)->source, HR_HUB_HEADERS_SOURCE) == 0)
     quant = hr_catalog_find_quant (hr_import_catalog (self), model->native_dtype);
   if (quant != NULL)
     hr_session_set_quant (session (self), quant->id);

@@ -361,7 +361,7 @@ size_safetensors (HrHub         *hub,
   g_free (s->model->native_dtype);
   s->model->native_dtype = g_strdup (s->quant);
   name_model (s);
-  hr_model_add_size (s->model, s->quant, s->weight_bytes, "safetensors headers on the Hub");
+  hr_model_add_size (s->model, s->quant, s->weight_bytes, HR_HUB_HEADERS_SOURCE);
   if (s->gguf_models->len > 0)
     {
       g_free (s->model->gguf_repo);

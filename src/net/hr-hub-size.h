@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 
 /* The "source" of every size read from the Hub's file listing. */
 #define HR_HUB_SIZE_SOURCE  "Hub file size"
+/* …and of a checkpoint's weights summed from its safetensors headers. */
+#define HR_HUB_HEADERS_SOURCE "safetensors headers on the Hub"
 
 typedef enum
 {
