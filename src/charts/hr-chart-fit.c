@@ -64,8 +64,8 @@ summary_text (const HrChartFit *data)
   if (data->n_unknown > 0)
     {
       g_string_append (s, "  ·  ");
-      g_string_append_printf (s, ngettext ("%d of unknown quality, not drawn",
-                                           "%d of unknown quality, not drawn",
+      g_string_append_printf (s, ngettext ("%d without a published quality (not drawn)",
+                                           "%d without a published quality (not drawn)",
                                            data->n_unknown), data->n_unknown);
     }
   return s;
