@@ -150,7 +150,7 @@ test_fit_catalog_gpu (void)
   run_argv (&r, NULL, text_args);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "What runs on 1× RTX 4090 24GB"));
-  g_assert_nonnull (strstr (r.out, "  1. Qwen3.5 27B"));
+  g_assert_nonnull (strstr (r.out, "  1. Qwen3.6 27B"));
   g_assert_null (strstr (r.out, "  4. "));
   g_assert_nonnull (strstr (r.out, "Does not fit:"));
   g_assert_nonnull (strstr (r.out, "GiB usable"));

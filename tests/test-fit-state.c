@@ -67,17 +67,17 @@ test_items (void)
     }
   g_assert_cmpuint (listed, ==, st->n_listed);
   g_assert_cmpuint (st->n_listed, >, 20);
-  /* the best-known first: Qwen3.5 27B at 42 */
-  g_assert_cmpstr (((HrFitItem *) st->items->pdata[0])->model->id, ==, "qwen3.5-27b");
-  g_assert_cmpstr (((HrFitItem *) st->items->pdata[0])->quality, ==, "42.0");
-  g_assert_nonnull (strstr (((HrFitItem *) st->items->pdata[0])->description, "1. Qwen3.5 27B: Fits, quality 42.0."));
+  /* the best-known first: Qwen3.6 27B at 45.8 (× Q6_K's 0.99993) */
+  g_assert_cmpstr (((HrFitItem *) st->items->pdata[0])->model->id, ==, "qwen3.6-27b");
+  g_assert_cmpstr (((HrFitItem *) st->items->pdata[0])->quality, ==, "45.8");
+  g_assert_nonnull (strstr (((HrFitItem *) st->items->pdata[0])->description, "1. Qwen3.6 27B: Fits, quality 45.8."));
 }
 
 static void
 test_top (void)
 {
   g_autoptr(HrFitState) st = state_on ("rtx-4090-24gb", 8192);
-  g_autoptr(GPtrArray) top = hr_fit_state_top (st, "qwen3.5-27b", 4);
+  g_autoptr(GPtrArray) top = hr_fit_state_top (st, "qwen3.6-27b", 4);
   g_autoptr(GPtrArray) all = hr_fit_state_top (st, NULL, 1000);
 
   g_assert_cmpuint (top->len, ==, 4);
@@ -85,7 +85,7 @@ test_top (void)
     {
       const HrFitItem *it = top->pdata[i];
       g_assert_true (it->listed);
-      g_assert_cmpstr (it->model->id, !=, "qwen3.5-27b");
+      g_assert_cmpstr (it->model->id, !=, "qwen3.6-27b");
       /* in rank order: the first is the second of the whole list */
       g_assert_cmpuint (it->rank, ==, i + 2);
     }

@@ -158,15 +158,16 @@ test_other_models (void)
   GtkWidget *others;
   const char *before;
 
-  g_object_set (session, "gpu", "rtx-4090-24gb", "gpus", 1, "model", "qwen3.5-27b", "context", (gint64) 8192, NULL);
+  g_object_set (session, "gpu", "rtx-4090-24gb", "gpus", 1, "model", "qwen3.6-27b", "context", (gint64) 8192, NULL);
   others = hr_test_find_child_of_type (GTK_WIDGET (size), HR_TYPE_FIT_OTHERS);
   g_assert_nonnull (others);
   g_assert_cmpuint (hr_fit_others_get_n_rows (HR_FIT_OTHERS (others)), ==, 5);
   before = hr_session_get_model (session);
-  g_assert_cmpstr (before, ==, "qwen3.5-27b");
-  /* one click away: the first other model (Gemma 4 31B, the next by quality) becomes the scenario */
+  g_assert_cmpstr (before, ==, "qwen3.6-27b");
+  /* one click away: the first other model (Qwen3.6 35B-A3B, the next by quality) becomes the
+   * scenario */
   g_assert_true (hr_fit_others_open (HR_FIT_OTHERS (others), 0));
-  g_assert_cmpstr (hr_session_get_model (session), ==, "gemma-4-31b");
+  g_assert_cmpstr (hr_session_get_model (session), ==, "qwen3.6-35b-a3b");
   hr_test_window_close (window);
 }
 

@@ -182,19 +182,20 @@ static void
 test_unknown_quality (void)
 {
   g_autoptr(GArray) rows = rank_on ("rtx-4090-24gb", 1, HR_ENGINE_LLAMA_CPP, NULL);
-  const HrFitRow *unknown = find_row (rows, "qwen3-32b");
-  const HrFitRow *known = find_row (rows, "qwen3.5-27b");
+  /* Qwen3.5 27B: no figure in the one source the general ranking uses (data/CATALOG-FORMAT.md) */
+  const HrFitRow *unknown = find_row (rows, "qwen3.5-27b");
+  const HrFitRow *known = find_row (rows, "qwen3.6-27b");
   gboolean seen_unknown = FALSE;
 
   g_assert_null (unknown->score);
   g_assert_true (isnan (unknown->choice.quality));
   g_assert_nonnull (known->score);
-  g_assert_cmpfloat (known->score->value, ==, 42);
+  g_assert_cmpfloat (known->score->value, ==, 45.8);
   /* the quant costs quality: the published figure × the quant's factor */
   g_assert_cmpfloat (known->choice.quality, ==,
                      hr_quality_at_quant (hr_quality_get_default (NULL), known->model,
-                                          known->choice.quant->id, 42));
-  g_assert_cmpfloat (known->choice.quality, <, 42);
+                                          known->choice.quant->id, 45.8));
+  g_assert_cmpfloat (known->choice.quality, <, 45.8);
   /* ranked apart: every known quality before every unknown one, best first */
   for (guint i = 0; i < rows->len; i++)
     {
@@ -316,6 +317,7 @@ test_quality_file (void)
   g_autoptr(HrQuality) q = NULL;
   gsize size;
   const char *text;
+  const char *metric_of[HR_N_USE_CASES] = { NULL };
 
   g_assert_nonnull (bytes);
   text = g_bytes_get_data (bytes, &size);
@@ -327,6 +329,12 @@ test_quality_file (void)
       const HrQualityScore *s = hr_quality_get_score (q, i);
       const HrQualityMetric *m = hr_quality_metric (q, s->metric);
 
+      /* one scale per ranking: every figure of a use case is of the same metric */
+      if (metric_of[s->use_case] == NULL)
+        metric_of[s->use_case] = s->metric;
+      g_assert_cmpstr (s->metric, ==, metric_of[s->use_case]);
+      g_assert_nonnull (s->variant);
+
       g_assert_nonnull (hr_catalog_find_model (catalog, s->model));
       g_assert_nonnull (m);
       g_assert_cmpfloat (s->value, >=, m->min);
@@ -334,6 +342,9 @@ test_quality_file (void)
       g_assert_true (g_str_has_prefix (s->source, "https://"));
       g_assert_cmpuint (strlen (s->date), ==, 10);
     }
+  /* every use case the view offers has published figures */
+  for (int u = 0; u < HR_N_USE_CASES; u++)
+    g_assert_nonnull (metric_of[u]);
   for (guint i = 0; i < hr_quality_n_costs (q); i++)
     {
       const HrQuantCost *c = hr_quality_get_cost (q, i);
@@ -341,6 +352,7 @@ test_quality_file (void)
       g_assert_cmpfloat (c->factor, >, 0);
       g_assert_cmpfloat (c->factor, <=, 1);
       g_assert_true (g_str_has_prefix (c->source, "https://"));
+      g_assert_cmpuint (strlen (c->date), ==, 10);
     }
   /* lower bits cost more */
   g_assert_cmpfloat (hr_quality_quant_cost (q, "Q2_K")->factor, <, hr_quality_quant_cost (q, "Q4_K_M")->factor);
