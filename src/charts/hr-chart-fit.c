@@ -15,7 +15,7 @@ typedef struct
   HrCanvas *c;
   const HrChartFit *data;
   int n;                            /* points drawn (known quality and speed) */
-  double min_tps, max_tps, max_q;
+  double min_tps, max_tps, min_q, max_q;
   HrLegendItem legend[3];
   double legend_h;
   double lh, x0, x1, y0, y1;
@@ -32,6 +32,7 @@ static void
 scan_points (Layout *l)
 {
   l->min_tps = INFINITY;
+  l->min_q = INFINITY;
   for (int i = 0; i < CLAMP (l->data->n_points, 0, HR_CHART_MAX_FIT); i++)
     {
       const HrChartFitPoint *p = &l->data->points[i];
@@ -41,8 +42,20 @@ scan_points (Layout *l)
       l->n++;
       l->min_tps = MIN (l->min_tps, p->decode_tps);
       l->max_tps = MAX (l->max_tps, p->decode_tps);
+      l->min_q = MIN (l->min_q, p->quality);
       l->max_q = MAX (l->max_q, p->quality);
     }
+}
+
+/* The quality axis starts at 0 for an index (Artificial Analysis': 6 to 52 on 0–100), but an
+ * arena score (1291 to 1415) would be a flat line near the top of 0–1560: when every point is
+ * in the upper half of the range, the axis starts a tenth of their spread below the lowest. */
+static double
+quality_axis_low (const Layout *l)
+{
+  if (l->n == 0 || l->min_q <= l->max_q * 0.5)
+    return 0;
+  return MAX (0, l->min_q - MAX ((l->max_q - l->min_q) * 0.1, 1));
 }
 
 /* "12 models fit in 22.8 GiB usable · 33 need more memory · 9 without a published quality" */
@@ -93,7 +106,7 @@ layout (Layout *l,
   l->y1 = hr_canvas_above_legend (c, l->legend_h) - axis_h;
   if (l->y1 - l->y0 < c->fs * 3)
     return _("Too small to draw");
-  hr_axis_linear (&l->ya, 0, MAX (l->max_q * 1.1, 1), MAX (2, (int) ((l->y1 - l->y0) / (l->lh * 2.5))));
+  hr_axis_linear (&l->ya, quality_axis_low (l), MAX (l->max_q + MAX ((l->max_q - quality_axis_low (l)) * 0.1, 0.1), 1), MAX (2, (int) ((l->y1 - l->y0) / (l->lh * 2.5))));
   l->x0 = c->pad + hr_canvas_yaxis_width (c, &l->ya, NULL, ytitle);
   l->x1 = c->width - c->pad;
   if (l->x1 - l->x0 < c->fs * 4)
