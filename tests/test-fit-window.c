@@ -11,6 +11,17 @@
 
 static HrApplication *app;
 
+static void
+reset_filters (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  g_settings_reset (settings, "fit-context");
+  g_settings_reset (settings, "fit-min-tps");
+  g_settings_reset (settings, "fit-use-case");
+  g_settings_reset (settings, "fit-sort");
+}
+
 static HrFitView *
 show_fit_view (HrWindow *window)
 {
@@ -131,6 +142,55 @@ test_filters (void)
   st = hr_fit_view_get_state (view);
   g_assert_cmpint (st->needs.min_context, ==, 1048576);
   hr_test_window_close (window);
+  reset_filters ();
+}
+
+/* The filters are kept across restarts: what the user chose is in GSettings, and a new window
+ * (a new view, as after starting the app again) ranks with it. */
+static void
+test_filters_kept (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  HrWindow *window = hr_test_window_open (app);
+  HrSession *session = hr_size_view_get_session (hr_window_get_size_view (window));
+  HrFitView *view;
+  const HrFitState *st;
+
+  g_object_set (session, "gpu", "rtx-4090-24gb", "gpus", 1, NULL);
+  view = show_fit_view (window);
+  st = hr_fit_view_get_state (view);
+  g_assert_cmpint (st->needs.min_context, ==, 8192);
+  /* chosen in the view: written to GSettings as the values, not as positions */
+  hr_fit_view_set_needs (view, 32768, 20, HR_USE_CASE_CODING);
+  g_assert_cmpint (g_settings_get_int64 (settings, "fit-context"), ==, 32768);
+  g_assert_cmpfloat (g_settings_get_double (settings, "fit-min-tps"), ==, 20);
+  g_autofree char *use_case = g_settings_get_string (settings, "fit-use-case");
+  g_assert_cmpstr (use_case, ==, "coding");
+  g_settings_set_string (settings, "fit-sort", "speed");
+  hr_test_window_close (window);
+
+  /* the next start: the view comes up with them, and ranks with them */
+  window = hr_test_window_open (app);
+  session = hr_size_view_get_session (hr_window_get_size_view (window));
+  g_object_set (session, "gpu", "rtx-4090-24gb", "gpus", 1, NULL);
+  view = show_fit_view (window);
+  st = hr_fit_view_get_state (view);
+  g_assert_cmpint (st->needs.min_context, ==, 32768);
+  g_assert_cmpfloat (st->needs.min_decode_tps, ==, 20);
+  g_assert_cmpint (st->needs.use_case, ==, HR_USE_CASE_CODING);
+  g_assert_cmpint (st->needs.sort, ==, HR_FIT_SORT_SPEED);
+  for (guint i = 1; i < st->n_listed; i++)
+    g_assert_cmpfloat (((HrFitItem *) st->items->pdata[i])->decode_tps, <=,
+                       ((HrFitItem *) st->items->pdata[i - 1])->decode_tps);
+  hr_test_window_close (window);
+
+  /* a value the view does not offer (set by hand) falls back to the default choice */
+  g_settings_set_int64 (settings, "fit-context", 12345);
+  window = hr_test_window_open (app);
+  view = show_fit_view (window);
+  g_assert_cmpint (hr_fit_view_get_state (view)->needs.min_context, ==, 8192);
+  hr_test_window_close (window);
+  reset_filters ();
 }
 
 static void
@@ -179,6 +239,7 @@ main (int    argc,
   g_test_add_func ("/fit-window/rows-and-chart", test_rows_and_chart);
   g_test_add_func ("/fit-window/open-in-size-view", test_open_in_size_view);
   g_test_add_func ("/fit-window/filters", test_filters);
+  g_test_add_func ("/fit-window/filters-kept", test_filters_kept);
   g_test_add_func ("/fit-window/narrow", test_narrow);
   g_test_add_func ("/fit-window/other-models", test_other_models);
   return g_test_run ();

@@ -35,6 +35,7 @@ struct _HrFitView
   GtkListBox *out_list;
   GtkLabel *empty_label;
 
+  GSettings *settings;
   HrSession *session;
   HrFitState *state;
   HrFitNeeds needs;
@@ -225,8 +226,124 @@ fill_filters (HrFitView *self)
   fill_combo (self->sort_row, sorts, 0);
 }
 
+/* The filters are kept in GSettings (fit-context, fit-min-tps, fit-use-case, fit-sort) as the
+ * values they stand for, not as positions, so a choice added later does not shift them. */
+static gboolean
+get_context_index (GValue   *value,
+                   GVariant *variant,
+                   gpointer  user_data)
+{
+  gint64 ctx = g_variant_get_int64 (variant);
+  guint sel = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; hr_fit_context_choices[i] > 0; i++)
+    if (hr_fit_context_choices[i] == ctx || (sel == GTK_INVALID_LIST_POSITION &&
+                                             hr_fit_context_choices[i] == HR_FIT_DEFAULT_CONTEXT))
+      sel = i;
+  g_value_set_uint (value, sel);
+  return sel != GTK_INVALID_LIST_POSITION;
+}
+
+static GVariant *
+set_context_index (const GValue       *value,
+                   const GVariantType *expected_type,
+                   gpointer            user_data)
+{
+  guint sel = g_value_get_uint (value);
+
+  for (guint i = 0; hr_fit_context_choices[i] > 0; i++)
+    if (i == sel)
+      return g_variant_new_int64 (hr_fit_context_choices[i]);
+  return NULL;
+}
+
+static gboolean
+get_speed_index (GValue   *value,
+                 GVariant *variant,
+                 gpointer  user_data)
+{
+  double tps = g_variant_get_double (variant);
+
+  g_value_set_uint (value, 0);
+  for (guint i = 0; hr_fit_speed_choices[i] >= 0; i++)
+    if (hr_fit_speed_choices[i] == tps)
+      g_value_set_uint (value, i);
+  return TRUE;
+}
+
+static GVariant *
+set_speed_index (const GValue       *value,
+                 const GVariantType *expected_type,
+                 gpointer            user_data)
+{
+  guint sel = g_value_get_uint (value);
+
+  for (guint i = 0; hr_fit_speed_choices[i] >= 0; i++)
+    if (i == sel)
+      return g_variant_new_double (hr_fit_speed_choices[i]);
+  return NULL;
+}
+
+static gboolean
+get_use_case_index (GValue   *value,
+                    GVariant *variant,
+                    gpointer  user_data)
+{
+  HrUseCase use_case = HR_USE_CASE_GENERAL;
+
+  hr_use_case_from_string (g_variant_get_string (variant, NULL), &use_case);
+  g_value_set_uint (value, use_case);
+  return TRUE;
+}
+
+static GVariant *
+set_use_case_index (const GValue       *value,
+                    const GVariantType *expected_type,
+                    gpointer            user_data)
+{
+  guint sel = g_value_get_uint (value);
+
+  return sel < HR_N_USE_CASES ? g_variant_new_string (hr_use_case_to_string (sel)) : NULL;
+}
+
+static gboolean
+get_sort_index (GValue   *value,
+                GVariant *variant,
+                gpointer  user_data)
+{
+  HrFitSort sort = HR_FIT_SORT_QUALITY;
+
+  hr_fit_sort_from_string (g_variant_get_string (variant, NULL), &sort);
+  g_value_set_uint (value, sort);
+  return TRUE;
+}
+
+static GVariant *
+set_sort_index (const GValue       *value,
+                const GVariantType *expected_type,
+                gpointer            user_data)
+{
+  guint sel = g_value_get_uint (value);
+
+  return sel < HR_N_FIT_SORTS ? g_variant_new_string (hr_fit_sort_to_string (sel)) : NULL;
+}
+
 static void
-filter_changed_cb (HrFitView *self)
+bind_filters (HrFitView *self)
+{
+  self->settings = g_settings_new (APP_ID);
+  g_settings_bind_with_mapping (self->settings, "fit-context", self->context_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, get_context_index, set_context_index, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "fit-min-tps", self->speed_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, get_speed_index, set_speed_index, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "fit-use-case", self->use_case_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, get_use_case_index, set_use_case_index, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "fit-sort", self->sort_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, get_sort_index, set_sort_index, NULL, NULL);
+}
+
+static void
+needs_from_filters (HrFitView *self)
 {
   guint c = adw_combo_row_get_selected (self->context_row);
   guint v = adw_combo_row_get_selected (self->speed_row);
@@ -241,6 +358,12 @@ filter_changed_cb (HrFitView *self)
     self->needs.use_case = u;
   if (o != GTK_INVALID_LIST_POSITION && o < HR_N_FIT_SORTS)
     self->needs.sort = o;
+}
+
+static void
+filter_changed_cb (HrFitView *self)
+{
+  needs_from_filters (self);
   schedule_update (self);
 }
 
@@ -315,10 +438,18 @@ hr_fit_view_dispose (GObject *object)
   g_clear_handle_id (&self->update_id, g_source_remove);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
+  if (self->settings != NULL)
+    {
+      g_settings_unbind (self->context_row, "selected");
+      g_settings_unbind (self->speed_row, "selected");
+      g_settings_unbind (self->use_case_row, "selected");
+      g_settings_unbind (self->sort_row, "selected");
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_FIT_VIEW);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->session);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (hr_fit_view_parent_class)->dispose (object);
 }
@@ -370,6 +501,8 @@ hr_fit_view_init (HrFitView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   hr_fit_needs_init (&self->needs);
   fill_filters (self);
+  bind_filters (self);
+  needs_from_filters (self);
   g_signal_connect_object (self->context_row, "notify::selected", G_CALLBACK (filter_changed_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->speed_row, "notify::selected", G_CALLBACK (filter_changed_cb), self,
