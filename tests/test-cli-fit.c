@@ -80,12 +80,44 @@ parse (const char *text)
   return json_node_copy (json_parser_get_root (parser));
 }
 
+/* One choice of a row (the best, the tight or the expert-offload one) against `estimate` for its
+ * model, quant, context and expert offload on @gpu. */
+static void
+check_choice_against_estimate (const char *root,
+                               const char *gpu,
+                               const char *model,
+                               JsonObject *c)
+{
+  g_autofree char *ctx = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (c, "context"));
+  g_autofree char *moe = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (c, "n_cpu_moe"));
+  const char *est_args[] = { "estimate", "--model", model, "--quant", json_object_get_string_member (c, "quant"),
+                             "--context", ctx, "--n-cpu-moe", moe, "--gpu", gpu, "--json", NULL };
+  HrTestRun r = { 0 };
+  g_autoptr(JsonNode) est_node = NULL;
+  JsonObject *est;
+
+  run_argv (&r, root, est_args);
+  g_assert_cmpint (r.status, ==, 0);
+  est_node = parse (r.out);
+  hr_test_run_clear (&r);
+  est = json_node_get_object (est_node);
+  g_assert_cmpstr (json_object_get_string_member (est, "verdict"), ==, json_object_get_string_member (c, "verdict"));
+  g_assert_cmpstr (json_object_get_string_member (est, "verdict"), !=, "exceeds");
+  g_assert_cmpint (json_object_get_int_member (est, "required_bytes"), ==, json_object_get_int_member (c, "required_bytes"));
+  g_assert_cmpfloat (json_object_get_double_member (est, "decode_tps"), ==, json_object_get_double_member (c, "decode_tps"));
+  g_assert_cmpint (json_object_get_int_member (est, "usable_bytes"), ==, json_object_get_int_member (c, "usable_bytes"));
+  g_assert_cmpint (json_object_get_int_member (est, "margin_bytes"), ==, json_object_get_int_member (c, "margin_bytes"));
+  g_assert_cmpint (json_object_get_int_member (est, "system_ram_bytes"), ==, json_object_get_int_member (c, "system_ram_bytes"));
+}
+
 /* Every listed row of `fit --gpu @gpu --json` against `estimate` for its model, quant, context
- * and expert offload; returns how many rows were listed. */
+ * and expert offload, its tight and expert-offload alternatives too; returns how many rows were
+ * listed, and in @n_offload how many choices keep experts in system RAM. */
 static guint
 check_rows_against_estimate (const char *root,
                              const char *gpu,
-                             const char *extra)
+                             const char *extra,
+                             guint      *n_offload)
 {
   const char *fit_args[] = { "fit", "--gpu", gpu, "--json", extra, NULL };
   HrTestRun r = { 0 };
@@ -93,6 +125,7 @@ check_rows_against_estimate (const char *root,
   JsonArray *models;
   guint listed = 0;
 
+  *n_offload = 0;
   run_argv (&r, root, fit_args);
   g_assert_cmpint (r.status, ==, 0);
   root_node = parse (r.out);
@@ -102,11 +135,8 @@ check_rows_against_estimate (const char *root,
   for (guint i = 0; i < json_array_get_length (models); i++)
     {
       JsonObject *m = json_array_get_object_element (models, i);
-      JsonObject *c;
-      g_autofree char *ctx = NULL;
-      g_autofree char *moe = NULL;
-      g_autoptr(JsonNode) est_node = NULL;
-      JsonObject *est;
+      const char *model = json_object_get_string_member (m, "model");
+      const char *alts[] = { "choice", "tight", "offload" };
 
       if (!json_object_get_boolean_member (m, "fits"))
         {
@@ -116,25 +146,16 @@ check_rows_against_estimate (const char *root,
           continue;
         }
       listed++;
-      c = json_object_get_object_member (m, "choice");
-      ctx = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (c, "context"));
-      moe = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (c, "n_cpu_moe"));
-      {
-        const char *est_args[] = { "estimate", "--model", json_object_get_string_member (m, "model"),
-                                   "--quant", json_object_get_string_member (c, "quant"), "--context", ctx,
-                                   "--n-cpu-moe", moe, "--gpu", gpu, "--json", NULL };
-        run_argv (&r, root, est_args);
-      }
-      g_assert_cmpint (r.status, ==, 0);
-      est_node = parse (r.out);
-      hr_test_run_clear (&r);
-      est = json_node_get_object (est_node);
-      g_assert_cmpstr (json_object_get_string_member (est, "verdict"), ==, json_object_get_string_member (c, "verdict"));
-      g_assert_cmpstr (json_object_get_string_member (est, "verdict"), !=, "exceeds");
-      g_assert_cmpint (json_object_get_int_member (est, "required_bytes"), ==, json_object_get_int_member (c, "required_bytes"));
-      g_assert_cmpfloat (json_object_get_double_member (est, "decode_tps"), ==, json_object_get_double_member (c, "decode_tps"));
-      g_assert_cmpint (json_object_get_int_member (est, "usable_bytes"), ==, json_object_get_int_member (c, "usable_bytes"));
-      g_assert_cmpint (json_object_get_int_member (est, "margin_bytes"), ==, json_object_get_int_member (c, "margin_bytes"));
+      for (guint k = 0; k < G_N_ELEMENTS (alts); k++)
+        {
+          JsonNode *node = json_object_get_member (m, alts[k]);
+
+          if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+            continue;
+          check_choice_against_estimate (root, gpu, model, json_node_get_object (node));
+          if (json_object_get_int_member (json_node_get_object (node), "n_cpu_moe") > 0)
+            (*n_offload)++;
+        }
     }
   return listed;
 }
@@ -144,8 +165,11 @@ test_fit_catalog_gpu (void)
 {
   HrTestRun r = { 0 };
   const char *text_args[] = { "fit", "--gpu", "rtx-4090-24gb", "--limit", "3", NULL };
+  guint n_offload;
 
-  g_assert_cmpuint (check_rows_against_estimate (NULL, "rtx-4090-24gb", "--context=8192"), >, 20);
+  g_assert_cmpuint (check_rows_against_estimate (NULL, "rtx-4090-24gb", "--context=8192", &n_offload), >, 20);
+  /* a catalog GPU alone: no system RAM is known, so no expert offload */
+  g_assert_cmpuint (n_offload, ==, 0);
   /* the text lists the best first, then what does not fit and why */
   run_argv (&r, NULL, text_args);
   g_assert_cmpint (r.status, ==, 0);
@@ -164,9 +188,12 @@ test_fit_this_computer (void)
   g_autofree char *root = machine ();
   HrTestRun r = { 0 };
   const char *text_args[] = { "fit", "--gpu", "this", "--limit", "2", NULL };
+  guint n_offload;
 
-  /* the detected 4090 and its 64 GiB of RAM: MoE models may keep experts there */
-  g_assert_cmpuint (check_rows_against_estimate (root, "this", "--sort=speed"), >, 20);
+  /* the detected 4090 and its 64 GiB of RAM: MoE models may keep experts there
+   * (--n-cpu-moe N), and those setups are estimate's too */
+  g_assert_cmpuint (check_rows_against_estimate (root, "this", "--sort=speed", &n_offload), >, 20);
+  g_assert_cmpuint (n_offload, >, 0);
   run_argv (&r, root, text_args);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "RTX 4090"));
@@ -203,26 +230,39 @@ test_fit_bad_arguments (void)
     }
 }
 
-/* chart fit: the scatter exported as the other charts are; fit's own options, not a scenario's */
+/* chart fit: the scatter exported as the other charts are (PNG, SVG, PDF by the file's name);
+ * fit's own options, not a scenario's */
 static void
 test_chart_fit (void)
 {
+  static const struct { const char *name; const char *magic; } outs[] = {
+    { "fit.svg", "<?xml" }, { "fit.png", "\x89PNG" }, { "fit.pdf", "%PDF-" },
+  };
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("headroom-cli-fit-chart-XXXXXX", &error);
   g_autofree char *svg = g_build_filename (dir, "fit.svg", NULL);
-  g_autofree char *text = NULL;
-  const char *ok_args[] = { "chart", "fit", "--gpu", "rtx-4090-24gb", "--out", svg, NULL };
   const char *no_gpu[] = { "chart", "fit", "--out", svg, NULL };
   const char *no_out[] = { "chart", "fit", "--gpu", "rtx-4090-24gb", NULL };
   HrTestRun r = { 0 };
 
   g_assert_no_error (error);
-  run_argv (&r, NULL, ok_args);
-  g_assert_cmpint (r.status, ==, 0);
-  hr_test_run_clear (&r);
-  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
-  g_assert_nonnull (strstr (text, "<svg"));
-  g_assert_cmpint (g_remove (svg), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (outs); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, outs[i].name, NULL);
+      g_autofree char *text = NULL;
+      gsize len = 0;
+      const char *ok_args[] = { "chart", "fit", "--gpu", "rtx-4090-24gb", "--out", path, NULL };
+
+      run_argv (&r, NULL, ok_args);
+      g_assert_cmpint (r.status, ==, 0);
+      hr_test_run_clear (&r);
+      g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+      g_assert_cmpuint (len, >, 1000);
+      g_assert_true (memcmp (text, outs[i].magic, strlen (outs[i].magic)) == 0);
+      if (g_str_has_suffix (path, ".svg"))
+        g_assert_nonnull (strstr (text, "<svg"));
+      g_assert_cmpint (g_remove (path), ==, 0);
+    }
   g_assert_cmpint (g_rmdir (dir), ==, 0);
   run_argv (&r, NULL, no_gpu);
   g_assert_cmpint (r.status, ==, 2);
