@@ -155,6 +155,7 @@ test_filters_kept (void)
   HrSession *session = hr_size_view_get_session (hr_window_get_size_view (window));
   HrFitView *view;
   const HrFitState *st;
+  g_autofree char *use_case = NULL;
 
   g_object_set (session, "gpu", "rtx-4090-24gb", "gpus", 1, NULL);
   view = show_fit_view (window);
@@ -164,7 +165,7 @@ test_filters_kept (void)
   hr_fit_view_set_needs (view, 32768, 20, HR_USE_CASE_CODING);
   g_assert_cmpint (g_settings_get_int64 (settings, "fit-context"), ==, 32768);
   g_assert_cmpfloat (g_settings_get_double (settings, "fit-min-tps"), ==, 20);
-  g_autofree char *use_case = g_settings_get_string (settings, "fit-use-case");
+  use_case = g_settings_get_string (settings, "fit-use-case");
   g_assert_cmpstr (use_case, ==, "coding");
   g_settings_set_string (settings, "fit-sort", "speed");
   hr_test_window_close (window);
@@ -231,6 +232,43 @@ test_other_models (void)
   hr_test_window_close (window);
 }
 
+/* The Size view's list is What Runs Here's ranking: with the use case chosen there (kept in
+ * GSettings), its first row is that ranking's best other model. */
+static void
+test_other_models_follow_use_case (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *size = hr_window_get_size_view (window);
+  HrSession *session = hr_size_view_get_session (size);
+  GtkWidget *others;
+  g_autoptr(GPtrArray) models = g_ptr_array_new ();
+  g_autoptr(HrFitState) st = NULL;
+  g_autoptr(GPtrArray) top = NULL;
+  HrCatalog *catalog = hr_session_get_catalog (session);
+  HrFitNeeds needs;
+  const char *expected;
+
+  g_settings_set_string (settings, "fit-use-case", "chat");
+  g_object_set (session, "gpu", "rtx-4090-24gb", "gpus", 1, "model", "qwen3.6-27b", "context", (gint64) 8192, NULL);
+  others = hr_test_find_child_of_type (GTK_WIDGET (size), HR_TYPE_FIT_OTHERS);
+  g_assert_cmpuint (hr_fit_others_get_n_rows (HR_FIT_OTHERS (others)), ==, 5);
+  /* the chat ranking of the same hardware and context, the model being sized left out */
+  for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
+    g_ptr_array_add (models, (gpointer) hr_catalog_get_model (catalog, i));
+  hr_fit_needs_init (&needs);
+  needs.use_case = HR_USE_CASE_CHAT;
+  st = hr_fit_state_new (hr_session_get_scenario (session), models, catalog, hr_quality_get_default (NULL), &needs);
+  top = hr_fit_state_top (st, "qwen3.6-27b", 1);
+  expected = ((HrFitItem *) top->pdata[0])->model->id;
+  /* the general ranking's next (Qwen3.6 35B-A3B) has no arena score, so the lists differ */
+  g_assert_cmpstr (expected, !=, "qwen3.6-35b-a3b");
+  g_assert_true (hr_fit_others_open (HR_FIT_OTHERS (others), 0));
+  g_assert_cmpstr (hr_session_get_model (session), ==, expected);
+  hr_test_window_close (window);
+  reset_filters ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -242,5 +280,6 @@ main (int    argc,
   g_test_add_func ("/fit-window/filters-kept", test_filters_kept);
   g_test_add_func ("/fit-window/narrow", test_narrow);
   g_test_add_func ("/fit-window/other-models", test_other_models);
+  g_test_add_func ("/fit-window/other-models-follow-use-case", test_other_models_follow_use_case);
   return g_test_run ();
 }

@@ -3,7 +3,8 @@
  * The top of What Runs Here's ranking (hr-fit-state.c, the same rows) for the session's
  * hardware at the scenario's context, without the model being sized; each row a click away:
  * activating it makes that model, its quant and the context the session's scenario.  Ranked
- * only when shown, in an idle after the Size view's own recompute.
+ * only when shown, in an idle after the Size view's own recompute.  The use case, minimum speed
+ * and order are What Runs Here's (its GSettings keys), so both lists rank alike.
  */
 #include "hr-fit-others.h"
 
@@ -20,6 +21,7 @@ struct _HrFitOthers
   AdwPreferencesGroup *group;
   GtkListBox *list;
   HrSession *session;
+  GSettings *settings;
   HrFitState *state;
   GPtrArray *shown;          /* HrFitItem *, borrowed from state */
   guint update_id;
@@ -79,6 +81,15 @@ update (HrFitOthers *self)
     g_ptr_array_add (models, (gpointer) hr_catalog_get_model (catalog, i));
   hr_fit_needs_init (&needs);
   needs.min_context = s->context;
+  if (self->settings != NULL)
+    {
+      g_autofree char *use_case = g_settings_get_string (self->settings, "fit-use-case");
+      g_autofree char *sort = g_settings_get_string (self->settings, "fit-sort");
+
+      hr_use_case_from_string (use_case, &needs.use_case);
+      hr_fit_sort_from_string (sort, &needs.sort);
+      needs.min_decode_tps = g_settings_get_double (self->settings, "fit-min-tps");
+    }
   self->state = hr_fit_state_new (s, models, catalog, hr_quality_get_default (NULL), &needs);
   self->shown = hr_fit_state_top (self->state, s->model->id, N_OTHERS);
   for (guint i = 0; i < self->shown->len; i++)
@@ -141,6 +152,9 @@ hr_fit_others_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   g_clear_pointer (&self->state, hr_fit_state_free);
   G_OBJECT_CLASS (hr_fit_others_parent_class)->dispose (object);
@@ -176,7 +190,14 @@ hr_fit_others_new (HrSession *session)
   HrFitOthers *self = g_object_new (HR_TYPE_FIT_OTHERS, NULL);
 
   self->session = g_object_ref (session);
+  self->settings = g_settings_new (APP_ID);
   hr_session_watch (session, self, G_CALLBACK (schedule_update), G_CALLBACK (schedule_update));
+  g_signal_connect_object (self->settings, "changed::fit-use-case", G_CALLBACK (schedule_update), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::fit-min-tps", G_CALLBACK (schedule_update), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::fit-sort", G_CALLBACK (schedule_update), self,
+                           G_CONNECT_SWAPPED);
   schedule_update (self);
   return GTK_WIDGET (self);
 }
