@@ -540,6 +540,76 @@ test_fit (void)
   g_test_message ("fit 1200×760: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
 }
 
+/* The frontier of What Runs Here on an RTX 4090 (Qwen3.6 27B at 45.8 and 39 tokens/s …): at
+ * 340 px its first two names were drawn over each other.  No two point names overlap, at any
+ * width: a name that would is drawn on the point's other side, or left out (the description
+ * still names every point). */
+static void
+test_fit_labels_apart (void)
+{
+  static const struct { const char *label; double q, v; } pts[] = {
+    { "Qwen3.6 27B · Q6_K", 45.8, 39.2 }, { "Qwen3.6 35B-A3B · Q4_K_M", 43.2, 143.7 },
+    { "Gemma 4 26B-A4B IT · Q5_K_M", 27.1, 178.5 }, { "gpt-oss-20b · Q8_0", 24.5, 216.3 },
+    { "Qwen3 0.6B · BF16", 5.7, 330 }, { "Qwen3 32B · Q4_K_M", 14.4, 40.4 },
+    { "Gemma 4 31B IT · Q4_K_M", 32.1, 43.7 },
+  };
+  static const double sizes[][2] = { { 300, 280 }, { 318, 400 }, { 340, 420 }, { 600, 400 }, { 1200, 760 } };
+  g_autofree HrChartFit *d = g_new0 (HrChartFit, 1);
+  double q[G_N_ELEMENTS (pts)], v[G_N_ELEMENTS (pts)];
+  gboolean on[G_N_ELEMENTS (pts)];
+
+  g_strlcpy (d->heading.title, "What runs on 1× RTX 4090 24GB", sizeof d->heading.title);
+  g_strlcpy (d->quality_name, "Artificial Analysis Intelligence Index v4", sizeof d->quality_name);
+  d->usable_gib = 22.8;
+  d->n_fitting = d->n_points = G_N_ELEMENTS (pts);
+  for (guint i = 0; i < G_N_ELEMENTS (pts); i++)
+    {
+      g_strlcpy (d->points[i].label, pts[i].label, sizeof d->points[i].label);
+      d->points[i].quality = q[i] = pts[i].q;
+      d->points[i].decode_tps = v[i] = pts[i].v;
+      d->points[i].verdict = HR_CHART_VERDICT_FITS;
+    }
+  hr_fit_frontier (q, v, d->n_points, on);
+  for (int i = 0; i < d->n_points; i++)
+    d->points[i].frontier = on[i];
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) sizes[k][0],
+                                                             (int) sizes[k][1]);
+      cairo_t *cr = cairo_create (surface);
+      g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (HrTextBox));
+      guint n_names = 0;
+      HrCanvas c;
+
+      g_assert_true (hr_canvas_begin (&c, cr, sizes[k][0], sizes[k][1], NULL));
+      c.text_boxes = boxes;
+      hr_chart_fit_paint (&c, d);
+      hr_canvas_end (&c);
+      for (guint i = 0; i < boxes->len; i++)
+        {
+          const HrTextBox *a = &g_array_index (boxes, HrTextBox, i);
+
+          if (a->style != HR_TEXT_SMALL)
+            continue;
+          n_names++;
+          for (guint j = i + 1; j < boxes->len; j++)
+            {
+              const HrTextBox *b = &g_array_index (boxes, HrTextBox, j);
+
+              if (b->style == HR_TEXT_SMALL &&
+                  a->box.x + 0.5 < b->box.x + b->box.w && b->box.x + 0.5 < a->box.x + a->box.w &&
+                  a->box.y + 0.5 < b->box.y + b->box.h && b->box.y + 0.5 < a->box.y + a->box.h)
+                g_error ("fit at %g×%g px: names %u (%.1f,%.1f %.1f×%.1f) and %u (%.1f,%.1f %.1f×%.1f) overlap",
+                         sizes[k][0], sizes[k][1], i, a->box.x, a->box.y, a->box.w, a->box.h, j,
+                         b->box.x, b->box.y, b->box.w, b->box.h);
+            }
+        }
+      g_assert_cmpuint (n_names, >=, 2);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+}
+
 /* Hostile sizes and data: never a crash, never a cairo error */
 static void
 test_robust (void)
@@ -1306,6 +1376,7 @@ main (int    argc,
   g_test_add_func ("/charts/finetune", test_finetune);
   g_test_add_func ("/charts/tco", test_tco);
   g_test_add_func ("/charts/fit", test_fit);
+  g_test_add_func ("/charts/fit-labels-apart", test_fit_labels_apart);
   g_test_add_func ("/charts/robust", test_robust);
   g_test_add_func ("/charts/describe", test_describe);
   g_test_add_func ("/charts/describe-tco-prices", test_describe_tco_prices);

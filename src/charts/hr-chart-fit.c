@@ -20,6 +20,8 @@ typedef struct
   double legend_h;
   double lh, x0, x1, y0, y1;
   HrAxis xa, ya;
+  HrRect names[HR_CHART_MAX_FIT];   /* the point names drawn so far */
+  int n_names;
 } Layout;
 
 static gboolean
@@ -128,11 +130,11 @@ py (const Layout *l, double q)
   return hr_axis_map (&l->ya, q, l->y1, l->y0);
 }
 
-static void label_point (const Layout *l, const HrChartFitPoint *p);
+static void label_point (Layout *l, const HrChartFitPoint *p);
 
 /* The frontier's points joined in order of speed, and each named. */
 static void
-draw_frontier (const Layout *l)
+draw_frontier (Layout *l)
 {
   HrCanvas *c = l->c;
   const HrChartFit *d = l->data;
@@ -156,25 +158,62 @@ draw_frontier (const Layout *l)
     label_point (l, &d->points[order[k]]);
 }
 
-/* A point's name beside it, towards the middle of the plot. */
+static gboolean
+name_free (const Layout *l,
+           const HrRect *r)
+{
+  double m = l->c->px;
+
+  if (r->x < l->x0 - m || r->x + r->w > l->x1 + m || r->y < l->y0 - m || r->y + r->h > l->y1 + m)
+    return FALSE;
+  for (int i = 0; i < l->n_names; i++)
+    {
+      const HrRect *o = &l->names[i];
+
+      if (r->x < o->x + o->w + m && o->x < r->x + r->w + m && r->y < o->y + o->h + m && o->y < r->y + r->h + m)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A point's name beside it, towards the middle of the plot, above it; where that would cover
+ * a name already drawn (two models of nearly the same quality and speed, in a narrow chart), on
+ * its other side or below it; where every place would, left out: the chart's description still
+ * names every point. */
 static void
-label_point (const Layout          *l,
+label_point (Layout                *l,
              const HrChartFitPoint *p)
 {
   HrCanvas *c = l->c;
-  double x = px (l, p->decode_tps);
+  double x = px (l, p->decode_tps), y = py (l, p->quality);
+  double max_w = (l->x1 - l->x0) * 0.45, w, h;
   gboolean right = x < (l->x0 + l->x1) / 2;
+  static const double yaligns[] = { 1.1, -0.1 };
 
-  hr_canvas_text (c, p->label, &(HrTextSpec) { .style = HR_TEXT_SMALL,
-                    .x = x + (right ? c->fs * 0.7 : -c->fs * 0.7), .y = py (l, p->quality),
-                    .xalign = right ? 0 : 1, .yalign = 1.1, .boxed = TRUE,
-                    .max_width = (l->x1 - l->x0) * 0.45,
-                    .color = p->frontier ? NULL : &c->theme->muted });
+  if (l->n_names >= HR_CHART_MAX_FIT)
+    return;
+  hr_canvas_text_measure (c, p->label, HR_TEXT_SMALL, &w, &h);
+  w = MIN (w, max_w);
+  for (guint k = 0; k < 4; k++)
+    {
+      gboolean r_side = (k % 2 == 0) ? right : !right;
+      double yalign = yaligns[k / 2];
+      double ax = x + (r_side ? c->fs * 0.7 : -c->fs * 0.7);
+      HrRect box = { r_side ? ax : ax - w, y - yalign * h, w, h };
+
+      if (!name_free (l, &box))
+        continue;
+      hr_canvas_text (c, p->label, &(HrTextSpec) { .style = HR_TEXT_SMALL, .x = ax, .y = y,
+                        .xalign = r_side ? 0 : 1, .yalign = yalign, .boxed = TRUE, .max_width = max_w,
+                        .color = p->frontier ? NULL : &c->theme->muted });
+      l->names[l->n_names++] = box;
+      return;
+    }
 }
 
 /* With few points every one is named; with many only the frontier's are. */
 static void
-label_others (const Layout *l)
+label_others (Layout *l)
 {
   const HrChartFit *d = l->data;
 
@@ -235,8 +274,9 @@ hr_chart_fit_paint (HrCanvas   *c,
   hr_canvas_yaxis (c, &l.ya, NULL, &(HrPlot) { l.x0, l.y0, l.x1, l.y1 },
                    data->quality_name[0] ? data->quality_name : _("Quality"));
   draw_points (&l);
-  label_others (&l);
+  /* the frontier's names first: where two would collide, the frontier's stays */
   draw_frontier (&l);
+  label_others (&l);
   hr_canvas_legend_bottom (c, l.legend, 3, l.legend_h);
 }
 
