@@ -1,13 +1,17 @@
 /* fuzz-catalog.c — libFuzzer entry point for the catalog and pricing-feed parsers
  *
  * The same input goes to every parser: models, GPUs, quantizations (each on a new, empty
- * catalog) and the pricing feed.
+ * catalog), the pricing feed and the quality figures (What Runs Here).
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "hr-catalog.h"
 #include "hr-pricing.h"
+#include "hr-quality.h"
+
+#include <math.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
@@ -63,6 +67,27 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
         g_assert (out != NULL);
         (void) hr_pricing_cheapest (copy, 80, NULL);
+      }
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HrQuality) quality = hr_quality_parse (json, len, "fuzz", NULL, NULL, &error);
+
+    g_assert ((quality == NULL) == (error != NULL));
+    for (guint i = 0; i < hr_quality_n_scores (quality); i++)
+      {
+        const HrQualityScore *s = hr_quality_get_score (quality, i);
+        const HrQualityMetric *m = hr_quality_metric (quality, s->metric);
+
+        g_assert (m != NULL && s->value >= m->min && s->value <= m->max);
+        g_assert (g_str_has_prefix (s->source, "https://") && strlen (s->date) == 10);
+      }
+    for (guint i = 0; i < hr_quality_n_costs (quality); i++)
+      {
+        const HrQuantCost *c = hr_quality_get_cost (quality, i);
+
+        g_assert (c->factor > 0 && c->factor <= 1);
+        g_assert (!isfinite (hr_quality_at_quant (quality, NULL, c->quant, NAN)));
       }
   }
   return 0;
