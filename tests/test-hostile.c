@@ -285,32 +285,80 @@ test_fifo_inputs (void)
   g_unlink (fifo);
 }
 
-/* Output lost to a full disk or a reader that went away is a failure (exit 1, one line), for
- * every command that prints. */
+/* Output lost to a full disk or a reader that went away is a failure (exit 1, exactly one line
+ * on stderr), for every command that prints: the commands are read from `headroom-cli --help`,
+ * so a command added without a line here fails the test.  `pricing --json` wrote two lines
+ * (the clouds not updated, then the lost output) and `chart` prints nothing but its --help. */
 static void
 test_lost_output (void)
 {
-  const char *lines[] = {
-    "list models", "list gpus --json", "estimate --model qwen3-30b-a3b --gpu rtx-4090-24gb",
-    "estimate --model qwen3-30b-a3b --gpu rtx-4090-24gb --json",
-    "compare --model glm-4.5-air --all-gpus", "compare --model glm-4.5-air --all-gpus --csv",
-    "matrix --model qwen3-30b-a3b --gpu rtx-4090-24gb",
-    "launch --model qwen3-30b-a3b --gpu rtx-4090-24gb",
-    "finetune --model llama-3.1-8b", "finetune --model llama-3.1-8b --json",
-    "pricing", "--version", "--help", "list quants", "list engines",
-    "detect", "detect --json",
-    /* every command's --help (GOption prints it and calls exit (0) itself) */
-    "list --help", "estimate --help", "matrix --help", "launch --help", "compare --help",
-    "finetune --help", "chart --help", "detect --help", "bench --help", "inspect --help",
-    "pricing --help", NULL,
-  };
+  g_autofree char *runs = g_test_build_filename (G_TEST_DIST, "fixtures", "runs", "bench-readme.csv", NULL);
   g_autofree char *gguf = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "gguf",
                                                  "llama-tiny.gguf", NULL);
   g_autofree char *inspect = g_strdup_printf ("inspect %s", gguf);
+  g_autofree char *inspect_json = g_strdup_printf ("inspect %s --json", gguf);
+  g_autofree char *check_runs = g_strdup_printf ("check %s", runs);
+  g_autofree char *check_json = g_strdup_printf ("check %s --json", runs);
+  g_autofree char *calibrate = g_strdup_printf ("calibrate %s --gpu rtx-4090-24gb", runs);
+  const char *lines[] = {
+    "list models", "list gpus --json", "list quants", "list engines",
+    "estimate --model qwen3-30b-a3b --gpu rtx-4090-24gb",
+    "estimate --model qwen3-30b-a3b --gpu rtx-4090-24gb --json",
+    "matrix --model qwen3-30b-a3b --gpu rtx-4090-24gb",
+    "matrix --model qwen3-30b-a3b --gpu rtx-4090-24gb --json",
+    "launch --model qwen3-30b-a3b --gpu rtx-4090-24gb",
+    "launch --model qwen3-30b-a3b --gpu rtx-4090-24gb --json",
+    "compare --model glm-4.5-air --all-gpus", "compare --model glm-4.5-air --all-gpus --csv",
+    "compare --model glm-4.5-air --all-gpus --json",
+    "finetune --model llama-3.1-8b", "finetune --model llama-3.1-8b --json",
+    inspect, inspect_json,
+    "pricing", "pricing --json",
+    "fit --gpu rtx-4090-24gb", "fit --gpu rtx-4090-24gb --json", "fit --gpu rtx-4090-24gb --csv",
+    "detect", "detect --json",
+    "bench", "bench --json",
+    check_runs, check_json,
+    calibrate, "calibrate --list",
+    "--version", "--help", "help estimate",
+    /* every command's --help (GOption prints it and calls exit (0) itself); `hub` needs a
+     * Hub to print anything else (test-hub-net) */
+    "list --help", "estimate --help", "matrix --help", "launch --help", "compare --help",
+    "finetune --help", "inspect --help", "hub --help", "hub search --help", "pricing --help",
+    "fit --help", "chart --help", "detect --help", "bench --help", "check --help",
+    "calibrate --help", NULL,
+  };
+  g_autofree char *help = NULL;
+  g_auto(GStrv) help_lines = NULL;
+  char *argv[] = { "--help", NULL };
+  gboolean in_commands = FALSE;
 
-  for (int i = -1; lines[i + 1] != NULL || i == -1; i++)
+  /* every command of --help has a line above */
+  g_assert_cmpint (run ("C.UTF-8", argv, &help, NULL), ==, 0);
+  help_lines = g_strsplit (help, "\n", -1);
+  for (int i = 0; help_lines[i]; i++)
     {
-      const char *line = i < 0 ? inspect : lines[i];
+      g_autofree char *command = NULL;
+      gboolean covered = FALSE;
+
+      if (g_str_has_prefix (help_lines[i], "Commands:"))
+        {
+          in_commands = TRUE;
+          continue;
+        }
+      if (!in_commands || !g_str_has_prefix (help_lines[i], "  "))
+        {
+          in_commands = in_commands && help_lines[i][0] == ' ';
+          continue;
+        }
+      command = g_strndup (help_lines[i] + 2, strcspn (help_lines[i] + 2, " "));
+      for (int j = 0; lines[j]; j++)
+        covered = covered || (g_str_has_prefix (lines[j], command) && lines[j][strlen (command)] == ' ');
+      if (!covered)
+        g_error ("headroom-cli %s: not checked against a full disk", command);
+    }
+
+  for (int i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
 
       for (int sink = 0; sink < 2; sink++)
         {
@@ -328,9 +376,10 @@ test_lost_output (void)
           code = run_to_fd (line, fds[1], &err);
           close (fds[1]);
           g_test_message ("%s → %d: %s", line, code, err);
-          g_assert_cmpint (code, ==, 1);
-          g_assert_true (g_str_has_prefix (err, "headroom-cli"));
-          g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+          if (code != 1 || !g_str_has_prefix (err, "headroom-cli") ||
+              strchr (err, '\n') != err + strlen (err) - 1)
+            g_error ("%s > %s: exit %d, stderr not one line: “%s”", line,
+                     sink == 0 ? "/dev/full" : "a closed pipe", code, err);
         }
     }
 }

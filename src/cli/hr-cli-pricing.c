@@ -595,7 +595,9 @@ hr_cli_pricing (int    argc,
   else
     print_offers_text (pricing, feed, fetched_at, unmapped, a.spot);
 
-  if (fflush (stdout) != 0)
+  /* a write that failed inside fputs () leaves nothing for fflush () to fail on: the error
+   * flag says it (then the one line is check_output_at_exit ()'s) */
+  if (fflush (stdout) != 0 || ferror (stdout))
     goto out;
   /* after the offers, and only when they were written: an error is one line */
   if (failed->len > 0)
