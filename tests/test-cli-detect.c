@@ -195,6 +195,101 @@ test_nothing (void)
   remove_tree (root);
 }
 
+static char *
+read_cache (const char *root)
+{
+  g_autofree char *path = g_build_filename (root, "cache", "headroom", "ram-bandwidth", NULL);
+  char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+static void
+write_cache (const char *root,
+             const char *text)
+{
+  g_autofree char *path = g_build_filename (root, "cache", "headroom", "ram-bandwidth", NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+/* A CPU the bandwidth table does not know: its RAM bandwidth is measured once (the best of
+ * 3 reads; HEADROOM_RAM_MEASURE_MIB lets it run under a fake root, on 8 MiB), cached with its
+ * date, read back from the cache (an older version's undated cache too) and measured again
+ * with --remeasure. */
+static void
+test_ram_measure (void)
+{
+  g_autofree char *root = machine (NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *key = "Mystery CPU 9000|2|16384";
+  g_autofree char *cpuinfo = g_build_filename (root, "proc", "cpuinfo", NULL);
+  g_autofree char *cache = NULL;
+  g_autofree char *dated = NULL, *undated = NULL;
+  g_auto(GStrv) lines = NULL;
+  HrTestRun r = { 0 };
+  JsonObject *o;
+  double first;
+
+  g_assert_true (g_file_set_contents (cpuinfo, "processor\t: 0\nmodel name\t: Mystery CPU 9000\n"
+                                               "processor\t: 1\nmodel name\t: Mystery CPU 9000\n", -1, NULL));
+  g_setenv ("HEADROOM_RAM_MEASURE_MIB", "8", TRUE);
+
+  /* measured, cached with today's date */
+  run_on (&r, root, "detect", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse (parser, r.out);
+  first = json_object_get_double_member (o, "ram_bandwidth_gbs");
+  g_assert_cmpfloat (first, >, 0.1);
+  g_assert_nonnull (json_object_get_string_member (o, "ram_bandwidth_measured"));
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "ram_bandwidth_source"), "best of 3"));
+  cache = read_cache (root);
+  lines = g_strsplit (cache, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);   /* key, GB/s, date, "" */
+  g_assert_cmpstr (lines[0], ==, key);
+  g_assert_cmpstr (lines[2], ==, json_object_get_string_member (o, "ram_bandwidth_measured"));
+  hr_test_run_clear (&r);
+
+  /* the cache is read back with its date, not measured again */
+  dated = g_strdup_printf ("%s\n12.5\n2026-01-02T03:04:05Z\n", key);
+  write_cache (root, dated);
+  run_on (&r, root, "detect", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse (parser, r.out);
+  g_assert_cmpfloat (json_object_get_double_member (o, "ram_bandwidth_gbs"), ==, 12.5);
+  g_assert_cmpstr (json_object_get_string_member (o, "ram_bandwidth_measured"), ==, "2026-01-02T03:04:05Z");
+  hr_test_run_clear (&r);
+  run_on (&r, root, "detect", NULL);
+  g_assert_nonnull (strstr (r.out, "12.5 GB/s (measured on this machine on 2026-01-02"));
+  hr_test_run_clear (&r);
+
+  /* an older version's cache, without a date: still used */
+  undated = g_strdup_printf ("%s\n7.5\n", key);
+  write_cache (root, undated);
+  run_on (&r, root, "detect", "--json", NULL);
+  o = parse (parser, r.out);
+  g_assert_cmpfloat (json_object_get_double_member (o, "ram_bandwidth_gbs"), ==, 7.5);
+  g_assert_true (json_object_get_null_member (o, "ram_bandwidth_measured"));
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "ram_bandwidth_source"), "date unknown"));
+  hr_test_run_clear (&r);
+
+  /* --remeasure: measured now, cached again with its date */
+  run_on (&r, root, "detect", "--remeasure", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse (parser, r.out);
+  g_assert_cmpfloat (json_object_get_double_member (o, "ram_bandwidth_gbs"), !=, 7.5);
+  g_assert_nonnull (json_object_get_string_member (o, "ram_bandwidth_measured"));
+  g_clear_pointer (&cache, g_free);
+  cache = read_cache (root);
+  g_assert_false (g_str_equal (cache, undated));
+  g_assert_nonnull (strstr (cache, json_object_get_string_member (o, "ram_bandwidth_measured")));
+  hr_test_run_clear (&r);
+
+  g_unsetenv ("HEADROOM_RAM_MEASURE_MIB");
+  remove_tree (root);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -209,5 +304,6 @@ main (int    argc,
   g_test_add_func ("/cli/detect/two-gpus", test_detect_two_gpus);
   g_test_add_func ("/cli/detect/cpu-only", test_cpu_only);
   g_test_add_func ("/cli/detect/nothing", test_nothing);
+  g_test_add_func ("/cli/detect/ram-measure", test_ram_measure);
   return g_test_run ();
 }

@@ -140,7 +140,7 @@ tree_free (Tree *t)
 static HrSystem *
 detect (Tree *t)
 {
-  HrSystem *sys = hr_system_detect_at (t->root, FALSE, FALSE);
+  HrSystem *sys = hr_system_detect_at (t->root, FALSE, HR_RAM_MEASURE_NEVER);
 
   hr_system_match (sys, catalog);
   return sys;

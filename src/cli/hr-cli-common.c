@@ -531,7 +531,7 @@ hr_cli_detect_device (const HrCatalog  *catalog,
                       double           *used_bytes,
                       GError          **error)
 {
-  g_autoptr(HrSystem) system = hr_system_detect (TRUE);
+  g_autoptr(HrSystem) system = hr_system_detect (HR_RAM_MEASURE_IF_UNKNOWN);
   HrGpu *gpu;
 
   hr_system_match (system, catalog);

@@ -71,6 +71,15 @@ detect_json (const HrSystem *sys,
   hr_json_gib_bytes (&w, "ram_available", sys->mem_available);
   hr_json_member_number (&w, "ram_bandwidth_gbs", sys->ram_bandwidth_gbs, 1);
   hr_json_member_string (&w, "ram_bandwidth_source", sys->ram_bandwidth_source);
+  if (sys->ram_bandwidth_measured_at > 0)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (sys->ram_bandwidth_measured_at);
+      g_autofree char *date = g_date_time_format (when, "%Y-%m-%dT%H:%M:%SZ");
+
+      hr_json_member_string (&w, "ram_bandwidth_measured", date);
+    }
+  else
+    hr_json_member_string (&w, "ram_bandwidth_measured", NULL);
   hr_json_key (&w, "gpus");
   hr_json_begin_array (&w);
   for (guint i = 0; i < sys->gpus->len; i++)
@@ -157,7 +166,12 @@ hr_cli_detect (int              argc,
                char           **argv,
                const HrCatalog *catalog)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, remeasure = FALSE;
+  const GOptionEntry entries[] = {
+    { "remeasure", 0, 0, G_OPTION_ARG_NONE, &remeasure,
+      "Measure the RAM bandwidth again (a CPU not in the bandwidth table), not the cached figure", NULL },
+    { NULL }
+  };
   g_autoptr(GError) error = NULL;
   g_autoptr(HrSystem) sys = NULL;
   g_autoptr(HrGpu) device = NULL;
@@ -170,10 +184,10 @@ hr_cli_detect (int              argc,
                                .summary = "This computer's GPUs, CPU and RAM, and how they match "
                                           "the catalog.\nReads under HEADROOM_SYSROOT (default /); "
                                           "nvidia-smi from PATH.",
-                               .json = &json },
+                               .json = &json, .entries = entries },
                              &error))
     return hr_cli_fail (error);
-  sys = hr_system_detect (TRUE);
+  sys = hr_system_detect (remeasure ? HR_RAM_MEASURE_AGAIN : HR_RAM_MEASURE_IF_UNKNOWN);
   hr_system_match (sys, catalog);
   device = hr_system_make_device (sys, FALSE, &count);
   text = json ? detect_json (sys, device, count) : detect_text (sys, device, count);

@@ -87,6 +87,7 @@ static const CpuRow cpu_rows[] = {
 
 /* Streaming-read measurement: large enough to leave every cache behind. */
 #define MEASURE_BYTES (256u * 1024 * 1024)
+#define MEASURE_MIB_MAX 4096
 #define MEASURE_RUNS  3
 #define MAX_THREADS   64
 
@@ -136,11 +137,33 @@ read_slice (gpointer user_data)
   return NULL;
 }
 
-/* The best of a few streaming reads over all cores, GB/s. */
+/* HEADROOM_RAM_MEASURE_MIB: the MiB read (tests: a few, under a fake root); 0 when unset. */
+static guint
+measure_mib_override (void)
+{
+  const char *env = g_getenv ("HEADROOM_RAM_MEASURE_MIB");
+  guint64 v;
+
+  if (env == NULL || !g_ascii_string_to_unsigned (env, 10, 1, MEASURE_MIB_MAX, &v, NULL))
+    return 0;
+  return (guint) v;
+}
+
+static gsize
+measure_bytes (void)
+{
+  guint mib = measure_mib_override ();
+
+  return mib > 0 ? (gsize) mib << 20 : MEASURE_BYTES;
+}
+
+/* The best of MEASURE_RUNS streaming reads over all cores, GB/s: the highest, since a busy
+ * machine only ever makes a run slower. */
 static double
 measure_bandwidth (int threads)
 {
-  gsize n = MEASURE_BYTES / sizeof (guint64);
+  gsize bytes = measure_bytes ();
+  gsize n = bytes / sizeof (guint64);
   g_autofree guint64 *data = g_try_new (guint64, n);
   double best = 0;
 
@@ -169,13 +192,15 @@ measure_bandwidth (int threads)
       dt = g_get_monotonic_time () - t0;
       (void) sink;
       if (dt > 0)
-        best = MAX (best, (double) MEASURE_BYTES / (dt * 1e-6) / 1e9);
+        best = MAX (best, (double) bytes / (dt * 1e-6) / 1e9);
     }
   return best > 0 ? best : NAN;
 }
 
 /* The measurement is kept in the user's cache, keyed by the CPU, its threads and the RAM
- * size, so the figure stays put from one run to the next and costs nothing after the first. */
+ * size, so the figure stays put from one run to the next and costs nothing after the first:
+ *   KEY\nGB/s\nYYYY-MM-DDTHH:MM:SSZ\n
+ * A file of an older version has no third line: its figure is still used, undated. */
 static char *
 cache_path (void)
 {
@@ -190,7 +215,8 @@ cache_key (const HrSystem *system)
 }
 
 static double
-cached_bandwidth (const HrSystem *system)
+cached_bandwidth (const HrSystem *system,
+                  gint64         *measured_at)
 {
   g_autofree char *path = cache_path ();
   g_autofree char *key = cache_key (system);
@@ -199,35 +225,93 @@ cached_bandwidth (const HrSystem *system)
   double v;
   gsize len;
 
+  *measured_at = 0;
   /* a few dozen bytes; a FIFO or a device (/dev/zero) in its place is refused, not read */
   if (!hr_file_read_regular (path, 4096, &text, &len, NULL, NULL))
     return NAN;
-  lines = g_strsplit (text, "\n", 3);
+  lines = g_strsplit (text, "\n", 4);
   if (g_strv_length (lines) < 2 || g_strcmp0 (lines[0], key) != 0)
     return NAN;
   v = g_ascii_strtod (lines[1], NULL);
-  return v > 0.1 && v < 1e5 ? v : NAN;
+  if (!(v > 0.1 && v < 1e5))
+    return NAN;
+  if (lines[2] != NULL && *lines[2] != '\0')
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_iso8601 (lines[2], NULL);
+
+      /* a date that does not parse is an undated figure, not a reason to measure again */
+      if (when != NULL)
+        *measured_at = g_date_time_to_unix (when);
+    }
+  return v;
 }
 
 static void
-store_bandwidth (const HrSystem *system)
+store_bandwidth (const HrSystem *system,
+                 double          gbs,
+                 gint64          measured_at)
 {
   g_autofree char *path = cache_path ();
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *key = cache_key (system);
+  g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (measured_at);
+  g_autofree char *date = g_date_time_format (when, "%Y-%m-%dT%H:%M:%SZ");
   g_autofree char *text = NULL;
   char num[G_ASCII_DTOSTR_BUF_SIZE];
 
-  text = g_strdup_printf ("%s\n%s\n", key, g_ascii_dtostr (num, sizeof num, system->ram_bandwidth_gbs));
+  text = g_strdup_printf ("%s\n%s\n%s\n", key, g_ascii_dtostr (num, sizeof num, gbs), date);
   if (g_mkdir_with_parents (dir, 0700) == 0)
     g_file_set_contents (path, text, -1, NULL);   /* atomic; a cache, so failure is harmless */
 }
 
+double
+hr_detect_measure_ram (const HrSystem *system,
+                       gint64         *measured_at)
+{
+  double gbs;
+
+  g_return_val_if_fail (system != NULL && measured_at != NULL, NAN);
+
+  gbs = measure_bandwidth (MAX (system->logical_cpus, 1));
+  *measured_at = g_get_real_time () / G_USEC_PER_SEC;
+  if (isfinite (gbs))
+    store_bandwidth (system, gbs, *measured_at);
+  return gbs;
+}
+
 void
-hr_detect_fill_bandwidth (HrSystem *system,
-                          gboolean  measure)
+hr_system_set_measured_ram (HrSystem *system,
+                            double    gbs,
+                            gint64    measured_at)
+{
+  g_autofree char *date = NULL;
+
+  g_return_if_fail (system != NULL);
+
+  g_clear_pointer (&system->ram_bandwidth_source, g_free);
+  system->ram_bandwidth_gbs = gbs;
+  system->ram_bandwidth_measured_at = isfinite (gbs) ? measured_at : 0;
+  if (!isfinite (gbs))
+    return;
+  if (measured_at > 0)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (measured_at);
+      date = g_date_time_format (when, "%Y-%m-%d");
+    }
+  system->ram_bandwidth_source =
+    g_strdup_printf ("measured on this machine%s%s: streaming read of %u MiB on %d threads, best of %d",
+                     date ? " on " : " (date unknown)", date ? date : "",
+                     (guint) (measure_bytes () >> 20), MAX (system->logical_cpus, 1), MEASURE_RUNS);
+}
+
+void
+hr_detect_fill_bandwidth (HrSystem  *system,
+                          HrRamMeasure  measure,
+                          gboolean   real)
 {
   const char *source = NULL;
+  gint64 when = 0;
+  double gbs;
 
   system->ram_bandwidth_gbs = hr_detect_cpu_bandwidth (system->cpu_model, &source);
   if (isfinite (system->ram_bandwidth_gbs))
@@ -235,18 +319,13 @@ hr_detect_fill_bandwidth (HrSystem *system,
       system->ram_bandwidth_source = g_strdup (source);
       return;
     }
-  if (!measure)
+  system->ram_bandwidth_measurable = real || measure_mib_override () > 0;
+  if (measure == HR_RAM_MEASURE_NEVER || !system->ram_bandwidth_measurable)
     return;
-  system->ram_bandwidth_gbs = cached_bandwidth (system);
-  if (isnan (system->ram_bandwidth_gbs))
-    {
-      system->ram_bandwidth_gbs = measure_bandwidth (MAX (system->logical_cpus, 1));
-      if (isfinite (system->ram_bandwidth_gbs))
-        store_bandwidth (system);
-    }
-  if (isfinite (system->ram_bandwidth_gbs))
-    system->ram_bandwidth_source = g_strdup_printf ("measured on this machine: streaming read of %u MiB on %d threads, best of %d",
-                                                    MEASURE_BYTES >> 20, MAX (system->logical_cpus, 1), MEASURE_RUNS);
+  gbs = measure == HR_RAM_MEASURE_AGAIN ? NAN : cached_bandwidth (system, &when);
+  if (isnan (gbs) && measure != HR_RAM_MEASURE_CACHED)
+    gbs = hr_detect_measure_ram (system, &when);
+  hr_system_set_measured_ram (system, gbs, when);
 }
 
 /* ---- matching ----------------------------------------------------------------------------- */
@@ -581,4 +660,31 @@ hr_system_add_to_catalog (const HrSystem *system,
         hr_catalog_add_gpu (catalog, cpu);
     }
   return n;
+}
+
+void
+hr_system_update_catalog (const HrSystem *system,
+                          HrCatalog      *catalog)
+{
+  static const char *const ids[] = { "this", "this-free", "this-cpu" };
+
+  g_return_if_fail (system != NULL && catalog != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      HrGpu *old = (HrGpu *) hr_catalog_find_gpu (catalog, ids[i]);
+      g_autoptr(HrGpu) fresh = NULL;
+
+      if (old == NULL)
+        continue;
+      fresh = i == 2 ? hr_system_make_cpu_device (system, FALSE)
+                     : hr_system_make_device (system, i == 1, NULL);
+      if (fresh == NULL)
+        continue;
+      /* what the RAM bandwidth decides; the rest (names, memory) stays as it was added */
+      old->bandwidth_gbs = fresh->bandwidth_gbs;
+      old->host_ram_gbs = fresh->host_ram_gbs;
+      g_free (old->source);
+      old->source = g_steal_pointer (&fresh->source);
+    }
 }

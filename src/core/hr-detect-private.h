@@ -9,9 +9,11 @@ G_BEGIN_DECLS
  * characters, trimmed); NULL when nothing is left. */
 char           *hr_detect_clean_text        (const char      *text,
                                              gsize            len);
-/* Sets system->ram_bandwidth_gbs from the CPU table, or by measuring when @measure. */
+/* Sets system->ram_bandwidth_gbs from the CPU table, else as @measure says; @real: the real
+ * root (measuring is allowed). */
 void            hr_detect_fill_bandwidth    (HrSystem        *system,
-                                             gboolean         measure);
+                                             HrRamMeasure        measure,
+                                             gboolean         real);
 /* "card2" < "card10" */
 int             hr_detect_compare_cards     (gconstpointer    a,
                                              gconstpointer    b,

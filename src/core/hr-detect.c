@@ -401,7 +401,7 @@ hr_detect_compare_cards (gconstpointer a,
 HrSystem *
 hr_system_detect_at (const char *sysroot,
                      gboolean    use_nvml,
-                     gboolean    measure)
+                     HrRamMeasure   measure)
 {
   HrSystem *system = g_new0 (HrSystem, 1);
   gboolean have_nvidia;
@@ -415,17 +415,17 @@ hr_system_detect_at (const char *sysroot,
   detect_cpu (system, sysroot);
   have_nvidia = (use_nvml && detect_nvml (system)) || detect_nvidia_smi (system);
   detect_drm (system, sysroot, have_nvidia);
-  hr_detect_fill_bandwidth (system, measure);
+  hr_detect_fill_bandwidth (system, measure, use_nvml);
   return system;
 }
 
 HrSystem *
-hr_system_detect (gboolean measure)
+hr_system_detect (HrRamMeasure measure)
 {
   const char *root = g_getenv ("HEADROOM_SYSROOT");
   gboolean real = root == NULL || *root == '\0' || g_str_equal (root, "/");
 
-  return hr_system_detect_at (real ? "/" : root, real, measure && real);
+  return hr_system_detect_at (real ? "/" : root, real, measure);
 }
 
 void

@@ -51,17 +51,34 @@ typedef struct
   double mem_available;     /* bytes; NAN when unknown */
   double ram_bandwidth_gbs; /* peak system-RAM bandwidth, decimal GB/s; NAN when unknown */
   char *ram_bandwidth_source; /* where the figure comes from; NULL when unknown */
+  /* TRUE when the figure is (or would be) measured here: the CPU is not in the table and this
+   * is the real root (or HEADROOM_RAM_MEASURE_MIB is set, for tests) */
+  gboolean ram_bandwidth_measurable;
+  gint64 ram_bandwidth_measured_at; /* Unix time of the measurement; 0: not measured, or undated */
   GPtrArray *gpus;          /* HrDetectedGpu* */
   GPtrArray *notes;         /* char*: what could not be read, one line each */
 } HrSystem;
 
+/* What detection does about the RAM bandwidth of a CPU the bandwidth table does not know. */
+typedef enum
+{
+  HR_RAM_MEASURE_NEVER,       /* nothing: the table only */
+  HR_RAM_MEASURE_CACHED,      /* the cached measurement, if any; never measures (the app measures
+                           * in a worker: hr_detect_measure_ram ()) */
+  HR_RAM_MEASURE_IF_UNKNOWN,  /* the cached measurement, else measures now and caches it */
+  HR_RAM_MEASURE_AGAIN,       /* measures now whatever the cache holds, and caches it */
+} HrRamMeasure;
+
 /* Detects under HEADROOM_SYSROOT (default "/"), nvidia-smi from PATH, NVML only on the real
- * root.  When the CPU is not in the bandwidth table and @measure is TRUE, the RAM bandwidth
- * is measured (a streaming read over all cores, a fraction of a second) on the real root. */
-HrSystem       *hr_system_detect            (gboolean         measure);
+ * root.  The RAM bandwidth is the CPU table's; for a CPU not in it, @measure says what to do.
+ * A measurement (a streaming read over all cores, the best of 3, a fraction of a second) is
+ * only taken on the real root, or under a fake one when HEADROOM_RAM_MEASURE_MIB (the MiB
+ * to read) is set.  It is cached under $XDG_CACHE_HOME/headroom/ram-bandwidth with its date,
+ * keyed by the CPU, its threads and the RAM size. */
+HrSystem       *hr_system_detect            (HrRamMeasure        measure);
 HrSystem       *hr_system_detect_at         (const char      *sysroot,
                                              gboolean         use_nvml,
-                                             gboolean         measure);
+                                             HrRamMeasure        measure);
 void            hr_system_free              (HrSystem        *system);
 
 /* Matches every detected GPU to a catalog entry: by PCI device id, then by name. */
@@ -124,6 +141,20 @@ gboolean        hr_detect_parse_sysfs_u64   (const char      *text,
  * table row's source (static). */
 double          hr_detect_cpu_bandwidth     (const char      *model,
                                              const char     **source);
+
+/* Measures the RAM bandwidth of @system's machine (blocking, a fraction of a second; safe in
+ * a worker thread: reads only @system's CPU and memory fields) and caches it with its date.
+ * Returns GB/s, NAN when it could not be measured; *@measured_at receives the Unix time. */
+double          hr_detect_measure_ram       (const HrSystem  *system,
+                                             gint64          *measured_at);
+/* Puts a measurement into @system (its figure, source and date). */
+void            hr_system_set_measured_ram  (HrSystem        *system,
+                                             double           gbs,
+                                             gint64           measured_at);
+/* After the RAM bandwidth of @system changed: the "This Computer" entries of @catalog
+ * (hr_system_add_to_catalog ()) take the new figure, in place. */
+void            hr_system_update_catalog    (const HrSystem  *system,
+                                             HrCatalog       *catalog);
 
 void            hr_detected_gpu_free        (HrDetectedGpu   *gpu);
 const char     *hr_detect_source_to_string  (HrDetectSource   source);

@@ -4,6 +4,7 @@
 #include "hr-detect.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 #include "hr-about.h"
 #include "hr-preferences-window.h"
@@ -21,9 +22,20 @@ struct _HrApplication
   char *userdata_warning;  /* a damaged file set aside at start-up, for the first window */
   int this_count;          /* GPUs of the detected kind ("This Computer"); 0: nothing found */
   gboolean due_checked;    /* the start-up refresh was considered */
+  HrSystem *system;        /* this computer, as detected in startup */
+  gboolean measuring_ram;  /* its RAM bandwidth is being measured in a worker */
 };
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
+
+enum
+{
+  PROP_0,
+  PROP_MEASURING_RAM,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 apply_color_scheme (HrApplication *self)
@@ -138,10 +150,14 @@ static void
 detect_this_computer (HrApplication *self,
                       HrCatalog     *catalog)
 {
-  g_autoptr(HrSystem) system = hr_system_detect (TRUE);
   g_autoptr(GVariant) chosen = g_settings_get_user_value (self->settings, "gpu");
+  HrSystem *system;
   int n;
 
+  /* the RAM bandwidth of a CPU not in the table comes from the cache here; when there is
+   * none, it is measured in a worker once the session exists (hr_application_measure_ram),
+   * so the first frame never waits for it */
+  system = self->system = hr_system_detect (HR_RAM_MEASURE_CACHED);
   hr_system_match (system, catalog);
   n = self->this_count = hr_system_add_to_catalog (system, catalog);
   if (n > 1)
@@ -152,6 +168,54 @@ detect_this_computer (HrApplication *self,
       g_settings_set_string (self->settings, "gpu", "this");
       g_settings_set_int (self->settings, "gpus", n);
     }
+}
+
+/* Measuring the RAM bandwidth ---------------------------------------------------------------- */
+
+typedef struct
+{
+  double gbs;
+  gint64 measured_at;
+} RamMeasure;
+
+static void
+measure_ram_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  const HrSystem *system = task_data;   /* its CPU and memory fields: not changed meanwhile */
+  RamMeasure *m = g_new0 (RamMeasure, 1);
+
+  m->gbs = hr_detect_measure_ram (system, &m->measured_at);
+  g_task_return_pointer (task, m, g_free);
+}
+
+static void
+update_this_computer (HrCatalog     *catalog,
+                      gconstpointer  data)
+{
+  hr_system_update_catalog (data, catalog);
+}
+
+static void
+measure_ram_done (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  HrApplication *self = HR_APPLICATION (object);
+  g_autofree RamMeasure *m = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  self->measuring_ram = FALSE;
+  /* a measurement that failed (no memory for the buffer) leaves the figure in place */
+  if (m != NULL && isfinite (m->gbs))
+    {
+      hr_system_set_measured_ram (self->system, m->gbs, m->measured_at);
+      /* every view sizing "This Computer" estimates again with the figure */
+      if (self->session != NULL)
+        hr_session_edit_catalog (self->session, update_this_computer, self->system);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEASURING_RAM]);
 }
 
 static const GActionEntry app_actions[] = {
@@ -267,6 +331,9 @@ hr_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "import.open-file",
                                          (const char *[]) { "<Control>o", NULL });
   g_signal_connect_object (self->pricing, "notify::busy", G_CALLBACK (pricing_busy_cb), self, G_CONNECT_SWAPPED);
+  /* first launch on a CPU the bandwidth table does not know: measured in a worker */
+  if (isnan (self->system->ram_bandwidth_gbs))
+    hr_application_measure_ram (self);
   /* the start-up refresh waits for the first window's first frame: hr_application_refresh_when_due() */
 }
 
@@ -288,10 +355,29 @@ hr_application_finalize (GObject *object)
   /* after the windows: the session joins its worker, then lets go of the pricing manager
    * (its dispose cancels a fetch still running) and the catalog it borrows */
   g_clear_object (&self->session);
+  g_clear_pointer (&self->system, hr_system_free);
   g_clear_pointer (&self->userdata_warning, g_free);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (hr_application_parent_class)->finalize (object);
+}
+
+static void
+hr_application_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  HrApplication *self = HR_APPLICATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_MEASURING_RAM:
+      g_value_set_boolean (value, self->measuring_ram);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -301,8 +387,14 @@ hr_application_class_init (HrApplicationClass *klass)
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   object_class->finalize = hr_application_finalize;
+  object_class->get_property = hr_application_get_property;
   app_class->startup = hr_application_startup;
   app_class->activate = hr_application_activate;
+
+  properties[PROP_MEASURING_RAM] =
+    g_param_spec_boolean ("measuring-ram", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -374,4 +466,36 @@ hr_application_take_userdata_warning (HrApplication *self)
 {
   g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
   return g_steal_pointer (&self->userdata_warning);
+}
+
+const HrSystem *
+hr_application_get_system (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+  return self->system;
+}
+
+gboolean
+hr_application_get_measuring_ram (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), FALSE);
+  return self->measuring_ram;
+}
+
+gboolean
+hr_application_measure_ram (HrApplication *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_val_if_fail (HR_IS_APPLICATION (self), FALSE);
+
+  if (self->system == NULL || !self->system->ram_bandwidth_measurable || self->measuring_ram)
+    return FALSE;
+  self->measuring_ram = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEASURING_RAM]);
+  task = g_task_new (self, NULL, measure_ram_done, NULL);
+  g_task_set_source_tag (task, hr_application_measure_ram);
+  g_task_set_task_data (task, self->system, NULL);
+  g_task_run_in_thread (task, measure_ram_thread);
+  return TRUE;
 }

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "hr-catalog.h"
+#include "hr-detect.h"
 #include "hr-pricing-manager.h"
 #include "hr-session.h"
 #include "hr-userdata.h"
@@ -31,5 +32,14 @@ char           *hr_application_take_userdata_warning (HrApplication *self);
 void            hr_application_refresh_when_due (HrApplication *self);
 /* Where the catalog's cloud prices come from; made in startup. */
 HrPricingManager *hr_application_get_pricing_manager (HrApplication *self);
+
+/* This computer as detected in startup; its RAM bandwidth follows the measurements. */
+const HrSystem *hr_application_get_system   (HrApplication *self);
+/* Measures this computer's RAM bandwidth again, in a worker thread ("measuring-ram" is TRUE
+ * meanwhile); when it is in, it is cached and the "This Computer" entries and every view
+ * sizing them take it.  FALSE, nothing done, when the figure is the CPU table's (or this is
+ * not the real root) or a measurement is running.  Startup calls it when there is no figure. */
+gboolean        hr_application_measure_ram  (HrApplication *self);
+gboolean        hr_application_get_measuring_ram (HrApplication *self);
 
 G_END_DECLS

@@ -8,13 +8,16 @@
 #include "hr-preferences-window.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <libsoup/soup.h>
 
+#include "hr-application.h"
 #include "hr-engine.h"
 #include "hr-hub-token.h"
 #include "hr-toast.h"
 #include "hr-pricing.h"
 #include "hr-scenario.h"
+#include "hr-scenario-state.h"
 #include "hr-skypilot.h"
 
 struct _HrPreferencesWindow
@@ -38,6 +41,12 @@ struct _HrPreferencesWindow
   AdwEntryRow *hub_row;
   AdwPasswordEntryRow *token_row;
   GtkLabel *token_note;
+  AdwPreferencesGroup *computer_group;
+  AdwActionRow *ram_row;
+  GtkSpinner *ram_spinner;
+  GtkButton *ram_button;
+
+  HrApplication *app;   /* weak: this computer's RAM bandwidth, NULL without an application */
 
   GSettings *settings;
   GCancellable *cancellable;
@@ -464,12 +473,77 @@ token_row_apply_cb (HrPreferencesWindow *self,
 
 /* GObject ----------------------------------------------------------------------------------- */
 
+/* ---- This Computer: the RAM bandwidth and "Measure Again" ---------------------------------- */
+
+static void
+update_ram_row (HrPreferencesWindow *self)
+{
+  const HrSystem *system = self->app ? hr_application_get_system (self->app) : NULL;
+  gboolean measuring = self->app != NULL && hr_application_get_measuring_ram (self->app);
+  g_autofree char *gbs = NULL;
+  g_autofree char *subtitle = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->computer_group), system != NULL);
+  if (system == NULL)
+    return;
+  if (isfinite (system->ram_bandwidth_gbs))
+    gbs = hr_size_format_number (system->ram_bandwidth_gbs, 1);
+  if (measuring)
+    subtitle = g_strdup (_("Measuring…"));
+  else if (gbs == NULL)
+    subtitle = g_strdup (_("Not known"));
+  else if (!system->ram_bandwidth_measurable)
+    /* TRANSLATORS: %s is a number, e.g. "83.2 GB/s, from the CPU’s published memory specification" */
+    subtitle = g_strdup_printf (_("%s GB/s, from the CPU’s published memory specification"), gbs);
+  else if (system->ram_bandwidth_measured_at > 0)
+    {
+      g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (system->ram_bandwidth_measured_at);
+      g_autoptr(GDateTime) local = g_date_time_to_local (utc);
+      g_autofree char *date = g_date_time_format (local, "%x");
+
+      /* TRANSLATORS: "41.3 GB/s, measured on 12/06/2026" (the date in the user's format) */
+      subtitle = g_strdup_printf (_("%s GB/s, measured on %s"), gbs, date);
+    }
+  else
+    /* TRANSLATORS: %s is a number: a figure measured by an older version, without its date */
+    subtitle = g_strdup_printf (_("%s GB/s, measured on this computer"), gbs);
+  adw_action_row_set_subtitle (self->ram_row, subtitle);
+  gtk_widget_set_visible (GTK_WIDGET (self->ram_spinner), measuring);
+  gtk_spinner_set_spinning (self->ram_spinner, measuring);
+  gtk_widget_set_visible (GTK_WIDGET (self->ram_button), system->ram_bandwidth_measurable);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->ram_button), !measuring);
+}
+
+static void
+ram_button_clicked_cb (HrPreferencesWindow *self)
+{
+  if (self->app != NULL)
+    hr_application_measure_ram (self->app);
+  update_ram_row (self);
+}
+
+static void
+watch_application (HrPreferencesWindow *self,
+                   GtkApplication      *app)
+{
+  if (!HR_IS_APPLICATION (app))
+    return;
+  self->app = HR_APPLICATION (app);
+  g_object_add_weak_pointer (G_OBJECT (app), (gpointer *) &self->app);
+  g_signal_connect_object (app, "notify::measuring-ram", G_CALLBACK (update_ram_row), self,
+                           G_CONNECT_SWAPPED);
+  update_ram_row (self);
+}
+
 static void
 hr_preferences_window_dispose (GObject *object)
 {
   HrPreferencesWindow *self = HR_PREFERENCES_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  if (self->app != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->app), (gpointer *) &self->app);
+  self->app = NULL;
   if (self->settings != NULL)
     unbind_settings (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_PREFERENCES_WINDOW);
@@ -505,6 +579,11 @@ hr_preferences_window_class_init (HrPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, hub_row);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, token_row);
   gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, token_note);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, computer_group);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, ram_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, ram_spinner);
+  gtk_widget_class_bind_template_child (widget_class, HrPreferencesWindow, ram_button);
+  gtk_widget_class_bind_template_callback (widget_class, ram_button_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, url_row_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, url_row_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, pricing_reset_clicked_cb);
@@ -536,13 +615,18 @@ hr_preferences_window_init (HrPreferencesWindow *self)
 GtkWidget *
 hr_preferences_window_new (GtkWindow *parent)
 {
+  GtkApplication *app = parent ? gtk_window_get_application (parent) : NULL;
+  HrPreferencesWindow *self;
+
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
-  return g_object_new (HR_TYPE_PREFERENCES_WINDOW,
+  self = g_object_new (HR_TYPE_PREFERENCES_WINDOW,
                        "transient-for", parent,
                        "destroy-with-parent", TRUE,
-                       "application", parent ? gtk_window_get_application (parent) : NULL,
+                       "application", app,
                        NULL);
+  watch_application (self, app);
+  return GTK_WIDGET (self);
 }
 
 gboolean

@@ -766,6 +766,19 @@ hr_session_catalog_changed (HrSession *self)
 }
 
 void
+hr_session_edit_catalog (HrSession         *self,
+                         HrSessionEditFunc  edit,
+                         gconstpointer      data)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  g_return_if_fail (edit != NULL);
+
+  wait_for_worker (self);
+  edit (self->catalog, data);
+  hr_session_catalog_changed (self);
+}
+
+void
 hr_session_add_model (HrSession *self,
                       HrModel   *model)
 {

@@ -73,6 +73,13 @@ gboolean        hr_session_rename_model     (HrSession        *self,
                                              const char       *name);
 /* After changing the catalog some other way (a test, the detected GPUs): the same signal. */
 void            hr_session_catalog_changed  (HrSession        *self);
+/* Changes the catalog in place: waits for a worker reading it, calls @edit (catalog, @data),
+ * then emits "catalog-changed" (the measured RAM bandwidth of "This Computer"). */
+typedef void (*HrSessionEditFunc) (HrCatalog *catalog,
+                                   gconstpointer data);
+void            hr_session_edit_catalog     (HrSession        *self,
+                                             HrSessionEditFunc edit,
+                                             gconstpointer     data);
 
 /* For a view: calls @results_changed (@view) on "scenario-changed" and "pricing-changed" and
  * @catalog_changed (@view) on "catalog-changed", for as long as @view lives. */
