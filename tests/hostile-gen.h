@@ -112,3 +112,38 @@ hostile_skypilot_colliding (guint n)
     }
   return g_string_free (out, FALSE);
 }
+
+/* A schema-1 pricing feed as heavy as the feed's limits let it be, about 4 MB: its root holds
+ * @root_extra more members, and each of @n offers (10 000 are read) carries, beside its real
+ * fields, 8 extra members whose names share one g_str_hash value (as many as an object may
+ * have) and a long URL.  Every offer is valid: it is read, not refused early. */
+static inline char *
+hostile_feed_heavy (guint n,
+                    guint root_extra)
+{
+  GString *out = g_string_new ("{\"schema\": 1, \"updated\": \"2026-11-05\", \"currency\": \"USD\"");
+
+  for (guint i = 0; i < root_extra; i++)
+    g_string_append_printf (out, ",\"x%u\":[%u]", i, i);
+  g_string_append (out, ", \"offers\": [");
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (out, "%s{\"provider\": \"RunPod\", \"gpu_id\": \"a100-80gb-sxm\", "
+                              "\"gpu\": \"A100 80GB SXM\", \"count\": 1, \"vram_gb\": 80, "
+                              "\"usd_per_hour\": %u.%02u, \"billing\": \"per-second\", "
+                              "\"url\": \"https://www.runpod.io/pricing/",
+                              i ? "," : "", 1 + i % 7, i % 100);
+      for (guint k = 0; k < 15; k++)
+        g_string_append (out, "abcdefgh");
+      g_string_append (out, "\"");
+      for (guint k = 0; k < 8; k++)
+        {
+          g_string_append (out, ",\"");
+          hostile_colliding_name (out, k, 4);
+          g_string_append (out, "\":0");
+        }
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "]}\n");
+  return g_string_free (out, FALSE);
+}

@@ -130,6 +130,21 @@ start_drip (SoupServerMessage *msg)
                          source, (GClosureNotify) (void (*) (void)) g_source_unref, 0);
 }
 
+static char *heavy_feed;   /* /heavy's body */
+
+/* /heavy-late: the heavy feed, sent 950 ms after the request (the tests' timeout is then 1 s) */
+static gboolean
+heavy_late_cb (gpointer data)
+{
+  SoupServerMessage *msg = data;
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, heavy_feed,
+                                    strlen (heavy_feed));
+  soup_server_message_unpause (msg);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 server_cb (SoupServer        *soup_server,
            SoupServerMessage *msg,
@@ -176,6 +191,24 @@ server_cb (SoupServer        *soup_server,
       soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
       soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE, feed,
                                         strlen (feed));
+    }
+  else if (g_str_equal (path, "/heavy"))
+    {
+      /* made by the test before it starts timing the main loop */
+      g_assert_nonnull (heavy_feed);
+      g_assert_cmpuint (strlen (heavy_feed), <=, HR_PRICING_FEED_MAX_BYTES);
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, heavy_feed,
+                                        strlen (heavy_feed));
+    }
+  else if (g_str_equal (path, "/heavy-late"))
+    {
+      g_autoptr(GSource) later = g_timeout_source_new (950);
+
+      g_assert_nonnull (heavy_feed);
+      soup_server_message_pause (msg);
+      g_source_set_callback (later, heavy_late_cb, msg, NULL);
+      g_source_attach (later, g_main_context_get_thread_default ());
     }
   else if (g_str_equal (path, "/huge"))
     {
@@ -487,6 +520,97 @@ test_fetch_colliding (void)
   assert_fetch_fails ("/colliding", HR_PRICING_ERROR, HR_PRICING_ERROR_PARSE);
   g_test_message ("%.2f s", (g_get_monotonic_time () - start) / 1e6);
   g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+}
+
+static gboolean
+spin_done_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, spin_done_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* The main loop's longest wait between two ticks of a 5 ms timer while a fetch runs. */
+typedef struct
+{
+  gint64 last;
+  gint64 longest;
+} Ticks;
+
+static gboolean
+tick_cb (gpointer data)
+{
+  Ticks *t = data;
+  gint64 now = g_get_monotonic_time ();
+
+  t->longest = MAX (t->longest, now - t->last);
+  t->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* A feed as heavy as its limits allow (4 MB, 10 000 valid offers with colliding extra names):
+ * it is read, within a generous bound, and read off the main loop, which keeps iterating
+ * (the longest gap between two ticks stays far below the parse; it was the whole parse
+ * when the feed was parsed in the main loop's callback). */
+static void
+test_fetch_heavy (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *url = url_for ("/heavy");
+  Ticks ticks = { 0, 0 };
+  gint64 start, parse;
+  guint id;
+
+  heavy_feed = hostile_feed_heavy (HR_PRICING_MAX_OFFERS, 200);
+  /* what the parse alone takes here, for the bound below */
+  bytes = get_bytes (url, HR_PRICING_FEED_MAX_BYTES, &error);
+  g_assert_no_error (error);
+  start = g_get_monotonic_time ();
+  pricing = hr_pricing_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "feed", &error);
+  parse = g_get_monotonic_time () - start;
+  g_assert_no_error (error);
+  g_assert_cmpuint (pricing->offers->len, ==, HR_PRICING_MAX_OFFERS);
+  g_clear_pointer (&pricing, hr_pricing_free);
+
+  start = ticks.last = g_get_monotonic_time ();
+  id = g_timeout_add (5, tick_cb, &ticks);
+  pricing = fetch ("/heavy", NULL, &error);
+  tick_cb (&ticks);   /* the stretch since the last tick counts too */
+  g_source_remove (id);
+  g_test_message ("parse %.3f s; fetch %.3f s, longest main-loop gap %.3f s", parse / 1e6,
+                  (g_get_monotonic_time () - start) / 1e6, ticks.longest / 1e6);
+  g_assert_no_error (error);
+  g_assert_cmpuint (pricing->offers->len, ==, HR_PRICING_MAX_OFFERS);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 30 * G_USEC_PER_SEC);
+  g_assert_cmpint (ticks.longest, <, MAX (parse / 2, 50000));
+  g_clear_pointer (&pricing, hr_pricing_free);
+
+  /* The parse has the transfer's deadline: a feed that arrives 50 ms before a 1 s timeout
+   * cannot be read in time (4 MB take far longer), and the fetch ends at the deadline with a
+   * timeout, whichever step it was in, instead of parsing on past it. */
+  hr_http_set_timeout (1);
+  start = g_get_monotonic_time ();
+  pricing = fetch ("/heavy-late", NULL, &error);
+  hr_http_set_timeout (HR_HTTP_DEFAULT_TIMEOUT);
+  g_test_message ("late heavy feed: %.3f s: %s", (g_get_monotonic_time () - start) / 1e6,
+                  error ? error->message : "read");
+  g_assert_null (pricing);
+  g_assert_error (error, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 1500 * 1000);
+  /* the worker's late answer is dropped (the loop runs on while it finishes) */
+  spin_ms (parse * 3 / 1000 + 100);
+  g_clear_pointer (&heavy_feed, g_free);
 }
 
 static void
@@ -900,6 +1024,7 @@ main (int   argc,
   g_test_add_func ("/net/http/errors", test_http_errors);
   g_test_add_func ("/net/cache/only-after-good-fetch", test_cache_only_after_good_fetch);
   g_test_add_func ("/net/fetch/colliding-names", test_fetch_colliding);
+  g_test_add_func ("/net/fetch/heavy-feed", test_fetch_heavy);
   g_test_add_func ("/net/cache/corrupt", test_cache_corrupt);
   g_test_add_func ("/net/cache/save", test_cache_save);
 

@@ -19,18 +19,109 @@
 /* Larger than any feed we accept; reading a bigger file would only be a waste of memory. */
 #define CACHE_MAX_BYTES (2 * HR_PRICING_FEED_MAX_BYTES)
 
+/* A fetch: the feed is parsed in a worker thread, so a heavy feed (4 MB of valid offers take
+ * a fifth to half a second) never stops the main loop, and by the transfer's own deadline
+ * (hr_http_get_timeout () from the request): a parse still running then ends the fetch with
+ * a timeout, and what the worker returns later is dropped. */
+
+typedef struct
+{
+  char *cache_path;   /* a refresh saves what it fetched; NULL: a fetch only returns it */
+  char *host;         /* for the messages */
+  guint timeout_s;    /* the transfer's timeout … */
+  gint64 deadline;    /* … counted from the request (monotonic µs) */
+  GSource *timer;     /* the deadline while the worker parses */
+  gboolean returned;  /* the deadline answered first: the worker's result is dropped */
+} Fetch;
+
+static void
+fetch_free (Fetch *f)
+{
+  if (f->timer != NULL)
+    {
+      g_source_destroy (f->timer);
+      g_source_unref (f->timer);
+    }
+  g_free (f->cache_path);
+  g_free (f->host);
+  g_free (f);
+}
+
+static void
+parse_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  GBytes *bytes = task_data;
+  GError *error = NULL;
+  HrPricing *pricing;
+  gsize size;
+  const char *data = g_bytes_get_data (bytes, &size);
+
+  pricing = hr_pricing_parse (data, size, "feed", &error);
+  if (pricing == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, pricing, (GDestroyNotify) hr_pricing_free);
+}
+
+static gboolean
+parse_deadline_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  Fetch *f = g_task_get_task_data (task);
+
+  g_clear_pointer (&f->timer, g_source_unref);
+  f->returned = TRUE;
+  g_task_return_new_error (task, HR_HTTP_ERROR, HR_HTTP_ERROR_TIMEOUT,
+                           ngettext ("%s sent a feed that could not be read within %u second",
+                                     "%s sent a feed that could not be read within %u seconds",
+                                     f->timeout_s),
+                           f->host, f->timeout_s);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+parse_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Fetch *f = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrPricing) pricing = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (f->returned)
+    return;
+  if (f->timer != NULL)
+    {
+      g_source_destroy (f->timer);
+      g_clear_pointer (&f->timer, g_source_unref);
+    }
+  if (pricing == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (f->cache_path != NULL && !hr_pricing_cache_save (pricing, f->cache_path, &error))
+    g_warning ("Could not save the pricing cache: %s", error->message);
+
+  g_task_return_pointer (task, g_steal_pointer (&pricing), (GDestroyNotify) hr_pricing_free);
+}
+
 static void
 fetch_bytes_cb (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  const char *cache_path = g_task_get_task_data (task);
+  Fetch *f = g_task_get_task_data (task);
+  g_autoptr(GTask) parse = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(HrPricing) pricing = NULL;
-  const char *data;
-  gsize size;
+  gint64 left_ms;
 
   bytes = hr_http_get_bytes_finish (result, &error);
   if (bytes == NULL)
@@ -39,18 +130,15 @@ fetch_bytes_cb (GObject      *source,
       return;
     }
 
-  data = g_bytes_get_data (bytes, &size);
-  pricing = hr_pricing_parse (data, size, "feed", &error);
-  if (pricing == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  left_ms = MAX ((f->deadline - g_get_monotonic_time ()) / 1000, 0);
+  f->timer = g_timeout_source_new ((guint) MIN (left_ms, G_MAXUINT));
+  g_source_set_callback (f->timer, parse_deadline_cb, g_object_ref (task), g_object_unref);
+  g_source_attach (f->timer, g_task_get_context (task));
 
-  if (cache_path != NULL && !hr_pricing_cache_save (pricing, cache_path, &error))
-    g_warning ("Could not save the pricing cache: %s", error->message);
-
-  g_task_return_pointer (task, g_steal_pointer (&pricing), (GDestroyNotify) hr_pricing_free);
+  parse = g_task_new (NULL, NULL, parse_done_cb, g_object_ref (task));
+  g_task_set_source_tag (parse, fetch_bytes_cb);
+  g_task_set_task_data (parse, g_bytes_ref (bytes), (GDestroyNotify) g_bytes_unref);
+  g_task_run_in_thread (parse, parse_thread);
 }
 
 /* A refresh (@cache_path set) saves what it fetched; a fetch (NULL) only returns it. */
@@ -62,11 +150,17 @@ fetch_start (const char          *url,
              GAsyncReadyCallback  callback,
              gpointer             user_data)
 {
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  Fetch *f = g_new0 (Fetch, 1);
   GTask *task;
 
+  f->cache_path = cache_path;
+  f->host = g_strdup (uri && g_uri_get_host (uri) ? g_uri_get_host (uri) : "?");
+  f->timeout_s = hr_http_get_timeout ();
+  f->deadline = g_get_monotonic_time () + (gint64) f->timeout_s * G_USEC_PER_SEC;
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, cache_path, g_free);
+  g_task_set_task_data (task, f, (GDestroyNotify) fetch_free);
   hr_http_get_bytes_async (url, HR_PRICING_FEED_MAX_BYTES, cancellable, fetch_bytes_cb, task);
 }
 
