@@ -147,3 +147,85 @@ hostile_feed_heavy (guint n,
   g_string_append (out, "]}\n");
   return g_string_free (out, FALSE);
 }
+
+/* A split GGUF's first part that lies: it says it is part 1 of 4096 and carries @n_strings
+ * strings of @string_bytes each (the issue's set: 62 × 1 MiB, linked under all 4096 names). */
+static inline GBytes *
+hostile_gguf_split_part (guint n_strings,
+                         gsize string_bytes)
+{
+  g_autoptr(GgufWriter) w = gguf_writer_new ();
+  g_autofree char *big = g_malloc (string_bytes + 1);
+
+  memset (big, 'x', string_bytes);
+  big[string_bytes] = '\0';
+  gguf_kv_str (w, "general.architecture", "llama");
+  gguf_kv_u32 (w, "llama.block_count", 2);
+  gguf_kv_u32 (w, "llama.embedding_length", 256);
+  gguf_kv_u32 (w, "llama.attention.head_count", 4);
+  gguf_kv_u32 (w, "split.no", 0);
+  gguf_kv_u32 (w, "split.count", 4096);
+  for (guint i = 0; i < n_strings; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("heavy.%u", i);
+
+      gguf_kv_str (w, key, big);
+    }
+  gguf_tensor (w, "token_embd.weight", GGML_Q4_K, 256, 1024);
+  return gguf_writer_finish (w, 0);
+}
+
+/* ---- seeds for the fuzzers ----
+ * The hostile inputs above, at a size a fuzzer still runs many times a second (a few hundred
+ * kB; the tests that time them use the full size), for the fuzz target that reads each kind:
+ * build-aux/test-fuzz.sh adds them to the seed corpora (tests/make-hostile-seeds), and
+ * test-fuzz-replay feeds them to the fuzzers' entry points in every build. */
+typedef struct
+{
+  const char *target;   /* tests/fuzz/fuzz-<target>.c */
+  const char *name;
+  GBytes *bytes;
+} HostileSeed;
+
+static inline void
+hostile_seed_free (HostileSeed *seed)
+{
+  g_bytes_unref (seed->bytes);
+  g_free (seed);
+}
+
+static inline void
+hostile_seed_add (GPtrArray  *seeds,
+                  const char *target,
+                  const char *name,
+                  GBytes     *bytes)
+{
+  HostileSeed *seed = g_new0 (HostileSeed, 1);
+
+  seed->target = target;
+  seed->name = name;
+  seed->bytes = bytes;
+  g_ptr_array_add (seeds, seed);
+}
+
+static inline GBytes *
+hostile_take_text (char *text)
+{
+  gsize len = strlen (text);
+
+  return g_bytes_new_take (text, len);
+}
+
+static inline GPtrArray *
+hostile_seeds_new (void)
+{
+  GPtrArray *seeds = g_ptr_array_new_with_free_func ((GDestroyNotify) hostile_seed_free);
+
+  hostile_seed_add (seeds, "gguf", "hostile-colliding-names.gguf", hostile_gguf_colliding (8192, FALSE));
+  hostile_seed_add (seeds, "gguf", "hostile-split-1-of-4096.gguf", hostile_gguf_split_part (8, 64 * 1024));
+  hostile_seed_add (seeds, "hfconfig", "hostile-colliding-members.json", hostile_take_text (hostile_config_colliding (8192)));
+  hostile_seed_add (seeds, "catalog", "hostile-feed-colliding.json", hostile_take_text (hostile_feed_colliding (8192)));
+  hostile_seed_add (seeds, "catalog", "hostile-feed-heavy.json", hostile_take_text (hostile_feed_heavy (1000, 200)));
+  hostile_seed_add (seeds, "skypilot", "hostile-colliding-instances.csv", hostile_take_text (hostile_skypilot_colliding (8192)));
+  return seeds;
+}

@@ -544,15 +544,65 @@ test_colliding_names (void)
   g_rmdir (cache);
 }
 
+/* The RAM-bandwidth cache replaced by a FIFO (nothing ever writes: reading it hung for ever)
+ * or by a symlink to /dev/zero (read without end): on a machine whose CPU the bandwidth table
+ * does not know, `detect` refuses either at once and measures instead, within HOSTILE_SECONDS.
+ * HEADROOM_RAM_MEASURE_MIB lets it measure under the fake root. */
+static void
+test_ram_cache_fifo (void)
+{
+  g_autofree char *root = g_build_filename (tmpdir, "ram-root", NULL);
+  g_autofree char *proc = g_build_filename (root, "proc", NULL);
+  g_autofree char *cpuinfo = g_build_filename (proc, "cpuinfo", NULL);
+  g_autofree char *cache_home = g_build_filename (tmpdir, "ram-cache", NULL);
+  g_autofree char *dir = g_build_filename (cache_home, "headroom", NULL);
+  g_autofree char *cache = g_build_filename (dir, "ram-bandwidth", NULL);
+  g_autofree char *out_path = g_build_filename (tmpdir, "ram-out.json", NULL);
+  g_autofree char *old_root = g_strdup (g_getenv ("HEADROOM_SYSROOT"));
+  g_autofree char *old_cache = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+
+  g_assert_cmpint (g_mkdir_with_parents (proc, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (cpuinfo, "processor\t: 0\nmodel name\t: Mystery CPU 9000\n", -1, NULL));
+  g_setenv ("HEADROOM_SYSROOT", root, TRUE);
+  g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
+  g_setenv ("HEADROOM_RAM_MEASURE_MIB", "8", TRUE);
+  for (int kind = 0; kind < 2; kind++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *err = NULL, *out = NULL;
+      int fd;
+
+      g_unlink (cache);
+      if (kind == 0)
+        g_assert_cmpint (mkfifo (cache, 0600), ==, 0);
+      else
+        g_assert_cmpint (symlink ("/dev/zero", cache), ==, 0);
+      fd = open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_cmpint (run_to_fd_within ("detect --json", fd, HOSTILE_SECONDS, &err), ==, 0);
+      close (fd);
+      g_assert_true (g_file_get_contents (out_path, &out, NULL, NULL));
+      g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (json_parser_get_root (parser)),
+                                                        "ram_bandwidth_gbs"), >, 0.1);
+    }
+  g_unsetenv ("HEADROOM_RAM_MEASURE_MIB");
+  g_setenv ("HEADROOM_SYSROOT", old_root, TRUE);
+  g_setenv ("XDG_CACHE_HOME", old_cache, TRUE);
+  g_unlink (cache);
+  g_unlink (out_path);
+}
+
 /* The issue's split set, scaled down: one part with 4 MiB of strings that says it is part 1
  * of 4096, linked under all 4096 names (every part was loaded before split.no was checked: an
  * abort at 4096).  inspect and estimate refuse it with one line within HOSTILE_SECONDS. */
 static void
 test_split_lying_parts (void)
 {
-  g_autoptr(GgufWriter) w = gguf_writer_new ();
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *big = g_malloc (1024 * 1024 + 1);
+  g_autoptr(GBytes) bytes = hostile_gguf_split_part (4, 1024 * 1024);
   g_autofree char *dir = g_build_filename (tmpdir, "split", NULL);
   g_autofree char *target = g_build_filename (dir, "part.gguf", NULL);
   g_autofree char *first = g_build_filename (dir, "Model-00001-of-04096.gguf", NULL);
@@ -561,22 +611,6 @@ test_split_lying_parts (void)
   g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
   const char *lines[] = { inspect, estimate };
 
-  memset (big, 'x', 1024 * 1024);
-  big[1024 * 1024] = '\0';
-  gguf_kv_str (w, "general.architecture", "llama");
-  gguf_kv_u32 (w, "llama.block_count", 2);
-  gguf_kv_u32 (w, "llama.embedding_length", 256);
-  gguf_kv_u32 (w, "llama.attention.head_count", 4);
-  gguf_kv_u32 (w, "split.no", 0);
-  gguf_kv_u32 (w, "split.count", 4096);
-  for (guint i = 0; i < 4; i++)
-    {
-      g_autofree char *key = g_strdup_printf ("heavy.%u", i);
-
-      gguf_kv_str (w, key, big);
-    }
-  gguf_tensor (w, "token_embd.weight", GGML_Q4_K, 256, 1024);
-  bytes = gguf_writer_finish (w, 0);
   g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
   g_assert_true (g_file_set_contents (target, g_bytes_get_data (bytes, NULL),
                                       (gssize) g_bytes_get_size (bytes), NULL));
@@ -629,6 +663,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hostile/impossible-heads/C", "C.UTF-8", test_impossible_heads);
   g_test_add_data_func ("/hostile/impossible-heads/de", "de_DE.UTF-8", test_impossible_heads);
   g_test_add_func ("/hostile/fifo-inputs", test_fifo_inputs);
+  g_test_add_func ("/hostile/ram-cache-fifo", test_ram_cache_fifo);
   g_test_add_func ("/hostile/library-messages", test_library_messages);
   rc = g_test_run ();
   {
