@@ -320,7 +320,7 @@ test_lost_output (void)
     calibrate, "calibrate --list",
     "--version", "--help", "help estimate",
     /* every command's --help (GOption prints it and calls exit (0) itself); `hub` needs a
-     * Hub to print anything else (test-hub-net) */
+     * Hub to print anything else: /hub-net/full-disk */
     "list --help", "estimate --help", "matrix --help", "launch --help", "compare --help",
     "finetune --help", "inspect --help", "hub --help", "hub search --help", "pricing --help",
     "fit --help", "chart --help", "detect --help", "bench --help", "check --help",

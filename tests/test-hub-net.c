@@ -44,6 +44,31 @@ run_cli (HrTestRun   *r,
   hr_test_run_spawn (r, argv, envp);
 }
 
+/* run_cli () with the command's standard output on a full disk (/dev/full) */
+static void
+run_cli_full (HrTestRun   *r,
+              ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autofree char *cache = g_build_filename (H.home, "cache", NULL);
+  va_list ap;
+
+  envp = g_environ_setenv (envp, "HF_ENDPOINT", hr_test_server_get_url (H.hub), TRUE);
+  envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cache, TRUE);
+  envp = g_environ_unsetenv (envp, "HF_HUB_OFFLINE");
+  envp = g_environ_unsetenv (envp, "HF_TOKEN");
+  g_ptr_array_add (argv, "/bin/sh");
+  g_ptr_array_add (argv, "-c");
+  g_ptr_array_add (argv, "exec \"$0\" \"$@\" >/dev/full");
+  g_ptr_array_add (argv, (gpointer) g_getenv ("HEADROOM_CLI"));
+  va_start (ap, r);
+  hr_test_args_append_valist (argv, ap);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  hr_test_run_spawn (r, argv, envp);
+}
+
 static void
 clear_cache (void)
 {
@@ -74,6 +99,35 @@ json_int (const char *json,
 }
 
 /* ---- tests ------------------------------------------------------------------------------ */
+
+/* What `hub` prints (the rest of the one-error-line rule is /hostile/lost-output's): to a full
+ * disk, exit 1 and exactly one line on stderr, as every other command. */
+static void
+test_full_disk (void)
+{
+  const char *lines[][8] = {
+    { "hub", "search", "demo", NULL },
+    { "hub", "search", "demo", "--json", NULL },
+    { "hub", "files", "demo-org/Demo-GGUF", NULL },
+    { "hub", "files", "demo-org/Demo-GGUF", "--json", NULL },
+    { "estimate", "--hf", "demo-org/Demo-GGUF:Q4_K_M", "--gpu", "rtx-4090-24gb", "--json", NULL },
+  };
+
+  if (cli_missing ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      HrTestRun r = { 0 };
+      const char *const *l = lines[i];
+
+      run_cli_full (&r, l[0], l[1], l[2], l[3], l[4], l[5], l[6], NULL);
+      g_test_message ("%s %s %s → %d: %s", l[0], l[1], l[2], r.status, r.err);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_true (g_str_has_prefix (r.err, "headroom-cli"));
+      g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);
+      hr_test_run_clear (&r);
+    }
+}
 
 static void
 test_search (void)
@@ -424,6 +478,7 @@ main (int   argc,
   hr_test_hub_start ();
 
   g_test_add_func ("/hub-net/search-paged", test_search);
+  g_test_add_func ("/hub-net/full-disk", test_full_disk);
   g_test_add_func ("/hub-net/files", test_files);
   g_test_add_func ("/hub-net/estimate-gguf", test_estimate_gguf);
   g_test_add_func ("/hub-net/estimate-safetensors", test_estimate_safetensors);
