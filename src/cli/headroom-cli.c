@@ -289,7 +289,8 @@ estimate_command (const HrCliArgs *args,
   g_autofree char *note = NULL;
   HrEstimate est;
 
-  if (!hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &est, &error))
+  if (!hr_cli_scenario_check_devices (cs, &error) ||
+      !hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &est, &error))
     return hr_cli_fail (error);
   hr_advice_fill_cost (&cs->scenario, catalog, hr_catalog_get_pricing (catalog), &est);
   if (cs->json)
@@ -356,6 +357,10 @@ matrix_command (const HrCliArgs *args,
   HrJsonWriter w;
   int gpu_width = (int) hr_text_display_width ("smallest GPU that fits");
 
+  g_autoptr(GError) error = NULL;
+
+  if (!hr_cli_scenario_check_devices (cs, &error))
+    return hr_cli_fail (error);
   rows = hr_advice_quant_matrix (&cs->scenario, catalog, hr_catalog_get_pricing (catalog));
   for (guint i = 0; i < rows->len; i++)
     {
@@ -474,7 +479,8 @@ launch_command (const HrCliArgs *args,
   HrJsonWriter w;
   guint shown = 0;
 
-  if (!hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &est, &error))
+  if (!hr_cli_scenario_check_devices (cs, &error) ||
+      !hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &est, &error))
     return hr_cli_fail (error);
   /* the notes name the GPU: in JSON as the JSON's gpu_name does ("(24.5 GiB)" in German too) */
   if (cs->json)
@@ -553,6 +559,7 @@ compare_command (const HrCliArgs *args,
   if (cs->json && cs->csv)
     return hr_cli_usage_error ("headroom-cli", "--json and --csv exclude each other");
 
+  hr_cli_scenario_for_compare (cs);
   for (guint i = 0; i < cs->gpus->len; i++)
     name_width = MAX (name_width, (int) hr_text_display_width (((const HrGpu *) g_ptr_array_index (cs->gpus, i))->name));
   rows_begin (&w, out, cs->json);

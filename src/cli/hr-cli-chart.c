@@ -300,9 +300,12 @@ build_compare (const HrCliScenario *cs,
                void                *out,
                GError             **error)
 {
+  HrCliScenario each = *cs;
+
   if (cs->gpus->len > HR_CHART_MAX_GPUS)
     fprintf (stderr, "headroom-cli: only the first %d GPUs are drawn\n", HR_CHART_MAX_GPUS);
-  hr_chart_compare_from_gpus (&cs->scenario, cs->gpus, hr_catalog_get_pricing (catalog), out);
+  hr_cli_scenario_for_compare (&each);
+  hr_chart_compare_from_gpus (&each.scenario, cs->gpus, hr_catalog_get_pricing (catalog), out);
   return TRUE;
 }
 

@@ -328,6 +328,9 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   int n_sources;
   int n_this = 0;
   g_autofree char *hub_quant = NULL;
+  HrDeviceKind kinds[64];
+  int n_kinds = 0;
+  gboolean counted = FALSE;
 
   memset (out, 0, sizeof *out);
   out->this_used = NAN;
@@ -373,11 +376,31 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
         return usage (error, "%s", local->message);  /* the message names --gpu-custom */
       g_ptr_array_add (out->gpus, out->owned_gpu);
     }
+  if (args->gpu_custom)
+    kinds[n_kinds++] = (HrDeviceKind) { out->owned_gpu, 1 };
   for (int i = 0; args->gpu && args->gpu[i]; i++)
     {
       const HrGpu *g;
+      g_autofree char *id = g_strdup (args->gpu[i]);
+      char *colon = strrchr (id, ':');
+      int count = 1;
 
-      if (g_str_equal (args->gpu[i], "this"))
+      /* "rtx-3090-24gb:2": two of it */
+      if (colon != NULL)
+        {
+          char *end = NULL;
+          gint64 v = g_ascii_strtoll (colon + 1, &end, 10);
+
+          if (end == colon + 1 || *end != '\0' || v < 1 || v > HR_MAX_GPUS)
+            return usage (error, "--gpu %s: the count after “:” must be between 1 and %d",
+                          args->gpu[i], HR_MAX_GPUS);
+          *colon = '\0';
+          count = (int) v;
+          counted = TRUE;
+        }
+      if (n_kinds == G_N_ELEMENTS (kinds))
+        return usage (error, "--gpu: at most %d devices may be listed", (int) G_N_ELEMENTS (kinds));
+      if (g_str_equal (id, "this"))
         {
           if (out->this_gpu == NULL &&
               (out->this_gpu = hr_cli_detect_device (catalog, args->free_memory, &n_this,
@@ -385,12 +408,14 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
             return FALSE;
           out->this_free = args->free_memory;
           g_ptr_array_add (out->gpus, out->this_gpu);
+          kinds[n_kinds++] = (HrDeviceKind) { out->this_gpu, colon != NULL ? count : MAX (n_this, 1) };
           continue;
         }
-      g = hr_cli_find_gpu (catalog, args->gpu[i], error);
+      g = hr_cli_find_gpu (catalog, id, error);
       if (g == NULL)
         return FALSE;
       g_ptr_array_add (out->gpus, (gpointer) g);
+      kinds[n_kinds++] = (HrDeviceKind) { g, count };
     }
   if (args->all_gpus)
     for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
@@ -410,6 +435,18 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     return usage (error, "--gpu-memory-utilization must be above 0.05 and at most 1.0 (got %g)",
                   args->gpu_mem_util);
   s->n_gpus = args->gpus != G_MININT ? args->gpus : gpu != NULL && gpu == out->this_gpu ? MAX (n_this, 1) : 1;
+  out->group_gpus = s->n_gpus;
+  /* several --gpu (or ID:N) are one setup of those devices, unless --gpus gives each a count
+   * (compare's list) */
+  if (!args->all_gpus && (n_kinds > 1 || counted))
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (args->gpus != G_MININT)
+        out->listed_with_gpus = TRUE;
+      else if (!hr_scenario_set_devices (s, kinds, n_kinds, &local))
+        return usage (error, "--gpu: %s", local->message);
+    }
   if (hub_quant != NULL && args->quant == NULL)
     g_strlcpy (s->quant, hub_quant, sizeof s->quant);
   if (args->quant)
@@ -473,6 +510,26 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
         }
     }
   return TRUE;
+}
+
+void
+hr_cli_scenario_for_compare (HrCliScenario *cs)
+{
+  cs->scenario.n_kinds = 0;
+  memset (cs->scenario.kinds, 0, sizeof cs->scenario.kinds);
+  cs->scenario.n_gpus = MAX (cs->group_gpus, 1);
+  if (cs->gpus->len > 0)
+    cs->scenario.gpu = g_ptr_array_index (cs->gpus, 0);
+}
+
+gboolean
+hr_cli_scenario_check_devices (const HrCliScenario *cs,
+                               GError             **error)
+{
+  if (!cs->listed_with_gpus)
+    return TRUE;
+  return usage (error, "several --gpu are one setup of those devices: give each count as --gpu ID:N, "
+                "not with --gpus");
 }
 
 void

@@ -63,6 +63,8 @@ typedef struct
   double this_used;     /* bytes of it already in use (NAN unknown) */
   gboolean this_free;   /* sized against the free memory */
   GPtrArray *gpus;      /* const HrGpu* for compare (borrowed or owned_gpu) */
+  int group_gpus;       /* --gpus, or the detected count: each compared GPU's group size */
+  gboolean listed_with_gpus; /* several --gpu beside --gpus: a compare list, not a setup */
   GArray *calibrations; /* the user's saved HrDeviceCalibration; scenario.calibration points in */
   gboolean json;
   gboolean csv;
@@ -109,6 +111,13 @@ gboolean        hr_cli_scenario_resolve     (const HrCliArgs *args,
                                              gboolean         need_gpu,
                                              HrCliScenario   *out,
                                              GError         **error);
+/* The scenario of compare: each listed GPU on its own (--gpus of it), not the list as one
+ * setup of devices. */
+void            hr_cli_scenario_for_compare (HrCliScenario  *cs);
+/* FALSE with a usage error when the scenario's --gpu list cannot be one setup (it came with
+ * --gpus): estimate, launch and matrix never drop a device silently. */
+gboolean        hr_cli_scenario_check_devices (const HrCliScenario *cs,
+                                               GError            **error);
 void            hr_cli_scenario_clear       (HrCliScenario   *cs);
 
 /* The detected computer for --gpu this: matched to @catalog, as one device (GPUs of the most

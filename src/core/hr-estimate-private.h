@@ -6,6 +6,8 @@
 G_BEGIN_DECLS
 
 #define HR_VLLM_BLOCK 16   /* vLLM/SGLang page size in tokens */
+#define HR_PCIE_GBS   25.0 /* host→device copies of offloaded weights during prefill */
+#define HR_CPU_BW_EFF 0.60 /* fraction of DRAM bandwidth a CPU decode reaches */
 
 static inline gint64
 hr_pad_up (gint64 value,

@@ -3,6 +3,7 @@
 #include "hr-calibration.h"
 #include "hr-estimate-cpu.h"
 #include "hr-estimate-private.h"
+#include "hr-placement.h"
 #include "hr-units.h"
 #include "hr-user-calibration.h"
 
@@ -13,8 +14,8 @@
 #include <string.h>
 
 #define LLAMA_CTX_PAD      256    /* llama.cpp pads n_ctx (and the KV cache) to 256 */
-#define PCIE_GBS           25.0   /* host→device copies of offloaded weights during prefill */
-#define CPU_BW_EFF         0.60   /* fraction of DRAM bandwidth a CPU decode reaches */
+#define PCIE_GBS           HR_PCIE_GBS
+#define CPU_BW_EFF         HR_CPU_BW_EFF
 #define LLAMA_COMPUTE_SLACK (1.0 * 1024 * 1024) /* ggml-alloc alignment and small tensors */
 #define LLAMA_N_BATCH      2048   /* llama.cpp's logical batch (-b): ubatches pipelined across
                                    * devices in a layer split */
@@ -710,6 +711,11 @@ basis_format (const HrBasis *b,
     case HR_BASIS_PREFILL_TENSOR:
       return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token at %.0f of %.0f peak TFLOPS"),
                            f[0], f[1], f[2]);
+    case HR_BASIS_DECODE_DEVICES:
+      /* TRANSLATORS: e.g. "layer split over 2 devices in turn: 39.12 GiB read per token; the
+       * RTX 3090 takes 52% of the time at 936 GB/s; + 3.1 ms fixed" */
+      return basis_printf (grouped, _("layer split over %d devices in turn: %.2f GiB read per token; the %s takes %.0f%% of the time at %.0f GB/s; + %.1f ms fixed%s"),
+                           b->count, f[0], b->device, f[1], f[2], f[3], b->system_ram ? _(" (+ system RAM)") : "");
     case HR_BASIS_NONE:
     default:
       return g_strdup ("");
@@ -969,6 +975,9 @@ hr_estimate_compute (const HrScenario  *s,
   memset (out, 0, sizeof *out);
   if (!hr_scenario_validate (s, error))
     return FALSE;
+  /* different GPUs: each device's share, sized from this model's figures on each kind */
+  if (hr_scenario_is_mixed (s))
+    return hr_placement_estimate (s, pricing, out, error);
 
   /* Size what the engine loads: vLLM serves the BF16 checkpoint of a model whose GGUF it
    * cannot read, llama.cpp the Q8_0 GGUF for FP8 (hr-engine-load.c). */
@@ -994,6 +1003,7 @@ hr_estimate_compute (const HrScenario  *s,
   estimate_cost (&z, pricing, out);
   if (s->calibration != NULL)
     hr_user_calibration_apply (s->calibration, s, out);
+  hr_placement_fill_alike (s, out);
   return TRUE;
 }
 

@@ -42,6 +42,9 @@ typedef enum
   HR_BASIS_PREFILL_CPU,             /* [0] GFLOP per token on count cores at [1] GFLOPS each */
   HR_BASIS_PREFILL_GPU_CORES,       /* [0] GFLOP per token on count GPU cores at [1] TFLOPS each */
   HR_BASIS_PREFILL_TENSOR,          /* [0] GFLOP per token at [1] of [2] peak TFLOPS */
+  HR_BASIS_DECODE_DEVICES,          /* a layer split over count devices in turn: [0] GiB per
+                                     * token, the slowest (device) [1] % of the time at [2] GB/s,
+                                     * [3] ms fixed */
 } HrBasisKind;
 
 /* The basis of a speed ("memory-bound: 7.40 GiB read per token at 80% of 1008 GB/s + …"),
@@ -55,6 +58,7 @@ typedef struct
   gboolean system_ram; /* decode also streams weights from system RAM */
   int calibrated_runs; /* > 0: the figures come from the user's runs (hr-user-calibration.h) */
   char calibrated_date[11];
+  char device[64];     /* HR_BASIS_DECODE_DEVICES: the device that takes the longest */
 } HrBasis;
 
 /* Weights of one model at one quant. */
@@ -72,6 +76,45 @@ typedef struct
   HrWeightsSource source;
   const char *source_detail;  /* e.g. the measured file's source; borrowed */
 } HrWeights;
+
+#define HR_MAX_PLAN_DEVICES HR_MAX_MIXED_GPUS
+
+typedef enum
+{
+  HR_SPLIT_NONE,     /* one device, or too many to list */
+  HR_SPLIT_LAYER,    /* llama.cpp's layer split: each device its own layers, in turn */
+  HR_SPLIT_TENSOR,   /* tensor parallelism: every device a shard of every layer */
+} HrSplitKind;
+
+/* What one device of the setup holds (hr-placement.h); bytes. */
+typedef struct
+{
+  const HrGpu *gpu;       /* borrowed */
+  int layers;             /* repeating layers it holds (a shard of each under tensor parallelism) */
+  gboolean output;        /* it holds the output layer (llama.cpp: the last device with layers) */
+  double weights_bytes;
+  double kv_bytes;
+  double compute_bytes;   /* its compute buffer */
+  double runtime_bytes;   /* its runtime context (and, on unified memory, the host buffer) */
+  double required_bytes;  /* the sum of the four */
+  double physical_bytes;
+  double usable_bytes;
+  double margin_bytes;    /* usable − required */
+  HrVerdict verdict;
+  double decode_seconds;  /* its part of one decode step (NAN: unknown) */
+} HrDevicePlan;
+
+/* The setup's devices and what each holds; their sums are the estimate's device totals. */
+typedef struct
+{
+  HrSplitKind split;
+  int n_devices;          /* 0 with HR_SPLIT_NONE beyond HR_MAX_PLAN_DEVICES alike devices */
+  int gpu_layers;         /* llama.cpp -ngl: layers on the devices, the output layer counted */
+  int ram_layers;         /* layers in system RAM (llama.cpp: the first ones) */
+  int n_cpu_moe;          /* layers whose experts stay in system RAM (the first ones) */
+  int slowest;            /* the device with the largest part of a decode step; -1: unknown */
+  HrDevicePlan devices[HR_MAX_PLAN_DEVICES];
+} HrPlacement;
 
 typedef struct
 {
@@ -135,6 +178,9 @@ typedef struct
   double suggested_cost_per_mtok_usd;
   double suggested_usd_per_hour;
   char suggested_label[96];
+
+  /* where everything lives, device by device (hr-placement.h) */
+  HrPlacement placement;
 } HrEstimate;
 
 /* The basis sentence for people, translated, its figures grouped as LC_NUMERIC says

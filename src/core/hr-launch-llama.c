@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-model.h"
+#include "hr-placement.h"
 
 #define LLAMA_PORT      "8080"
 #define RPC_PORT        "50052"
@@ -42,6 +43,11 @@ llama_server_args (const HrLaunchCtx *c,
   const HrScenario *sc = c->sc;
   int ngl = gpu_layers (c);
   gboolean fa = sc->flash_attn || hr_launch_kv_quantized (sc->kv_type);
+  /* different GPUs: the plan's own split, layers and CPU experts (hr-placement.h) */
+  g_autofree char *plan_split = c->est != NULL ? hr_placement_tensor_split (sc, c->est) : NULL;
+
+  if (plan_split != NULL)
+    ngl = c->est->placement.gpu_layers > c->model->n_layers ? -1 : c->est->placement.gpu_layers;
 
   hr_sh_raw (sh, "llama-server");
   if (hr_launch_use_gguf_repo (c))
@@ -107,6 +113,12 @@ llama_server_args (const HrLaunchCtx *c,
     {
       hr_sh_break (sh);
       hr_sh_opt (sh, "--rpc", rpc);
+    }
+  else if (plan_split != NULL)
+    {
+      hr_sh_break (sh);
+      hr_sh_opt (sh, "--tensor-split", plan_split);
+      hr_sh_raw (sh, "--split-mode layer");
     }
   else if (c->n_gpus > 1 && !hr_gpu_is_unified (c->gpu))
     {

@@ -315,8 +315,14 @@ hr_launch_commands_for_file (const HrScenario *scenario,
   for (int e = 0; e < HR_N_ENGINES; e++)
     {
       ctx[e] = ctx_for_engine (&c, (HrEngine) e, &est[e]);
+      /* different GPUs: only the engines that split layers among them (the estimate says
+       * why the others do not) */
+      if (hr_scenario_is_mixed (scenario) && !hr_engine_is_llama_like ((HrEngine) e))
+        continue;
       add_command (commands, &ctx[e], builders[e] (&ctx[e], NULL));
     }
+  if (hr_scenario_is_mixed (scenario))
+    return commands;
 
   /* A unified-memory machine is its own node of one device. */
   per_node = hr_gpu_is_unified (c.gpu) ? 1 : HR_LAUNCH_DEFAULT_GPUS_PER_NODE;

@@ -1,5 +1,6 @@
 /* hr-report.c — estimates as JSON, CSV and text */
 #include "hr-report.h"
+#include "hr-placement.h"
 #include "hr-text.h"
 #include "hr-units.h"
 
@@ -92,6 +93,8 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   /* another GPU's offer, when this one has none: a suggestion, never its cost */
   hr_json_member_number (w, "suggested_cost_per_mtok_usd", e->suggested_cost_per_mtok_usd, 2);
   hr_json_member_string (w, "suggested_offer", e->suggested_label[0] ? e->suggested_label : NULL);
+  if (device)
+    hr_placement_json (w, s, e);
 }
 
 #undef DEV
@@ -213,14 +216,14 @@ hr_report_estimate_text (const HrScenario *s,
   g_autofree char *ctx = hr_format_context_locale (s->context);
   g_autofree char *decode_basis = hr_basis_text (&e->decode_basis);
   g_autofree char *prefill_basis = hr_basis_text (&e->prefill_basis);
-  g_autofree char *count = s->n_gpus > 1 ? g_strdup_printf ("%d× ", s->n_gpus) : g_strdup ("");
+  g_autofree char *setup = hr_placement_setup_name (s);
   const char *source = e->weights.source == HR_WEIGHTS_MEASURED ? _("measured file")
                        : e->weights.source == HR_WEIGHTS_GGUF ? _("GGUF header")
                        : e->weights.source == HR_WEIGHTS_CHECKPOINT ? _("official checkpoint")
                        : _("derived from the architecture");
 
-  g_string_append_printf (out, "%s · %s%s · %s · %s %s · %s\n",
-                          s->model->name, count, s->gpu->name, s->quant, ctx, _("context"),
+  g_string_append_printf (out, "%s · %s · %s · %s %s · %s\n",
+                          s->model->name, setup, s->quant, ctx, _("context"),
                           hr_engine_display_name (s->engine));
   g_string_append_printf (out, "%s: %s\n", _("Verdict"), hr_verdict_display (e->verdict));
   {
@@ -292,6 +295,7 @@ hr_report_estimate_text (const HrScenario *s,
   else
     line (lines, 2, _("Cost per 1M tokens"), "%s", _("no cloud offer fits"));
   write_lines (out, lines);
+  hr_placement_append_text (out, s, e);
   return g_string_free (out, FALSE);
 }
 

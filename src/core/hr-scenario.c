@@ -61,6 +61,77 @@ hr_scenario_backend (const HrScenario *scenario)
 }
 
 gboolean
+hr_scenario_is_mixed (const HrScenario *scenario)
+{
+  int total = 0;
+
+  if (scenario->n_kinds < 2 || scenario->n_kinds > HR_MAX_DEVICE_KINDS ||
+      scenario->gpu != scenario->kinds[0].gpu)
+    return FALSE;
+  for (int i = 0; i < scenario->n_kinds; i++)
+    total += scenario->kinds[i].count;
+  /* a copy whose GPU or count was changed (what if: 3 of them) is alike devices again */
+  return total == scenario->n_gpus;
+}
+
+gboolean
+hr_scenario_set_devices (HrScenario         *scenario,
+                         const HrDeviceKind *kinds,
+                         int                 n_kinds,
+                         GError            **error)
+{
+  HrDeviceKind merged[HR_MAX_DEVICE_KINDS];
+  int n = 0, total = 0;
+
+  g_return_val_if_fail (scenario != NULL && (kinds != NULL || n_kinds == 0), FALSE);
+
+  for (int i = 0; i < n_kinds; i++)
+    {
+      int j;
+
+      g_return_val_if_fail (kinds[i].gpu != NULL, FALSE);
+      if (kinds[i].count < 1 || kinds[i].count > HR_MAX_GPUS)
+        {
+          g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID,
+                       "number of %s must be between 1 and %d (got %d)", kinds[i].gpu->name,
+                       HR_MAX_GPUS, kinds[i].count);
+          return FALSE;
+        }
+      /* the same GPU named twice is two of it, kept at its first place */
+      for (j = 0; j < n && merged[j].gpu != kinds[i].gpu; j++)
+        ;
+      if (j == n)
+        {
+          if (n == HR_MAX_DEVICE_KINDS)
+            {
+              g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID,
+                           "a setup holds at most %d different GPUs", HR_MAX_DEVICE_KINDS);
+              return FALSE;
+            }
+          merged[n++] = (HrDeviceKind) { kinds[i].gpu, 0 };
+        }
+      merged[j].count += kinds[i].count;
+      total += kinds[i].count;
+    }
+  if (n > 1 && total > HR_MAX_MIXED_GPUS)
+    {
+      g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID,
+                   "a setup of different GPUs holds at most %d devices (got %d)", HR_MAX_MIXED_GPUS, total);
+      return FALSE;
+    }
+  memset (scenario->kinds, 0, sizeof scenario->kinds);
+  scenario->n_kinds = n > 1 ? n : 0;
+  if (n > 1)
+    memcpy (scenario->kinds, merged, n * sizeof merged[0]);
+  if (n > 0)
+    {
+      scenario->gpu = merged[0].gpu;
+      scenario->n_gpus = total;
+    }
+  return TRUE;
+}
+
+gboolean
 hr_scenario_validate (const HrScenario  *scenario,
                       GError           **error)
 {
@@ -73,6 +144,25 @@ hr_scenario_validate (const HrScenario  *scenario,
     FAIL ("GPU “%s” has no usable memory size", scenario->gpu->name ? scenario->gpu->name : "?");
   if (scenario->n_gpus < 1 || scenario->n_gpus > HR_MAX_GPUS)
     FAIL ("number of GPUs must be between 1 and %d (got %d)", HR_MAX_GPUS, scenario->n_gpus);
+  if (scenario->n_kinds < 0 || scenario->n_kinds > HR_MAX_DEVICE_KINDS)
+    FAIL ("a setup holds at most %d different GPUs", HR_MAX_DEVICE_KINDS);
+  if (hr_scenario_is_mixed (scenario))
+    {
+      int total = 0;
+
+      for (int i = 0; i < scenario->n_kinds; i++)
+        {
+          const HrGpu *g = scenario->kinds[i].gpu;
+
+          if (g == NULL || scenario->kinds[i].count < 1)
+            FAIL ("a device of the setup has no GPU");
+          if (!(g->memory_gib > 0 && g->memory_gib < 1e7))
+            FAIL ("GPU “%s” has no usable memory size", g->name ? g->name : "?");
+          total += scenario->kinds[i].count;
+        }
+      if (hr_scenario_is_mixed (scenario) && total > HR_MAX_MIXED_GPUS)
+        FAIL ("a setup of different GPUs holds at most %d devices (got %d)", HR_MAX_MIXED_GPUS, total);
+    }
   /* No engine splits a model finer than a layer per GPU (llama.cpp's layer split, pipeline
    * stages), nor tensor parallelism finer than an attention head per GPU (vLLM refuses a
    * tensor-parallel size that does not divide the attention heads: "Total number of attention

@@ -22,6 +22,7 @@ typedef enum
 typedef enum
 {
   HR_SCENARIO_ERROR_INVALID,   /* a parameter is out of range */
+  HR_SCENARIO_ERROR_UNSUPPORTED, /* the engine cannot run this setup (a mixed set under vLLM) */
 } HrScenarioError;
 
 #define HR_MIN_CONTEXT     256
@@ -32,6 +33,15 @@ typedef enum
 #define HR_DEFAULT_GPU_MEM_UTIL 0.90   /* vLLM's --gpu-memory-utilization default */
 #define HR_DEFAULT_PROMPT  4096
 #define HR_MAX_NUM_SEQS    65536
+#define HR_MAX_DEVICE_KINDS 8      /* different GPUs in one setup */
+#define HR_MAX_MIXED_GPUS   16     /* devices of a mixed setup, all kinds together */
+
+/* One kind of device in a setup: a catalog/custom GPU and how many of it (hr-placement.h). */
+typedef struct
+{
+  const HrGpu *gpu;         /* borrowed */
+  int count;
+} HrDeviceKind;
 
 typedef struct
 {
@@ -65,6 +75,10 @@ typedef struct
   /* the user's calibration of this device (hr-user-calibration.h), borrowed; NULL: none.  It
    * applies only where its GPU and backend are the scenario's. */
   const struct _HrDeviceCalibration *calibration;
+  /* the setup's devices in launch order when they are not alike (hr_scenario_is_mixed ()):
+   * gpu is kinds[0].gpu and n_gpus their total count; 0 kinds: n_gpus × gpu */
+  HrDeviceKind kinds[HR_MAX_DEVICE_KINDS];
+  int n_kinds;
 } HrScenario;
 
 void            hr_scenario_init            (HrScenario      *scenario,
@@ -74,6 +88,15 @@ void            hr_scenario_init            (HrScenario      *scenario,
 gboolean        hr_scenario_validate        (const HrScenario *scenario,
                                              GError         **error);
 HrBackend       hr_scenario_backend         (const HrScenario *scenario);
+/* TRUE when the scenario's devices are not all the same GPU (a mixed setup). */
+gboolean        hr_scenario_is_mixed        (const HrScenario *scenario);
+/* Sets the scenario's devices from @kinds (@n_kinds entries, repeats of one GPU merged): gpu
+ * and n_gpus follow, and a single kind is the plain n_gpus × gpu.  FALSE with an error when
+ * there are too many kinds or devices. */
+gboolean        hr_scenario_set_devices     (HrScenario         *scenario,
+                                             const HrDeviceKind *kinds,
+                                             int                 n_kinds,
+                                             GError            **error);
 /* The depth decode speed is given at: the user's, or the full context window. */
 gint64          hr_scenario_depth           (const HrScenario *scenario);
 

@@ -1,0 +1,806 @@
+/* hr-placement.c — a model on a setup of devices: llama.cpp's layer split over different GPUs
+ *
+ * Every figure of a device comes from the estimate of the same model on that kind of device
+ * (hr_estimate_compute () with one GPU and nothing offloaded): the bytes of one layer, of the
+ * output layer and of one layer's KV cache, the compute buffer and runtime of that GPU, and
+ * the decode step split into its memory part and its fixed costs.  Nothing here sizes a
+ * tensor itself.
+ */
+#include "hr-placement.h"
+#include "hr-calibration.h"
+#include "hr-estimate-cpu.h"
+#include "hr-estimate-private.h"
+#include "hr-units.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* One model on one mixed setup: the devices in launch order and the figures per layer. */
+typedef struct
+{
+  const HrScenario *s;
+  int n;                                   /* devices */
+  int kind[HR_MAX_PLAN_DEVICES];           /* index into s->kinds */
+  int order[HR_MAX_PLAN_DEVICES];          /* devices, fastest first */
+  double phys[HR_MAX_PLAN_DEVICES], usable[HR_MAX_PLAN_DEVICES];
+  double fixed[HR_MAX_PLAN_DEVICES];       /* compute buffer + runtime */
+  HrEstimate *base;                        /* per kind: the whole model on one such device */
+  int L, moe_first;                        /* layers; the first layer with routed experts */
+  double layer, head, kv_layer, expert_layer;
+  int ram_layers, n_cpu_moe;
+} Mixed;
+
+static const HrEstimate *
+base_of (const Mixed *x,
+         int          device)
+{
+  return &x->base[x->kind[device]];
+}
+
+/* Device bytes of layer @il (@il == L: the output layer). */
+static double
+unit_bytes (const Mixed *x,
+            int          il,
+            gboolean     with_kv)
+{
+  double b;
+
+  if (il >= x->L)
+    return x->head;
+  b = x->layer + (with_kv ? x->kv_layer : 0);
+  if (il < x->n_cpu_moe && il >= x->moe_first)
+    b -= x->expert_layer;
+  return MAX (b, 0);
+}
+
+/* Fills @p's device figures for @units per device (the first units after the RAM layers). */
+static void
+evaluate (const Mixed  *x,
+          const int    *units,
+          HrPlacement  *p)
+{
+  int il = x->ram_layers, last = -1;
+
+  for (int j = 0; j < x->n; j++)
+    if (units[j] > 0)
+      last = j;
+  for (int j = 0; j < x->n; j++)
+    {
+      HrDevicePlan *d = &p->devices[j];
+      const HrEstimate *b = base_of (x, j);
+
+      memset (d, 0, sizeof *d);
+      d->gpu = x->s->kinds[x->kind[j]].gpu;
+      for (int u = 0; u < units[j]; u++, il++)
+        {
+          if (il >= x->L)
+            {
+              d->output = TRUE;
+              d->weights_bytes += x->head;
+              continue;
+            }
+          d->layers++;
+          d->weights_bytes += unit_bytes (x, il, FALSE);
+          d->kv_bytes += x->kv_layer;
+        }
+      g_warn_if_fail (!d->output || j == last);
+      d->compute_bytes = b->compute_bytes;
+      d->runtime_bytes = b->runtime_bytes;
+      d->required_bytes = d->weights_bytes + d->kv_bytes + d->compute_bytes + d->runtime_bytes;
+      d->physical_bytes = x->phys[j];
+      d->usable_bytes = x->usable[j];
+      d->margin_bytes = d->usable_bytes - d->required_bytes;
+      d->verdict = hr_verdict_for (d->required_bytes, d->physical_bytes, d->usable_bytes);
+      d->decode_seconds = NAN;
+    }
+  p->split = HR_SPLIT_LAYER;
+  p->n_devices = x->n;
+  p->ram_layers = x->ram_layers;
+  p->gpu_layers = x->L + 1 - x->ram_layers;
+  p->n_cpu_moe = x->n_cpu_moe;
+  p->slowest = -1;
+}
+
+/* The split of the GPU layers for the current RAM layers and CPU experts: every device within
+ * usable memory, with margin (HR_FIT_FRACTION) where the others leave room, the fastest device
+ * filled first.  FALSE when no split fits. */
+static gboolean
+split_layers (const Mixed *x,
+              int         *units)
+{
+  int act = x->L + 1 - x->ram_layers;
+  int cap_margin[HR_MAX_PLAN_DEVICES], cap_usable[HR_MAX_PLAN_DEVICES];
+  double unit = 0;
+  int gpu_layers = 0;
+
+  for (int il = x->ram_layers; il < x->L; il++, gpu_layers++)
+    unit += unit_bytes (x, il, TRUE);
+  unit = gpu_layers > 0 ? unit / gpu_layers : x->layer + x->kv_layer;
+  unit = MAX (unit, 1);
+  for (int j = 0; j < x->n; j++)
+    {
+      /* the last device also takes the output layer */
+      double head = j == x->n - 1 ? x->head : 0;
+      double room_m = HR_FIT_FRACTION * x->phys[j] - x->fixed[j] - head;
+      double room_u = x->usable[j] - x->fixed[j] - head;
+
+      cap_usable[j] = room_u < 0 ? 0 : (int) MIN (floor (room_u / unit) + (head > 0), act);
+      cap_margin[j] = room_m < 0 ? 0 : (int) MIN (floor (room_m / unit) + (head > 0), cap_usable[j]);
+    }
+
+  /* the caps assume even layers and the output on the last device: check the real split and
+   * take a unit off a device it overfills, until it holds */
+  for (int round = 0; round < 4 * (act + x->n); round++)
+    {
+      HrPlacement p;
+      int left = act, over = -1;
+
+      memset (units, 0, x->n * sizeof *units);
+      for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < x->n && left > 0; k++)
+          {
+            int j = x->order[k];
+            int take = MIN ((pass == 0 ? cap_margin[j] : cap_usable[j]) - units[j], left);
+
+            if (take > 0)
+              {
+                units[j] += take;
+                left -= take;
+              }
+          }
+      if (left > 0)
+        return FALSE;
+      evaluate (x, units, &p);
+      for (int j = 0; j < x->n && over < 0; j++)
+        if (p.devices[j].verdict == HR_VERDICT_EXCEEDS ||
+            (units[j] <= cap_margin[j] && p.devices[j].verdict == HR_VERDICT_TIGHT && units[j] > 0))
+          over = j;
+      if (over < 0)
+        return TRUE;
+      if (p.devices[over].verdict == HR_VERDICT_EXCEEDS)
+        cap_usable[over] = MAX (units[over] - 1, 0);
+      cap_margin[over] = MIN (MAX (units[over] - 1, 0), cap_usable[over]);
+    }
+  return FALSE;
+}
+
+/* llama.cpp's split by free memory, for a setup no split fits: what it would try. */
+static void
+default_split (const Mixed *x,
+               int         *units)
+{
+  double free_mem[HR_MAX_PLAN_DEVICES];
+
+  for (int j = 0; j < x->n; j++)
+    free_mem[j] = x->usable[j];
+  hr_placement_llama_split (x->L, x->L + 1 - x->ram_layers, free_mem, x->n, units);
+}
+
+static HrBackend
+kind_backend (const HrScenario *s,
+              const HrGpu      *gpu)
+{
+  return s->backend_set ? s->backend : gpu->backend;
+}
+
+/* The decode step across the devices in turn, and what each takes of it. */
+static void
+place_decode (const Mixed  *x,
+              HrEstimate   *out)
+{
+  const HrScenario *s = x->s;
+  HrPlacement *p = &out->placement;
+  const HrEstimate *b0 = base_of (x, x->n - 1);
+  double kv_read = b0->kv_read_bytes, weights_read = b0->bytes_per_token * s->batch - kv_read;
+  double layer_r = (weights_read - x->head) / MAX (x->L, 1), kv_r = kv_read / MAX (x->L, 1);
+  double expert_r = hr_model_is_moe (s->model) && hr_model_moe_layers (s->model) > 0
+                    ? out->weights.expert_bytes * s->model->n_experts_used / MAX (s->model->n_experts, 1) /
+                      hr_model_moe_layers (s->model)
+                    : 0;
+  double step = 0, fixed = 0, read = 0, ram_read = 0, worst = -1;
+  int used = 0, il = x->ram_layers;
+  const HrCalibration *cal_last = NULL;
+
+  for (int j = 0; j < x->n; j++)
+    {
+      HrDevicePlan *d = &p->devices[j];
+      const HrEstimate *b = base_of (x, j);
+      const HrCalibration *cal = hr_calibration_speed (kind_backend (s, d->gpu), s->engine_version);
+      double t_whole = 1.0 / b->decode_tps;
+      double t_fixed = b->decode_basis.kind == HR_BASIS_DECODE_MEMORY ? b->decode_basis.figures[3] * 1e-3
+                       : (cal->t_layer_us * x->L + cal->t_token_us) * 1e-6;
+      double whole_read = b->bytes_per_token * s->batch, bytes = 0;
+      int units = d->layers + (d->output ? 1 : 0);
+
+      for (int u = 0; u < units; u++, il++)
+        bytes += il >= x->L ? x->head
+                 : layer_r + kv_r - (il < x->n_cpu_moe && il >= x->moe_first ? expert_r : 0);
+      if (units == 0)
+        {
+          d->decode_seconds = 0;
+          continue;
+        }
+      used++;
+      cal_last = cal;
+      /* its bytes at its own rate (the estimate's memory time on this GPU), and its layers'
+       * share of the fixed per-layer costs */
+      d->decode_seconds = (t_whole - t_fixed) * bytes / whole_read +
+                          (t_fixed - cal->t_token_us * 1e-6) * d->layers / MAX (x->L, 1);
+      step += d->decode_seconds;
+      fixed += (t_fixed - cal->t_token_us * 1e-6) * d->layers / MAX (x->L, 1);
+      read += bytes;
+      if (d->decode_seconds > worst)
+        {
+          worst = d->decode_seconds;
+          p->slowest = j;
+        }
+    }
+  /* one token's sampling and graph launch, a hand-over per extra device, and what system RAM
+   * streams at its own rate */
+  if (cal_last != NULL)
+    {
+      const HrCalibration *cal0 = hr_calibration_speed (kind_backend (s, p->devices[0].gpu), s->engine_version);
+
+      fixed += cal_last->t_token_us * 1e-6 + MAX (used - 1, 0) * cal0->t_hop_us * 1e-6;
+      step += cal_last->t_token_us * 1e-6 + MAX (used - 1, 0) * cal0->t_hop_us * 1e-6;
+    }
+  for (int r = 0; r < x->ram_layers; r++)
+    ram_read += layer_r + kv_r;
+  for (int l = x->ram_layers; l < MIN (x->n_cpu_moe, x->L); l++)
+    if (l >= x->moe_first)
+      ram_read += expert_r;
+  if (ram_read > 0)
+    step += ram_read / (hr_estimate_host_bandwidth (s) * HR_CPU_BW_EFF);
+
+  out->bytes_per_token = (read + ram_read) / s->batch;
+  if (!isfinite (step) || !(step > 0) || p->slowest < 0)
+    {
+      out->decode_tps = out->decode_tps_low = out->decode_tps_high = NAN;
+      out->decode_tps_empty = out->aggregate_tps = NAN;
+      out->decode_basis = (HrBasis) { .kind = HR_BASIS_DECODE_DEVICE_UNKNOWN };
+      p->slowest = -1;
+      return;
+    }
+  {
+    const HrEstimate *bs = base_of (x, p->slowest);
+    const HrDevicePlan *ds = &p->devices[p->slowest];
+
+    out->decode_tps = 1.0 / step;
+    out->decode_tps_low = out->decode_tps * bs->decode_tps_low / bs->decode_tps;
+    out->decode_tps_high = out->decode_tps * bs->decode_tps_high / bs->decode_tps;
+    out->decode_tps_empty = out->decode_tps * bs->decode_tps_empty / bs->decode_tps;
+    out->aggregate_tps = out->decode_tps * s->batch;
+    out->decode_efficiency = bs->decode_efficiency;
+    out->compute_bound = bs->compute_bound;
+    out->decode_basis = (HrBasis) {
+      .kind = HR_BASIS_DECODE_DEVICES, .count = used, .system_ram = ram_read > 0,
+      .figures = { hr_to_gib (out->bytes_per_token), ds->decode_seconds / step * 100,
+                   ds->gpu->bandwidth_gbs, fixed * 1e3 },
+    };
+    g_strlcpy (out->decode_basis.device, ds->gpu->name, sizeof out->decode_basis.device);
+  }
+}
+
+/* Prefill: each device computes its layers' share at its own rate, the ubatches of a batch
+ * pipelined across them; offloaded weights cross PCIe once per ubatch. */
+static void
+place_prefill (const Mixed *x,
+               HrEstimate  *out)
+{
+  const HrScenario *s = x->s;
+  const HrPlacement *p = &out->placement;
+  double t = 0, ubatches, pipe, most = -1;
+  int used = 0, first = -1;
+
+  for (int j = 0; j < x->n; j++)
+    {
+      const HrDevicePlan *d = &p->devices[j];
+      double share = (double) d->layers / MAX (x->L, 1), part;
+
+      if (d->layers == 0 && !d->output)
+        continue;
+      if (first < 0)
+        {
+          first = j;
+          /* llama.cpp runs the RAM layers' prompt on the first device */
+          share += (double) x->ram_layers / MAX (x->L, 1);
+        }
+      used++;
+      part = share / base_of (x, j)->prefill_tps;
+      t += part;
+      if (part > most)
+        {
+          most = part;
+          out->prefill_basis = base_of (x, j)->prefill_basis;
+        }
+    }
+  ubatches = ceil (MIN ((double) s->prompt_tokens, 2048.0) / MAX (s->ubatch, 1));
+  pipe = 1.0 + (MIN (used, ubatches) - 1.0) * HR_CAL_PIPELINE_EFF;
+  t = t / MAX (pipe, 1.0) + (out->weights_ram_bytes - base_of (x, 0)->weights_ram_bytes) /
+                            (HR_PCIE_GBS * 1e9) / MAX (s->ubatch, 1);
+  if (isfinite (t) && t > 0 && first >= 0)
+    {
+      const HrEstimate *b = base_of (x, first);
+
+      out->prefill_tps = 1.0 / t;
+      out->prefill_tps_low = out->prefill_tps * b->prefill_tps_low / b->prefill_tps;
+      out->prefill_tps_high = out->prefill_tps * b->prefill_tps_high / b->prefill_tps;
+    }
+  else
+    out->prefill_tps = out->prefill_tps_low = out->prefill_tps_high = NAN;
+  out->ttft_ms = isfinite (out->prefill_tps)
+                 ? s->prompt_tokens / out->prefill_tps * 1000.0 + (isfinite (out->decode_tps) ? 1000.0 / out->decode_tps : 0)
+                 : NAN;
+}
+
+/* The totals are the sums of the devices'. */
+static void
+sum_devices (const Mixed *x,
+             HrEstimate  *out)
+{
+  const HrPlacement *p = &out->placement;
+  const HrEstimate *b = base_of (x, 0);
+  double ram_weights = 0, ram_kv = x->kv_layer * x->ram_layers;
+  HrVerdict worst = HR_VERDICT_FITS;
+
+  for (int il = 0; il < x->ram_layers; il++)
+    ram_weights += x->layer;
+  for (int il = x->ram_layers; il < MIN (x->n_cpu_moe, x->L); il++)
+    if (il >= x->moe_first)
+      ram_weights += x->expert_layer;
+
+  out->weights_gpu = out->kv_bytes = out->compute_bytes = out->runtime_bytes = 0;
+  out->required_bytes = out->per_gpu_required = out->physical_bytes = out->usable_bytes = 0;
+  for (int j = 0; j < p->n_devices; j++)
+    {
+      const HrDevicePlan *d = &p->devices[j];
+
+      out->weights_gpu += d->weights_bytes;
+      out->kv_bytes += d->kv_bytes;
+      out->compute_bytes += d->compute_bytes;
+      out->runtime_bytes += d->runtime_bytes;
+      out->required_bytes += d->required_bytes;
+      out->per_gpu_required = MAX (out->per_gpu_required, d->required_bytes);
+      out->physical_bytes += d->physical_bytes;
+      out->usable_bytes += d->usable_bytes;
+      worst = MAX (worst, d->verdict);
+    }
+  out->overhead_bytes = out->compute_bytes + out->runtime_bytes;
+  out->weights_ram_bytes = b->weights_ram_bytes + ram_weights;
+  out->host_compute_bytes = b->host_compute_bytes;
+  out->system_ram_bytes = out->weights_ram_bytes + ram_kv + out->host_compute_bytes;
+  out->margin_bytes = out->usable_bytes - out->required_bytes;
+  out->utilization = out->required_bytes / out->physical_bytes;
+  out->verdict = worst;
+  /* no cloud offer rents a mixed set */
+  out->cost_per_mtok_usd = out->offer_usd_per_hour = NAN;
+  out->offer_label[0] = '\0';
+  out->suggested_cost_per_mtok_usd = out->suggested_usd_per_hour = NAN;
+  out->suggested_label[0] = '\0';
+}
+
+/* Why an engine does not run this setup, or NULL. */
+static char *
+refusal (const HrScenario *s)
+{
+  g_autofree char *setup = hr_placement_setup_name (s);
+
+  if (hr_engine_is_server_like (s->engine))
+    return g_strdup_printf ("%s shards every layer across its GPUs (tensor parallelism), which needs "
+                            "alike GPUs, and %s are not alike. vLLM's --pipeline-parallel-size %d runs "
+                            "one stage of layers per GPU instead (VLLM_PP_LAYER_PARTITION sets unequal "
+                            "stages for unequal memory), which Headroom does not size yet; llama.cpp's "
+                            "layer split runs this setup (--engine llama.cpp)",
+                            hr_engine_display_name (s->engine), setup, s->n_gpus);
+  if (!hr_engine_is_llama_like (s->engine))
+    return g_strdup_printf ("%s runs on one device, not on %s", hr_engine_display_name (s->engine), setup);
+  if (s->backend_set && s->backend == HR_BACKEND_CPU)
+    return g_strdup_printf ("the CPU backend uses none of %s", setup);
+  for (int i = 0; i < s->n_kinds; i++)
+    if (hr_gpu_is_unified (s->kinds[i].gpu))
+      return g_strdup_printf ("%s shares its memory with the CPU: Headroom does not size it beside "
+                              "other GPUs yet", s->kinds[i].gpu->name);
+  return NULL;
+}
+
+/* The model's figures on each kind of device and the layers' bytes; FALSE with an error. */
+static gboolean
+mixed_init (Mixed            *x,
+            const HrScenario *s,
+            GError          **error)
+{
+  const HrModel *m = s->model;
+  const HrEstimate *b;
+  int moe_layers;
+
+  memset (x, 0, sizeof *x);
+  x->s = s;
+  x->base = g_new0 (HrEstimate, HR_MAX_DEVICE_KINDS);
+  for (int k = 0; k < s->n_kinds; k++)
+    {
+      HrScenario one = *s;
+
+      one.n_kinds = 0;
+      memset (one.kinds, 0, sizeof one.kinds);
+      one.gpu = s->kinds[k].gpu;
+      one.n_gpus = 1;
+      one.offload_pct = 0;
+      one.n_cpu_moe = 0;
+      if (!hr_estimate_compute (&one, NULL, &x->base[k], error))
+        return FALSE;
+      for (int c = 0; c < s->kinds[k].count; c++)
+        {
+          const HrGpu *g = s->kinds[k].gpu;
+
+          x->kind[x->n] = k;
+          x->phys[x->n] = g->memory_gib * HR_GIB;
+          x->usable[x->n] = x->phys[x->n] * (1.0 - s->reserve);
+          x->fixed[x->n] = x->base[k].compute_bytes + x->base[k].runtime_bytes;
+          x->n++;
+        }
+    }
+  /* the fastest first; alike bandwidth: the larger memory, then launch order */
+  for (int j = 0; j < x->n; j++)
+    x->order[j] = j;
+  for (int a = 1; a < x->n; a++)
+    for (int c = a; c > 0; c--)
+      {
+        const HrGpu *g1 = s->kinds[x->kind[x->order[c - 1]]].gpu, *g2 = s->kinds[x->kind[x->order[c]]].gpu;
+        double bw1 = isfinite (g1->bandwidth_gbs) ? g1->bandwidth_gbs : 0;
+        double bw2 = isfinite (g2->bandwidth_gbs) ? g2->bandwidth_gbs : 0;
+
+        if (bw2 > bw1 || (bw2 == bw1 && g2->memory_gib > g1->memory_gib))
+          {
+            int tmp = x->order[c];
+            x->order[c] = x->order[c - 1];
+            x->order[c - 1] = tmp;
+          }
+        else
+          break;
+      }
+
+  /* the layers' bytes as the estimate of one device places them (hr_estimate_device_weights) */
+  b = &x->base[0];
+  x->L = MAX (m->n_layers, 1);
+  x->head = m->tie_embeddings ? b->weights.embd_bytes : b->weights.output_bytes;
+  x->layer = (b->weights_gpu - x->head) / x->L;
+  x->kv_layer = b->kv_bytes / x->L;
+  moe_layers = hr_model_is_moe (m) ? hr_model_moe_layers (m) : 0;
+  x->moe_first = x->L - MIN (moe_layers, x->L);
+  x->expert_layer = moe_layers > 0 ? b->weights.expert_bytes / moe_layers : 0;
+  x->ram_layers = s->offload_pct > 0 ? (int) lround (x->L * MIN (s->offload_pct, 100.0) / 100.0) : 0;
+  x->ram_layers = MIN (x->ram_layers, x->L);
+  x->n_cpu_moe = moe_layers > 0 ? MIN (s->n_cpu_moe, x->L) : 0;
+  return TRUE;
+}
+
+static void
+mixed_clear (Mixed *x)
+{
+  g_clear_pointer (&x->base, g_free);
+}
+
+/* The estimate of @x's scenario with its RAM layers and CPU experts: the best split when one
+ * fits, else llama.cpp's own split by free memory (and the devices it overfills). */
+static gboolean
+mixed_place (const Mixed *x,
+             HrEstimate  *out)
+{
+  int units[HR_MAX_PLAN_DEVICES];
+  gboolean fits = split_layers (x, units);
+
+  if (!fits)
+    default_split (x, units);
+  *out = *base_of (x, x->n - 1);
+  memset (&out->placement, 0, sizeof out->placement);
+  evaluate (x, units, &out->placement);
+  sum_devices (x, out);
+  place_decode (x, out);
+  place_prefill (x, out);
+  return fits;
+}
+
+gboolean
+hr_placement_estimate (const HrScenario *s,
+                       const HrPricing  *pricing,
+                       HrEstimate       *out,
+                       GError          **error)
+{
+  g_autofree char *why = NULL;
+  Mixed x;
+  gboolean ok;
+
+  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (hr_scenario_is_mixed (s), FALSE);
+
+  (void) pricing;
+  if ((why = refusal (s)) != NULL)
+    {
+      g_set_error_literal (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED, why);
+      return FALSE;
+    }
+  ok = mixed_init (&x, s, error);
+  if (ok)
+    mixed_place (&x, out);
+  mixed_clear (&x);
+  return ok;
+}
+
+gboolean
+hr_placement_search (const HrScenario *s,
+                     HrScenario       *best,
+                     HrEstimate       *best_estimate)
+{
+  HrEstimate est;
+  Mixed x;
+  int moe_layers;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (s != NULL && best != NULL && best_estimate != NULL, FALSE);
+
+  if (!hr_scenario_is_mixed (s))
+    return FALSE;
+  {
+    g_autofree char *why = refusal (s);
+
+    if (why != NULL)
+      return FALSE;
+  }
+  if (!mixed_init (&x, s, NULL) || mixed_place (&x, &est))
+    {
+      mixed_clear (&x);
+      return FALSE;
+    }
+  /* the experts of more layers first (their attention stays on the GPU), then whole layers */
+  moe_layers = hr_model_is_moe (s->model) ? x.L - x.moe_first : 0;
+  for (int step = 0; !found && step <= x.L + moe_layers; step++)
+    {
+      if (step < moe_layers)
+        {
+          x.ram_layers = 0;
+          x.n_cpu_moe = x.moe_first + step + 1;
+        }
+      else
+        {
+          x.n_cpu_moe = moe_layers > 0 ? x.L : 0;
+          x.ram_layers = step - moe_layers + (moe_layers > 0 ? 0 : 1);
+          if (x.ram_layers > x.L)
+            break;
+        }
+      found = mixed_place (&x, &est);
+    }
+  if (found)
+    {
+      *best = *s;
+      best->n_cpu_moe = x.n_cpu_moe;
+      best->offload_pct = 100.0 * x.ram_layers / x.L;
+      /* the scenario's rounding gives back the same layers */
+      g_warn_if_fail ((int) lround (x.L * best->offload_pct / 100.0) == x.ram_layers);
+      *best_estimate = est;
+    }
+  mixed_clear (&x);
+  return found;
+}
+
+void
+hr_placement_llama_split (int           n_layer,
+                          int           n_gpu_layers,
+                          const double *split,
+                          int           n_devices,
+                          int          *units_out)
+{
+  /* llama.cpp computes the split points in float */
+  float points[HR_MAX_PLAN_DEVICES];
+  float sum = 0;
+  int start, act;
+
+  g_return_if_fail (n_devices > 0 && n_devices <= HR_MAX_PLAN_DEVICES);
+
+  for (int i = 0; i < n_devices; i++)
+    {
+      sum += (float) split[i];
+      points[i] = sum;
+      units_out[i] = 0;
+    }
+  for (int i = 0; i < n_devices; i++)
+    points[i] /= sum;
+  start = MAX (n_layer + 1 - n_gpu_layers, 0);
+  act = MIN (n_gpu_layers, n_layer + 1);
+  for (int il = start; il <= n_layer; il++)
+    {
+      float at = (float) (il - start) / act;
+      int dev = 0;
+
+      if (il - start >= act)
+        continue;
+      /* std::upper_bound: the first split point above @at */
+      while (dev < n_devices && !(points[dev] > at))
+        dev++;
+      units_out[MIN (dev, n_devices - 1)]++;
+    }
+}
+
+char *
+hr_placement_tensor_split (const HrScenario *s,
+                           const HrEstimate *e)
+{
+  GString *split;
+
+  if (!hr_scenario_is_mixed (s) || e->placement.split != HR_SPLIT_LAYER || e->placement.n_devices < 2)
+    return NULL;
+  split = g_string_new (NULL);
+  for (int j = 0; j < e->placement.n_devices; j++)
+    {
+      const HrDevicePlan *d = &e->placement.devices[j];
+
+      g_string_append_printf (split, "%s%d", j > 0 ? "," : "", d->layers + (d->output ? 1 : 0));
+    }
+  return g_string_free (split, FALSE);
+}
+
+char *
+hr_placement_setup_name (const HrScenario *s)
+{
+  GString *name = g_string_new (NULL);
+
+  if (!hr_scenario_is_mixed (s))
+    {
+      if (s->n_gpus > 1)
+        g_string_append_printf (name, "%d× ", s->n_gpus);
+      g_string_append (name, s->gpu->name);
+      return g_string_free (name, FALSE);
+    }
+  for (int k = 0; k < s->n_kinds; k++)
+    {
+      if (k > 0)
+        g_string_append (name, " + ");
+      if (s->kinds[k].count > 1)
+        g_string_append_printf (name, "%d× ", s->kinds[k].count);
+      g_string_append (name, s->kinds[k].gpu->name);
+    }
+  return g_string_free (name, FALSE);
+}
+
+void
+hr_placement_fill_alike (const HrScenario *s,
+                         HrEstimate       *out)
+{
+  HrPlacement *p = &out->placement;
+  int n = MAX (s->n_gpus, 1), L = MAX (s->model->n_layers, 1);
+  gboolean llama = hr_engine_is_llama_like (s->engine);
+  double kv_each, compute_each, runtime_each, phys = s->gpu->memory_gib * HR_GIB;
+
+  memset (p, 0, sizeof *p);
+  p->slowest = -1;
+  p->gpu_layers = -1;
+  p->n_cpu_moe = s->n_cpu_moe;
+  p->ram_layers = s->offload_pct > 0 ? (int) floor (s->model->n_layers * s->offload_pct / 100.0 + 0.5) : 0;
+  p->split = n == 1 ? HR_SPLIT_NONE : llama ? HR_SPLIT_LAYER : HR_SPLIT_TENSOR;
+  if (n > HR_MAX_PLAN_DEVICES)
+    {
+      p->split = HR_SPLIT_NONE;
+      return;
+    }
+  p->n_devices = n;
+  /* what hr_estimate_compute () counts per device: its required less the weights, the
+   * engine's buffers and the runtime (with the host buffer on unified memory) */
+  compute_each = out->compute_bytes / n;
+  runtime_each = (out->overhead_bytes - out->compute_bytes) / n;
+  kv_each = (out->required_bytes - out->weights_gpu - out->overhead_bytes) / n;
+  for (int j = 0; j < n; j++)
+    {
+      HrDevicePlan *d = &p->devices[j];
+
+      d->gpu = s->gpu;
+      if (p->split == HR_SPLIT_LAYER)
+        {
+          d->layers = L / n + (j >= n - L % n ? 1 : 0);
+          d->output = j == n - 1;
+        }
+      else
+        {
+          /* one device, or a shard of every layer on each */
+          d->layers = p->split == HR_SPLIT_TENSOR ? L : MAX (L - p->ram_layers, 0);
+          d->output = TRUE;
+        }
+      d->weights_bytes = hr_estimate_device_weights (s, out, j);
+      d->kv_bytes = kv_each;
+      d->compute_bytes = compute_each;
+      d->runtime_bytes = runtime_each;
+      d->required_bytes = d->weights_bytes + d->kv_bytes + d->compute_bytes + d->runtime_bytes;
+      d->physical_bytes = phys;
+      d->usable_bytes = out->usable_bytes / n;
+      d->margin_bytes = d->usable_bytes - d->required_bytes;
+      d->verdict = hr_verdict_for (d->required_bytes, phys, d->usable_bytes);
+      d->decode_seconds = NAN;
+    }
+}
+
+static const char *
+split_to_string (HrSplitKind split)
+{
+  switch (split)
+    {
+    case HR_SPLIT_LAYER:
+      return "layer";
+    case HR_SPLIT_TENSOR:
+      return "tensor";
+    case HR_SPLIT_NONE:
+    default:
+      return "none";
+    }
+}
+
+void
+hr_placement_json (HrJsonWriter     *w,
+                   const HrScenario *s,
+                   const HrEstimate *e)
+{
+  const HrPlacement *p = &e->placement;
+  g_autofree char *split = hr_placement_tensor_split (s, e);
+
+  hr_json_member_string (w, "split", split_to_string (p->split));
+  hr_json_member_string (w, "tensor_split", split);
+  if (hr_scenario_is_mixed (s))
+    hr_json_member_int (w, "gpu_layers", p->gpu_layers);
+  hr_json_member_string (w, "slowest_device", p->slowest >= 0 ? p->devices[p->slowest].gpu->id : NULL);
+  hr_json_key (w, "devices");
+  hr_json_begin_array (w);
+  for (int j = 0; j < p->n_devices; j++)
+    {
+      const HrDevicePlan *d = &p->devices[j];
+      /* "Custom GPU (24.5 GiB)" in every locale, as the JSON's gpu_name */
+      g_autofree char *name = hr_gpu_data_name (d->gpu);
+
+      hr_json_begin_object (w);
+      hr_json_member_int (w, "index", j);
+      hr_json_member_string (w, "id", d->gpu->id);
+      hr_json_member_string (w, "name", name);
+      hr_json_member_int (w, "count", 1);
+      hr_json_member_int (w, "layers", d->layers);
+      hr_json_member_bool (w, "output_layer", d->output);
+      hr_json_gib_bytes (w, "weights", d->weights_bytes);
+      hr_json_gib_bytes (w, "kv_cache", d->kv_bytes);
+      hr_json_gib_bytes (w, "compute_buffer", d->compute_bytes);
+      hr_json_gib_bytes (w, "runtime", d->runtime_bytes);
+      hr_json_gib_bytes (w, "required", d->required_bytes);
+      hr_json_gib_bytes (w, "usable", d->usable_bytes);
+      hr_json_gib_bytes (w, "margin", d->margin_bytes);
+      hr_json_member_string (w, "verdict", hr_verdict_to_string (d->verdict));
+      hr_json_member_number (w, "decode_ms", d->decode_seconds * 1e3, 2);
+      hr_json_end_object (w);
+    }
+  hr_json_end_array (w);
+}
+
+void
+hr_placement_append_text (GString          *out,
+                          const HrScenario *s,
+                          const HrEstimate *e)
+{
+  const HrPlacement *p = &e->placement;
+  double step = isfinite (e->decode_tps) && e->decode_tps > 0 ? 1.0 / e->decode_tps : NAN;
+
+  if (!hr_scenario_is_mixed (s) || p->n_devices < 2)
+    return;
+  g_string_append_printf (out, "%s\n", _("Placement (llama.cpp layer split, in turn):"));
+  for (int j = 0; j < p->n_devices; j++)
+    {
+      const HrDevicePlan *d = &p->devices[j];
+      g_autofree char *share = isfinite (step) && isfinite (d->decode_seconds)
+                               ? g_strdup_printf ("%.0f", d->decode_seconds / step * 100) : g_strdup ("?");
+
+      /* TRANSLATORS: one device of a split: its index and name, its layers ("+ output" when
+       * it holds the output layer), its memory, usable memory, verdict and share of the time
+       * per token, e.g. "  0 RTX 4090: 41 layers · 22.31 of 22.80 GiB usable · Tight fit · 48% of decode" */
+      g_string_append_printf (out, _("  %d %s: %d layers%s · %.2f of %.2f GiB usable · %s · %s%% of decode\n"),
+                              j, d->gpu->name, d->layers, d->output ? _(" + output") : "",
+                              hr_to_gib (d->required_bytes), hr_to_gib (d->usable_bytes),
+                              hr_verdict_display (d->verdict), share);
+    }
+  if (p->ram_layers > 0 || p->n_cpu_moe > 0)
+    /* TRANSLATORS: what stays in system RAM: whole layers, and the layers whose experts do */
+    g_string_append_printf (out, _("  System RAM: %d layers, the experts of %d layers\n"), p->ram_layers,
+                            MAX (p->n_cpu_moe - p->ram_layers, 0));
+}
