@@ -15,6 +15,7 @@
 #include "hr-advice.h"
 #include "hr-catalog.h"
 #include "hr-cli-common.h"
+#include "hr-placement.h"
 #include "hr-cli-bench.h"
 #include "hr-cli-calibrate.h"
 #include "hr-cli-check.h"
@@ -277,6 +278,37 @@ cmd_list (int              argc,
 
 /* ---- estimate ---------------------------------------------------------------------------- */
 
+/* Different GPUs that do not fit as asked: the least in system RAM that does, and its flags. */
+static void
+append_placement_search (GString          *out,
+                         const HrScenario *s,
+                         const HrEstimate *est)
+{
+  HrScenario best;
+  HrEstimate best_est;
+  g_autofree char *split = NULL;
+  const HrPlacement *p = &best_est.placement;
+
+  if (!hr_scenario_is_mixed (s) || est->verdict != HR_VERDICT_EXCEEDS ||
+      !hr_placement_search (s, &best, &best_est))
+    return;
+  split = hr_placement_tensor_split (&best, &best_est);
+  g_string_append_printf (out, "• Placement search: it fits with %d of %d layers in system RAM",
+                          p->ram_layers, s->model->n_layers);
+  if (p->n_cpu_moe > p->ram_layers)
+    g_string_append_printf (out, " and the experts of %d more", p->n_cpu_moe - p->ram_layers);
+  g_string_append_printf (out, ": -ngl %d", p->gpu_layers);
+  if (p->n_cpu_moe > 0)
+    g_string_append_printf (out, " --n-cpu-moe %d", p->n_cpu_moe);
+  g_string_append_printf (out, " --tensor-split %s, ~%.1f tok/s (size or launch it with",
+                          split, best_est.decode_tps);
+  if (p->ram_layers > 0)
+    g_string_append_printf (out, " --offload-pct %g", best.offload_pct);
+  if (p->n_cpu_moe > 0)
+    g_string_append_printf (out, " --n-cpu-moe %d", p->n_cpu_moe);
+  g_string_append (out, ")\n");
+}
+
 static int
 estimate_command (const HrCliArgs *args,
                   HrCliScenario   *cs,
@@ -306,6 +338,7 @@ estimate_command (const HrCliArgs *args,
     g_string_append_printf (out, "• %s\n", (const char *) g_ptr_array_index (diag, i));
   if ((note = hr_cli_this_note (cs)) != NULL)
     g_string_append_printf (out, "• %s\n", note);
+  append_placement_search (out, &cs->scenario, &est);
   return 0;
 }
 
@@ -488,6 +521,9 @@ launch_command (const HrCliArgs *args,
       data_gpu = hr_gpu_copy (named.gpu);
       g_free (data_gpu->name);
       data_gpu->name = hr_gpu_data_name (named.gpu);
+      /* the first of a mixed setup's kinds is the same device */
+      if (named.n_kinds > 0 && named.kinds[0].gpu == named.gpu)
+        named.kinds[0].gpu = data_gpu;
       named.gpu = data_gpu;
     }
   cmds = launch_commands (&named, &est, cs->json);

@@ -799,8 +799,11 @@ hr_placement_append_text (GString          *out,
                               hr_to_gib (d->required_bytes), hr_to_gib (d->usable_bytes),
                               hr_verdict_display (d->verdict), share);
     }
-  if (p->ram_layers > 0 || p->n_cpu_moe > 0)
+  if (p->n_cpu_moe > p->ram_layers)
     /* TRANSLATORS: what stays in system RAM: whole layers, and the layers whose experts do */
     g_string_append_printf (out, _("  System RAM: %d layers, the experts of %d layers\n"), p->ram_layers,
-                            MAX (p->n_cpu_moe - p->ram_layers, 0));
+                            p->n_cpu_moe - p->ram_layers);
+  else if (p->ram_layers > 0)
+    /* TRANSLATORS: the whole layers kept in system RAM */
+    g_string_append_printf (out, _("  System RAM: %d layers\n"), p->ram_layers);
 }

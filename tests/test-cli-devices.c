@@ -1,0 +1,203 @@
+/* test-cli-devices.c — `headroom-cli` with several --gpu (#31): every listed device is sized
+ * (a repeated --gpu used to size only the first), --gpu ID:N counts, the JSON's devices[] add
+ * up to its totals, launch carries the plan's --tensor-split, vLLM refuses a mixed set */
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-test-cli.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+static const char *cli;
+
+static void
+run (HrTestRun *r,
+     ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  va_start (ap, r);
+  hr_test_args_append_valist (argv, ap);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  hr_test_run_spawn (r, argv, envp);
+}
+
+static JsonObject *
+parse_object (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static double
+sum_of (JsonArray  *devices,
+        const char *member)
+{
+  double sum = 0;
+
+  for (guint i = 0; i < json_array_get_length (devices); i++)
+    sum += json_object_get_double_member (json_array_get_object_element (devices, i), member);
+  return sum;
+}
+
+/* Two --gpu are two devices: 48 GiB, two entries in devices[], their sums the totals. */
+static void
+test_repeated_gpu (void)
+{
+  HrTestRun r = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  JsonArray *devices;
+  double n;
+
+  run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb",
+       "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out);
+  g_assert_cmpint (json_object_get_int_member (o, "gpus"), ==, 2);
+  g_assert_cmpfloat (json_object_get_double_member (o, "physical_bytes"), ==, 48 * GIB);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), !=, "exceeds");
+  g_assert_cmpstr (json_object_get_string_member (o, "split"), ==, "layer");
+  g_assert_cmpstr (json_object_get_string_member (o, "slowest_device"), ==, "rtx-3090-24gb");
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "decode_basis"), "RTX 3090 24GB takes"));
+  devices = json_object_get_array_member (o, "devices");
+  g_assert_cmpint (json_array_get_length (devices), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (devices, 0), "id"), ==,
+                   "rtx-4090-24gb");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (devices, 1), "id"), ==,
+                   "rtx-3090-24gb");
+  n = json_array_get_length (devices);
+  g_assert_cmpfloat_with_epsilon (sum_of (devices, "weights_bytes"),
+                                  json_object_get_double_member (o, "weights_device_bytes"), n);
+  g_assert_cmpfloat_with_epsilon (sum_of (devices, "kv_cache_bytes"),
+                                  json_object_get_double_member (o, "kv_cache_bytes"), n);
+  g_assert_cmpfloat_with_epsilon (sum_of (devices, "compute_buffer_bytes") + sum_of (devices, "runtime_bytes"),
+                                  json_object_get_double_member (o, "overhead_bytes"), 2 * n);
+  g_assert_cmpfloat_with_epsilon (sum_of (devices, "required_bytes"),
+                                  json_object_get_double_member (o, "required_bytes"), n);
+  g_assert_cmpfloat_with_epsilon (sum_of (devices, "usable_bytes"),
+                                  json_object_get_double_member (o, "usable_bytes"), n);
+  g_assert_cmpfloat_with_epsilon (sum_of (devices, "margin_bytes"),
+                                  json_object_get_double_member (o, "margin_bytes"), 2 * n);
+  g_assert_cmpfloat (sum_of (devices, "layers"), ==, 80);
+  hr_test_run_clear (&r);
+
+  /* and the text says so, device by device */
+  run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "RTX 4090 24GB + RTX 3090 24GB"));
+  g_assert_nonnull (strstr (r.out, "  0 RTX 4090 24GB: "));
+  g_assert_nonnull (strstr (r.out, "  1 RTX 3090 24GB: "));
+  hr_test_run_clear (&r);
+
+  /* 4090 + 3060: 36 GB does not hold it, and the search says what does */
+  run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3060-12gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Verdict: Does not fit"));
+  g_assert_nonnull (strstr (r.out, "Placement search: it fits with "));
+  hr_test_run_clear (&r);
+}
+
+/* --gpu ID:N is N alike devices: the same estimate as --gpus N. */
+static void
+test_count_suffix (void)
+{
+  HrTestRun a = { 0 }, b = { 0 };
+
+  run (&a, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-3090-24gb:2", "--json", NULL);
+  run (&b, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-3090-24gb", "--gpus", "2", "--json", NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_cmpstr (a.out, ==, b.out);
+  hr_test_run_clear (&a);
+  hr_test_run_clear (&b);
+
+  /* a bad count is a usage error, and so is a list beside --gpus */
+  run (&a, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-3090-24gb:0", NULL);
+  g_assert_cmpint (a.status, ==, 2);
+  hr_test_run_clear (&a);
+  run (&a, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb",
+       "--gpus", "2", NULL);
+  g_assert_cmpint (a.status, ==, 2);
+  g_assert_nonnull (strstr (a.err, "--gpu ID:N"));
+  hr_test_run_clear (&a);
+}
+
+/* launch: the llama-server command carries the estimate's --tensor-split; vLLM refuses. */
+static void
+test_launch (void)
+{
+  HrTestRun r = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  g_autofree char *flag = NULL;
+  const char *const second[] = { "rtx-3090-24gb", "rtx-3060-12gb" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (second); i++)
+    {
+      run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", second[i], "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_clear_pointer (&o, json_object_unref);
+      o = parse_object (r.out);
+      g_free (flag);
+      flag = g_strdup_printf ("--tensor-split %s ", json_object_get_string_member (o, "tensor_split"));
+      hr_test_run_clear (&r);
+
+      run (&r, "launch", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", second[i],
+           "--engine", "llama.cpp", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.out, flag));
+      hr_test_run_clear (&r);
+    }
+
+  run (&r, "launch", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "vllm serve"));
+  g_assert_null (strstr (r.out, "--tensor-split 1,1"));
+  hr_test_run_clear (&r);
+
+  run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb",
+       "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, !=, 0);
+  g_assert_nonnull (strstr (r.err, "alike GPUs"));
+  g_assert_nonnull (strstr (r.err, "--pipeline-parallel-size 2"));
+  hr_test_run_clear (&r);
+}
+
+/* compare keeps a repeated --gpu as its list: one row per GPU. */
+static void
+test_compare_list (void)
+{
+  HrTestRun r = { 0 };
+
+  run (&r, "compare", "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3060-12gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\nRTX 4090 24GB "));
+  g_assert_nonnull (strstr (r.out, "\nRTX 3060 12GB "));
+  hr_test_run_clear (&r);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  cli = g_getenv ("HEADROOM_CLI");
+  if (cli == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI not set");
+      return 0;
+    }
+  g_test_add_func ("/cli-devices/repeated-gpu", test_repeated_gpu);
+  g_test_add_func ("/cli-devices/count-suffix", test_count_suffix);
+  g_test_add_func ("/cli-devices/launch", test_launch);
+  g_test_add_func ("/cli-devices/compare-list", test_compare_list);
+  return g_test_run ();
+}

@@ -1,0 +1,480 @@
+/* test-placement.c — different GPUs in one setup (#31): llama.cpp's layer split, each device's
+ * memory and verdict, decode through the devices in turn, the placement search, and the
+ * --tensor-split every multi-device llama.cpp command carries */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-estimate.h"
+#include "hr-launch.h"
+#include "hr-placement.h"
+#include "hr-units.h"
+
+static HrCatalog *catalog;
+
+/* @model on the devices "id" or "id:N", in launch order (NULL-terminated). */
+static void
+setup (HrScenario *s,
+       const char *model_id,
+       ...)
+{
+  HrDeviceKind kinds[HR_MAX_DEVICE_KINDS];
+  g_autoptr(GError) error = NULL;
+  const HrModel *m = hr_catalog_find_model (catalog, model_id);
+  const char *id;
+  int n = 0;
+  va_list ap;
+
+  g_assert_nonnull (m);
+  va_start (ap, model_id);
+  while ((id = va_arg (ap, const char *)) != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (id, ":", 2);
+      const HrGpu *g = hr_catalog_find_gpu (catalog, parts[0]);
+
+      g_assert_nonnull (g);
+      kinds[n++] = (HrDeviceKind) { g, parts[1] != NULL ? atoi (parts[1]) : 1 };
+    }
+  va_end (ap);
+  hr_scenario_init (s, m, kinds[0].gpu);
+  g_strlcpy (s->quant, "Q4_K_M", sizeof s->quant);
+  s->context = 8192;
+  g_assert_true (hr_scenario_set_devices (s, kinds, n, &error));
+  g_assert_no_error (error);
+}
+
+static void
+estimate (const HrScenario *s,
+          HrEstimate       *e)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_estimate_compute (s, NULL, e, &error));
+  g_assert_no_error (error);
+}
+
+/* Every device figure adds up to the estimate's total (to a byte per device). */
+static void
+assert_sums (const HrEstimate *e)
+{
+  const HrPlacement *p = &e->placement;
+  double w = 0, kv = 0, c = 0, rt = 0, req = 0, usable = 0, phys = 0, most = 0;
+  HrVerdict worst = HR_VERDICT_FITS;
+
+  g_assert_cmpint (p->n_devices, >, 0);
+  for (int j = 0; j < p->n_devices; j++)
+    {
+      const HrDevicePlan *d = &p->devices[j];
+
+      g_assert_cmpfloat_with_epsilon (d->required_bytes,
+                                      d->weights_bytes + d->kv_bytes + d->compute_bytes + d->runtime_bytes, 1);
+      g_assert_cmpfloat_with_epsilon (d->margin_bytes, d->usable_bytes - d->required_bytes, 1);
+      w += d->weights_bytes;
+      kv += d->kv_bytes;
+      c += d->compute_bytes;
+      rt += d->runtime_bytes;
+      req += d->required_bytes;
+      usable += d->usable_bytes;
+      phys += d->physical_bytes;
+      most = MAX (most, d->required_bytes);
+      worst = MAX (worst, d->verdict);
+    }
+  g_assert_cmpfloat_with_epsilon (w, e->weights_gpu, p->n_devices);
+  g_assert_cmpfloat_with_epsilon (kv, e->kv_bytes, p->n_devices);
+  g_assert_cmpfloat_with_epsilon (c + rt, e->overhead_bytes, p->n_devices);
+  g_assert_cmpfloat_with_epsilon (req, e->required_bytes, p->n_devices);
+  g_assert_cmpfloat_with_epsilon (usable, e->usable_bytes, p->n_devices);
+  g_assert_cmpfloat_with_epsilon (phys, e->physical_bytes, p->n_devices);
+  g_assert_cmpfloat_with_epsilon (most, e->per_gpu_required, 1);
+  g_assert_cmpint (worst, ==, e->verdict);
+}
+
+static int
+device_units (const HrDevicePlan *d)
+{
+  return d->layers + (d->output ? 1 : 0);
+}
+
+static void
+test_sums (void)
+{
+  const char *const setups[][3] = {
+    { "rtx-4090-24gb", "rtx-3090-24gb", NULL },
+    { "rtx-4090-24gb", "rtx-3060-12gb", NULL },
+    { "rtx-3060-12gb", "rtx-3090-24gb:2", NULL },
+    { "rtx-3090-24gb", "rtx-4060-ti-16gb", "rtx-3060-12gb" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (setups); i++)
+    {
+      HrScenario s;
+      HrEstimate e;
+
+      setup (&s, "llama-3.3-70b", setups[i][0], setups[i][1], setups[i][2], NULL);
+      g_assert_true (hr_scenario_is_mixed (&s));
+      estimate (&s, &e);
+      g_assert_cmpint (e.placement.split, ==, HR_SPLIT_LAYER);
+      g_assert_cmpint (e.placement.n_devices, ==, s.n_gpus);
+      assert_sums (&e);
+      /* every layer somewhere, the output layer on the last device with layers */
+      {
+        int layers = e.placement.ram_layers, last = -1;
+
+        for (int j = 0; j < e.placement.n_devices; j++)
+          {
+            layers += e.placement.devices[j].layers;
+            if (device_units (&e.placement.devices[j]) > 0)
+              last = j;
+          }
+        g_assert_cmpint (layers, ==, s.model->n_layers);
+        g_assert_true (e.placement.devices[last].output);
+      }
+      /* a MoE model with experts in RAM adds up too */
+      setup (&s, "qwen3-30b-a3b", setups[i][0], setups[i][1], setups[i][2], NULL);
+      s.n_cpu_moe = 10;
+      s.offload_pct = 10;
+      estimate (&s, &e);
+      assert_sums (&e);
+    }
+}
+
+/* Alike devices keep the estimate of n_gpus × gpu exactly, and list their devices too. */
+static void
+test_alike_unchanged (void)
+{
+  HrScenario listed, counted;
+  HrEstimate a, b;
+
+  setup (&listed, "llama-3.3-70b", "rtx-3090-24gb", "rtx-3090-24gb", NULL);
+  g_assert_false (hr_scenario_is_mixed (&listed));
+  g_assert_cmpint (listed.n_gpus, ==, 2);
+  setup (&counted, "llama-3.3-70b", "rtx-3090-24gb", NULL);
+  counted.n_gpus = 2;
+  estimate (&listed, &a);
+  estimate (&counted, &b);
+  g_assert_cmpfloat (a.required_bytes, ==, b.required_bytes);
+  g_assert_cmpfloat (a.per_gpu_required, ==, b.per_gpu_required);
+  g_assert_cmpfloat (a.decode_tps, ==, b.decode_tps);
+  g_assert_cmpfloat (a.prefill_tps, ==, b.prefill_tps);
+  g_assert_cmpint (a.verdict, ==, b.verdict);
+  g_assert_cmpint (a.placement.n_devices, ==, 2);
+  assert_sums (&a);
+
+  /* vLLM's tensor parallelism: a shard of every layer on each */
+  counted.engine = HR_ENGINE_VLLM;
+  estimate (&counted, &b);
+  g_assert_cmpint (b.placement.split, ==, HR_SPLIT_TENSOR);
+  assert_sums (&b);
+}
+
+/* Llama 3.3 70B Q4_K_M at 8K: 48 GB of RTX 4090 + RTX 3090 holds it, 36 GB of RTX 4090 +
+ * RTX 3060 does not. */
+static void
+test_fits (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+  estimate (&s, &e);
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  for (int j = 0; j < 2; j++)
+    g_assert_cmpint (e.placement.devices[j].verdict, !=, HR_VERDICT_EXCEEDS);
+  g_assert_cmpint (e.placement.ram_layers, ==, 0);
+  g_assert_cmpint (e.placement.gpu_layers, ==, 81);
+
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3060-12gb", NULL);
+  estimate (&s, &e);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  g_assert_cmpfloat (e.required_bytes, >, e.usable_bytes);
+}
+
+/* llama.cpp's own split (load_tensors): units at the running sums of --tensor-split or free
+ * memory, the output layer the last unit. */
+static void
+test_llama_split (void)
+{
+  int units[3];
+
+  /* 24 GB beside 12 GB: two thirds of 80 layers + output */
+  hr_placement_llama_split (80, 81, (double[]) { 24, 12 }, 2, units);
+  g_assert_cmpint (units[0], ==, 54);
+  g_assert_cmpint (units[1], ==, 27);
+  /* an even split gives the first device the odd unit */
+  hr_placement_llama_split (80, 81, (double[]) { 1, 1 }, 2, units);
+  g_assert_cmpint (units[0], ==, 41);
+  g_assert_cmpint (units[1], ==, 40);
+  /* -ngl 61: the first 20 layers stay on the CPU */
+  hr_placement_llama_split (80, 61, (double[]) { 42, 19 }, 2, units);
+  g_assert_cmpint (units[0], ==, 42);
+  g_assert_cmpint (units[1], ==, 19);
+  /* a device given 0 takes nothing */
+  hr_placement_llama_split (32, 33, (double[]) { 0, 33, 0 }, 3, units);
+  g_assert_cmpint (units[0], ==, 0);
+  g_assert_cmpint (units[1], ==, 33);
+  g_assert_cmpint (units[2], ==, 0);
+}
+
+/* The plan follows memory: of a model both devices must hold, the 24 GB card takes more layers
+ * than the 12 GB one, in either order; where no split fits, llama.cpp's own split by free
+ * memory is shown. */
+static void
+test_split_follows_memory (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  setup (&s, "qwen3-32b", "rtx-3090-24gb", "rtx-3060-12gb", NULL);
+  g_strlcpy (s.quant, "Q6_K", sizeof s.quant);
+  estimate (&s, &e);
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  g_assert_cmpint (e.placement.devices[0].layers, >, e.placement.devices[1].layers);
+  g_assert_cmpint (e.placement.devices[1].layers, >, 0);
+
+  setup (&s, "qwen3-32b", "rtx-3060-12gb", "rtx-3090-24gb", NULL);
+  g_strlcpy (s.quant, "Q6_K", sizeof s.quant);
+  estimate (&s, &e);
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  g_assert_cmpint (e.placement.devices[1].layers, >, e.placement.devices[0].layers);
+  g_assert_true (e.placement.devices[1].output);
+
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3060-12gb", NULL);
+  estimate (&s, &e);
+  g_assert_cmpint (device_units (&e.placement.devices[0]), ==, 54);
+  g_assert_cmpint (device_units (&e.placement.devices[1]), ==, 27);
+}
+
+/* A token passes through the devices in turn: the RTX 3090's share is the larger, it is named
+ * in the basis, and the speed lies between two 3090s' and two 4090s'. */
+static void
+test_slowest_bounds_decode (void)
+{
+  HrScenario s, alike;
+  HrEstimate e, fast, slow;
+  const HrDevicePlan *d4090, *d3090;
+  g_autofree char *basis = NULL;
+
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+  estimate (&s, &e);
+  d4090 = &e.placement.devices[0];
+  d3090 = &e.placement.devices[1];
+  g_assert_cmpint (e.placement.slowest, ==, 1);
+  g_assert_cmpint (e.decode_basis.kind, ==, HR_BASIS_DECODE_DEVICES);
+  g_assert_cmpstr (e.decode_basis.device, ==, "RTX 3090 24GB");
+  /* per layer, the 3090 is the slower */
+  g_assert_cmpfloat (d3090->decode_seconds / device_units (d3090), >, d4090->decode_seconds / device_units (d4090));
+  /* the step is the devices' parts and the fixed per-token costs, no more */
+  g_assert_cmpfloat (d3090->decode_seconds + d4090->decode_seconds, <, 1.0 / e.decode_tps);
+  g_assert_cmpfloat (d3090->decode_seconds + d4090->decode_seconds, >, 0.95 / e.decode_tps);
+
+  setup (&alike, "llama-3.3-70b", "rtx-4090-24gb:2", NULL);
+  estimate (&alike, &fast);
+  setup (&alike, "llama-3.3-70b", "rtx-3090-24gb:2", NULL);
+  estimate (&alike, &slow);
+  g_assert_cmpfloat (e.decode_tps, <, fast.decode_tps);
+  g_assert_cmpfloat (e.decode_tps, >, slow.decode_tps);
+  g_assert_cmpfloat (e.prefill_tps, <, fast.prefill_tps);
+  g_assert_cmpfloat (e.prefill_tps, >, slow.prefill_tps);
+
+  basis = hr_basis_json (&e.decode_basis);
+  g_assert_nonnull (strstr (basis, "RTX 3090 24GB takes"));
+
+  /* with a third, slow card: the basis names the device that takes the longest in all, and
+   * the 3060 is the slowest per layer */
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", "rtx-3060-12gb", NULL);
+  s.context = 32768;
+  estimate (&s, &e);
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  g_assert_cmpint (e.placement.devices[2].layers, >, 0);
+  for (int j = 0; j < 3; j++)
+    g_assert_cmpfloat (e.placement.devices[j].decode_seconds, <=,
+                       e.placement.devices[e.placement.slowest].decode_seconds);
+  g_assert_cmpfloat (e.placement.devices[2].decode_seconds / device_units (&e.placement.devices[2]), >,
+                     e.placement.devices[1].decode_seconds / device_units (&e.placement.devices[1]));
+  g_assert_cmpstr (e.decode_basis.device, ==, e.placement.devices[e.placement.slowest].gpu->name);
+}
+
+/* vLLM and SGLang shard every layer: a mixed set is refused with the reason and the pipeline
+ * parallel alternative. */
+static void
+test_server_refused (void)
+{
+  const HrEngine engines[] = { HR_ENGINE_VLLM, HR_ENGINE_SGLANG };
+
+  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      HrScenario s;
+      HrEstimate e;
+
+      setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+      s.engine = engines[i];
+      g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
+      g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "tensor parallelism"));
+      g_assert_nonnull (strstr (error->message, "alike GPUs"));
+      g_assert_nonnull (strstr (error->message, "--pipeline-parallel-size 2"));
+    }
+}
+
+static const char *
+command_of (GPtrArray *cmds,
+            HrEngine   engine)
+{
+  for (guint i = 0; i < cmds->len; i++)
+    {
+      const HrLaunchCommand *c = g_ptr_array_index (cmds, i);
+
+      if (c->engine == engine)
+        return c->command;
+    }
+  return NULL;
+}
+
+/* The number after @flag in @command, -2 when the flag is absent. */
+static int
+flag_int (const char *command,
+          const char *flag)
+{
+  const char *at = strstr (command, flag);
+
+  return at != NULL ? atoi (at + strlen (flag)) : -2;
+}
+
+/* Every multi-device llama.cpp command carries the plan's --tensor-split, and llama.cpp's own
+ * rule turns it back into exactly the plan's layers; -ngl and --n-cpu-moe match too. */
+static void
+test_launch_matches_plan (void)
+{
+  const char *const setups[][3] = {
+    { "rtx-4090-24gb", "rtx-3090-24gb", NULL },
+    { "rtx-4090-24gb", "rtx-3060-12gb", NULL },
+    { "rtx-3060-12gb", "rtx-3090-24gb:2", NULL },
+    { "rtx-3090-24gb", "rtx-4060-ti-16gb", "rtx-3060-12gb" },
+  };
+  const char *const models[] = { "llama-3.3-70b", "qwen3-32b", "qwen3-30b-a3b", "llama-3.1-8b" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (setups); i++)
+    for (guint k = 0; k < G_N_ELEMENTS (models); k++)
+      for (int offload = 0; offload <= 1; offload++)
+        {
+          HrScenario s;
+          HrEstimate e;
+          g_autoptr(GPtrArray) cmds = NULL;
+          g_autofree char *split = NULL;
+          g_autofree char *flag = NULL;
+          g_auto(GStrv) parts = NULL;
+          const char *cmd;
+          double values[HR_MAX_PLAN_DEVICES];
+          int units[HR_MAX_PLAN_DEVICES];
+          int n = 0;
+
+          setup (&s, models[k], setups[i][0], setups[i][1], setups[i][2], NULL);
+          if (offload)
+            {
+              s.offload_pct = 25;
+              if (hr_model_is_moe (s.model))
+                s.n_cpu_moe = 8;
+            }
+          estimate (&s, &e);
+          split = hr_placement_tensor_split (&s, &e);
+          g_assert_nonnull (split);
+          cmds = hr_launch_commands (&s, &e);
+          cmd = command_of (cmds, HR_ENGINE_LLAMA_CPP);
+          g_assert_nonnull (cmd);
+          flag = g_strdup_printf ("--tensor-split %s ", split);
+          g_assert_nonnull (strstr (cmd, flag));
+          /* none of the tensor-parallel engines is offered for it */
+          g_assert_null (command_of (cmds, HR_ENGINE_VLLM));
+          g_assert_null (command_of (cmds, HR_ENGINE_SGLANG));
+
+          parts = g_strsplit (split, ",", -1);
+          for (; parts[n] != NULL; n++)
+            values[n] = g_ascii_strtod (parts[n], NULL);
+          g_assert_cmpint (n, ==, e.placement.n_devices);
+          hr_placement_llama_split (s.model->n_layers, e.placement.gpu_layers, values, n, units);
+          for (int j = 0; j < n; j++)
+            g_assert_cmpint (units[j], ==, device_units (&e.placement.devices[j]));
+          if (e.placement.gpu_layers > s.model->n_layers)
+            g_assert_cmpint (flag_int (cmd, "-ngl "), ==, 999);
+          else
+            g_assert_cmpint (flag_int (cmd, "-ngl "), ==, e.placement.gpu_layers);
+          g_assert_cmpint (flag_int (cmd, "--n-cpu-moe "), ==, e.placement.n_cpu_moe > 0 ? e.placement.n_cpu_moe : -2);
+        }
+}
+
+/* The placement search: 4090 + 3060 holds the 70B with the least in system RAM, and sizing
+ * its answer gives back the same plan. */
+static void
+test_search (void)
+{
+  HrScenario s, best;
+  HrEstimate e, found, again;
+
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3060-12gb", NULL);
+  g_assert_true (hr_placement_search (&s, &best, &found));
+  g_assert_cmpint (found.verdict, !=, HR_VERDICT_EXCEEDS);
+  g_assert_cmpint (found.placement.ram_layers, >, 0);
+  estimate (&best, &again);
+  g_assert_cmpint (again.placement.ram_layers, ==, found.placement.ram_layers);
+  for (int j = 0; j < 2; j++)
+    g_assert_cmpint (again.placement.devices[j].layers, ==, found.placement.devices[j].layers);
+  /* one layer fewer in RAM does not fit */
+  best.offload_pct = 100.0 * (found.placement.ram_layers - 1) / s.model->n_layers;
+  estimate (&best, &e);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  /* the faster card is filled first */
+  g_assert_cmpint (found.placement.devices[0].layers, >, found.placement.devices[1].layers);
+
+  /* a MoE model moves experts before whole layers */
+  setup (&s, "qwen3-235b-a22b", "rtx-3090-24gb", "rtx-3060-12gb", NULL);
+  g_assert_true (hr_placement_search (&s, &best, &found));
+  g_assert_cmpint (found.placement.ram_layers, ==, 0);
+  g_assert_cmpint (found.placement.n_cpu_moe, >, 0);
+  g_assert_cmpint (found.verdict, !=, HR_VERDICT_EXCEEDS);
+
+  /* nothing to search when it fits */
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+  g_assert_false (hr_placement_search (&s, &best, &found));
+}
+
+/* A copy whose GPU or count was changed (the advice's what-ifs) is alike devices again. */
+static void
+test_what_if_copy (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3060-12gb", NULL);
+  s.n_gpus = 3;
+  g_assert_false (hr_scenario_is_mixed (&s));
+  estimate (&s, &e);
+  g_assert_cmpfloat (e.physical_bytes, ==, 3 * 24 * HR_GIB);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  catalog = hr_catalog_new_default (&error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/placement/sums", test_sums);
+  g_test_add_func ("/placement/alike-unchanged", test_alike_unchanged);
+  g_test_add_func ("/placement/fits", test_fits);
+  g_test_add_func ("/placement/llama-split", test_llama_split);
+  g_test_add_func ("/placement/split-follows-memory", test_split_follows_memory);
+  g_test_add_func ("/placement/slowest-bounds-decode", test_slowest_bounds_decode);
+  g_test_add_func ("/placement/server-refused", test_server_refused);
+  g_test_add_func ("/placement/launch-matches-plan", test_launch_matches_plan);
+  g_test_add_func ("/placement/search", test_search);
+  g_test_add_func ("/placement/what-if-copy", test_what_if_copy);
+  rc = g_test_run ();
+  hr_catalog_free (catalog);
+  return rc;
+}
