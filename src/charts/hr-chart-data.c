@@ -9,6 +9,7 @@
 
 #include "hr-chart-data.h"
 #include "hr-chart-private.h"
+#include "hr-placement.h"
 #include "hr-scenario-text.h"
 #include "hr-units.h"
 
@@ -35,6 +36,8 @@ gpu_name (const HrGpu *gpu)
 static char *
 gpu_group_name (const HrScenario *scenario)
 {
+  if (hr_scenario_is_mixed (scenario))
+    return hr_placement_setup_name (scenario);
   if (scenario->n_gpus > 1)
     return g_strdup_printf ("%d\u00d7 %s", scenario->n_gpus, gpu_name (scenario->gpu));
   return g_strdup (gpu_name (scenario->gpu));
@@ -114,6 +117,20 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
       d->physical_gib = hr_to_gib (estimate->physical_bytes / n);
       d->usable_gib = hr_to_gib (estimate->usable_bytes / n);
     }
+  /* different GPUs: each bar is its device's own plan (hr-placement.h) */
+  if (hr_scenario_is_mixed (scenario) && estimate->placement.n_devices == n && n <= MAX_DEVICE_BARS)
+    for (int i = 0; i < n; i++)
+      {
+        const HrDevicePlan *p = &estimate->placement.devices[i];
+        HrChartDevice *d = &out->devices[i];
+
+        g_strlcpy (d->label, gpu_name (p->gpu), sizeof d->label);
+        d->weights_gib = hr_to_gib (p->weights_bytes);
+        d->kv_gib = hr_to_gib (p->kv_bytes);
+        d->buffers_gib = hr_to_gib (p->compute_bytes + p->runtime_bytes);
+        d->physical_gib = hr_to_gib (p->physical_bytes);
+        d->usable_gib = hr_to_gib (p->usable_bytes);
+      }
   out->system_ram_gib = hr_to_gib (estimate->system_ram_bytes);
   /* Engines leave parts of the file unloaded or on the host (llama.cpp: the token embedding,
    * MTP layers): name the file's size so the chart reconciles with a download listing. */
