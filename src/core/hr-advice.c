@@ -128,7 +128,8 @@ hr_advice_min_gpus (const HrScenario *scenario,
 {
   HrScenario s = *scenario;
 
-  if (on_system_ram (scenario))
+  /* more of one kind is no answer for a setup of different GPUs (its placement search is) */
+  if (on_system_ram (scenario) || hr_scenario_is_mixed (scenario))
     return 0;
   for (int n = 1; n <= MIN (max_gpus, HR_MAX_GPUS); n = n < 8 ? n + 1 : n * 2)
     {
