@@ -434,6 +434,16 @@ test_search (void)
   g_assert_cmpint (found.placement.n_cpu_moe, >, 0);
   g_assert_cmpint (found.verdict, !=, HR_VERDICT_EXCEEDS);
 
+  /* layers whose experts stay in RAM are light: the first card takes many of them, and a
+   * split that fits is found (the even-layer guess alone overfilled the 4060 Ti) */
+  setup (&s, "qwen3-235b-a22b", "rtx-3090-24gb:2", "rtx-4060-ti-16gb", NULL);
+  s.n_cpu_moe = 60;
+  s.context = 16384;
+  estimate (&s, &e);
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  g_assert_cmpint (e.placement.devices[0].layers, >, e.placement.devices[1].layers);
+  assert_sums (&e);
+
   /* nothing to search when it fits */
   setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
   g_assert_false (hr_placement_search (&s, &best, &found));

@@ -16,6 +16,8 @@
 #include <math.h>
 #include <string.h>
 
+#define LLAMA_N_BATCH 2048   /* llama.cpp's logical batch: its ubatches pipeline across devices */
+
 /* One model on one mixed setup: the devices in launch order and the figures per layer. */
 typedef struct
 {
@@ -102,6 +104,34 @@ evaluate (const Mixed  *x,
   p->slowest = -1;
 }
 
+/* Units are left over: one more for the fastest device whose next unit still fits it. */
+static gboolean
+raise_cap (const Mixed *x,
+           const int   *units,
+           int         *cap_margin,
+           int         *cap_usable)
+{
+  HrPlacement p;
+
+  evaluate (x, units, &p);
+  for (int k = 0; k < x->n; k++)
+    {
+      int j = x->order[k], next = x->ram_layers;
+      double after;
+
+      for (int i = 0; i <= j; i++)
+        next += units[i];
+      after = p.devices[j].required_bytes + unit_bytes (x, next, TRUE);
+      if (next > x->L || after > x->usable[j])
+        continue;
+      cap_usable[j] = units[j] + 1;
+      if (after <= HR_FIT_FRACTION * x->phys[j])
+        cap_margin[j] = MAX (cap_margin[j], units[j] + 1);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* The split of the GPU layers for the current RAM layers and CPU experts: every device within
  * usable memory, with margin (HR_FIT_FRACTION) where the others leave room, the fastest device
  * filled first.  FALSE when no split fits. */
@@ -129,9 +159,10 @@ split_layers (const Mixed *x,
       cap_margin[j] = room_m < 0 ? 0 : (int) MIN (floor (room_m / unit) + (head > 0), cap_usable[j]);
     }
 
-  /* the caps assume even layers and the output on the last device: check the real split and
-   * take a unit off a device it overfills, until it holds */
-  for (int round = 0; round < 4 * (act + x->n); round++)
+  /* the caps assume even layers and the output on the last device: check the real split,
+   * take a unit off a device it overfills, and give one more to a device with room for it
+   * when units are left (layers whose experts stay in RAM are lighter), until it holds */
+  for (int round = 0; round < 8 * (act + x->n); round++)
     {
       HrPlacement p;
       int left = act, over = -1;
@@ -150,7 +181,11 @@ split_layers (const Mixed *x,
               }
           }
       if (left > 0)
-        return FALSE;
+        {
+          if (!raise_cap (x, units, cap_margin, cap_usable))
+            return FALSE;
+          continue;
+        }
       evaluate (x, units, &p);
       for (int j = 0; j < x->n && over < 0; j++)
         if (p.devices[j].verdict == HR_VERDICT_EXCEEDS ||
@@ -315,7 +350,7 @@ place_prefill (const Mixed *x,
           out->prefill_basis = base_of (x, j)->prefill_basis;
         }
     }
-  ubatches = ceil (MIN ((double) s->prompt_tokens, 2048.0) / MAX (s->ubatch, 1));
+  ubatches = ceil (MIN ((double) s->prompt_tokens, LLAMA_N_BATCH) / MAX (s->ubatch, 1));
   pipe = 1.0 + (MIN (used, ubatches) - 1.0) * HR_CAL_PIPELINE_EFF;
   t = t / MAX (pipe, 1.0) + (out->weights_ram_bytes - base_of (x, 0)->weights_ram_bytes) /
                             (HR_PCIE_GBS * 1e9) / MAX (s->ubatch, 1);
@@ -514,6 +549,7 @@ hr_placement_estimate (const HrScenario *s,
   g_return_val_if_fail (s != NULL && out != NULL, FALSE);
   g_return_val_if_fail (hr_scenario_is_mixed (s), FALSE);
 
+  /* no cloud offer rents a mixed set: @pricing has nothing to say (sum_devices ()) */
   (void) pricing;
   if ((why = refusal (s)) != NULL)
     {
