@@ -104,6 +104,45 @@ evaluate (const Mixed  *x,
   p->slowest = -1;
 }
 
+/* A device left tight hands a layer at its edge to the neighbour there while the neighbour
+ * keeps its margin: margin first, then the fastest device's share. */
+static void
+balance_margin (const Mixed *x,
+                int         *units)
+{
+  for (int round = 0; round < 2 * (x->L + 1); round++)
+    {
+      HrPlacement p;
+      gboolean moved = FALSE;
+
+      evaluate (x, units, &p);
+      for (int j = 0; j < x->n && !moved; j++)
+        {
+          if (p.devices[j].verdict != HR_VERDICT_TIGHT || units[j] == 0)
+            continue;
+          for (int k = j - 1; k <= j + 1 && !moved; k += 2)
+            {
+              int trial[HR_MAX_PLAN_DEVICES];
+              HrPlacement q;
+
+              if (k < 0 || k >= x->n)
+                continue;
+              memcpy (trial, units, x->n * sizeof *units);
+              trial[j]--;
+              trial[k]++;
+              evaluate (x, trial, &q);
+              if (q.devices[k].verdict == HR_VERDICT_FITS && q.devices[j].verdict != HR_VERDICT_EXCEEDS)
+                {
+                  memcpy (units, trial, x->n * sizeof *units);
+                  moved = TRUE;
+                }
+            }
+        }
+      if (!moved)
+        return;
+    }
+}
+
 /* Units are left over: one more for the fastest device whose next unit still fits it. */
 static gboolean
 raise_cap (const Mixed *x,
@@ -192,7 +231,10 @@ split_layers (const Mixed *x,
             (units[j] <= cap_margin[j] && p.devices[j].verdict == HR_VERDICT_TIGHT && units[j] > 0))
           over = j;
       if (over < 0)
-        return TRUE;
+        {
+          balance_margin (x, units);
+          return TRUE;
+        }
       if (p.devices[over].verdict == HR_VERDICT_EXCEEDS)
         cap_usable[over] = MAX (units[over] - 1, 0);
       cap_margin[over] = MIN (MAX (units[over] - 1, 0), cap_usable[over]);
