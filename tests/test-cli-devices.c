@@ -100,6 +100,22 @@ test_repeated_gpu (void)
   hr_test_run_clear (&r);
 
   /* 4090 + 3060: 36 GB does not hold it, and the search says what does */
+  run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3060-12gb", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  {
+    g_autoptr(JsonObject) x = parse_object (r.out);
+    JsonObject *found = json_object_get_object_member (x, "placement_search");
+
+    g_assert_cmpstr (json_object_get_string_member (x, "verdict"), ==, "exceeds");
+    g_assert_nonnull (found);
+    g_assert_cmpint (json_object_get_int_member (found, "ram_layers"), >, 0);
+    g_assert_cmpint (json_object_get_int_member (found, "gpu_layers"), ==,
+                     81 - json_object_get_int_member (found, "ram_layers"));
+    g_assert_cmpstr (json_object_get_string_member (found, "verdict"), !=, "exceeds");
+    g_assert_nonnull (json_object_get_string_member (found, "tensor_split"));
+  }
+  hr_test_run_clear (&r);
+
   run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3060-12gb", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "Verdict: Does not fit"));

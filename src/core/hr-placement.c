@@ -850,6 +850,31 @@ hr_placement_json (HrJsonWriter     *w,
       hr_json_end_object (w);
     }
   hr_json_end_array (w);
+
+  /* different GPUs that do not hold it as asked: the least in system RAM that does */
+  if (hr_scenario_is_mixed (s) && e->verdict == HR_VERDICT_EXCEEDS)
+    {
+      HrScenario best;
+      g_autofree HrEstimate *found = g_new0 (HrEstimate, 1);
+
+      hr_json_key (w, "placement_search");
+      if (hr_placement_search (s, &best, found))
+        {
+          g_autofree char *best_split = hr_placement_tensor_split (&best, found);
+
+          hr_json_begin_object (w);
+          hr_json_member_int (w, "ram_layers", found->placement.ram_layers);
+          hr_json_member_int (w, "n_cpu_moe", found->placement.n_cpu_moe);
+          hr_json_member_int (w, "gpu_layers", found->placement.gpu_layers);
+          hr_json_member_string (w, "tensor_split", best_split);
+          hr_json_member_number (w, "offload_pct", best.offload_pct, 4);
+          hr_json_member_string (w, "verdict", hr_verdict_to_string (found->verdict));
+          hr_json_member_number (w, "decode_tps", found->decode_tps, 1);
+          hr_json_end_object (w);
+        }
+      else
+        hr_json_null (w);
+    }
 }
 
 void
