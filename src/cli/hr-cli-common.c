@@ -385,7 +385,9 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
       char *colon = strrchr (id, ':');
       int count = 1;
 
-      /* "rtx-3090-24gb:2": two of it */
+      /* "rtx-3090-24gb:2": two of it (only digits after the colon: a name may hold one) */
+      if (colon != NULL && (colon[1] == '\0' || strspn (colon + 1, "0123456789-+") != strlen (colon + 1)))
+        colon = NULL;
       if (colon != NULL)
         {
           char *end = NULL;
