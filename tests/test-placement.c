@@ -319,6 +319,37 @@ test_server_refused (void)
     }
 }
 
+/* The CPU and system RAM are no device of a split, and a unified-memory machine is not sized
+ * beside GPUs yet: both refused, never sized as a card. */
+static void
+test_not_devices (void)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, "qwen3-8b");
+  const HrGpu *card = hr_catalog_find_gpu (catalog, "rtx-3060-12gb");
+  g_autoptr(HrGpu) cpu = hr_gpu_copy (card);
+  g_autoptr(HrGpu) unified = hr_gpu_copy (card);
+  const HrGpu *others[] = { cpu, unified };
+
+  g_free (cpu->id);
+  cpu->id = g_strdup ("this");
+  cpu->backend = HR_BACKEND_CPU;
+  g_free (unified->id);
+  unified->id = g_strdup ("apu");
+  unified->form = HR_FORM_UNIFIED;
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      HrDeviceKind kinds[] = { { others[i], 1 }, { card, 1 } };
+      HrScenario s;
+      HrEstimate e;
+
+      hr_scenario_init (&s, m, card);
+      g_assert_true (hr_scenario_set_devices (&s, kinds, 2, NULL));
+      g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
+      g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);
+    }
+}
+
 static const char *
 command_of (GPtrArray *cmds,
             HrEngine   engine)
@@ -483,6 +514,7 @@ main (int    argc,
   g_test_add_func ("/placement/split-follows-memory", test_split_follows_memory);
   g_test_add_func ("/placement/slowest-bounds-decode", test_slowest_bounds_decode);
   g_test_add_func ("/placement/server-refused", test_server_refused);
+  g_test_add_func ("/placement/not-devices", test_not_devices);
   g_test_add_func ("/placement/launch-matches-plan", test_launch_matches_plan);
   g_test_add_func ("/placement/search", test_search);
   g_test_add_func ("/placement/what-if-copy", test_what_if_copy);

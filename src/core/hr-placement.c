@@ -475,6 +475,11 @@ refusal (const HrScenario *s)
   if (s->backend_set && s->backend == HR_BACKEND_CPU)
     return g_strdup_printf ("the CPU backend uses none of %s", setup);
   for (int i = 0; i < s->n_kinds; i++)
+    if (s->kinds[i].gpu->backend == HR_BACKEND_CPU)
+      return g_strdup_printf ("“%s” (the CPU and system RAM) is not a device of llama.cpp's layer split: "
+                              "list the GPUs and keep layers in system RAM with --offload-pct",
+                              s->kinds[i].gpu->name);
+  for (int i = 0; i < s->n_kinds; i++)
     if (hr_gpu_is_unified (s->kinds[i].gpu))
       return g_strdup_printf ("%s shares its memory with the CPU: Headroom does not size it beside "
                               "other GPUs yet", s->kinds[i].gpu->name);
