@@ -1,6 +1,7 @@
 /* test-cli-devices.c — `headroom-cli` with several --gpu (#31): every listed device is sized
  * (a repeated --gpu used to size only the first), --gpu ID:N counts, the JSON's devices[] add
  * up to its totals, launch carries the plan's --tensor-split, vLLM refuses a mixed set */
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -189,6 +190,67 @@ test_launch (void)
   hr_test_run_clear (&r);
 }
 
+static void
+put (const char *root,
+     const char *rel,
+     const char *contents,
+     int         mode)
+{
+  g_autofree char *path = g_build_filename (root, rel, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  g_assert_cmpint (g_chmod (path, mode), ==, 0);
+}
+
+/* --gpu this on a computer with an RTX 4090 (CUDA0) and an RTX 3090 (CUDA1): both devices, in
+ * the driver's order (the older code sized one of them). */
+static void
+test_this_computer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("headroom-cli-devices-XXXXXX", &error);
+  g_autofree char *bin = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(JsonObject) o = NULL;
+  const char *rm[] = { "/bin/rm", "-rf", NULL, NULL };
+  HrTestRun r = { 0 };
+  JsonArray *devices;
+
+  g_assert_no_error (error);
+  put (root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 9 7950X 16-Core Processor\n"
+                             "physical id\t: 0\ncore id\t: 0\n\n", 0644);
+  put (root, "proc/meminfo", "MemTotal:       67108864 kB\nMemAvailable:   60000000 kB\n", 0644);
+  put (root, "bin/nvidia-smi", "#!/bin/sh\nprintf '0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n"
+                               "1, NVIDIA GeForce RTX 3090, 0x220410DE, 24576, 300\\n'\n", 0755);
+  bin = g_build_filename (root, "bin", NULL);
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_setenv (envp, "HEADROOM_SYSROOT", root, TRUE);
+  envp = g_environ_setenv (envp, "PATH", bin, TRUE);
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (const char *const *a = (const char *const[]) { "estimate", "--model", "llama-3.3-70b", "--gpu", "this",
+                                                        "--json", NULL }; *a; a++)
+    g_ptr_array_add (argv, (gpointer) *a);
+  g_ptr_array_add (argv, NULL);
+  hr_test_run_spawn (&r, argv, envp);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out);
+  devices = json_object_get_array_member (o, "devices");
+  g_assert_cmpint (json_object_get_int_member (o, "gpus"), ==, 2);
+  g_assert_cmpint (json_array_get_length (devices), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (devices, 0), "name"), ==,
+                   "RTX 4090 24GB");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (devices, 1), "name"), ==,
+                   "RTX 3090 24GB");
+  g_assert_nonnull (json_object_get_string_member (o, "tensor_split"));
+  hr_test_run_clear (&r);
+
+  rm[2] = root;
+  g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
 /* compare keeps a repeated --gpu as its list: one row per GPU. */
 static void
 test_compare_list (void)
@@ -217,5 +279,6 @@ main (int    argc,
   g_test_add_func ("/cli-devices/count-suffix", test_count_suffix);
   g_test_add_func ("/cli-devices/launch", test_launch);
   g_test_add_func ("/cli-devices/compare-list", test_compare_list);
+  g_test_add_func ("/cli-devices/this-computer", test_this_computer);
   return g_test_run ();
 }

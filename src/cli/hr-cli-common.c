@@ -411,6 +411,24 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
           out->this_free = args->free_memory;
           g_ptr_array_add (out->gpus, out->this_gpu);
           kinds[n_kinds++] = (HrDeviceKind) { out->this_gpu, colon != NULL ? count : MAX (n_this, 1) };
+          /* this computer is every GPU it holds, alike or not, in their order ("this:N": N of
+           * the most numerous kind, as before) */
+          if (colon == NULL && args->gpus == G_MININT && out->this_gpu->backend != HR_BACKEND_CPU &&
+              !hr_gpu_is_unified (out->this_gpu) && out->this_others == NULL)
+            {
+              g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (int));
+              g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_gpu_free);
+
+              hr_cli_detect_kinds (catalog, args->free_memory, found, counts);
+              if (found->len > 1 && n_kinds - 1 + (int) found->len <= (int) G_N_ELEMENTS (kinds))
+                {
+                  n_kinds--;
+                  for (guint k = 0; k < found->len; k++)
+                    kinds[n_kinds++] = (HrDeviceKind) { g_ptr_array_index (found, k),
+                                                        g_array_index (counts, int, k) };
+                  out->this_others = g_steal_pointer (&found);
+                }
+            }
           continue;
         }
       g = hr_cli_find_gpu (catalog, id, error);
@@ -539,6 +557,7 @@ hr_cli_scenario_clear (HrCliScenario *cs)
 {
   g_clear_pointer (&cs->owned_model, hr_model_free);
   g_clear_pointer (&cs->owned_gpu, hr_gpu_free);
+  g_clear_pointer (&cs->this_others, g_ptr_array_unref);
   g_clear_pointer (&cs->this_gpu, hr_gpu_free);
   g_clear_pointer (&cs->gpus, g_ptr_array_unref);
   g_clear_pointer (&cs->calibrations, g_array_unref);
@@ -607,12 +626,48 @@ hr_cli_detect_device (const HrCatalog  *catalog,
   return gpu;
 }
 
+void
+hr_cli_detect_kinds (const HrCatalog *catalog,
+                     gboolean         free_memory,
+                     GPtrArray       *kinds,
+                     GArray          *counts)
+{
+  g_autoptr(HrSystem) system = hr_system_detect (TRUE);
+  g_autoptr(HrGpu) last = NULL;
+
+  hr_system_match (system, catalog);
+  for (guint i = 0; i < system->gpus->len; i++)
+    {
+      /* alike by the whole card, whatever each has free now */
+      g_autoptr(HrGpu) whole = hr_system_make_gpu_device (system, i, FALSE);
+      int one = 1;
+
+      /* an iGPU beside discrete cards is no device of their split */
+      if (whole == NULL || hr_gpu_is_unified (whole))
+        continue;
+      /* the devices in their order (--tensor-split follows it); alike neighbours are one kind */
+      if (last != NULL && g_strcmp0 (whole->name, last->name) == 0 && whole->memory_gib == last->memory_gib)
+        {
+          g_array_index (counts, int, counts->len - 1)++;
+          continue;
+        }
+      g_ptr_array_add (kinds, free_memory ? hr_system_make_gpu_device (system, i, TRUE) : hr_gpu_copy (whole));
+      g_array_append_val (counts, one);
+      g_clear_pointer (&last, hr_gpu_free);
+      last = g_steal_pointer (&whole);
+    }
+}
+
 char *
 hr_cli_this_note (const HrCliScenario *cs)
 {
   char used[HR_CLI_NUM_SIZE], rest[HR_CLI_NUM_SIZE];
   gboolean cpu;
 
+  if (cs->this_others != NULL)
+    return g_strdup_printf ("This computer: its %u kinds of GPU, each device in the order the driver "
+                            "numbers them (--tensor-split follows it)%s.", cs->this_others->len,
+                            cs->this_free ? ", each sized against its memory free now" : "");
   if (cs->this_gpu == NULL || !isfinite (cs->this_used) || cs->this_used <= 0)
     return NULL;
   cpu = cs->this_gpu->backend == HR_BACKEND_CPU;

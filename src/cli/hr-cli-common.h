@@ -65,6 +65,7 @@ typedef struct
   GPtrArray *gpus;      /* const HrGpu* for compare (borrowed or owned_gpu) */
   int group_gpus;       /* --gpus, or the detected count: each compared GPU's group size */
   gboolean listed_with_gpus; /* several --gpu beside --gpus: a compare list, not a setup */
+  GPtrArray *this_others; /* HrGpu*: --gpu this's GPUs when they are not alike (owned) */
   GArray *calibrations; /* the user's saved HrDeviceCalibration; scenario.calibration points in */
   gboolean json;
   gboolean csv;
@@ -123,6 +124,12 @@ void            hr_cli_scenario_clear       (HrCliScenario   *cs);
 /* The detected computer for --gpu this: matched to @catalog, as one device (GPUs of the most
  * numerous kind, else the CPU + system RAM); @n_gpus receives their count.  FALSE with a
  * failure when nothing usable was found. */
+/* This computer's discrete GPUs in their order, alike neighbours as one kind with its count:
+ * appended to @kinds (HrGpu*, owned by the array) and @counts (int). */
+void            hr_cli_detect_kinds         (const HrCatalog *catalog,
+                                             gboolean         free_memory,
+                                             GPtrArray       *kinds,
+                                             GArray          *counts);
 HrGpu          *hr_cli_detect_device        (const HrCatalog *catalog,
                                              gboolean         free_memory,
                                              int             *n_gpus,
