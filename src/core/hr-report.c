@@ -95,6 +95,15 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_member_string (w, "suggested_offer", e->suggested_label[0] ? e->suggested_label : NULL);
   if (device)
     hr_placement_json (w, s, e);
+  else
+    {
+      /* no device, no plan: the same members as estimate --json, null */
+      hr_json_member_string (w, "split", NULL);
+      hr_json_member_string (w, "tensor_split", NULL);
+      hr_json_member_string (w, "slowest_device", NULL);
+      hr_json_key (w, "devices");
+      hr_json_null (w);
+    }
 }
 
 #undef DEV
