@@ -242,6 +242,35 @@ hr_user_calibration_find (GArray     *cals,
   return NULL;
 }
 
+char *
+hr_user_calibration_describe (const HrDeviceCalibration *cal,
+                              const HrGpu               *gpu)
+{
+  int runs;
+  GString *out;
+  gboolean decode;
+
+  g_return_val_if_fail (cal != NULL, NULL);
+
+  /* llama-bench measures decode and prefill in runs of their own (tg128, pp512) */
+  runs = MAX (cal->decode_runs, 0) + MAX (cal->prefill_runs, 0);
+  out = g_string_new (NULL);
+  g_string_append_printf (out, ngettext ("calibrated from %d run of yours, %s",
+                                         "calibrated from %d runs of yours, %s", runs),
+                          runs, cal->date);
+  decode = cal->decode_runs > 0 && isfinite (cal->bytes_per_s) && cal->bytes_per_s > 0;
+  if (decode && gpu != NULL && isfinite (gpu->bandwidth_gbs) && gpu->bandwidth_gbs > 0)
+    /* TRANSLATORS: the fitted bandwidth as a share of the GPU's published one */
+    g_string_append_printf (out, _(": %.0f %% of %.0f GB/s"),
+                            cal->bytes_per_s / 1e9 / gpu->bandwidth_gbs * 100, gpu->bandwidth_gbs);
+  else if (decode)
+    g_string_append_printf (out, _(": %.0f GB/s effective"), cal->bytes_per_s / 1e9);
+  if (cal->prefill_runs > 0 && isfinite (cal->prefill_scale))
+    /* TRANSLATORS: measured / predicted prompt rate, "prefill ×0.87" */
+    g_string_append_printf (out, decode ? _(", prefill ×%.2f") : _(": prefill ×%.2f"), cal->prefill_scale);
+  return g_string_free (out, FALSE);
+}
+
 /* ---- applying ---------------------------------------------------------------------------- */
 
 gboolean

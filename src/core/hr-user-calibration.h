@@ -66,6 +66,12 @@ const HrDeviceCalibration *
                                          const char      *gpu_id,
                                          HrBackend        backend);
 
+/* What @cal says, for the user: "calibrated from 4 runs of yours, 2026-12-05: 91 % of
+ * 1008 GB/s, prefill ×0.87" (translated; @gpu, may be NULL, gives the published bandwidth the
+ * fitted one is a share of). */
+char       *hr_user_calibration_describe (const HrDeviceCalibration *cal,
+                                          const HrGpu               *gpu);
+
 /* Applies @cal to @est, computed for @scenario without it: decode (memory-bound, all on the
  * device) and prefill speeds, TTFT and cost per token follow; the bases say so.  Returns TRUE
  * when anything changed. */

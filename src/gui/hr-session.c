@@ -10,6 +10,8 @@
  */
 #include "hr-session.h"
 
+#include "hr-user-calibration.h"
+
 
 /* One computation of the advice, shared by the session and the worker thread. */
 typedef struct
@@ -49,6 +51,12 @@ struct _HrSession
   double unified_share;
   char *engine_version;
 
+  /* the user's calibrations (HrDeviceCalibration), loaded when first asked for; the scenario
+   * borrows one while use_calibration */
+  GArray *calibrations;
+  char *calibration_dir;       /* NULL: g_get_user_data_dir()/headroom */
+  gboolean use_calibration;
+
   HrScenario scenario;
   gboolean scenario_valid;     /* the cached scenario matches the properties */
   gboolean have_scenario;
@@ -83,6 +91,7 @@ enum
   PROP_RESERVE_PCT,
   PROP_UNIFIED_SHARE,
   PROP_ENGINE_VERSION,
+  PROP_USE_CALIBRATION,
   PROP_ADVISING,
   N_PROPS
 };
@@ -93,6 +102,7 @@ enum
   CATALOG_CHANGED,
   PRICING_CHANGED,
   ADVICE_CHANGED,
+  CALIBRATION_CHANGED,
   N_SIGNALS
 };
 
@@ -102,7 +112,7 @@ static guint signals[N_SIGNALS];
 /* The GSettings keys of the same names (the scenario part of the schema). */
 static const char * const bound_keys[] = {
   "model", "gpu", "quant", "context", "gpus", "batch", "kv-type", "engine", "backend", "offload",
-  "n-cpu-moe", "reserve-pct", "unified-share", "engine-version",
+  "n-cpu-moe", "reserve-pct", "unified-share", "engine-version", "use-calibration",
 };
 
 /* Advice jobs ------------------------------------------------------------------------------- */
@@ -386,6 +396,21 @@ bind_settings (HrSession *self)
     g_settings_bind (self->settings, bound_keys[i], self, bound_keys[i], G_SETTINGS_BIND_DEFAULT);
 }
 
+/* Calibration --------------------------------------------------------------------------------- */
+
+/* The saved calibrations changed: the scenario borrows one, so the worker reading the old
+ * array finishes first. */
+static void
+replace_calibrations (HrSession *self,
+                      GArray    *cals)
+{
+  wait_for_worker (self);
+  g_clear_pointer (&self->calibrations, g_array_unref);
+  self->calibrations = cals;
+  g_signal_emit (self, signals[CALIBRATION_CHANGED], 0);
+  scenario_changed (self);
+}
+
 /* Pricing ------------------------------------------------------------------------------------- */
 
 static void
@@ -423,6 +448,7 @@ hr_session_get_property (GObject    *object,
     case PROP_RESERVE_PCT: g_value_set_double (value, self->reserve_pct); break;
     case PROP_UNIFIED_SHARE: g_value_set_double (value, self->unified_share); break;
     case PROP_ENGINE_VERSION: g_value_set_string (value, self->engine_version); break;
+    case PROP_USE_CALIBRATION: g_value_set_boolean (value, self->use_calibration); break;
     case PROP_ADVISING: g_value_set_boolean (value, hr_session_get_advising (self)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -465,6 +491,7 @@ hr_session_set_property (GObject      *object,
         SET_NUMBER (self->n_cpu_moe, n_cpu_moe, prop_id);
       }
       break;
+    case PROP_USE_CALIBRATION: hr_session_set_use_calibration (self, g_value_get_boolean (value)); break;
     case PROP_RESERVE_PCT: SET_NUMBER (self->reserve_pct, g_value_get_double (value), prop_id); break;
     case PROP_UNIFIED_SHARE: SET_NUMBER (self->unified_share, g_value_get_double (value), prop_id); break;
     case PROP_ENGINE_VERSION:
@@ -504,6 +531,8 @@ hr_session_finalize (GObject *object)
   g_clear_pointer (&self->advice, hr_advice_state_free);
   g_clear_pointer (&self->catalog, hr_catalog_free);
   g_clear_pointer (&self->userdata, hr_userdata_free);
+  g_clear_pointer (&self->calibrations, g_array_unref);
+  g_free (self->calibration_dir);
   g_clear_object (&self->cancellable);
   g_free (self->model);
   g_free (self->gpu);
@@ -550,6 +579,7 @@ hr_session_class_init (HrSessionClass *klass)
   properties[PROP_RESERVE_PCT] = g_param_spec_double ("reserve-pct", NULL, NULL, 0, 50, 5, rw);
   properties[PROP_UNIFIED_SHARE] = g_param_spec_double ("unified-share", NULL, NULL, 0, 1, 0, rw);
   properties[PROP_ENGINE_VERSION] = string_property ("engine-version", "current");
+  properties[PROP_USE_CALIBRATION] = g_param_spec_boolean ("use-calibration", NULL, NULL, TRUE, rw);
   properties[PROP_ADVISING] = g_param_spec_boolean ("advising", NULL, NULL, FALSE,
                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -562,6 +592,9 @@ hr_session_class_init (HrSessionClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[PRICING_CHANGED] =
     g_signal_new ("pricing-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[CALIBRATION_CHANGED] =
+    g_signal_new ("calibration-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[ADVICE_CHANGED] =
     g_signal_new ("advice-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -580,6 +613,7 @@ hr_session_init (HrSession *self)
   self->backend = g_strdup ("auto");
   self->reserve_pct = HR_DEFAULT_RESERVE * 100;
   self->engine_version = g_strdup ("current");
+  self->use_calibration = TRUE;
 }
 
 /* Public API ---------------------------------------------------------------------------------- */
@@ -679,6 +713,14 @@ hr_session_get_scenario (HrSession *self)
   s->unified_share = CLAMP (self->unified_share, 0, 1);
   if (!hr_engine_version_from_string (self->engine_version, &s->engine_version))
     s->engine_version = HR_ENGINE_VERSION_CURRENT;
+  if (self->use_calibration)
+    {
+      char buf[96];
+      const char *id = hr_user_calibration_device_id (gpu, buf, sizeof buf);
+
+      s->calibration = hr_user_calibration_find (hr_session_get_calibrations (self), id,
+                                                 hr_scenario_backend (s));
+    }
   return s;
 }
 
@@ -907,4 +949,96 @@ hr_session_get_advising (HrSession *self)
 {
   g_return_val_if_fail (HR_IS_SESSION (self), FALSE);
   return self->job != NULL || self->advice_pending;
+}
+
+GArray *
+hr_session_get_calibrations (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+
+  if (self->calibrations == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* a damaged file was moved aside by the loader: nothing is calibrated, as without one */
+      self->calibrations = hr_user_calibration_load (self->calibration_dir, &error);
+      if (self->calibrations == NULL)
+        {
+          g_warning ("Your calibrations could not be read: %s", error->message);
+          self->calibrations = g_array_new (FALSE, TRUE, sizeof (HrDeviceCalibration));
+        }
+    }
+  return self->calibrations;
+}
+
+void
+hr_session_set_calibration_dir (HrSession  *self,
+                                const char *dir)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+
+  g_free (self->calibration_dir);
+  self->calibration_dir = g_strdup (dir);
+  replace_calibrations (self, NULL);
+}
+
+gboolean
+hr_session_get_use_calibration (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), FALSE);
+  return self->use_calibration;
+}
+
+void
+hr_session_set_use_calibration (HrSession *self,
+                                gboolean   use)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+
+  use = !!use;
+  if (self->use_calibration == use)
+    return;
+  self->use_calibration = use;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USE_CALIBRATION]);
+  scenario_changed (self);
+}
+
+gboolean
+hr_session_save_calibrations (HrSession  *self,
+                              GArray     *cals,
+                              GError    **error)
+{
+  g_autoptr(GArray) saved = NULL;
+
+  g_return_val_if_fail (HR_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (cals != NULL, FALSE);
+
+  if (!hr_user_calibration_save (self->calibration_dir, cals, error))
+    return FALSE;
+  saved = hr_user_calibration_load (self->calibration_dir, error);
+  if (saved == NULL)
+    return FALSE;
+  replace_calibrations (self, g_steal_pointer (&saved));
+  return TRUE;
+}
+
+int
+hr_session_remove_calibration (HrSession  *self,
+                               const char *gpu_id,
+                               GError    **error)
+{
+  g_autoptr(GArray) saved = NULL;
+  int n;
+
+  g_return_val_if_fail (HR_IS_SESSION (self), -1);
+  g_return_val_if_fail (gpu_id != NULL, -1);
+
+  n = hr_user_calibration_remove (self->calibration_dir, gpu_id, error);
+  if (n < 0)
+    return -1;
+  saved = hr_user_calibration_load (self->calibration_dir, error);
+  if (saved == NULL)
+    return -1;
+  replace_calibrations (self, g_steal_pointer (&saved));
+  return n;
 }

@@ -9,6 +9,8 @@
  *   catalog-changed   a model or GPU was added or removed (hr_session_add_model() …)
  *   pricing-changed   the pricing manager replaced the catalog's prices
  *   advice-changed    the worker's whole-catalog answers for the current scenario are in
+ *   calibration-changed  a calibration of the user's was saved or removed (the scenario
+ *                     changes with it)
  */
 #pragma once
 
@@ -96,5 +98,24 @@ const HrAdviceState *hr_session_get_advice  (HrSession        *self);
 gboolean        hr_session_get_advising     (HrSession        *self);
 /* How many times the worker has started: for the tests and the benchmark. */
 guint           hr_session_get_n_advice_runs (HrSession       *self);
+
+/* The user's calibrations of their devices from their own runs (hr-user-calibration.h): the
+ * scenario uses the one of its GPU and backend while "use-calibration" (GSettings
+ * use-calibration).  Saving and removing write the file (@dir, NULL: the user's data
+ * directory), then emit "calibration-changed" and "scenario-changed". */
+GArray         *hr_session_get_calibrations (HrSession        *self);
+void            hr_session_set_calibration_dir (HrSession     *self,
+                                             const char       *dir);
+gboolean        hr_session_get_use_calibration (HrSession     *self);
+void            hr_session_set_use_calibration (HrSession     *self,
+                                             gboolean          use);
+/* Replaces the saved calibrations of the same GPU and backend as @cals' entries. */
+gboolean        hr_session_save_calibrations (HrSession       *self,
+                                             GArray           *cals,
+                                             GError          **error);
+/* Removes every saved calibration of @gpu_id; how many, or -1 with @error. */
+int             hr_session_remove_calibration (HrSession      *self,
+                                             const char       *gpu_id,
+                                             GError          **error);
 
 G_END_DECLS
