@@ -20,6 +20,7 @@ struct _HrSizeView
   HrPicker *model_picker;
   struct _HrHubSearch *hub_search;  /* the model picker's Hub results */
   HrPicker *gpu_picker;
+  AdwActionRow *measurements_row;
   AdwActionRow *gpus_row;
   AdwActionRow *quant_row;
   HrPicker *quant_picker;

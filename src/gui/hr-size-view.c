@@ -19,6 +19,7 @@
 #include "hr-hub-search.h"
 #include "hr-navigation.h"
 #include "hr-picker-items.h"
+#include "hr-runs-state.h"
 #include "hr-units.h"
 
 #define MIN_SCALE_CONTEXT 2048
@@ -297,6 +298,13 @@ recompute_cb (gpointer user_data)
     return G_SOURCE_REMOVE;
   self->scenario = *scenario;
 
+  {
+    g_autofree char *cal = hr_runs_calibration_summary (&self->scenario,
+                                                        hr_session_get_calibrations (self->session),
+                                                        hr_session_get_use_calibration (self->session));
+    adw_action_row_set_subtitle (self->measurements_row, cal);
+  }
+
   self->estimate_ok = hr_estimate_compute (&self->scenario, hr_catalog_get_pricing (self->catalog),
                                            &self->estimate, &error);
   if (self->estimate_ok)
@@ -533,6 +541,7 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-size-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, model_picker);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, gpu_picker);
+  gtk_widget_class_bind_template_child (widget_class, HrSizeView, measurements_row);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, gpus_row);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, quant_row);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, quant_picker);

@@ -18,6 +18,7 @@
 #include "hr-fit-view.h"
 #include "hr-import.h"
 #include "hr-navigation.h"
+#include "hr-runs-dialog.h"
 
 struct _HrWindow
 {
@@ -411,6 +412,19 @@ toggle_sidebar_action (GtkWidget  *widget,
     adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
+/* Import Measurements: the user's runs beside Headroom's figures, a dialog of its own */
+static void
+import_measurements_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  if (self->session == NULL)
+    return;
+  gtk_window_present (GTK_WINDOW (hr_runs_dialog_new (GTK_WINDOW (self), self->session)));
+}
+
 /* Alt+1…5: the views in the switcher's order. */
 static void
 show_view_action (GtkWidget  *widget,
@@ -651,10 +665,12 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.cycle-panes", "b", cycle_panes_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.show-view", "i", show_view_action);
+  gtk_widget_class_install_action (widget_class, "win.import-measurements", NULL, import_measurements_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find-model", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.find-gpu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "win.import-measurements", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-json", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
   for (int i = 0; i < 5; i++)

@@ -168,7 +168,7 @@ def open_field(keysym_name, mods=()):
 
 
 KEYSYMS = {"Control_L": 0xffe3, "Shift_L": 0xffe1, "Tab": 0xff09, "Return": 0xff0d,
-           "Escape": 0xff1b, "a": 0x61, "e": 0x65, "f": 0x66, "g": 0x67, "q": 0x71,
+           "Escape": 0xff1b, "a": 0x61, "e": 0x65, "f": 0x66, "g": 0x67, "i": 0x69, "q": 0x71,
            "1": 0x31, "2": 0x32, "3": 0x33, "4": 0x34, "comma": 0x2c}
 
 
@@ -434,6 +434,19 @@ def run(proc, exportdir):
     for _ in range(2):
         if find(app, lambda n: role_of(n) == Atspi.Role.FRAME and name_of(n) == "Preferences", 0.5) is None:
             break
+        key("Escape")
+        pump(0.5)
+
+    # -- Import Measurements (Ctrl+I): every control named --
+    key("Escape")
+    pump(0.5)
+    key("i", ["Control_L"])
+    runs = find(app, lambda n: role_of(n) == Atspi.Role.FRAME and name_of(n) == "Import Measurements", 15)
+    if runs is None:
+        runs = find(app, lambda n: name_of(n) == "Import Measurements" and role_of(n) != Atspi.Role.LABEL, 5)
+    bad = unnamed_controls(runs) if runs is not None else ["Import Measurements did not open"]
+    check("every control of Import Measurements has one name", not bad, "; ".join(sorted(set(bad))[:12]))
+    if runs is not None:
         key("Escape")
         pump(0.5)
 
