@@ -301,6 +301,53 @@ llama_line (const char *line,
   return TRUE;
 }
 
+/* The server arguments a vLLM or SGLang start-up line names, each key as that line spells it
+ * (NULL: the line does not carry it) */
+typedef struct
+{
+  const char *model;
+  const char *tp;
+  const char *len;
+  const char *mem_util;
+  const char *quant;
+  const char *kv;
+} ServerArgKeys;
+
+typedef char *(*ValueFunc) (const char *line, const char *key);
+
+static void
+server_args (Log                 *log,
+             const char          *line,
+             ValueFunc            value,
+             const ServerArgKeys *keys)
+{
+  HrRun *run = log->run;
+  g_autofree char *model = keys->model ? value (line, keys->model) : NULL;
+  g_autofree char *tp = keys->tp ? value (line, keys->tp) : NULL;
+  g_autofree char *len = keys->len ? value (line, keys->len) : NULL;
+  g_autofree char *util = keys->mem_util ? value (line, keys->mem_util) : NULL;
+  g_autofree char *quant = keys->quant ? value (line, keys->quant) : NULL;
+  g_autofree char *kv = keys->kv ? value (line, keys->kv) : NULL;
+  double v;
+  gint64 n;
+
+  if (model != NULL)
+    hr_runs_set_string (&run->model, g_steal_pointer (&model));
+  if (tp && hr_runs_parse_count (tp, FALSE, HR_MAX_GPUS, &n) && n >= 1)
+    run->n_devices = (int) n;
+  if (len && hr_runs_parse_count (len, FALSE, HR_MAX_CONTEXT, &n) && n >= 1)
+    run->n_ctx = n;
+  if (util && hr_runs_parse_decimal (util, FALSE, &v) && v > 0 && v <= 1)
+    run->gpu_mem_util = v;
+  if (quant != NULL && !g_str_equal (quant, "None"))
+    hr_runs_set_string (&log->method, g_steal_pointer (&quant));
+  if (kv != NULL && !g_str_equal (kv, "auto"))
+    {
+      hr_runs_set_kv_type (run->type_k, kv);
+      hr_runs_set_kv_type (run->type_v, kv);
+    }
+}
+
 static gboolean
 vllm_line (const char *line,
            int         number,
@@ -326,53 +373,20 @@ vllm_line (const char *line,
     {
       const char *stop = strchr (p + 13, ')');
       g_autofree char *ver = stop ? hr_runs_clean_text (p + 13, stop - (p + 13)) : NULL;
-      g_autofree char *model = hr_runs_value_after (line, "model=");
-      g_autofree char *tp = hr_runs_value_after (line, "tensor_parallel_size=");
-      g_autofree char *len = hr_runs_value_after (line, "max_seq_len=");
-      g_autofree char *quant = hr_runs_value_after (line, "quantization=");
-      g_autofree char *kv = hr_runs_value_after (line, "kv_cache_dtype=");
+      static const ServerArgKeys keys = { "model=", "tensor_parallel_size=", "max_seq_len=", NULL,
+                                          "quantization=", "kv_cache_dtype=" };
 
       if (ver != NULL && run->build == NULL)
         run->build = g_strconcat ("vLLM ", ver, NULL);
-      if (model != NULL)
-        hr_runs_set_string (&run->model, g_steal_pointer (&model));
-      if (tp && hr_runs_parse_count (tp, FALSE, HR_MAX_GPUS, &n) && n >= 1)
-        run->n_devices = (int) n;
-      if (len && hr_runs_parse_count (len, FALSE, HR_MAX_CONTEXT, &n) && n >= 1)
-        run->n_ctx = n;
-      if (quant != NULL && !g_str_equal (quant, "None"))
-        hr_runs_set_string (&log->method, g_steal_pointer (&quant));
-      if (kv != NULL && !g_str_equal (kv, "auto"))
-        {
-          hr_runs_set_kv_type (run->type_k, kv);
-          hr_runs_set_kv_type (run->type_v, kv);
-        }
+      server_args (log, line, hr_runs_value_after, &keys);
       return TRUE;
     }
   if (strstr (line, "non-default args") != NULL)
     {
-      g_autofree char *model = hr_runs_dict_value (line, "model");
-      g_autofree char *tp = hr_runs_dict_value (line, "tensor_parallel_size");
-      g_autofree char *len = hr_runs_dict_value (line, "max_model_len");
-      g_autofree char *util = hr_runs_dict_value (line, "gpu_memory_utilization");
-      g_autofree char *quant = hr_runs_dict_value (line, "quantization");
-      g_autofree char *kv = hr_runs_dict_value (line, "kv_cache_dtype");
+      static const ServerArgKeys keys = { "model", "tensor_parallel_size", "max_model_len", "gpu_memory_utilization",
+                                          "quantization", "kv_cache_dtype" };
 
-      if (model != NULL)
-        hr_runs_set_string (&run->model, g_steal_pointer (&model));
-      if (tp && hr_runs_parse_count (tp, FALSE, HR_MAX_GPUS, &n) && n >= 1)
-        run->n_devices = (int) n;
-      if (len && hr_runs_parse_count (len, FALSE, HR_MAX_CONTEXT, &n) && n >= 1)
-        run->n_ctx = n;
-      if (util && hr_runs_parse_decimal (util, FALSE, &v) && v > 0 && v <= 1)
-        run->gpu_mem_util = v;
-      if (quant != NULL)
-        hr_runs_set_string (&log->method, g_steal_pointer (&quant));
-      if (kv != NULL && !g_str_equal (kv, "auto"))
-        {
-          hr_runs_set_kv_type (run->type_k, kv);
-          hr_runs_set_kv_type (run->type_v, kv);
-        }
+      server_args (log, line, hr_runs_dict_value, &keys);
       return TRUE;
     }
   if ((p = strstr (line, "gpu_memory_utilization (")) != NULL &&
@@ -454,28 +468,10 @@ sglang_line (const char *line,
   (void) error;
   if (strstr (line, "server_args=") != NULL || strstr (line, "ServerArgs(") != NULL)
     {
-      g_autofree char *model = hr_runs_value_after (line, "model_path=");
-      g_autofree char *tp = hr_runs_value_after (line, "tp_size=");
-      g_autofree char *frac = hr_runs_value_after (line, "mem_fraction_static=");
-      g_autofree char *len = hr_runs_value_after (line, "context_length=");
-      g_autofree char *quant = hr_runs_value_after (line, "quantization=");
-      g_autofree char *kv = hr_runs_value_after (line, "kv_cache_dtype=");
+      static const ServerArgKeys keys = { "model_path=", "tp_size=", "context_length=", "mem_fraction_static=",
+                                          "quantization=", "kv_cache_dtype=" };
 
-      if (model != NULL)
-        hr_runs_set_string (&run->model, g_steal_pointer (&model));
-      if (tp && hr_runs_parse_count (tp, FALSE, HR_MAX_GPUS, &n) && n >= 1)
-        run->n_devices = (int) n;
-      if (frac && hr_runs_parse_decimal (frac, FALSE, &v) && v > 0 && v <= 1)
-        run->gpu_mem_util = v;
-      if (len && hr_runs_parse_count (len, FALSE, HR_MAX_CONTEXT, &n) && n >= 1)
-        run->n_ctx = n;
-      if (quant != NULL && !g_str_equal (quant, "None"))
-        hr_runs_set_string (&log->method, g_steal_pointer (&quant));
-      if (kv != NULL && !g_str_equal (kv, "auto"))
-        {
-          hr_runs_set_kv_type (run->type_k, kv);
-          hr_runs_set_kv_type (run->type_v, kv);
-        }
+      server_args (log, line, hr_runs_value_after, &keys);
       return TRUE;
     }
   if ((p = strstr (line, "Load weight end.")) != NULL && hr_runs_number_after (p, "mem usage", FALSE, &v) &&
