@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hr-cli-check.h"
 #include "hr-cli-common.h"
+#include "hr-cli-runs.h"
 #include "hr-json-writer.h"
 #include "hr-runs.h"
 #include "hr-units.h"
@@ -225,17 +225,10 @@ hr_cli_calibrate (int              argc,
 
   for (int i = 1; i < argc; i++)
     {
-      g_autoptr(GBytes) bytes = hr_cli_read_runs_input (argv[i], &error);
-      g_autoptr(GPtrArray) runs = NULL;
+      g_autoptr(GPtrArray) runs = hr_cli_read_runs (WHO, argv[i]);
 
-      if (bytes != NULL)
-        runs = hr_runs_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
       if (runs == NULL)
-        {
-          g_autofree char *msg = g_strdup_printf ("%s: %s", argv[i], error->message);
-          hr_cli_print_error (WHO, msg);
-          return 1;
-        }
+        return 1;
       while (runs->len > 0)
         {
           HrRun *r = g_ptr_array_steal_index (runs, 0);
@@ -281,8 +274,7 @@ hr_cli_calibrate (int              argc,
           for (guint i = 0; i < checks->len; i++)
             {
               const HrRunCheck *c = g_ptr_array_index (checks, i);
-              if (!c->mapped || !g_str_equal (c->gpu->id, cal->gpu_id) ||
-                  hr_scenario_backend (&c->scenario) != cal->backend)
+              if (!hr_cli_run_on_device (c, cal))
                 continue;
               for (HrMeasure m = HR_MEASURE_DECODE; m <= HR_MEASURE_PREFILL; m++)
                 {
@@ -317,22 +309,12 @@ hr_cli_calibrate (int              argc,
       for (guint i = 0; i < checks->len; i++)
         {
           const HrRunCheck *c = g_ptr_array_index (checks, i);
-          if (!c->mapped || !g_str_equal (c->gpu->id, cal->gpu_id) ||
-              hr_scenario_backend (&c->scenario) != cal->backend)
+          if (!hr_cli_run_on_device (c, cal))
             continue;
+          hr_cli_print_run (c);
           for (HrMeasure m = HR_MEASURE_DECODE; m <= HR_MEASURE_PREFILL; m++)
-            {
-              char a[HR_CLI_NUM_SIZE], b[HR_CLI_NUM_SIZE], x[HR_CLI_NUM_SIZE];
-              double after;
-
-              if (!isfinite (c->error[m]))
-                continue;
-              after = calibrated_figure (c, cal, m);
-              printf ("  line %d %s: measured %s t/s; predicted %s (%+.1f %%), calibrated %s (%+.1f %%)\n",
-                      c->run->line, c->model->id, hr_cli_number (a, c->run->measured[m], 1, 0),
-                      hr_cli_number (b, c->predicted[m], 1, 0), c->error[m] * 100,
-                      hr_cli_number (x, after, 1, 0), (after / c->run->measured[m] - 1) * 100);
-            }
+            if (isfinite (c->error[m]))
+              hr_cli_print_figure (c, m, calibrated_figure (c, cal, m));
         }
     }
   {

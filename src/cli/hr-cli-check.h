@@ -12,9 +12,4 @@ int             hr_cli_check                (int              argc,
                                              char           **argv,
                                              const HrCatalog *catalog);
 
-/* What check and calibrate read: FILE (a regular file; a FIFO or device is refused before it can
- * block) or standard input for "-", at most HR_RUNS_MAX_BYTES + 1 bytes. */
-GBytes         *hr_cli_read_runs_input      (const char      *path,
-                                             GError         **error);
-
 G_END_DECLS
