@@ -146,6 +146,35 @@ test_hints (void)
   }
 }
 
+/* This computer's GPU said as the runs' GPU: calibrated as the catalog GPU it matched, as
+ * `calibrate --gpu this` does, so the calibration applies to it */
+static void
+test_this_computer (void)
+{
+  g_autoptr(GError) error = NULL;
+  HrCatalog *own = hr_catalog_new_default (&error);
+  HrGpu *here = hr_gpu_copy (hr_catalog_find_gpu (own, "rx-7900-xtx-24gb"));
+  g_autofree char *text = fixture ("bench-rx7900xtx-rocm.md");
+  g_autoptr(HrRunsState) st = hr_runs_state_new ();
+  const HrRunDeviceState *d;
+
+  g_assert_no_error (error);
+  g_free (here->id);
+  here->id = g_strdup ("this");
+  g_free (here->source);
+  here->source = g_strdup ("detected (amd-smi); specs: catalog rx-7900-xtx-24gb");
+  hr_catalog_add_gpu (own, here);
+  g_assert_true (hr_runs_state_set_text (st, text, -1));
+  hr_runs_state_set_hint (st, HR_RUN_MISSING_MODEL, "llama-3.1-8b");
+  hr_runs_state_set_hint (st, HR_RUN_MISSING_GPU, "this");
+  hr_runs_state_update (st, own, NULL, NULL);
+  g_assert_true (((HrRunRowState *) g_ptr_array_index (st->rows, 0))->mapped);
+  g_assert_cmpuint (st->devices->len, ==, 1);
+  d = g_ptr_array_index (st->devices, 0);
+  g_assert_cmpstr (d->gpu_id, ==, "rx-7900-xtx-24gb");
+  hr_catalog_free (own);
+}
+
 static void
 test_errors (void)
 {
@@ -320,6 +349,7 @@ main (int argc, char **argv)
   g_assert_no_error (error);
   g_test_add_func ("/runs-state/rows", test_rows);
   g_test_add_func ("/runs-state/hints", test_hints);
+  g_test_add_func ("/runs-state/this-computer", test_this_computer);
   g_test_add_func ("/runs-state/errors", test_errors);
   g_test_add_func ("/runs-state/unmapped", test_unmapped);
   g_test_add_func ("/runs-state/error-words", test_error_words);

@@ -318,6 +318,7 @@ hr_runs_state_update (HrRunsState     *state,
                       GArray          *saved)
 {
   HrRunHints hints = { 0 };
+  char gpu_buf[96];
 
   g_return_if_fail (state != NULL && catalog != NULL);
 
@@ -348,7 +349,13 @@ hr_runs_state_update (HrRunsState     *state,
           if (what == HR_RUN_MISSING_MODEL)
             given.model_id = id;
           else if (what == HR_RUN_MISSING_GPU)
-            given.gpu_id = id;
+            {
+              /* this computer's device is calibrated as the catalog GPU it matched, as
+               * `calibrate --gpu this` does, so its calibration applies wherever it is chosen */
+              const char *device = hr_user_calibration_device_id (hr_catalog_find_gpu (catalog, id),
+                                                                  gpu_buf, sizeof gpu_buf);
+              given.gpu_id = device != NULL ? device : id;
+            }
           else
             given.quant = id;
           hr_run_check_free (c);
