@@ -267,6 +267,10 @@ test_file (void)
   hr_runs_dialog_set_hint (dialog, HR_RUN_MISSING_GPU, "rtx-5090-32gb");
   st = hr_runs_dialog_get_state (dialog);
   g_assert_true (((HrRunRowState *) g_ptr_array_index (st->rows, 0))->mapped);
+  /* the KV cache and the KV tokens, each beside Headroom's prediction with its error */
+  hr_test_wait_settled (GTK_WIDGET (dialog));
+  g_assert_cmpuint (count_class (GTK_WIDGET (dialog), "fit-badge"), ==, 2);
+  g_assert_nonnull (find_labelled (GTK_WIDGET (dialog), GTK_TYPE_LABEL, "−3.8 %"));
 
   hr_runs_dialog_read_file (dialog, folder);
   hr_test_wait_while (busy, dialog);
