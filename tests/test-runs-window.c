@@ -283,6 +283,61 @@ test_file (void)
   hr_test_window_close (window);
 }
 
+/* The dialog's drop target: the value a drop of text or of files hands it */
+static gboolean
+drop (HrRunsDialog *dialog,
+      const GValue *value)
+{
+  GtkWidget *content = adw_window_get_content (ADW_WINDOW (dialog));
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (content);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        {
+          g_signal_emit_by_name (c, "drop", value, 10.0, 10.0, &handled);
+          return handled;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* Dropping text reads it; dropping a file reads the file */
+static void
+test_drop (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrRunsDialog *dialog = open_dialog (window);
+  g_autofree char *text = fixture ("bench-vulkan-rx580.md");
+  g_autofree char *path = fixture_path ("bench-readme.csv");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_auto(GValue) v_text = G_VALUE_INIT;
+  g_auto(GValue) v_files = G_VALUE_INIT;
+  GSList *files = g_slist_prepend (NULL, file);
+  const HrRunsState *st;
+
+  g_value_init (&v_text, G_TYPE_STRING);
+  g_value_set_string (&v_text, text);
+  g_assert_true (drop (dialog, &v_text));
+  st = hr_runs_dialog_get_state (dialog);
+  g_assert_cmpuint (st->rows->len, ==, 3);
+  g_assert_cmpstr (st->summary, ==, "llama-bench table: 3 runs · build e598697d (4696)");
+
+  g_value_init (&v_files, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&v_files, gdk_file_list_new_from_list (files));
+  g_slist_free (files);
+  g_assert_true (drop (dialog, &v_files));
+  hr_test_wait_while (busy, dialog);
+  st = hr_runs_dialog_get_state (dialog);
+  g_assert_null (st->error);
+  g_assert_cmpstr (st->summary, ==, "llama-bench CSV: 2 runs · build 8cf427ff (5163)");
+
+  hr_test_window_close (dialog);
+  hr_test_window_close (window);
+}
+
 /* A fake llama-bench first on PATH: its JSON read into the table; a failure is one line; a
  * run that hangs is cancelled */
 static void
@@ -369,6 +424,7 @@ main (int argc, char **argv)
   app = hr_test_app_init (&argc, &argv);
   g_test_add_func ("/runs-window/paste-and-calibrate", test_paste_and_calibrate);
   g_test_add_func ("/runs-window/file", test_file);
+  g_test_add_func ("/runs-window/drop", test_drop);
   g_test_add_func ("/runs-window/bench", test_bench);
   ret = g_test_run ();
   g_object_unref (app);
