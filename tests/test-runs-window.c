@@ -67,6 +67,15 @@ has_error (gpointer data)
 }
 
 static gboolean
+has_sglang (gpointer data)
+{
+  const HrRunsState *st = hr_runs_dialog_get_state (data);
+
+  return !hr_runs_dialog_is_busy (data) && st->runs->len > 0 &&
+         ((HrRun *) g_ptr_array_index (st->runs, 0))->format == HR_RUN_SGLANG_LOG;
+}
+
+static gboolean
 busy (gpointer data)
 {
   return hr_runs_dialog_is_busy (data);
@@ -333,6 +342,23 @@ test_drop (void)
   st = hr_runs_dialog_get_state (dialog);
   g_assert_null (st->error);
   g_assert_cmpstr (st->summary, ==, "llama-bench CSV: 2 runs · build 8cf427ff (5163)");
+
+  /* a file copied in Files and pasted: the file is read */
+  {
+    g_autofree char *log = fixture_path ("sglang-gemma3.log");
+    g_autoptr(GFile) copied = g_file_new_for_path (log);
+    GSList *list = g_slist_prepend (NULL, copied);
+    GdkFileList *fl = gdk_file_list_new_from_list (list);
+
+    g_slist_free (list);
+    gdk_clipboard_set (gtk_widget_get_clipboard (GTK_WIDGET (dialog)), GDK_TYPE_FILE_LIST, fl);
+    g_boxed_free (GDK_TYPE_FILE_LIST, fl);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "runs.paste", NULL));
+    hr_test_wait_until (has_sglang, dialog, "the pasted file's run");
+    st = hr_runs_dialog_get_state (dialog);
+    g_assert_null (st->error);
+    g_assert_cmpstr (st->summary, ==, "SGLang log: 1 run");
+  }
 
   hr_test_window_close (dialog);
   hr_test_window_close (window);

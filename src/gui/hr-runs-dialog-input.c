@@ -201,6 +201,28 @@ paste_done_cb (GObject      *object,
   hr_runs_dialog_read_text (self, text);
 }
 
+static void
+paste_files_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(HrRunsDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  const GValue *value = gdk_clipboard_read_value_finish (GDK_CLIPBOARD (object), result, &error);
+  GSList *files;
+
+  if (self->session == NULL)
+    return;   /* closed meanwhile */
+  files = value != NULL ? gdk_file_list_get_files (g_value_get_boxed (value)) : NULL;
+  if (files == NULL)
+    {
+      hr_runs_dialog_show_error (self, _("The clipboard holds no text."));
+      return;
+    }
+  hr_runs_dialog_read_file (self, files->data);
+  g_slist_free (files);
+}
+
 gboolean
 hr_runs_dialog_drop_cb (GtkDropTarget *target,
                         const GValue  *value,
@@ -346,5 +368,10 @@ hr_runs_dialog_paste (HrRunsDialog *self)
 {
   GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (self));
 
-  gdk_clipboard_read_text_async (clipboard, NULL, paste_done_cb, g_object_ref (self));
+  /* a file copied in Files is read as the file, not as its name */
+  if (gdk_content_formats_contain_gtype (gdk_clipboard_get_formats (clipboard), GDK_TYPE_FILE_LIST))
+    gdk_clipboard_read_value_async (clipboard, GDK_TYPE_FILE_LIST, G_PRIORITY_DEFAULT, NULL,
+                                    paste_files_done_cb, g_object_ref (self));
+  else
+    gdk_clipboard_read_text_async (clipboard, NULL, paste_done_cb, g_object_ref (self));
 }
