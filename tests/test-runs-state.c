@@ -308,6 +308,17 @@ test_calibrate_session (void)
   d = g_ptr_array_index (st->devices, 0);
   g_assert_true (d->saved);
   g_assert_true (g_str_has_prefix (d->status, "In use: calibrated from 5 runs of yours"));
+  /* what these runs give is still fitted to Headroom's own predictions: calibrating again
+   * keeps the calibration (prefill ×1.00 would undo it) */
+  g_assert_cmpstr (strstr (d->fit, "calibrated from"), ==, strstr (d->status, "calibrated from"));
+  {
+    g_autoptr(GArray) again = hr_runs_state_fit_for (st, d->gpu_id, d->backend);
+    const HrDeviceCalibration *a = &g_array_index (again, HrDeviceCalibration, 0);
+    const HrDeviceCalibration *b = &g_array_index (fit, HrDeviceCalibration, 0);
+
+    g_assert_cmpfloat (a->prefill_scale, ==, b->prefill_scale);
+    g_assert_cmpfloat (a->bytes_per_s, ==, b->bytes_per_s);
+  }
 
   /* the switch */
   hr_session_set_use_calibration (session, FALSE);

@@ -239,6 +239,16 @@ test_paste_and_calibrate (void)
     g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (dialog)), <=, 360);
   }
   save_png (GTK_WIDGET (dialog), "runs-dialog-narrow.png");
+  if (g_getenv ("HEADROOM_SCREENSHOT_DIR") != NULL)
+    {
+      /* the end of the page: the devices and their buttons */
+      GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (hr_test_find_child_of_type (GTK_WIDGET (dialog), GTK_TYPE_SCROLLED_WINDOW));
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (sw);
+
+      gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+      hr_test_wait_settled (GTK_WIDGET (dialog));
+      save_png (GTK_WIDGET (dialog), "runs-dialog-narrow-end.png");
+    }
 
   button = find_labelled (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Remove");
   g_assert_nonnull (button);

@@ -212,6 +212,46 @@ add_device (GPtrArray                 *devices,
   return d;
 }
 
+/* @run predicted on @catalog with @calibrations (NULL: none); what it leaves unsaid, one thing
+ * at a time, from what the user said of it (state->hints), noted in state->missing */
+static HrRunCheck *
+check_run (HrRunsState     *state,
+           HrRun           *run,
+           const HrCatalog *catalog,
+           GArray          *calibrations)
+{
+  HrRunHints given = { .calibrations = calibrations };
+  HrRunCheck *c = hr_run_check (run, catalog, &given);
+  char gpu_buf[96];
+
+  while (!c->mapped && c->missing > HR_RUN_MISSING_NONE && c->missing < HR_RUN_MISSING_OTHER)
+    {
+      HrRunMissing what = c->missing;
+      const char *id = state->hints[what];
+
+      state->missing[what] = TRUE;
+      if (id == NULL || (what == HR_RUN_MISSING_MODEL && given.model_id != NULL) ||
+          (what == HR_RUN_MISSING_GPU && given.gpu_id != NULL) ||
+          (what == HR_RUN_MISSING_QUANT && given.quant != NULL))
+        break;
+      if (what == HR_RUN_MISSING_MODEL)
+        given.model_id = id;
+      else if (what == HR_RUN_MISSING_GPU)
+        {
+          /* this computer's device is calibrated as the catalog GPU it matched, as
+           * `calibrate --gpu this` does, so its calibration applies wherever it is chosen */
+          const char *device = hr_user_calibration_device_id (hr_catalog_find_gpu (catalog, id),
+                                                              gpu_buf, sizeof gpu_buf);
+          given.gpu_id = device != NULL ? device : id;
+        }
+      else
+        given.quant = id;
+      hr_run_check_free (c);
+      c = hr_run_check (run, catalog, &given);
+    }
+  return c;
+}
+
 /* Public API ---------------------------------------------------------------------------------- */
 
 HrRunsState *
@@ -317,9 +357,6 @@ hr_runs_state_update (HrRunsState     *state,
                       GArray          *calibrations,
                       GArray          *saved)
 {
-  HrRunHints hints = { 0 };
-  char gpu_buf[96];
-
   g_return_if_fail (state != NULL && catalog != NULL);
 
   g_ptr_array_set_size (state->checks, 0);
@@ -328,46 +365,27 @@ hr_runs_state_update (HrRunsState     *state,
   g_clear_pointer (&state->fits, g_array_unref);
 
   memset (state->missing, 0, sizeof state->missing);
-  hints.calibrations = calibrations;
   for (guint i = 0; i < state->runs->len; i++)
     {
-      HrRun *run = g_ptr_array_index (state->runs, i);
-      HrRunCheck *c = hr_run_check (run, catalog, &hints);
-      HrRunHints given = hints;
-
-      /* what the run leaves unsaid, one thing at a time, from what the user said of it */
-      while (!c->mapped && c->missing > HR_RUN_MISSING_NONE && c->missing < HR_RUN_MISSING_OTHER)
-        {
-          HrRunMissing what = c->missing;
-          const char *id = state->hints[what];
-
-          state->missing[what] = TRUE;
-          if (id == NULL || (what == HR_RUN_MISSING_MODEL && given.model_id != NULL) ||
-              (what == HR_RUN_MISSING_GPU && given.gpu_id != NULL) ||
-              (what == HR_RUN_MISSING_QUANT && given.quant != NULL))
-            break;
-          if (what == HR_RUN_MISSING_MODEL)
-            given.model_id = id;
-          else if (what == HR_RUN_MISSING_GPU)
-            {
-              /* this computer's device is calibrated as the catalog GPU it matched, as
-               * `calibrate --gpu this` does, so its calibration applies wherever it is chosen */
-              const char *device = hr_user_calibration_device_id (hr_catalog_find_gpu (catalog, id),
-                                                                  gpu_buf, sizeof gpu_buf);
-              given.gpu_id = device != NULL ? device : id;
-            }
-          else
-            given.quant = id;
-          hr_run_check_free (c);
-          c = hr_run_check (run, catalog, &given);
-        }
+      HrRunCheck *c = check_run (state, g_ptr_array_index (state->runs, i), catalog, calibrations);
 
       g_ptr_array_add (state->checks, c);
       g_ptr_array_add (state->rows, row_from_check (c));
     }
 
-  /* the core fits only from runs it mapped fully, every layer on one device */
-  state->fits = hr_user_calibration_fit (state->checks, NULL);
+  /* the core fits only from runs it mapped fully, every layer on one device; and against
+   * Headroom's own predictions: fitted to calibrated ones, a second Calibrate would undo the
+   * first (prefill ×1.00) */
+  if (calibrations == NULL)
+    state->fits = hr_user_calibration_fit (state->checks, NULL);
+  else
+    {
+      g_autoptr(GPtrArray) plain = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_run_check_free);
+
+      for (guint i = 0; i < state->runs->len; i++)
+        g_ptr_array_add (plain, check_run (state, g_ptr_array_index (state->runs, i), catalog, NULL));
+      state->fits = hr_user_calibration_fit (plain, NULL);
+    }
   for (guint i = 0; i < state->fits->len; i++)
     {
       const HrDeviceCalibration *fit = &g_array_index (state->fits, HrDeviceCalibration, i);
