@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "hr-session.h"
+#include "hr-user-calibration.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
 
 typedef struct
 {
@@ -251,6 +255,53 @@ test_settings (void)
   g_settings_reset (settings, "engine");
 }
 
+/* The use-calibration key turns the user's calibrations off: the scenario borrows none */
+static void
+test_use_calibration (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(HrSession) session = session_new (settings);
+  g_autofree char *dir = g_dir_make_tmp ("headroom-session-cal-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "calibration.json", NULL);
+  g_autoptr(GArray) cals = g_array_new (FALSE, TRUE, sizeof (HrDeviceCalibration));
+  g_autoptr(GError) error = NULL;
+  HrDeviceCalibration cal = { .gpu_id = "rtx-4090-24gb", .backend = HR_BACKEND_CUDA, .date = "2026-12-05",
+                              .decode_runs = 3, .bytes_per_s = 900e9, .fixed_s = 0.002, .prefill_runs = 0,
+                              .prefill_scale = NAN };
+  Counts counts;
+
+  hr_session_set_calibration_dir (session, dir);
+  hr_session_set_gpu (session, "rtx-4090-24gb");
+  g_object_set (session, "engine", "llama.cpp", "backend", "cuda", NULL);
+  g_array_append_val (cals, cal);
+  connect_counts (session, &counts);
+  g_assert_true (hr_session_save_calibrations (session, cals, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (counts.scenario, ==, 1);
+  g_assert_nonnull (hr_session_get_scenario (session)->calibration);
+  g_assert_cmpstr (hr_session_get_scenario (session)->calibration->gpu_id, ==, "rtx-4090-24gb");
+
+  g_settings_set_boolean (settings, "use-calibration", FALSE);
+  g_assert_false (hr_session_get_use_calibration (session));
+  g_assert_null (hr_session_get_scenario (session)->calibration);
+  g_assert_cmpuint (counts.scenario, ==, 2);
+  hr_session_set_use_calibration (session, TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "use-calibration"));
+  g_assert_nonnull (hr_session_get_scenario (session)->calibration);
+  /* another GPU: not its calibration */
+  hr_session_set_gpu (session, "h100-80gb-sxm");
+  g_assert_null (hr_session_get_scenario (session)->calibration);
+
+  g_assert_cmpint (hr_session_remove_calibration (session, "rtx-4090-24gb", &error), ==, 1);
+  g_clear_object (&session);
+  g_settings_reset (settings, "use-calibration");
+  g_settings_reset (settings, "gpu");
+  g_settings_reset (settings, "engine");
+  g_settings_reset (settings, "backend");
+  g_remove (file);
+  g_rmdir (dir);
+}
+
 /* The worker's answers arrive once, for the scenario still in place; a scenario changed while it
  * ran drops them. */
 static void
@@ -462,6 +513,7 @@ main (int   argc,
   g_test_add_func ("/session/signals-once", test_signals_once);
   g_test_add_func ("/session/catalog-edits", test_catalog_edits);
   g_test_add_func ("/session/settings", test_settings);
+  g_test_add_func ("/session/use-calibration", test_use_calibration);
   g_test_add_func ("/session/advice", test_advice);
   g_test_add_func ("/session/advice-once", test_advice_once);
   g_test_add_func ("/session/schema-choices", test_schema_choices);
