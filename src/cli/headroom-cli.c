@@ -28,6 +28,7 @@
 #include "hr-finetune.h"
 #include "hr-launch.h"
 #include "hr-report.h"
+#include "hr-load-curve.h"
 #include "hr-text.h"
 #include "hr-units.h"
 
@@ -320,19 +321,34 @@ estimate_command (const HrCliArgs *args,
   g_autofree char *text = NULL;
   g_autofree char *note = NULL;
   HrEstimate est;
+  HrLoadCurve load;
+  gboolean has_load;
 
   if (!hr_cli_scenario_check_devices (cs, &error) ||
       !hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &est, &error))
     return hr_cli_fail (error);
   hr_advice_fill_cost (&cs->scenario, catalog, hr_catalog_get_pricing (catalog), &est);
+  /* throughput under load (#28): vLLM/SGLang, llama.cpp with --batch above 1 */
+  has_load = hr_load_curve_applies (&cs->scenario) &&
+             hr_load_curve_compute (&cs->scenario, &est, cs->min_user_tps > 0 ? cs->min_user_tps : NAN,
+                                    &load, NULL);
   if (cs->json)
     {
-      text = hr_report_estimate_json (&cs->scenario, &est);
+      HrJsonWriter w;
+
+      hr_json_document_begin (&w);
+      hr_json_begin_object (&w);
+      hr_report_estimate_members (&w, &cs->scenario, &est);
+      hr_load_curve_json_members (&w, has_load ? &load : NULL);
+      hr_json_end_object (&w);
+      text = hr_json_document_end (&w);
       g_string_append (out, text);
       return 0;
     }
   text = hr_report_estimate_text (&cs->scenario, &est);
   g_string_append (out, text);
+  if (has_load)
+    hr_load_curve_text (&load, out);
   diag = hr_advice_diagnosis (&cs->scenario, &est, catalog);
   for (guint i = 0; diag && i < diag->len; i++)
     g_string_append_printf (out, "• %s\n", (const char *) g_ptr_array_index (diag, i));

@@ -38,6 +38,7 @@ hr_cli_args_clear (HrCliArgs *args)
   g_strfreev (args->gpu);
   g_free (args->gpu_custom);
   g_free (args->quant);
+  g_free (args->min_user_tps);
   g_free (args->context);
   g_free (args->depth);
   g_free (args->kv_type);
@@ -102,6 +103,7 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_DOUBLE, &args->gpu_mem_util, "vLLM/SGLang memory fraction (default: vLLM 0.90, SGLang its own by GPU memory and TP)", "F" },
     { "max-num-seqs", 0, 0, G_OPTION_ARG_INT, &args->max_num_seqs, "vLLM/SGLang sequences per step (default: the engine's, 1024 at 70 GiB and up except A100, else 256)", "N" },
     { "prompt", 0, 0, G_OPTION_ARG_INT, &args->prompt, "Prompt tokens for time to first token (4096)", "N" },
+    { "min-user-tps", 0, 0, G_OPTION_ARG_STRING, &args->min_user_tps, "vLLM/SGLang: the decode speed each user needs, tok/s: the load curve finds how many users get it", "N" },
     { "ubatch", 0, 0, G_OPTION_ARG_INT, &args->ubatch, "llama.cpp micro-batch (512)", "N" },
     { "no-flash-attn", 0, 0, G_OPTION_ARG_NONE, &args->no_flash_attn, "llama.cpp without flash attention", NULL },
     { "enforce-eager", 0, 0, G_OPTION_ARG_NONE, &args->enforce_eager,
@@ -504,6 +506,17 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
                   args->max_num_seqs);
   s->max_num_seqs = MAX (args->max_num_seqs, 0);
   s->prompt_tokens = args->prompt;
+  out->min_user_tps = NAN;
+  if (args->min_user_tps != NULL)
+    {
+      char *end = NULL;
+      double v = g_ascii_strtod (args->min_user_tps, &end);
+
+      if (end == args->min_user_tps || *end != '\0' || !isfinite (v) || v <= 0 || v > 100000)
+        return usage (error, "--min-user-tps: “%s” is not a speed in tok/s (more than 0, at most 100000)",
+                      args->min_user_tps);
+      out->min_user_tps = v;
+    }
   s->ubatch = args->ubatch;
   s->flash_attn = !args->no_flash_attn;
   s->enforce_eager = args->enforce_eager;

@@ -44,6 +44,7 @@ typedef struct
   double gpu_mem_util;
   int max_num_seqs;
   int prompt;
+  char *min_user_tps;    /* --min-user-tps: per-user decode speed the load curve must meet */
   int ubatch;
   gboolean no_flash_attn;
   gboolean enforce_eager;
@@ -67,6 +68,7 @@ typedef struct
   gboolean listed_with_gpus; /* several --gpu beside --gpus: a compare list, not a setup */
   GPtrArray *this_others; /* HrGpu*: --gpu this's GPUs when they are not alike (owned) */
   GArray *calibrations; /* the user's saved HrDeviceCalibration; scenario.calibration points in */
+  double min_user_tps;  /* --min-user-tps; NAN: not given */
   gboolean json;
   gboolean csv;
 } HrCliScenario;

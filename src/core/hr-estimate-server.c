@@ -233,3 +233,22 @@ hr_estimate_server_compute (const HrScenario *s)
 {
   return server_activation_peak (s) + server_cuda_graphs (s) + server_non_torch (s);
 }
+
+/* The tokens one scheduler step may carry, running decodes and prompt chunks together (the
+ * load curve, hr-load-curve.c): vLLM's max_num_batched_tokens (Scheduler.schedule() starts
+ * each step from token_budget = max_num_scheduled_tokens), 8192 with the larger defaults and
+ * 2048 otherwise; SGLang's --chunked-prefill-size, by GPU memory as in
+ * sglang_default_fraction(). */
+int
+hr_estimate_batched_tokens (const HrScenario *s)
+{
+  if (s->engine == HR_ENGINE_SGLANG && s->gpu != NULL && s->gpu->memory_gib > 0)
+    {
+      double gib = s->gpu->memory_gib;
+
+      return gib < 35 ? 2048 : gib < 60 ? 4096 : gib < 160 ? 8192 : 16384;
+    }
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    return VLLM_BATCHED_TOKENS_SMALL;
+  return vllm_large_defaults (s) ? VLLM_BATCHED_TOKENS : VLLM_BATCHED_TOKENS_SMALL;
+}

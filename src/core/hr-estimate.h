@@ -228,6 +228,9 @@ double          hr_estimate_mem_fraction    (const HrScenario *scenario);
 gboolean        hr_estimate_serving_applies (const HrScenario *scenario);
 /* vLLM/SGLang --max-num-seqs in effect: the scenario's, or the engine version's default. */
 int             hr_estimate_max_num_seqs    (const HrScenario *scenario);
+/* vLLM max_num_batched_tokens / SGLang --chunked-prefill-size in effect: the tokens one
+ * scheduler step carries, decodes and prompt chunks together. */
+int             hr_estimate_batched_tokens  (const HrScenario *scenario);
 
 /* KV cache bytes for the scenario at a different context / kv type (for charts). */
 double          hr_estimate_kv_at           (const HrScenario *scenario,
