@@ -626,3 +626,34 @@ hr_chart_fit_from_rows (GArray           *rows,
   for (int i = 0; i < out->n_points; i++)
     out->points[i].frontier = on[i];
 }
+
+void
+hr_chart_load_from_curve (const HrScenario  *s,
+                          const HrLoadCurve *curve,
+                          HrChartLoad       *out)
+{
+  int n = MIN (curve->n_points, HR_CHART_MAX_LOAD);
+
+  memset (out, 0, sizeof *out);
+  /* TRANSLATORS: chart title, "Throughput under load: Qwen3 8B on H100 80GB SXM" */
+  g_snprintf (out->heading.title, sizeof out->heading.title, _("Throughput under load: %s on %s"),
+              s->model->name ? s->model->name : s->model->id, s->gpu->name ? s->gpu->name : s->gpu->id);
+  /* TRANSLATORS: chart subtitle, "vLLM · 1024-token prompts, 128-token answers" */
+  g_snprintf (out->heading.subtitle, sizeof out->heading.subtitle, _("%s · %d-token prompts, %d-token answers"),
+              hr_engine_display_name (s->engine), curve->prompt_tokens, curve->output_tokens);
+  out->n_points = n;
+  out->first_compute = -1;
+  for (int i = 0; i < n; i++)
+    {
+      const HrLoadPoint *p = &curve->points[i];
+
+      out->concurrency[i] = p->concurrency;
+      out->per_user_tps[i] = p->per_user_tps;
+      out->total_tps[i] = p->total_tps;
+      if (out->first_compute < 0 && p->bound == HR_LOAD_BOUND_COMPUTE)
+        out->first_compute = i;
+    }
+  out->kv_bound = n > 0 && curve->points[n - 1].bound == HR_LOAD_BOUND_KV;
+  out->target_tps = isfinite (curve->min_user_tps) && curve->min_user_tps > 0 ? curve->min_user_tps : NAN;
+  out->target_users = curve->target_concurrency;
+}

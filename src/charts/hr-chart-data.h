@@ -13,6 +13,7 @@
 #include "hr-estimate.h"
 #include "hr-finetune.h"
 #include "hr-tco.h"
+#include "hr-load-curve.h"
 
 G_BEGIN_DECLS
 
@@ -62,6 +63,10 @@ void            hr_chart_finetune_from_estimates (const HrFtScenario *ft,
 /* Cumulative cost, month by month, over @horizon_months (0: long enough to show the
  * break-even with room after it, 5 years when there is none).  A NAN price draws as unknown.
  * @cloud_label / @buy_label may be NULL. */
+/* The throughput-under-load chart of @curve (hr_load_curve_compute () for @scenario). */
+void            hr_chart_load_from_curve    (const HrScenario       *scenario,
+                                             const HrLoadCurve      *curve,
+                                             HrChartLoad            *out);
 void            hr_chart_tco_from_input     (const HrTcoInput       *input,
                                              const char             *cloud_label,
                                              const char             *buy_label,

@@ -140,3 +140,31 @@ hr_chart_tco_describe (const void *data)
                           t->cloud_label, cloud, t->buy_label, hardware, electricity);
   return g_string_free (out, FALSE);
 }
+
+char *
+hr_chart_load_describe (const void *data)
+{
+  const HrChartLoad *d = data;
+  GString *out = g_string_new (NULL);
+  int n = CLAMP (d->n_points, 0, HR_CHART_MAX_LOAD);
+  char a[48], b[48];
+
+  for (int i = 0; i < n; i++)
+    {
+      hr_fmt_number (a, sizeof a, d->per_user_tps[i], 1);
+      hr_fmt_number (b, sizeof b, d->total_tps[i], 0);
+      /* TRANSLATORS: one point of the throughput-under-load chart for screen readers */
+      g_string_append_printf (out, _("%.0f users: %s tok/s each, %s tok/s in all."), d->concurrency[i], a, b);
+      g_string_append_c (out, ' ');
+    }
+  if (d->kv_bound && n > 0)
+    {
+      g_string_append_printf (out, _("The KV cache is full at %.0f users."), d->concurrency[n - 1]);
+      g_string_append_c (out, ' ');
+    }
+  if (d->target_users > 0 && isfinite (d->target_tps))
+    g_string_append_printf (out, ngettext ("%d user at ≥ %s tok/s each", "%d users at ≥ %s tok/s each",
+                                           d->target_users),
+                            d->target_users, hr_fmt_number (a, sizeof a, d->target_tps, 0));
+  return g_string_free (out, FALSE);
+}

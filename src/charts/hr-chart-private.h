@@ -456,5 +456,6 @@ char *hr_chart_compare_describe   (const void *data);
 char *hr_chart_finetune_describe  (const void *data);
 char *hr_chart_tco_describe       (const void *data);
 char *hr_chart_fit_describe       (const void *data);
+char *hr_chart_load_describe      (const void *data);
 
 G_END_DECLS

@@ -92,6 +92,10 @@ static const HrChartInfo chart_registry[HR_CHART_N_KINDS] = {
     "fit", N_("What runs here"), DATA (HrChartFit),
     hr_chart_fit_paint, 280, 400, 760, hr_chart_fit_describe,
   },
+  [HR_CHART_LOAD] = {
+    "load", N_("Throughput under load"), DATA (HrChartLoad),
+    hr_chart_load_paint, 240, 300, 720, hr_chart_load_describe,
+  },
 };
 
 const HrChartTheme *

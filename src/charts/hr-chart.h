@@ -24,6 +24,7 @@ typedef enum
   HR_CHART_FINETUNE,   /* HrChartFinetune */
   HR_CHART_TCO,        /* HrChartTco */
   HR_CHART_FIT,        /* HrChartFit */
+  HR_CHART_LOAD,       /* HrChartLoad */
   HR_CHART_N_KINDS
 } HrChartKind;
 
@@ -323,5 +324,24 @@ typedef struct
 } HrChartFit;
 
 void hr_chart_fit_paint (HrCanvas *c, const void *data);
+
+/* Throughput under load ----------------------------------------------------------------------- */
+
+#define HR_CHART_MAX_LOAD 24
+
+typedef struct
+{
+  HrChartHeading heading;
+  int n_points;
+  double concurrency[HR_CHART_MAX_LOAD];  /* requests at once, increasing (log-2 x axis) */
+  double per_user_tps[HR_CHART_MAX_LOAD]; /* one user's decode speed */
+  double total_tps[HR_CHART_MAX_LOAD];    /* over all users */
+  int first_compute;               /* the first compute-bound point; -1: none */
+  gboolean kv_bound;               /* the last point is where the KV cache is full */
+  double target_tps;               /* the per-user speed asked for; NAN: none */
+  int target_users;                /* the most users at it; 0: none */
+} HrChartLoad;
+
+void hr_chart_load_paint (HrCanvas *c, const void *data);
 
 G_END_DECLS

@@ -58,6 +58,8 @@ typedef struct
   "  tco:      --hours-per-day H (4) --usd-per-kwh P (0.175) --usd-per-hour P --hardware-usd P\n" \
   "            --power-w W --months N (defaults: the cheapest cloud offer that fits, the GPU's\n" \
   "            price and board power)\n" \
+  "  load:     vLLM/SGLang, or llama.cpp with --batch above 1; --prompt N and --min-user-tps N\n" \
+  "            (the target line) as for estimate\n" \
   "\n" \
   "Scenario options as for estimate (--model, --gpu, --gpus, --quant, --context, …);\n" \
   "compare takes --gpu several times or --all-gpus.\n"
@@ -309,6 +311,23 @@ build_compare (const HrCliScenario *cs,
   return TRUE;
 }
 
+static gboolean
+build_load (const HrCliScenario *cs,
+            const ChartOptions  *o,
+            const HrCatalog     *catalog,
+            void                *out,
+            GError             **error)
+{
+  HrEstimate e;
+  HrLoadCurve curve;
+
+  if (!hr_estimate_compute (&cs->scenario, hr_catalog_get_pricing (catalog), &e, error) ||
+      !hr_load_curve_compute (&cs->scenario, &e, cs->min_user_tps > 0 ? cs->min_user_tps : NAN, &curve, error))
+    return FALSE;
+  hr_chart_load_from_curve (&cs->scenario, &curve, out);
+  return TRUE;
+}
+
 typedef gboolean (*BuildFunc) (const HrCliScenario *cs,
                                const ChartOptions  *o,
                                const HrCatalog     *catalog,
@@ -323,6 +342,7 @@ static const BuildFunc builders[HR_CHART_N_KINDS] = {
   [HR_CHART_COMPARE] = build_compare,
   [HR_CHART_FINETUNE] = build_finetune,
   [HR_CHART_TCO] = build_tco,
+  [HR_CHART_LOAD] = build_load,
 };
 
 /* Fills the chart's struct; returns it (g_free) or NULL with @error. */
