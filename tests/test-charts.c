@@ -456,6 +456,50 @@ tco_fill (HrChartTco *t,
 }
 
 static void
+load_fill (HrChartLoad *d)
+{
+  memset (d, 0, sizeof *d);
+  g_strlcpy (d->heading.title, "Throughput under load: Qwen3 8B on H100 80GB SXM", sizeof d->heading.title);
+  g_strlcpy (d->heading.subtitle, "vLLM · 1024-token prompts, 128-token answers", sizeof d->heading.subtitle);
+  d->n_points = 10;
+  for (int i = 0; i < d->n_points; i++)
+    {
+      d->concurrency[i] = i == 9 ? 319 : 1 << i;
+      d->per_user_tps[i] = 140 / (1 + d->concurrency[i] / 30.0);
+      d->total_tps[i] = d->per_user_tps[i] * d->concurrency[i];
+    }
+  d->first_compute = 7;
+  d->kv_bound = TRUE;
+  d->target_tps = 30;
+  d->target_users = 96;
+}
+
+/* Throughput under load (#28): drawn wide and at 360 px, with and without a target, and
+ * with unknown speeds; described for screen readers */
+static void
+test_load (void)
+{
+  g_autofree HrChartLoad *d = g_new0 (HrChartLoad, 1);
+  g_autofree char *text = NULL;
+  double ms[2] = { 0 };
+
+  load_fill (d);
+  check_render ("load", HR_CHART_LOAD, d, 1200, 700, -1, ms);
+  check_render ("load-narrow", HR_CHART_LOAD, d, 360, 300, -1, NULL);
+  text = hr_chart_info (HR_CHART_LOAD)->describe (d);
+  g_assert_nonnull (strstr (text, "319"));
+  g_assert_nonnull (strstr (text, "96 users"));
+  d->target_tps = NAN;
+  d->target_users = 0;
+  check_render ("load-no-target", HR_CHART_LOAD, d, 1200, 700, -1, NULL);
+  for (int i = 0; i < d->n_points; i++)
+    d->per_user_tps[i] = d->total_tps[i] = NAN;
+  check_render ("load-unknown", HR_CHART_LOAD, d, 1200, 700, -1, NULL);
+  g_assert_cmpstr (hr_chart_kind_to_string (HR_CHART_LOAD), ==, "load");
+  g_test_message ("load 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
+}
+
+static void
 test_tco (void)
 {
   g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
@@ -1375,6 +1419,7 @@ main (int    argc,
   g_test_add_func ("/charts/compare-narrow", test_compare_narrow);
   g_test_add_func ("/charts/finetune", test_finetune);
   g_test_add_func ("/charts/tco", test_tco);
+  g_test_add_func ("/charts/load", test_load);
   g_test_add_func ("/charts/fit", test_fit);
   g_test_add_func ("/charts/fit-labels-apart", test_fit_labels_apart);
   g_test_add_func ("/charts/robust", test_robust);
