@@ -154,12 +154,17 @@ hr_chart_load_describe (const void *data)
       hr_fmt_number (a, sizeof a, d->per_user_tps[i], 1);
       hr_fmt_number (b, sizeof b, d->total_tps[i], 0);
       /* TRANSLATORS: one point of the throughput-under-load chart for screen readers */
-      g_string_append_printf (out, _("%.0f users: %s tok/s each, %s tok/s in all."), d->concurrency[i], a, b);
+      g_string_append_printf (out, ngettext ("%d user: %s tok/s each, %s tok/s in all.",
+                                             "%d users: %s tok/s each, %s tok/s in all.",
+                                             (gulong) d->concurrency[i]),
+                              (int) d->concurrency[i], a, b);
       g_string_append_c (out, ' ');
     }
   if (d->kv_bound && n > 0)
     {
-      g_string_append_printf (out, _("The KV cache is full at %.0f users."), d->concurrency[n - 1]);
+      g_string_append_printf (out, ngettext ("The KV cache is full at %d user.", "The KV cache is full at %d users.",
+                                             (gulong) d->concurrency[n - 1]),
+                              (int) d->concurrency[n - 1]);
       g_string_append_c (out, ' ');
     }
   if (d->target_users > 0 && isfinite (d->target_tps))

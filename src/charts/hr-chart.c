@@ -94,7 +94,7 @@ static const HrChartInfo chart_registry[HR_CHART_N_KINDS] = {
   },
   [HR_CHART_LOAD] = {
     "load", N_("Throughput under load"), DATA (HrChartLoad),
-    hr_chart_load_paint, 240, 300, 720, hr_chart_load_describe,
+    hr_chart_load_paint, 260, 360, 720, hr_chart_load_describe,
   },
 };
 

@@ -57,6 +57,7 @@ struct _HrSizeView
   GtkBox *diagnosis_box;
   GtkBox *launch_box;
   HrSpeedSimulator *simulator;
+  struct _HrSizeLoad *load;    /* throughput under load (hr-size-load.h), after the context chart */
 
   /* built in code */
   GtkLabel *card_values[HR_SIZE_N_CARDS];

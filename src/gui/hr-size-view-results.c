@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "hr-chart-data.h"
+#include "hr-size-load.h"
 #include "hr-table-cells.h"
 #include "hr-toast.h"
 #include "hr-units.h"
@@ -85,6 +86,8 @@ hr_size_view_update_charts (HrSizeView *self)
   HrChartContext *context;
   g_autoptr(GError) error = NULL;
 
+  if (self->load != NULL)
+    hr_size_load_update (self->load, &self->scenario, &self->estimate, self->estimate_ok);
   if (!self->estimate_ok)
     {
       hr_chart_widget_set_data (self->breakdown_chart, HR_CHART_BREAKDOWN, NULL);
@@ -658,4 +661,11 @@ hr_size_view_build_results (HrSizeView *self)
                      _("_Select"), G_CALLBACK (pick_clicked_cb));
   self->matrix_header = matrix_header_row (self);
   gtk_list_box_append (self->matrix_list, self->matrix_header);
+  {
+    GtkWidget *group = gtk_widget_get_ancestor (GTK_WIDGET (self->context_chart), ADW_TYPE_PREFERENCES_GROUP);
+    GtkWidget *parent = group != NULL ? gtk_widget_get_parent (group) : NULL;
+
+    if (parent != NULL && GTK_IS_BOX (parent))
+      self->load = hr_size_load_new (GTK_BOX (parent), group);
+  }
 }
