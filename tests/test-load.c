@@ -2,6 +2,8 @@
  * Qwen3-8B H100 row, `estimate --json`'s members and --min-user-tps as a user types it */
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "hr-catalog.h"
 #include "hr-estimate.h"
@@ -257,6 +259,133 @@ test_cli_bad_target (void)
     }
 }
 
+/* One CSV line's fields (RFC 4180 quotes), NULL-terminated. */
+static char **
+csv_fields (const char *line)
+{
+  GPtrArray *f = g_ptr_array_new ();
+  GString *cur = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = line; ; p++)
+    {
+      if (quoted && *p == '"' && p[1] == '"')
+        g_string_append_c (cur, *++p);
+      else if (*p == '"')
+        quoted = !quoted;
+      else if ((*p == ',' && !quoted) || *p == '\0')
+        {
+          g_ptr_array_add (f, g_string_free (cur, FALSE));
+          if (*p == '\0')
+            break;
+          cur = g_string_new (NULL);
+        }
+      else
+        g_string_append_c (cur, *p);
+    }
+  g_ptr_array_add (f, NULL);
+  return (char **) g_ptr_array_free (f, FALSE);
+}
+
+static int
+cmp_double (const void *a,
+            const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+median (GArray *v)
+{
+  if (v->len == 0)
+    return NAN;
+  qsort (v->data, v->len, sizeof (double), cmp_double);
+  return v->len % 2 ? g_array_index (v, double, v->len / 2)
+                    : (g_array_index (v, double, v->len / 2 - 1) + g_array_index (v, double, v->len / 2)) / 2;
+}
+
+/* tests/accuracy/serve_bench.csv: public vllm bench serve / SGLang bench_serving results.
+ * Before: today's batched decode (--batch N, at the depth of a request's middle; total the
+ * aggregate); after: the load curve.  Dev rows within 10 % median, held-out rows reported. */
+static void
+test_serve_bench (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "accuracy", "serve_bench.csv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GArray) before_dev = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) after_dev = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) before_ho = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) after_ho = g_array_new (FALSE, FALSE, sizeof (double));
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = NULL;
+      HrScenario s, sb;
+      HrEstimate e, eb;
+      HrLoadPoint p;
+      HrEngine engine;
+      g_autoptr(GError) error = NULL;
+      int n, out_tokens;
+      double measured, before, after, eb_err, ea_err;
+      gboolean total, dev;
+
+      if (lines[i][0] == '\0')
+        continue;
+      f = csv_fields (lines[i]);
+      g_assert_cmpuint (g_strv_length (f), ==, 18);
+      g_assert_true (hr_engine_from_string (g_str_has_prefix (f[2], "SGLang") ? "sglang" : "vllm", &engine));
+      scenario (&s, f[4], f[7], engine);
+      g_strlcpy (s.quant, f[5], sizeof s.quant);
+      s.n_gpus = atoi (f[8]);
+      s.context = atoi (f[9]);
+      s.gpu_mem_util = g_ascii_strtod (f[10], NULL);
+      s.prompt_tokens = atoi (f[11]);
+      out_tokens = atoi (f[12]);
+      n = atoi (f[13]);
+      total = g_str_equal (f[14], "total_tps");
+      measured = g_ascii_strtod (f[15], NULL);
+      dev = g_str_equal (f[17], "dev");
+      g_assert_true (hr_estimate_compute (&s, hr_catalog_get_pricing (catalog), &e, &error));
+      g_assert_no_error (error);
+      sb = s;
+      sb.batch = n;
+      sb.depth = MIN (s.context, s.prompt_tokens + out_tokens / 2);
+      g_assert_true (hr_estimate_compute (&sb, NULL, &eb, NULL));
+      before = total ? eb.aggregate_tps : eb.decode_tps;
+      {
+        HrLoadCurve c;
+
+        /* clients beyond what the KV pool holds wait in vLLM's queue: the running ones go at
+         * the bound's speed */
+        g_assert_true (hr_load_curve_compute_output (&s, &e, NAN, out_tokens, &c, &error));
+        g_assert_no_error (error);
+        g_assert_true (hr_load_curve_point (&s, &e, out_tokens, MIN (n, c.kv_limit), &p, &error));
+        g_assert_no_error (error);
+      }
+      after = total ? p.total_tps : p.per_user_tps;
+      eb_err = before / measured - 1;
+      ea_err = after / measured - 1;
+      g_test_message ("%-8s %-14s %-14s %-8s %5s/%-4s c=%-3d %-12s measured %7.1f  before %7.1f (%+5.0f %%)  after %7.1f (%+5.0f %%)",
+                      f[17], f[4], f[7], f[5], f[11], f[12], n, f[14], measured, before, eb_err * 100, after, ea_err * 100);
+      eb_err = fabs (eb_err);
+      ea_err = fabs (ea_err);
+      g_array_append_val (dev ? before_dev : before_ho, eb_err);
+      g_array_append_val (dev ? after_dev : after_ho, ea_err);
+    }
+  g_test_message ("median |error| dev (%u rows): before %.1f %%, after %.1f %%", after_dev->len,
+                  median (before_dev) * 100, median (after_dev) * 100);
+  g_test_message ("median |error| held-out (%u rows): before %.1f %%, after %.1f %%", after_ho->len,
+                  median (before_ho) * 100, median (after_ho) * 100);
+  g_assert_cmpuint (after_dev->len, >=, 2);
+  g_assert_cmpuint (after_ho->len, >=, 5);
+  g_assert_cmpfloat (median (after_dev), <=, 0.10);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -272,6 +401,7 @@ main (int argc, char **argv)
   g_test_add_func ("/load/applies", test_applies);
   g_test_add_func ("/load/cli-json", test_cli_json);
   g_test_add_func ("/load/cli-bad-target", test_cli_bad_target);
+  g_test_add_func ("/load/serve-bench", test_serve_bench);
   ret = g_test_run ();
   hr_catalog_free (catalog);
   return ret;

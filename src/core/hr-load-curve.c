@@ -147,21 +147,16 @@ load_point (Load        *l,
   return TRUE;
 }
 
-gboolean
-hr_load_curve_compute (const HrScenario *s,
-                       const HrEstimate *base,
-                       double            min_user_tps,
-                       HrLoadCurve      *out,
-                       GError          **error)
+/* Sets @l up for @s; the KV bound in *@limit. */
+static gboolean
+load_setup (Load             *l,
+            const HrScenario *s,
+            const HrEstimate *base,
+            int               output_tokens,
+            int              *limit,
+            GError          **error)
 {
-  Load l;
   double per_request;
-  int limit, lo, hi;
-
-  g_return_val_if_fail (s != NULL && base != NULL && out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-  out->min_user_tps = min_user_tps;
-  out->target_per_user_tps = out->target_total_tps = out->target_cost_per_mtok_usd = NAN;
 
   if (!hr_load_curve_applies (s))
     {
@@ -177,48 +172,100 @@ hr_load_curve_compute (const HrScenario *s,
       return FALSE;
     }
 
-  memset (&l, 0, sizeof l);
-  l.s = s;
-  l.step = *s;
-  l.prompt = MAX (s->prompt_tokens, 1);
-  l.output = HR_LOAD_DEFAULT_OUTPUT;
-  per_request = MIN ((double) s->context, l.prompt + l.output);
+  memset (l, 0, sizeof *l);
+  l->s = s;
+  l->step = *s;
+  l->prompt = MAX (s->prompt_tokens, 1);
+  l->output = CLAMP (output_tokens, 1, HR_MAX_CONTEXT);
+  per_request = MIN ((double) s->context, l->prompt + l->output);
   /* decode at the middle of a request's output */
-  l.step.depth = MIN (s->context, (gint64) (l.prompt + l.output / 2));
-  l.t_prefill = isfinite (base->prefill_tps) && base->prefill_tps > 0 ? 1.0 / base->prefill_tps : 0;
+  l->step.depth = MIN (s->context, (gint64) (l->prompt + l->output / 2));
+  l->t_prefill = isfinite (base->prefill_tps) && base->prefill_tps > 0 ? 1.0 / base->prefill_tps : 0;
   if (hr_engine_is_server_like (s->engine))
     {
-      l.budget = hr_estimate_batched_tokens (s);
-      l.host = s->engine == HR_ENGINE_VLLM ? VLLM_STEP_HOST_S : 0;
-      {
-        double peak = hr_calibration_tensor_flops (s->gpu) * MAX (s->n_gpus, 1);
+      double peak = hr_calibration_tensor_flops (s->gpu) * MAX (s->n_gpus, 1);
 
-        if (isfinite (peak) && peak > 0 && base->flops_per_token > 0)
-          l.t_prefill = l.t_prefill > 0 ? MIN (l.t_prefill, base->flops_per_token / (peak * SERVER_GEMM_UTIL))
+      l->budget = hr_estimate_batched_tokens (s);
+      l->host = s->engine == HR_ENGINE_VLLM ? VLLM_STEP_HOST_S : 0;
+      if (isfinite (peak) && peak > 0 && base->flops_per_token > 0)
+        l->t_prefill = l->t_prefill > 0 ? MIN (l->t_prefill, base->flops_per_token / (peak * SERVER_GEMM_UTIL))
                                         : base->flops_per_token / (peak * SERVER_GEMM_UTIL);
-      }
       if (!(base->kv_capacity_tokens > 0))
         {
           g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID,
                        "the KV-cache pool holds no request");
           return FALSE;
         }
-      limit = (int) MIN (floor (base->kv_capacity_tokens / per_request), (double) hr_estimate_max_num_seqs (s));
+      *limit = (int) MIN (floor (base->kv_capacity_tokens / per_request), (double) hr_estimate_max_num_seqs (s));
     }
   else
     {
       /* llama-server: each slot has its own cells; the slots are the bound */
-      l.budget = LLAMA_SERVER_N_BATCH;
-      limit = s->batch;
-      l.step.batch = 1;
+      l->budget = LLAMA_SERVER_N_BATCH;
+      *limit = s->batch;
     }
-  limit = MIN (limit, HR_MAX_BATCH);
-  if (limit < 1)
+  *limit = MIN (*limit, HR_MAX_BATCH);
+  if (*limit < 1)
     {
       g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID,
                    "the KV-cache pool holds no request of %.0f tokens", per_request);
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+hr_load_curve_point (const HrScenario *s,
+                     const HrEstimate *base,
+                     int               output_tokens,
+                     int               concurrency,
+                     HrLoadPoint      *out,
+                     GError          **error)
+{
+  Load l;
+  int limit;
+
+  g_return_val_if_fail (s != NULL && base != NULL && out != NULL, FALSE);
+  if (!load_setup (&l, s, base, output_tokens, &limit, error))
+    return FALSE;
+  if (concurrency < 1 || concurrency > limit || !load_point (&l, concurrency, out))
+    {
+      g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID,
+                   "no decode speed at %d requests (the KV cache holds %d)", concurrency, limit);
+      return FALSE;
+    }
+  if (concurrency == limit)
+    out->bound = HR_LOAD_BOUND_KV;
+  return TRUE;
+}
+
+gboolean
+hr_load_curve_compute (const HrScenario *s,
+                       const HrEstimate *base,
+                       double            min_user_tps,
+                       HrLoadCurve      *out,
+                       GError          **error)
+{
+  return hr_load_curve_compute_output (s, base, min_user_tps, HR_LOAD_DEFAULT_OUTPUT, out, error);
+}
+
+gboolean
+hr_load_curve_compute_output (const HrScenario *s,
+                              const HrEstimate *base,
+                              double            min_user_tps,
+                              int               output_tokens,
+                              HrLoadCurve      *out,
+                              GError          **error)
+{
+  Load l;
+  int limit, lo, hi;
+
+  g_return_val_if_fail (s != NULL && base != NULL && out != NULL, FALSE);
+  memset (out, 0, sizeof *out);
+  out->min_user_tps = min_user_tps;
+  out->target_per_user_tps = out->target_total_tps = out->target_cost_per_mtok_usd = NAN;
+  if (!load_setup (&l, s, base, output_tokens, &limit, error))
+    return FALSE;
   out->prompt_tokens = (int) l.prompt;
   out->output_tokens = (int) l.output;
   out->step_tokens = (int) l.budget;

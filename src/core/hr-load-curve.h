@@ -76,6 +76,22 @@ void            hr_load_curve_text          (const HrLoadCurve *curve,
  * when the curve has no target met. */
 char           *hr_load_curve_target_text   (const HrLoadCurve *curve);
 
+/* The same with @output_tokens per request instead of HR_LOAD_DEFAULT_OUTPUT (a benchmark's
+ * --random-output-len). */
+gboolean        hr_load_curve_compute_output (const HrScenario *scenario,
+                                             const HrEstimate *base,
+                                             double           min_user_tps,
+                                             int              output_tokens,
+                                             HrLoadCurve     *out,
+                                             GError         **error);
+/* One point at @concurrency clients (1 … the curve's kv_limit), as the curve computes them. */
+gboolean        hr_load_curve_point         (const HrScenario *scenario,
+                                             const HrEstimate *base,
+                                             int              output_tokens,
+                                             int              concurrency,
+                                             HrLoadPoint     *out,
+                                             GError         **error);
+
 const char     *hr_load_bound_to_string     (HrLoadBound      bound);  /* memory|compute|kv */
 const char     *hr_load_bound_display       (HrLoadBound      bound);  /* translated */
 
