@@ -2,6 +2,7 @@
  * chart for vLLM, hidden for llama.cpp with one sequence, and no wider than 360 px */
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "hr-test-window.h"
 #include "hr-chart-widget.h"
@@ -50,6 +51,26 @@ test_section (void)
   g_assert_true (data->kv_bound);
   g_assert_cmpfloat (data->target_tps, ==, 20);
   g_assert_cmpint (data->target_users, >, 1);
+
+  g_assert_true (hr_size_view_get_chart (view, HR_CHART_LOAD) == chart);
+  /* exported like the others */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *dir = g_dir_make_tmp ("headroom-load-XXXXXX", &error);
+    g_autofree char *png = g_build_filename (dir, "load.png", NULL);
+    g_autofree char *svg = g_build_filename (dir, "load.svg", NULL);
+
+    g_assert_no_error (error);
+    g_assert_true (hr_chart_widget_export (chart, png, 1200, 720, 1, &error));
+    g_assert_no_error (error);
+    g_assert_true (hr_chart_widget_export (chart, svg, 1200, 720, 1, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+    g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+    g_unlink (png);
+    g_unlink (svg);
+    g_rmdir (dir);
+  }
 
   hr_test_wait_settled (GTK_WIDGET (view));
   gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);

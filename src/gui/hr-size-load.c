@@ -115,6 +115,31 @@ hr_size_load_new (GtkBox    *box,
   gtk_box_append (GTK_BOX (card), GTK_WIDGET (l->chart));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (l->group), card);
 
+  {
+    /* exported like the other charts: view.export-chart with "load.png" … (hr-size-view-actions.c) */
+    g_autoptr(GMenu) menu = g_menu_new ();
+    GtkWidget *button = gtk_menu_button_new ();
+    static const char *const formats[][2] = {
+      { N_("Export as _PNG…"), "load.png" }, { N_("Export as _SVG…"), "load.svg" }, { N_("Export as P_DF…"), "load.pdf" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+      {
+        g_autoptr(GMenuItem) item = g_menu_item_new (_(formats[i][0]), NULL);
+
+        g_menu_item_set_action_and_target_value (item, "view.export-chart", g_variant_new_string (formats[i][1]));
+        g_menu_append_item (menu, item);
+      }
+    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (menu));
+    gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "document-save-symbolic");
+    gtk_widget_set_tooltip_text (button, _("Export Throughput Chart"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Export throughput chart"), -1);
+    gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+    gtk_widget_add_css_class (button, "flat");
+    adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (l->group), button);
+  }
+
   gtk_widget_set_visible (l->group, FALSE);
   gtk_box_insert_child_after (box, l->group, sibling);
   g_object_set_data_full (G_OBJECT (l->group), "hr-size-load", l, group_destroyed);

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-export-dialog.h"
+#include "hr-size-load.h"
 #include "hr-report.h"
 #include "hr-units.h"
 #include "hr-view-actions.h"
@@ -54,7 +55,8 @@ export_chart_action (GtkWidget  *widget,
   HrExportRequest request = { HR_EXPORT_CHART, hr_export_target_format (parameter), hr_export_write_chart, NULL };
 
   if (parts[0] != NULL && hr_chart_kind_from_string (parts[0], &kind))
-    chart = kind == HR_CHART_CONTEXT ? self->context_chart : self->breakdown_chart;
+    chart = kind == HR_CHART_LOAD && self->load != NULL ? hr_size_load_get_chart (self->load)
+            : kind == HR_CHART_CONTEXT ? self->context_chart : self->breakdown_chart;
   if (chart == NULL)
     chart = visible_chart (self);
   model = hr_slugify (self->scenario.model ? self->scenario.model->id : NULL, 60, "model");

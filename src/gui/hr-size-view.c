@@ -10,6 +10,7 @@
  * worker thread, asked for after the frame; "advice-changed" brings it back.
  */
 #include "hr-size-view-private.h"
+#include "hr-size-load.h"
 #include "hr-fit-others.h"
 
 #include <glib/gi18n-lib.h>
@@ -872,6 +873,8 @@ hr_size_view_get_chart (HrSizeView  *self,
                         HrChartKind  kind)
 {
   g_return_val_if_fail (HR_IS_SIZE_VIEW (self), NULL);
+  if (kind == HR_CHART_LOAD)
+    return self->load != NULL ? hr_size_load_get_chart (self->load) : NULL;
   return kind == HR_CHART_CONTEXT ? self->context_chart : self->breakdown_chart;
 }
 
