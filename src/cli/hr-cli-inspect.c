@@ -17,6 +17,7 @@
 #include "hr-text.h"
 #include "hr-estimate.h"
 #include "hr-gguf.h"
+#include "hr-load-curve.h"
 #include "hr-gguf-remote.h"
 #include "hr-http.h"
 #include "hr-report.h"
@@ -285,11 +286,18 @@ write_json (const char            *file,
     {
       const HrEstimate *e = &ie->estimate;
       const HrScenario *s = &ie->scenario;
+      HrLoadCurve load;
+      gboolean has_load;
 
       hr_json_key (&w, "estimate");
       hr_json_begin_object (&w);
       /* the keys of `estimate --json`; without a device its figures are null */
       hr_report_estimate_members_device (&w, s, e, ie->on_gpu);
+      /* and estimate's throughput under load, where it applies (a device and several
+       * sequences) */
+      has_load = ie->on_gpu && hr_load_curve_applies (s) &&
+                 hr_load_curve_compute (s, e, NAN, &load, NULL);
+      hr_load_curve_json_members (&w, has_load ? &load : NULL);
       hr_json_end_object (&w);
     }
   hr_json_end_object (&w);
