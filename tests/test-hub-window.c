@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "hr-catalog.h"
+#include "hr-compare-view.h"
+#include "hr-finetune-view.h"
 #include "hr-import.h"
 #include "hr-picker.h"
 #include "hr-session.h"
@@ -166,6 +168,49 @@ test_search_and_pick (void)
   hr_test_window_close (window);
 }
 
+/* Every model picker searches the Hub (a property of the picker, not of a view): Compare's and
+ * Fine-tune's show the same results as the Size view's, and a repository chosen in Compare is
+ * sized, saved and becomes every view's model. */
+static void
+test_every_picker (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSession *session = hr_application_get_session (app);
+  HrPicker *pickers[] = {
+    hr_finetune_view_get_model_picker (HR_FINETUNE_VIEW (hr_window_get_view (window, "finetune"))),
+    hr_compare_view_get_model_picker (HR_COMPARE_VIEW (hr_window_get_view (window, "compare"))),
+  };
+  const HrModel *model;
+  int pos = -1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pickers); i++)
+    {
+      hr_window_set_visible_view (window, i == 0 ? "finetune" : "compare");
+      hr_picker_popup (pickers[i]);
+      hr_picker_search (pickers[i], "gguf");
+      hr_test_wait_until (shown_ready, &(ShownWait) { pickers[i], "hf:demo-org/Demo-GGUF", NULL },
+                          "the Hub's results in another view's model picker");
+      pos = shown_position (pickers[i], "hf:demo-org/Demo-GGUF");
+      if (i == 0)
+        hr_picker_popdown (pickers[i]);
+    }
+
+  /* chosen in Compare: sized from its GGUF header and chosen everywhere */
+  hr_picker_activate_shown (pickers[1], (guint) pos);
+  hr_test_wait_while (import_busy, hr_window_get_import (window));
+  model = hr_catalog_find_model (hr_window_get_catalog (window), hr_session_get_model (session));
+  g_assert_nonnull (model);
+  g_test_message ("chosen: %s (%s)", model->id, model->name);
+  g_assert_true (g_str_has_prefix (model->id, "user:"));
+  g_assert_cmpstr (model->gguf_repo, ==, "demo-org/Demo-GGUF");
+  g_assert_cmpuint (model->gguf_bytes, ==, H.gguf_tensor_bytes);
+  g_assert_cmpstr (hr_picker_get_selected_id (pickers[1]), ==, model->id);
+  g_assert_cmpstr (hr_picker_get_selected_id (pickers[0]), ==, model->id);
+  g_assert_cmpuint (n_toplevels (), ==, 1);
+  hr_window_set_visible_view (window, "size");
+  hr_test_window_close (window);
+}
+
 /* A query shorter than three characters asks nothing; a gated repo chosen is one toast. */
 static void
 test_short_query_and_gated (void)
@@ -276,6 +321,7 @@ main (int   argc,
   g_test_add_func ("/hub-window/search-and-pick", test_search_and_pick);
   g_test_add_func ("/hub-window/short-query-and-gated", test_short_query_and_gated);
   g_test_add_func ("/hub-window/offline", test_offline);
+  g_test_add_func ("/hub-window/every-picker", test_every_picker);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -7,6 +7,9 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "hr-hub-search.h"
+#include "hr-picker-items.h"
+
 struct _HrPicker
 {
   GtkWidget parent_instance;
@@ -38,6 +41,7 @@ struct _HrPicker
   char *title;
   guint scroll_id;
   gboolean compact;            /* at the end of a row: the choice's title alone */
+  HrHubSearch *hub_search;     /* "search-hub": the Hugging Face Hub answers the query too */
 };
 
 enum
@@ -45,6 +49,7 @@ enum
   PROP_0,
   PROP_SELECTED_ID,
   PROP_TITLE,
+  PROP_SEARCH_HUB,
   N_PROPS
 };
 
@@ -226,7 +231,12 @@ activate_position (HrPicker *self,
   gtk_popover_popdown (self->popover);
   if (is_extra (self, it))
     {
-      g_signal_emit (self, signals[SIGNAL_EXTRA_PICKED], 0, hr_picker_item_get_id (it));
+      const char *id = hr_picker_item_get_id (it);
+
+      g_signal_emit (self, signals[SIGNAL_EXTRA_PICKED], 0, id);
+      /* a Hub repository: sized and added like an imported model (hr-import-hub.c) */
+      if (self->hub_search != NULL && g_str_has_prefix (id, "hf:"))
+        gtk_widget_activate_action (GTK_WIDGET (self), "import.hub-repo", "s", id + 3);
       return;
     }
   if (it != self->selected)
@@ -277,11 +287,41 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 
 /* Callbacks -------------------------------------------------------------------------------- */
 
+/* The Hub's answer to the query, under its own heading. */
+static void
+hub_changed_cb (HrPicker *self)
+{
+  g_autoptr(GPtrArray) items = hr_picker_items_hub (self->hub_search);
+
+  hr_picker_set_extras (self, items);
+}
+
+static void
+hub_query (HrPicker   *self,
+           const char *text)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source != NULL
+                                      ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+
+  /* Preferences' hub address (HF_ENDPOINT still comes first) */
+  if (schema != NULL)
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+      g_autofree char *endpoint = g_settings_get_string (settings, "hub-endpoint");
+
+      hr_hub_search_set_endpoint (self->hub_search, endpoint);
+    }
+  hr_hub_search_set_query (self->hub_search, text);
+}
+
 static void
 search_changed_cb (HrPicker       *self,
                    GtkSearchEntry *entry)
 {
   apply_query (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  if (self->hub_search != NULL)
+    hub_query (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
   g_signal_emit (self, signals[SIGNAL_QUERY_CHANGED], 0, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
@@ -391,6 +431,9 @@ hr_picker_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_handle_id (&self->scroll_id, g_source_remove);
+  if (self->hub_search != NULL)
+    g_signal_handlers_disconnect_by_data (self->hub_search, self);
+  g_clear_object (&self->hub_search);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_PICKER);
   /* the template's top box has no id, so dispose_template() leaves it to us */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -431,6 +474,9 @@ hr_picker_get_property (GObject    *object,
     case PROP_TITLE:
       g_value_set_string (value, self->title);
       break;
+    case PROP_SEARCH_HUB:
+      g_value_set_boolean (value, hr_picker_get_search_hub (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -451,6 +497,9 @@ hr_picker_set_property (GObject      *object,
       break;
     case PROP_TITLE:
       hr_picker_set_title (self, g_value_get_string (value));
+      break;
+    case PROP_SEARCH_HUB:
+      hr_picker_set_search_hub (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -474,6 +523,10 @@ hr_picker_class_init (HrPickerClass *klass)
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* HrPicker:search-hub: the query also searches the Hugging Face Hub (a model picker) */
+  properties[PROP_SEARCH_HUB] =
+    g_param_spec_boolean ("search-hub", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   /* HrPicker::picked (id): the user chose another entry; emitted before it is the selection */
   signals[SIGNAL_PICKED] = g_signal_new ("picked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
@@ -797,6 +850,39 @@ hr_picker_set_extras (HrPicker  *self,
                                      : NULL;
   g_list_store_splice (self->store, self->n_base, n - self->n_base, items->pdata, items->len);
   apply_query (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
+void
+hr_picker_set_search_hub (HrPicker *self,
+                          gboolean  search_hub)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+
+  if (search_hub == (self->hub_search != NULL))
+    return;
+  if (search_hub)
+    {
+      self->hub_search = hr_hub_search_new ();
+      g_signal_connect_object (self->hub_search, "changed", G_CALLBACK (hub_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+      hub_query (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+    }
+  else
+    {
+      g_autoptr(GPtrArray) none = g_ptr_array_new ();
+
+      g_signal_handlers_disconnect_by_data (self->hub_search, self);
+      g_clear_object (&self->hub_search);
+      hr_picker_set_extras (self, none);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_HUB]);
+}
+
+gboolean
+hr_picker_get_search_hub (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), FALSE);
+  return self->hub_search != NULL;
 }
 
 void

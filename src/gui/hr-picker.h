@@ -37,6 +37,13 @@ void            hr_picker_set_placeholder   (HrPicker     *self,
  * (text) is emitted as the search text changes. */
 void            hr_picker_set_extras        (HrPicker     *self,
                                              GPtrArray    *items);
+/* The "search-hub" property (set in a model picker's template): the query also searches the
+ * Hugging Face Hub (HrHubSearch: three characters or more, debounced, cancelled by the next),
+ * whose answer becomes the extras under a "Hugging Face" heading; choosing a repository
+ * activates "import.hub-repo" (ORG/NAME), which sizes, saves and chooses it. */
+void            hr_picker_set_search_hub    (HrPicker     *self,
+                                             gboolean      search_hub);
+gboolean        hr_picker_get_search_hub    (HrPicker     *self);
 
 /* A footer under the list: @add_label ("Add _Model…") opens @add_menu, or activates
  * @add_action when there is no menu; "Manage Yours…" activates @manage_action.  NULL hides

@@ -18,7 +18,6 @@ struct _HrSizeView
 
   /* template: controls */
   HrPicker *model_picker;
-  struct _HrHubSearch *hub_search;  /* the model picker's Hub results */
   HrPicker *gpu_picker;
   AdwActionRow *measurements_row;
   AdwActionRow *gpus_row;

@@ -17,7 +17,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "hr-hub-search.h"
 #include "hr-navigation.h"
 #include "hr-picker-items.h"
 #include "hr-runs-state.h"
@@ -76,43 +75,6 @@ fill_pickers (HrSizeView *self)
 
   hr_picker_set_items (self->model_picker, models);
   hr_picker_set_items (self->gpu_picker, gpus);
-}
-
-/* The Hub's answer to the model picker's search, under its own heading. */
-static void
-hub_changed_cb (HrSizeView *self)
-{
-  g_autoptr(GPtrArray) items = hr_picker_items_hub (self->hub_search);
-
-  hr_picker_set_extras (self->model_picker, items);
-}
-
-static void
-model_query_cb (HrSizeView *self,
-                const char *text)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = source != NULL
-                                      ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
-
-  /* Preferences' hub address (HF_ENDPOINT still comes first) */
-  if (schema != NULL)
-    {
-      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-      g_autofree char *endpoint = g_settings_get_string (settings, "hub-endpoint");
-
-      hr_hub_search_set_endpoint (self->hub_search, endpoint);
-    }
-  hr_hub_search_set_query (self->hub_search, text);
-}
-
-/* A Hub repository chosen: sized and added like an imported model (import.hub-repo). */
-static void
-hub_picked_cb (HrSizeView *self,
-               const char *id)
-{
-  if (g_str_has_prefix (id, "hf:"))
-    gtk_widget_activate_action (GTK_WIDGET (self), "import.hub-repo", "s", id + 3);
 }
 
 /* The quantizations by format family; the row names the current one's precision. */
@@ -478,7 +440,6 @@ hr_size_view_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
-  g_clear_object (&self->hub_search);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_SIZE_VIEW);
   /* the template's top box has no id, so dispose_template() leaves it to us */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -607,13 +568,6 @@ hr_size_view_init (HrSizeView *self)
   hr_picker_set_placeholder (self->gpu_picker, _("Search GPUs by name or vendor"));
   hr_picker_set_placeholder (self->quant_picker, _("Search quantizations, e.g. Q5 or 4-bit"));
   hr_picker_set_compact (self->quant_picker, TRUE);
-  self->hub_search = hr_hub_search_new ();
-  g_signal_connect_object (self->hub_search, "changed", G_CALLBACK (hub_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->model_picker, "query-changed", G_CALLBACK (model_query_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->model_picker, "extra-picked", G_CALLBACK (hub_picked_cb), self,
-                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->quant_picker, "notify::selected-id", G_CALLBACK (quant_picked_cb),
                            self, G_CONNECT_SWAPPED);
 
