@@ -8,7 +8,9 @@
 #include "hr-catalog.h"
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
+#include "hr-hub-id.h"
 #include "hr-import.h"
+#include "hr-manage-dialog.h"
 #include "hr-picker.h"
 #include "hr-session.h"
 #include "hr-size-view.h"
@@ -211,6 +213,87 @@ test_every_picker (void)
   hr_test_window_close (window);
 }
 
+/* A button under @widget that activates @action with @target. */
+static gboolean
+has_action_button (GtkWidget  *widget,
+                   const char *action,
+                   const char *target)
+{
+  if (GTK_IS_ACTIONABLE (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    {
+      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+
+      if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) &&
+          strcmp (g_variant_get_string (value, NULL), target) == 0)
+        return TRUE;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_action_button (child, action, target))
+      return TRUE;
+  return FALSE;
+}
+
+/* Saved and refreshable: a Hub model chosen is on disk with what sizes it again (what a
+ * restart reads), Manage offers to refresh it, and Refresh asks the Hub again past the cache
+ * and updates the entry in place. */
+static void
+test_refresh (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrImport *import = hr_window_get_import (window);
+  HrSession *session = hr_application_get_session (app);
+  g_autoptr(HrUserData) ud = NULL;
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autofree char *id = NULL;
+  const HrModel *found = NULL;
+  HrManageDialog *manage;
+  guint n_models;
+  gint before;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "import.hub-repo", "s", "demo/Demo-ST"));
+  hr_test_wait_while (import_busy, import);
+  id = g_strdup (hr_session_get_model (session));
+  g_assert_true (g_str_has_prefix (id, "user:"));
+
+  /* the user's models file, as the next start reads it */
+  ud = hr_userdata_new (NULL);
+  saved = hr_userdata_list_models (ud, NULL);
+  g_assert_nonnull (saved);
+  for (guint i = 0; i < saved->len; i++)
+    if (g_strcmp0 (((HrModel *) g_ptr_array_index (saved, i))->id, id) == 0)
+      found = g_ptr_array_index (saved, i);
+  g_assert_nonnull (found);
+  {
+    g_autofree char *ref = hr_hub_model_ref (found);
+    const HrQuantSize *size = hr_model_find_size (found, "BF16");
+
+    g_assert_cmpstr (ref, ==, "demo/Demo-ST");
+    g_assert_nonnull (size);
+    g_assert_cmpuint (size->bytes, ==, H.st_bytes);
+  }
+
+  /* Manage offers Refresh for it */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "import.manage", NULL));
+  manage = HR_MANAGE_DIALOG (hr_import_get_dialog (import));
+  g_assert_nonnull (manage);
+  n_models = hr_manage_dialog_get_n_models (manage);
+  g_assert_true (has_action_button (GTK_WIDGET (manage), "import.refresh-model", id));
+
+  /* Refresh: the listing is asked again (the cache holds it for a day), the entry updated */
+  before = g_atomic_int_get (&H.tree_requests);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (manage), "import.refresh-model", "s", id));
+  hr_test_wait_while (import_busy, import);
+  g_test_message ("refresh: %s", hr_import_get_last_message (import));
+  g_assert_cmpint (g_atomic_int_get (&H.tree_requests), >, before);
+  g_assert_nonnull (strstr (hr_import_get_last_message (import), "Updated"));
+  g_assert_cmpuint (hr_manage_dialog_get_n_models (manage), ==, n_models);
+  g_assert_cmpstr (hr_session_get_model (session), ==, id);
+  gtk_window_destroy (GTK_WINDOW (manage));
+  hr_test_window_close (window);
+}
+
 /* A query shorter than three characters asks nothing; a gated repo chosen is one toast. */
 static void
 test_short_query_and_gated (void)
@@ -322,6 +405,7 @@ main (int   argc,
   g_test_add_func ("/hub-window/short-query-and-gated", test_short_query_and_gated);
   g_test_add_func ("/hub-window/offline", test_offline);
   g_test_add_func ("/hub-window/every-picker", test_every_picker);
+  g_test_add_func ("/hub-window/refresh", test_refresh);
 
   ret = g_test_run ();
   g_clear_object (&app);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gguf-writer.h"
+#include "hr-hub-id.h"
 #include "hr-catalog.h"
 #include "hr-estimate.h"
 #include "hr-hfconfig.h"
@@ -493,6 +494,77 @@ test_model_ids (void)
   g_assert_false (replaces);
 }
 
+/* A model sized from the Hub keeps the reference that sizes it again, and sizing it again
+ * updates its entry even when the repository's file changed (the point of a refresh). */
+static void
+test_hub_refresh_ids (void)
+{
+  g_autoptr(HrCatalog) own = hr_catalog_new_empty ();
+  g_autoptr(GBytes) file = gguf_tiny_llama ("Tiny Llama", NULL);
+  g_autoptr(HrGguf) gguf = hr_gguf_parse (g_bytes_get_data (file, NULL), g_bytes_get_size (file), NULL, NULL, NULL);
+  g_autoptr(HrModel) first = hr_import_model_from_gguf (gguf, NULL, NULL);
+  g_autoptr(HrModel) again = NULL;
+  g_autoptr(HrModel) other = NULL;
+  g_autoptr(HrModel) config = NULL;
+  g_autofree char *ref = NULL;
+  g_autofree char *id = NULL;
+  gboolean replaces = TRUE;
+  HrModel *added;
+
+  g_free (first->id);
+  first->id = g_strdup ("hf:org/Tiny-GGUF");
+  g_free (first->name);
+  first->name = g_strdup ("org/Tiny-GGUF");
+  g_free (first->source);
+  first->source = g_strdup (HR_HUB_SOURCE_PREFIX "org/Tiny-GGUF");
+  ref = hr_hub_model_ref (first);
+  g_assert_cmpstr (ref, ==, "org/Tiny-GGUF:Q4_K_M");
+  id = hr_import_model_id (first, own, &replaces);
+  g_assert_false (replaces);
+  added = hr_model_copy (first);
+  g_free (added->id);
+  added->id = g_strconcat (HR_USERDATA_ID_PREFIX, id, NULL);
+  hr_catalog_add_model (own, added);
+
+  /* the repository's Q4_K_M was uploaded again: other bytes, the same entry */
+  again = hr_model_copy (first);
+  again->gguf_bytes += 4096;
+  {
+    g_autofree char *id2 = hr_import_model_id (again, own, &replaces);
+
+    g_assert_cmpstr (id2, ==, id);
+    g_assert_true (replaces);
+  }
+  /* another revision is another entry */
+  other = hr_model_copy (first);
+  g_free (other->source);
+  other->source = g_strdup (HR_HUB_SOURCE_PREFIX "org/Tiny-GGUF@v2");
+  {
+    g_autofree char *ref2 = hr_hub_model_ref (other);
+    g_autofree char *id2 = hr_import_model_id (other, own, &replaces);
+
+    g_assert_cmpstr (ref2, ==, "org/Tiny-GGUF@v2:Q4_K_M");
+    g_assert_cmpstr (id2, !=, id);
+    g_assert_false (replaces);
+  }
+
+  /* a safetensors checkpoint is sized again at its own format: no selector */
+  config = hr_hfconfig_parse ("{\"model_type\": \"llama\", \"hidden_size\": 256, \"intermediate_size\": 512, "
+                              "\"num_attention_heads\": 4, \"num_hidden_layers\": 2, \"num_key_value_heads\": 2, "
+                              "\"vocab_size\": 1024}", -1, "org/tiny-llama", NULL);
+  g_assert_nonnull (config);
+  g_assert_null (hr_hub_model_ref (config));
+  g_free (config->source);
+  config->source = g_strdup (HR_HUB_SOURCE_PREFIX "org/tiny-llama");
+  g_clear_pointer (&ref, g_free);
+  ref = hr_hub_model_ref (config);
+  g_assert_cmpstr (ref, ==, "org/tiny-llama");
+  /* a hand-edited source cannot smuggle a selector in */
+  g_free (config->source);
+  config->source = g_strdup (HR_HUB_SOURCE_PREFIX "org/tiny-llama:../x");
+  g_assert_null (hr_hub_model_ref (config));
+}
+
 static void
 test_fetched_text (void)
 {
@@ -525,6 +597,7 @@ main (int   argc,
   g_test_add_func ("/import/gguf-fallback-quant", test_gguf_fallback_quant);
   g_test_add_func ("/import/gguf-errors", test_gguf_errors);
   g_test_add_func ("/import/model-ids", test_model_ids);
+  g_test_add_func ("/import/hub-refresh-ids", test_hub_refresh_ids);
   g_test_add_func ("/import/fetched-text", test_fetched_text);
 
   ret = g_test_run ();

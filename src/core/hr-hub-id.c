@@ -49,3 +49,21 @@ hr_hub_repo_id_from_text (const char *text)
   /* {org}/{name} alone, or followed by a page of it (tree, blob, resolve, …) */
   return g_strdup_printf ("%s/%s", parts[0], parts[1]);
 }
+
+char *
+hr_hub_model_ref (const HrModel *model)
+{
+  const char *repo;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  if (model->source == NULL || !g_str_has_prefix (model->source, HR_HUB_SOURCE_PREFIX))
+    return NULL;
+  repo = model->source + strlen (HR_HUB_SOURCE_PREFIX);
+  if (*repo == '\0' || strchr (repo, ':') != NULL)
+    return NULL;
+  /* a GGUF repo was sized at one of its files; a safetensors one at its own format */
+  if (model->origin == HR_MODEL_ORIGIN_GGUF && model->gguf_quant != NULL && *model->gguf_quant != '\0')
+    return g_strdup_printf ("%s:%s", repo, model->gguf_quant);
+  return g_strdup (repo);
+}

@@ -1,4 +1,5 @@
 /* hr-import-state.c — bringing your own model and GPU, without a display */
+#include "hr-hub-id.h"
 #include "hr-import-state.h"
 
 #include <glib/gi18n-lib.h>
@@ -343,8 +344,15 @@ static gboolean
 same_source (const HrModel *a,
              const HrModel *b)
 {
+  g_autofree char *ref_a = hr_hub_model_ref (a);
+  g_autofree char *ref_b = hr_hub_model_ref (b);
+
   if (a->origin != b->origin)
     return FALSE;
+  /* sized from the Hub: the same repository, revision and quant, whatever bytes its files hold
+   * now (refreshing it must update the entry, not add a second) */
+  if (ref_a != NULL || ref_b != NULL)
+    return ref_a != NULL && ref_b != NULL && g_ascii_strcasecmp (ref_a, ref_b) == 0;
   if (a->origin == HR_MODEL_ORIGIN_GGUF)
     {
       if (a->gguf_path != NULL || b->gguf_path != NULL)

@@ -7,6 +7,7 @@
  * network are in hr-import-flows.c.
  */
 #include "hr-import-private.h"
+#include "hr-hub-id.h"
 #include "hr-hub-size.h"
 
 #include <glib/gi18n-lib.h>
@@ -427,12 +428,33 @@ hub_repo_action (GSimpleAction *action,
   hr_import_size_hub (user_data, g_variant_get_string (parameter, NULL));
 }
 
+/* One of the user's models sized from the Hub, sized again: the Hub is asked again past the
+ * day-long cache (hr-import-hub.c), and the saved entry is updated in place (same_source in
+ * hr-import-state.c matches it by its reference, whatever its files hold now). */
+static void
+refresh_model_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  HrImport *self = user_data;
+  HrCatalog *cat = hr_import_catalog (self);
+  const HrModel *model = cat ? hr_catalog_find_model (cat, g_variant_get_string (parameter, NULL)) : NULL;
+  g_autofree char *ref = NULL;
+
+  if (model == NULL || !hr_import_model_is_yours (model))
+    return;
+  ref = hr_hub_model_ref (model);
+  if (ref != NULL)
+    hr_import_size_hub (self, ref);
+}
+
 static const GActionEntry action_entries[] = {
   { .name = "config-file", .activate = config_file_action },
   { .name = "hub", .activate = hub_action },
   { .name = "gguf-file", .activate = gguf_file_action },
   { .name = "gguf-url", .activate = gguf_url_action },
   { .name = "hub-repo", .activate = hub_repo_action, .parameter_type = "s" },
+  { .name = "refresh-model", .activate = refresh_model_action, .parameter_type = "s" },
   { .name = "open-file", .activate = open_file_action },
   { .name = "add-gpu", .activate = add_gpu_action },
   { .name = "edit-gpu", .activate = edit_gpu_action, .parameter_type = "s" },

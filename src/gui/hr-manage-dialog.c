@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "hr-hub-id.h"
 #include "hr-import-state.h"
 #include "hr-scenario-state.h"
 
@@ -63,6 +64,10 @@ add_empty_row (HrManageDialog      *self,
 static const char *
 origin_text (const HrModel *model)
 {
+  g_autofree char *ref = hr_hub_model_ref (model);
+
+  if (ref != NULL)
+    return _("Hugging Face Hub");
   switch (model->origin)
     {
     case HR_MODEL_ORIGIN_GGUF:
@@ -168,13 +173,15 @@ hr_manage_dialog_refresh (HrManageDialog  *self,
       const HrModel *m = hr_catalog_get_model (catalog, i);
       g_autofree char *summary = NULL;
       g_autofree char *subtitle = NULL;
+      g_autofree char *hub_ref = NULL;
       GtkWidget *row;
 
       if (!hr_import_model_is_yours (m))
         continue;
+      hub_ref = hr_hub_model_ref (m);
       summary = hr_size_model_summary (m);
       /* a GGUF model's summary already says which file it is */
-      subtitle = m->origin == HR_MODEL_ORIGIN_GGUF && m->gguf_quant != NULL
+      subtitle = m->origin == HR_MODEL_ORIGIN_GGUF && m->gguf_quant != NULL && hub_ref == NULL
                  ? g_strdup (summary) : g_strdup_printf ("%s · %s", origin_text (m), summary);
       row = adw_action_row_new ();
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
@@ -183,6 +190,13 @@ hr_manage_dialog_refresh (HrManageDialog  *self,
       adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
       if (m->gguf_path != NULL)
         gtk_widget_set_tooltip_text (row, m->gguf_path);
+      else if (hub_ref != NULL)
+        gtk_widget_set_tooltip_text (row, hub_ref);
+      /* sized from the Hub: asked again, past the cache */
+      if (hub_ref != NULL)
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                                   row_button ("view-refresh-symbolic", _("Refresh From the Hub"),
+                                               "import.refresh-model", m->id, FALSE));
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  row_button ("document-edit-symbolic", _("Rename Model"),
                                              "import.rename-model", m->id, FALSE));

@@ -13,6 +13,7 @@
 #include "hr-gguf.h"
 #include "hr-hfconfig.h"
 #include "hr-http.h"
+#include "hr-hub-id.h"
 #include "hr-quant-format.h"
 
 static const char * const preferred_quants[] = {
@@ -222,8 +223,8 @@ name_model (HrHubSized *s)
   m->name = g_strdup (s->repo);
   g_free (m->source);
   m->source = g_strcmp0 (s->revision, "main") == 0
-              ? g_strdup_printf ("Hugging Face Hub: %s", s->repo)
-              : g_strdup_printf ("Hugging Face Hub: %s@%s", s->repo, s->revision);
+              ? g_strdup_printf (HR_HUB_SOURCE_PREFIX "%s", s->repo)
+              : g_strdup_printf (HR_HUB_SOURCE_PREFIX "%s@%s", s->repo, s->revision);
 }
 
 static gboolean
