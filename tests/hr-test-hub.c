@@ -479,6 +479,22 @@ build_repos (void)
   r = repo_add ("busy/Model");
   r->status = 429;
 
+  /* a GGUF whose header is longer than the first read (a 3 MiB name): read in growing prefixes */
+  r = repo_add ("demo-org/Long-GGUF");
+  {
+    g_autofree char *name = g_strnfill (3 * 1024 * 1024, 'x');
+
+    file_add (r, "Long-Q4_K_M.gguf", gguf_tiny_llama (name, &H.long_tensor_bytes), 0);
+  }
+  /* a GGUF cut inside its header, and an empty one */
+  r = repo_add ("broken/GGUF");
+  {
+    g_autoptr(GBytes) whole = gguf_tiny_llama ("Cut", NULL);
+
+    file_add (r, "Cut-Q4_K_M.gguf", g_bytes_new_from_bytes (whole, 0, 200), 0);
+  }
+  file_add (r, "Empty-Q8_0.gguf", g_bytes_new (NULL, 0), 0);
+
   /* a header longer than the file; a header declaring 10 GiB of JSON */
   r = repo_add ("broken/Truncated");
   text_add (r, "config.json", TINY_LLAMA_CONFIG (""));

@@ -245,6 +245,14 @@ test_estimate_gguf (void)
   g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.split_tensor_bytes);
   hr_test_run_clear (&r);
 
+  /* a header longer than the first read: read on until it parses */
+  run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Long-GGUF", "--gpu", "rtx-4090-24gb",
+           "--context", "4096", "--json", NULL);
+  g_test_message ("long: %s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.long_tensor_bytes);
+  hr_test_run_clear (&r);
+
   /* a quant the repo does not have */
   run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Demo-GGUF:Q2_K", "--gpu", "rtx-4090-24gb", NULL);
   g_assert_cmpint (r.status, ==, 1);
@@ -348,6 +356,9 @@ test_errors (void)
   expect_failure (NULL, NULL, "nobody/Nothing", "HTTP 404");
   expect_failure (NULL, NULL, "broken/Truncated", "ends inside its header");
   expect_failure (NULL, NULL, "broken/Huge", "declares 10.0 GiB of JSON");
+  /* GGUF headers from the Hub go through the one growing-prefix reader (hr-gguf-remote.c) */
+  expect_failure (NULL, NULL, "broken/GGUF:Q4_K_M", "Cut-Q4_K_M.gguf ends inside its GGUF header");
+  expect_failure (NULL, NULL, "broken/GGUF:Q8_0", "Empty-Q8_0.gguf is empty, not a GGUF file");
   /* offline: nothing listens on port 9 */
   expect_failure (NULL, "http://127.0.0.1:9", "demo/Demo-ST", "127.0.0.1");
 

@@ -39,6 +39,7 @@ typedef struct
   HrNetReader *reader;
   gboolean whole_body;     /* the server ignored Range: buf grows from one 200 answer */
   guint64 cur_size;        /* the file's size when the server said, else 0 */
+  HrGgufPrefix prefix;     /* what the parse of buf needs to know, set before it runs */
 
   guint64 done_bytes;      /* body bytes of finished requests */
   gboolean size_unknown;
@@ -347,23 +348,23 @@ part_done (GTask  *task,
   next_part (task);
 }
 
+/* The file ended with its header still going on. */
 static GError *
-truncated_error (Load *load)
+prefix_ended_error (const char *name,
+                    gsize       len)
 {
-  if (load->buf->len == 0)
-    return g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF,
-                        _("%s is empty, not a GGUF file"), load->cur_name);
+  if (len == 0)
+    return g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF, _("%s is empty, not a GGUF file"), name);
   return g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_TRUNCATED,
                       _("%s ends inside its GGUF header (after %u bytes): the file is cut off "
-                        "or not a complete GGUF"), load->cur_name, load->buf->len);
+                        "or not a complete GGUF"), name, (guint) len);
 }
 
-/* What hr_gguf_parse_until() made of the prefix read so far. */
+/* What hr_gguf_remote_parse_prefix() made of the prefix read so far. */
 typedef struct
 {
   HrGguf *gguf;
-  gboolean need_more;
-  gsize needed;
+  gsize next;
 } Parsed;
 
 static void
@@ -386,9 +387,8 @@ parse_thread (GTask        *task,
   Parsed *parsed = g_new0 (Parsed, 1);
   GError *error = NULL;
 
-  parsed->gguf = hr_gguf_parse_until (load->buf->data, load->buf->len, load->budget.deadline,
-                                      HR_GGUF_PARSE_DEFAULT, &parsed->need_more,
-                                      &parsed->needed, &error);
+  parsed->gguf = hr_gguf_remote_parse_prefix (&load->prefix, load->buf->data, load->buf->len,
+                                              &parsed->next, &error);
   if (error != NULL)
     {
       parsed_free (parsed);
@@ -409,6 +409,15 @@ range_read (GTask *task)
   GTask *parse;
 
   update_stats (load);
+  load->prefix = (HrGgufPrefix) {
+    .name = load->cur_name,
+    .file_size = load->cur_size,
+    .fetched = load->stats.bytes_fetched,
+    .ended = load->whole_body && hr_net_reader_is_eof (load->reader),
+    .from_start = FALSE,
+    .split = load->n_parts > 1,
+    .deadline = load->budget.deadline,
+  };
   /* Nothing touches load->buf until range_parsed_cb runs. */
   parse = g_task_new (NULL, g_task_get_cancellable (task), range_parsed_cb, task);
   g_task_set_source_tag (parse, parse_thread);
@@ -427,14 +436,10 @@ range_parsed_cb (GObject      *source,
   Load *load = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
   Parsed *parsed = g_task_propagate_pointer (G_TASK (result), &error);
-  gsize needed;
-  gsize next;
-  guint64 budget;
 
+  /* the file ended inside its header, the limit, the parser's own: they name the file */
   if (parsed == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_prefix_error (&error, "%s: ", load->cur_name);
       fail (task, g_steal_pointer (&error));
       return;
     }
@@ -446,40 +451,8 @@ range_parsed_cb (GObject      *source,
       part_done (task, gguf);
       return;
     }
-  needed = parsed->needed;
+  load->want = parsed->next;
   parsed_free (parsed);
-
-  /* The file ended (a whole answer read to its end, or the size the server gave reached)
-   * with the header still going on. */
-  if ((load->whole_body && hr_net_reader_is_eof (load->reader)) ||
-      (load->cur_size > 0 && load->buf->len >= load->cur_size))
-    {
-      fail (task, truncated_error (load));
-      return;
-    }
-
-  budget = HR_GGUF_REMOTE_MAX_BYTES - MIN (load->stats.bytes_fetched,
-                                           (guint64) HR_GGUF_REMOTE_MAX_BYTES);
-  next = MAX (needed, (gsize) load->buf->len * 2);
-  if (load->whole_body)
-    next = MIN ((guint64) next, load->buf->len + budget);
-  else
-    next = MIN ((guint64) next, MIN (load->buf->len + budget, (guint64) HR_GGUF_REMOTE_MAX_BYTES));
-  if (load->cur_size > 0)
-    next = MIN ((guint64) next, load->cur_size);
-  if (next <= load->buf->len)
-    {
-      g_autofree char *limit = g_format_size_full (HR_GGUF_REMOTE_MAX_BYTES,
-                                                   G_FORMAT_SIZE_IEC_UNITS);
-
-      fail (task, g_error_new (HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
-                               _("%s: read %s without reaching the end of the GGUF header%s; "
-                                 "Headroom reads no more than that"),
-                               load->cur_name, limit,
-                               load->n_parts > 1 ? _(" (all parts together)") : ""));
-      return;
-    }
-  load->want = next;
 
   if (load->whole_body)
     read_more (task);
@@ -536,7 +509,7 @@ answered (GTask *task)
 
     case SOUP_STATUS_REQUESTED_RANGE_NOT_SATISFIABLE:
       /* Asked to start at or past the end of the file. */
-      fail (task, truncated_error (load));
+      fail (task, prefix_ended_error (load->cur_name, load->buf->len));
       return;
 
     case SOUP_STATUS_NOT_FOUND:
@@ -580,6 +553,64 @@ request_range (GTask *task)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Public API                                                                                   */
+
+/* The prefix grows at least geometrically, so a 20 MiB tokenizer takes five round trips, not
+ * twenty; and never past HR_GGUF_REMOTE_MAX_BYTES fetched in all, whatever the file says. */
+HrGguf *
+hr_gguf_remote_parse_prefix (const HrGgufPrefix *prefix,
+                             const guint8       *data,
+                             gsize               len,
+                             gsize              *next_len,
+                             GError            **error)
+{
+  g_autoptr(GError) local = NULL;
+  gboolean need_more = FALSE;
+  gsize needed = 0;
+  guint64 budget, next;
+  HrGguf *gguf;
+
+  g_return_val_if_fail (prefix != NULL && prefix->name != NULL, NULL);
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  g_return_val_if_fail (next_len != NULL, NULL);
+
+  *next_len = 0;
+  gguf = hr_gguf_parse_until (data, len, prefix->deadline, HR_GGUF_PARSE_DEFAULT, &need_more,
+                              &needed, &local);
+  if (gguf != NULL)
+    return gguf;
+  if (local != NULL)
+    {
+      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_prefix_error (&local, "%s: ", prefix->name);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  if (!need_more || prefix->ended || (prefix->file_size > 0 && len >= prefix->file_size))
+    {
+      g_propagate_error (error, prefix_ended_error (prefix->name, len));
+      return NULL;
+    }
+
+  budget = HR_GGUF_REMOTE_MAX_BYTES - MIN (prefix->fetched, (guint64) HR_GGUF_REMOTE_MAX_BYTES);
+  next = MAX ((guint64) needed, (guint64) len * 2);
+  /* what the next read fetches: all of it again, or only what the prefix lacks */
+  next = MIN (next, prefix->from_start ? budget : len + budget);
+  next = MIN (next, (guint64) HR_GGUF_REMOTE_MAX_BYTES);
+  if (prefix->file_size > 0)
+    next = MIN (next, prefix->file_size);
+  if (next <= len)
+    {
+      g_autofree char *limit = g_format_size_full (HR_GGUF_REMOTE_MAX_BYTES, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
+                   _("%s: read %s without reaching the end of the GGUF header%s; "
+                     "Headroom reads no more than that"),
+                   prefix->name, limit, prefix->split ? _(" (all parts together)") : "");
+      return NULL;
+    }
+  *next_len = (gsize) next;
+  return NULL;
+}
 
 gboolean
 hr_gguf_remote_is_url (const char *str)

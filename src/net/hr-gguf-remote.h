@@ -55,6 +55,30 @@ HrGguf         *hr_gguf_remote_load_sync    (const char          *url,
                                              HrGgufRemoteStats   *stats,
                                              GError             **error);
 
+/* One step of the growing-prefix read that every GGUF header over HTTP goes through (this
+ * file's reader, for any address, and the Hub's, hr-hub-size.c). */
+typedef struct
+{
+  const char *name;        /* the file, for messages */
+  guint64 file_size;       /* its size when known, else 0 */
+  guint64 fetched;         /* bytes fetched so far over every request and part, these included */
+  gboolean ended;          /* the file ended where the bytes do (the server sent less, or all) */
+  gboolean from_start;     /* each read fetches the whole prefix again, not only what it lacks */
+  gboolean split;          /* one part of several: the limit is for them all together */
+  gint64 deadline;         /* the parse gives up at this g_get_monotonic_time(); 0: never */
+} HrGgufPrefix;
+
+/* Parses the first @len bytes of the file and returns its header; or NULL with *@next_len the
+ * prefix length to read next (more than @len, at least what the parser asked for, at least
+ * twice @len); or NULL with *@next_len 0 and @error: the parser's (prefixed with the name),
+ * HR_GGUF_ERROR_NOT_GGUF for an empty file, TRUNCATED when it ends inside its header, LIMIT
+ * when reading on would fetch more than HR_GGUF_REMOTE_MAX_BYTES in all. */
+HrGguf         *hr_gguf_remote_parse_prefix (const HrGgufPrefix  *prefix,
+                                             const guint8        *data,
+                                             gsize                len,
+                                             gsize               *next_len,
+                                             GError             **error);
+
 /* TRUE when @str looks like an http(s) address rather than a local path. */
 gboolean        hr_gguf_remote_is_url       (const char          *str);
 

@@ -38,7 +38,8 @@ hr_hub_sized_free (HrHubSized *s)
   g_free (s);
 }
 
-/* One GGUF file's header: ranges from byte 0, growing until it parses. */
+/* One GGUF file's header: ranges from byte 0 (a server without Range serves too, and the cache
+ * keeps one answer per file), growing as hr_gguf_remote_parse_prefix() says until it parses. */
 static HrGguf *
 read_gguf_part (HrHub         *hub,
                 HrHubSized    *s,
@@ -47,14 +48,13 @@ read_gguf_part (HrHub         *hub,
                 GCancellable  *cancellable,
                 GError       **error)
 {
+  gint64 deadline = g_get_monotonic_time () + (gint64) hr_http_get_timeout () * G_USEC_PER_SEC;
   gsize want = HR_GGUF_REMOTE_FIRST_BYTES;
 
   while (TRUE)
     {
-      g_autoptr(GError) local = NULL;
       g_autoptr(GBytes) bytes = NULL;
-      gboolean need_more = FALSE;
-      gsize needed = 0, len;
+      gsize len;
       const guint8 *data;
       HrGguf *gguf;
 
@@ -66,36 +66,22 @@ read_gguf_part (HrHub         *hub,
       data = g_bytes_get_data (bytes, &len);
       s->stats.bytes_fetched += len;
       s->stats.n_requests++;
-      gguf = hr_gguf_parse (data, len, &need_more, &needed, &local);
+      gguf = hr_gguf_remote_parse_prefix (&(HrGgufPrefix) {
+                                            .name = path,
+                                            .file_size = size,
+                                            .fetched = s->stats.bytes_fetched,
+                                            .ended = len < want,
+                                            .from_start = TRUE,
+                                            .deadline = deadline,
+                                          }, data, len, &want, error);
       if (gguf != NULL)
         {
           if (size > 0)
             hr_gguf_set_file_size (gguf, size);
           return gguf;
         }
-      if (!need_more)
-        {
-          g_set_error (error, local->domain, local->code, "%s: %s", path, local->message);
-          return NULL;
-        }
-      if (len < want || (size > 0 && len >= size))
-        {
-          g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_TRUNCATED,
-                       _("%s ends inside its GGUF header (after %u bytes): the file is cut off "
-                         "or not a complete GGUF"), path, (guint) len);
-          return NULL;
-        }
-      want = MAX (needed, want * 2);
-      if (s->stats.bytes_fetched + want > HR_GGUF_REMOTE_MAX_BYTES)
-        {
-          g_autofree char *limit = g_format_size_full (HR_GGUF_REMOTE_MAX_BYTES,
-                                                       G_FORMAT_SIZE_IEC_UNITS);
-
-          g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
-                       _("%s: read %s without reaching the end of the GGUF header%s; "
-                         "Headroom reads no more than that"), path, limit, "");
-          return NULL;
-        }
+      if (want == 0)
+        return NULL;
     }
 }
 
