@@ -96,6 +96,23 @@ n_toplevels (void)
   return n;
 }
 
+/* TRUE when one of the Size view's launch commands holds @words. */
+static gboolean
+launch_has (HrSizeView *view,
+            const char *words)
+{
+  const HrAdviceState *advice = hr_size_view_get_advice (view);
+
+  for (guint i = 0; advice != NULL && advice->launch != NULL && i < advice->launch->len; i++)
+    {
+      const HrLaunchCommand *cmd = g_ptr_array_index (advice->launch, i);
+
+      if (strstr (cmd->command, words) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 test_search_and_pick (void)
 {
@@ -144,6 +161,8 @@ test_search_and_pick (void)
   g_assert_nonnull (size);
   g_assert_cmpuint (size->bytes, ==, H.st_bytes);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "BF16");
+  /* the launch commands serve the repository chosen */
+  g_assert_true (launch_has (view, "vllm serve demo/Demo-ST"));
 
   /* saved like an imported model: the user's models file has it */
   ud = hr_userdata_new (NULL);
@@ -209,7 +228,10 @@ test_every_picker (void)
   g_assert_cmpstr (hr_picker_get_selected_id (pickers[1]), ==, model->id);
   g_assert_cmpstr (hr_picker_get_selected_id (pickers[0]), ==, model->id);
   g_assert_cmpuint (n_toplevels (), ==, 1);
+  /* llama.cpp pulls the repository's file at the quant chosen */
   hr_window_set_visible_view (window, "size");
+  hr_test_wait_size_view (hr_window_get_size_view (window));
+  g_assert_true (launch_has (hr_window_get_size_view (window), "llama-server -hf demo-org/Demo-GGUF:Q4_K_M"));
   hr_test_window_close (window);
 }
 
