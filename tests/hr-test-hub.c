@@ -157,6 +157,16 @@ serve_search (SoupServerMessage *msg,
 
   g_assert_cmpstr (g_hash_table_lookup (query, "sort"), ==, "downloads");
   g_assert_nonnull (g_hash_table_lookup (query, "limit"));
+  /* rate limited as the Hub says it today: the IETF RateLimit headers, no Retry-After */
+  if (g_strcmp0 (search, "ratelimited") == 0)
+    {
+      SoupMessageHeaders *resp = soup_server_message_get_response_headers (msg);
+
+      soup_message_headers_replace (resp, "RateLimit", "\"api\";r=0;t=42");
+      soup_message_headers_replace (resp, "RateLimit-Policy", "\"fixed window\";\"api\";q=500;w=300");
+      soup_server_message_set_status (msg, 429, NULL);
+      return;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)
     {
       g_autofree char *id = g_ascii_strdown (models[i].id, -1);

@@ -2,7 +2,7 @@
  *
  * Two SoupServers on 127.0.0.1: the hub (search and tree listings paged by a Link header,
  * /{repo}/resolve/main/{path} with Range, 401 for a gated repo without the token, 429 with
- * Retry-After) and a "CDN" on another origin that .safetensors files are redirected to and that
+ * Retry-After, and for the search "ratelimited" with the RateLimit header alone) and a "CDN" on another origin that .safetensors files are redirected to and that
  * counts any Authorization it is sent.  Every file served is written by hr_test_hub_start();
  * the expected figures are summed from what was written.  Shapes and their sources:
  * tests/fixtures/hub/SOURCES.md.

@@ -362,6 +362,19 @@ test_errors (void)
   /* offline: nothing listens on port 9 */
   expect_failure (NULL, "http://127.0.0.1:9", "demo/Demo-ST", "127.0.0.1");
 
+  /* the search rate limited with the RateLimit header alone: the wait it gives, one line */
+  {
+    HrTestRun r = { 0 };
+
+    run_cli (&r, NULL, NULL, "hub", "search", "ratelimited", NULL);
+    g_test_message ("search: %s", r.err);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "HTTP 429"));
+    g_assert_nonnull (strstr (r.err, "try again in 42 s"));
+    g_assert_null (strchr (strchr (r.err, '\n') + 1, '\n'));
+    hr_test_run_clear (&r);
+  }
+
   /* with the token the gated repo sizes */
   {
     HrTestRun r = { 0 };

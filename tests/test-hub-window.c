@@ -377,6 +377,17 @@ test_offline (void)
   hr_picker_popdown (picker);
   hr_test_window_close (window);
   g_setenv ("HF_ENDPOINT", url, TRUE);
+
+  /* rate limited (the RateLimit header alone): the wait it gives, on the heading's line */
+  window = hr_test_window_open (app);
+  picker = hr_size_view_get_model_picker (hr_window_get_size_view (window));
+  hr_picker_popup (picker);
+  hr_picker_search (picker, "ratelimited");
+  hr_test_wait_until (shown_ready, &(ShownWait) { picker, NULL, "try again in 42 s" },
+                      "the Hub heading's rate-limit line");
+  g_assert_cmpuint (n_toplevels (), ==, 1);
+  hr_picker_popdown (picker);
+  hr_test_window_close (window);
 }
 
 static void
