@@ -319,6 +319,21 @@ test_fp8 (void)
   g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.fp8_bytes);
   g_assert_nonnull (strstr (r.out, "\"quant\": \"FP8\""));
   hr_test_run_clear (&r);
+
+  /* no engine named: the one that loads the checkpoint (llama.cpp would load a Q8_0 GGUF
+   * instead, sized from the architecture), with the same exact bytes */
+  run_cli (&r, NULL, NULL, "estimate", "--hf", "demo/Demo-FP8", "--gpu", "h100-80gb-sxm",
+           "--context", "4096", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"engine\": \"vllm\""));
+  g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.fp8_bytes);
+  hr_test_run_clear (&r);
+  /* a 16-bit checkpoint or a GGUF quant stays with llama.cpp, which loads them */
+  run_cli (&r, NULL, NULL, "estimate", "--hf", "demo/Demo-ST", "--gpu", "h100-80gb-sxm",
+           "--context", "4096", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"engine\": \"llama.cpp\""));
+  hr_test_run_clear (&r);
 }
 
 static void

@@ -177,6 +177,17 @@ test_search_and_pick (void)
   }
   g_assert_cmpuint (n_toplevels (), ==, 1);
 
+  /* an FP8 checkpoint is sized on an engine that loads it: llama.cpp would load a GGUF it
+   * does not have (a Q8_0 derived from the architecture), vLLM loads the exact bytes */
+  g_object_set (session, "engine", "llama.cpp", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (view), "import.hub-repo", "s", "demo/Demo-FP8");
+  hr_test_wait_while (import_busy, hr_window_get_import (window));
+  hr_test_wait_size_view (view);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->model->hf_repo, ==, "demo/Demo-FP8");
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->quant, ==, "FP8");
+  g_assert_cmpint (hr_size_view_get_scenario (view)->engine, ==, HR_ENGINE_VLLM);
+  g_assert_cmpfloat (hr_size_view_get_estimate (view)->weights.bytes, ==, (double) H.fp8_bytes);
+
   /* choosing it again asks the Hub again and updates the saved entry */
   {
     gint before = g_atomic_int_get (&H.tree_requests);
@@ -186,6 +197,7 @@ test_search_and_pick (void)
     g_assert_cmpint (g_atomic_int_get (&H.tree_requests), >, before);
     g_assert_nonnull (strstr (hr_import_get_last_message (hr_window_get_import (window)), "Updated"));
   }
+  g_object_set (session, "engine", "llama.cpp", NULL);
   hr_test_window_close (window);
 }
 

@@ -1,6 +1,8 @@
 /* hr-cli-common.c — scenario options shared by headroom-cli's commands */
 #include "hr-cli-common.h"
+
 #include "hr-cli-hub.h"
+#include "hr-engine-load.h"
 #include "hr-gguf.h"
 #include "hr-hfconfig.h"
 #include "hr-text.h"
@@ -489,6 +491,9 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     return usage (error, "--kv-type: unknown type “%s” (f16, fp8, q8_0, q4_0)", args->kv_type);
   if (args->engine && !hr_cli_engine_parse (args->engine, &s->engine, error))
     return FALSE;
+  /* a Hub checkpoint the default engine cannot load (FP8, AWQ, GPTQ…): the engine that does */
+  if (args->hf != NULL && args->engine == NULL)
+    s->engine = hr_engine_load_pick (s->engine, model, s->quant);
   if (args->engine_version && !hr_engine_version_from_string (args->engine_version, &s->engine_version))
     return usage (error, "--engine-version: unknown version “%s” (current, 2024)", args->engine_version);
   if (args->backend)

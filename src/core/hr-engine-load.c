@@ -203,6 +203,27 @@ hr_engine_load (HrEngine       engine,
     set_loaded (out, HR_LOAD_AS_CHOSEN, HR_LOAD_REASON_NONE, out->chosen, model->hf_repo);
 }
 
+HrEngine
+hr_engine_load_pick (HrEngine       engine,
+                     const HrModel *model,
+                     const char    *quant)
+{
+  HrEngineLoad load;
+
+  hr_engine_load (engine, model, quant, &load);
+  if (load.kind == HR_LOAD_AS_CHOSEN)
+    return engine;
+  for (int e = 0; e < HR_N_ENGINES; e++)
+    {
+      if (!hr_engine_is_server_like ((HrEngine) e))
+        continue;
+      hr_engine_load ((HrEngine) e, model, quant, &load);
+      if (load.kind == HR_LOAD_AS_CHOSEN)
+        return (HrEngine) e;
+    }
+  return engine;
+}
+
 void
 hr_engine_load_as_chosen (HrEngineLoad *load,
                           const char   *repo)

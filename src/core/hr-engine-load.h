@@ -42,6 +42,12 @@ void            hr_engine_load              (HrEngine         engine,
                                              const HrModel   *model,
                                              const char      *quant,
                                              HrEngineLoad    *out);
+/* The engine that loads @quant of @model as such: @engine when it does, else the first server
+ * engine of the table that does (vLLM for an FP8, AWQ, GPTQ… checkpoint, which llama.cpp cannot
+ * load); @engine when none does.  For a checkpoint read from the Hub when no engine was named. */
+HrEngine        hr_engine_load_pick         (HrEngine         engine,
+                                             const HrModel   *model,
+                                             const char      *quant);
 /* Makes @load the chosen quant, loaded as such from @repo (NULL: not known): for weights named
  * outside the catalog (HrScenario.weights_named). */
 void            hr_engine_load_as_chosen    (HrEngineLoad    *load,

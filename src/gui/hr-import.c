@@ -7,6 +7,7 @@
  * network are in hr-import-flows.c.
  */
 #include "hr-import-private.h"
+#include "hr-engine-load.h"
 #include "hr-hub-id.h"
 #include "hr-hub-size.h"
 
@@ -486,7 +487,18 @@ model_selected_cb (HrImport *self)
   if (quant == NULL && model != NULL && model->native_dtype != NULL &&
       hr_model_find_size (model, model->native_dtype) != NULL &&
       g_strcmp0 (hr_model_find_size (model, model->native_dtype)->source, HR_HUB_HEADERS_SOURCE) == 0)
-    quant = hr_catalog_find_quant (hr_import_catalog (self), model->native_dtype);
+    {
+      g_autofree char *engine_id = NULL;
+      HrEngine engine, loads;
+
+      quant = hr_catalog_find_quant (hr_import_catalog (self), model->native_dtype);
+      /* …on an engine that loads it: an FP8, AWQ or GPTQ checkpoint is vLLM's, not llama.cpp's
+       * (which would size a GGUF it does not have) */
+      g_object_get (session (self), "engine", &engine_id, NULL);
+      if (quant != NULL && hr_engine_from_string (engine_id, &engine) &&
+          (loads = hr_engine_load_pick (engine, model, quant->id)) != engine)
+        g_object_set (session (self), "engine", hr_engine_to_string (loads), NULL);
+    }
   if (quant != NULL)
     hr_session_set_quant (session (self), quant->id);
 }
