@@ -274,6 +274,8 @@ hub_cb (SoupServer        *server,
   const char *auth = soup_message_headers_get_one (req, "Authorization");
   gboolean token_ok = g_strcmp0 (auth, "Bearer " TOKEN) == 0;
   const char *rest = NULL;
+  const char *file = NULL;
+  gboolean tree, resolve;
   Repo *r;
 
   if (auth != NULL)
@@ -306,14 +308,34 @@ hub_cb (SoupServer        *server,
       soup_server_message_set_status (msg, 401, NULL);
       return;
     }
-  if (g_str_has_prefix (path, "/api/models/") && g_str_has_prefix (rest, "tree/main"))
+  /* {tree|resolve}/{revision}/…: any revision, one path segment (huggingface_hub quotes a '/'
+   * in it), noted for the tests */
+  tree = g_str_has_prefix (path, "/api/models/") && g_str_has_prefix (rest, "tree/");
+  resolve = !g_str_has_prefix (path, "/api/") && g_str_has_prefix (rest, "resolve/");
+  if (tree || resolve)
+    {
+      /* SoupServer hands the path decoded: a revision's %2F is a '/' again, so a file is told
+       * from the revision by being one of the repo's (huggingface_hub quotes the revision) */
+      const char *rev = strchr (rest, '/') + 1;
+      const char *end = NULL;
+
+      if (resolve)
+        for (end = strchr (rev, '/'); end != NULL && find_file (r, end + 1) == NULL; end = strchr (end + 1, '/'))
+          ;
+      g_mutex_lock (&H.lock);
+      g_free (H.last_revision);
+      H.last_revision = end != NULL ? g_strndup (rev, (gsize) (end - rev)) : g_strdup (rev);
+      g_mutex_unlock (&H.lock);
+      file = end != NULL ? end + 1 : NULL;
+    }
+  if (tree)
     {
       serve_tree (msg, r, query, path);
       return;
     }
-  if (g_str_has_prefix (rest, "resolve/main/"))
+  if (resolve && file != NULL)
     {
-      RepoFile *f = find_file (r, rest + strlen ("resolve/main/"));
+      RepoFile *f = find_file (r, file);
 
       if (f == NULL || f->bytes == NULL)
         {

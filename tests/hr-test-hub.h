@@ -47,6 +47,8 @@ typedef struct
   gint cdn_requests;
   gint cdn_saw_token;
   gint hub_saw_token;
+  GMutex lock;
+  char *last_revision;  /* of the last tree or resolve request, under @lock */
   char *home;
   gboolean offline;   /* run the CLI with HF_HUB_OFFLINE=1 */
 } HrTestHub;

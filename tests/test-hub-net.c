@@ -282,6 +282,24 @@ test_estimate_safetensors (void)
   g_assert_cmpint (g_atomic_int_get (&H.hub_saw_token), >, 0);
   hr_test_run_clear (&r);
 
+  /* at a revision: the listing and every file of that revision (quoted as huggingface_hub does) */
+  run_cli (&r, NULL, NULL, "estimate", "--hf", "demo/Demo-ST@refs/pr/1", "--gpu", "rtx-4090-24gb",
+           "--context", "4096", "--json", NULL);
+  g_test_message ("revision: %s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.st_bytes);
+  g_mutex_lock (&H.lock);
+  g_assert_cmpstr (H.last_revision, ==, "refs/pr/1");
+  g_mutex_unlock (&H.lock);
+  hr_test_run_clear (&r);
+  run_cli (&r, NULL, NULL, "hub", "files", "demo/Demo-ST@v1.0", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "(revision v1.0)"));
+  g_mutex_lock (&H.lock);
+  g_assert_cmpstr (H.last_revision, ==, "v1.0");
+  g_mutex_unlock (&H.lock);
+  hr_test_run_clear (&r);
+
   run_cli (&r, NULL, NULL, "launch", "--hf", "demo/Demo-ST", "--gpu", "rtx-4090-24gb", "--engine",
            "vllm", "--context", "4096", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -368,7 +386,10 @@ test_errors (void)
   expect_failure ("hf_wrong", NULL, "gated/Secret", "refused the access token");
   expect_failure (NULL, NULL, "busy/Model", "try again in 30 s");
   expect_failure (TOKEN, NULL, "gated/Terms", "accept its terms");
-  expect_failure (NULL, NULL, "nobody/Nothing", "HTTP 404");
+  expect_failure (NULL, NULL, "nobody/Nothing", "repository nobody/Nothing (revision main) was not found (HTTP 404)");
+  /* a file the listing names but the Hub does not serve */
+  expect_failure (NULL, NULL, "demo-org/Demo-GGUF:BF16",
+                  "the file BF16/Demo-BF16-00001-of-00002.gguf of demo-org/Demo-GGUF was not found (HTTP 404)");
   expect_failure (NULL, NULL, "broken/Truncated", "ends inside its header");
   expect_failure (NULL, NULL, "broken/Huge", "declares 10.0 GiB of JSON");
   /* GGUF headers from the Hub go through the one growing-prefix reader (hr-gguf-remote.c) */

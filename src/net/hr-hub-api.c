@@ -475,7 +475,7 @@ status_error (HrHub         *hub,
     case SOUP_STATUS_NOT_FOUND:
     case 410:
       return g_error_new (HR_HUB_ERROR, HR_HUB_ERROR_NOT_FOUND,
-                          _("%s has no %s (HTTP 404): check the name and the revision"),
+                          _("%s: %s was not found (HTTP 404): check the name and the revision"),
                           host, req->what);
     case 429:   /* Too Many Requests: libsoup 3.2 has no name for it */
       {
