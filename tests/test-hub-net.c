@@ -190,6 +190,14 @@ test_files (void)
   g_assert_null (strstr (r.out, "README.md"));
   hr_test_run_clear (&r);
 
+  /* the models' sizes as text: a 1 MiB file is not 0.00 GiB */
+  run_cli (&r, NULL, NULL, "hub", "files", "demo-org/Demo-GGUF", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "1.07 MiB"));
+  g_assert_nonnull (strstr (r.out, "13.97 GiB"));
+  g_assert_null (strstr (r.out, "0.00 GiB"));
+  hr_test_run_clear (&r);
+
   run_cli (&r, NULL, NULL, "hub", "files", "demo/Demo-ST", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "model-00002-of-00002.safetensors"));

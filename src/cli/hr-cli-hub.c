@@ -35,6 +35,9 @@ gib (double bytes)
 {
   char buf[HR_CLI_NUM_SIZE];
 
+  /* a file of a few MiB is not "0.00 GiB" */
+  if (bytes > 0 && bytes < 0.005 * 1024 * 1024 * 1024)
+    return g_strdup_printf ("%s MiB", hr_cli_number (buf, bytes / (1024.0 * 1024), 2, 0));
   return g_strdup_printf ("%s GiB", hr_cli_number (buf, bytes / (1024.0 * 1024 * 1024), 2, 0));
 }
 
