@@ -6,13 +6,16 @@
  *
  *   ninja -C _build tests/hub-screenshot
  *   xvfb-run -a -s "-screen 0 1280x800x24" env GSETTINGS_SCHEMA_DIR=_build/data \
- *     _build/tests/hub-screenshot data/screenshots/hub-picker.png [size|compare|finetune]
+ *     _build/tests/hub-screenshot data/screenshots/hub-picker.png [size|compare|finetune|manage]
+ *
+ * ("manage": Manage Yours with two models sized from the Hub, to look at.)
  */
 #include <glib/gstdio.h>
 #include <string.h>
 
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
+#include "hr-import.h"
 #include "hr-picker.h"
 #include "hr-test-hub.h"
 #include "hr-test-window.h"
@@ -43,6 +46,30 @@ model_picker (HrWindow   *window,
   return hr_size_view_get_model_picker (hr_window_get_size_view (window));
 }
 
+/* The screen, cut to @geometry, into @out. */
+static gboolean
+capture (const char *full,
+         const char *geometry,
+         const char *out)
+{
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char *[]) { "import", "-window", "root", (char *) full, NULL }, NULL,
+                     G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error) ||
+      !g_spawn_sync (NULL, (char *[]) { "convert", (char *) full, "-crop", (char *) geometry, "+repage",
+                                        (char *) out, NULL },
+                     NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("hub-screenshot: %s\n", error->message);
+      return FALSE;
+    }
+  g_print ("%s (%s)\n", out, geometry);
+  return TRUE;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -54,11 +81,10 @@ main (int   argc,
   g_autofree char *cache = g_build_filename (root, "cache", NULL);
   g_autofree char *full = g_build_filename (root, "screen.png", NULL);
   g_autofree char *geometry = NULL;
-  g_autoptr(GError) error = NULL;
+  gboolean ok;
   HrApplication *app;
   HrWindow *window;
   HrPicker *picker;
-  int status = 0;
 
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
@@ -87,6 +113,27 @@ main (int   argc,
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 640);
   gtk_window_present (GTK_WINDOW (window));
   hr_test_wait_size_view (hr_window_get_size_view (window));
+  if (g_strcmp0 (view, "manage") == 0)
+    {
+      /* Manage Yours with two models sized from the Hub (their Refresh buttons) */
+      GtkWindow *manage;
+
+      for (guint i = 0; i < 2; i++)
+        {
+          gtk_widget_activate_action (GTK_WIDGET (window), "import.hub-repo", "s",
+                                      i == 0 ? "demo-org/Demo-GGUF" : "demo/Demo-FP8");
+          hr_test_wait_while ((HrTestBusyFunc) hr_import_is_busy, hr_window_get_import (window));
+        }
+      gtk_widget_activate_action (GTK_WIDGET (window), "import.manage", NULL);
+      manage = hr_import_get_dialog (hr_window_get_import (window));
+      gtk_window_set_default_size (manage, 560, 420);
+      hr_test_wait_settled (GTK_WIDGET (manage));
+      hr_test_spin (1000);
+      geometry = g_strdup_printf ("%dx%d+0+0", gtk_widget_get_width (GTK_WIDGET (window)),
+                                  gtk_widget_get_height (GTK_WIDGET (window)));
+      capture (full, geometry, out);
+      return 0;
+    }
   hr_window_set_visible_view (window, view);
   picker = model_picker (window, view);
   hr_test_wait_settled (GTK_WIDGET (window));
@@ -100,20 +147,12 @@ main (int   argc,
 
   geometry = g_strdup_printf ("%dx%d+0+0", gtk_widget_get_width (GTK_WIDGET (window)),
                               gtk_widget_get_height (GTK_WIDGET (window)));
-  if (!g_spawn_sync (NULL, (char *[]) { "import", "-window", "root", full, NULL }, NULL,
-                     G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error) ||
-      !g_spawn_check_wait_status (status, &error) ||
-      !g_spawn_sync (NULL, (char *[]) { "convert", full, "-crop", geometry, "+repage", out, NULL },
-                     NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error) ||
-      !g_spawn_check_wait_status (status, &error))
-    g_printerr ("hub-screenshot: %s\n", error->message);
-  else
-    g_print ("%s (%s)\n", out, geometry);
+  ok = capture (full, geometry, out);
 
   hr_picker_popdown (picker);
   hr_test_window_close (window);
   g_clear_object (&app);
   hr_test_hub_stop ();
   g_unlink (full);
-  return error != NULL;
+  return ok ? 0 : 1;
 }
