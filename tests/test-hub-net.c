@@ -6,7 +6,10 @@
  * see the token.  The expected figures are summed from what the test hub wrote.
  */
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <utime.h>
 
 #include "hr-hub-api.h"
 #include "hr-hub-size.h"
@@ -473,6 +476,103 @@ test_cache (void)
   }
 }
 
+/* The cache dir's regular files. */
+static GPtrArray *
+cache_files (void)
+{
+  g_autofree char *dir_path = g_build_filename (H.home, "cache", "headroom", "hub", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (files, g_build_filename (dir_path, name, NULL));
+  return files;
+}
+
+/* Answers are reused for a day, then asked again; the directory is kept under its bound,
+ * the oldest files out first. */
+static void
+test_cache_age_and_bound (void)
+{
+  g_autofree char *dir = g_build_filename (H.home, "cache", "headroom", "hub", NULL);
+  g_autoptr(GPtrArray) files = NULL;
+  HrTestRun r = { 0 };
+  guint64 total = 0;
+  gint before;
+
+  if (cli_missing ())
+    return;
+  clear_cache ();
+  run_cli (&r, NULL, NULL, "hub", "files", "demo/Demo-ST", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  hr_test_run_clear (&r);
+
+  /* their fetch time made 25 hours old (the listing's pages): asked again */
+  files = cache_files ();
+  g_assert_cmpuint (files->len, >=, 1);
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autofree char *data = NULL;
+      g_autofree char *aged = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      g_assert_true (g_file_get_contents (g_ptr_array_index (files, i), &data, NULL, NULL));
+      lines = g_strsplit (data, "\n", 3);
+      g_assert_cmpuint (g_strv_length (lines), ==, 3);
+      aged = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%s", lines[0],
+                              g_get_real_time () / G_USEC_PER_SEC - 25 * 3600, lines[2]);
+      g_assert_true (g_file_set_contents (g_ptr_array_index (files, i), aged, -1, NULL));
+    }
+  before = g_atomic_int_get (&H.tree_requests);
+  run_cli (&r, NULL, NULL, "hub", "files", "demo/Demo-ST", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&H.tree_requests), >, before);
+  hr_test_run_clear (&r);
+
+  /* five old 20 MiB answers (sparse): the next write trims the directory to 64 MiB, the
+   * oldest first, and keeps what it wrote */
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("old-%u", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      struct utimbuf times = { .actime = 1000000 + i, .modtime = 1000000 + i };
+      FILE *f = fopen (path, "w");
+
+      g_assert_nonnull (f);
+      g_assert_cmpint (ftruncate (fileno (f), 20 * 1024 * 1024), ==, 0);
+      fclose (f);
+      g_assert_cmpint (utime (path, &times), ==, 0);
+    }
+  run_cli (&r, NULL, NULL, "hub", "files", "demo/Demo-FP8", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  hr_test_run_clear (&r);
+  g_clear_pointer (&files, g_ptr_array_unref);
+  files = cache_files ();
+  for (guint i = 0; i < files->len; i++)
+    {
+      GStatBuf st;
+
+      g_assert_cmpint (g_stat (g_ptr_array_index (files, i), &st), ==, 0);
+      total += (guint64) st.st_size;
+    }
+  g_assert_cmpuint (total, <=, HR_HUB_CACHE_MAX_BYTES);
+  {
+    g_autofree char *oldest = g_build_filename (dir, "old-0", NULL);
+    g_autofree char *newest = g_build_filename (dir, "old-4", NULL);
+
+    g_assert_false (g_file_test (oldest, G_FILE_TEST_EXISTS));
+    g_assert_true (g_file_test (newest, G_FILE_TEST_EXISTS));
+  }
+  /* what was just written is among what stays: asked again, it comes from the cache */
+  before = g_atomic_int_get (&H.tree_requests);
+  run_cli (&r, NULL, NULL, "hub", "files", "demo/Demo-FP8", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&H.tree_requests), ==, before);
+  hr_test_run_clear (&r);
+  clear_cache ();
+}
+
 static void
 test_env_token (void)
 {
@@ -553,6 +653,7 @@ main (int   argc,
   g_test_add_func ("/hub-net/fp8", test_fp8);
   g_test_add_func ("/hub-net/errors", test_errors);
   g_test_add_func ("/hub-net/cache", test_cache);
+  g_test_add_func ("/hub-net/cache-age-and-bound", test_cache_age_and_bound);
   g_test_add_func ("/hub-net/env-token", test_env_token);
   g_test_add_func ("/hub-net/size-in-process", test_size_in_process);
   rc = g_test_run ();
