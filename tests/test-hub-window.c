@@ -328,6 +328,36 @@ test_refresh (void)
   hr_test_window_close (window);
 }
 
+/* In a 360 px window the picker's list, Hub results and all, fits the window. */
+static void
+test_narrow (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrPicker *picker = hr_size_view_get_model_picker (hr_window_get_size_view (window));
+  GtkWidget *popover = hr_test_find_child_of_type (GTK_WIDGET (picker), GTK_TYPE_POPOVER);
+  GtkWidget *flap;
+  int min_w = 0, nat_w = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 740);
+  hr_test_wait_settled (GTK_WIDGET (window));
+  /* the narrow window folds the scenario sidebar, where the picker is, away */
+  flap = hr_test_find_child_of_type (GTK_WIDGET (hr_window_get_size_view (window)), ADW_TYPE_FLAP);
+  if (flap != NULL)
+    adw_flap_set_reveal_flap (ADW_FLAP (flap), TRUE);
+  hr_test_wait_settled (GTK_WIDGET (window));
+  hr_picker_popup (picker);
+  hr_picker_search (picker, "demo");
+  hr_test_wait_until (shown_ready, &(ShownWait) { picker, "hf:demo/Demo-ST", NULL },
+                      "the Hub's results in the narrow window's picker");
+  hr_test_wait_settled (popover);
+  gtk_widget_measure (popover, GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat_w, NULL, NULL);
+  /* what it needs: on a 360 px screen GDK shrinks the popup to the screen, down to that */
+  g_test_message ("the picker's list needs %d px (%d natural)", min_w, nat_w);
+  g_assert_cmpint (min_w, <=, 360);
+  hr_picker_popdown (picker);
+  hr_test_window_close (window);
+}
+
 /* A query shorter than three characters asks nothing; a gated repo chosen is one toast. */
 static void
 test_short_query_and_gated (void)
@@ -451,6 +481,7 @@ main (int   argc,
   g_test_add_func ("/hub-window/offline", test_offline);
   g_test_add_func ("/hub-window/every-picker", test_every_picker);
   g_test_add_func ("/hub-window/refresh", test_refresh);
+  g_test_add_func ("/hub-window/narrow", test_narrow);
 
   ret = g_test_run ();
   g_clear_object (&app);

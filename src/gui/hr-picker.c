@@ -409,10 +409,31 @@ attach_list (HrPicker *self)
   g_object_unref (selection);
 }
 
+/* The list is 400 px wide, less in a narrower window (a phone's 360 px), where the footer's
+ * buttons are stacked: the popover must not need more than the window has (GDK shrinks a
+ * popup to the screen down to its minimum, never below). */
+#define LIST_WIDTH        400
+#define LIST_WIDTH_MIN    240
+#define POPOVER_FRAME     64    /* Adwaita's popover padding and shadow, both sides */
+
+static void
+fit_list_width (HrPicker *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  int avail = root != NULL ? gtk_widget_get_width (GTK_WIDGET (root)) : 0;
+  int width = avail > 0 ? CLAMP (avail - POPOVER_FRAME, LIST_WIDTH_MIN, LIST_WIDTH) : LIST_WIDTH;
+  gboolean narrow = width < LIST_WIDTH;
+
+  gtk_widget_set_size_request (GTK_WIDGET (self->scroller), width, -1);
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->footer),
+                                  narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
+}
+
 static void
 popover_show_cb (HrPicker   *self,
                  GtkPopover *popover)
 {
+  fit_list_width (self);
   attach_list (self);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   apply_query (self, "");
