@@ -6,11 +6,12 @@
  *
  *   ninja -C _build tests/hub-screenshot
  *   xvfb-run -a -s "-screen 0 1280x800x24" env GSETTINGS_SCHEMA_DIR=_build/data \
- *     _build/tests/hub-screenshot data/screenshots/hub-picker.png [size|compare|finetune|manage]
+ *     _build/tests/hub-screenshot data/screenshots/hub-picker.png [size|compare|finetune|manage] [WIDTH]
  *
  * ("manage": Manage Yours with two models sized from the Hub, to look at.)
  */
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hr-compare-view.h"
@@ -76,6 +77,7 @@ main (int   argc,
 {
   g_autofree char *out = g_strdup (argc > 1 ? argv[1] : "hub-picker.png");
   g_autofree char *view = g_strdup (argc > 2 ? argv[2] : "size");
+  int width = argc > 3 ? atoi (argv[3]) : 1000;
   g_autofree char *root = g_dir_make_tmp ("headroom-hub-shot-XXXXXX", NULL);
   g_autofree char *data_home = g_build_filename (root, "data", NULL);
   g_autofree char *cache = g_build_filename (root, "cache", NULL);
@@ -110,7 +112,7 @@ main (int   argc,
   app = hr_test_app_new ();
 
   window = hr_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 640);
+  gtk_window_set_default_size (GTK_WINDOW (window), width > 0 ? width : 1000, 640);
   gtk_window_present (GTK_WINDOW (window));
   hr_test_wait_size_view (hr_window_get_size_view (window));
   if (g_strcmp0 (view, "manage") == 0)
@@ -136,6 +138,13 @@ main (int   argc,
     }
   hr_window_set_visible_view (window, view);
   picker = model_picker (window, view);
+  /* a narrow window folds the scenario sidebar away: reveal it */
+  {
+    GtkWidget *flap = hr_test_find_child_of_type (hr_window_get_view (window, view), ADW_TYPE_FLAP);
+
+    if (flap != NULL)
+      adw_flap_set_reveal_flap (ADW_FLAP (flap), TRUE);
+  }
   hr_test_wait_settled (GTK_WIDGET (window));
   /* …and its arrow's corner of the surface too */
   gtk_popover_set_has_arrow (GTK_POPOVER (hr_test_find_child_of_type (GTK_WIDGET (picker), GTK_TYPE_POPOVER)),
