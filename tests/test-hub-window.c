@@ -244,6 +244,26 @@ test_every_picker (void)
   hr_window_set_visible_view (window, "size");
   hr_test_wait_size_view (hr_window_get_size_view (window));
   g_assert_true (launch_has (hr_window_get_size_view (window), "llama-server -hf demo-org/Demo-GGUF:Q4_K_M"));
+  /* the repository's files are its quants: each in the matrix at its listed size */
+  {
+    const HrAdviceState *advice = hr_size_view_get_advice (hr_window_get_size_view (window));
+    guint found = 0;
+
+    for (guint i = 0; i < advice->matrix->len; i++)
+      {
+        const HrMatrixRowState *row = g_ptr_array_index (advice->matrix, i);
+
+        g_test_message ("matrix: %s %s %s", row->quant, row->weights, row->source);
+        /* the split BF16's two parts summed, the Q8_0 file's listed bytes */
+        if (g_strcmp0 (row->quant, "BF16") == 0 && strstr (row->source, "13.97 GiB") != NULL)
+          found |= 1;
+        if (g_strcmp0 (row->quant, "Q8_0") == 0 && g_strcmp0 (row->source, "Measured") == 0)
+          found |= 2;
+        if (g_strcmp0 (row->quant, "Q4_K_M") == 0 && row->current)
+          found |= 4;
+      }
+    g_assert_cmpuint (found, ==, 7);
+  }
   hr_test_window_close (window);
 }
 
