@@ -139,6 +139,13 @@ serve_page (SoupServerMessage *msg,
   set_json (msg, json);
 }
 
+static gboolean
+unpause_cb (gpointer msg)
+{
+  soup_server_message_unpause (msg);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 serve_search (SoupServerMessage *msg,
               GHashTable        *query)
@@ -157,6 +164,20 @@ serve_search (SoupServerMessage *msg,
 
   g_assert_cmpstr (g_hash_table_lookup (query, "sort"), ==, "downloads");
   g_assert_nonnull (g_hash_table_lookup (query, "limit"));
+  g_atomic_int_inc (&H.search_requests);
+  /* a slow answer (3 s, nothing found): for a search that the next one cancels */
+  if (g_strcmp0 (search, "slowpoke") == 0)
+    {
+      GSource *later = g_timeout_source_new (3000);
+
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, "[]", 2);
+      soup_server_message_pause (msg);
+      g_source_set_callback (later, unpause_cb, g_object_ref (msg), g_object_unref);
+      g_source_attach (later, g_main_context_get_thread_default ());
+      g_source_unref (later);
+      return;
+    }
   /* rate limited as the Hub says it today: the IETF RateLimit headers, no Retry-After */
   if (g_strcmp0 (search, "ratelimited") == 0)
     {

@@ -44,6 +44,7 @@ typedef struct
   guint64 st_bytes;              /* the sharded repo's tensors */
   guint64 fp8_bytes;
   gint tree_requests;
+  gint search_requests;
   gint cdn_requests;
   gint cdn_saw_token;
   gint hub_saw_token;

@@ -9,6 +9,7 @@
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
 #include "hr-hub-id.h"
+#include "hr-hub-search.h"
 #include "hr-import.h"
 #include "hr-manage-dialog.h"
 #include "hr-picker.h"
@@ -378,6 +379,71 @@ test_narrow (void)
   hr_test_window_close (window);
 }
 
+static void
+count_slow_answers (HrHubSearch *search,
+                    gint        *n)
+{
+  if (hr_hub_search_get_state (search) == HR_HUB_SEARCH_DONE &&
+      g_strcmp0 (hr_hub_search_get_query (search), "slowpoke") == 0)
+    (*n)++;
+}
+
+static gboolean
+search_done (gpointer search)
+{
+  return hr_hub_search_get_state (search) == HR_HUB_SEARCH_DONE;
+}
+
+static gboolean
+search_sent (gpointer before)
+{
+  return g_atomic_int_get (&H.search_requests) > GPOINTER_TO_INT (before);
+}
+
+/* Typing asks the Hub once, after the typing stops; a new query cancels the search in flight,
+ * whose answer is never shown. */
+static void
+test_search_debounce_and_cancel (void)
+{
+  g_autoptr(HrHubSearch) search = hr_hub_search_new ();
+  const char *typed = "demo-org";
+  gint before = g_atomic_int_get (&H.search_requests);
+  gint slow_answers = 0;
+  gint64 t0;
+  GPtrArray *hits;
+
+  g_signal_connect (search, "changed", G_CALLBACK (count_slow_answers), &slow_answers);
+  /* each key restarts the wait: one request, for the whole word */
+  for (gsize n = 1; n <= strlen (typed); n++)
+    {
+      g_autofree char *prefix = g_strndup (typed, n);
+
+      hr_hub_search_set_query (search, prefix);
+    }
+  hr_test_wait_until (search_done, search, "the typed search's answer");
+  g_assert_cmpint (g_atomic_int_get (&H.search_requests) - before, ==, 1);
+  g_assert_cmpstr (hr_hub_search_get_query (search), ==, "demo-org");
+  hits = hr_hub_search_get_hits (search);
+  g_assert_cmpuint (hits->len, ==, 1);
+
+  /* a slow search in flight, then another query: the first is dropped, the second answers
+   * without waiting for it */
+  before = g_atomic_int_get (&H.search_requests);
+  hr_hub_search_set_query (search, "slowpoke");
+  hr_test_wait_until (search_sent, GINT_TO_POINTER (before), "the slow search sent");
+  t0 = g_get_monotonic_time ();
+  hr_hub_search_set_query (search, "other");
+  hr_test_wait_until (search_done, search, "the second search's answer");
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 2500 * 1000);
+  g_assert_cmpstr (hr_hub_search_get_query (search), ==, "other");
+  g_assert_cmpuint (hr_hub_search_get_hits (search)->len, ==, 2);
+  /* past the slow answer's time: it never comes in */
+  hr_test_spin ((guint) MAX (200, 3300 - (g_get_monotonic_time () - t0) / 1000));
+  g_assert_cmpint (slow_answers, ==, 0);
+  g_assert_cmpstr (hr_hub_search_get_query (search), ==, "other");
+  g_assert_cmpuint (hr_hub_search_get_hits (search)->len, ==, 2);
+}
+
 /* A query shorter than three characters asks nothing; a gated repo chosen is one toast. */
 static void
 test_short_query_and_gated (void)
@@ -502,6 +568,7 @@ main (int   argc,
   g_test_add_func ("/hub-window/every-picker", test_every_picker);
   g_test_add_func ("/hub-window/refresh", test_refresh);
   g_test_add_func ("/hub-window/narrow", test_narrow);
+  g_test_add_func ("/hub-window/search-debounce-and-cancel", test_search_debounce_and_cancel);
 
   ret = g_test_run ();
   g_clear_object (&app);
