@@ -503,6 +503,21 @@ test_offline (void)
   g_assert_cmpint (shown_position (picker, "glm-4.5-air"), >=, 0);
   g_assert_cmpuint (n_toplevels (), ==, 1);
   hr_picker_popdown (picker);
+  /* sizing a repository offline: one toast naming the host, at once, the model unchanged */
+  {
+    g_autofree char *was = g_strdup (hr_session_get_model (hr_application_get_session (app)));
+    gint64 t0 = g_get_monotonic_time ();
+
+    gtk_widget_activate_action (GTK_WIDGET (window), "import.hub-repo", "s", "demo/Demo-ST");
+    hr_test_wait_while (import_busy, hr_window_get_import (window));
+    g_test_message ("offline: %s", hr_import_get_last_message (hr_window_get_import (window)));
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, 8 * G_USEC_PER_SEC);
+    g_assert_true (g_str_has_prefix (hr_import_get_last_message (hr_window_get_import (window)),
+                                     "demo/Demo-ST: "));
+    g_assert_nonnull (strstr (hr_import_get_last_message (hr_window_get_import (window)), "127.0.0.1"));
+    g_assert_cmpstr (hr_session_get_model (hr_application_get_session (app)), ==, was);
+    g_assert_cmpuint (n_toplevels (), ==, 1);
+  }
   hr_test_window_close (window);
   g_setenv ("HF_ENDPOINT", url, TRUE);
 

@@ -82,8 +82,15 @@ sized_cb (GObject      *source,
   self->n_running--;
   if (model == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        hr_import_report_error (self, NULL, error->message);
+      g_autofree char *repo = g_strndup (job->ref, strcspn (job->ref, "@:"));
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      /* "Could not connect to huggingface.co…" names the repository it was for */
+      message = strstr (error->message, repo) != NULL ? g_strdup (error->message)
+                                                      : g_strdup_printf (_("%s: %s"), job->ref, error->message);
+      hr_import_report_error (self, NULL, message);
       return;
     }
   hr_import_add_model (self, model, NULL, job->detail, FALSE);
