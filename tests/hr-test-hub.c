@@ -352,6 +352,15 @@ hub_cb (SoupServer        *server,
   if (tree)
     {
       serve_tree (msg, r, query, path);
+      if (r->delay_ms > 0)
+        {
+          GSource *later = g_timeout_source_new (r->delay_ms);
+
+          soup_server_message_pause (msg);
+          g_source_set_callback (later, unpause_cb, g_object_ref (msg), g_object_unref);
+          g_source_attach (later, g_main_context_get_thread_default ());
+          g_source_unref (later);
+        }
       return;
     }
   if (resolve && file != NULL)
@@ -539,6 +548,11 @@ build_repos (void)
 
     file_add (r, "Long-Q4_K_M.gguf", gguf_tiny_llama (name, &H.long_tensor_bytes), 0);
   }
+  /* a GGUF repo whose listing takes 2 s */
+  r = repo_add ("slow/Slow-GGUF");
+  r->delay_ms = 2000;
+  file_add (r, "Slow-Q4_K_M.gguf", gguf_tiny_llama ("Slow", NULL), 0);
+
   /* a GGUF cut inside its header, and an empty one */
   r = repo_add ("broken/GGUF");
   {

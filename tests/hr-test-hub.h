@@ -31,6 +31,7 @@ typedef struct
   GPtrArray *files;    /* RepoFile */
   guint status;        /* 0: serve; else answer every request with it */
   gboolean needs_token;
+  guint delay_ms;      /* its listing answers that late */
 } Repo;
 
 typedef struct

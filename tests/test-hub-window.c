@@ -76,6 +76,14 @@ shown_ready (gpointer data)
 }
 
 static gboolean
+sizing_said (gpointer import)
+{
+  const char *message = hr_import_get_last_message (import);
+
+  return message != NULL && strstr (message, "Sizing") != NULL;
+}
+
+static gboolean
 import_busy (gpointer data)
 {
   return hr_import_is_busy (data);
@@ -463,11 +471,23 @@ test_short_query_and_gated (void)
   hr_picker_popdown (picker);
 
   gtk_widget_activate_action (GTK_WIDGET (view), "import.hub-repo", "s", "gated/Secret");
+  /* an answer that comes at once is not announced first ("Sizing it…" would hold it back) */
+  g_assert_null (strstr (hr_import_get_last_message (hr_window_get_import (window)) ?: "", "Sizing"));
   hr_test_wait_while (import_busy, hr_window_get_import (window));
   g_test_message ("gated: %s", hr_import_get_last_message (hr_window_get_import (window)));
   g_assert_nonnull (strstr (hr_import_get_last_message (hr_window_get_import (window)), "401"));
   g_assert_cmpstr (hr_session_get_model (hr_application_get_session (app)), ==, was);
   g_assert_cmpuint (n_toplevels (), ==, 1);
+
+  /* a slow one is: "Sizing it…" after a second, then the answer */
+  {
+    gtk_widget_activate_action (GTK_WIDGET (view), "import.hub-repo", "s", "slow/Slow-GGUF");
+    hr_test_wait_until (sizing_said, hr_window_get_import (window), "“Sizing it…” for a slow repository");
+    hr_test_wait_while (import_busy, hr_window_get_import (window));
+    g_assert_nonnull (strstr (hr_import_get_last_message (hr_window_get_import (window)), "slow/Slow-GGUF"));
+    g_assert_cmpstr (hr_session_get_model (hr_application_get_session (app)), !=, was);
+    hr_session_set_model (hr_application_get_session (app), was);
+  }
 
   /* with Preferences' access token it sizes (no keyring here: the token is in the key) */
   {

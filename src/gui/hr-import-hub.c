@@ -13,8 +13,15 @@
 #include "hr-hub-size.h"
 #include "hr-hub-token.h"
 
+/* "Sizing it…" only when the answer is slow to come: a fast one (a cached listing, a near Hub)
+ * is told at once, not behind a toast that says it is coming (which cannot be taken back: a
+ * toast dismissed while libadwaita 1.2 still animates it in crashes it). */
+#define PROGRESS_DELAY_MS 1000
+
 typedef struct
 {
+  HrImport *import;  /* the task's source object */
+  guint progress_id;
   char *ref;
   char *endpoint;   /* Preferences' hub address */
   char *token;      /* Preferences' access token; NULL: the environment's (HF_TOKEN…) */
@@ -24,6 +31,7 @@ typedef struct
 static void
 hub_job_free (HubJob *job)
 {
+  g_clear_handle_id (&job->progress_id, g_source_remove);
   g_free (job->ref);
   g_free (job->endpoint);
   if (job->token != NULL)
@@ -80,6 +88,7 @@ sized_cb (GObject      *source,
   HrModel *model = g_task_propagate_pointer (G_TASK (result), &error);
 
   self->n_running--;
+  g_clear_handle_id (&job->progress_id, g_source_remove);
   if (model == NULL)
     {
       g_autofree char *repo = g_strndup (job->ref, strcspn (job->ref, "@:"));
@@ -121,6 +130,16 @@ token_cb (GObject      *source,
   g_task_run_in_thread (task, size_thread);
 }
 
+static gboolean
+progress_cb (gpointer data)
+{
+  HubJob *job = data;
+
+  job->progress_id = 0;
+  hr_import_show_toast (job->import, _("Sizing it from the Hugging Face Hub…"), FALSE, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
 void
 hr_import_size_hub (HrImport   *self,
                     const char *ref)
@@ -139,7 +158,8 @@ hr_import_size_hub (HrImport   *self,
   g_task_set_source_tag (task, hr_import_size_hub);
   g_task_set_task_data (task, job, (GDestroyNotify) hub_job_free);
   self->n_running++;
-  hr_import_show_toast (self, _("Sizing it from the Hugging Face Hub…"), FALSE, FALSE);
+  job->import = self;
+  job->progress_id = g_timeout_add (PROGRESS_DELAY_MS, progress_cb, job);
   if (self->settings != NULL)
     hr_hub_token_lookup_async (self->settings, self->cancellable, token_cb, task);
   else
