@@ -548,6 +548,21 @@ build_repos (void)
 
     file_add (r, "Long-Q4_K_M.gguf", gguf_tiny_llama (name, &H.long_tensor_bytes), 0);
   }
+  /* safetensors and GGUF files in one repository */
+  r = repo_add ("demo/Both");
+  text_add (r, "config.json", TINY_LLAMA_CONFIG (",\"torch_dtype\":\"bfloat16\""));
+  {
+    const StTensor t[] = {
+      { "model.embed_tokens.weight", "BF16", 16, { 1024, 256, -1 } },
+      { "model.layers.0.self_attn.q_proj.weight", "BF16", 16, { 256, 256, -1 } },
+      { "lm_head.weight", "BF16", 16, { 1024, 256, -1 } },
+    };
+
+    H.both_st_bytes = st_add (r, "model.safetensors", t, G_N_ELEMENTS (t));
+  }
+  file_add (r, "gguf/Both-Q4_K_M.gguf", gguf_tiny_llama ("Both", &H.both_gguf_bytes), 0);
+  file_add (r, "gguf/Both-Q8_0.gguf", gguf_tiny_llama_typed ("Both", 7, NULL), 0);
+
   /* a GGUF repo whose listing takes 2 s */
   r = repo_add ("slow/Slow-GGUF");
   r->delay_ms = 2000;

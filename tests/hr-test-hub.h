@@ -44,6 +44,8 @@ typedef struct
   guint64 split_tensor_bytes;    /* both parts of the split Q8_0 */
   guint64 st_bytes;              /* the sharded repo's tensors */
   guint64 fp8_bytes;
+  guint64 both_st_bytes;         /* demo/Both: its safetensors' tensors… */
+  guint64 both_gguf_bytes;       /* …and its Q4_K_M's */
   gint tree_requests;
   gint search_requests;
   gint cdn_requests;

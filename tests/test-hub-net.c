@@ -334,6 +334,48 @@ test_estimate_safetensors (void)
   }
 }
 
+/* A repository with both: its checkpoint from the safetensors headers, a GGUF quant from its
+ * header when named, and every GGUF file in the quant list at its listed size. */
+static void
+test_both (void)
+{
+  HrTestRun r = { 0 };
+
+  if (cli_missing ())
+    return;
+  clear_cache ();
+  run_cli (&r, NULL, NULL, "estimate", "--hf", "demo/Both", "--gpu", "rtx-4090-24gb",
+           "--context", "4096", "--json", NULL);
+  g_test_message ("both: %s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"quant\": \"BF16\""));
+  g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.both_st_bytes);
+  hr_test_run_clear (&r);
+
+  run_cli (&r, NULL, NULL, "estimate", "--hf", "demo/Both:Q4_K_M", "--gpu", "rtx-4090-24gb",
+           "--context", "4096", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (json_int (r.out, "weights_bytes"), ==, (gint64) H.both_gguf_bytes);
+  hr_test_run_clear (&r);
+
+  run_cli (&r, NULL, NULL, "matrix", "--hf", "demo/Both", "--gpu", "rtx-4090-24gb",
+           "--context", "4096", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Q4_K_M"));
+  g_assert_nonnull (strstr (r.out, "Q8_0"));
+  g_assert_nonnull (strstr (r.out, "Hub file size"));
+  g_assert_nonnull (strstr (r.out, "safetensors headers on the Hub"));
+  hr_test_run_clear (&r);
+
+  /* its launch commands: llama.cpp pulls its GGUF, vLLM serves its checkpoint */
+  run_cli (&r, NULL, NULL, "launch", "--hf", "demo/Both:Q4_K_M", "--gpu", "rtx-4090-24gb",
+           "--context", "4096", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "llama-server -hf demo/Both:Q4_K_M"));
+  g_assert_nonnull (strstr (r.out, "vllm serve demo/Both"));
+  hr_test_run_clear (&r);
+}
+
 static void
 test_fp8 (void)
 {
@@ -651,6 +693,7 @@ main (int   argc,
   g_test_add_func ("/hub-net/estimate-gguf", test_estimate_gguf);
   g_test_add_func ("/hub-net/estimate-safetensors", test_estimate_safetensors);
   g_test_add_func ("/hub-net/fp8", test_fp8);
+  g_test_add_func ("/hub-net/both", test_both);
   g_test_add_func ("/hub-net/errors", test_errors);
   g_test_add_func ("/hub-net/cache", test_cache);
   g_test_add_func ("/hub-net/cache-age-and-bound", test_cache_age_and_bound);

@@ -412,6 +412,12 @@ hr_hub_size_repo (HrHub         *hub,
         }
       if (!size_gguf (hub, s, chosen, cancellable, error))
         return NULL;
+      /* its checkpoint is in the same repository: what vLLM and SGLang serve */
+      if (safetensors != NULL)
+        {
+          g_free (s->model->hf_repo);
+          s->model->hf_repo = g_strdup (s->repo);
+        }
     }
   else if (!size_safetensors (hub, s, cancellable, error))
     return NULL;
