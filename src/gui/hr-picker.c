@@ -879,6 +879,7 @@ hr_picker_set_search_hub (HrPicker *self,
 {
   g_return_if_fail (HR_IS_PICKER (self));
 
+  search_hub = !!search_hub;
   if (search_hub == (self->hub_search != NULL))
     return;
   if (search_hub)
