@@ -146,6 +146,18 @@ unpause_cb (gpointer msg)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+release_cb (gpointer msg)
+{
+  int ticks = GPOINTER_TO_INT (g_object_get_data (msg, "hr-held-since")) + 1;
+
+  g_object_set_data (msg, "hr-held-since", GINT_TO_POINTER (ticks));
+  if (!g_atomic_int_get (&H.release_slow) && ticks < 600)
+    return G_SOURCE_CONTINUE;
+  soup_server_message_unpause (msg);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 serve_search (SoupServerMessage *msg,
               GHashTable        *query)
@@ -165,17 +177,19 @@ serve_search (SoupServerMessage *msg,
   g_assert_cmpstr (g_hash_table_lookup (query, "sort"), ==, "downloads");
   g_assert_nonnull (g_hash_table_lookup (query, "limit"));
   g_atomic_int_inc (&H.search_requests);
-  /* a slow answer (3 s, nothing found): for a search that the next one cancels */
+  /* a slow answer (nothing found), held until the test releases it (H.release_slow) or 30 s
+   * have passed: for a search that the next one cancels */
   if (g_strcmp0 (search, "slowpoke") == 0)
     {
-      GSource *later = g_timeout_source_new (3000);
+      GSource *poll = g_timeout_source_new (50);
 
       soup_server_message_set_status (msg, 200, NULL);
       soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, "[]", 2);
       soup_server_message_pause (msg);
-      g_source_set_callback (later, unpause_cb, g_object_ref (msg), g_object_unref);
-      g_source_attach (later, g_main_context_get_thread_default ());
-      g_source_unref (later);
+      g_object_set_data (G_OBJECT (msg), "hr-held-since", GINT_TO_POINTER (0));
+      g_source_set_callback (poll, release_cb, g_object_ref (msg), g_object_unref);
+      g_source_attach (poll, g_main_context_get_thread_default ());
+      g_source_unref (poll);
       return;
     }
   /* rate limited as the Hub says it today: the IETF RateLimit headers, no Retry-After */
@@ -563,9 +577,9 @@ build_repos (void)
   file_add (r, "gguf/Both-Q4_K_M.gguf", gguf_tiny_llama ("Both", &H.both_gguf_bytes), 0);
   file_add (r, "gguf/Both-Q8_0.gguf", gguf_tiny_llama_typed ("Both", 7, NULL), 0);
 
-  /* a GGUF repo whose listing takes 2 s */
+  /* a GGUF repo whose listing takes 1.5 s */
   r = repo_add ("slow/Slow-GGUF");
-  r->delay_ms = 2000;
+  r->delay_ms = 1500;
   file_add (r, "Slow-Q4_K_M.gguf", gguf_tiny_llama ("Slow", NULL), 0);
 
   /* a GGUF cut inside its header, and an empty one */

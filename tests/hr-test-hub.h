@@ -48,6 +48,7 @@ typedef struct
   guint64 both_gguf_bytes;       /* …and its Q4_K_M's */
   gint tree_requests;
   gint search_requests;
+  gint release_slow;    /* the "slowpoke" search answers once this is set */
   gint cdn_requests;
   gint cdn_saw_token;
   gint hub_saw_token;
