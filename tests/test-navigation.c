@@ -17,6 +17,10 @@
 #include "hr-toast.h"
 #include "hr-window.h"
 
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+
 static HrApplication *app;
 
 /* Whether the view on show still computes something (asking builds no other view). */
@@ -244,6 +248,160 @@ test_wheel_scrolls_page (void)
   /* anything else (a label) is left to GTK: the scrolled window scrolls it as ever */
   g_assert_false (hr_navigation_scroll_instead (labels->pdata[0], 0, 1, GDK_SCROLL_UNIT_WHEEL));
   hr_test_window_close (window);
+}
+
+
+#ifdef GDK_WINDOWING_X11
+/* XTest, opened at run time: the real X events a mouse sends, through the X server, GDK and
+ * GTK's propagation (capture, target, bubble) as a user's wheel goes. */
+typedef int (*XTestFakeMotionEventFunc) (Display *, int, int, int, unsigned long);
+typedef int (*XTestFakeButtonEventFunc) (Display *, unsigned int, Bool, unsigned long);
+
+static XTestFakeMotionEventFunc fake_motion;
+static XTestFakeButtonEventFunc fake_button;
+
+static gboolean
+xtest_available (void)
+{
+  static GModule *module;
+
+  if (module == NULL && (module = g_module_open ("libXtst.so.6", G_MODULE_BIND_LAZY)) != NULL)
+    {
+      g_module_symbol (module, "XTestFakeMotionEvent", (gpointer *) &fake_motion);
+      g_module_symbol (module, "XTestFakeButtonEvent", (gpointer *) &fake_button);
+    }
+  return fake_motion != NULL && fake_button != NULL
+         && GDK_IS_X11_DISPLAY (gdk_display_get_default ());
+}
+
+/* Moves the pointer over the middle of @widget and turns the wheel one click (@down or up). */
+static void
+wheel_over (GtkWidget *widget,
+            gboolean   down)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  Display *dpy = gdk_x11_display_get_xdisplay (gdk_display_get_default ());
+  Window xid = gdk_x11_surface_get_xid (gtk_native_get_surface (native));
+  double x, y, sx, sy;
+  int rx, ry;
+  Window child;
+
+  g_assert_true (gtk_widget_translate_coordinates (widget, GTK_WIDGET (native),
+                                                   gtk_widget_get_width (widget) / 2.0,
+                                                   gtk_widget_get_height (widget) / 2.0, &x, &y));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  XTranslateCoordinates (dpy, xid, DefaultRootWindow (dpy), (int) (x + sx), (int) (y + sy), &rx, &ry, &child);
+  fake_motion (dpy, -1, rx, ry, 0);
+  XFlush (dpy);
+  hr_test_spin (100);
+  fake_button (dpy, down ? 5 : 4, True, 0);
+  fake_button (dpy, down ? 5 : 4, False, 0);
+  XFlush (dpy);
+  hr_test_spin (200);
+}
+
+/* Whether @widget lies wholly in what @scroller shows. */
+static gboolean
+in_view (GtkWidget *widget,
+         GtkWidget *scroller)
+{
+  double x, y;
+
+  return gtk_widget_translate_coordinates (widget, scroller, 0, 0, &x, &y)
+         && y >= 0 && y + gtk_widget_get_height (widget) <= gtk_widget_get_height (scroller);
+}
+#endif
+
+/* A real wheel (X events, not a call) over the context slider and over a focused spin button
+ * scrolls the sidebar and leaves both values (#26 item 2: it changed 8192 to 4096 and 4 to 3). */
+static void
+test_wheel_real_events (void)
+{
+#ifdef GDK_WINDOWING_X11
+  HrWindow *window;
+  GtkWidget *sidebar, *spin = NULL;
+  GtkAdjustment *page, *context;
+  g_autoptr(GPtrArray) scales = g_ptr_array_new ();
+  g_autoptr(GPtrArray) spins = g_ptr_array_new ();
+  double before_context, before_page, before_spin;
+
+  if (!xtest_available ())
+    {
+      g_test_skip ("no XTest");
+      return;
+    }
+  window = open_window (1280, 420);
+  sidebar = pane (window, 0);
+  page = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sidebar));
+  context = hr_size_view_get_context_adjustment (hr_window_get_size_view (window));
+  collect (sidebar, NULL, GTK_TYPE_SCALE, scales);
+  g_assert_cmpuint (scales->len, >=, 1);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (page), >, gtk_adjustment_get_page_size (page) + 100);
+
+  /* the context slider in view, with room to scroll either way */
+  {
+    double x, y;
+
+    g_assert_true (gtk_widget_translate_coordinates (scales->pdata[0], sidebar, 0, 0, &x, &y));
+    gtk_adjustment_set_value (page, gtk_adjustment_get_value (page) + y - 60);
+  }
+  hr_test_wait_settled (GTK_WIDGET (window));
+  g_assert_true (in_view (scales->pdata[0], sidebar));
+  before_context = gtk_adjustment_get_value (context);
+  before_page = gtk_adjustment_get_value (page);
+  wheel_over (scales->pdata[0], TRUE);
+  g_assert_cmpfloat (gtk_adjustment_get_value (context), ==, before_context);
+  g_assert_cmpfloat (gtk_adjustment_get_value (page), >, before_page);
+
+  /* a spin button in view, with the focus: the wheel still scrolls the page */
+  hr_test_wait_settled (GTK_WIDGET (window));
+  collect (sidebar, NULL, GTK_TYPE_SPIN_BUTTON, spins);
+  for (guint i = 0; i < spins->len && spin == NULL; i++)
+    if (gtk_widget_is_drawable (spins->pdata[i])
+        && gtk_spin_button_get_value (spins->pdata[i]) > gtk_adjustment_get_lower (gtk_spin_button_get_adjustment (spins->pdata[i])))
+      spin = spins->pdata[i];
+  g_assert_nonnull (spin);
+  {
+    double x, y;
+
+    g_assert_true (gtk_widget_translate_coordinates (spin, sidebar, 0, 0, &x, &y));
+    gtk_adjustment_set_value (page, gtk_adjustment_get_value (page) + y - 60);
+  }
+  hr_test_wait_settled (GTK_WIDGET (window));
+  g_assert_true (in_view (spin, sidebar));
+  gtk_widget_grab_focus (spin);
+  hr_test_flush ();
+  g_assert_true (gtk_widget_has_focus (spin) || gtk_widget_has_focus (gtk_widget_get_first_child (spin)) ||
+                 inside (focus_of (window), spin));
+  before_spin = gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin));
+  before_page = gtk_adjustment_get_value (page);
+  /* down, where spinning would lower the value, or up when the page is at its end */
+  wheel_over (spin, before_page + gtk_adjustment_get_page_size (page) < gtk_adjustment_get_upper (page));
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, before_spin);
+  g_assert_cmpfloat (gtk_adjustment_get_value (page), !=, before_page);
+  g_assert_cmpfloat (gtk_adjustment_get_value (context), ==, before_context);
+
+  /* every view's sliders, spin buttons and drop-downs are guarded, as the Size view's */
+  {
+    static const char * const views[] = { "compare", "finetune", "cloud", "fit" };
+
+    for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+      {
+        g_autoptr(GPtrArray) controls = g_ptr_array_new ();
+        GtkWidget *view = hr_window_get_view (window, views[v]);
+
+        g_assert_nonnull (view);
+        collect (view, NULL, GTK_TYPE_SCALE, controls);
+        collect (view, NULL, GTK_TYPE_SPIN_BUTTON, controls);
+        collect (view, NULL, GTK_TYPE_DROP_DOWN, controls);
+        for (guint i = 0; i < controls->len; i++)
+          g_assert_nonnull (g_object_get_data (controls->pdata[i], "hr-wheel-guarded"));
+      }
+  }
+  hr_test_window_close (window);
+#else
+  g_test_skip ("not built for X11");
+#endif
 }
 
 static int
@@ -833,6 +991,7 @@ main (int   argc,
   g_test_add_func ("/navigation/tab-order", test_tab_order);
   g_test_add_func ("/navigation/f6-panes", test_f6_panes);
   g_test_add_func ("/navigation/wheel-scrolls-page", test_wheel_scrolls_page);
+  g_test_add_func ("/navigation/wheel-real-events", test_wheel_real_events);
   g_test_add_func ("/navigation/narrow", test_narrow);
   g_test_add_func ("/navigation/narrow-every-view", test_narrow_every_view);
   g_test_add_func ("/navigation/switcher-bar", test_switcher_bar);

@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "hr-navigation.h"
 #include "hr-table-cells.h"
 #include "hr-toast.h"
 
@@ -108,6 +109,8 @@ create_count_popup_cb (GtkMenuButton *button,
   g_signal_connect_swapped (cw->spin, "value-changed", G_CALLBACK (count_changed_cb), cw);
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (cw->spin));
+  /* built after the view: the wheel over it must not change the count either */
+  hr_navigation_guard_controls (box);
   popover = gtk_popover_new ();
   gtk_popover_set_child (GTK_POPOVER (popover), box);
   gtk_menu_button_set_popover (button, popover);

@@ -5,6 +5,15 @@
 
 #define PANE_CLASS "f6-pane"
 
+#define GUARDED_KEY "hr-wheel-guarded"
+
+/* Whether the wheel would edit @widget's value: a slider, a spin button, a drop-down. */
+static gboolean
+is_value_control (GtkWidget *widget)
+{
+  return GTK_IS_SCALE (widget) || GTK_IS_SPIN_BUTTON (widget) || GTK_IS_DROP_DOWN (widget);
+}
+
 /* The slider or spin button @widget is part of, or NULL (a scrollbar's own range is not one). */
 static GtkWidget *
 value_control_of (GtkWidget *widget)
@@ -13,7 +22,7 @@ value_control_of (GtkWidget *widget)
     {
       if (GTK_IS_SCROLLBAR (w) || GTK_IS_SCROLLED_WINDOW (w))
         return NULL;
-      if (GTK_IS_SCALE (w) || GTK_IS_SPIN_BUTTON (w))
+      if (is_value_control (w))
         return w;
     }
   return NULL;
@@ -39,6 +48,20 @@ scroll_adjustment (GtkAdjustment *adjustment,
 
 /* Callbacks --------------------------------------------------------------------------------- */
 
+/* The wheel over a guarded control, focused or not: the page moves, never the value. */
+static gboolean
+control_scroll_cb (GtkEventControllerScroll *controller,
+                   double                    dx,
+                   double                    dy,
+                   gpointer                  user_data)
+{
+  GtkWidget *control = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+
+  hr_navigation_scroll_instead (control, dx, dy, gtk_event_controller_scroll_get_unit (controller));
+  /* claimed even with no page to scroll (a spin button in a popover): the value stays */
+  return TRUE;
+}
+
 static gboolean
 scroll_cb (GtkEventControllerScroll *controller,
            double                    dx,
@@ -57,7 +80,8 @@ scroll_cb (GtkEventControllerScroll *controller,
     return FALSE;
   gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
   target = gtk_widget_pick (window, x - sx, y - sy, GTK_PICK_DEFAULT);
-  return target != NULL
+  /* a value control has its own guard (hr_navigation_guard_controls) */
+  return target != NULL && value_control_of (target) == NULL
          && hr_navigation_scroll_instead (target, dx, dy,
                                           gtk_event_controller_scroll_get_unit (controller));
 }
@@ -76,6 +100,26 @@ hr_navigation_guard_wheel (GtkWindow *window)
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
   g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), NULL);
   gtk_widget_add_controller (GTK_WIDGET (window), controller);
+}
+
+void
+hr_navigation_guard_controls (GtkWidget *root)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+
+  if (is_value_control (root) && g_object_get_data (G_OBJECT (root), GUARDED_KEY) == NULL)
+    {
+      GtkEventController *controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+
+      /* capture: before the control's own scroll handler, on its inner parts too (a spin
+       * button's text and buttons) */
+      gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+      g_signal_connect (controller, "scroll", G_CALLBACK (control_scroll_cb), NULL);
+      gtk_widget_add_controller (root, controller);
+      g_object_set_data (G_OBJECT (root), GUARDED_KEY, GINT_TO_POINTER (TRUE));
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    hr_navigation_guard_controls (c);
 }
 
 /* The nearest scrolled window above @widget that scrolls up and down. */

@@ -6,8 +6,13 @@
 
 G_BEGIN_DECLS
 
-/* Makes the wheel over any slider or spin button in @window scroll the page that holds it:
- * a page scrolled past a control must not change it (the keyboard and a drag still do). */
+/* Makes the wheel over every slider, spin button and drop-down under @root (focused or not)
+ * scroll the page that holds it: a page scrolled past a control must not change it (the
+ * keyboard and a drag still do).  Call it on whatever is built, once a view or a dialog has
+ * its controls; a control already guarded is skipped. */
+void       hr_navigation_guard_controls (GtkWidget     *root);
+/* Makes an up-down wheel over a table in @window that only scrolls sideways scroll the page
+ * instead (such a scrolled window would swallow it). */
 void       hr_navigation_guard_wheel    (GtkWindow     *window);
 /* What the guard does for a wheel turn over @target: when @target is (in) a slider or spin
  * button inside a scrolled window, scrolls that window by (@dx, @dy) in @unit and returns TRUE;

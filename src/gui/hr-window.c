@@ -236,8 +236,8 @@ stack_group_header (AdwPreferencesGroup *group,
  * ("_Change in the Size View") was named by its raw label, underscore included, and again by
  * its label child ("_Change in the Size View Change in the Size View"); an icon-only button
  * with a tooltip was "GtkImage".  A name given explicitly stays. */
-void
-hr_window_name_controls (GtkWidget *widget)
+static void
+name_controls (GtkWidget *widget)
 {
   if (GTK_IS_BUTTON (widget) && !GTK_IS_MENU_BUTTON (gtk_widget_get_parent (widget)))
     {
@@ -289,7 +289,16 @@ hr_window_name_controls (GtkWidget *widget)
         }
     }
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    hr_window_name_controls (c);
+    name_controls (c);
+}
+
+/* Readies the controls of a view or dialog just built: names for screen readers, and the
+ * wheel that scrolls the page over a slider or spin button instead of editing it (#26). */
+void
+hr_window_name_controls (GtkWidget *widget)
+{
+  name_controls (widget);
+  hr_navigation_guard_controls (widget);
 }
 
 static void

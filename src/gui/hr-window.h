@@ -45,7 +45,9 @@ HrImport       *hr_window_get_import        (HrWindow      *self);
 
 /* Gives the controls under @widget the names GTK 4.8 gets wrong for screen readers: a
  * mnemonic button's without its underscore (and not twice), an icon-only button's from its
- * tooltip, a search entry's from its placeholder, a switch's from its row's title. */
+ * tooltip, a search entry's from its placeholder, a switch's from its row's title; and makes
+ * the wheel over its sliders, spin buttons and drop-downs scroll the page, never edit them
+ * (hr_navigation_guard_controls()).  Called on each view and dialog once it is built. */
 void            hr_window_name_controls     (GtkWidget       *widget);
 
 G_END_DECLS
