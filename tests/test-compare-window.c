@@ -305,6 +305,91 @@ test_compare_lazy (void)
   hr_test_window_close (window);
 }
 
+
+/* The widgets under @root with style class @klass, in tree order. */
+static void
+collect_class (GtkWidget  *root,
+               const char *klass,
+               GPtrArray  *out)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (gtk_widget_has_css_class (c, klass))
+        g_ptr_array_add (out, c);
+      collect_class (c, klass, out);
+    }
+}
+
+/* Every row name shares its grid row with the values it names: the same grid, the same row,
+ * the same top and height on screen. */
+static void
+assert_names_on_their_rows (HrCompareView *compare)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  guint n = hr_compare_view_get_n_columns (compare);
+
+  collect_class (GTK_WIDGET (compare), "compare-metric", names);
+  g_assert_cmpuint (names->len, ==, HR_COMPARE_N_METRICS);
+  for (guint i = 0; i < names->len; i++)
+    {
+      GtkWidget *name = names->pdata[i];
+      GtkWidget *grid = gtk_widget_get_parent (name);
+      graphene_rect_t nb, vb;
+      int row, column;
+      guint values = 0;
+
+      g_assert_true (GTK_IS_GRID (grid));
+      gtk_grid_query_child (GTK_GRID (grid), name, &column, &row, NULL, NULL);
+      g_assert_cmpint (column, ==, 0);
+      g_assert_true (gtk_widget_compute_bounds (name, grid, &nb));
+      for (int c = 1; c <= (int) n; c++)
+        {
+          GtkWidget *value = gtk_grid_get_child_at (GTK_GRID (grid), c, row);
+
+          g_assert_nonnull (value);
+          g_assert_true (gtk_widget_compute_bounds (value, grid, &vb));
+          g_assert_cmpfloat_with_epsilon (nb.origin.y, vb.origin.y, 0.5);
+          g_assert_cmpfloat_with_epsilon (nb.size.height, vb.size.height, 0.5);
+          values++;
+        }
+      g_assert_cmpuint (values, ==, n);
+    }
+}
+
+/* #26 item 5: after 360 px, 1280 px and a switch to dark and back, each row name is still
+ * beside its values (they once drifted two rows apart: the names lived in a grid of their
+ * own whose row heights were copied from the table's). */
+static void
+test_compare_rows_stay (void)
+{
+  HrWindow *window = open_window ();
+  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  static const int widths[] = { 360, 1280, 600, 1280 };
+
+  g_assert_true (hr_window_set_visible_view (window, "compare"));
+  set_done_when_gpus (compare);
+  wait_idle (window);
+  hr_test_wait_settled (GTK_WIDGET (compare));
+  assert_names_on_their_rows (compare);
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[i], 800);
+      wait_idle (window);
+      hr_test_wait_settled (GTK_WIDGET (compare));
+      assert_names_on_their_rows (compare);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  hr_test_wait_settled (GTK_WIDGET (compare));
+  assert_names_on_their_rows (compare);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 800);
+  hr_test_wait_settled (GTK_WIDGET (compare));
+  assert_names_on_their_rows (compare);
+  hr_window_set_visible_view (window, "size");
+  hr_test_window_close (window);
+}
+
 static void
 test_finetune (void)
 {
@@ -543,6 +628,7 @@ main (int   argc,
   g_test_add_func ("/compare-window/done-when", test_compare_done_when);
   g_test_add_func ("/compare-window/edit", test_compare_edit);
   g_test_add_func ("/compare-window/lazy", test_compare_lazy);
+  g_test_add_func ("/compare-window/rows-stay", test_compare_rows_stay);
   g_test_add_func ("/compare-window/finetune", test_finetune);
   g_test_add_func ("/compare-window/session-views", test_session_views);
   g_test_add_func ("/compare-window/finetune-rows", test_finetune_rows);

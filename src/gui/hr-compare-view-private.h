@@ -27,14 +27,12 @@ struct _HrCompareView
   GtkLabel *status_label;
   HrChartWidget *chart;
   GtkLabel *table_caption;
-  GtkGrid *table;
-  GtkGrid *names;              /* the row names, beside the table's scroller */
+  GtkGrid *table;              /* column 0 the row names, 1… the GPUs */
 
   /* the table, built in code (hr-compare-view-table.c) */
   GtkWidget *metric_buttons[HR_COMPARE_N_METRICS];
   GtkWidget *metric_icons[HR_COMPARE_N_METRICS];
   GtkWidget *corner;
-  guint names_idle_id;
   GPtrArray *column_widgets;   /* HrCompareColumnWidgets*, display order */
   int table_chars;             /* a column's width in characters */
   guint chars_idle_id;
@@ -57,7 +55,6 @@ struct _HrCompareView
 void            hr_compare_view_table_init  (HrCompareView  *self);
 void            hr_compare_view_table_apply (HrCompareView  *self);
 void            hr_compare_view_table_clear (HrCompareView  *self);
-gboolean        hr_compare_view_table_sync_names (HrCompareView *self);
 void            hr_compare_view_table_set_chars (HrCompareView *self,
                                              int             chars);
 const char     *hr_compare_view_table_text  (HrCompareView  *self,

@@ -453,9 +453,10 @@ hr_compare_view_table_init (HrCompareView *self)
   gtk_widget_set_tooltip_text (self->corner, _("Show the GPUs in the order they were chosen"));
   g_signal_connect_swapped (self->corner, "clicked", G_CALLBACK (unsort_clicked_cb), self);
   gtk_box_append (GTK_BOX (corner_box), self->corner);
-  /* the row names live in a grid of their own beside the scrolled table, so scrolling
-   * sideways through the GPUs keeps them in view (hr_compare_view_table_sync_names) */
-  gtk_grid_attach (self->names, corner_box, 0, 0, 1, 1);
+  /* the row names are the table's column 0: a name and its values share a grid row, so no
+   * width, style or font change can move one without the other (#26: a separate grid of
+   * names, its heights copied from the table's rows, once showed them two rows off) */
+  gtk_grid_attach (self->table, corner_box, 0, 0, 1, 1);
 
   for (guint m = 0; m < HR_COMPARE_N_METRICS; m++)
     {
@@ -493,45 +494,9 @@ hr_compare_view_table_init (HrCompareView *self)
           gtk_widget_set_tooltip_text (label, hr_compare_metric_tooltip (m));
           gtk_box_append (GTK_BOX (cell), label);
         }
-      gtk_grid_attach (self->names, cell, 0, (int) m + 1, 1, 1);
+      gtk_grid_attach (self->table, cell, 0, (int) m + 1, 1, 1);
     }
   update_metric_buttons (self);
-}
-
-/* Gives each row name the height its row of cells got (a size group would measure the cells
- * at their natural width, not the width they wrap at).  TRUE when a height changed. */
-gboolean
-hr_compare_view_table_sync_names (HrCompareView *self)
-{
-  gboolean changed = FALSE;
-
-  for (int r = 0; r <= HR_COMPARE_N_METRICS; r++)
-    {
-      GtkWidget *name = gtk_grid_get_child_at (self->names, 0, r);
-      graphene_rect_t b;
-      int height = 0, current;
-
-      if (name == NULL)
-        continue;
-      /* border boxes on both sides: what a size request sets */
-      for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->table)); c; c = gtk_widget_get_next_sibling (c))
-        {
-          int row;
-
-          gtk_grid_query_child (self->table, c, NULL, &row, NULL, NULL);
-          if (row == r && gtk_widget_compute_bounds (c, c, &b))
-            height = MAX (height, (int) ceilf (b.size.height));
-        }
-      /* nudge the name's request by what its box lacks (padding and rounding differ) */
-      if (height > 0 && gtk_widget_compute_bounds (name, name, &b) && (int) ceilf (b.size.height) != height)
-        {
-          gtk_widget_get_size_request (name, NULL, &current);
-          current = MAX (current, (int) ceilf (b.size.height));
-          gtk_widget_set_size_request (name, -1, MAX (current + height - (int) ceilf (b.size.height), 0));
-          changed = TRUE;
-        }
-    }
-  return changed;
 }
 
 void

@@ -515,16 +515,6 @@ apply_chars_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-sync_names_cb (gpointer user_data)
-{
-  HrCompareView *self = user_data;
-
-  self->names_idle_id = 0;
-  hr_compare_view_table_sync_names (self);
-  return G_SOURCE_REMOVE;
-}
-
 /* No layout manager: GTK would not call size_allocate() with one, and the view needs to know
  * its width; it lays out its one child (the template's box) itself. */
 static GtkSizeRequestMode
@@ -549,9 +539,6 @@ hr_compare_view_size_allocate (GtkWidget *widget,
   /* wider columns when the window is wider; changed after this allocation, not during it */
   if (column_chars_for (self, width) != self->table_chars && self->chars_idle_id == 0)
     self->chars_idle_id = g_idle_add (apply_chars_cb, self);
-  /* the row names follow their rows' heights, after this allocation */
-  if (self->names_idle_id == 0)
-    self->names_idle_id = g_idle_add (sync_names_cb, self);
 }
 
 /* GObject ------------------------------------------------------------------------------------ */
@@ -564,7 +551,6 @@ hr_compare_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->chars_idle_id, g_source_remove);
-  g_clear_handle_id (&self->names_idle_id, g_source_remove);
   g_clear_pointer (&self->model_binding, g_binding_unbind);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
@@ -606,7 +592,6 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, model_picker);
-  gtk_widget_class_bind_template_child (widget_class, HrCompareView, names);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, scenario_label);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_button);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, add_popover);
