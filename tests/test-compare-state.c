@@ -357,8 +357,47 @@ test_best_and_diffs (void)
   g_assert_true (rtx5090->cells[HR_COMPARE_PRICE].muted);
   g_assert_cmpstr (rtx5090->cells[HR_COMPARE_PRICE].diff, ==, "does not fit");
   g_assert_false (rtx5090->cells[HR_COMPARE_POWER].best);
-  /* margins differ in GiB, not percent */
-  g_assert_true (g_str_has_suffix (h100->cells[HR_COMPARE_MARGIN].diff, " GiB"));
+  /* margins differ in GiB, not percent; the number and its unit on one line */
+  g_assert_true (g_str_has_suffix (h100->cells[HR_COMPARE_MARGIN].diff, "\u00a0GiB"));
+  /* #26 item 7: the memory row says how much less usable memory, not "usable −33%" */
+  {
+    const HrCompareColumn *most = NULL;
+    g_autofree char *gib = NULL, *want = NULL;
+
+    for (guint i = 0; i < st->columns->len; i++)
+      {
+        const HrCompareColumn *col = g_ptr_array_index (st->columns, i);
+
+        if (col->cells[HR_COMPARE_MEMORY].best)
+          most = col;
+      }
+    g_assert_nonnull (most);
+    gib = hr_size_format_number (most->cells[HR_COMPARE_MEMORY].key - h100->cells[HR_COMPARE_MEMORY].key, 1);
+    want = g_strdup_printf ("%s\u00a0GiB less usable", gib);
+    g_assert_cmpstr (h100->cells[HR_COMPARE_MEMORY].diff, ==, want);
+  }
+  /* #26 item 7: "896 GB/s" broke as "896 GB/" "s" in a header: no break inside a number and
+   * its unit, in the headers and the cells */
+  for (guint i = 0; i < st->columns->len; i++)
+    {
+      const HrCompareColumn *col = g_ptr_array_index (st->columns, i);
+
+      g_assert_null (strstr (col->subtitle, " GB"));
+      g_assert_null (strstr (col->subtitle, "GB/s"));
+      g_assert_nonnull (strstr (col->subtitle, "\u00a0GB/\u2060s"));
+      for (guint m = 0; m < HR_COMPARE_N_METRICS; m++)
+        if (m != HR_COMPARE_LAUNCH)
+          {
+            const char *texts[] = { col->cells[m].value, col->cells[m].detail, col->cells[m].diff };
+
+            for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
+              if (texts[t] != NULL)
+                {
+                  g_assert_null (strstr (texts[t], " GiB"));
+                  g_assert_null (strstr (texts[t], "tok/s"));
+                }
+          }
+    }
   /* no "best" verdict */
   for (guint i = 0; i < st->columns->len; i++)
     g_assert_null (((HrCompareColumn *) g_ptr_array_index (st->columns, i))->cells[HR_COMPARE_VERDICT].diff);

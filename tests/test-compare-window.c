@@ -390,6 +390,50 @@ test_compare_rows_stay (void)
   hr_test_window_close (window);
 }
 
+
+/* #26 item 7: the GPUs compared (and how many of each) are there again after a restart: the
+ * "compare-gpus" key; a GPU the catalog no longer has is left out. */
+static void
+test_compare_gpus_kept (void)
+{
+  static const char * const ids[] = { "mi300x-192gb", "h100-80gb-sxm", "rtx-5090-32gb" };
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.headroomapp.Headroom");
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_compare_entry_free);
+  HrWindow *window = open_window ();
+  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
+  GPtrArray *now;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    g_ptr_array_add (entries, hr_compare_entry_new (ids[i], i == 1 ? 4 : 1));
+  hr_compare_view_set_entries (compare, entries);
+  g_assert_true (hr_compare_view_set_count (compare, "rtx-5090-32gb", 2));
+  hr_test_window_close (window);
+
+  window = open_window ();
+  compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
+  now = hr_compare_view_get_entries (compare);
+  g_assert_cmpuint (now->len, ==, G_N_ELEMENTS (ids));
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      const HrCompareEntry *e = g_ptr_array_index (now, i);
+
+      g_assert_cmpstr (e->gpu_id, ==, ids[i]);
+      g_assert_cmpint (e->count, ==, i == 1 ? 4 : i == 2 ? 2 : 1);
+    }
+  hr_test_window_close (window);
+
+  /* a GPU gone from the catalog (a deleted one of your own) is skipped */
+  g_settings_set_value (settings, "compare-gpus",
+                        g_variant_new_parsed ("[('no-such-gpu', 2), ('h200-141gb', 1), ('mi300x-192gb', 1)]"));
+  window = open_window ();
+  compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
+  now = hr_compare_view_get_entries (compare);
+  g_assert_cmpuint (now->len, ==, 2);
+  g_assert_cmpstr (((HrCompareEntry *) g_ptr_array_index (now, 0))->gpu_id, ==, "h200-141gb");
+  hr_test_window_close (window);
+  g_settings_reset (settings, "compare-gpus");
+}
+
 static void
 test_finetune (void)
 {
@@ -629,6 +673,7 @@ main (int   argc,
   g_test_add_func ("/compare-window/edit", test_compare_edit);
   g_test_add_func ("/compare-window/lazy", test_compare_lazy);
   g_test_add_func ("/compare-window/rows-stay", test_compare_rows_stay);
+  g_test_add_func ("/compare-window/gpus-kept", test_compare_gpus_kept);
   g_test_add_func ("/compare-window/finetune", test_finetune);
   g_test_add_func ("/compare-window/session-views", test_session_views);
   g_test_add_func ("/compare-window/finetune-rows", test_finetune_rows);

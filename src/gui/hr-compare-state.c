@@ -196,6 +196,33 @@ column_free (HrCompareColumn *col)
   g_free (col);
 }
 
+/* A number and its unit stay on one line in the table's narrow columns ("896 GB/s" broke as
+ * "896 GB/" and "s"): a no-break space between a digit and the word after it, a word joiner
+ * after a slash between two letters.  Other spaces still wrap.  Takes @text. */
+static char *
+keep_units_whole (char *text)
+{
+  GString *s;
+
+  if (text == NULL)
+    return NULL;
+  s = g_string_sized_new (strlen (text) + 8);
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == ' ' && p > text && g_ascii_isdigit (p[-1]) && p[1] != '\0' && !g_ascii_isspace (p[1])
+          && !g_ascii_ispunct (p[1]))
+        {
+          g_string_append (s, "\u00a0");
+          continue;
+        }
+      g_string_append_c (s, *p);
+      if (*p == '/' && p > text && g_ascii_isalpha (p[-1]) && g_ascii_isalpha (p[1]))
+        g_string_append (s, "\u2060");
+    }
+  g_free (text);
+  return g_string_free (s, FALSE);
+}
+
 static void
 cell_set (HrCompareCell *cell,
           char          *value,
@@ -203,8 +230,8 @@ cell_set (HrCompareCell *cell,
           double         key)
 {
   cell_clear (cell);
-  cell->value = value;
-  cell->detail = detail;
+  cell->value = keep_units_whole (value);
+  cell->detail = keep_units_whole (detail);
   cell->key = key;
   cell->best = FALSE;
   cell->muted = FALSE;
@@ -499,6 +526,19 @@ format_diff (HrCompareMetric metric,
   double d;
   g_autofree char *n = NULL;
 
+  if (metric == HR_COMPARE_MEMORY)
+    {
+      /* the row compares usable memory: say how much, in GiB, not "usable −33%" (#26) */
+      d = value - best;
+      if (fabs (d) < 0.05)
+        return g_strdup (_("≈ best"));
+      n = hr_size_format_number (fabs (d), 1);
+      return d < 0
+             /* TRANSLATORS: usable memory a GPU has less than the row's best, e.g. "30.4 GiB less usable" */
+             ? g_strdup_printf (_("%s GiB less usable"), n)
+             /* TRANSLATORS: usable memory a GPU has more than the row's best, e.g. "8.5 GiB more usable" */
+             : g_strdup_printf (_("%s GiB more usable"), n);
+    }
   if (metric_diff_kind (metric) == DIFF_GIB)
     {
       d = value - best;
@@ -513,10 +553,6 @@ format_diff (HrCompareMetric metric,
     /* TRANSLATORS: within half a percent of the best value of its row */
     return g_strdup (_("≈ best"));
   n = hr_size_format_number (fabs (d), 0);
-  if (metric == HR_COMPARE_MEMORY)
-    /* TRANSLATORS: how much less usable memory than the best, e.g. "usable −24%"; the first
-     * %s is the sign */
-    return g_strdup_printf (_("usable %s%s%%"), d < 0 ? MINUS : "+", n);
   /* TRANSLATORS: a difference from the best value in percent, e.g. "−32%"; %s is the sign */
   return g_strdup_printf (_("%s%s%%"), d < 0 ? MINUS : "+", n);
 }
@@ -572,7 +608,7 @@ compute_diffs (HrCompareState *st)
               cell->diff = g_strdup (_("best"));
             }
           else if (metric_diff_kind (m) != DIFF_NONE)
-            cell->diff = format_diff (m, cell->key, best);
+            cell->diff = keep_units_whole (format_diff (m, cell->key, best));
         }
     }
 }
@@ -694,7 +730,7 @@ hr_compare_state_compute (HrCompareState   *st,
       col->count = CLAMP (entry->count, 1, HR_COMPARE_MAX_COUNT);
       col->index = st->columns->len;
       col->title = g_strdup (gpu->name ? gpu->name : gpu->id);
-      col->subtitle = hr_size_gpu_summary (gpu);
+      col->subtitle = keep_units_whole (hr_size_gpu_summary (gpu));
       col->ok = hr_report_compare_row (base, gpu, col->count, catalog, pricing, &col->row, &error);
       if (col->ok)
         column_fill (col, &col->row);

@@ -38,6 +38,7 @@ struct _HrCompareView
   guint chars_idle_id;
 
   HrSession *session;
+  GSettings *settings;         /* "compare-gpus": the GPUs chosen, kept across restarts */
   HrCatalog *catalog;          /* the session's */
   GBinding *model_binding;     /* the picker and the session's "model" */
 

@@ -345,10 +345,51 @@ schedule_recompute (HrCompareView *self)
   self->recompute_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, recompute_cb, self, NULL);
 }
 
+/* The GPUs chosen, as the "compare-gpus" key: the next start compares them again. */
+static void
+save_entries (HrCompareView *self)
+{
+  GVariantBuilder builder;
+
+  if (self->settings == NULL)
+    return;
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(si)"));
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const HrCompareEntry *e = g_ptr_array_index (self->entries, i);
+
+      g_variant_builder_add (&builder, "(si)", e->gpu_id, e->count);
+    }
+  g_settings_set_value (self->settings, "compare-gpus", g_variant_builder_end (&builder));
+}
+
+/* The GPUs of the last run, those the catalog still has; none kept: the starting set. */
+static void
+load_entries (HrCompareView *self)
+{
+  g_autoptr(GVariant) saved = g_settings_get_value (self->settings, "compare-gpus");
+  GVariantIter iter;
+  const char *id;
+  int count;
+
+  g_variant_iter_init (&iter, saved);
+  while (g_variant_iter_next (&iter, "(&si)", &id, &count))
+    {
+      const HrGpu *gpu = hr_catalog_find_gpu (self->catalog, id);
+
+      if (gpu == NULL || find_entry (self, id, NULL) != NULL || self->entries->len >= HR_COMPARE_MAX_COLUMNS)
+        continue;
+      g_ptr_array_add (self->entries,
+                       hr_compare_entry_new (id, hr_gpu_is_unified (gpu) ? 1 : CLAMP (count, 1, HR_COMPARE_MAX_COUNT)));
+    }
+  self->entries_set = self->entries->len > 0;
+}
+
 static void
 entries_changed (HrCompareView *self)
 {
   self->entries_set = TRUE;
+  save_entries (self);
   update_add_list (self);
   schedule_recompute (self);
 }
@@ -555,6 +596,7 @@ hr_compare_view_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  g_clear_object (&self->settings);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_COMPARE_VIEW);
   /* the template's top box has no id, so dispose_template() leaves it to us */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -648,6 +690,8 @@ hr_compare_view_new (HrSession *session)
   self = g_object_new (HR_TYPE_COMPARE_VIEW, NULL);
   self->session = g_object_ref (session);
   self->catalog = hr_session_get_catalog (session);
+  self->settings = g_settings_new (APP_ID);
+  load_entries (self);
   catalog_refresh (self);
   /* prices change the cheapest offers */
   hr_session_watch (session, self, G_CALLBACK (scenario_changed_cb), G_CALLBACK (catalog_refresh));
