@@ -482,6 +482,9 @@ hr_compare_view_table_init (HrCompareView *self)
           gtk_widget_add_css_class (button, "flat");
           gtk_widget_add_css_class (button, "compare-sort");
           gtk_widget_set_tooltip_text (button, hr_compare_metric_tooltip (m));
+          /* a label in a box is no name in GTK 4.8: the button was "GtkButton" */
+          gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                          hr_compare_metric_title (m), -1);
           g_object_set_data (G_OBJECT (button), "metric", GUINT_TO_POINTER (m));
           g_signal_connect_swapped (button, "clicked", G_CALLBACK (metric_clicked_cb), self);
           gtk_box_append (GTK_BOX (cell), button);

@@ -86,7 +86,14 @@ hr_table_header_row (GtkWidget *cells,
                      gboolean   focusable)
 {
   GtkWidget *row = gtk_list_box_row_new ();
+  g_autoptr(GString) names = g_string_new (NULL);
 
+  /* named by its column titles: a focusable row of labels in a box had no name in GTK 4.8 */
+  for (GtkWidget *c = gtk_widget_get_first_child (cells); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LABEL (c) && *gtk_label_get_text (GTK_LABEL (c)) != '\0')
+      g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", gtk_label_get_text (GTK_LABEL (c)));
+  if (names->len > 0)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, names->str, -1);
   gtk_widget_add_css_class (row, "matrix-header");
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), cells);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);

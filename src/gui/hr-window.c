@@ -232,6 +232,74 @@ stack_group_header (AdwPreferencesGroup *group,
   gtk_widget_set_halign (suffix, under ? GTK_ALIGN_START : GTK_ALIGN_FILL);
 }
 
+static char *
+strip_underscores (const char *text)
+{
+  g_autoptr(GString) clean = g_string_new (NULL);
+
+  for (const char *p = text ? text : ""; *p; p++)
+    if (*p != '_')
+      g_string_append_c (clean, *p);
+  return g_string_free (g_steal_pointer (&clean), FALSE);
+}
+
+static GtkWidget *
+first_list_box (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = GTK_IS_LIST_BOX (c) ? c : first_list_box (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A row of a GtkListView (GTK's private GtkListItemWidget): GTK 4.8 gives it no name. */
+static gboolean
+is_list_item_widget (GtkWidget *widget)
+{
+  static GType type;
+
+  if (type == 0)
+    type = g_type_from_name ("GtkListItemWidget");
+  return type != 0 && G_TYPE_CHECK_INSTANCE_TYPE (widget, type);
+}
+
+static GtkLabel *
+first_label (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && *gtk_label_get_text (GTK_LABEL (widget)) != '\0')
+    return GTK_LABEL (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *label = first_label (c);
+
+      if (label != NULL)
+        return label;
+    }
+  return NULL;
+}
+
+/* A list view's row by the text it shows (a combo row's item: "Q4_K_M"); again when a
+ * scrolled list reuses the row for another item and relabels it. */
+static void
+name_list_item (GtkWidget *item)
+{
+  GtkLabel *label = first_label (item);
+
+  if (label == NULL)
+    return;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (item), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  gtk_label_get_text (label), -1);
+  if (g_object_get_data (G_OBJECT (label), "hr-names-item") == NULL)
+    {
+      g_object_set_data (G_OBJECT (label), "hr-names-item", item);
+      g_signal_connect_object (label, "notify::label", G_CALLBACK (name_list_item), item, G_CONNECT_SWAPPED);
+    }
+}
+
 /* Names for screen readers that GTK 4.8 gets wrong, under @widget: a button with a mnemonic
  * ("_Change in the Size View") was named by its raw label, underscore included, and again by
  * its label child ("_Change in the Size View Change in the Size View"); an icon-only button
@@ -288,6 +356,84 @@ name_controls (GtkWidget *widget)
             }
         }
     }
+  /* a list was "GtkListBox" unless its group labelled it: named by its group's title, or
+   * without one by what its first rows set */
+  if (GTK_IS_LIST_BOX (widget))
+    {
+      GtkWidget *group = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_GROUP);
+      const char *title = group ? adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (group)) : NULL;
+
+      if (title != NULL && *title != '\0' && gtk_widget_get_ancestor (widget, ADW_TYPE_EXPANDER_ROW) == NULL)
+        {
+          g_autofree char *clean = strip_underscores (title);
+
+          gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, clean, -1);
+          /* once: GTK 4.8 joins a label and the group's labelled-by relation on its own list */
+          if (first_list_box (group) == widget)
+            gtk_accessible_reset_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+        }
+      else
+        {
+          g_autoptr(GString) names = g_string_new (NULL);
+          guint n = 0;
+
+          for (GtkWidget *r = gtk_widget_get_first_child (widget); r && n < 3; r = gtk_widget_get_next_sibling (r))
+            if (ADW_IS_PREFERENCES_ROW (r) && gtk_widget_get_visible (r))
+              {
+                g_autofree char *clean = strip_underscores (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (r)));
+
+                if (*clean == '\0')
+                  continue;
+                g_string_append_printf (names, "%s%s", n++ > 0 ? ", " : "", clean);
+              }
+          /* no rows to name it by (an empty list): by what holds it, an expander row, a
+           * group or a page */
+          if (names->len == 0)
+            {
+              GtkWidget *expander = gtk_widget_get_ancestor (widget, ADW_TYPE_EXPANDER_ROW);
+              GtkWidget *page = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_PAGE);
+              g_autofree char *clean = NULL;
+
+              if (expander != NULL)
+                clean = strip_underscores (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (expander)));
+              else if (title != NULL && *title != '\0')
+                clean = strip_underscores (title);
+              else if (page != NULL)
+                clean = strip_underscores (adw_preferences_page_get_title (ADW_PREFERENCES_PAGE (page)));
+              /* a preferences window's own untitled page: what its search found */
+              if ((clean == NULL || *clean == '\0') && gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_WINDOW) != NULL)
+                {
+                  g_free (clean);
+                  clean = g_strdup (_("Search Results"));
+                }
+              g_string_append (names, clean ? clean : "");
+            }
+          if (names->len > 0)
+            gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, names->str, -1);
+        }
+    }
+  /* an expander row was unnamed in libadwaita 1.2 (its title is a label deep inside) */
+  if (ADW_IS_EXPANDER_ROW (widget))
+    {
+      g_autofree char *clean = strip_underscores (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)));
+
+      if (*clean != '\0')
+        gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, clean, -1);
+    }
+  /* a combo row's drop-down list by the row's title, its items by their text */
+  if (GTK_IS_LIST_VIEW (widget))
+    {
+      GtkWidget *row = gtk_widget_get_ancestor (widget, ADW_TYPE_COMBO_ROW);
+
+      if (row != NULL)
+        {
+          g_autofree char *clean = strip_underscores (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+
+          gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, clean, -1);
+        }
+    }
+  if (is_list_item_widget (widget))
+    name_list_item (widget);
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
     name_controls (c);
 }
@@ -299,6 +445,41 @@ hr_window_name_controls (GtkWidget *widget)
 {
   name_controls (widget);
   hr_navigation_guard_controls (widget);
+}
+
+/* libadwaita 1.2's toasts are built when shown, after any view: their "_Details" button was
+ * announced "_Details Details" and their icon-only close button, without a tooltip,
+ * "GtkImage".  Named as each toast widget is mapped. */
+static gboolean
+toast_mapped_hook (GSignalInvocationHint *hint,
+                   guint                  n_params,
+                   const GValue          *params,
+                   gpointer               user_data)
+{
+  static GType toast_widget_type;
+  GtkWidget *widget = g_value_get_object (&params[0]);
+
+  /* a private type, registered when the first toast is shown */
+  if (toast_widget_type == 0)
+    toast_widget_type = g_type_from_name ("AdwToastWidget");
+  /* a list view's rows are made when it is first shown, and rebound as it scrolls */
+  if (is_list_item_widget (widget))
+    {
+      name_list_item (widget);
+      return TRUE;
+    }
+  if (toast_widget_type == 0 || !G_TYPE_CHECK_INSTANCE_TYPE (widget, toast_widget_type))
+    return TRUE;
+  name_controls (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_BUTTON (c) && GTK_IS_IMAGE (gtk_button_get_child (GTK_BUTTON (c)))
+        && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (c)), "window-close-symbolic") == 0)
+      {
+        gtk_accessible_update_property (GTK_ACCESSIBLE (c), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        _("Close Notification"), -1);
+        gtk_widget_set_tooltip_text (c, _("Close Notification"));
+      }
+  return TRUE;
 }
 
 static void
@@ -655,6 +836,8 @@ hr_window_class_init (HrWindowClass *klass)
   widget_class->unrealize = hr_window_unrealize;
 
   g_type_ensure (HR_TYPE_SIZE_VIEW);
+  /* every window's toasts, once for the process */
+  g_signal_add_emission_hook (g_signal_lookup ("map", GTK_TYPE_WIDGET), 0, toast_mapped_hook, NULL, NULL);
   hr_navigation_quiet_menu_tooltips ();
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroomapp/Headroom/hr-window.ui");
