@@ -304,8 +304,13 @@ column_widgets_update (HrCompareColumnWidgets *cw,
   a11y = g_strdup_printf (_("Remove %s"), col->title);
   gtk_widget_set_tooltip_text (cw->remove, a11y);
   gtk_accessible_update_property (GTK_ACCESSIBLE (cw->remove), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (cw->count), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Number of GPUs"), -1);
+  {
+    /* TRANSLATORS: accessible name of a Compare column's ×N button, e.g. "H100 80GB SXM: number of GPUs" */
+    g_autofree char *count_name = g_strdup_printf (_("%s: number of GPUs"), col->title);
+
+    /* one per column: eight buttons all called "Number of GPUs" told a screen reader user nothing */
+    gtk_accessible_update_property (GTK_ACCESSIBLE (cw->count), GTK_ACCESSIBLE_PROPERTY_LABEL, count_name, -1);
+  }
 
   for (guint m = 0; m < HR_COMPARE_N_METRICS; m++)
     {
