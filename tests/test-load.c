@@ -211,6 +211,21 @@ test_cli_json (void)
                                       json_object_get_string_member (p, "bound")));
     }
   g_assert_cmpfloat (json_object_get_double_member (o, "min_user_tps"), ==, 30);
+  hr_test_run_clear (&r);
+
+  /* at the curve's depth (1024 + 128 / 2), `estimate`'s decode is the curve's first point */
+  g_object_unref (parser);
+  parser = json_parser_new ();
+  run_cli (&r, "estimate", "--model", "qwen3-8b", "--gpu", "h100-80gb-sxm", "--quant", "BF16",
+           "--engine", "vllm", "--context", "16k", "--prompt", "1024", "--depth", "1088",
+           "--min-user-tps", "30", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  curve = json_object_get_array_member (o, "load_curve");
+  g_assert_cmpfloat (fabs (json_object_get_double_member (json_array_get_object_element (curve, 0), "per_user_tps") -
+                           json_object_get_double_member (o, "decode_tps")), <=, 0.1);
+  g_assert_cmpfloat (fabs (json_object_get_double_member (o, "decode_tps") / 139 - 1), <, 0.05);
   g_assert_cmpint (json_object_get_int_member (o, "load_users"), >, 1);
   g_assert_true (json_object_has_member (o, "load_cost_per_mtok_usd"));
   hr_test_run_clear (&r);
@@ -306,8 +321,42 @@ median (GArray *v)
                     : (g_array_index (v, double, v->len / 2 - 1) + g_array_index (v, double, v->len / 2)) / 2;
 }
 
+/* One figure on one screen (#28): the estimate's decode (the Size view's Decode card,
+ * `estimate`) at the depth the curve decodes at, prompt + half the output, is the curve's
+ * first point: both carry the engine's per-step host time (vLLM's, 1.3 ms; SGLang's overlap
+ * scheduler hides it).  Before, the curve added it on top of a forward-only estimate:
+ * ~170 against ~140 tok/s for Qwen3-8B on an H100. */
+static void
+test_decode_is_first_point (void)
+{
+  const char *setups[][3] = {
+    { "qwen3-8b", "h100-80gb-sxm", "vllm" }, { "qwen3-30b-a3b", "h100-80gb-sxm", "vllm" },
+    { "llama-3.1-8b", "a100-40gb-sxm", "vllm" }, { "qwen3-4b", "rtx-4090-24gb", "sglang" },
+    { "qwen3-8b", "h100-80gb-sxm", "sglang" },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (setups); k++)
+    {
+      HrScenario s;
+      HrEstimate e;
+      HrLoadCurve c;
+      HrEngine engine;
+
+      g_assert_true (hr_engine_from_string (setups[k][2], &engine));
+      scenario (&s, setups[k][0], setups[k][1], engine);
+      s.depth = s.prompt_tokens + HR_LOAD_DEFAULT_OUTPUT / 2;
+      curve_for (&s, NAN, &e, &c);
+      g_assert_cmpint (c.points[0].concurrency, ==, 1);
+      g_assert_cmpfloat (fabs (c.points[0].per_user_tps / e.decode_tps - 1), <, 1e-9);
+      if (engine == HR_ENGINE_VLLM)
+        g_assert_cmpfloat (c.step_host_ms, ==, 1.3);
+      else
+        g_assert_cmpfloat (c.step_host_ms, ==, 0);
+    }
+}
+
 /* tests/accuracy/serve_bench.csv: public vllm bench serve / SGLang bench_serving results.
- * Before: today's batched decode (--batch N, at the depth of a request's middle; total the
+ * Before: the estimate's batched decode, host time included (--batch N, at the depth of a request's middle; total the
  * aggregate); after: the load curve.  Dev rows within 10 % median, held-out rows reported. */
 static void
 test_serve_bench (void)
@@ -402,6 +451,7 @@ main (int argc, char **argv)
   g_test_add_func ("/load/cli-json", test_cli_json);
   g_test_add_func ("/load/cli-bad-target", test_cli_bad_target);
   g_test_add_func ("/load/serve-bench", test_serve_bench);
+  g_test_add_func ("/load/decode-is-first-point", test_decode_is_first_point);
   ret = g_test_run ();
   hr_catalog_free (catalog);
   return ret;

@@ -19,6 +19,10 @@ hr_pad_up (gint64 value,
 /* vLLM/SGLang's memory on one device beside weights and KV: the profile run's activation
  * peak, CUDA graphs and what torch does not see. */
 double          hr_estimate_server_compute  (const HrScenario *s);
+/* Seconds of host work each vLLM/SGLang decode step adds to its forward pass (scheduling,
+ * input preparation, output processing not overlapped with the GPU; see
+ * hr-estimate-server.c): in the estimate's decode and the load curve's steps alike. */
+double          hr_estimate_step_host_seconds (const HrScenario *s);
 /* The pool per GPU, the tokens it holds and the requests it serves at once: fills
  * @out's driver_memory_bytes, max_num_seqs, kv_pool_bytes, kv_capacity_tokens and
  * max_concurrency (compute_bytes must be set). */

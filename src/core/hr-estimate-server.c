@@ -234,6 +234,30 @@ hr_estimate_server_compute (const HrScenario *s)
   return server_activation_peak (s) + server_cuda_graphs (s) + server_non_torch (s);
 }
 
+/* vLLM's engine core does its host work between GPU steps: Scheduler.schedule(), the model
+ * runner's input preparation and the sampler's sync, then update_from_output() and the
+ * output processor streaming tokens to the API server over ZMQ.  Without async scheduling
+ * (off by default through 0.11) none of it overlaps the GPU, so every step pays it on top of
+ * the forward pass.  That is why vLLM at one request runs Qwen3-8B BF16 on an H100 at ~139
+ * tok/s, not the ~171 of its forward alone: 1/139 − 1/171 s = 1.3 ms a step.  Fitted on that
+ * development row only (tests/accuracy/serve_bench.csv); the other rows are held out.
+ * SGLang's overlap scheduler (on by default since 0.4, Scheduler.event_loop_overlap) prepares
+ * the next batch and processes the previous step's output while the GPU runs the current
+ * one, so its host work hides under the forward pass: 0.  llama.cpp's per-token host cost is
+ * the calibration's t_token_us instead.  The 2024 versions (V0) paid host time too, but
+ * there the 2024 calibration's fixed cost (121 µs a layer, llama.cpp without CUDA graphs:
+ * 3.9 ms a step for Llama 3.1 8B) already exceeds it: the only vLLM decode rows of those
+ * versions (serving_throughput_dev.csv, H200 latency at batch 8) are predicted 11 and 14 %
+ * slow without it and 19 and 24 % slow with it, so it is not added there.  The estimate's
+ * decode step and the load curve's both take it from here. */
+#define VLLM_STEP_HOST_S 1.3e-3
+
+double
+hr_estimate_step_host_seconds (const HrScenario *s)
+{
+  return s->engine == HR_ENGINE_VLLM && s->engine_version == HR_ENGINE_VERSION_CURRENT ? VLLM_STEP_HOST_S : 0;
+}
+
 /* The tokens one scheduler step may carry, running decodes and prompt chunks together (the
  * load curve, hr-load-curve.c): vLLM's max_num_batched_tokens (Scheduler.schedule() starts
  * each step from token_budget = max_num_scheduled_tokens), 8192 with the larger defaults and

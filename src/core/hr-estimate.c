@@ -622,6 +622,9 @@ decode_step_setup (const Sizing     *z,
   d->cpu_rate = hr_estimate_host_bandwidth (s) * CPU_BW_EFF;
   d->t_fixed = step_fixed_seconds (z);
   d->t_fixed += moe_chain_floor_seconds (z, s->batch, d->w_rate * (z->server ? z->n : 1));
+  if (z->server)
+    /* the engine's host work between steps (hr_estimate_step_host_seconds) */
+    d->t_fixed += hr_estimate_step_host_seconds (s);
   if (z->server && z->n > 1)
     /* two all-reduces per layer */
     d->t_fixed += 2.0 * z->m->n_layers * (z->gpu->form == HR_FORM_DATACENTER ? 8e-6 : 25e-6);

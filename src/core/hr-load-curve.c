@@ -36,16 +36,10 @@
 
 #define LLAMA_SERVER_N_BATCH 2048  /* llama-server's -b: tokens per update_slots() batch */
 
-/* vLLM's engine core does its host work between GPU steps: Scheduler.schedule(), the model
- * runner's input preparation and the sampler's sync, then update_from_output() and the
- * output processor streaming tokens to the API server over ZMQ.  Without async scheduling
- * (off by default through 0.11) none of it overlaps the GPU, so every step pays it on top of
- * the forward pass.  That is why vLLM at one request runs Qwen3-8B BF16 on an H100 at ~139
- * tok/s, not the ~171 of its forward alone: 1/139 − 1/171 s = 1.3 ms a step.  Fitted on that
- * development row only (tests/accuracy/serve_bench.csv); the other rows are held out.  SGLang
- * overlaps this work with the GPU (its overlap scheduler, on by default since 0.4), and
- * llama.cpp's per-token host cost is already the calibration's t_token_us. */
-#define VLLM_STEP_HOST_S 1.3e-3
+/* vLLM's per-step host time (scheduling, input preparation, output processing: 1.3 ms; SGLang
+ * overlaps it, 0) is part of the estimate's decode step, hr_estimate_step_host_seconds() in
+ * hr-estimate-server.c: each decode step here is the estimate's, so the curve's first point
+ * and the Decode card are one figure. */
 
 /* A serving engine runs a prompt chunk as one GEMM over up to the step's whole token budget
  * (2048–8192 rows), not in llama.cpp's 512-token ubatches, so its tensor cores reach the
@@ -68,7 +62,7 @@ typedef struct
   const HrScenario *s;
   HrScenario step;        /* the scenario at the step's batch */
   double t_prefill;       /* seconds per prompt token */
-  double host;            /* seconds per step */
+  double host;            /* seconds per step of host work, inside the estimate's step */
   double budget;          /* tokens per step */
   double prompt, output;
   int cached_batch;
@@ -92,7 +86,7 @@ decode_step (Load     *l,
       if (!hr_estimate_compute (&l->step, NULL, &e, NULL) || !isfinite (e.decode_tps) || e.decode_tps <= 0)
         return FALSE;
       l->cached_batch = batch;
-      l->cached_t = 1.0 / e.decode_tps + l->host;
+      l->cached_t = 1.0 / e.decode_tps;
       l->cached_compute = e.compute_bound;
     }
   *t = l->cached_t;
@@ -186,7 +180,7 @@ load_setup (Load             *l,
       double peak = hr_calibration_tensor_flops (s->gpu) * MAX (s->n_gpus, 1);
 
       l->budget = hr_estimate_batched_tokens (s);
-      l->host = s->engine == HR_ENGINE_VLLM ? VLLM_STEP_HOST_S : 0;
+      l->host = hr_estimate_step_host_seconds (s);
       if (isfinite (peak) && peak > 0 && base->flops_per_token > 0)
         l->t_prefill = l->t_prefill > 0 ? MIN (l->t_prefill, base->flops_per_token / (peak * SERVER_GEMM_UTIL))
                                         : base->flops_per_token / (peak * SERVER_GEMM_UTIL);

@@ -42,7 +42,8 @@ typedef struct
   int step_tokens;        /* the engine's token budget per step */
   int kv_limit;           /* requests the KV pool holds at prompt + output tokens each (or the
                            * llama-server slots); the curve's last point */
-  double step_host_ms;    /* the engine's per-step host time the curve adds (see the .c) */
+  double step_host_ms;    /* the engine's per-step host time, in every step (and in the
+                           * estimate's decode: hr-estimate-server.c) */
   /* the target */
   double min_user_tps;    /* NAN: none */
   int target_concurrency; /* the most requests at >= min_user_tps each; 0: not even one */
