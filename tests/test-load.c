@@ -356,8 +356,8 @@ test_decode_is_first_point (void)
 }
 
 /* tests/accuracy/serve_bench.csv: public vllm bench serve / SGLang bench_serving results.
- * Before: the estimate's batched decode, host time included (--batch N, at the depth of a request's middle; total the
- * aggregate); after: the load curve.  Dev rows within 10 % median, held-out rows reported. */
+ * Before: the estimate's batched decode, host time included (--batch N, at the depth of a
+ * request's middle; total the aggregate); after: the load curve.  Dev rows within 10 % median, held-out rows reported. */
 static void
 test_serve_bench (void)
 {
