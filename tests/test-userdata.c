@@ -488,6 +488,87 @@ test_atomic (Fixture       *f,
   g_assert_cmpuint (names->len, ==, 2);
 }
 
+/* A reader that only reads (headroom-cli): a damaged file, or one with an entry the parser
+ * refuses, is reported naming it and left exactly as it was, nothing set aside, the other file
+ * still loaded; saves are refused and create nothing. */
+static void
+test_read_only (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(HrModel) model = make_model ();
+  g_autoptr(HrGpu) gpu = make_gpu ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrUserData) ro = hr_userdata_new (f->dir);
+  g_autofree char *good = NULL;
+  g_autofree char *one_bad = NULL;
+  const char *path = hr_userdata_get_models_path (f->ud);
+  const char *damaged[2];
+
+  g_assert_true (hr_userdata_save_gpu (f->ud, gpu, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (hr_userdata_save_model (f->ud, model, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &good, NULL, NULL));
+  /* the saved model and one entry a newer Headroom might write */
+  /* the list closes at the file's last "]": the saved model, then one entry the parser refuses */
+  *strrchr (good, ']') = '\0';
+  one_bad = g_strconcat (good, ", {\"id\": \"odd\", \"name\": \"Odd\"}]}", NULL);
+  damaged[0] = "{\"schema\": 1, \"models\": [ {";
+  damaged[1] = one_bad;
+  hr_userdata_set_read_only (ro, TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (damaged); i++)
+    {
+      g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+      g_autoptr(GPtrArray) before = NULL;
+      g_autoptr(GPtrArray) after = NULL;
+      g_autofree char *kept = NULL;
+
+      g_assert_true (g_file_set_contents (path, damaged[i], -1, NULL));
+      before = list_dir (f->dir);
+      g_assert_false (hr_userdata_load (ro, catalog, &error));
+      g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT);
+      g_assert_nonnull (strstr (error->message, path));
+      g_assert_null (strchr (error->message, '\n'));
+      g_clear_error (&error);
+      g_assert_cmpuint (hr_catalog_n_models (catalog), ==, 0);
+      g_assert_cmpuint (hr_catalog_n_gpus (catalog), ==, 1);
+      g_assert_true (g_file_get_contents (path, &kept, NULL, NULL));
+      g_assert_cmpstr (kept, ==, damaged[i]);
+      after = list_dir (f->dir);
+      g_assert_cmpuint (after->len, ==, before->len);
+      g_assert_cmpuint (after->len, ==, 2);
+    }
+  /* the app's own reader would have kept the good entry and set "odd" aside */
+  {
+    g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+
+    g_assert_false (hr_userdata_load (f->ud, catalog, &error));
+    g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_SET_ASIDE);
+    g_clear_error (&error);
+    g_assert_cmpuint (hr_catalog_n_models (catalog), ==, 1);
+  }
+
+  /* nothing is written, not even the folder */
+  {
+    g_autofree char *base = g_path_get_dirname (f->dir);
+    g_autofree char *elsewhere = g_build_filename (base, "other", NULL);
+    g_autoptr(HrUserData) ro2 = hr_userdata_new (elsewhere);
+    g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+
+    hr_userdata_set_read_only (ro2, TRUE);
+    g_assert_true (hr_userdata_load (ro2, catalog, &error));
+    g_assert_no_error (error);
+    g_assert_false (hr_userdata_save_model (ro2, model, NULL, &error));
+    g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO);
+    g_clear_error (&error);
+    g_assert_false (hr_userdata_remove_gpu (ro, "user:x", &error));
+    g_assert_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO);
+    g_clear_error (&error);
+    g_assert_false (g_file_test (elsewhere, G_FILE_TEST_EXISTS));
+  }
+}
+
 static void
 test_corrupt (Fixture       *f,
               gconstpointer  data)
@@ -1118,6 +1199,7 @@ main (int    argc,
   ADD ("/userdata/roundtrip", test_roundtrip);
   ADD ("/userdata/atomic", test_atomic);
   ADD ("/userdata/corrupt", test_corrupt);
+  ADD ("/userdata/read-only", test_read_only);
   ADD ("/userdata/one-bad-entry", test_one_bad_entry);
   ADD ("/userdata/comment-hidden-nesting", test_comment_hidden_nesting);
   ADD ("/userdata/newer-schema", test_newer_schema);

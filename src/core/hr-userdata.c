@@ -35,6 +35,7 @@ struct _HrUserData
   char *dir;
   char *models_path;
   char *gpus_path;
+  gboolean read_only;   /* hr_userdata_set_read_only(): never writes, moves or locks */
 };
 
 /* What differs between models.json and gpus.json. */
@@ -253,6 +254,19 @@ move_aside (const HrUserData *userdata,
                _("Your saved %s could not be read (%s), and the damaged file %s could not be "
                  "moved aside (%s); it is left untouched and nothing will be saved over it."),
                kind_label (kind), problem, path, g_strerror (saved_errno));
+}
+
+/* A damaged file, read by a reader that only reads (hr_userdata_set_read_only ()): it stays
+ * where it is, as it is, for the app to deal with. */
+static void
+report_damaged (const Kind  *kind,
+                const char  *path,
+                const char  *problem,
+                GError     **error)
+{
+  g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_CORRUPT,
+               _("Your saved %s could not be read (%s); the file %s is left as it is."),
+               kind_label (kind), problem, path);
 }
 
 /* A file written by a newer Headroom ("schema" above 1) is not damaged: renaming it would hide
@@ -485,7 +499,10 @@ read_entries_noting (const HrUserData *userdata,
     }
   if (st.st_size > MAX_FILE_BYTES)
     {
-      move_aside (userdata, kind, _("the file is far too large"), error);
+      if (userdata->read_only)
+        report_damaged (kind, path, _("the file is far too large"), error);
+      else
+        move_aside (userdata, kind, _("the file is far too large"), error);
       return NULL;
     }
   if (!hr_file_read_regular (path, MAX_FILE_BYTES, &contents, &length, NULL, &local_error))
@@ -503,6 +520,11 @@ read_entries_noting (const HrUserData *userdata,
       g_autofree char *kept = NULL;
       g_autofree char *said = NULL;
 
+      if (userdata->read_only)
+        {
+          report_damaged (kind, path, local_error->message, error);
+          return NULL;
+        }
       if (!locked)
         {
           /* set aside under the lock, from the file as it is then */
@@ -667,6 +689,12 @@ lock_dir (const HrUserData  *userdata,
   int saved_errno;
   int fd;
 
+  if (userdata->read_only)
+    {
+      g_set_error (error, HR_USERDATA_ERROR, HR_USERDATA_ERROR_IO,
+                   _("Your saved data is open read-only here; nothing can be changed"));
+      return -1;
+    }
   if (g_mkdir_with_parents (userdata->dir, 0700) != 0)
     {
       saved_errno = errno;
@@ -932,6 +960,14 @@ hr_userdata_free (HrUserData *userdata)
   g_free (userdata->models_path);
   g_free (userdata->gpus_path);
   g_free (userdata);
+}
+
+void
+hr_userdata_set_read_only (HrUserData *userdata,
+                           gboolean    read_only)
+{
+  g_return_if_fail (userdata != NULL);
+  userdata->read_only = !!read_only;
 }
 
 const char *

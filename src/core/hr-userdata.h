@@ -52,6 +52,12 @@ GQuark          hr_userdata_error_quark     (void);
  * Nothing is read or created until it is needed. */
 HrUserData     *hr_userdata_new             (const char      *dir);
 void            hr_userdata_free            (HrUserData      *userdata);
+/* A reader that only reads (headroom-cli): no file is ever written, moved aside, locked or
+ * created.  A damaged file is reported as HR_USERDATA_ERROR_CORRUPT naming it, left as it is,
+ * and none of its entries load (entries a parser refuses are not set aside either: the whole
+ * file counts as damaged).  Saves, removals and renames fail with HR_USERDATA_ERROR_IO. */
+void            hr_userdata_set_read_only   (HrUserData      *userdata,
+                                             gboolean         read_only);
 const char     *hr_userdata_get_dir         (const HrUserData *userdata);
 /* dir/models.json and dir/gpus.json */
 const char     *hr_userdata_get_models_path (const HrUserData *userdata);
