@@ -52,6 +52,9 @@ static const char usage_text[] =
   "  check     FILE|- [--model ID] [--gpu ID] [--gpus N] [--quant Q] [--json]   measured against predicted\n"
   "  calibrate FILE… [--gpu ID|this] [--json] | --list | --remove ID|all   fit a GPU to your runs\n"
   "\n"
+  "Every command that takes a model or GPU, fit and list also know your saved models and GPUs\n"
+  "(the app's, ids “user:…”); --no-user-data, with any command, leaves them out.\n"
+  "\n"
   "Run “headroom-cli COMMAND --help” or “headroom-cli help COMMAND” for a command's options.\n";
 
 /* A command over one scenario: writes what it prints into @out and returns the exit status;
@@ -826,6 +829,7 @@ run_catalog_command (int         argc,
         }
       if (commands[i].prices)
         hr_cli_use_catalog_prices (catalog);
+      hr_cli_load_user_data (catalog);
       if (commands[i].scenario != NULL)
         return run_scenario_command (argc, argv, commands[i].summary, catalog, commands[i].scenario);
       return commands[i].run (argc, argv, catalog);
@@ -864,6 +868,9 @@ run (int    argc,
                                                                    : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+
+  /* --no-user-data goes with any command, before or after it */
+  hr_cli_take_user_data_option (&argc, argv);
 
   /* "help estimate" is "estimate --help" */
   if (argc == 3 && g_str_equal (argv[1], "help") && !g_str_has_prefix (argv[2], "-"))

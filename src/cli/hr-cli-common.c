@@ -8,6 +8,7 @@
 #include "hr-text.h"
 #include "hr-units.h"
 #include "hr-user-calibration.h"
+#include "hr-userdata.h"
 
 #include <gio/gio.h>
 #include <math.h>
@@ -85,6 +86,8 @@ hr_cli_scenario_options (HrCliArgs *args)
       "A Hugging Face Hub repository, sized from its file headers (ORG/NAME[@REV][:QUANT|:FILE])", "REPO" },
     { "refresh", 0, 0, G_OPTION_ARG_NONE, &args->refresh, "With --hf: ask the Hub again even when cached", NULL },
     { "gpu", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->gpu, "GPU id (see: list gpus); repeat for compare", "ID" },
+    { "no-user-data", 0, 0, G_OPTION_ARG_NONE, &args->no_user_data,
+      "Leave out your saved models and GPUs (“user:…”): the bundled catalog alone", NULL },
     { "gpu-custom", 0, 0, G_OPTION_ARG_STRING, &args->gpu_custom,
       "Custom GPU: memory_gib=..,bandwidth_gbs=..,fp16_tflops=..[,unified=true]", "SPEC" },
     { "all-gpus", 0, 0, G_OPTION_ARG_NONE, &args->all_gpus, "Compare every GPU in the catalog", NULL },
@@ -392,6 +395,10 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
       /* "rtx-3090-24gb:2": two of it (only digits after the colon: a name may hold one) */
       if (colon != NULL && (colon[1] == '\0' || strspn (colon + 1, "0123456789-+") != strlen (colon + 1)))
         colon = NULL;
+      /* "user:4090" is a saved GPU, not four thousand of "user" ("user:4090:2" is two of it) */
+      if (colon != NULL && colon == id + strlen (HR_USERDATA_ID_PREFIX) - 1 &&
+          hr_userdata_is_user_id (id))
+        colon = NULL;
       if (colon != NULL)
         {
           char *end = NULL;
@@ -609,6 +616,65 @@ hr_cli_usage_error (const char *who,
   va_end (ap);
   hr_cli_print_error (who, message);
   return 2;
+}
+
+/* --no-user-data: the bundled catalog alone */
+static gboolean use_user_data = TRUE;
+
+gboolean
+hr_cli_take_user_data_option (int    *argc,
+                              char  **argv)
+{
+  gboolean found = FALSE;
+  int kept = 1;
+
+  for (int i = 1; i < *argc; i++)
+    {
+      if (g_str_equal (argv[i], "--"))
+        {
+          /* what follows "--" is an argument, not an option */
+          for (; i < *argc; i++)
+            argv[kept++] = argv[i];
+          break;
+        }
+      if (g_str_equal (argv[i], "--no-user-data"))
+        {
+          found = TRUE;
+          continue;
+        }
+      argv[kept++] = argv[i];
+    }
+  argv[kept] = NULL;
+  *argc = kept;
+  if (found)
+    use_user_data = FALSE;
+  return found;
+}
+
+void
+hr_cli_load_user_data (HrCatalog *catalog)
+{
+  g_autoptr(HrUserData) userdata = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!use_user_data)
+    return;
+  userdata = hr_userdata_new (NULL);
+  /* the app owns these files: a damaged one is the app's to set aside, never ours */
+  hr_userdata_set_read_only (userdata, TRUE);
+  if (!hr_userdata_load (userdata, catalog, &error))
+    {
+      /* one line per file (both can be damaged) */
+      g_auto(GStrv) lines = g_strsplit (error->message, "\n", -1);
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          g_autofree char *message = g_strdup_printf ("warning: %s", lines[i]);
+
+          if (*lines[i] != '\0')
+            hr_cli_print_error ("headroom-cli", message);
+        }
+    }
 }
 
 void

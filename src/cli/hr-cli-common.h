@@ -50,6 +50,7 @@ typedef struct
   gboolean enforce_eager;
   gboolean free_memory;  /* --gpu this: size against the memory free now */
   gboolean no_calibration; /* leave the user's calibration of the device out */
+  gboolean no_user_data; /* --no-user-data: taken out of argv before parsing (for --help) */
   gboolean json;
   gboolean csv;
 } HrCliArgs;
@@ -174,6 +175,15 @@ int             hr_cli_usage_error          (const char      *who,
  * header field, an HTTP reason, a 100 KB option value) escaped and cut to a readable length. */
 void            hr_cli_print_error          (const char      *who,
                                              const char      *message);
+
+/* Takes every "--no-user-data" out of @argv (up to a "--"), whichever command it came with;
+ * TRUE when there was one.  hr_cli_load_user_data() then adds nothing. */
+gboolean        hr_cli_take_user_data_option (int            *argc,
+                                              char          **argv);
+/* Adds the user's saved models and GPUs (the app's, g_get_user_data_dir()/headroom, "user:"
+ * ids) to @catalog, reading only: a damaged file is left as it is, named in one warning line on
+ * stderr, and the command goes on with the rest. */
+void            hr_cli_load_user_data       (HrCatalog       *catalog);
 
 /* Resolves a GPU id or fails with suggestions. */
 const HrGpu    *hr_cli_find_gpu             (const HrCatalog *catalog,

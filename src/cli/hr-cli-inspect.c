@@ -114,6 +114,7 @@ compute_estimate (const InspectArgs  *a,
                        "cannot load the bundled catalog: %s", local->message);
           return FALSE;
         }
+      hr_cli_load_user_data (ie->catalog);
       gpu = hr_cli_find_gpu (ie->catalog, a->gpu, error);
       if (gpu == NULL)
         return FALSE;
