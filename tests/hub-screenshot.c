@@ -6,9 +6,10 @@
  *
  *   ninja -C _build tests/hub-screenshot
  *   xvfb-run -a -s "-screen 0 1280x800x24" env GSETTINGS_SCHEMA_DIR=_build/data \
- *     _build/tests/hub-screenshot data/screenshots/hub-picker.png [size|compare|finetune|manage] [WIDTH]
+ *     _build/tests/hub-screenshot data/screenshots/hub-picker.png [size|compare|finetune|manage|files] [WIDTH]
  *
- * ("manage": Manage Yours with two models sized from the Hub, to look at.)
+ * ("manage": Manage Yours with two models sized from the Hub, to look at; "files": the Size view
+ * with demo-org/Demo-GGUF chosen, its "Files on the Hub" opened, data/screenshots/hub-files.png.)
  */
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
+#include "hr-hub-files.h"
 #include "hr-import.h"
 #include "hr-picker.h"
 #include "hr-test-hub.h"
@@ -135,6 +137,33 @@ main (int   argc,
                                   gtk_widget_get_height (GTK_WIDGET (window)));
       capture (full, geometry, out);
       return 0;
+    }
+  if (g_strcmp0 (view, "files") == 0)
+    {
+      /* a GGUF repository chosen, its files opened and scrolled to */
+      HrSizeView *size = hr_window_get_size_view (window);
+      GtkWidget *files = hr_size_view_get_hub_files (size);
+      GtkWidget *scroller;
+      graphene_point_t at;
+
+      gtk_widget_activate_action (GTK_WIDGET (window), "import.hub-repo", "s", "demo-org/Demo-GGUF");
+      hr_test_wait_while ((HrTestBusyFunc) hr_import_is_busy, hr_window_get_import (window));
+      hr_test_wait_size_view (size);
+      hr_test_wait_while ((HrTestBusyFunc) hr_hub_files_is_busy, files);
+      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (hr_test_find_child_of_type (files, ADW_TYPE_EXPANDER_ROW)),
+                                     TRUE);
+      hr_test_wait_settled (GTK_WIDGET (window));
+      hr_test_spin (600);
+      scroller = gtk_widget_get_ancestor (files, GTK_TYPE_SCROLLED_WINDOW);
+      if (scroller != NULL &&
+          gtk_widget_compute_point (files, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
+                                    &GRAPHENE_POINT_INIT (0, 0), &at))
+        gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), at.y - 12);
+      hr_test_wait_settled (GTK_WIDGET (window));
+      hr_test_spin (5000);   /* the "Added" toast gone */
+      geometry = g_strdup_printf ("%dx%d+0+0", gtk_widget_get_width (GTK_WIDGET (window)),
+                                  gtk_widget_get_height (GTK_WIDGET (window)));
+      return capture (full, geometry, out) ? 0 : 1;
     }
   hr_window_set_visible_view (window, view);
   picker = model_picker (window, view);

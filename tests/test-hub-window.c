@@ -8,6 +8,7 @@
 #include "hr-catalog.h"
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
+#include "hr-hub-files.h"
 #include "hr-hub-id.h"
 #include "hr-hub-search.h"
 #include "hr-import.h"
@@ -557,6 +558,148 @@ test_offline (void)
   hr_test_window_close (window);
 }
 
+static gboolean
+files_busy (gpointer files)
+{
+  return hr_hub_files_is_busy (files);
+}
+
+/* The served size of @path in @repo, as the test hub wrote or listed it. */
+static guint64
+served_size (const char *repo,
+             const char *path)
+{
+  for (guint i = 0; i < H.repos->len; i++)
+    {
+      Repo *r = g_ptr_array_index (H.repos, i);
+
+      for (guint j = 0; g_strcmp0 (r->repo, repo) == 0 && j < r->files->len; j++)
+        {
+          RepoFile *f = g_ptr_array_index (r->files, j);
+
+          if (strcmp (f->path, path) == 0)
+            return f->bytes != NULL ? g_bytes_get_size (f->bytes) : f->size;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* The line of @text that starts with @title, or NULL. */
+static char *
+line_of (const char *text,
+         const char *title)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], title) && g_str_has_prefix (lines[i] + strlen (title), " — "))
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+static guint
+n_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    n += *p == '\n';
+  return n;
+}
+
+/* A line holds its role, quant and exact bytes, and is marked or not. */
+static void
+assert_file (const char *text,
+             const char *title,
+             const char *words,
+             guint64     bytes,
+             gboolean    chosen)
+{
+  g_autofree char *line = line_of (text, title);
+  /* C.UTF-8: no grouping; a file under 1 KiB is its bytes alone */
+  g_autofree char *exact = g_strdup_printf (bytes < 1024 ? "%" G_GUINT64_FORMAT " bytes" : "(%" G_GUINT64_FORMAT " bytes)", bytes);
+
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, words));
+  g_assert_nonnull (strstr (line, exact));
+  g_assert_true (g_str_has_suffix (line, " [chosen]") == chosen);
+}
+
+/* Choosing a Hub repository shows its files beside its sizing: every file that matters with its
+ * exact size and role (split parts summed, the projector apart, README left out), the file it is
+ * sized from marked, the mark following the quant chosen; a safetensors repository's shards,
+ * index and config; nothing for a catalog model; within 360 px. */
+static void
+test_files (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrSession *session = hr_application_get_session (app);
+  GtkWidget *files = hr_size_view_get_hub_files (view);
+  g_autofree char *text = NULL;
+  int min_w = 0, nat_w = 0;
+
+  g_assert_nonnull (files);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "import.hub-repo", "s", "demo-org/Demo-GGUF"));
+  hr_test_wait_while (import_busy, hr_window_get_import (window));
+  hr_test_wait_size_view (view);
+  g_assert_true (gtk_widget_get_visible (files));
+  hr_test_wait_while (files_busy, files);
+  text = hr_hub_files_describe (HR_HUB_FILES (files));
+  g_test_message ("%s", text);
+  assert_file (text, "Demo-Q4_K_M.gguf", "GGUF quant, Q4_K_M, ",
+               served_size ("demo-org/Demo-GGUF", "Demo-Q4_K_M.gguf"), TRUE);
+  assert_file (text, "Demo-Q8_0.gguf", "GGUF quant, Q8_0, ",
+               served_size ("demo-org/Demo-GGUF", "Demo-Q8_0.gguf"), FALSE);
+  assert_file (text, "BF16/Demo-BF16-00001-of-00002.gguf", "GGUF quant, BF16, part 1 of 2, ", 9000000000, FALSE);
+  assert_file (text, "BF16/Demo-BF16-00002-of-00002.gguf", "GGUF quant, BF16, part 2 of 2, ", 6000000000, FALSE);
+  assert_file (text, "BF16: 2 parts together", "split parts summed", 9000000000 + 6000000000, FALSE);
+  assert_file (text, "mmproj-Demo-F16.gguf", "Vision projector, ", 876000000, FALSE);
+  g_assert_null (line_of (text, "README.md"));
+  g_assert_cmpuint (n_lines (text), ==, 6);
+
+  /* the mark follows the quant the view is sized at */
+  g_object_set (session, "quant", "Q8_0", NULL);
+  hr_test_wait_size_view (view);
+  g_clear_pointer (&text, g_free);
+  text = hr_hub_files_describe (HR_HUB_FILES (files));
+  assert_file (text, "Demo-Q8_0.gguf", "GGUF quant, Q8_0, ",
+               served_size ("demo-org/Demo-GGUF", "Demo-Q8_0.gguf"), TRUE);
+  assert_file (text, "Demo-Q4_K_M.gguf", "GGUF quant, Q4_K_M, ",
+               served_size ("demo-org/Demo-GGUF", "Demo-Q4_K_M.gguf"), FALSE);
+
+  /* within 360 px, opened */
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (hr_test_find_child_of_type (files, ADW_TYPE_EXPANDER_ROW)), TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 740);
+  hr_test_wait_settled (GTK_WIDGET (window));
+  gtk_widget_measure (files, GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat_w, NULL, NULL);
+  g_test_message ("the files need %d px (%d natural)", min_w, nat_w);
+  g_assert_cmpint (min_w, <=, 360 - 2 * 18);
+
+  /* a safetensors repository: its shards are what it is sized from */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "import.hub-repo", "s", "demo/Demo-ST"));
+  hr_test_wait_while (import_busy, hr_window_get_import (window));
+  hr_test_wait_size_view (view);
+  hr_test_wait_while (files_busy, files);
+  g_clear_pointer (&text, g_free);
+  text = hr_hub_files_describe (HR_HUB_FILES (files));
+  g_test_message ("%s", text);
+  assert_file (text, "model-00001-of-00002.safetensors", "Weights shard, ",
+               served_size ("demo/Demo-ST", "model-00001-of-00002.safetensors"), TRUE);
+  assert_file (text, "model-00002-of-00002.safetensors", "Weights shard, ",
+               served_size ("demo/Demo-ST", "model-00002-of-00002.safetensors"), TRUE);
+  assert_file (text, "model.safetensors.index.json", "Shard index, ",
+               served_size ("demo/Demo-ST", "model.safetensors.index.json"), FALSE);
+  assert_file (text, "config.json", "Configuration, ", served_size ("demo/Demo-ST", "config.json"), FALSE);
+
+  /* a catalog model has no Hub files */
+  g_object_set (session, "model", "llama-3.1-8b", NULL);
+  hr_test_wait_size_view (view);
+  g_assert_false (gtk_widget_get_visible (files));
+  g_object_set (session, "quant", "Q4_K_M", NULL);
+  hr_test_window_close (window);
+}
+
 static void
 rm_rf (const char *path)
 {
@@ -607,6 +750,7 @@ main (int   argc,
   g_test_add_func ("/hub-window/every-picker", test_every_picker);
   g_test_add_func ("/hub-window/refresh", test_refresh);
   g_test_add_func ("/hub-window/narrow", test_narrow);
+  g_test_add_func ("/hub-window/files", test_files);
   g_test_add_func ("/hub-window/search-debounce-and-cancel", test_search_debounce_and_cancel);
 
   ret = g_test_run ();

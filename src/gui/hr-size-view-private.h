@@ -57,6 +57,7 @@ struct _HrSizeView
   GtkBox *launch_box;
   HrSpeedSimulator *simulator;
   struct _HrSizeLoad *load;    /* throughput under load (hr-size-load.h), after the context chart */
+  GtkWidget *hub_files;        /* HrHubFiles: a Hub model's files, before the matrix */
 
   /* built in code */
   GtkLabel *card_values[HR_SIZE_N_CARDS];

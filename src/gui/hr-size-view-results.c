@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "hr-chart-data.h"
+#include "hr-hub-files.h"
 #include "hr-size-load.h"
 #include "hr-table-cells.h"
 #include "hr-toast.h"
@@ -30,6 +31,9 @@ hr_size_view_apply_state (HrSizeView *self)
   const HrSizeState *st = &self->state;
 
   set_label (self->title_label, st->title);
+  if (self->hub_files != NULL)
+    hr_hub_files_set_model (HR_HUB_FILES (self->hub_files), self->have_scenario ? self->scenario.model : NULL,
+                            self->have_scenario && self->scenario.quant[0] != '\0' ? self->scenario.quant : NULL);
   set_label (self->subtitle_label, st->subtitle);
   hr_verdict_banner_set (HR_VERDICT_BANNER (self->verdict_banner), st->verdict_css, st->verdict_icon,
                          st->verdict_title, st->verdict_detail);
@@ -667,5 +671,16 @@ hr_size_view_build_results (HrSizeView *self)
 
     if (parent != NULL && GTK_IS_BOX (parent))
       self->load = hr_size_load_new (GTK_BOX (parent), group);
+  }
+  /* a Hub model's files, above the quants they are measured from */
+  self->hub_files = hr_hub_files_new ();
+  {
+    GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->matrix_group));
+
+    if (GTK_IS_BOX (box))
+      gtk_box_insert_child_after (GTK_BOX (box), self->hub_files,
+                                  gtk_widget_get_prev_sibling (GTK_WIDGET (self->matrix_group)));
+    else
+      gtk_box_append (GTK_BOX (self->results_box), self->hub_files);
   }
 }

@@ -750,6 +750,13 @@ hr_size_view_get_advice (HrSizeView *self)
   return self->advice;
 }
 
+GtkWidget *
+hr_size_view_get_hub_files (HrSizeView *self)
+{
+  g_return_val_if_fail (HR_IS_SIZE_VIEW (self), NULL);
+  return self->hub_files;
+}
+
 HrPicker *
 hr_size_view_get_model_picker (HrSizeView *self)
 {

@@ -51,6 +51,8 @@ const HrAdviceState *hr_size_view_get_advice (HrSizeView    *self);
 
 /* For tests: the controls and what they show. */
 HrPicker       *hr_size_view_get_model_picker (HrSizeView   *self);
+/* HrHubFiles (hr-hub-files.h): the files of the Hub repository the model came from. */
+GtkWidget      *hr_size_view_get_hub_files  (HrSizeView   *self);
 HrPicker       *hr_size_view_get_gpu_picker   (HrSizeView   *self);
 HrPicker       *hr_size_view_get_quant_picker (HrSizeView   *self);
 AdwComboRow    *hr_size_view_get_kv_row       (HrSizeView   *self);
