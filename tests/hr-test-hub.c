@@ -582,6 +582,21 @@ build_repos (void)
   r->delay_ms = 1500;
   file_add (r, "Slow-Q4_K_M.gguf", gguf_tiny_llama ("Slow", NULL), 0);
 
+  /* slow listings whose GGUF is cut inside its header: a failure after "Sizing it…" is shown,
+   * and one while it is still animated in */
+  {
+    const char *const slow[] = { "slow/Slow-Broken", "slow/Soon-Broken" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (slow); i++)
+      {
+        g_autoptr(GBytes) whole = gguf_tiny_llama ("Cut", NULL);
+
+        r = repo_add (slow[i]);
+        r->delay_ms = i == 0 ? 1500 : 1100;
+        file_add (r, "Cut-Q4_K_M.gguf", g_bytes_new_from_bytes (whole, 0, 200), 0);
+      }
+  }
+
   /* a GGUF cut inside its header, and an empty one */
   r = repo_add ("broken/GGUF");
   {

@@ -700,6 +700,74 @@ test_files (void)
   hr_test_window_close (window);
 }
 
+/* The toast the window's overlay shows, or NULL. */
+static AdwToast *
+shown_toast (HrWindow *window)
+{
+  GtkWidget *overlay = hr_test_find_child_of_type (GTK_WIDGET (window), ADW_TYPE_TOAST_OVERLAY);
+  AdwToast *toast = NULL;
+
+  for (GtkWidget *w = gtk_widget_get_first_child (overlay); w != NULL; w = gtk_widget_get_next_sibling (w))
+    if (strcmp (G_OBJECT_TYPE_NAME (w), "AdwToastWidget") == 0 && gtk_widget_get_can_target (w))
+      g_object_get (w, "toast", &toast, NULL);   /* libadwaita 1.2's private widget */
+  return toast;
+}
+
+static void
+count_dismissed (AdwToast *toast,
+                 guint    *n)
+{
+  (*n)++;
+}
+
+/* A slow sizing that fails withdraws its "Sizing it…" toast before the error is told, so that it
+ * does not come back after the error toast (an error's high priority pushed it back into the
+ * queue): after the answer at 1.5 s (the toast on screen), and at 1.1 s with the toast still
+ * being animated in, in place of the first error (dismissed as it comes: a 500 ms animation),
+ * which libadwaita 1.2 does not survive the toast being dismissed in (it wrote into the toast's
+ * freed entry when the animation ended). */
+static void
+test_slow_failure (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrImport *import = hr_window_get_import (window);
+  const char *const refs[] = { "slow/Slow-Broken", "slow/Soon-Broken" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (refs); i++)
+    {
+      g_autoptr(AdwToast) progress = NULL;
+      guint n_dismissed = 0;
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "import.hub-repo", "s", refs[i]));
+      hr_test_wait_until (sizing_said, import, "“Sizing it…” for a slow repository");
+      progress = g_object_ref (hr_import_get_progress_toast (import));
+      /* what is shown before it (the first error, the prices the window could not update) is
+       * dismissed as it comes: "Sizing it…" replaces it, in a 500 ms animation */
+      for (;;)
+        {
+          g_autoptr(AdwToast) before = shown_toast (window);
+
+          if (before == NULL || before == progress)
+            {
+              g_assert_true (before == progress);
+              break;
+            }
+          adw_toast_dismiss (before);
+        }
+      g_signal_connect (progress, "dismissed", G_CALLBACK (count_dismissed), &n_dismissed);
+      hr_test_wait_while (import_busy, import);
+      g_test_message ("%s", hr_import_get_last_message (import));
+      g_assert_nonnull (strstr (hr_import_get_last_message (import), refs[i]));
+      g_assert_cmpuint (n_dismissed, ==, 1);
+      /* the animations end without touching what the overlay let go */
+      hr_test_spin (700);
+      g_assert_cmpuint (n_dismissed, ==, 1);
+      g_signal_handlers_disconnect_by_data (progress, &n_dismissed);
+    }
+  g_assert_cmpuint (n_toplevels (), ==, 1);
+  hr_test_window_close (window);
+}
+
 static void
 rm_rf (const char *path)
 {
@@ -751,6 +819,7 @@ main (int   argc,
   g_test_add_func ("/hub-window/refresh", test_refresh);
   g_test_add_func ("/hub-window/narrow", test_narrow);
   g_test_add_func ("/hub-window/files", test_files);
+  g_test_add_func ("/hub-window/slow-failure", test_slow_failure);
   g_test_add_func ("/hub-window/search-debounce-and-cancel", test_search_debounce_and_cancel);
 
   ret = g_test_run ();

@@ -33,6 +33,7 @@ struct _HrImport
   HrGpu *removed_gpu;
   char *last_model_id;
   char *last_message;
+  AdwToast *progress_toast;       /* the last "Sizing it…", held: a failure withdraws it */
   guint n_running;
 };
 
@@ -46,6 +47,9 @@ typedef enum
 /* hr-import.c */
 HrCatalog      *hr_import_catalog           (HrImport      *self);
 GtkWindow      *hr_import_dialog_parent     (HrImport      *self);
+AdwToast       *hr_import_add_toast         (HrImport      *self,
+                                             AdwToast      *toast,
+                                             const char    *message);
 void            hr_import_show_toast        (HrImport      *self,
                                              const char    *message,
                                              gboolean       error,

@@ -57,6 +57,26 @@ undo_clicked_cb (HrImport *self)
     g_action_group_activate_action (G_ACTION_GROUP (self->actions), "undo-remove", NULL);
 }
 
+/* Shows @toast (taken) for @message; returns it, borrowed (NULL when there is nowhere to show
+ * it). */
+AdwToast *
+hr_import_add_toast (HrImport   *self,
+                     AdwToast   *toast,
+                     const char *message)
+{
+  g_free (self->last_message);
+  self->last_message = g_strdup (message);
+  if (self->manage != NULL)
+    return hr_toast_show (GTK_WIDGET (self->manage), toast) ? toast : NULL;
+  if (self->window != NULL)
+    {
+      hr_window_add_toast (self->window, toast);
+      return toast;
+    }
+  g_object_unref (toast);
+  return NULL;
+}
+
 void
 hr_import_show_toast (HrImport   *self,
                       const char *message,
@@ -65,21 +85,13 @@ hr_import_show_toast (HrImport   *self,
 {
   AdwToast *toast = hr_toast_new (message, error ? HR_TOAST_ERROR : HR_TOAST_INFO);
 
-  g_free (self->last_message);
-  self->last_message = g_strdup (message);
   if (undo)
     {
       hr_toast_set_button (toast, _("_Undo"));
       /* not an action name: a toast's button leaves the window before its action is looked up */
       g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_clicked_cb), self, G_CONNECT_SWAPPED);
     }
-
-  if (self->manage != NULL)
-    hr_toast_show (GTK_WIDGET (self->manage), toast);
-  else if (self->window != NULL)
-    hr_window_add_toast (self->window, toast);
-  else
-    g_object_unref (toast);
+  hr_import_add_toast (self, toast, message);
 }
 
 /* A failure goes inline in @dialog when it is still open, otherwise into a toast. */
@@ -565,6 +577,7 @@ hr_import_finalize (GObject *object)
   g_clear_pointer (&self->removed_gpu, hr_gpu_free);
   g_clear_pointer (&self->last_model_id, g_free);
   g_clear_pointer (&self->last_message, g_free);
+  g_clear_object (&self->progress_toast);
 
   G_OBJECT_CLASS (hr_import_parent_class)->finalize (object);
 }
@@ -746,6 +759,13 @@ hr_import_is_busy (HrImport *self)
 {
   g_return_val_if_fail (HR_IS_IMPORT (self), FALSE);
   return self->n_running > 0;
+}
+
+AdwToast *
+hr_import_get_progress_toast (HrImport *self)
+{
+  g_return_val_if_fail (HR_IS_IMPORT (self), NULL);
+  return self->progress_toast;
 }
 
 const char *

@@ -60,6 +60,8 @@ gboolean        hr_import_remove_gpu        (HrImport      *self,
  * dialog open (fetch dialog, GPU editor or the manage list), NULL when none. */
 gboolean        hr_import_is_busy           (HrImport      *self);
 const char     *hr_import_get_last_message  (HrImport      *self);
+/* The last "Sizing it…" toast shown for a Hub repository, or NULL (tests). */
+AdwToast       *hr_import_get_progress_toast (HrImport     *self);
 GtkWindow      *hr_import_get_dialog        (HrImport      *self);
 /* For tests: the file chooser open, NULL when none. */
 GtkFileChooser *hr_import_get_chooser       (HrImport      *self);
