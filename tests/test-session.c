@@ -5,6 +5,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 
+#include "hr-placement-state.h"
 #include "hr-session.h"
 #include "hr-user-calibration.h"
 
@@ -404,6 +405,96 @@ test_schema_choices (void)
   assert_choices (schema, "engine-version", hr_engine_version_ids ());
 }
 
+/* Mixed GPUs (#31) ------------------------------------------------------------------------- */
+
+/* Two different GPUs: the scenario is the device list, the estimate a per-device plan, and the
+ * Placement card's rows are its devices; the list is saved and comes back; vLLM says why not. */
+static void
+test_mixed_devices (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(HrSession) session = session_new (settings);
+  g_autoptr(HrSession) again = NULL;
+  g_autofree HrEstimate *e = g_new0 (HrEstimate, 1);
+  g_auto(HrPlacementState) st = { 0 };
+  g_auto(GStrv) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrScenario *s;
+  Counts counts;
+  int count = 0;
+
+  g_object_set (session, "model", "llama-3.3-70b", "gpu", "rtx-4090-24gb", "gpus", 1, "engine", "llama.cpp", NULL);
+  connect_counts (session, &counts);
+  hr_session_add_extra_gpu (session, "rtx-3090-24gb", 1);
+  g_assert_cmpint (counts.scenario, ==, 1);
+  g_assert_cmpuint (hr_session_get_n_extra_gpus (session), ==, 1);
+  g_assert_cmpstr (hr_session_get_extra_gpu (session, 0, &count), ==, "rtx-3090-24gb");
+  g_assert_cmpint (count, ==, 1);
+  saved = g_settings_get_strv (settings, "extra-gpus");
+  g_assert_cmpstrv (saved, ((const char *const[]) { "rtx-3090-24gb:1", NULL }));
+
+  s = hr_session_get_scenario (session);
+  g_assert_true (hr_scenario_is_mixed (s));
+  g_assert_cmpint (s->n_gpus, ==, 2);
+  g_assert_cmpint (s->n_kinds, ==, 2);
+  g_assert_cmpstr (s->kinds[0].gpu->id, ==, "rtx-4090-24gb");
+  g_assert_cmpstr (s->kinds[1].gpu->id, ==, "rtx-3090-24gb");
+  g_assert_true (hr_estimate_compute (s, hr_catalog_get_pricing (hr_session_get_catalog (session)), e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (e->placement.split, ==, HR_SPLIT_LAYER);
+  g_assert_cmpint (e->placement.n_devices, ==, 2);
+
+  hr_placement_state_init (&st);
+  hr_placement_state_from_estimate (&st, s, e);
+  g_assert_true (st.visible);
+  g_assert_cmpuint (st.rows->len, ==, 2);
+  g_assert_nonnull (strstr (((HrPlacementRowState *) st.rows->pdata[0])->title, "RTX 4090"));
+  g_assert_nonnull (strstr (((HrPlacementRowState *) st.rows->pdata[1])->title, "RTX 3090"));
+  g_assert_nonnull (strstr (((HrPlacementRowState *) st.rows->pdata[1])->subtitle, "+ output"));
+  g_assert_nonnull (strstr (st.flags, "--tensor-split "));
+  g_assert_nonnull (strstr (st.flags, "-ngl "));
+  g_assert_nonnull (strstr (st.description, "slowest"));
+
+  /* a second session on the same settings: the same setup comes back */
+  again = session_new (settings);
+  g_assert_true (hr_scenario_is_mixed (hr_session_get_scenario (again)));
+  g_assert_cmpstr (hr_session_get_scenario (again)->kinds[1].gpu->id, ==, "rtx-3090-24gb");
+
+  /* the count changes in place, the GPU too; an unknown id is skipped */
+  hr_session_set_extra_gpu (session, 0, NULL, 2);
+  g_assert_cmpint (hr_session_get_scenario (session)->n_gpus, ==, 3);
+  hr_session_set_extra_gpu (session, 0, "no-such-gpu", 0);
+  g_assert_false (hr_scenario_is_mixed (hr_session_get_scenario (session)));
+  g_assert_cmpint (hr_session_get_scenario (session)->n_gpus, ==, 1);
+  /* the same GPU as the first merges with it: alike GPUs, no mixed setup */
+  hr_session_set_extra_gpu (session, 0, "rtx-4090-24gb", 1);
+  g_assert_false (hr_scenario_is_mixed (hr_session_get_scenario (session)));
+  g_assert_cmpint (hr_session_get_scenario (session)->n_gpus, ==, 2);
+
+  /* vLLM cannot: the core's reason, no estimate */
+  hr_session_set_extra_gpu (session, 0, "rtx-3090-24gb", 1);
+  g_object_set (session, "engine", "vllm", NULL);
+  s = hr_session_get_scenario (session);
+  g_assert_false (hr_estimate_compute (s, hr_catalog_get_pricing (hr_session_get_catalog (session)), e, &error));
+  g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);
+  {
+    g_auto(HrSizeState) size = { 0 };
+
+    hr_size_state_init (&size);
+    hr_size_state_from_error (&size, s, error);
+    g_assert_false (size.ok);
+    g_assert_nonnull (strstr (size.verdict_detail, error->message));
+  }
+
+  hr_session_remove_extra_gpu (session, 0);
+  g_assert_cmpuint (hr_session_get_n_extra_gpus (session), ==, 0);
+  g_assert_false (hr_scenario_is_mixed (hr_session_get_scenario (session)));
+  g_settings_reset (settings, "extra-gpus");
+  g_settings_reset (settings, "model");
+  g_settings_reset (settings, "gpu");
+  g_settings_reset (settings, "engine");
+}
+
 /* Server (on this thread's main context: the manager fetches asynchronously) ------------------ */
 
 static void
@@ -517,6 +608,7 @@ main (int   argc,
   g_test_add_func ("/session/advice", test_advice);
   g_test_add_func ("/session/advice-once", test_advice_once);
   g_test_add_func ("/session/schema-choices", test_schema_choices);
+  g_test_add_func ("/session/mixed-devices", test_mixed_devices);
   g_test_add_func ("/session/pricing-refresh", test_pricing_refresh);
   return g_test_run ();
 }

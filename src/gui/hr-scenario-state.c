@@ -1,5 +1,6 @@
 /* hr-scenario-state.c — core results worded for the Size view, testable without a display */
 #include "hr-scenario-state.h"
+#include "hr-placement.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -340,6 +341,12 @@ scenario_title (const HrScenario *s)
   const char *model = s->model ? (s->model->name ? s->model->name : s->model->id) : "?";
   const char *gpu = s->gpu ? (s->gpu->name ? s->gpu->name : s->gpu->id) : "?";
 
+  if (s->gpu != NULL && hr_scenario_is_mixed (s))
+    {
+      /* different GPUs (#31): "RTX 4090 24GB + RTX 3090 24GB" */
+      g_autofree char *setup = hr_placement_setup_name (s);
+      return g_strdup_printf (_("%s on %s"), model, setup);
+    }
   if (s->n_gpus > 1)
     /* TRANSLATORS: "<model> on <n>× <GPU>" */
     return g_strdup_printf (_("%s on %d× %s"), model, s->n_gpus, gpu);
@@ -553,6 +560,24 @@ memory_cards (HrSizeState       *state,
       g_autofree char *share = format_percent (e->usable_bytes / MAX (e->physical_bytes, 1));
       /* the catalog's memory is in GiB, as the chart's "physical" line */
       detail = g_strdup_printf (_("%s of %s GiB unified memory"), share, phys);
+    }
+  else if (hr_scenario_is_mixed (s))
+    {
+      /* different GPUs (#31): "24 + 24 GiB physical", "2 × 24 + 12 GiB physical" */
+      GString *sum = g_string_new (NULL);
+
+      for (int k = 0; k < s->n_kinds; k++)
+        {
+          g_autofree char *mem = hr_size_format_number (s->kinds[k].gpu->memory_gib, 2);
+
+          if (k > 0)
+            g_string_append (sum, " + ");
+          if (s->kinds[k].count > 1)
+            g_string_append_printf (sum, "%d × ", s->kinds[k].count);
+          g_string_append (sum, mem);
+        }
+      detail = g_strdup_printf (_("%s GiB physical"), sum->str);
+      g_string_free (sum, TRUE);
     }
   else if (s->n_gpus > 1)
     detail = g_strdup_printf (_("%d × %s GiB physical"), s->n_gpus, phys);

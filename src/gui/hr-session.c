@@ -41,6 +41,7 @@ struct _HrSession
   char *quant;
   gint64 context;
   int gpus;
+  char **extra_gpus;           /* the other GPUs of a mixed setup, "ID:COUNT" each (#31) */
   int batch;
   char *kv_type;
   char *engine;
@@ -82,6 +83,7 @@ enum
   PROP_QUANT,
   PROP_CONTEXT,
   PROP_GPUS,
+  PROP_EXTRA_GPUS,
   PROP_BATCH,
   PROP_KV_TYPE,
   PROP_ENGINE,
@@ -111,7 +113,7 @@ static guint signals[N_SIGNALS];
 
 /* The GSettings keys of the same names (the scenario part of the schema). */
 static const char * const bound_keys[] = {
-  "model", "gpu", "quant", "context", "gpus", "batch", "kv-type", "engine", "backend", "offload",
+  "model", "gpu", "quant", "context", "gpus", "extra-gpus", "batch", "kv-type", "engine", "backend", "offload",
   "n-cpu-moe", "reserve-pct", "unified-share", "engine-version", "use-calibration",
 };
 
@@ -263,6 +265,60 @@ set_string (HrSession   *self,
         scenario_changed (self);                                                \
       }                                                                         \
   } G_STMT_END
+
+/* g_strv_builder_take () is GLib 2.80 */
+static void
+builder_add_entry (GStrvBuilder *builder,
+                   const char   *id,
+                   int           count)
+{
+  g_autofree char *entry = g_strdup_printf ("%s:%d", id, count);
+
+  g_strv_builder_add (builder, entry);
+}
+
+/* "ID:COUNT" → the GPU's id and its count (1..HR_MAX_MIXED_GPUS); FALSE when malformed. */
+static gboolean
+parse_extra_gpu (const char  *entry,
+                 char       **id,
+                 int         *count)
+{
+  const char *colon = strrchr (entry, ':');
+  gint64 n = 1;
+
+  if (colon == entry)
+    return FALSE;
+  if (colon != NULL && (!g_ascii_string_to_signed (colon + 1, 10, 1, HR_MAX_MIXED_GPUS, &n, NULL)))
+    return FALSE;
+  *id = colon != NULL ? g_strndup (entry, colon - entry) : g_strdup (entry);
+  *count = (int) n;
+  return TRUE;
+}
+
+static void
+set_extra_gpus (HrSession          *self,
+                const char * const *entries)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) clean = NULL;
+
+  /* the well-formed entries, as many as a setup can hold */
+  for (guint i = 0; entries != NULL && entries[i] != NULL && i < HR_MAX_DEVICE_KINDS - 1; i++)
+    {
+      g_autofree char *id = NULL;
+      int count;
+
+      if (parse_extra_gpu (entries[i], &id, &count))
+        builder_add_entry (builder, id, count);
+    }
+  clean = g_strv_builder_end (builder);
+  if (g_strv_equal ((const char * const *) clean, (const char * const *) self->extra_gpus))
+    return;
+  g_strfreev (self->extra_gpus);
+  self->extra_gpus = g_steal_pointer (&clean);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXTRA_GPUS]);
+  scenario_changed (self);
+}
 
 /* The canonical spelling of a choice, the one the schema lists; NULL when it is none. */
 static const char *
@@ -439,6 +495,7 @@ hr_session_get_property (GObject    *object,
     case PROP_QUANT: g_value_set_string (value, self->quant); break;
     case PROP_CONTEXT: g_value_set_int64 (value, self->context); break;
     case PROP_GPUS: g_value_set_int (value, self->gpus); break;
+    case PROP_EXTRA_GPUS: g_value_set_boxed (value, self->extra_gpus); break;
     case PROP_BATCH: g_value_set_int (value, self->batch); break;
     case PROP_KV_TYPE: g_value_set_string (value, self->kv_type); break;
     case PROP_ENGINE: g_value_set_string (value, self->engine); break;
@@ -474,6 +531,7 @@ hr_session_set_property (GObject      *object,
       }
       break;
     case PROP_GPUS: SET_NUMBER (self->gpus, g_value_get_int (value), prop_id); break;
+    case PROP_EXTRA_GPUS: set_extra_gpus (self, g_value_get_boxed (value)); break;
     case PROP_BATCH: SET_NUMBER (self->batch, g_value_get_int (value), prop_id); break;
     case PROP_KV_TYPE:
       set_string (self, &self->kv_type, canonical_kv (g_value_get_string (value)), prop_id);
@@ -528,6 +586,7 @@ hr_session_finalize (GObject *object)
 {
   HrSession *self = HR_SESSION (object);
 
+  g_strfreev (self->extra_gpus);
   g_clear_pointer (&self->advice, hr_advice_state_free);
   g_clear_pointer (&self->catalog, hr_catalog_free);
   g_clear_pointer (&self->userdata, hr_userdata_free);
@@ -570,6 +629,7 @@ hr_session_class_init (HrSessionClass *klass)
   properties[PROP_QUANT] = string_property ("quant", NULL);
   properties[PROP_CONTEXT] = g_param_spec_int64 ("context", NULL, NULL, HR_MIN_CONTEXT, HR_MAX_CONTEXT, 8192, rw);
   properties[PROP_GPUS] = g_param_spec_int ("gpus", NULL, NULL, 1, HR_MAX_GPUS, 1, rw);
+  properties[PROP_EXTRA_GPUS] = g_param_spec_boxed ("extra-gpus", NULL, NULL, G_TYPE_STRV, rw);
   properties[PROP_BATCH] = g_param_spec_int ("batch", NULL, NULL, 1, HR_MAX_BATCH, 1, rw);
   properties[PROP_KV_TYPE] = string_property ("kv-type", "f16");
   properties[PROP_ENGINE] = string_property ("engine", "llama.cpp");
@@ -607,6 +667,7 @@ hr_session_init (HrSession *self)
   self->cancellable = g_cancellable_new ();
   self->context = 8192;
   self->gpus = 1;
+  self->extra_gpus = g_new0 (char *, 1);
   self->batch = 1;
   self->kv_type = g_strdup ("f16");
   self->engine = g_strdup ("llama.cpp");
@@ -697,6 +758,30 @@ hr_session_get_scenario (HrSession *self)
   g_strlcpy (s->quant, self->quant ? self->quant : HR_SESSION_DEFAULT_QUANT, sizeof s->quant);
   s->context = self->context;
   s->n_gpus = gpu->backend == HR_BACKEND_CPU ? 1 : self->gpus;  /* "CPU + system RAM": one machine */
+  if (gpu->backend != HR_BACKEND_CPU && self->extra_gpus[0] != NULL)
+    {
+      /* a mixed setup (#31): this GPU first, then the others the catalog knows */
+      HrDeviceKind kinds[HR_MAX_DEVICE_KINDS] = { { gpu, s->n_gpus } };
+      int n_kinds = 1;
+
+      for (guint i = 0; self->extra_gpus[i] != NULL && n_kinds < HR_MAX_DEVICE_KINDS; i++)
+        {
+          g_autofree char *id = NULL;
+          const HrGpu *other;
+          int count;
+
+          if (!parse_extra_gpu (self->extra_gpus[i], &id, &count))
+            continue;
+          other = hr_catalog_find_gpu (self->catalog, id);
+          if (other == NULL || other->backend == HR_BACKEND_CPU)
+            continue;
+          kinds[n_kinds].gpu = other;
+          kinds[n_kinds++].count = count;
+        }
+      /* too many devices: the first GPU alone */
+      if (!hr_scenario_set_devices (s, kinds, n_kinds, NULL))
+        hr_scenario_set_devices (s, kinds, 1, NULL);
+    }
   s->batch = self->batch;
   if (!hr_kv_type_from_string (self->kv_type, &s->kv_type))
     s->kv_type = HR_KV_F16;
@@ -793,6 +878,87 @@ hr_session_set_quant (HrSession  *self,
         schedule_resync (self);
     }
   set_string (self, &self->quant, mix ? mix->id : quant, PROP_QUANT);
+}
+
+guint
+hr_session_get_n_extra_gpus (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), 0);
+  return g_strv_length (self->extra_gpus);
+}
+
+const char *
+hr_session_get_extra_gpu (HrSession *self,
+                          guint      index,
+                          int       *count)
+{
+  g_autofree char *id = NULL;
+  int n = 1;
+
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+  if (index >= g_strv_length (self->extra_gpus) || !parse_extra_gpu (self->extra_gpus[index], &id, &n))
+    return NULL;
+  if (count != NULL)
+    *count = n;
+  /* the id is the entry up to its count; ids are few: interned, it lives on */
+  return g_intern_string (id);
+}
+
+static void
+edit_extra_gpus (HrSession  *self,
+                 guint       index,
+                 const char *id,
+                 int         count,
+                 gboolean    remove)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) entries = NULL;
+  guint n = g_strv_length (self->extra_gpus);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *old_id = NULL;
+      int old_count = 1;
+
+      if (i != index)
+        g_strv_builder_add (builder, self->extra_gpus[i]);
+      else if (!remove && parse_extra_gpu (self->extra_gpus[i], &old_id, &old_count))
+        builder_add_entry (builder, id ? id : old_id, count > 0 ? MIN (count, HR_MAX_MIXED_GPUS) : old_count);
+    }
+  if (index >= n && !remove && id != NULL)
+    builder_add_entry (builder, id, CLAMP (count, 1, HR_MAX_MIXED_GPUS));
+  entries = g_strv_builder_end (builder);
+  set_extra_gpus (self, (const char * const *) entries);
+}
+
+void
+hr_session_add_extra_gpu (HrSession  *self,
+                          const char *id,
+                          int         count)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  g_return_if_fail (id != NULL);
+  edit_extra_gpus (self, G_MAXUINT, id, count, FALSE);
+}
+
+void
+hr_session_set_extra_gpu (HrSession  *self,
+                          guint       index,
+                          const char *id,
+                          int         count)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  if (index < g_strv_length (self->extra_gpus))
+    edit_extra_gpus (self, index, id, count, FALSE);
+}
+
+void
+hr_session_remove_extra_gpu (HrSession *self,
+                             guint      index)
+{
+  g_return_if_fail (HR_IS_SESSION (self));
+  if (index < g_strv_length (self->extra_gpus))
+    edit_extra_gpus (self, index, NULL, 0, TRUE);
 }
 
 void

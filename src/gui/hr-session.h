@@ -57,6 +57,25 @@ void            hr_session_set_gpu          (HrSession        *self,
 void            hr_session_set_quant        (HrSession        *self,
                                              const char       *quant);
 
+/* A mixed setup (#31): the GPUs besides "gpu" × "gpus", in launch order after it.  The
+ * "extra-gpus" property (GSettings extra-gpus) holds them as "ID:COUNT"; ids the catalog does
+ * not know are skipped by the scenario, a GPU like the first merges with it. */
+guint           hr_session_get_n_extra_gpus (HrSession        *self);
+/* The @index'th other GPU's id (NULL past the end) and its count. */
+const char     *hr_session_get_extra_gpu    (HrSession        *self,
+                                             guint             index,
+                                             int              *count);
+void            hr_session_add_extra_gpu    (HrSession        *self,
+                                             const char       *id,
+                                             int               count);
+/* Changes the @index'th other GPU (id NULL, count 0: keeps them). */
+void            hr_session_set_extra_gpu    (HrSession        *self,
+                                             guint             index,
+                                             const char       *id,
+                                             int               count);
+void            hr_session_remove_extra_gpu (HrSession        *self,
+                                             guint             index);
+
 /* Changing the catalog: waits for a worker reading it, changes it, keeps the scenario where
  * its ids still exist (else the defaults) and emits "catalog-changed" once.  Take ownership. */
 void            hr_session_add_model        (HrSession        *self,

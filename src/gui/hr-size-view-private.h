@@ -58,6 +58,8 @@ struct _HrSizeView
   HrSpeedSimulator *simulator;
   struct _HrSizeLoad *load;    /* throughput under load (hr-size-load.h), after the context chart */
   GtkWidget *hub_files;        /* HrHubFiles: a Hub model's files, before the matrix */
+  GtkWidget *placement_card;   /* HrPlacementCard, after the cards (#31) */
+  GtkWidget *device_rows;      /* HrDeviceRows: the other GPUs, under the GPU picker (#31) */
 
   /* built in code */
   GtkLabel *card_values[HR_SIZE_N_CARDS];

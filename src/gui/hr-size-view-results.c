@@ -4,6 +4,7 @@
  * the tests check without a display.
  */
 #include "hr-size-view-private.h"
+#include "hr-placement-card.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -61,6 +62,14 @@ hr_size_view_apply_state (HrSizeView *self)
     }
   set_label (self->breakdown_label, st->breakdown);
   set_label (self->source_label, st->weights_source);
+  {
+    g_auto(HrPlacementState) placement = { 0 };
+
+    hr_placement_state_init (&placement);
+    if (st->ok && self->estimate_ok)
+      hr_placement_state_from_estimate (&placement, &self->scenario, &self->estimate);
+    hr_placement_card_set_state (HR_PLACEMENT_CARD (self->placement_card), &placement);
+  }
 
   if (st->ok)
     {
@@ -659,6 +668,10 @@ void
 hr_size_view_build_results (HrSizeView *self)
 {
   build_cards (self);
+  self->placement_card = hr_placement_card_new ();
+  gtk_box_insert_child_after (GTK_BOX (self->results_box), self->placement_card,
+                              gtk_widget_get_parent (GTK_WIDGET (self->cards_box)) == GTK_WIDGET (self->results_box)
+                              ? GTK_WIDGET (self->cards_box) : NULL);
   build_action_rows (self, self->reverse_group, HR_N_REVERSE, self->reverse_rows, self->reverse_buttons,
                      _("_Apply"), G_CALLBACK (reverse_clicked_cb));
   build_action_rows (self, self->picks_group, HR_N_PICKS, self->pick_rows, self->pick_buttons,

@@ -10,6 +10,7 @@
  * worker thread, asked for after the frame; "advice-changed" brings it back.
  */
 #include "hr-size-view-private.h"
+#include "hr-device-rows.h"
 #include "hr-size-load.h"
 #include "hr-fit-others.h"
 
@@ -614,6 +615,10 @@ hr_size_view_set_session (HrSizeView *self,
   fill_pickers (self);
   hr_size_view_bind_session (self);
   hr_size_view_bind_lists (self);
+  /* the other GPUs of a mixed setup, right under the first's picker */
+  self->device_rows = hr_device_rows_new (session);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->gpu_picker))),
+                              self->device_rows, GTK_WIDGET (self->gpu_picker));
   update_model_limits (self);
   update_backend_subtitle (self);
 

@@ -1,0 +1,120 @@
+/* hr-placement-state.c — the Placement card's strings (hr-placement-state.h, #31) */
+#include "hr-placement-state.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "hr-placement.h"
+#include "hr-scenario-state.h"
+
+static void
+row_free (gpointer data)
+{
+  HrPlacementRowState *row = data;
+
+  g_free (row->title);
+  g_free (row->subtitle);
+  g_free (row->verdict_text);
+  g_free (row);
+}
+
+void
+hr_placement_state_init (HrPlacementState *state)
+{
+  memset (state, 0, sizeof *state);
+  state->rows = g_ptr_array_new_with_free_func (row_free);
+}
+
+void
+hr_placement_state_clear (HrPlacementState *state)
+{
+  g_clear_pointer (&state->rows, g_ptr_array_unref);
+  g_clear_pointer (&state->description, g_free);
+  g_clear_pointer (&state->ram, g_free);
+  g_clear_pointer (&state->flags, g_free);
+  state->visible = FALSE;
+}
+
+void
+hr_placement_state_from_estimate (HrPlacementState *state,
+                                  const HrScenario *scenario,
+                                  const HrEstimate *estimate)
+{
+  const HrPlacement *p = &estimate->placement;
+  double step = isfinite (estimate->decode_tps) && estimate->decode_tps > 0 ? 1.0 / estimate->decode_tps : NAN;
+  g_autofree char *split = NULL;
+  GString *desc;
+
+  hr_placement_state_clear (state);
+  hr_placement_state_init (state);
+  if (p->n_devices < 2 || scenario->n_gpus < 2)
+    return;
+  state->visible = TRUE;
+
+  for (int j = 0; j < p->n_devices; j++)
+    {
+      const HrDevicePlan *d = &p->devices[j];
+      HrPlacementRowState *row = g_new0 (HrPlacementRowState, 1);
+      g_autofree char *layers = NULL;
+      g_autofree char *required = hr_size_format_gib (d->required_bytes);
+      g_autofree char *usable = hr_size_format_gib (d->usable_bytes);
+      g_autofree char *memory = NULL;
+      g_autofree char *share = NULL;
+
+      /* TRANSLATORS: a device of the setup in the Placement card: its index and its name */
+      row->title = g_strdup_printf (_("GPU %d · %s"), j, d->gpu->name);
+      layers = g_strdup_printf (d->output
+                                /* TRANSLATORS: the layers a device holds, and the output layer */
+                                ? g_dngettext (GETTEXT_PACKAGE, "%d layer + output", "%d layers + output", d->layers)
+                                /* TRANSLATORS: the layers a device holds */
+                                : g_dngettext (GETTEXT_PACKAGE, "%d layer", "%d layers", d->layers),
+                                d->layers);
+      /* TRANSLATORS: a device's memory: what it needs of what it can use, "22.31 of 22.8 GiB usable" */
+      memory = g_strdup_printf (_("%s of %s usable"), required, usable);
+      if (isfinite (step) && isfinite (d->decode_seconds))
+        /* TRANSLATORS: a device's share of the time one token takes, "48% of the time per token" */
+        share = g_strdup_printf (_("%.0f%% of the time per token"), d->decode_seconds / step * 100);
+      row->subtitle = share != NULL ? g_strdup_printf ("%s · %s · %s", layers, memory, share)
+                                    : g_strdup_printf ("%s · %s", layers, memory);
+      row->verdict = d->verdict;
+      row->verdict_text = g_strdup (hr_verdict_display (d->verdict));
+      row->verdict_css = hr_size_verdict_css (d->verdict);
+      row->verdict_icon = hr_size_verdict_icon (d->verdict);
+      row->slowest = j == p->slowest;
+      g_ptr_array_add (state->rows, row);
+    }
+
+  desc = g_string_new (p->split == HR_SPLIT_TENSOR
+                       ? _("Tensor parallelism: every device holds a shard of every layer.")
+                       : _("llama.cpp’s layer split: each device holds its own layers, and a token passes through them in turn."));
+  if (p->slowest >= 0 && p->slowest < p->n_devices)
+    {
+      g_string_append_c (desc, ' ');
+      /* TRANSLATORS: the device with the largest part of the time per token, "GPU 1 (RTX 3090)" */
+      g_string_append_printf (desc, _("The slowest is GPU %d (%s): it sets the pace."), p->slowest,
+                              p->devices[p->slowest].gpu->name);
+    }
+  state->description = g_string_free (desc, FALSE);
+
+  if (p->n_cpu_moe > p->ram_layers)
+    state->ram = g_strdup_printf (_("System RAM: %d layers, the experts of %d layers"), p->ram_layers,
+                                  p->n_cpu_moe - p->ram_layers);
+  else if (p->ram_layers > 0)
+    state->ram = g_strdup_printf (_("System RAM: %d layers"), p->ram_layers);
+
+  /* llama.cpp's flags for this plan, as its launch line has them (hr-launch-llama.c) */
+  split = hr_placement_tensor_split (scenario, estimate);
+  if (split != NULL)
+    {
+      GString *flags = g_string_new (NULL);
+
+      if (p->gpu_layers > scenario->model->n_layers)
+        g_string_append (flags, "-ngl 999");
+      else
+        g_string_append_printf (flags, "-ngl %d", p->gpu_layers);
+      g_string_append_printf (flags, " --split-mode layer --tensor-split %s", split);
+      if (p->n_cpu_moe > 0)
+        g_string_append_printf (flags, " --n-cpu-moe %d", p->n_cpu_moe);
+      state->flags = g_string_free (flags, FALSE);
+    }
+}

@@ -1,0 +1,134 @@
+/* test-devices-window.c — a mixed setup in the Size view under Xvfb (#31): "Add Another GPU"
+ * adds an entry of its own, the RTX 4090 + RTX 3090 setup shows the Placement card with a row
+ * per device and one bar per device in the breakdown, the entry is removed, the view still
+ * fits 360 px, and vLLM's refusal reaches the banner.
+ *
+ * With HEADROOM_SHOT_DIR set it also captures the screen (ImageMagick's import) as
+ * devices.png at 1280×800 and devices-narrow.png at 360 px, for the README. */
+#include <string.h>
+
+#include "hr-test-window.h"
+#include "hr-chart-widget.h"
+#include "hr-device-rows.h"
+#include "hr-placement-card.h"
+#include "hr-size-view.h"
+#include "hr-verdict-banner.h"
+
+static HrApplication *app;
+
+static void
+capture (HrWindow   *window,
+         const char *name)
+{
+  const char *dir = g_getenv ("HEADROOM_SHOT_DIR");
+  g_autofree char *path = NULL;
+  g_autofree char *geometry = NULL;
+  g_autofree char *cmd = NULL;
+
+  if (dir == NULL)
+    return;
+  hr_test_spin (800);
+  path = g_build_filename (dir, name, NULL);
+  geometry = g_strdup_printf ("%dx%d+0+0", gtk_widget_get_width (GTK_WIDGET (window)),
+                              gtk_widget_get_height (GTK_WIDGET (window)));
+  cmd = g_strdup_printf ("sh -c 'import -window root -crop %s +repage %s'", geometry, path);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+  g_test_message ("captured %s", path);
+}
+
+static GtkWidget *
+find (HrWindow *window,
+      GType     type)
+{
+  GtkWidget *w = hr_test_find_child_of_type (GTK_WIDGET (hr_window_get_size_view (window)), type);
+
+  g_assert_nonnull (w);
+  return w;
+}
+
+static void
+test_add_and_remove (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrSession *session = hr_size_view_get_session (view);
+  HrDeviceRows *rows = HR_DEVICE_ROWS (find (window, HR_TYPE_DEVICE_ROWS));
+  HrPlacementCard *card = HR_PLACEMENT_CARD (find (window, HR_TYPE_PLACEMENT_CARD));
+  int min_w;
+
+  g_object_set (session, "model", "llama-3.3-70b", "gpu", "rtx-4090-24gb", "gpus", 1, "engine", "llama.cpp", NULL);
+  hr_test_wait_size_view (view);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (card)));
+  g_assert_cmpuint (hr_device_rows_get_n_rows (rows), ==, 0);
+
+  /* the button adds an entry with a GPU of its own, not the first one */
+  g_signal_emit_by_name (hr_device_rows_get_add_button (rows), "clicked");
+  hr_test_wait_size_view (view);
+  g_assert_cmpuint (hr_device_rows_get_n_rows (rows), ==, 1);
+  g_assert_cmpuint (hr_session_get_n_extra_gpus (session), ==, 1);
+  g_assert_cmpstr (hr_session_get_extra_gpu (session, 0, NULL), !=, "rtx-4090-24gb");
+
+  /* the RTX 3090 as the second GPU: two rows in the Placement card */
+  hr_session_set_extra_gpu (session, 0, "rtx-3090-24gb", 1);
+  hr_test_wait_size_view (view);
+  g_assert_true (hr_scenario_is_mixed (hr_session_get_scenario (session)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (card)));
+  g_assert_cmpuint (hr_placement_card_get_n_rows (card), ==, 2);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  hr_test_wait_settled (GTK_WIDGET (view));
+  capture (window, "devices.png");
+
+  /* 360 px: the entry and the card wrap */
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 740);
+  hr_test_wait_settled (GTK_WIDGET (view));
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
+  g_test_message ("the Size view with two GPUs needs %d px", min_w);
+  g_assert_cmpint (min_w, <=, 360);
+  capture (window, "devices-narrow.png");
+
+  /* removed: one GPU again, no card */
+  g_signal_emit_by_name (hr_device_rows_get_remove_button (rows, 0), "clicked");
+  hr_test_wait_size_view (view);
+  g_assert_cmpuint (hr_device_rows_get_n_rows (rows), ==, 0);
+  g_assert_cmpuint (hr_session_get_n_extra_gpus (session), ==, 0);
+  g_assert_false (hr_scenario_is_mixed (hr_session_get_scenario (session)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (card)));
+  hr_test_window_close (window);
+}
+
+/* vLLM cannot run different GPUs together: the banner says so, the card is gone, no crash */
+static void
+test_vllm_refusal (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrSession *session = hr_size_view_get_session (view);
+  HrPlacementCard *card = HR_PLACEMENT_CARD (find (window, HR_TYPE_PLACEMENT_CARD));
+  const char *const extra[] = { "rtx-3090-24gb:1", NULL };
+
+  g_object_set (session, "model", "llama-3.3-70b", "gpu", "rtx-4090-24gb", "gpus", 1,
+                "extra-gpus", extra, "engine", "vllm", NULL);
+  hr_test_wait_size_view (view);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (card)));
+  g_assert_cmpstr (hr_verdict_banner_get_title (HR_VERDICT_BANNER (find (window, HR_TYPE_VERDICT_BANNER))), !=, NULL);
+  g_object_set (session, "engine", "llama.cpp", "extra-gpus", (const char *const[]) { NULL }, NULL);
+  hr_test_wait_size_view (view);
+  hr_test_window_close (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  app = hr_test_app_init (&argc, &argv);
+  if (g_getenv ("HEADROOM_SHOT_DIR") != NULL)
+    {
+      /* the README's picture: no price refresh, and so no toast over it */
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+      g_settings_set_strv (settings, "catalog-clouds", (const char * const[]) { NULL });
+    }
+  g_test_add_func ("/devices-window/add-and-remove", test_add_and_remove);
+  g_test_add_func ("/devices-window/vllm-refusal", test_vllm_refusal);
+  return g_test_run ();
+}
