@@ -74,6 +74,16 @@ test_add_and_remove (void)
   g_assert_true (hr_scenario_is_mixed (hr_session_get_scenario (session)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (card)));
   g_assert_cmpuint (hr_placement_card_get_n_rows (card), ==, 2);
+  {
+    /* the breakdown chart: a bar per device, each with its own usable line */
+    HrChartWidget *chart = HR_CHART_WIDGET (find (window, HR_TYPE_CHART_WIDGET));
+    const HrChartBreakdown *b = hr_chart_widget_get_data (chart);
+
+    g_assert_nonnull (b);
+    g_assert_cmpint (b->n_devices, ==, 2);
+    g_assert_cmpfloat (b->devices[0].usable_gib, >, 0);
+    g_assert_cmpfloat (b->devices[1].usable_gib, >, 0);
+  }
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   hr_test_wait_settled (GTK_WIDGET (view));
   capture (window, "devices.png");
@@ -93,6 +103,15 @@ test_add_and_remove (void)
   g_assert_cmpuint (hr_session_get_n_extra_gpus (session), ==, 0);
   g_assert_false (hr_scenario_is_mixed (hr_session_get_scenario (session)));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (card)));
+
+  /* a pick (Best single GPU…) is the whole hardware: the other GPUs go */
+  hr_session_add_extra_gpu (session, "rtx-3090-24gb", 1);
+  hr_test_wait_size_view (view);
+  g_assert_cmpuint (hr_device_rows_get_n_rows (rows), ==, 1);
+  g_assert_true (hr_size_view_select_gpu (view, "rtx-4090-24gb", 2));
+  hr_test_wait_size_view (view);
+  g_assert_cmpuint (hr_session_get_n_extra_gpus (session), ==, 0);
+  g_assert_cmpuint (hr_device_rows_get_n_rows (rows), ==, 0);
   hr_test_window_close (window);
 }
 

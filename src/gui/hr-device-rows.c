@@ -101,10 +101,10 @@ build_entry (HrDeviceRows *self,
   GtkWidget *spin = gtk_spin_button_new (adjustment, 1, 0);
   GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
   g_autoptr(GPtrArray) items = hr_picker_items_gpus (hr_session_get_catalog (self->session));
-  /* TRANSLATORS: the picker of another GPU of a mixed setup; %u counts from 2 */
-  g_autofree char *title = g_strdup_printf (_("GPU %u"), index + 2);
-  /* TRANSLATORS: the accessible name of the button removing another GPU, "Remove GPU 2" */
-  g_autofree char *remove_name = g_strdup_printf (_("Remove GPU %u"), index + 2);
+  /* TRANSLATORS: the picker of a GPU of a mixed setup besides the first; %u counts from 1 */
+  g_autofree char *title = g_strdup_printf (_("Other GPU %u"), index + 1);
+  /* TRANSLATORS: the accessible name of the button removing it, "Remove Other GPU 1" */
+  g_autofree char *remove_name = g_strdup_printf (_("Remove Other GPU %u"), index + 1);
 
   gtk_widget_set_margin_top (box, 12);
   hr_picker_set_items (HR_PICKER (picker), items);

@@ -61,8 +61,9 @@ hr_placement_state_from_estimate (HrPlacementState *state,
       g_autofree char *memory = NULL;
       g_autofree char *share = NULL;
 
-      /* TRANSLATORS: a device of the setup in the Placement card: its index and its name */
-      row->title = g_strdup_printf (_("GPU %d · %s"), j, d->gpu->name);
+      /* TRANSLATORS: a device of the setup in the Placement card: its place in llama.cpp's
+       * order, from 1, and its name */
+      row->title = g_strdup_printf (_("GPU %d · %s"), j + 1, d->gpu->name);
       layers = g_strdup_printf (d->output
                                 /* TRANSLATORS: the layers a device holds, and the output layer */
                                 ? g_dngettext (GETTEXT_PACKAGE, "%d layer + output", "%d layers + output", d->layers)
@@ -91,7 +92,7 @@ hr_placement_state_from_estimate (HrPlacementState *state,
     {
       g_string_append_c (desc, ' ');
       /* TRANSLATORS: the device with the largest part of the time per token, "GPU 1 (RTX 3090)" */
-      g_string_append_printf (desc, _("The slowest is GPU %d (%s): it sets the pace."), p->slowest,
+      g_string_append_printf (desc, _("The slowest is GPU %d (%s): it sets the pace."), p->slowest + 1,
                               p->devices[p->slowest].gpu->name);
     }
   state->description = g_string_free (desc, FALSE);

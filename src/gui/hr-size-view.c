@@ -689,6 +689,10 @@ hr_size_view_select_gpu (HrSizeView *self,
     return FALSE;
   if (count > 0)
     gtk_adjustment_set_value (self->gpus_adjustment, count);
+  /* a pick is the whole hardware: no other GPUs of a mixed setup beside it (#31) */
+  if (self->session != NULL)
+    while (hr_session_get_n_extra_gpus (self->session) > 0)
+      hr_session_remove_extra_gpu (self->session, 0);
   return TRUE;
 }
 
