@@ -87,6 +87,16 @@ test_add_and_remove (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   hr_test_wait_settled (GTK_WIDGET (view));
   capture (window, "devices.png");
+  if (g_getenv ("HEADROOM_SHOT_DIR") != NULL)
+    {
+      GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (card), GTK_TYPE_SCROLLED_WINDOW);
+
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), 500);
+      capture (window, "devices-chart.png");
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), 1300);
+      capture (window, "devices-below.png");
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), 0);
+    }
 
   /* 360 px: the entry and the card wrap */
   gtk_window_set_default_size (GTK_WINDOW (window), 360, 740);
@@ -130,6 +140,19 @@ test_vllm_refusal (void)
   hr_test_wait_size_view (view);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (card)));
   g_assert_cmpstr (hr_verdict_banner_get_title (HR_VERDICT_BANNER (find (window, HR_TYPE_VERDICT_BANNER))), !=, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  hr_test_wait_settled (GTK_WIDGET (view));
+  capture (window, "devices-vllm.png");
+  if (g_getenv ("HEADROOM_SHOT_DIR") != NULL)
+    {
+      /* the matrix and the advice under the charts, to look at */
+      GtkWidget *card_w = GTK_WIDGET (find (window, HR_TYPE_PLACEMENT_CARD));
+      GtkWidget *scroller = gtk_widget_get_ancestor (card_w, GTK_TYPE_SCROLLED_WINDOW);
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+      gtk_adjustment_set_value (adj, 1000);
+      capture (window, "devices-vllm-below.png");
+    }
   g_object_set (session, "engine", "llama.cpp", "extra-gpus", (const char *const[]) { NULL }, NULL);
   hr_test_wait_size_view (view);
   hr_test_window_close (window);

@@ -485,6 +485,16 @@ test_mixed_devices (void)
     g_assert_false (size.ok);
     g_assert_nonnull (strstr (size.verdict_detail, error->message));
   }
+  {
+    /* the advice does not contradict it ("None: not even the shortest context fits") */
+    g_autoptr(HrAdviceState) advice = hr_advice_state_compute (s, hr_session_get_catalog (session), NULL);
+
+    for (int i = 0; i < HR_N_REVERSE; i++)
+      {
+        g_assert_false (advice->reverse[i].applicable);
+        g_assert_false (g_str_has_prefix (advice->reverse[i].value, "None"));
+      }
+  }
 
   hr_session_remove_extra_gpu (session, 0);
   g_assert_cmpuint (hr_session_get_n_extra_gpus (session), ==, 0);

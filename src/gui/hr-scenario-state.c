@@ -1046,7 +1046,16 @@ hr_advice_state_compute (const HrScenario *scenario,
       reverse_state (st, scenario, &reverse);
     }
   else
-    reverse_state (st, scenario, &(HrReverse) { 0 });
+    {
+      /* not sized (vLLM on different GPUs, #31): no answer to contradict the banner's reason */
+      reverse_state (st, scenario, &(HrReverse) { 0 });
+      for (int i = 0; i < HR_N_REVERSE; i++)
+        {
+          g_free (st->reverse[i].value);
+          st->reverse[i].value = g_strdup (_("Not sized: the verdict above says why"));
+          st->reverse[i].applicable = FALSE;
+        }
+    }
 
   hr_advice_recommend (scenario, catalog, pricing, &rec);
   pick_state (&st->picks[HR_PICK_SINGLE], _("Best single GPU"), &rec.best_single, rec.have_single,
