@@ -437,6 +437,19 @@ def run(proc, exportdir):
     check("the charts describe their figures", len(charts) >= 2,
           "; ".join((c.get_description() or "")[:60] for c in charts))
 
+    # -- another, different GPU (#31): its picker, count and remove button are named, and the
+    #    Placement card names each device --
+    add = find(frame, lambda n: name_of(n).replace("_", "").startswith("Add Another GPU")
+               and role_of(n) == Atspi.Role.PUSH_BUTTON, 5)
+    if add is not None:
+        add.get_action_iface().do_action(0)
+        pump(1.0)
+    check("Add Another GPU adds a named remove button",
+          add is not None and find(frame, lambda n: name_of(n) == "Remove Other GPU 1", 15) is not None,
+          "no Add Another GPU button" if add is None else "")
+    check("the Placement card names each device",
+          find(frame, lambda n: name_of(n).startswith("GPU 2 · "), 15) is not None)
+
     # -- every control has one name: each view (Alt+1…4 builds it), then Preferences --
     for view in ("2", "3", "4", "1"):
         key(view, ["Alt_L"])
