@@ -171,6 +171,15 @@ update_backend_subtitle (HrSizeView *self)
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), subtitle ? subtitle : "");
   /* "CPU + system RAM" is one machine: no count of GPUs to choose */
   gtk_widget_set_visible (GTK_WIDGET (self->gpus_row), gpu == NULL || gpu->backend != HR_BACKEND_CPU);
+  /* with other GPUs beside it (#31) the count is the first GPU's, and llama.cpp splits layers */
+  if (gpu != NULL && self->session != NULL && hr_session_get_n_extra_gpus (self->session) > 0)
+    {
+      /* TRANSLATORS: the "Number of GPUs" row's subtitle in a mixed setup: the count is the first GPU's */
+      g_autofree char *of_first = g_strdup_printf (_("Of the %s"), gpu->name);
+      adw_action_row_set_subtitle (self->gpus_row, of_first);
+    }
+  else
+    adw_action_row_set_subtitle (self->gpus_row, _("Tensor parallel"));
 }
 
 /* The first frame --------------------------------------------------------------------------- */
@@ -628,6 +637,7 @@ hr_size_view_set_session (HrSizeView *self,
   g_signal_connect_object (session, "notify::model", G_CALLBACK (model_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::gpu", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::backend", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::extra-gpus", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "advice-changed", G_CALLBACK (advice_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::advising", G_CALLBACK (advising_changed_cb), self, G_CONNECT_SWAPPED);
   /* the first figures now, before the window is first laid out: its first frame shows them */
