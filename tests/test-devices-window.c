@@ -158,6 +158,66 @@ test_vllm_refusal (void)
   hr_test_window_close (window);
 }
 
+/* An RTX 4090 + RTX 3060 does not hold Llama 3.3 70B Q4_K_M: the card shows what each
+ * device would need and the devices that overflow */
+static void
+test_does_not_fit (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrSession *session = hr_size_view_get_session (view);
+  HrPlacementCard *card = HR_PLACEMENT_CARD (find (window, HR_TYPE_PLACEMENT_CARD));
+  const char *const extra[] = { "rtx-3060-12gb:1", NULL };
+
+  g_object_set (session, "model", "llama-3.3-70b", "gpu", "rtx-4090-24gb", "gpus", 1,
+                "extra-gpus", extra, "engine", "llama.cpp", "offload", 0.0, NULL);
+  hr_test_wait_size_view (view);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (card)));
+  g_assert_cmpuint (hr_placement_card_get_n_rows (card), ==, 2);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  hr_test_wait_settled (GTK_WIDGET (view));
+  capture (window, "devices-3060.png");
+  if (g_getenv ("HEADROOM_SHOT_DIR") != NULL)
+    {
+      GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (card), GTK_TYPE_SCROLLED_WINDOW);
+
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), 450);
+      capture (window, "devices-3060-card.png");
+    }
+
+  /* the placement search's row at 360 px */
+  {
+    int min_w;
+
+    gtk_window_set_default_size (GTK_WINDOW (window), 360, 740);
+    hr_test_wait_settled (GTK_WIDGET (view));
+    gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
+    g_assert_cmpint (min_w, <=, 360);
+  }
+
+  /* the placement search's answer, applied: layers in system RAM, and it fits */
+  {
+    double offload = -1;
+    int n_cpu_moe = -1;
+    g_autofree HrEstimate *e = g_new0 (HrEstimate, 1);
+
+    hr_placement_card_get_search (card, &offload, &n_cpu_moe);
+    g_assert_cmpfloat (offload, >, 0);
+    g_signal_emit_by_name (card, "apply-search");
+    hr_test_wait_size_view (view);
+    g_object_get (session, "offload", &offload, NULL);
+    g_assert_cmpfloat (offload, >, 0);
+    g_assert_true (hr_estimate_compute (hr_session_get_scenario (session), NULL, e, NULL));
+    g_assert_cmpint (e->verdict, !=, HR_VERDICT_EXCEEDS);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (card)));
+    capture (window, "devices-3060-applied.png");
+    g_object_set (session, "offload", 0.0, NULL);
+  }
+  g_object_set (session, "extra-gpus", (const char *const[]) { NULL }, NULL);
+  hr_test_wait_size_view (view);
+  hr_test_window_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -172,5 +232,6 @@ main (int   argc,
     }
   g_test_add_func ("/devices-window/add-and-remove", test_add_and_remove);
   g_test_add_func ("/devices-window/vllm-refusal", test_vllm_refusal);
+  g_test_add_func ("/devices-window/does-not-fit", test_does_not_fit);
   return g_test_run ();
 }

@@ -11,14 +11,28 @@ struct _HrPlacementCard
   GtkListBox *list;
   GtkLabel *ram_label;
   GtkLabel *flags_label;
+  AdwActionRow *search_row;
+  GtkListBox *search_list;
+  double search_offload_pct;
+  int search_n_cpu_moe;
   guint n_rows;
 };
 
 G_DEFINE_FINAL_TYPE (HrPlacementCard, hr_placement_card, ADW_TYPE_BIN)
 
+static guint apply_signal;
+
 static void
 hr_placement_card_class_init (HrPlacementCardClass *klass)
 {
+  apply_signal = g_signal_new ("apply-search", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                               0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+apply_clicked_cb (HrPlacementCard *self)
+{
+  g_signal_emit (self, apply_signal, 0);
 }
 
 static GtkLabel *
@@ -53,6 +67,23 @@ hr_placement_card_init (HrPlacementCard *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->flags_label), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("llama.cpp flags for this split"), -1);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->flags_label));
+  {
+    GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Apply"));
+
+    self->search_list = GTK_LIST_BOX (gtk_list_box_new ());
+    gtk_list_box_set_selection_mode (self->search_list, GTK_SELECTION_NONE);
+    gtk_widget_add_css_class (GTK_WIDGET (self->search_list), "boxed-list");
+    self->search_row = ADW_ACTION_ROW (adw_action_row_new ());
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->search_row), _("Placement search"));
+    adw_action_row_set_subtitle_lines (self->search_row, 0);
+    gtk_widget_set_valign (apply, GTK_ALIGN_CENTER);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (apply), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Apply the placement search’s answer"), -1);
+    g_signal_connect_object (apply, "clicked", G_CALLBACK (apply_clicked_cb), self, G_CONNECT_SWAPPED);
+    adw_action_row_add_suffix (self->search_row, apply);
+    gtk_list_box_append (self->search_list, GTK_WIDGET (self->search_row));
+    gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search_list));
+  }
   adw_preferences_group_add (self->group, box);
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->group));
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
@@ -102,6 +133,7 @@ hr_placement_card_set_state (HrPlacementCard        *self,
     gtk_list_box_remove (self->list, child);
   self->n_rows = 0;
   gtk_widget_set_visible (GTK_WIDGET (self), state != NULL && state->visible);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_list), FALSE);
   if (state == NULL || !state->visible)
     return;
 
@@ -115,6 +147,21 @@ hr_placement_card_set_state (HrPlacementCard        *self,
   gtk_widget_set_visible (GTK_WIDGET (self->ram_label), state->ram != NULL);
   gtk_label_set_label (self->flags_label, state->flags ? state->flags : "");
   gtk_widget_set_visible (GTK_WIDGET (self->flags_label), state->flags != NULL);
+  if (state->search != NULL)
+    adw_action_row_set_subtitle (self->search_row, state->search);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_list), state->search != NULL);
+  self->search_offload_pct = state->search_offload_pct;
+  self->search_n_cpu_moe = state->search_n_cpu_moe;
+}
+
+void
+hr_placement_card_get_search (HrPlacementCard *self,
+                              double          *offload_pct,
+                              int             *n_cpu_moe)
+{
+  g_return_if_fail (HR_IS_PLACEMENT_CARD (self));
+  *offload_pct = self->search_offload_pct;
+  *n_cpu_moe = self->search_n_cpu_moe;
 }
 
 guint

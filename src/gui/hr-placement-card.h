@@ -15,7 +15,12 @@ G_BEGIN_DECLS
 #define HR_TYPE_PLACEMENT_CARD (hr_placement_card_get_type ())
 G_DECLARE_FINAL_TYPE (HrPlacementCard, hr_placement_card, HR, PLACEMENT_CARD, AdwBin)
 
+/* Signal "apply-search": the user chose the placement search's answer; its offload and
+ * experts on the CPU are hr_placement_card_get_search (). */
 GtkWidget      *hr_placement_card_new       (void);
+void            hr_placement_card_get_search (HrPlacementCard       *self,
+                                             double                *offload_pct,
+                                             int                   *n_cpu_moe);
 void            hr_placement_card_set_state (HrPlacementCard        *self,
                                              const HrPlacementState *state);
 /* For the tests: the device rows shown. */

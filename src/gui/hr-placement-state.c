@@ -32,6 +32,7 @@ hr_placement_state_clear (HrPlacementState *state)
   g_clear_pointer (&state->description, g_free);
   g_clear_pointer (&state->ram, g_free);
   g_clear_pointer (&state->flags, g_free);
+  g_clear_pointer (&state->search, g_free);
   state->visible = FALSE;
 }
 
@@ -117,5 +118,40 @@ hr_placement_state_from_estimate (HrPlacementState *state,
       if (p->n_cpu_moe > 0)
         g_string_append_printf (flags, " --n-cpu-moe %d", p->n_cpu_moe);
       state->flags = g_string_free (flags, FALSE);
+    }
+
+  /* it does not fit as asked: the core's search for the least in system RAM that does */
+  if (hr_scenario_is_mixed (scenario) && estimate->verdict == HR_VERDICT_EXCEEDS)
+    {
+      HrScenario best;
+      g_autofree HrEstimate *found = g_new0 (HrEstimate, 1);
+
+      if (hr_placement_search (scenario, &best, found))
+        {
+          const HrPlacement *f = &found->placement;
+          g_autofree char *best_split = hr_placement_tensor_split (&best, found);
+          g_autofree char *tps = hr_size_format_tps (found->decode_tps);
+          GString *text = g_string_new (NULL);
+
+          if (f->n_cpu_moe > f->ram_layers)
+            /* TRANSLATORS: the placement search's answer: whole layers and the layers whose
+             * experts stay in system RAM, then llama.cpp's flags and the speed */
+            g_string_append_printf (text, _("It fits with %d of %d layers and the experts of %d more in system RAM"),
+                                    f->ram_layers, scenario->model->n_layers, f->n_cpu_moe - f->ram_layers);
+          else
+            /* TRANSLATORS: the placement search's answer: the layers in system RAM, then
+             * llama.cpp's flags and the speed */
+            g_string_append_printf (text, _("It fits with %d of %d layers in system RAM"),
+                                    f->ram_layers, scenario->model->n_layers);
+          g_string_append_printf (text, ": -ngl %d", f->gpu_layers);
+          if (f->n_cpu_moe > 0)
+            g_string_append_printf (text, " --n-cpu-moe %d", f->n_cpu_moe);
+          if (best_split != NULL)
+            g_string_append_printf (text, " --tensor-split %s", best_split);
+          g_string_append_printf (text, ", %s", tps);
+          state->search = g_string_free (text, FALSE);
+          state->search_offload_pct = best.offload_pct;
+          state->search_n_cpu_moe = best.n_cpu_moe;
+        }
     }
 }

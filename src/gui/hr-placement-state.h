@@ -32,6 +32,11 @@ typedef struct
   GPtrArray *rows;      /* HrPlacementRowState* */
   char *ram;            /* "System RAM: 4 layers"; NULL when nothing stays there */
   char *flags;          /* "-ngl 81 --split-mode layer --tensor-split 41,40"; NULL for none */
+  /* different GPUs that do not hold it as asked: the core's placement search
+   * (hr_placement_search ()), the least in system RAM that fits */
+  char *search;         /* "It fits with 20 of 80 layers in system RAM: -ngl 61 --tensor-split 42,19, ~3.5 tok/s"; NULL: none */
+  double search_offload_pct;
+  int search_n_cpu_moe;
 } HrPlacementState;
 
 void            hr_placement_state_init     (HrPlacementState  *state);

@@ -664,11 +664,24 @@ build_action_rows (HrSizeView           *self,
     }
 }
 
+/* The placement search's answer becomes the scenario: its layers and experts in system RAM */
+static void
+placement_apply_cb (HrSizeView *self)
+{
+  double offload = 0;
+  int n_cpu_moe = 0;
+
+  hr_placement_card_get_search (HR_PLACEMENT_CARD (self->placement_card), &offload, &n_cpu_moe);
+  g_object_set (self->session, "offload", offload, "n-cpu-moe", n_cpu_moe, NULL);
+}
+
 void
 hr_size_view_build_results (HrSizeView *self)
 {
   build_cards (self);
   self->placement_card = hr_placement_card_new ();
+  g_signal_connect_object (self->placement_card, "apply-search", G_CALLBACK (placement_apply_cb), self,
+                           G_CONNECT_SWAPPED);
   gtk_box_insert_child_after (GTK_BOX (self->results_box), self->placement_card,
                               gtk_widget_get_parent (GTK_WIDGET (self->cards_box)) == GTK_WIDGET (self->results_box)
                               ? GTK_WIDGET (self->cards_box) : NULL);
