@@ -105,6 +105,22 @@ test_add_and_remove (void)
   g_test_message ("the Size view with two GPUs needs %d px", min_w);
   g_assert_cmpint (min_w, <=, 360);
   capture (window, "devices-narrow.png");
+  {
+    /* the sidebar over the results, as the header's button shows it: the other GPU's entry fits */
+    AdwFlap *flap = ADW_FLAP (find (window, ADW_TYPE_FLAP));
+    GtkWidget *sidebar = adw_flap_get_flap (flap);
+
+    adw_flap_set_reveal_flap (flap, TRUE);
+    hr_test_wait_settled (GTK_WIDGET (view));
+    gtk_widget_measure (GTK_WIDGET (rows), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
+    g_test_message ("the other GPU's entry needs %d px", min_w);
+    g_assert_cmpint (min_w, <=, 336);
+    gtk_widget_measure (sidebar, GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
+    g_assert_cmpint (min_w, <=, 360);
+    capture (window, "devices-narrow-sidebar.png");
+    adw_flap_set_reveal_flap (flap, FALSE);
+    hr_test_wait_settled (GTK_WIDGET (view));
+  }
 
   /* removed: one GPU again, no card */
   g_signal_emit_by_name (hr_device_rows_get_remove_button (rows, 0), "clicked");
