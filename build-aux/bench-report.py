@@ -90,6 +90,14 @@ def main(argv):
                        " | | | | |")
     out.append("")
     for gui in guis:
+        if gui.get("first_frame_ratio_later") is not None:
+            out.append(f"First frame with {gui.get('renderer') or 'default renderer'}, against an empty "
+                       f"AdwApplicationWindow launched alternately in the same run: "
+                       f"{gui['first_frame_ratio_later']:.2f}× on later launches (target 1.5×), "
+                       f"{gui['first_frame_ratio_first']:.2f}× on a first launch with empty cache and data "
+                       f"directories (target 1.8×).")
+    out.append("")
+    for gui in guis:
         if "drag_steps" in gui:
             out.append(f"Slider drag with {gui.get('renderer')}: {gui['drag_steps']} slider positions, one per "
                        f"frame-clock tick, gave {gui.get('drag_recomputes')} recomputes (neighbouring positions "

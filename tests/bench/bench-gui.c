@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "hr-application.h"
 #include "hr-report.h"
 #include "hr-window.h"
@@ -69,9 +71,12 @@ typedef struct
   guint failures;
 } ColdStart;
 
-/* One run: fork, exec @binary, read its "first-frame-us N" line, reap it. */
+/* One run: fork, exec @binary, read its "first-frame-us N" line, reap it.  @home, when not
+ * NULL: the child's XDG cache, data and config directories are @home/cache, /data, /config (a
+ * fresh @home is a first launch: no price cache, no measured RAM speed, nothing saved). */
 static gboolean
 cold_start_once (const char *binary,
+                 const char *home,
                  ColdStart  *out)
 {
   int fds[2];
@@ -102,6 +107,16 @@ cold_start_once (const char *binary,
       close (fds[0]);
       close (fds[1]);
       setenv ("HEADROOM_BENCH_FIRST_FRAME", "1", 1);
+      if (home != NULL)
+        {
+          g_autofree char *cache = g_build_filename (home, "cache", NULL);
+          g_autofree char *data = g_build_filename (home, "data", NULL);
+          g_autofree char *config = g_build_filename (home, "config", NULL);
+
+          setenv ("XDG_CACHE_HOME", cache, 1);
+          setenv ("XDG_DATA_HOME", data, 1);
+          setenv ("XDG_CONFIG_HOME", config, 1);
+        }
       execl (binary, binary, (char *) NULL);
       _exit (127);
     }
@@ -148,24 +163,80 @@ cold_start_once (const char *binary,
 }
 
 static void
-cold_start (const char *binary,
-            int         runs,
-            ColdStart  *out)
+cold_start_init (ColdStart *out)
 {
   out->first_frame_us = g_array_new (FALSE, FALSE, sizeof (double));
   out->exit_us = g_array_new (FALSE, FALSE, sizeof (double));
+}
 
-  /* one unmeasured run warms the page cache, as any second launch is */
+static void
+cold_start_clear (ColdStart *out)
+{
+  g_clear_pointer (&out->first_frame_us, g_array_unref);
+  g_clear_pointer (&out->exit_us, g_array_unref);
+}
+
+/* Removes @path and everything below it (a directory this benchmark made). */
+static void
+remove_tree (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (child);
+          else
+            g_unlink (child);
+        }
+      g_dir_close (dir);
+    }
+  g_rmdir (path);
+}
+
+/* @runs cold starts of @binary and of @reference, alternated (A, B, A, B …) so that the load of
+ * the moment falls on both alike.  @first_launch: each pair starts from empty XDG directories;
+ * otherwise every run shares one set, warmed by an unmeasured run of each (page cache, price
+ * cache, measured RAM speed: any later launch). */
+static void
+cold_start (const char *binary,
+            const char *reference,
+            int         runs,
+            gboolean    first_launch,
+            ColdStart  *out,
+            ColdStart  *ref)
+{
+  g_autofree char *shared = g_dir_make_tmp ("hr-bench-home-XXXXXX", NULL);
+
+  cold_start_init (out);
+  cold_start_init (ref);
   {
-    ColdStart warm = { g_array_new (FALSE, FALSE, sizeof (double)),
-                       g_array_new (FALSE, FALSE, sizeof (double)), 0, 0 };
-    cold_start_once (binary, &warm);
-    g_array_unref (warm.first_frame_us);
-    g_array_unref (warm.exit_us);
+    ColdStart warm;
+
+    cold_start_init (&warm);
+    cold_start_once (binary, shared, &warm);
+    cold_start_once (reference, shared, &warm);
+    cold_start_clear (&warm);
   }
   for (int i = 0; i < runs; i++)
-    if (!cold_start_once (binary, out))
-      out->failures++;
+    {
+      g_autofree char *fresh = first_launch ? g_dir_make_tmp ("hr-bench-home-XXXXXX", NULL) : NULL;
+      const char *home = first_launch ? fresh : shared;
+
+      if (!cold_start_once (binary, home, out))
+        out->failures++;
+      if (!cold_start_once (reference, home, ref))
+        ref->failures++;
+      if (fresh != NULL)
+        remove_tree (fresh);
+    }
+  if (shared != NULL)
+    remove_tree (shared);
 }
 
 /* ---- slider drag ----------------------------------------------------------------------------- */
@@ -492,10 +563,13 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *headroom = NULL;
+  g_autofree char *reference = NULL;
   int runs = 10, steps = 200;
   gboolean json = FALSE, no_start = FALSE, no_drag = FALSE;
   const GOptionEntry entries[] = {
     { "headroom", 0, 0, G_OPTION_ARG_FILENAME, &headroom, "The headroom binary (default: the build's)", "PATH" },
+    { "reference", 0, 0, G_OPTION_ARG_FILENAME, &reference,
+      "The empty AdwApplicationWindow to compare with (default: the build's bench-empty-window)", "PATH" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Cold starts to time (10)", "N" },
     { "steps", 0, 0, G_OPTION_ARG_INT, &steps, "Slider positions (200)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output", NULL },
@@ -506,7 +580,8 @@ main (int   argc,
   g_autoptr(GOptionContext) octx = g_option_context_new ("— time Headroom's window");
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
-  ColdStart cs = { 0 };
+  ColdStart cs = { 0 }, ref = { 0 }, first = { 0 }, ref_first = { 0 };
+  double ratio_later = NAN, ratio_first = NAN;
   Drag drag = { 0 };
   Row rows[16];
   int n = 0;
@@ -520,6 +595,8 @@ main (int   argc,
     }
   if (headroom == NULL)
     headroom = g_strdup (HEADROOM_BIN);
+  if (reference == NULL)
+    reference = g_strdup (EMPTY_WINDOW_BIN);
   runs = CLAMP (runs, 1, 1000);
   steps = CLAMP (steps, 2, 100000);
 
@@ -533,9 +610,21 @@ main (int   argc,
 
   if (!no_start)
     {
-      cold_start (headroom, runs, &cs);
+      cold_start (headroom, reference, runs, FALSE, &cs, &ref);
+      cold_start (headroom, reference, runs, TRUE, &first, &ref_first);
+      ratio_later = percentile (cs.first_frame_us, 50) / percentile (ref.first_frame_us, 50);
+      ratio_first = percentile (first.first_frame_us, 50) / percentile (ref_first.first_frame_us, 50);
       rows[n++] = (Row) { "app cold start to first drawn frame", percentile (cs.first_frame_us, 50),
                           percentile (cs.first_frame_us, 95), max_of (cs.first_frame_us), 500000, cs.first_frame_us->len };
+      rows[n++] = (Row) { "empty AdwApplicationWindow to its first frame (reference)",
+                          percentile (ref.first_frame_us, 50), percentile (ref.first_frame_us, 95),
+                          max_of (ref.first_frame_us), NAN, ref.first_frame_us->len };
+      rows[n++] = (Row) { "app first launch (empty cache and data) to first frame",
+                          percentile (first.first_frame_us, 50), percentile (first.first_frame_us, 95),
+                          max_of (first.first_frame_us), NAN, first.first_frame_us->len };
+      rows[n++] = (Row) { "empty AdwApplicationWindow, same empty directories (reference)",
+                          percentile (ref_first.first_frame_us, 50), percentile (ref_first.first_frame_us, 95),
+                          max_of (ref_first.first_frame_us), NAN, ref_first.first_frame_us->len };
       rows[n++] = (Row) { "app cold start to first frame, then quit and exit", percentile (cs.exit_us, 50),
                           percentile (cs.exit_us, 95), max_of (cs.exit_us), NAN, cs.exit_us->len };
     }
@@ -599,7 +688,11 @@ main (int   argc,
       if (!no_start)
         {
           hr_json_key (&w, "app_peak_rss_kib"); hr_json_int (&w, cs.peak_rss_kib);
-          hr_json_key (&w, "cold_start_failures"); hr_json_int (&w, cs.failures);
+          hr_json_key (&w, "cold_start_failures"); hr_json_int (&w, cs.failures + first.failures);
+          hr_json_key (&w, "reference_failures"); hr_json_int (&w, ref.failures + ref_first.failures);
+          /* headroom's median first frame over the empty window's, measured alternately */
+          hr_json_key (&w, "first_frame_ratio_later"); hr_json_number (&w, ratio_later, 2);
+          hr_json_key (&w, "first_frame_ratio_first"); hr_json_number (&w, ratio_first, 2);
         }
       if (!no_drag)
         {
@@ -629,13 +722,26 @@ main (int   argc,
             g_string_append (out, "      —\n");
         }
       if (!no_start)
-        g_string_append_printf (out, "headroom peak RSS: %ld KiB (%u failed cold starts)\n",
-                                cs.peak_rss_kib, cs.failures);
+        {
+          g_string_append_printf (out, "headroom peak RSS: %ld KiB (%u failed cold starts)\n",
+                                  cs.peak_rss_kib, cs.failures + first.failures);
+          g_string_append_printf (out, "first frame / empty AdwApplicationWindow's: %.2f× on later launches "
+                                  "(target 1.5×), %.2f× on a first launch (target 1.8×)\n",
+                                  ratio_later, ratio_first);
+        }
       if (!no_drag)
         g_string_append_printf (out, "slider drag: %d positions, %u recomputes (%d over %d µs), "
                                 "%u advice results applied, renderer %s\n", steps, drag.recompute_us->len,
                                 over_budget, RECOMPUTE_BUDGET_US, drag.n_advice_applied, drag.renderer);
     }
   fputs (out->str, stdout);
-  return cs.failures > 0 ? 1 : 0;
+  {
+    gboolean failed = cs.failures + first.failures + ref.failures + ref_first.failures > 0;
+
+    cold_start_clear (&cs);
+    cold_start_clear (&ref);
+    cold_start_clear (&first);
+    cold_start_clear (&ref_first);
+    return failed ? 1 : 0;
+  }
 }
