@@ -331,10 +331,9 @@ hr_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "import.open-file",
                                          (const char *[]) { "<Control>o", NULL });
   g_signal_connect_object (self->pricing, "notify::busy", G_CALLBACK (pricing_busy_cb), self, G_CONNECT_SWAPPED);
-  /* first launch on a CPU the bandwidth table does not know: measured in a worker */
-  if (isnan (self->system->ram_bandwidth_gbs))
-    hr_application_measure_ram (self);
-  /* the start-up refresh waits for the first window's first frame: hr_application_refresh_when_due() */
+  /* the start-up price refresh, and on a first launch on a CPU the bandwidth table does not know
+   * the RAM bandwidth measurement, wait for the first window's first frame:
+   * hr_application_refresh_when_due() */
 }
 
 static void
@@ -445,6 +444,11 @@ hr_application_refresh_when_due (HrApplication *self)
   self->due_checked = TRUE;
   if (hr_pricing_manager_is_due (self->pricing))
     hr_pricing_manager_refresh (self->pricing);
+  /* A worker streaming a few hundred MiB beside the start-up would take memory bandwidth and a
+   * core (of two, here) from the first frame: 70 ms of a first launch's 465 ms, measured with
+   * bench-gui.  It starts once the window is drawn; the estimate takes the figure when it is in. */
+  if (self->system != NULL && isnan (self->system->ram_bandwidth_gbs))
+    hr_application_measure_ram (self);
 }
 
 HrPricingManager *
