@@ -276,6 +276,172 @@ test_bundled (void)
   hr_test_window_close (window);
 }
 
+/* Every label under @widget that is shown with "…" in place of part of its text. */
+static guint
+count_ellipsized (GtkWidget *widget)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_mapped (widget))
+    return 0;
+  if (GTK_IS_LABEL (widget) && pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
+    {
+      g_test_message ("cut: “%s”", gtk_label_get_label (GTK_LABEL (widget)));
+      n++;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += count_ellipsized (c);
+  return n;
+}
+
+/* Whether a label under @widget shows @text whole. */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && g_str_equal (gtk_label_get_label (GTK_LABEL (widget)), text))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (shows_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct {
+  GtkWidget *window;
+  int width;
+} Width;
+
+static gboolean
+has_width (gpointer data)
+{
+  Width *w = data;
+
+  /* ask for the frame that lays the window out at its new size */
+  gtk_widget_queue_resize (w->window);
+  return ABS (gtk_widget_get_width (w->window) - w->width) <= 20;
+}
+
+static gboolean
+is_stacked (gpointer cloud)
+{
+  return hr_cloud_view_get_stacked (cloud);
+}
+
+static gboolean
+is_table (gpointer cloud)
+{
+  return !hr_cloud_view_get_stacked (cloud);
+}
+
+/* Resizes @window and waits until it has the new width, the offers their layout for it (the
+ * window restacks in an idle after the allocation that crossed its narrow width) and the
+ * layout has settled. */
+static void
+resize (HrWindow    *window,
+        int          width,
+        int          height,
+        HrCloudView *cloud)
+{
+  Width w = { GTK_WIDGET (window), width };
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  hr_test_wait_until (has_width, &w, "the window's new width");
+  hr_test_wait_until (width < 800 ? is_stacked : is_table, cloud, "the offers' layout for the new width");
+  hr_test_wait_settled (GTK_WIDGET (cloud));
+}
+
+/* #26 item 4: at 360 px each offer reads as a whole — "Provider · instance" on one line, its
+ * terms and cost per 1M tokens under it, nothing cut to "…" — and the view still fits; a wide
+ * window keeps the table (its header row), and back. */
+static void
+test_narrow (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  GtkWidget *list = hr_cloud_view_get_offers_list (cloud);
+  const HrCloudOffer *first;
+  g_autofree char *title = NULL;
+  int min_w;
+
+  resize (window, 360, 740, cloud);
+  g_assert_true (hr_cloud_view_get_stacked (cloud));
+  first = g_ptr_array_index (hr_cloud_view_get_state (cloud)->offers, 0);
+  title = g_strdup_printf ("%s · %s", first->provider, first->instance);
+  g_assert_true (shows_label (list, title));
+  g_assert_cmpuint (count_ellipsized (list), ==, 0);
+  /* no header row: one row per offer */
+  g_assert_cmpuint (hr_cloud_view_get_n_rows (cloud), ==, hr_cloud_view_get_state (cloud)->offers->len);
+  g_assert_false (shows_label (list, "Provider"));
+  gtk_widget_measure (GTK_WIDGET (cloud), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
+  g_test_message ("Cloud & TCO needs %d px", min_w);
+  g_assert_cmpint (min_w, <=, 360);
+  g_assert_cmpint (gtk_widget_get_width (list), <=, 360);
+
+  resize (window, 1200, 760, cloud);
+  g_assert_false (hr_cloud_view_get_stacked (cloud));
+  g_assert_true (shows_label (list, "Provider"));
+  g_assert_true (shows_label (list, first->provider));
+  g_assert_cmpuint (count_ellipsized (list), ==, 0);
+
+  resize (window, 360, 740, cloud);
+  g_assert_true (hr_cloud_view_get_stacked (cloud));
+  g_assert_true (shows_label (list, title));
+  hr_test_window_close (window);
+}
+
+static gboolean
+sorted_by (HrCloudView *cloud,
+           HrCloudSort  sort)
+{
+  const HrCloudState *st = hr_cloud_view_get_state (cloud);
+
+  for (guint i = 1; i < st->offers->len; i++)
+    {
+      const HrCloudOffer *a = g_ptr_array_index (st->offers, i - 1);
+      const HrCloudOffer *b = g_ptr_array_index (st->offers, i);
+      double ca = isfinite (a->cost_per_mtok_usd) ? a->cost_per_mtok_usd : INFINITY;
+      double cb = isfinite (b->cost_per_mtok_usd) ? b->cost_per_mtok_usd : INFINITY;
+
+      if (sort == HR_CLOUD_SORT_PER_MTOK ? ca > cb : a->usd_per_hour > b->usd_per_hour)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* #26 item 7: the table sorts by cost per 1M tokens (the header's menu, kept in the settings). */
+static void
+test_sort (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  GtkDropDown *sort;
+
+  refresh_from ("/good");
+  wait_idle (hr_window_get_size_view (window));
+  sort = GTK_DROP_DOWN (hr_test_find_child_of_type (GTK_WIDGET (cloud), GTK_TYPE_DROP_DOWN));
+  g_assert_nonnull (sort);
+  g_assert_cmpuint (hr_cloud_view_get_state (cloud)->offers->len, >=, 3);
+  g_assert_cmpint (hr_cloud_view_get_state (cloud)->sort, ==, HR_CLOUD_SORT_HOURLY);
+  g_assert_true (sorted_by (cloud, HR_CLOUD_SORT_HOURLY));
+
+  gtk_drop_down_set_selected (sort, 1);
+  wait_idle (hr_window_get_size_view (window));
+  g_assert_cmpstr (g_settings_get_string (settings, "cloud-sort"), ==, "per-mtok");
+  g_assert_cmpint (hr_cloud_view_get_state (cloud)->sort, ==, HR_CLOUD_SORT_PER_MTOK);
+  g_assert_true (sorted_by (cloud, HR_CLOUD_SORT_PER_MTOK));
+
+  g_settings_reset (settings, "cloud-sort");
+  wait_idle (hr_window_get_size_view (window));
+  g_assert_cmpuint (gtk_drop_down_get_selected (sort), ==, 0);
+  g_assert_true (sorted_by (cloud, HR_CLOUD_SORT_HOURLY));
+  refresh_from (NULL);
+  wait_idle (hr_window_get_size_view (window));
+  hr_test_window_close (window);
+}
+
 /* 500, malformed, wrong schema, no feed set: a toast each, the prices and the cache stay. */
 static void
 test_refresh_failures (void)
@@ -561,10 +727,12 @@ main (int   argc,
   app = hr_test_app_new ();
 
   g_test_add_func ("/cloud-window/bundled", test_bundled);
+  g_test_add_func ("/cloud-window/narrow", test_narrow);
   g_test_add_func ("/cloud-window/refresh-failures", test_refresh_failures);
   g_test_add_func ("/cloud-window/refresh-partial", test_refresh_partial);
   g_test_add_func ("/cloud-window/refresh-fallbacks", test_refresh_fallbacks);
   g_test_add_func ("/cloud-window/refresh-good", test_refresh_good);
+  g_test_add_func ("/cloud-window/sort", test_sort);
   g_test_add_func ("/cloud-window/manager-load", test_manager_load);
 
   ret = g_test_run ();

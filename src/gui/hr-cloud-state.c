@@ -273,14 +273,18 @@ unknown_gpus_note (const HrPricing *pricing)
 
 static gint
 compare_offers (gconstpointer a,
-                gconstpointer b)
+                gconstpointer b,
+                gpointer      user_data)
 {
   const HrCloudOffer *oa = *(const HrCloudOffer **) a;
   const HrCloudOffer *ob = *(const HrCloudOffer **) b;
+  HrCloudSort sort = GPOINTER_TO_INT (user_data);
   double ca = isfinite (oa->cost_per_mtok_usd) ? oa->cost_per_mtok_usd : INFINITY;
   double cb = isfinite (ob->cost_per_mtok_usd) ? ob->cost_per_mtok_usd : INFINITY;
   int c;
 
+  if (sort == HR_CLOUD_SORT_PER_MTOK && ca != cb)
+    return ca < cb ? -1 : 1;
   if (oa->usd_per_hour != ob->usd_per_hour)
     return oa->usd_per_hour < ob->usd_per_hour ? -1 : 1;
   if (ca != cb)
@@ -295,6 +299,16 @@ hr_cloud_state_compute (const HrScenario *scenario,
                         const HrCatalog  *catalog,
                         const HrPricing  *pricing,
                         double            hours_per_day)
+{
+  return hr_cloud_state_compute_sorted (scenario, catalog, pricing, hours_per_day, HR_CLOUD_SORT_HOURLY);
+}
+
+HrCloudState *
+hr_cloud_state_compute_sorted (const HrScenario *scenario,
+                               const HrCatalog  *catalog,
+                               const HrPricing  *pricing,
+                               double            hours_per_day,
+                               HrCloudSort       sort)
 {
   HrCloudState *st = g_new0 (HrCloudState, 1);
 
@@ -323,7 +337,8 @@ hr_cloud_state_compute (const HrScenario *scenario,
       st->subtitle = g_strdup ("");
     }
 
-  g_ptr_array_sort (st->offers, compare_offers);
+  st->sort = sort;
+  g_ptr_array_sort_with_data (st->offers, compare_offers, GINT_TO_POINTER (sort));
   st->n_fitting = st->offers->len;
   if (st->offers->len > HR_CLOUD_MAX_ROWS)
     g_ptr_array_remove_range (st->offers, HR_CLOUD_MAX_ROWS, st->offers->len - HR_CLOUD_MAX_ROWS);

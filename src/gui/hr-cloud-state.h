@@ -40,9 +40,18 @@ typedef struct
   HrVerdict verdict;        /* fits or tight on this instance */
 } HrCloudOffer;
 
+/* The order of the table: cheapest per hour (ties: per token), or per 1M tokens generated
+ * (ties: per hour; offers whose speed is unknown last). */
+typedef enum
+{
+  HR_CLOUD_SORT_HOURLY,
+  HR_CLOUD_SORT_PER_MTOK,
+} HrCloudSort;
+
 typedef struct
 {
-  GPtrArray *offers;        /* HrCloudOffer*, cheapest per hour first (ties: per token) */
+  GPtrArray *offers;        /* HrCloudOffer*, in the order of @sort */
+  HrCloudSort sort;
   guint n_fitting;          /* all offers that fit (offers holds at most HR_CLOUD_MAX_ROWS) */
   guint n_total;            /* offers in the price list */
   double hours_per_day;
@@ -57,6 +66,12 @@ HrCloudState   *hr_cloud_state_compute      (const HrScenario   *scenario,
                                              const HrCatalog    *catalog,
                                              const HrPricing    *pricing,
                                              double              hours_per_day);
+/* The same with the offers in @sort's order; the HR_CLOUD_MAX_ROWS kept are the first in it. */
+HrCloudState   *hr_cloud_state_compute_sorted (const HrScenario *scenario,
+                                               const HrCatalog  *catalog,
+                                               const HrPricing  *pricing,
+                                               double            hours_per_day,
+                                               HrCloudSort       sort);
 /* Rewords the monthly costs for other hours per day (no new estimates). */
 void            hr_cloud_state_set_hours    (HrCloudState       *state,
                                              double              hours_per_day);

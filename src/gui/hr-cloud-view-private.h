@@ -1,7 +1,7 @@
 /* hr-cloud-view-private.h — the Cloud & TCO view's instance struct, shared by its two files
  *
  * hr-cloud-view.c        the prices, rent versus buy, updating, GObject and public API
- * hr-cloud-view-table.c  the table of offers that fit
+ * hr-cloud-view-table.c  the table of offers that fit (one stacked row each when narrow)
  */
 #pragma once
 
@@ -23,6 +23,8 @@ struct _HrCloudView
   GtkSpinner *refresh_spinner;
   GtkButton *refresh_button;
   AdwPreferencesGroup *offers_group;
+  GtkDropDown *sort_dropdown;
+  GtkBox *offers_box;
   GtkListBox *offers_list;
   GtkAdjustment *hours_adjustment;
   GtkAdjustment *budget_adjustment;
@@ -52,6 +54,7 @@ struct _HrCloudView
   HrTcoState tco;
   char *chosen_key;        /* the offer clicked; NULL: the cheapest */
   guint n_rows;
+  gboolean stacked;        /* a narrow window: one stacked row per offer, no columns */
   char *last_toast;
   char *last_details;       /* of the last toast with a Details button */
 

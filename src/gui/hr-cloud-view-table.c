@@ -2,11 +2,14 @@
  *
  * One boxed-list row per offer, its columns kept in line by size groups (the Size view's
  * quantization matrix does the same); clicking a row chooses the offer for rent versus buy, its
- * button opens the provider's page in the browser.
+ * button opens the provider's page in the browser.  In a narrow window (self->stacked) the
+ * columns would cut the provider and instance to "…": each offer is then one stacked row that
+ * reads as a whole, "Provider · instance" over its terms and its cost per 1M tokens.
  */
 #include "hr-cloud-view-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 #include "hr-table-cells.h"
 
@@ -84,12 +87,22 @@ link_button (HrCloudView        *self,
              const HrCloudOffer *o)
 {
   GtkWidget *button = gtk_button_new ();
-  GtkWidget *content = adw_button_content_new ();
   g_autofree char *tip = NULL;
 
-  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (content), "web-browser-symbolic");
-  adw_button_content_set_label (ADW_BUTTON_CONTENT (content), _("Open"));
-  gtk_button_set_child (GTK_BUTTON (button), content);
+  if (self->stacked)
+    {
+      /* the icon alone: the row's words need the width */
+      gtk_button_set_icon_name (GTK_BUTTON (button), "web-browser-symbolic");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Open"), -1);
+    }
+  else
+    {
+      GtkWidget *content = adw_button_content_new ();
+
+      adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (content), "web-browser-symbolic");
+      adw_button_content_set_label (ADW_BUTTON_CONTENT (content), _("Open"));
+      gtk_button_set_child (GTK_BUTTON (button), content);
+    }
   gtk_widget_add_css_class (button, "flat");
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   if (o->url != NULL)
@@ -105,7 +118,8 @@ link_button (HrCloudView        *self,
       gtk_widget_set_sensitive (button, FALSE);
       gtk_widget_set_tooltip_text (button, _("The price list gives no address for this offer"));
     }
-  gtk_size_group_add_widget (self->columns[7], button);
+  if (!self->stacked)
+    gtk_size_group_add_widget (self->columns[7], button);
   return button;
 }
 
@@ -132,33 +146,76 @@ cost_cell (HrCloudView        *self,
   return box;
 }
 
+/* A label of a stacked row: it wraps, between words where it can. */
 static GtkWidget *
-offer_row (HrCloudView        *self,
-           const HrCloudOffer *o,
-           guint               index,
-           gboolean            chosen)
+stacked_label (const char *text,
+               const char *style)
 {
-  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  if (style != NULL)
+    gtk_widget_add_css_class (label, style);
+  return label;
+}
+
+static GtkWidget *
+stacked_offer (HrCloudView        *self,
+               const HrCloudOffer *o,
+               const char         *tier)
+{
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  g_autofree char *title = g_strdup_printf ("%s · %s", o->provider, o->instance);
+  g_autofree char *terms = g_strjoin (" · ", o->vram, o->hourly, o->monthly, o->billing, NULL);
+  g_autofree char *cost = NULL;
+  GtkWidget *label;
+
+  if (isfinite (o->cost_per_mtok_usd))
+    /* TRANSLATORS: a cloud offer in a narrow window, e.g. "$3.32 per 1M tokens at ~83.8 tok/s" */
+    cost = g_strdup_printf (_("%s per 1M tokens at %s"), o->cost_per_mtok, o->speed);
+  else
+    cost = g_strdup (_("Cost per 1M tokens unknown"));
+
+  gtk_box_append (GTK_BOX (text), stacked_label (title, "heading"));
+  if (tier[0] != '\0')
+    {
+      label = stacked_label (tier, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_box_append (GTK_BOX (text), label);
+    }
+  label = stacked_label (terms, "numeric");
+  gtk_box_append (GTK_BOX (text), label);
+  gtk_box_append (GTK_BOX (text), stacked_label (cost, "numeric"));
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_box_append (GTK_BOX (line), text);
+  gtk_box_append (GTK_BOX (line), link_button (self, o));
+  return line;
+}
+
+/* The offer as table cells, kept in line with the header's by the size groups. */
+static GtkWidget *
+table_offer (HrCloudView        *self,
+             const HrCloudOffer *o,
+             const char         *tier)
+{
   GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *instance = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *name = gtk_label_new (o->instance);
-  GtkWidget *detail;
+  GtkWidget *detail = gtk_label_new (tier);
   GtkWidget *provider = cell (self, 0, o->provider, FALSE);
-  g_autoptr(GString) more = g_string_new (o->tier);
-  g_autofree char *a11y = NULL;
 
   gtk_widget_add_css_class (provider, "heading");
   gtk_box_append (GTK_BOX (line), provider);
 
-  if (o->verdict == HR_VERDICT_TIGHT)
-    g_string_append_printf (more, "%s%s", more->len > 0 ? " · " : "", _("tight fit"));
-  detail = gtk_label_new (more->str);
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (detail), 0);
   gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_END);
-  if (more->len > 0)
-    gtk_widget_set_tooltip_text (detail, more->str);
+  if (tier[0] != '\0')
+    gtk_widget_set_tooltip_text (detail, tier);
   gtk_widget_add_css_class (detail, "caption");
   gtk_widget_add_css_class (detail, "dim-label");
   gtk_box_append (GTK_BOX (instance), name);
@@ -173,8 +230,23 @@ offer_row (HrCloudView        *self,
   gtk_box_append (GTK_BOX (line), cell (self, 5, o->billing, FALSE));
   gtk_box_append (GTK_BOX (line), cost_cell (self, o));
   gtk_box_append (GTK_BOX (line), link_button (self, o));
+  return line;
+}
 
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), line);
+static GtkWidget *
+offer_row (HrCloudView        *self,
+           const HrCloudOffer *o,
+           guint               index,
+           gboolean            chosen)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  g_autoptr(GString) tier = g_string_new (o->tier);
+  g_autofree char *a11y = NULL;
+
+  if (o->verdict == HR_VERDICT_TIGHT)
+    g_string_append_printf (tier, "%s%s", tier->len > 0 ? " · " : "", _("tight fit"));
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), self->stacked ? stacked_offer (self, o, tier->str)
+                                                                    : table_offer (self, o, tier->str));
   gtk_widget_add_css_class (row, "matrix-row");
   if (chosen)
     gtk_widget_add_css_class (row, "current");
@@ -229,7 +301,8 @@ hr_cloud_view_apply_offers (HrCloudView *self)
                                       : _("There are no cloud prices. Refresh the prices, or turn on a cloud in Preferences.")));
       return;
     }
-  gtk_list_box_append (self->offers_list, header_row (self));
+  if (!self->stacked)
+    gtk_list_box_append (self->offers_list, header_row (self));
   for (guint i = 0; i < self->state->offers->len; i++)
     {
       gtk_list_box_append (self->offers_list,

@@ -105,6 +105,14 @@ power_w (HrCloudView *self)
   return own > 0 ? own : self->buy.power_w;
 }
 
+static HrCloudSort
+cloud_sort (HrCloudView *self)
+{
+  g_autofree char *sort = g_settings_get_string (self->settings, "cloud-sort");
+
+  return g_str_equal (sort, "per-mtok") ? HR_CLOUD_SORT_PER_MTOK : HR_CLOUD_SORT_HOURLY;
+}
+
 int
 hr_cloud_view_selected_index (HrCloudView *self)
 {
@@ -223,7 +231,8 @@ update (HrCloudView *self)
   g_clear_handle_id (&self->update_id, g_source_remove);
 
   g_clear_pointer (&self->state, hr_cloud_state_free);
-  self->state = hr_cloud_state_compute (scenario, catalog, pricing, hours_per_day (self));
+  self->state = hr_cloud_state_compute_sorted (scenario, catalog, pricing, hours_per_day (self),
+                                               cloud_sort (self));
   hr_buy_choice_clear (&self->buy);
   hr_buy_choice_compute (&self->buy, scenario, catalog);
 
@@ -333,6 +342,12 @@ settings_changed_cb (HrCloudView *self,
       hr_cloud_view_apply_offers (self);
       apply_tco (self);
     }
+  else if (g_str_equal (key, "cloud-sort"))
+    {
+      /* the offers kept (at most HR_CLOUD_MAX_ROWS) are the first in the new order */
+      if (self->state != NULL && !self->dirty)
+        update (self);
+    }
   else if (g_str_equal (key, "electricity-usd-per-kwh") || g_str_equal (key, "hardware-budget")
            || g_str_equal (key, "hardware-power"))
     {
@@ -341,6 +356,37 @@ settings_changed_cb (HrCloudView *self,
       apply_inputs (self);
       apply_tco (self);
     }
+}
+
+/* The window stacks its "adaptive-row" boxes once each time its width crosses its narrow
+ * width: offers_box is one, so the table changes layout then, not at every allocation. */
+static void
+offers_orientation_cb (HrCloudView *self)
+{
+  gboolean stacked = gtk_orientable_get_orientation (GTK_ORIENTABLE (self->offers_box)) == GTK_ORIENTATION_VERTICAL;
+
+  if (stacked == self->stacked)
+    return;
+  self->stacked = stacked;
+  if (self->state != NULL)
+    hr_cloud_view_apply_offers (self);
+}
+
+static gboolean
+sort_to_selected (GValue   *value,
+                  GVariant *variant,
+                  gpointer  user_data)
+{
+  g_value_set_uint (value, g_str_equal (g_variant_get_string (variant, NULL), "per-mtok") ? 1 : 0);
+  return TRUE;
+}
+
+static GVariant *
+selected_to_sort (const GValue       *value,
+                  const GVariantType *type,
+                  gpointer            user_data)
+{
+  return g_variant_new_string (g_value_get_uint (value) == 1 ? "per-mtok" : "hourly");
 }
 
 static void
@@ -433,6 +479,7 @@ hr_cloud_view_dispose (GObject *object)
     {
       g_settings_unbind (self->hours_adjustment, "value");
       g_settings_unbind (self->kwh_adjustment, "value");
+      g_settings_unbind (self->sort_dropdown, "selected");
       g_signal_handlers_disconnect_by_data (self->settings, self);
     }
   if (self->manager != NULL)
@@ -486,6 +533,8 @@ hr_cloud_view_class_init (HrCloudViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrCloudView, refresh_spinner);
   gtk_widget_class_bind_template_child (widget_class, HrCloudView, refresh_button);
   gtk_widget_class_bind_template_child (widget_class, HrCloudView, offers_group);
+  gtk_widget_class_bind_template_child (widget_class, HrCloudView, sort_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, HrCloudView, offers_box);
   gtk_widget_class_bind_template_child (widget_class, HrCloudView, offers_list);
   gtk_widget_class_bind_template_child (widget_class, HrCloudView, hours_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrCloudView, budget_adjustment);
@@ -527,6 +576,15 @@ hr_cloud_view_init (HrCloudView *self)
   g_settings_bind (self->settings, "hours-per-day", self->hours_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "electricity-usd-per-kwh", self->kwh_adjustment, "value",
                    G_SETTINGS_BIND_DEFAULT);
+  /* GTK 4.8 names the drop-down's own button by its class: give it the drop-down's name */
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->sort_dropdown)); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_TOGGLE_BUTTON (c))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (c), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sort the offers"), -1);
+  g_settings_bind_with_mapping (self->settings, "cloud-sort", self->sort_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT, sort_to_selected, selected_to_sort, NULL, NULL);
+  g_signal_connect_object (self->offers_box, "notify::orientation", G_CALLBACK (offers_orientation_cb),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->budget_adjustment, "value-changed", G_CALLBACK (budget_changed_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->power_adjustment, "value-changed", G_CALLBACK (power_changed_cb),
@@ -626,6 +684,20 @@ hr_cloud_view_get_n_rows (HrCloudView *self)
 {
   g_return_val_if_fail (HR_IS_CLOUD_VIEW (self), 0);
   return self->n_rows;
+}
+
+gboolean
+hr_cloud_view_get_stacked (HrCloudView *self)
+{
+  g_return_val_if_fail (HR_IS_CLOUD_VIEW (self), FALSE);
+  return self->stacked;
+}
+
+GtkWidget *
+hr_cloud_view_get_offers_list (HrCloudView *self)
+{
+  g_return_val_if_fail (HR_IS_CLOUD_VIEW (self), NULL);
+  return GTK_WIDGET (self->offers_list);
 }
 
 const char *

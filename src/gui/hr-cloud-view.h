@@ -28,6 +28,9 @@ const HrBuyChoice *hr_cloud_view_get_buy    (HrCloudView      *self);
 /* Index of the offer used for rent versus buy, -1 when none. */
 int             hr_cloud_view_get_selected  (HrCloudView      *self);
 guint           hr_cloud_view_get_n_rows    (HrCloudView      *self);
+/* Whether the offers are stacked rows (a narrow window) rather than table cells. */
+gboolean        hr_cloud_view_get_stacked   (HrCloudView      *self);
+GtkWidget      *hr_cloud_view_get_offers_list (HrCloudView    *self);
 const char     *hr_cloud_view_get_source_text (HrCloudView    *self);
 const char     *hr_cloud_view_get_payback_text (HrCloudView   *self);
 /* The title of the last toast the view showed, NULL when none. */
