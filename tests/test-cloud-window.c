@@ -544,6 +544,129 @@ test_refresh_fallbacks (void)
   hr_test_window_close (window);
 }
 
+static gboolean
+dialog_laid_out (gpointer dialog)
+{
+  return gtk_widget_get_mapped (dialog) && gtk_widget_get_height (dialog) > 0;
+}
+
+/* The dialog's height once it is laid out (the screen is 800 px tall). */
+static int
+dialog_height (GtkWindow *dialog)
+{
+  int h;
+
+  g_assert_nonnull (dialog);
+  hr_test_wait_until (dialog_laid_out, dialog, "the Details dialog");
+  hr_test_wait_settled (GTK_WIDGET (dialog));
+  h = gtk_widget_get_height (GTK_WIDGET (dialog));
+  g_test_message ("Details dialog: %d px tall", h);
+  hr_test_window_close (dialog);
+  return h;
+}
+
+/* #26 item 6: offline, every cloud fails for the same reason: one line says it for all of
+ * them ("×N"), and the Details dialog fits the screen — also with 200 different lines. */
+static void
+test_details_grouped (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  HrSizeView *size = hr_window_get_size_view (window);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strdup (g_getenv ("HEADROOM_CATALOG_BASE"));
+  g_autoptr(GString) many = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  const char *details;
+  const char *clouds[] = { "lambda", "runpod", NULL };
+
+  /* nothing listens on port 1: "Could not connect …" for every cloud alike */
+  g_settings_reset (settings, "catalog-clouds");
+  g_setenv ("HEADROOM_CATALOG_BASE", "http://127.0.0.1:1/v7", TRUE);
+  refresh_from (NULL);
+  wait_idle (size);
+  details = hr_cloud_view_get_last_details (cloud);
+  g_test_message ("%s", details);
+  g_assert_nonnull (details);
+  lines = g_strsplit (details, "\n", -1);
+  /* the address, the reason once for the ten clouds, three headings with the names under
+   * each, the blank line and "In use" */
+  g_assert_cmpstr (lines[1], ==, "Could not connect to 127.0.0.1: Connection refused (×10)");
+  g_assert_cmpuint (g_strv_length (lines), ==, 10);
+  for (guint i = 2; lines[i] != NULL; i++)
+    g_assert_null (strstr (lines[i], "Connection refused"));
+  g_assert_nonnull (strstr (details, "\nAWS, Nebius, Hyperbolic\n"));
+  g_assert_cmpint (dialog_height (hr_cloud_view_show_details (cloud)), <=, 800);
+
+  for (guint i = 0; i < 200; i++)
+    g_string_append_printf (many, "Source %u: a reason of its own, number %u\n", i, i);
+  hr_cloud_view_toast_with_details (cloud, "Prices not updated: many", many->str);
+  g_assert_cmpint (dialog_height (hr_cloud_view_show_details (cloud)), <=, 800);
+
+  g_setenv ("HEADROOM_CATALOG_BASE", base, TRUE);
+  g_settings_set_strv (settings, "catalog-clouds", clouds);
+  refresh_from (NULL);
+  wait_idle (size);
+  hr_test_window_close (window);
+}
+
+/* #26 item 6: the start-up refresh failing as it did before is not toasted again (offline,
+ * its toast covered the chart legend at every launch); a new failure, or a refresh the user
+ * asked for, is. The last failure is kept in the settings, so it outlives the launch. */
+static void
+test_failure_once (void)
+{
+  HrCloudView *cloud;
+  HrWindow *window = open_window (&cloud);
+  HrSizeView *size = hr_window_get_size_view (window);
+  HrPricingManager *manager = hr_application_get_pricing_manager (app);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strdup (g_getenv ("HEADROOM_CATALOG_BASE"));
+  g_autofree char *gone = hr_test_server_url_for (server, "/gone");
+  g_autofree char *failure = NULL;
+  const char *clouds[] = { "gcp", "lambda", "runpod", NULL };
+  guint n = hr_cloud_view_get_n_toasts (cloud);
+
+  g_settings_set_strv (settings, "catalog-clouds", clouds);   /* gcp has no cache: due */
+  g_setenv ("HEADROOM_CATALOG_BASE", "http://127.0.0.1:1/v7", TRUE);
+  g_assert_true (hr_pricing_manager_is_due (manager));
+  hr_pricing_manager_refresh_when_due (manager);
+  wait_idle (size);
+  g_assert_cmpuint (hr_cloud_view_get_n_toasts (cloud), ==, n + 1);
+  failure = g_settings_get_string (settings, "pricing-failure");
+  g_assert_true (g_str_has_prefix (failure, hr_cloud_view_get_last_toast (cloud) + strlen ("Prices not updated: ")));
+
+  /* the next launch, the same failure: nothing said */
+  hr_pricing_manager_refresh_when_due (manager);
+  wait_idle (size);
+  g_assert_cmpuint (hr_cloud_view_get_n_toasts (cloud), ==, n + 1);
+  hr_pricing_manager_refresh_when_due (manager);
+  wait_idle (size);
+  g_assert_cmpuint (hr_cloud_view_get_n_toasts (cloud), ==, n + 1);
+
+  /* asked for (Refresh Prices): said */
+  refresh_from (NULL);
+  wait_idle (size);
+  g_assert_cmpuint (hr_cloud_view_get_n_toasts (cloud), ==, n + 2);
+
+  /* another failure: said, once */
+  g_setenv ("HEADROOM_CATALOG_BASE", gone, TRUE);
+  hr_pricing_manager_refresh_when_due (manager);
+  wait_idle (size);
+  g_assert_cmpuint (hr_cloud_view_get_n_toasts (cloud), ==, n + 3);
+  hr_pricing_manager_refresh_when_due (manager);
+  wait_idle (size);
+  g_assert_cmpuint (hr_cloud_view_get_n_toasts (cloud), ==, n + 3);
+
+  /* a refresh that works forgets it: the next failure is news again */
+  g_setenv ("HEADROOM_CATALOG_BASE", base, TRUE);
+  g_settings_set_strv (settings, "catalog-clouds", clouds + 1);
+  refresh_from (NULL);
+  wait_idle (size);
+  g_assert_cmpstr (g_settings_get_string (settings, "pricing-failure"), ==, "");
+  hr_test_window_close (window);
+}
+
 /* A good feed: the table, the source line, the Size view's cost card and the cache. */
 static void
 test_refresh_good (void)
@@ -731,6 +854,8 @@ main (int   argc,
   g_test_add_func ("/cloud-window/refresh-failures", test_refresh_failures);
   g_test_add_func ("/cloud-window/refresh-partial", test_refresh_partial);
   g_test_add_func ("/cloud-window/refresh-fallbacks", test_refresh_fallbacks);
+  g_test_add_func ("/cloud-window/details-grouped", test_details_grouped);
+  g_test_add_func ("/cloud-window/failure-once", test_failure_once);
   g_test_add_func ("/cloud-window/refresh-good", test_refresh_good);
   g_test_add_func ("/cloud-window/sort", test_sort);
   g_test_add_func ("/cloud-window/manager-load", test_manager_load);

@@ -442,8 +442,7 @@ hr_application_refresh_when_due (HrApplication *self)
   if (self->due_checked || self->pricing == NULL)
     return;
   self->due_checked = TRUE;
-  if (hr_pricing_manager_is_due (self->pricing))
-    hr_pricing_manager_refresh (self->pricing);
+  hr_pricing_manager_refresh_when_due (self->pricing);
   /* A worker streaming a few hundred MiB beside the start-up would take memory bandwidth and a
    * core (of two, here) from the first frame: 70 ms of a first launch's 465 ms, measured with
    * bench-gui.  It starts once the window is drawn; the estimate takes the figure when it is in. */

@@ -56,6 +56,7 @@ struct _HrCloudView
   guint n_rows;
   gboolean stacked;        /* a narrow window: one stacked row per offer, no columns */
   char *last_toast;
+  guint n_toasts;
   char *last_details;       /* of the last toast with a Details button */
 
   guint update_id;

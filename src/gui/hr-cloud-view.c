@@ -21,17 +21,53 @@ G_DEFINE_FINAL_TYPE (HrCloudView, hr_cloud_view, GTK_TYPE_WIDGET)
 
 /* Feedback ---------------------------------------------------------------------------------- */
 
+/* The Details: as many lines as the refresh had reasons, in a scrolled box no taller than the
+ * screen leaves room for (ten identical DNS errors made the dialog 1069 px tall on an 800 px
+ * screen; they are one line now, but a feed may still give many). */
+static GtkWidget *
+details_dialog (HrCloudView *self,
+                const char  *details)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog;
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *label = gtk_label_new (details);
+  GdkSurface *surface = GTK_IS_WINDOW (root) ? gtk_native_get_surface (GTK_NATIVE (root)) : NULL;
+  GdkMonitor *monitor = NULL;
+  GdkRectangle area = { 0, 0, 0, 600 };
+  int max_h;
+
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Cloud Prices"), NULL);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+
+  if (surface != NULL)
+    monitor = gdk_display_get_monitor_at_surface (gdk_surface_get_display (surface), surface);
+  if (monitor != NULL)
+    gdk_monitor_get_geometry (monitor, &area);
+  /* the heading, the button and the dialog's margins take about 220 px */
+  max_h = MAX (120, MIN (area.height - 260, 480));
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* wide enough to read a reason on one or two lines, narrow enough for 360 px */
+  gtk_label_set_width_chars (GTK_LABEL (label), 20);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), max_h);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), scroller);
+  return dialog;
+}
+
 static void
 toast_details_cb (AdwToast    *toast,
                   HrCloudView *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog;
-
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Cloud Prices"), g_object_get_data (G_OBJECT (toast), "details"));
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_window_present (GTK_WINDOW (details_dialog (self, g_object_get_data (G_OBJECT (toast), "details"))));
 }
 
 static void
@@ -67,6 +103,7 @@ toast_full (HrCloudView *self,
 {
   AdwToast *t = hr_toast_new (title, kind);
 
+  self->n_toasts++;
   g_free (self->last_toast);
   self->last_toast = g_strdup (title);
   g_free (self->last_details);
@@ -431,6 +468,12 @@ failed_cb (HrCloudView      *self,
   g_autofree char *source = hr_cloud_source_label (hr_pricing_manager_get_pricing (manager));
   g_autofree char *full = NULL;
 
+  /* the start-up refresh failing as it did last time: said once, not at every launch */
+  if (!hr_pricing_manager_get_failure_is_news (manager))
+    {
+      g_debug ("prices not updated, as before: %s", error->message);
+      return;
+    }
   /* the Details say what the toast cannot: each source's own reason, and what is in use now */
   if (details != NULL)
     {
@@ -719,6 +762,27 @@ hr_cloud_view_get_last_details (HrCloudView *self)
 {
   g_return_val_if_fail (HR_IS_CLOUD_VIEW (self), NULL);
   return self->last_details;
+}
+
+guint
+hr_cloud_view_get_n_toasts (HrCloudView *self)
+{
+  g_return_val_if_fail (HR_IS_CLOUD_VIEW (self), 0);
+  return self->n_toasts;
+}
+
+GtkWindow *
+hr_cloud_view_show_details (HrCloudView *self)
+{
+  GtkWidget *dialog;
+
+  g_return_val_if_fail (HR_IS_CLOUD_VIEW (self), NULL);
+
+  if (self->last_details == NULL)
+    return NULL;
+  dialog = details_dialog (self, self->last_details);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return GTK_WINDOW (dialog);
 }
 
 const char *

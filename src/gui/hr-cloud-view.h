@@ -35,6 +35,10 @@ const char     *hr_cloud_view_get_source_text (HrCloudView    *self);
 const char     *hr_cloud_view_get_payback_text (HrCloudView   *self);
 /* The title of the last toast the view showed, NULL when none. */
 const char     *hr_cloud_view_get_last_toast (HrCloudView     *self);
+/* Toasts shown so far. */
+guint           hr_cloud_view_get_n_toasts  (HrCloudView      *self);
+/* Presents the dialog of the last toast's Details button; NULL when it had none. */
+GtkWindow      *hr_cloud_view_show_details  (HrCloudView      *self);
 /* What the last toast's Details button shows; NULL when it had none. */
 const char     *hr_cloud_view_get_last_details (HrCloudView   *self);
 void            hr_cloud_view_toast_with_details (HrCloudView *self,

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "hr-pricing-client.h"
 #include "hr-http.h"
@@ -35,6 +36,8 @@ struct _HrPricingManager
   GPtrArray *updated;        /* char*, display names of the clouds this refresh updated */
   guint feed_skipped;
   char *details;             /* of the last refresh */
+  gboolean automatic;        /* the running refresh is the start-up one, not asked for */
+  gboolean failure_told;     /* the last failure is news (or was asked for): tell it */
 };
 
 enum
@@ -193,7 +196,73 @@ n_failures (HrPricingManager *self)
   return n;
 }
 
+static char *failure_names (GPtrArray *failures);
+
+/* "AWS, Lambda: Could not connect … (×2)": the sources that failed for the same reason on
+ * one line (offline, every cloud fails with the same DNS error: ten lines made the Details
+ * dialog taller than the screen), in the order they first appear. */
+static char *
+group_failures (GPtrArray *failures)
+{
+  g_autoptr(GPtrArray) reasons = g_ptr_array_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const char *line = g_ptr_array_index (failures, i);
+      const char *colon = strstr (line, ": ");
+      const char *reason = colon ? colon + 2 : line;
+      guint j;
+
+      for (j = 0; j < reasons->len; j++)
+        if (g_str_equal (g_ptr_array_index (reasons, j), reason))
+          break;
+      if (j == reasons->len)
+        {
+          g_ptr_array_add (reasons, (gpointer) reason);
+          g_ptr_array_add (names, g_ptr_array_new_with_free_func (g_free));
+        }
+      g_ptr_array_add (g_ptr_array_index (names, j), colon ? g_strndup (line, colon - line) : g_strdup (""));
+    }
+  for (guint j = 0; j < reasons->len; j++)
+    {
+      GPtrArray *who = g_ptr_array_index (names, j);
+      g_autofree char *list = join_lines (who, ", ");
+
+      if (who->len == 1)
+        g_ptr_array_add (lines, list[0] ? g_strdup_printf ("%s: %s", list, (char *) g_ptr_array_index (reasons, j))
+                                        : g_strdup (g_ptr_array_index (reasons, j)));
+      else
+        g_ptr_array_add (lines, g_strdup_printf ("%s: %s (×%u)", list, (char *) g_ptr_array_index (reasons, j),
+                                                 who->len));
+    }
+  return join_lines (lines, "\n");
+}
+
 /* The failed sources in the Details, a heading for each thing they are priced with now. */
+/* The reason every failed source gives, when they all give the same one (offline: the same
+ * DNS error for every cloud); NULL otherwise. */
+static const char *
+common_reason (HrPricingManager *self)
+{
+  const char *common = NULL;
+  guint n = 0;
+
+  for (guint f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
+    for (guint i = 0; i < self->failures[f]->len; i++)
+      {
+        const char *line = g_ptr_array_index (self->failures[f], i);
+        const char *colon = strstr (line, ": ");
+
+        if (colon == NULL || (common != NULL && !g_str_equal (common, colon + 2)))
+          return NULL;
+        common = colon + 2;
+        n++;
+      }
+  return n > 1 ? common : NULL;
+}
+
 static void
 write_failures (HrPricingManager *self,
                 GString          *out)
@@ -204,13 +273,18 @@ write_failures (HrPricingManager *self,
     [HR_SKYPILOT_FALLBACK_NONE] = _("Not updated and left out of the offers, as no prices were saved or bundled:"),
   };
 
+  const char *common = common_reason (self);
+
+  /* the one reason once, then only the names under each heading */
+  if (common != NULL)
+    g_string_append_printf (out, "%s (×%u)\n", common, n_failures (self));
   for (guint f = 0; f < HR_SKYPILOT_N_FALLBACKS; f++)
     {
       g_autofree char *failed = NULL;
 
       if (self->failures[f]->len == 0)
         continue;
-      failed = join_lines (self->failures[f], "\n");
+      failed = common ? failure_names (self->failures[f]) : group_failures (self->failures[f]);
       g_string_append_printf (out, "%s\n%s\n", heading[f], failed);
     }
   /* no trailing new line */
@@ -293,6 +367,20 @@ failures_message (HrPricingManager *self)
   return join_lines (parts, "; ");
 }
 
+/* A failure is told when the user asked for the refresh, or when it is not the one the last
+ * refresh ended in: offline, the start-up refresh fails the same way at every launch, and its
+ * toast covered the chart's legend each time.  The last failure is kept in the settings. */
+static void
+note_failure (HrPricingManager *self,
+              const char       *failure)
+{
+  g_autofree char *last = g_settings_get_string (self->settings, "pricing-failure");
+
+  self->failure_told = !self->automatic || !g_str_equal (last, failure);
+  if (!g_str_equal (last, failure))
+    g_settings_set_string (self->settings, "pricing-failure", failure);
+}
+
 static void
 refresh_done (HrPricingManager *self)
 {
@@ -306,6 +394,7 @@ refresh_done (HrPricingManager *self)
   rebuild (self);
   if (n_failures (self) == 0)
     {
+      g_settings_reset (self->settings, "pricing-failure");
       g_signal_emit (self, signals[REFRESHED], 0, self->feed_skipped);
       return;
     }
@@ -319,6 +408,13 @@ refresh_done (HrPricingManager *self)
 
       error = g_error_new_literal (HR_HTTP_ERROR, HR_HTTP_ERROR_NETWORK, message);
     }
+  {
+    /* the state: what the toast says and each source's reason (a source failing otherwise
+     * is news, though the toast names the same sources) */
+    g_autofree char *state = g_strconcat (error->message, "\n", self->details, NULL);
+
+    note_failure (self, state);
+  }
   g_signal_emit (self, signals[FAILED], 0, error);
 }
 
@@ -564,18 +660,18 @@ hr_pricing_manager_is_due (HrPricingManager *self)
   return (g_get_real_time () / G_USEC_PER_SEC) - (gint64) st.st_mtime > HR_PRICING_MAX_AGE;
 }
 
-void
-hr_pricing_manager_refresh (HrPricingManager *self)
+static void
+refresh (HrPricingManager *self,
+         gboolean          automatic)
 {
   g_auto(GStrv) enabled = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
   g_autofree char *url = NULL;
 
-  g_return_if_fail (HR_IS_PRICING_MANAGER (self));
-
   if (self->busy)
     return;
+  self->automatic = automatic;
 
   enabled = enabled_clouds (self);
   url = g_strstrip (g_settings_get_string (self->settings, "pricing-url"));
@@ -583,6 +679,7 @@ hr_pricing_manager_refresh (HrPricingManager *self)
     {
       g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                                                      _("No price source is on: turn on a cloud in Preferences"));
+      note_failure (self, error->message);
       g_signal_emit (self, signals[FAILED], 0, error);
       return;
     }
@@ -609,6 +706,28 @@ hr_pricing_manager_refresh (HrPricingManager *self)
       hr_pricing_client_refresh_async (url, path, self->cancellable, feed_refresh_cb, self);
     }
   refresh_done (self);
+}
+
+void
+hr_pricing_manager_refresh (HrPricingManager *self)
+{
+  g_return_if_fail (HR_IS_PRICING_MANAGER (self));
+  refresh (self, FALSE);
+}
+
+void
+hr_pricing_manager_refresh_when_due (HrPricingManager *self)
+{
+  g_return_if_fail (HR_IS_PRICING_MANAGER (self));
+  if (hr_pricing_manager_is_due (self))
+    refresh (self, TRUE);
+}
+
+gboolean
+hr_pricing_manager_get_failure_is_news (HrPricingManager *self)
+{
+  g_return_val_if_fail (HR_IS_PRICING_MANAGER (self), TRUE);
+  return self->failure_told;
 }
 
 const char *

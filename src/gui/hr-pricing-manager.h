@@ -39,6 +39,12 @@ gboolean        hr_pricing_manager_is_due        (HrPricingManager *self);
  * cancelled by dispose.  "notify::busy" tells when it runs. */
 void            hr_pricing_manager_refresh       (HrPricingManager *self);
 gboolean        hr_pricing_manager_get_busy      (HrPricingManager *self);
+/* The start-up refresh: hr_pricing_manager_refresh() when hr_pricing_manager_is_due(). */
+void            hr_pricing_manager_refresh_when_due (HrPricingManager *self);
+/* After "failed": whether to tell it — FALSE when the refresh was not asked for (the start-up
+ * one) and failed exactly as the last refresh did (the "pricing-failure" setting, kept across
+ * launches), so that the same failure is told once, not at every launch. */
+gboolean        hr_pricing_manager_get_failure_is_news (HrPricingManager *self);
 const HrPricing *hr_pricing_manager_get_pricing  (HrPricingManager *self);
 
 /* The error of the last hr_pricing_manager_load(), kept for the first window to show; NULL
