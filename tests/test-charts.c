@@ -334,6 +334,128 @@ test_quant (void)
   g_test_message ("quant 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
 }
 
+static void finetune_fill (HrChartFinetune *f);
+
+/* Paints the fine-tuning chart at @width × @height and fails when a capacity line runs through
+ * a value (a total, or a part's value inside its bar). */
+static void
+check_finetune_values_clear (const HrChartFinetune *data,
+                             double                 width,
+                             double                 height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr (GArray) boxes = g_array_new (FALSE, FALSE, sizeof (HrTextBox));
+  g_autoptr (GArray) rules = g_array_new (FALSE, FALSE, sizeof (double));
+  guint n_values = 0;
+  HrCanvas c;
+
+  g_assert_true (hr_canvas_begin (&c, cr, width, height, NULL));
+  c.text_boxes = boxes;
+  c.rule_xs = rules;
+  hr_chart_finetune_paint (&c, data);
+  hr_canvas_end (&c);
+  g_assert_cmpuint (rules->len, >=, 2);
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const HrTextBox *t = &g_array_index (boxes, HrTextBox, i);
+
+      if (t->style != HR_TEXT_VALUE)
+        continue;
+      n_values++;
+      for (guint r = 0; r < rules->len; r++)
+        {
+          double x = g_array_index (rules, double, r);
+
+          if (x > t->box.x - 1 && x < t->box.x + t->box.w + 1)
+            g_error ("fine-tune chart at %g×%g px: the capacity line at x %.1f runs through value %u "
+                     "(%.1f–%.1f)", width, height, x, i, t->box.x, t->box.x + t->box.w);
+        }
+    }
+  g_assert_cmpuint (n_values, >=, 3);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* #26 item 7: the capacity lines never cross a value: a total just short of them (GLM-4.5-Air's
+ * QLoRA, 58.62 GiB against 91.2 usable, as on screen) goes right of them, a part's value inside
+ * its bar ("44.96 GiB" of weights across an RTX 4090's 22.8 GiB line) to the side of the line
+ * with room, or out of the bar. */
+static void
+test_finetune_values_clear (void)
+{
+  static const double sizes[][2] = { { 1200, 700 }, { 900, 520 }, { 600, 420 }, { 360, 420 } };
+  g_autofree HrChartFinetune *f = g_new0 (HrChartFinetune, 1);
+
+  finetune_fill (f);
+  f->methods[0] = (HrChartFtMethod) { "QLoRA (4-bit)", 54.96, 0.49, 2.17, 1,
+                                      HR_CHART_VERDICT_FITS, "Fits on: Ascend 910B 64GB (昇腾)" };
+  f->methods[1] = (HrChartFtMethod) { "LoRA (16-bit)", 205.93, 0.49, 2.17, 1,
+                                      HR_CHART_VERDICT_EXCEEDS, "Fits on: Instinct MI325X 256GB" };
+  f->methods[2] = (HrChartFtMethod) { "Full fine-tuning", 205.77, 1440.4, 2.17, 1,
+                                      HR_CHART_VERDICT_EXCEEDS, "No single GPU holds it" };
+  g_strlcpy (f->gpu_label, "RTX PRO 6000 Blackwell 96GB", sizeof f->gpu_label);
+  f->physical_gib = 96;
+  f->usable_gib = 91.2;
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    check_finetune_values_clear (f, sizes[k][0], sizes[k][1]);
+
+  f->methods[0] = (HrChartFtMethod) { "QLoRA (4-bit)", 13.2, 0.3, 1.9, 1,
+                                      HR_CHART_VERDICT_FITS, "Fits on: RTX 4090 24GB" };
+  f->methods[1] = (HrChartFtMethod) { "LoRA (16-bit)", 44.96, 0.3, 1.9, 1,
+                                      HR_CHART_VERDICT_EXCEEDS, "Fits on: RTX PRO 6000 Blackwell 96GB" };
+  f->methods[2] = (HrChartFtMethod) { "Full fine-tuning", 44.96, 44.96 * 3, 1.9, 1,
+                                      HR_CHART_VERDICT_EXCEEDS, "Fits on: H200 141GB SXM" };
+  g_strlcpy (f->gpu_label, "RTX 4090 24GB", sizeof f->gpu_label);
+  f->physical_gib = 24;
+  f->usable_gib = 22.8;
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    check_finetune_values_clear (f, sizes[k][0], sizes[k][1]);
+  check_render ("finetune-4090", HR_CHART_FINETUNE, f, 1200, 700, HR_CHART_VERDICT_EXCEEDS, NULL);
+}
+
+/* WCAG contrast of two colours. */
+static double
+contrast (const HrChartRgba *a,
+          const HrChartRgba *b)
+{
+  double l[2];
+  const HrChartRgba *c[2] = { a, b };
+
+  for (int i = 0; i < 2; i++)
+    {
+      double ch[3] = { c[i]->red, c[i]->green, c[i]->blue };
+
+      for (int k = 0; k < 3; k++)
+        ch[k] = ch[k] <= 0.04045 ? ch[k] / 12.92 : pow ((ch[k] + 0.055) / 1.055, 2.4);
+      l[i] = 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+    }
+  return (MAX (l[0], l[1]) + 0.05) / (MIN (l[0], l[1]) + 0.05);
+}
+
+/* #26 item 7: one verdict colour everywhere. An exported chart (and the CLI's) said "does not
+ * fit" in orange where the screen, which reads libadwaita's named colours, showed red: the
+ * export themes' verdicts are libadwaita's @success_color, @warning_color and @error_color
+ * (light: 1.2's values; dark: its dark ones), and a verdict pill's words stay readable on them. */
+static void
+test_verdict_colours (void)
+{
+  static const guint32 light[] = { 0xff1b8553, 0xff9c6e03, 0xffc01c28 };
+  static const guint32 dark[] = { 0xff8ff0a4, 0xfff8e45c, 0xffff7b63 };
+  const HrChartVerdict verdicts[] = { HR_CHART_VERDICT_FITS, HR_CHART_VERDICT_TIGHT, HR_CHART_VERDICT_EXCEEDS };
+
+  for (guint i = 0; i < G_N_ELEMENTS (verdicts); i++)
+    {
+      const HrChartRgba *l = hr_chart_theme_verdict_color (hr_chart_theme_light (), verdicts[i]);
+      const HrChartRgba *d = hr_chart_theme_verdict_color (hr_chart_theme_dark (), verdicts[i]);
+
+      g_assert_cmphex (rgba_pixel (l), ==, light[i]);
+      g_assert_cmphex (rgba_pixel (d), ==, dark[i]);
+      g_assert_cmpfloat (contrast (hr_text_on (l), l), >=, 4.5);
+      g_assert_cmpfloat (contrast (hr_text_on (d), d), >=, 4.5);
+    }
+}
+
 static void
 compare_fill (HrChartCompare *c,
               int             n)
@@ -1418,6 +1540,8 @@ main (int    argc,
   g_test_add_func ("/charts/compare", test_compare);
   g_test_add_func ("/charts/compare-narrow", test_compare_narrow);
   g_test_add_func ("/charts/finetune", test_finetune);
+  g_test_add_func ("/charts/finetune-values-clear", test_finetune_values_clear);
+  g_test_add_func ("/charts/verdict-colours", test_verdict_colours);
   g_test_add_func ("/charts/tco", test_tco);
   g_test_add_func ("/charts/load", test_load);
   g_test_add_func ("/charts/fit", test_fit);

@@ -5,6 +5,7 @@
  */
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 #include "hr-chart-private.h"
 
@@ -96,6 +97,8 @@ hr_capacity_lines (HrCanvas     *c,
                                   lw);
 
       hr_canvas_line (c, px, top, px, bottom, &(HrStroke) { lw, &c->theme->physical });
+      if (c->rule_xs != NULL)
+        g_array_append_val (c->rule_xs, px);
     }
   if (isfinite (bars->usable))
     {
@@ -103,7 +106,47 @@ hr_capacity_lines (HrCanvas     *c,
                                   lw);
 
       hr_canvas_line (c, ux, top, ux, bottom, &(HrStroke) { lw, &c->theme->usable, dash_usable });
+      if (c->rule_xs != NULL)
+        g_array_append_val (c->rule_xs, ux);
     }
+}
+
+/* The capacity lines' x, left to right; returns how many (0 … 2). */
+static int
+rule_positions (HrCanvas     *c,
+                const HrBars *bars,
+                double        xs[2])
+{
+  int n = 0;
+
+  if (isfinite (bars->usable))
+    xs[n++] = hr_axis_map (bars->axis, bars->usable, bars->x0, bars->x1);
+  if (isfinite (bars->physical))
+    xs[n++] = hr_axis_map (bars->axis, bars->physical, bars->x0, bars->x1);
+  if (n == 2 && xs[0] > xs[1])
+    {
+      double t = xs[0];
+
+      xs[0] = xs[1];
+      xs[1] = t;
+    }
+  return n;
+}
+
+double
+hr_bars_clear_x (HrCanvas     *c,
+                 const HrBars *bars,
+                 double        x,
+                 double        w,
+                 double        gap)
+{
+  double xs[2];
+  int n = rule_positions (c, bars, xs);
+
+  for (int i = 0; i < n; i++)
+    if (xs[i] + gap > x && xs[i] - gap < x + w)
+      x = xs[i] + gap;
+  return x;
 }
 
 /* Values inside the segments that have room; the others, when @callout_room allows, in a row
@@ -138,10 +181,35 @@ hr_bar_labels (HrCanvas     *c,
       hr_canvas_text_measure (c, buf, HR_TEXT_VALUE, &tw, NULL);
       if (tw + c->fs * 0.8 < b - a && lh < h)
         {
-          hr_canvas_text (c, buf, &(HrTextSpec) { .style = HR_TEXT_VALUE, .x = (a + b) / 2,
-                            .y = y + h / 2, .xalign = 0.5, .yalign = 0.5,
-                            .color = hr_text_on (colors[s]) });
-          continue;
+          double xs[2], mid = (a + b) / 2, room = tw + c->fs * 0.8;
+          int n_rules = rule_positions (c, bars, xs);
+          gboolean clear = TRUE;
+
+          /* a capacity line through the value: the segment's side of it with room, else no
+           * value inside (the line would cross it, "44.96 GiB") */
+          for (int r = 0; r < n_rules && clear; r++)
+            if (fabs (xs[r] - mid) < tw / 2 + c->fs * 0.3)
+              {
+                double lroom = xs[r] - (r > 0 && xs[r - 1] > a ? xs[r - 1] : a);
+                double rroom = (r + 1 < n_rules && xs[r + 1] < b ? xs[r + 1] : b) - xs[r];
+
+                if (lroom >= room && lroom >= rroom)
+                  mid = xs[r] - lroom / 2;
+                else if (rroom >= room)
+                  mid = xs[r] + rroom / 2;
+                else
+                  clear = FALSE;
+              }
+          for (int r = 0; r < n_rules && clear; r++)
+            if (fabs (xs[r] - mid) < tw / 2 + c->fs * 0.3)
+              clear = FALSE;
+          if (clear)
+            {
+              hr_canvas_text (c, buf, &(HrTextSpec) { .style = HR_TEXT_VALUE, .x = mid,
+                                .y = y + h / 2, .xalign = 0.5, .yalign = 0.5,
+                                .color = hr_text_on (colors[s]) });
+              continue;
+            }
         }
       g_snprintf (text[n_out], sizeof text[n_out], "%s %s", bars->names[s], buf);
       hr_canvas_text_measure (c, text[n_out], HR_TEXT_VALUE, &w[n_out], NULL);

@@ -10,7 +10,6 @@
 #include "hr-chart-private.h"
 
 /* Verdict colours are bright in both themes: dark text on them reads in both. */
-static const HrChartRgba on_verdict = { 0.10, 0.10, 0.12, 1.0 };
 
 static void
 canvas_prepare (HrCanvas           *c,
@@ -304,7 +303,8 @@ hr_canvas_badge (HrCanvas      *c,
   hr_canvas_set_color (c, hr_chart_theme_verdict_color (c->theme, badge->verdict), 1.0);
   cairo_fill (c->cr);
   hr_canvas_text (c, label, &(HrTextSpec) { .style = HR_TEXT_STRONG, .x = right - w / 2,
-                    .y = top + h / 2, .xalign = 0.5, .yalign = 0.5, .color = &on_verdict });
+                    .y = top + h / 2, .xalign = 0.5, .yalign = 0.5,
+                    .color = hr_text_on (hr_chart_theme_verdict_color (c->theme, badge->verdict)) });
 }
 
 double

@@ -232,15 +232,19 @@ draw_total (Layout                *l,
   HrCanvas *c = l->c;
   double total = method_total (m), end = hr_axis_map (&l->axis, total, l->x0, l->x1);
   HrBadge pill = { m->verdict };
-  double tw, gx;
+  HrBars bars = method_bars (l);
+  double tw, tx, gx;
   char v[48];
 
   hr_fmt_gib (v, sizeof v, total);
-  tw = hr_canvas_text (c, v, &(HrTextSpec) { .style = HR_TEXT_VALUE, .x = end + c->fs * 0.4,
+  /* clear of the capacity lines: a total just short of them had the lines through it */
+  hr_canvas_text_measure (c, v, HR_TEXT_VALUE, &tw, NULL);
+  tx = hr_bars_clear_x (c, &bars, end + c->fs * 0.4, tw, c->fs * 0.4);
+  tw = hr_canvas_text (c, v, &(HrTextSpec) { .style = HR_TEXT_VALUE, .x = tx,
                                              .y = cy, .yalign = 0.5, .boxed = TRUE });
   if (!l->capacity || m->verdict == HR_CHART_VERDICT_UNKNOWN)
     return;
-  gx = end + c->fs * 0.4 + tw + c->fs * 0.8;
+  gx = tx + tw + c->fs * 0.8;
   hr_canvas_badge_measure (c, &pill);
   if (gx + pill.width <= c->width - c->pad)
     hr_canvas_badge (c, &pill, gx + pill.width, cy - pill.height / 2);

@@ -38,6 +38,7 @@ struct _HrCanvas
   GArray *text_boxes;             /* set after hr_canvas_begin: hr_canvas_text adds an
                                    * HrTextBox for each horizontal text it draws (tests check
                                    * overlaps) */
+  GArray *rule_xs;                /* likewise: the x (double) of every capacity line drawn */
 };
 
 typedef enum
@@ -334,6 +335,13 @@ void            hr_capacity_lines           (HrCanvas           *c,
                                              const HrBars       *bars,
                                              double              top,
                                              double              bottom);
+/* Where a label of width @w meant to start at @x starts so that no capacity line runs through
+ * it: @x, or just right of the lines in its way (@gap clear of each). */
+double          hr_bars_clear_x             (HrCanvas           *c,
+                                             const HrBars       *bars,
+                                             double              x,
+                                             double              w,
+                                             double              gap);
 /* The labels of those lines, "usable 22.8 GiB" and "physical 24 GiB" (or "@gpu_label: 24
  * GiB"), added to @marks and placed in tiers.  Returns the number of tiers. */
 int             hr_canvas_capacity_marks    (HrCanvas           *c,

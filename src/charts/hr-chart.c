@@ -9,10 +9,13 @@
 
 #define HR_CHART_FONTS "Cantarell, Noto Sans, DejaVu Sans, Noto Sans CJK SC, sans-serif"
 
-/* Okabe & Ito's palette (https://jfly.uni-koeln.de/color/): distinguishable with every common
- * colour-vision deficiency.  Blue = weights, reddish purple = KV cache, sky blue = buffers;
- * bluish green / orange / vermillion are kept for the verdicts, which also carry a glyph and,
- * when the memory does not fit, a hatch, so colour is never the only cue. */
+/* Okabe & Ito's palette (https://jfly.uni-koeln.de/color/) for the series: distinguishable
+ * with every common colour-vision deficiency.  Blue = weights, reddish purple = KV cache, sky
+ * blue = buffers.  The verdicts take libadwaita's success, warning and error colours, as the
+ * app's banner and the chart widget do (hr-chart-widget.c reads them from the style), so an
+ * exported chart says "does not fit" in the red the screen shows, not in an orange of its own;
+ * they also carry a glyph and, when the memory does not fit, a hatch, so colour is never the
+ * only cue. */
 static const HrChartTheme theme_light = {
   .background = RGB (0xff, 0xff, 0xff),
   .foreground = RGB (0x24, 0x1f, 0x31),
@@ -22,9 +25,9 @@ static const HrChartTheme theme_light = {
   .track = RGB (0xf2, 0xf2, 0xf4),
   .physical = RGB (0x24, 0x1f, 0x31),
   .usable = RGB (0x24, 0x1f, 0x31),
-  .fits = RGB (0x00, 0x9e, 0x73),
-  .tight = RGB (0xe6, 0x9f, 0x00),
-  .exceeds = RGB (0xd5, 0x5e, 0x00),
+  .fits = RGB (0x1b, 0x85, 0x53),      /* @success_color */
+  .tight = RGB (0x9c, 0x6e, 0x03),     /* @warning_color */
+  .exceeds = RGB (0xc0, 0x1c, 0x28),   /* @error_color */
   .unknown = RGB (0x9a, 0x99, 0x96),
   .series = {
     RGB (0x00, 0x72, 0xb2),
@@ -36,7 +39,8 @@ static const HrChartTheme theme_light = {
   .font_size = 12.0,
 };
 
-/* The same hues, lifted so that they keep their contrast on libadwaita's dark window colour. */
+/* The same hues, lifted so that they keep their contrast on libadwaita's dark window colour;
+ * the verdicts are libadwaita's dark ones. */
 static const HrChartTheme theme_dark = {
   .background = RGB (0x24, 0x24, 0x24),
   .foreground = RGB (0xff, 0xff, 0xff),
@@ -46,9 +50,9 @@ static const HrChartTheme theme_dark = {
   .track = RGB (0x30, 0x30, 0x33),
   .physical = RGB (0xff, 0xff, 0xff),
   .usable = RGB (0xff, 0xff, 0xff),
-  .fits = RGB (0x2e, 0xc2, 0x7e),
-  .tight = RGB (0xf5, 0xb7, 0x00),
-  .exceeds = RGB (0xff, 0x7b, 0x2e),
+  .fits = RGB (0x8f, 0xf0, 0xa4),      /* @success_color, dark */
+  .tight = RGB (0xf8, 0xe4, 0x5c),     /* @warning_color, dark */
+  .exceeds = RGB (0xff, 0x7b, 0x63),   /* @error_color, dark */
   .unknown = RGB (0x9a, 0x99, 0x96),
   .series = {
     RGB (0x3d, 0x9b, 0xe0),
