@@ -646,6 +646,47 @@ test_tco (void)
   g_test_message ("tco 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
 }
 
+/* #26 item 7: the rent-versus-buy summary at the widths the Cloud view gives its chart (its
+ * card beside the inputs at 1280 px, the whole width at 360 px) reads whole: no text of it cut
+ * with "…" ("buying pays off after 78.7 m…"), its parts on more lines instead. */
+static void
+test_tco_summary_whole (void)
+{
+  static const double widths[] = { 1200, 500, 320 };
+  g_autofree HrChartTco *t = g_new0 (HrChartTco, 1);
+  HrTcoInput in = { 1.00 * 4, 4, 8565, 600, 0.175 };
+
+  hr_chart_tco_from_input (&in, "Rent: Hyperbolic 4× RTX 4090 24GB",
+                           "Buy: RTX PRO 6000 Blackwell 96GB ($8565)", 0, t);
+  for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) widths[k], 290);
+      cairo_t *cr = cairo_create (surface);
+      g_autoptr (GArray) boxes = g_array_new (FALSE, FALSE, sizeof (HrTextBox));
+      guint n_summary = 0;
+      HrCanvas c;
+
+      g_assert_true (hr_canvas_begin (&c, cr, widths[k], 290, NULL));
+      c.text_boxes = boxes;
+      hr_chart_tco_paint (&c, t);
+      hr_canvas_end (&c);
+      for (guint i = 0; i < boxes->len; i++)
+        {
+          const HrTextBox *b = &g_array_index (boxes, HrTextBox, i);
+
+          if (b->style != HR_TEXT_SUBTITLE)
+            continue;
+          n_summary++;
+          if (b->ellipsized)
+            g_error ("rent versus buy at %g px: text %u is cut", widths[k], i);
+        }
+      g_test_message ("rent versus buy at %g px: %u lines of header and summary", widths[k], n_summary);
+      g_assert_cmpuint (n_summary, >=, 2);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+}
+
 /* What Runs Here: a hand-made set, the frontier marked by hr_fit_frontier (core) */
 static void
 fit_fill (HrChartFit *d)
@@ -1542,6 +1583,7 @@ main (int    argc,
   g_test_add_func ("/charts/finetune", test_finetune);
   g_test_add_func ("/charts/finetune-values-clear", test_finetune_values_clear);
   g_test_add_func ("/charts/verdict-colours", test_verdict_colours);
+  g_test_add_func ("/charts/tco-summary-whole", test_tco_summary_whole);
   g_test_add_func ("/charts/tco", test_tco);
   g_test_add_func ("/charts/load", test_load);
   g_test_add_func ("/charts/fit", test_fit);

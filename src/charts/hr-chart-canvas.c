@@ -182,7 +182,7 @@ text_show (HrCanvas         *c,
   if (c->text_boxes != NULL && t->angle == 0)
     g_array_append_val (c->text_boxes,
                         ((HrTextBox) { { t->x - t->xalign * w, t->y - t->yalign * h, w, h },
-                                       t->style }));
+                                       t->style, pango_layout_is_ellipsized (c->layout) }));
   return w;
 }
 
@@ -523,11 +523,33 @@ hr_canvas_summary (HrCanvas   *c,
                    const char *text,
                    double      y)
 {
-  double lh;
+  const char *sep = "  ·  ";
+  double avail = c->width - 2 * c->pad, lh, w;
+  g_auto(GStrv) parts = g_strsplit (text, sep, -1);
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GString) longer = g_string_new (NULL);
 
   hr_canvas_text_measure (c, text, HR_TEXT_SUBTITLE, NULL, &lh);
-  hr_canvas_text (c, text, &(HrTextSpec) { .style = HR_TEXT_SUBTITLE, .x = c->pad, .y = y,
-                    .max_width = c->width - 2 * c->pad });
+  /* as many parts on a line as fit ("buying pays off after 78.7 m…" was cut at the end) */
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_string_assign (longer, line->str);
+      if (line->len > 0)
+        g_string_append (longer, sep);
+      g_string_append (longer, parts[i]);
+      hr_canvas_text_measure (c, longer->str, HR_TEXT_SUBTITLE, &w, NULL);
+      if (line->len > 0 && w > avail)
+        {
+          hr_canvas_text (c, line->str, &(HrTextSpec) { .style = HR_TEXT_SUBTITLE, .x = c->pad, .y = y,
+                            .max_width = avail });
+          y += lh;
+          g_string_assign (line, parts[i]);
+        }
+      else
+        g_string_assign (line, longer->str);
+    }
+  hr_canvas_text (c, line->str, &(HrTextSpec) { .style = HR_TEXT_SUBTITLE, .x = c->pad, .y = y,
+                    .max_width = avail });
   return y + lh + c->fs * 0.8;
 }
 

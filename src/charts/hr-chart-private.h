@@ -96,6 +96,7 @@ typedef struct
 {
   HrRect box;
   HrTextStyle style;
+  gboolean ellipsized;    /* shown cut, with "…" */
 } HrTextBox;
 
 /* A label for a vertical reference line (capacity, current context…). */
@@ -214,7 +215,8 @@ gboolean        hr_canvas_begin_chart       (HrCanvas           *c,
 void            hr_canvas_message_below     (HrCanvas           *c,
                                              double              y,
                                              const char         *text);
-/* A line of figures under the header, in the foreground colour; returns the y below it. */
+/* A line of figures under the header, in the foreground colour; returns the y below it.  Too
+ * long for the width, it goes on over more lines, broken between its "  ·  " parts. */
 double          hr_canvas_summary           (HrCanvas           *c,
                                              const char         *text,
                                              double              y);
