@@ -11,6 +11,7 @@
 #include "hr-application.h"
 #include "hr-compare-view.h"
 #include "hr-finetune-view.h"
+#include "hr-verdict-banner.h"
 #include "hr-navigation.h"
 #include "hr-picker.h"
 #include "hr-test-window.h"
@@ -903,6 +904,50 @@ test_gpu_pick_resets_count (void)
   hr_test_window_close (window);
 }
 
+/* #26 item 7: at 360 px Fine-tune's verdict stays inside its banner, however long a word of
+ * it is (a GPU or model name without spaces): the banner's words wrap, inside a word when they
+ * must, rather than run past its edge or widen the view. */
+static void
+test_narrow_finetune_verdict (void)
+{
+  HrWindow *window = open_window (360, 740);
+  GtkWidget *stack = gtk_widget_get_parent (GTK_WIDGET (hr_window_get_size_view (window)));
+  GtkWidget *view, *banner;
+  graphene_rect_t b;
+
+  g_assert_true (hr_window_set_visible_view (window, "finetune"));
+  wait_shown (window);
+  view = adw_view_stack_get_visible_child (ADW_VIEW_STACK (stack));
+  banner = hr_test_find_child_of_type (view, HR_TYPE_VERDICT_BANNER);
+  g_assert_nonnull (banner);
+  hr_verdict_banner_set (HR_VERDICT_BANNER (banner), "verdict-exceeds", "dialog-error-symbolic",
+                         "Exceeds usable memory on My_own_GH200_Grace_Hopper_Superchip_144GB",
+                         "Needs 1,649.3 GiB per GPU for Mixtral_8x22B_Instruct_v0.1_Q4_K_M_00001_of_00002.gguf");
+  hr_test_wait_settled (banner);
+  g_assert_cmpint (min_width (view), <=, 360);
+  g_assert_true (gtk_widget_compute_bounds (banner, GTK_WIDGET (window), &b));
+  g_test_message ("banner %g–%g px", b.origin.x, b.origin.x + b.size.width);
+  g_assert_cmpfloat (b.origin.x + b.size.width, <=, 360);
+  for (GtkWidget *c = gtk_widget_get_first_child (banner); c; c = gtk_widget_get_next_sibling (c))
+    for (GtkWidget *l = gtk_widget_get_first_child (c); l; l = gtk_widget_get_next_sibling (l))
+      if (GTK_IS_LABEL (l))
+        {
+          graphene_rect_t r;
+          PangoRectangle ink;
+          int lx, ly;
+
+          g_assert_true (gtk_widget_compute_bounds (l, banner, &r));
+          /* where the text is drawn, not only the label's allocation */
+          gtk_label_get_layout_offsets (GTK_LABEL (l), &lx, &ly);
+          pango_layout_get_pixel_extents (gtk_label_get_layout (GTK_LABEL (l)), &ink, NULL);
+          g_test_message ("“%s”: %g px wide, its text %d px", gtk_label_get_label (GTK_LABEL (l)),
+                          r.size.width, ink.x + ink.width);
+          g_assert_cmpfloat (r.origin.x + r.size.width, <=, b.size.width);
+          g_assert_cmpint (ink.x + ink.width, <=, (int) r.size.width + 1);
+        }
+  hr_test_window_close (window);
+}
+
 /* The bottom view switcher of a narrow window: a wide window has none built (it would only be
  * styled and measured, hidden), a narrow one shows it with a button for each of the 5 views. */
 static void
@@ -995,6 +1040,7 @@ main (int   argc,
   g_test_add_func ("/navigation/wheel-real-events", test_wheel_real_events);
   g_test_add_func ("/navigation/narrow", test_narrow);
   g_test_add_func ("/navigation/narrow-every-view", test_narrow_every_view);
+  g_test_add_func ("/navigation/narrow-finetune-verdict", test_narrow_finetune_verdict);
   g_test_add_func ("/navigation/switcher-bar", test_switcher_bar);
   g_test_add_func ("/navigation/switcher-bar-translated", test_switcher_bar_translated);
   g_test_add_func ("/navigation/shortcuts", test_shortcuts);
