@@ -880,6 +880,89 @@ test_export (void)
   hr_test_window_close (window);
 }
 
+static void
+collect_commands (GtkWidget *widget,
+                  GPtrArray *out)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "command") && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect_commands (c, out);
+}
+
+static gboolean
+window_narrow (gpointer window)
+{
+  return gtk_widget_get_width (window) <= 370;
+}
+
+/* #26 item 7: at 360 px a launch command wraps between its arguments only: no flag is cut
+ * ("--ctx-" / "size"), no flag is parted from its value ("--ctx-size" / "8192"), and the
+ * Size view still fits the window. */
+static void
+test_narrow_commands (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  guint n_wrapped = 0;
+  int min_w;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 740);
+  hr_test_wait_until (window_narrow, window, "a 360 px window");
+  hr_test_wait_settled (GTK_WIDGET (view));
+  collect_commands (GTK_WIDGET (view), labels);
+  g_assert_cmpuint (labels->len, >=, 2);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkLabel *label = labels->pdata[i];
+      const char *text = pango_layout_get_text (gtk_label_get_layout (label));
+      PangoLayout *layout = gtk_label_get_layout (label);
+      g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+      const char *line_start = text;
+
+      if (pango_layout_get_line_count (layout) > (int) g_strv_length (lines))
+        n_wrapped++;
+      /* every flag with its value (or a lone argument) on one line of the layout */
+      for (guint l = 0; lines[l] != NULL; line_start += strlen (lines[l]) + 1, l++)
+        {
+          g_auto(GStrv) words = g_strsplit (lines[l], " ", -1);
+          const char *p = line_start;
+
+          for (guint w = 0; words[w] != NULL; w++)
+            {
+              const char *word = words[w];
+              int first, last, x;
+
+              p = strstr (p, word);
+              if (*word == '\0' || p == NULL)
+                continue;
+              /* "--ctx-size 8192": the flag and the value that follows it, when they are
+               * short enough together to keep whole; else each on its own */
+              if (word[0] == '-' && words[w + 1] != NULL && words[w + 1][0] != '-' && words[w + 1][0] != '\\'
+                  && g_utf8_strlen (word, -1) + 1 + g_utf8_strlen (words[w + 1], -1) <= 28)
+                {
+                  pango_layout_index_to_line_x (layout, p - text, FALSE, &first, &x);
+                  pango_layout_index_to_line_x (layout, p - text + strlen (word) + strlen (words[w + 1]), FALSE, &last, &x);
+                }
+              else
+                {
+                  pango_layout_index_to_line_x (layout, p - text, FALSE, &first, &x);
+                  pango_layout_index_to_line_x (layout, p - text + strlen (word) - 1, FALSE, &last, &x);
+                }
+              if (g_utf8_strlen (word, -1) <= 28 && first != last)
+                g_error ("“%s…” breaks at 360 px between lines %d and %d of “%s”", word, first, last, text);
+              p += strlen (word);
+            }
+        }
+    }
+  g_test_message ("%u of %u commands wrap", n_wrapped, labels->len);
+  g_assert_cmpuint (n_wrapped, >=, 1);
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
+  g_assert_cmpint (min_w, <=, 360);
+  hr_test_window_close (window);
+}
+
 /* Toast titles are markup: a file named R&D.png made GTK refuse the text (a warning, fatal
  * here) and show an empty toast. */
 static void
@@ -926,6 +1009,7 @@ main (int   argc,
   g_test_add_func ("/window/copy-json", test_copy_json);
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/toast-markup", test_toast_markup);
+  g_test_add_func ("/window/narrow-commands", test_narrow_commands);
 
   ret = g_test_run ();
   g_clear_object (&app);

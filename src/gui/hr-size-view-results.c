@@ -12,6 +12,7 @@
 #include "hr-chart-data.h"
 #include "hr-hub-files.h"
 #include "hr-size-load.h"
+#include "hr-command-text.h"
 #include "hr-table-cells.h"
 #include "hr-toast.h"
 #include "hr-units.h"
@@ -509,7 +510,8 @@ launch_card_update (GtkWidget             *card,
   g_autofree char *a11y = g_strdup_printf (_("Copy the %s command"), cmd->title);
 
   update_label (w->title, cmd->title);
-  update_label (w->text, cmd->command);
+  /* it breaks between arguments only: "--ctx-size 8192" stays on one line */
+  hr_command_label_set (w->text, cmd->command);
   update_a11y_label (w->copy, a11y);
   update_string_data (G_OBJECT (w->copy), "command", cmd->command);
   if (has_note)
