@@ -212,7 +212,9 @@ test_tco_seed (void)
   g_assert_cmpstr (tco.electricity_monthly, ==, "$12.77/month");
   g_assert_cmpstr (tco.payback, ==, "~64.4 months");
   g_assert_cmpfloat_with_epsilon (tco.result.months_to_amortise, 8500 / (144.704 - 12.768), 1e-9);
-  g_assert_cmpstr (tco.offer, ==, "RunPod · 1× A100 80GB SXM at $1.19/h");
+  /* #26 item 7: a price keeps its unit on its line ("$0,175/" over "kWh" in German) */
+  g_assert_cmpstr (tco.offer, ==, "RunPod · 1× A100 80GB SXM at $1.19/" HR_WORD_JOINER "h");
+  g_assert_cmpstr (tco.electricity_basis, ==, "600 W, 4 h a day at $0.175/" HR_WORD_JOINER "kWh");
   g_assert_nonnull (strstr (tco.payback_detail, "5.4 years"));
   /* grouped as the CLI groups, by the locale: nothing in the C locale the tests run in */
   g_assert_nonnull (strstr (tco.buy_legend, "($8500)"));

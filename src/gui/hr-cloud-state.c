@@ -497,6 +497,23 @@ hr_buy_choice_clear (HrBuyChoice *choice)
 
 /* Rent versus buy ---------------------------------------------------------------------------- */
 
+/* A price's unit stays on its line: a word joiner (U+2060) after each "/" between a figure
+ * and a unit.  Pango may break after a "/": the German card read "$0,175/" over "kWh". */
+static char *
+keep_units (char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      g_string_append_c (out, *p);
+      if (*p == '/' && p > text && g_ascii_isdigit (p[-1]) && g_ascii_isalpha (p[1]))
+        g_string_append (out, HR_WORD_JOINER);
+    }
+  g_free (text);
+  return g_string_free (out, FALSE);
+}
+
 void
 hr_tco_state_compute (HrTcoState         *out,
                       const HrCloudOffer *offer,
@@ -525,7 +542,7 @@ hr_tco_state_compute (HrTcoState         *out,
     {
       hourly = hr_cloud_format_hourly (offer->usd_per_hour);
       /* TRANSLATORS: the offer rented, e.g. "RunPod · 1× A100 80GB SXM at $1.19/h" */
-      out->offer = g_strdup_printf (_("%s at %s"), offer->label, hourly);
+      out->offer = keep_units (g_strdup_printf (_("%s at %s"), offer->label, hourly));
       out->cloud_monthly = hr_cloud_format_monthly (out->result.cloud_monthly);
       /* TRANSLATORS: chart legend, e.g. "Rent: RunPod 1× A100 80GB SXM" */
       out->cloud_legend = g_strdup_printf (_("Rent: %s %s"), offer->provider, offer->instance);
@@ -543,7 +560,7 @@ hr_tco_state_compute (HrTcoState         *out,
       g_autofree char *watts = hr_size_format_number (power_w, 0);
       g_autofree char *kwh = hr_size_format_number (usd_per_kwh, 3);
       /* TRANSLATORS: what the electricity cost is made of, e.g. "600 W, 4 h a day at $0.175/kWh" */
-      out->electricity_basis = g_strdup_printf (_("%s W, %s h a day at $%s/kWh"), watts, hours, kwh);
+      out->electricity_basis = keep_units (g_strdup_printf (_("%s W, %s h a day at $%s/kWh"), watts, hours, kwh));
     }
   else
     out->electricity_basis = g_strdup (_("Board power unknown"));

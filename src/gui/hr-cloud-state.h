@@ -15,6 +15,9 @@
 
 G_BEGIN_DECLS
 
+/* U+2060 WORD JOINER: no line break on either side of it. */
+#define HR_WORD_JOINER "\u2060"
+
 /* The table shows at most this many offers (the cheapest); a hostile feed may list 10,000. */
 #define HR_CLOUD_MAX_ROWS 200
 
@@ -108,10 +111,12 @@ typedef struct
 {
   HrTcoInput input;
   HrTcoResult result;
-  char *offer;              /* "RunPod · 1× A100 80GB SXM at $1.19/h"; "No cloud offer fits" */
+  char *offer;              /* "RunPod · 1× A100 80GB SXM at $1.19/h" (a word joiner after
+                             * the "/"); "No cloud offer fits" */
   char *cloud_monthly;      /* "$144.70/month"; "—" */
   char *electricity_monthly;/* "$12.77/month" */
-  char *electricity_basis;  /* "600 W, 4 h a day at $0.175/kWh"; "Board power unknown" */
+  char *electricity_basis;  /* "600 W, 4 h a day at $0.175/kWh" (a word joiner after the
+                             * "/": "$0,175/" and "kWh" split in German); "Board power unknown" */
   char *payback;            /* "~64.4 months", "Never", "—" */
   char *payback_detail;     /* "About 5.4 years at 4 h a day", "Renting costs less than…" */
   char *cloud_legend;       /* chart legend: "Rent: RunPod 1× A100 80GB SXM" */
