@@ -161,6 +161,15 @@ stacked_label (const char *text,
   return label;
 }
 
+/* @text with its spaces made non-breaking: "On demand" and "96 GB" stay whole on a line. */
+static char *
+unbroken (const char *text)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+
+  return g_strjoinv ("\u00a0", words);
+}
+
 static GtkWidget *
 stacked_offer (HrCloudView        *self,
                const HrCloudOffer *o,
@@ -169,7 +178,10 @@ stacked_offer (HrCloudView        *self,
   GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   g_autofree char *title = g_strdup_printf ("%s · %s", o->provider, o->instance);
-  g_autofree char *terms = g_strjoin (" · ", o->vram, o->hourly, o->monthly, o->billing, NULL);
+  g_autofree char *vram = unbroken (o->vram);
+  g_autofree char *billing = unbroken (o->billing);
+  /* it wraps between its parts, each whole */
+  g_autofree char *terms = g_strjoin (" · ", vram, o->hourly, o->monthly, billing, NULL);
   g_autofree char *cost = NULL;
   GtkWidget *label;
 
