@@ -116,6 +116,8 @@ build_entry (HrDeviceRows *self,
 
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
+  /* built after hr_window_name_controls() named the view's lists: named here */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Number of These"));
   adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);

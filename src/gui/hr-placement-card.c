@@ -73,6 +73,8 @@ hr_placement_card_init (HrPlacementCard *self)
     self->search_list = GTK_LIST_BOX (gtk_list_box_new ());
     gtk_list_box_set_selection_mode (self->search_list, GTK_SELECTION_NONE);
     gtk_widget_add_css_class (GTK_WIDGET (self->search_list), "boxed-list");
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Placement search"), -1);
     self->search_row = ADW_ACTION_ROW (adw_action_row_new ());
     adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->search_row), _("Placement search"));
     adw_action_row_set_subtitle_lines (self->search_row, 0);
