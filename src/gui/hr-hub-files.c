@@ -246,30 +246,6 @@ listed_cb (GObject      *source,
 }
 
 static void
-token_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  ListJob *job = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  char *token = hr_hub_token_lookup_finish (result, NULL, &error);
-
-  if (token == NULL)
-    {
-      if (error == NULL)
-        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (*token != '\0')
-    job->token = token;
-  else
-    g_free (token);
-  g_task_run_in_thread (task, list_thread);
-}
-
-static void
 start_listing (HrHubFiles *self)
 {
   GTask *task;
@@ -286,13 +262,7 @@ start_listing (HrHubFiles *self)
   task = g_task_new (self, self->cancellable, listed_cb, NULL);
   g_task_set_source_tag (task, start_listing);
   g_task_set_task_data (task, job, (GDestroyNotify) list_job_free);
-  if (self->settings != NULL)
-    hr_hub_token_lookup_async (self->settings, self->cancellable, token_cb, task);
-  else
-    {
-      g_task_run_in_thread (task, list_thread);
-      g_object_unref (task);
-    }
+  hr_hub_token_run_in_thread (task, self->settings, &job->token, list_thread);
 }
 
 /* API --------------------------------------------------------------------------------------- */

@@ -200,30 +200,6 @@ sized_cb (GObject      *source,
 }
 
 /* Preferences' token is in: size it. */
-static void
-token_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  HubJob *job = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  char *token = hr_hub_token_lookup_finish (result, NULL, &error);
-
-  if (token == NULL)   /* cancelled */
-    {
-      if (error == NULL)
-        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (*token != '\0')
-    job->token = token;
-  else
-    g_free (token);
-  g_task_run_in_thread (task, size_thread);
-}
-
 static gboolean
 progress_cb (gpointer data)
 {
@@ -262,11 +238,5 @@ hr_import_size_hub (HrImport   *self,
   self->n_running++;
   job->import = self;
   job->progress_id = g_timeout_add (PROGRESS_DELAY_MS, progress_cb, job);
-  if (self->settings != NULL)
-    hr_hub_token_lookup_async (self->settings, self->cancellable, token_cb, task);
-  else
-    {
-      g_task_run_in_thread (task, size_thread);
-      g_object_unref (task);
-    }
+  hr_hub_token_run_in_thread (task, self->settings, &job->token, size_thread);
 }

@@ -229,6 +229,64 @@ hr_hub_token_lookup_async (GSettings           *settings,
 #endif
 }
 
+typedef struct
+{
+  GTask *task;
+  char **token;
+  GTaskThreadFunc func;
+} TokenThen;
+
+static void
+token_then_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  TokenThen *then = user_data;
+  g_autoptr(GTask) task = then->task;
+  g_autoptr(GError) error = NULL;
+  char *token = hr_hub_token_lookup_finish (result, NULL, &error);
+
+  if (token == NULL)   /* cancelled */
+    {
+      if (error == NULL)
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      g_task_return_error (task, g_steal_pointer (&error));
+    }
+  else
+    {
+      if (*token != '\0')
+        *then->token = token;
+      else
+        g_free (token);
+      g_task_run_in_thread (task, then->func);
+    }
+  g_free (then);
+}
+
+void
+hr_hub_token_run_in_thread (GTask           *task,
+                            GSettings       *settings,
+                            char           **token,
+                            GTaskThreadFunc  func)
+{
+  TokenThen *then;
+
+  g_return_if_fail (G_IS_TASK (task));
+  g_return_if_fail (token != NULL);
+
+  if (settings == NULL)
+    {
+      g_task_run_in_thread (task, func);
+      g_object_unref (task);
+      return;
+    }
+  then = g_new0 (TokenThen, 1);
+  then->task = task;
+  then->token = token;
+  then->func = func;
+  hr_hub_token_lookup_async (settings, g_task_get_cancellable (task), token_then_cb, then);
+}
+
 /* @result's task when it comes from @source_tag, after telling where the token is. */
 static GTask *
 job_finish (GAsyncResult     *result,

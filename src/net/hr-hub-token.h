@@ -37,6 +37,16 @@ char           *hr_hub_token_lookup_finish  (GAsyncResult        *result,
                                              HrHubTokenPlace     *place,
                                              GError             **error);
 
+/* Runs @func on @task in a worker thread once the token is known: looked up with @settings
+ * under @task's cancellable and kept in *@token (newly allocated; left NULL when there is
+ * none), or at once when @settings is NULL.  A lookup cancelled before it answers returns
+ * G_IO_ERROR_CANCELLED from @task.  Takes over the caller's reference to @task; @token must
+ * live as long as @task (its task data). */
+void            hr_hub_token_run_in_thread  (GTask               *task,
+                                             GSettings           *settings,
+                                             char               **token,
+                                             GTaskThreadFunc      func);
+
 /* Keeps @token (surrounding spaces dropped; "" or NULL forgets it) in the keyring, and clears
  * the GSettings key once it is there; without a keyring, in the key.  A token that fails
  * hr_hub_token_check () is not kept: the store fails with its error. */
