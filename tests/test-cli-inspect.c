@@ -280,6 +280,130 @@ test_hostile_strings (void)
   g_rmdir (dir);
 }
 
+
+static void
+run_command_launch (HrTestRun *r,
+                    ...)
+{
+  va_list ap;
+
+  va_start (ap, r);
+  run_command_v (r, "launch", ap);
+  va_end (ap);
+}
+
+static JsonObject *
+estimate_object (JsonParser *parser,
+                 const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* #31: a vision projector beside a local GGUF counts its exact tensor bytes on the first GPU,
+ * or in system RAM with --no-mmproj-offload; none leaves it out; launch names it */
+static void
+test_mmproj (void)
+{
+  g_autoptr(GBytes) model = gguf_tiny_llama ("Tiny Vision", NULL);
+  g_autoptr(GgufWriter) w = gguf_writer_new ();
+  g_autoptr(GBytes) proj = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-mmproj-XXXXXX", &error);
+  g_autofree char *mpath = g_build_filename (dir, "model-Q4_K_M.gguf", NULL);
+  g_autofree char *ppath = g_build_filename (dir, "mmproj-model-f16.gguf", NULL);
+  g_autofree char *bad = g_build_filename (dir, "broken.gguf", NULL);
+  g_autoptr(JsonParser) p0 = json_parser_new ();
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  JsonObject *none, *gpu, *ram;
+  guint64 proj_bytes;
+  HrTestRun r = { 0 };
+
+  g_assert_no_error (error);
+  gguf_kv_str (w, "general.architecture", "clip");
+  gguf_tensor (w, "v.patch_embd.weight", GGML_F16, 1024, 768);
+  gguf_tensor (w, "v.blk.0.attn_q.weight", GGML_F16, 1024, 1024);
+  gguf_tensor (w, "mm.0.weight", GGML_F32, 1024, 256);
+  proj_bytes = w->tensor_bytes;
+  g_assert_cmpuint (proj_bytes, ==, 1024 * 768 * 2 + 1024 * 1024 * 2 + 1024 * 256 * 4);
+  proj = gguf_writer_finish (w, (gsize) w->offset);
+  g_assert_true (g_file_set_contents (mpath, g_bytes_get_data (model, NULL),
+                                      (gssize) g_bytes_get_size (model), &error));
+  g_assert_true (g_file_set_contents (ppath, g_bytes_get_data (proj, NULL),
+                                      (gssize) g_bytes_get_size (proj), &error));
+  g_assert_true (g_file_set_contents (bad, "GGUF nonsense", -1, &error));
+  g_assert_no_error (error);
+
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  none = estimate_object (p0, r.out);
+  g_assert_cmpint (json_object_get_int_member (none, "mmproj_bytes"), ==, 0);
+  g_assert_true (json_object_get_null_member (none, "mmproj_device"));
+  hr_test_run_clear (&r);
+
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", "auto", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  gpu = estimate_object (p1, r.out);
+  g_assert_cmpint (json_object_get_int_member (gpu, "mmproj_bytes"), ==, (gint64) proj_bytes);
+  g_assert_cmpstr (json_object_get_string_member (gpu, "mmproj_device"), ==, "RTX 4090 24GB");
+  g_assert_cmpint (json_object_get_int_member (gpu, "required_bytes"), ==,
+                   json_object_get_int_member (none, "required_bytes") + (gint64) proj_bytes);
+  hr_test_run_clear (&r);
+
+  /* the same file named, kept in RAM */
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", ppath,
+                "--no-mmproj-offload", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  ram = estimate_object (p2, r.out);
+  g_assert_cmpint (json_object_get_int_member (ram, "mmproj_bytes"), ==, (gint64) proj_bytes);
+  g_assert_cmpstr (json_object_get_string_member (ram, "mmproj_device"), ==, "system_ram");
+  g_assert_cmpint (json_object_get_int_member (ram, "required_bytes"), ==,
+                   json_object_get_int_member (none, "required_bytes"));
+  g_assert_cmpint (json_object_get_int_member (ram, "system_ram_bytes"), ==,
+                   json_object_get_int_member (none, "system_ram_bytes") + (gint64) proj_bytes);
+  hr_test_run_clear (&r);
+
+  /* text: its own part */
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", "auto", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Vision projector         0.00 GiB (first GPU, weights only)"));
+  hr_test_run_clear (&r);
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", "none", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "Vision projector"));
+  hr_test_run_clear (&r);
+
+  /* launch: llama-server --mmproj FILE, --no-mmproj-offload */
+  run_command_launch (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", "auto",
+                      "--no-mmproj-offload", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "--mmproj "));
+  g_assert_nonnull (strstr (r.out, "mmproj-model-f16.gguf"));
+  g_assert_nonnull (strstr (r.out, "--no-mmproj-offload"));
+  hr_test_run_clear (&r);
+  run_command_launch (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "--mmproj"));
+  hr_test_run_clear (&r);
+
+  /* a bad FILE: one line, non-zero */
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", bad, NULL);
+  assert_one_line_error (&r, 1);
+  hr_test_run_clear (&r);
+  run_estimate (&r, "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb", "--mmproj", "auto", NULL);
+  assert_one_line_error (&r, 2);
+  hr_test_run_clear (&r);
+
+  g_unlink (mpath);
+  g_unlink (ppath);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
 /* Serves the tiny GGUF at every path (SoupServer answers a Range request from the whole body). */
 static void
 gguf_file_cb (SoupServer        *soup_server,
@@ -361,5 +485,6 @@ main (int    argc,
   g_test_add_func ("/cli-inspect/errors", test_errors);
   g_test_add_func ("/cli-inspect/hostile-strings", test_hostile_strings);
   g_test_add_func ("/cli-inspect/url-userinfo", test_url_userinfo);
+  g_test_add_func ("/cli-inspect/mmproj", test_mmproj);
   return g_test_run ();
 }

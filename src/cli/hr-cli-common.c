@@ -37,6 +37,7 @@ hr_cli_args_clear (HrCliArgs *args)
   g_free (args->model);
   g_free (args->model_config);
   g_free (args->gguf);
+  g_free (args->mmproj);
   g_free (args->hf);
   g_strfreev (args->gpu);
   g_free (args->gpu_custom);
@@ -85,6 +86,10 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "hf", 0, 0, G_OPTION_ARG_STRING, &args->hf,
       "A Hugging Face Hub repository, sized from its file headers (ORG/NAME[@REV][:QUANT|:FILE])", "REPO" },
     { "refresh", 0, 0, G_OPTION_ARG_NONE, &args->refresh, "With --hf: ask the Hub again even when cached", NULL },
+    { "mmproj", 0, 0, G_OPTION_ARG_FILENAME, &args->mmproj,
+      "Vision projector: none (default), auto (an mmproj*.gguf beside --gguf) or a GGUF file", "auto|none|FILE" },
+    { "no-mmproj-offload", 0, 0, G_OPTION_ARG_NONE, &args->no_mmproj_offload,
+      "Keep the vision projector in system RAM", NULL },
     { "gpu", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->gpu, "GPU id (see: list gpus); repeat for compare", "ID" },
     { "no-user-data", 0, 0, G_OPTION_ARG_NONE, &args->no_user_data,
       "Leave out your saved models and GPUs (“user:…”): the bundled catalog alone", NULL },
@@ -322,6 +327,78 @@ load_model_file (const HrCliArgs  *args,
   }
 }
 
+static int
+strcmp_p (gconstpointer a,
+          gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* --mmproj auto beside a local GGUF: the first mmproj*.gguf in its folder, by name. */
+static char *
+find_mmproj_beside (const char *gguf)
+{
+  g_autofree char *dir = g_path_get_dirname (gguf);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (d == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "mmproj") && g_str_has_suffix (name, ".gguf"))
+      g_ptr_array_add (found, g_strdup (name));
+  if (found->len == 0)
+    return NULL;
+  g_ptr_array_sort (found, strcmp_p);
+  return g_build_filename (dir, g_ptr_array_index (found, 0), NULL);
+}
+
+/* The projector's weights: every tensor of its GGUF, exact from the header. */
+static gboolean
+resolve_mmproj (const HrCliArgs *args,
+                HrCliScenario   *out,
+                double          *bytes,
+                GError         **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  g_autofree char *path = NULL;
+
+  *bytes = 0;
+  if (args->mmproj == NULL || g_strcmp0 (args->mmproj, "none") == 0)
+    {
+      if (args->no_mmproj_offload)
+        return usage (error, "--no-mmproj-offload needs --mmproj auto or FILE");
+      return TRUE;
+    }
+  if (g_strcmp0 (args->mmproj, "auto") == 0)
+    {
+      if (args->gguf == NULL)
+        return usage (error, "--mmproj auto looks beside --gguf only; give the projector as --mmproj FILE");
+      path = find_mmproj_beside (args->gguf);
+      if (path == NULL)
+        return TRUE;  /* none found: a text-only model */
+    }
+  else
+    path = g_strdup (args->mmproj);
+
+  gguf = hr_gguf_load_file (path, &local);
+  if (gguf == NULL)
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--mmproj: %s: %s", path, local->message);
+      return FALSE;
+    }
+  *bytes = (double) hr_gguf_get_tensor_bytes (gguf);
+  if (!(*bytes > 0))
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--mmproj: %s: no tensors", path);
+      return FALSE;
+    }
+  out->mmproj_path = g_steal_pointer (&path);
+  return TRUE;
+}
+
 gboolean
 hr_cli_scenario_resolve (const HrCliArgs  *args,
                          const HrCatalog  *catalog,
@@ -554,6 +631,10 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
           s->calibration = hr_user_calibration_find (out->calibrations, id, hr_scenario_backend (s));
         }
     }
+  if (!resolve_mmproj (args, out, &s->mmproj_bytes, error))
+    return FALSE;
+  s->mmproj_path = out->mmproj_path;
+  s->mmproj_cpu = args->no_mmproj_offload;
   return TRUE;
 }
 
@@ -586,6 +667,7 @@ hr_cli_scenario_clear (HrCliScenario *cs)
   g_clear_pointer (&cs->this_gpu, hr_gpu_free);
   g_clear_pointer (&cs->gpus, g_ptr_array_unref);
   g_clear_pointer (&cs->calibrations, g_array_unref);
+  g_clear_pointer (&cs->mmproj_path, g_free);
 }
 
 int

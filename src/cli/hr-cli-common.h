@@ -51,6 +51,8 @@ typedef struct
   gboolean free_memory;  /* --gpu this: size against the memory free now */
   gboolean no_calibration; /* leave the user's calibration of the device out */
   gboolean no_user_data; /* --no-user-data: taken out of argv before parsing (for --help) */
+  char *mmproj;          /* --mmproj auto|none|FILE: a vision projector (#31) */
+  gboolean no_mmproj_offload;
   gboolean json;
   gboolean csv;
 } HrCliArgs;
@@ -70,6 +72,7 @@ typedef struct
   GPtrArray *this_others; /* HrGpu*: --gpu this's GPUs when they are not alike (owned) */
   GArray *calibrations; /* the user's saved HrDeviceCalibration; scenario.calibration points in */
   double min_user_tps;  /* --min-user-tps; NAN: not given */
+  char *mmproj_path;    /* the projector file scenario.mmproj_path points at; NULL: none */
   gboolean json;
   gboolean csv;
 } HrCliScenario;

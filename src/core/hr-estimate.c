@@ -963,11 +963,61 @@ estimate_cost (const Sizing    *z,
     }
 }
 
-gboolean
-hr_estimate_compute (const HrScenario  *s,
-                     const HrPricing   *pricing,
-                     HrEstimate        *out,
-                     GError           **error)
+/* The vision projector (#31): llama.cpp's mtmd loads it on the first GPU unless
+ * --no-mmproj-offload keeps it in system RAM.  Only its weights are counted. */
+static void
+add_projector (const HrScenario *s,
+               HrEstimate       *out)
+{
+  double b = s->mmproj_bytes;
+  HrDevicePlan *d;
+  int i;
+
+  out->mmproj_bytes = 0;
+  out->mmproj_device = -1;
+  if (!(b > 0))
+    return;
+  out->mmproj_bytes = b;
+  if (s->mmproj_cpu)
+    {
+      out->system_ram_bytes += b;
+      return;
+    }
+  out->mmproj_device = 0;
+  out->required_bytes += b;
+  out->margin_bytes -= b;
+  out->utilization = out->required_bytes / out->physical_bytes;
+  if (out->placement.n_devices > 0)
+    {
+      d = &out->placement.devices[0];
+      d->weights_bytes += b;
+      d->required_bytes += b;
+      d->margin_bytes -= b;
+      d->verdict = hr_verdict_for (d->required_bytes, d->physical_bytes, d->usable_bytes);
+      out->per_gpu_required = 0;
+      out->verdict = HR_VERDICT_FITS;
+      for (i = 0; i < out->placement.n_devices; i++)
+        {
+          out->per_gpu_required = MAX (out->per_gpu_required, out->placement.devices[i].required_bytes);
+          out->verdict = MAX (out->verdict, out->placement.devices[i].verdict);
+        }
+    }
+  else
+    {
+      /* many alike devices: the fullest one may be the first */
+      out->per_gpu_required += b;
+      out->verdict = MAX (out->verdict,
+                          hr_verdict_for (out->per_gpu_required,
+                                          out->physical_bytes / MAX (s->n_gpus, 1),
+                                          out->usable_bytes / MAX (s->n_gpus, 1)));
+    }
+}
+
+static gboolean
+estimate_compute (const HrScenario  *s,
+                  const HrPricing   *pricing,
+                  HrEstimate        *out,
+                  GError           **error)
 {
   HrScenario loaded;
   Sizing z;
@@ -1007,6 +1057,18 @@ hr_estimate_compute (const HrScenario  *s,
   if (s->calibration != NULL)
     hr_user_calibration_apply (s->calibration, s, out);
   hr_placement_fill_alike (s, out);
+  return TRUE;
+}
+
+gboolean
+hr_estimate_compute (const HrScenario  *s,
+                     const HrPricing   *pricing,
+                     HrEstimate        *out,
+                     GError           **error)
+{
+  if (!estimate_compute (s, pricing, out, error))
+    return FALSE;
+  add_projector (s, out);
   return TRUE;
 }
 

@@ -181,6 +181,11 @@ typedef struct
 
   /* where everything lives, device by device (hr-placement.h) */
   HrPlacement placement;
+
+  /* the vision projector's weights (scenario->mmproj_bytes), in required_bytes on the
+   * device that holds it or in system_ram_bytes; its compute buffer is not counted */
+  double mmproj_bytes;
+  int mmproj_device;       /* index into placement.devices (0: the first GPU); -1: system RAM */
 } HrEstimate;
 
 /* The basis sentence for people, translated, its figures grouped as LC_NUMERIC says

@@ -66,6 +66,17 @@ llama_server_args (const HrLaunchCtx *c,
                            "GGUF file."));
     }
   hr_launch_note_gguf_substitute (c, notes, "llama.cpp");
+  /* the vision projector (#31): a named file, or with -hf llama.cpp fetches the repo's own */
+  if (sc->mmproj_bytes > 0 && sc->mmproj_path != NULL)
+    {
+      hr_sh_break (sh);
+      hr_sh_opt (sh, "--mmproj", sc->mmproj_path);
+    }
+  if (sc->mmproj_bytes > 0 && sc->mmproj_cpu)
+    {
+      hr_sh_break (sh);
+      hr_sh_raw (sh, "--no-mmproj-offload");
+    }
 
   hr_sh_break (sh);
   /* llama-server divides --ctx-size among its --parallel slots. */

@@ -54,6 +54,14 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_gib_bytes (w, "kv_cache", e->kv_bytes);
   hr_json_member_number (w, "kv_bytes_per_token", e->kv_bytes_per_token, 0);
   hr_json_gib_bytes (w, "overhead", e->overhead_bytes);
+  /* the vision projector's weights (#31), in required on its device or in system_ram; its
+   * device: the placement's device name, "system_ram", or null without a projector */
+  hr_json_gib_bytes (w, "mmproj", e->mmproj_bytes);
+  hr_json_member_string (w, "mmproj_device",
+                         !(e->mmproj_bytes > 0) ? NULL
+                         : e->mmproj_device < 0 ? "system_ram"
+                         : e->placement.n_devices > 0 && e->placement.devices[0].gpu != NULL
+                           ? e->placement.devices[0].gpu->name : s->gpu->name);
   hr_json_gib_bytes (w, "system_ram", e->system_ram_bytes);
   hr_json_gib_bytes (w, "required", e->required_bytes);
   hr_json_member_number (w, "required_gb", hr_to_gb (e->required_bytes), 2);
@@ -249,6 +257,11 @@ hr_report_estimate_text (const HrScenario *s,
   line (lines, 4, _("Weights on the device"), _("%s GiB (%s: %s GiB)"),
         num (a, hr_to_gib (e->weights_gpu), 2), source, num (b, hr_to_gib (e->weights.bytes), 2));
   line (lines, 4, _("KV cache & state"), "%s GiB", num (a, hr_to_gib (e->kv_bytes), 2));
+  if (e->mmproj_bytes > 0)
+    /* TRANSLATORS: the vision projector's weights and where they are: "0.80 GiB (first GPU, weights only)" */
+    line (lines, 4, _("Vision projector"), _("%s GiB (%s, weights only)"),
+          num (a, hr_to_gib (e->mmproj_bytes), 2),
+          e->mmproj_device < 0 ? _("system RAM") : _("first GPU"));
   line (lines, 4, _("Engine & buffers"), "%s GiB", num (a, hr_to_gib (e->overhead_bytes), 2));
   line (lines, 4, _("System RAM (offload)"), "%s GiB", num (a, hr_to_gib (e->system_ram_bytes), 2));
   line (lines, 2, _("Usable memory"), _("%s GiB (%s GiB physical)"),

@@ -79,6 +79,11 @@ typedef struct
    * gpu is kinds[0].gpu and n_gpus their total count; 0 kinds: n_gpus × gpu */
   HrDeviceKind kinds[HR_MAX_DEVICE_KINDS];
   int n_kinds;
+  /* a vision projector (llama.cpp --mmproj, #31): its weights' bytes, exact from its GGUF
+   * header; 0: none.  Its image-encode compute buffer is not counted. */
+  double mmproj_bytes;
+  const char *mmproj_path;  /* borrowed; NULL: none (or llama.cpp fetches it with -hf) */
+  gboolean mmproj_cpu;      /* --no-mmproj-offload: the projector stays in system RAM */
 } HrScenario;
 
 void            hr_scenario_init            (HrScenario      *scenario,
