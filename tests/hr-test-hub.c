@@ -45,7 +45,8 @@ file_add (Repo       *r,
 
   f->path = g_strdup (path);
   f->bytes = bytes;
-  f->size = bytes != NULL ? g_bytes_get_size (bytes) : size;
+  /* a header may stand for a bigger file (its listed size) */
+  f->size = size > 0 ? size : bytes != NULL ? g_bytes_get_size (bytes) : 0;
   g_ptr_array_add (r->files, f);
 }
 
@@ -440,7 +441,17 @@ build_repos (void)
   file_add (r, "Demo-Q8_0.gguf", gguf_tiny_llama_typed ("Demo", 7, NULL), 0);
   file_add (r, "BF16/Demo-BF16-00001-of-00002.gguf", NULL, 9000000000);
   file_add (r, "BF16/Demo-BF16-00002-of-00002.gguf", NULL, 6000000000);
-  file_add (r, "mmproj-Demo-F16.gguf", NULL, 876000000);
+  {
+    /* the projector: its header alone is served, the file listed at its full size */
+    g_autoptr(GgufWriter) w = gguf_writer_new ();
+
+    gguf_kv_str (w, "general.architecture", "clip");
+    gguf_tensor (w, "v.patch_embd.weight", GGML_F16, 1024, 768);
+    gguf_tensor (w, "v.blk.0.attn_q.weight", GGML_F16, 4096, 4096);
+    gguf_tensor (w, "mm.0.weight", GGML_F32, 4096, 1024);
+    H.mmproj_tensor_bytes = w->tensor_bytes;
+    file_add (r, "mmproj-Demo-F16.gguf", gguf_writer_finish (w, 0), 876000000);
+  }
 
   /* a GGUF split in two parts with real headers: part 1 the metadata, the embedding and block
    * 0, part 2 block 1 and the output (llama.cpp's split.* keys) */

@@ -40,6 +40,7 @@ typedef struct
   HrTestServer *cdn;
   GPtrArray *repos;
   guint64 gguf_tensor_bytes;     /* the Q4_K_M file's tensors */
+  guint64 mmproj_tensor_bytes;   /* demo-org/Demo-GGUF's projector's (its header served, #31) */
   guint64 long_tensor_bytes;     /* demo-org/Long-GGUF's, behind a 3 MiB header */
   guint64 split_tensor_bytes;    /* both parts of the split Q8_0 */
   guint64 st_bytes;              /* the sharded repo's tensors */

@@ -232,6 +232,34 @@ test_estimate_gguf (void)
   g_assert_nonnull (strstr (r.out, "-hf demo-org/Demo-GGUF:Q4_K_M"));
   hr_test_run_clear (&r);
 
+  /* #31: --mmproj auto reads the repo's projector's header: its exact tensors, on the first
+   * GPU, in required memory; -hf fetches it itself; --no-mmproj-offload keeps it in RAM */
+  {
+    gint64 required;
+
+    run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Demo-GGUF:Q4_K_M", "--gpu",
+             "rtx-4090-24gb", "--context", "4096", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpint (json_int (r.out, "mmproj_bytes"), ==, 0);
+    required = json_int (r.out, "required_bytes");
+    hr_test_run_clear (&r);
+    run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Demo-GGUF:Q4_K_M", "--gpu",
+             "rtx-4090-24gb", "--context", "4096", "--mmproj", "auto", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpint (H.mmproj_tensor_bytes, >, 0);
+    g_assert_cmpint (json_int (r.out, "mmproj_bytes"), ==, (gint64) H.mmproj_tensor_bytes);
+    g_assert_cmpint (json_int (r.out, "required_bytes"), ==, required + (gint64) H.mmproj_tensor_bytes);
+    g_assert_nonnull (strstr (r.out, "\"mmproj_device\": \"RTX 4090 24GB\""));
+    hr_test_run_clear (&r);
+    run_cli (&r, NULL, NULL, "launch", "--hf", "demo-org/Demo-GGUF", "--gpu", "rtx-4090-24gb",
+             "--context", "4096", "--mmproj", "auto", "--no-mmproj-offload", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "-hf demo-org/Demo-GGUF:Q4_K_M"));
+    g_assert_null (strstr (r.out, "--mmproj "));
+    g_assert_nonnull (strstr (r.out, "--no-mmproj-offload"));
+    hr_test_run_clear (&r);
+  }
+
   /* every quant of the repo is in the matrix with its listed size */
   run_cli (&r, NULL, NULL, "matrix", "--hf", "demo-org/Demo-GGUF:Q4_K_M", "--gpu", "rtx-4090-24gb",
            "--context", "4096", "--json", NULL);

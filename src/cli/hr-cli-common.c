@@ -87,7 +87,7 @@ hr_cli_scenario_options (HrCliArgs *args)
       "A Hugging Face Hub repository, sized from its file headers (ORG/NAME[@REV][:QUANT|:FILE])", "REPO" },
     { "refresh", 0, 0, G_OPTION_ARG_NONE, &args->refresh, "With --hf: ask the Hub again even when cached", NULL },
     { "mmproj", 0, 0, G_OPTION_ARG_FILENAME, &args->mmproj,
-      "Vision projector: none (default), auto (an mmproj*.gguf beside --gguf) or a GGUF file", "auto|none|FILE" },
+      "Vision projector: none (default), auto (an mmproj*.gguf beside --gguf, or the --hf repo's) or a GGUF file", "auto|none|FILE" },
     { "no-mmproj-offload", 0, 0, G_OPTION_ARG_NONE, &args->no_mmproj_offload,
       "Keep the vision projector in system RAM", NULL },
     { "gpu", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->gpu, "GPU id (see: list gpus); repeat for compare", "ID" },
@@ -374,8 +374,10 @@ resolve_mmproj (const HrCliArgs *args,
     }
   if (g_strcmp0 (args->mmproj, "auto") == 0)
     {
+      if (args->hf != NULL)
+        return TRUE;  /* the Hub repo has no projector: a text-only model */
       if (args->gguf == NULL)
-        return usage (error, "--mmproj auto looks beside --gguf only; give the projector as --mmproj FILE");
+        return usage (error, "--mmproj auto needs --gguf or --hf; give the projector as --mmproj FILE");
       path = find_mmproj_beside (args->gguf);
       if (path == NULL)
         return TRUE;  /* none found: a text-only model */
@@ -412,6 +414,8 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   int n_sources;
   int n_this = 0;
   g_autofree char *hub_quant = NULL;
+  g_autofree char *hub_mmproj = NULL;   /* --hf with --mmproj auto: the repo's projector */
+  guint64 hub_mmproj_bytes = 0;
   HrDeviceKind kinds[64];
   int n_kinds = 0;
   gboolean counted = FALSE;
@@ -439,6 +443,8 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
       g_autofree char *note = NULL;
 
       if ((out->owned_model = hr_cli_hub_model (args->hf, args->refresh, &hub_quant, &note,
+                                                g_strcmp0 (args->mmproj, "auto") == 0,
+                                                &hub_mmproj, &hub_mmproj_bytes,
                                                 error)) == NULL)
         return FALSE;
       model = out->owned_model;
@@ -631,7 +637,9 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
           s->calibration = hr_user_calibration_find (out->calibrations, id, hr_scenario_backend (s));
         }
     }
-  if (!resolve_mmproj (args, out, &s->mmproj_bytes, error))
+  if (hub_mmproj != NULL)
+    s->mmproj_bytes = (double) hub_mmproj_bytes;  /* llama.cpp's -hf fetches it itself */
+  else if (!resolve_mmproj (args, out, &s->mmproj_bytes, error))
     return FALSE;
   s->mmproj_path = out->mmproj_path;
   s->mmproj_cpu = args->no_mmproj_offload;

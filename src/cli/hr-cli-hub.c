@@ -334,6 +334,9 @@ hr_cli_hub_model (const char  *ref,
                   gboolean     refresh,
                   char       **quant,
                   char       **note,
+                  gboolean     projector,
+                  char       **mmproj_path,
+                  guint64     *mmproj_bytes,
                   GError     **error)
 {
   g_autoptr(GError) local = NULL;
@@ -352,6 +355,13 @@ hr_cli_hub_model (const char  *ref,
       (sized = hr_hub_size_repo (hub, ref, NULL, &local)) == NULL)
     {
       g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--hf %s: %s", ref, local->message);
+      return NULL;
+    }
+  /* --mmproj auto: the repo's projector, from its header (#31) */
+  if (projector && !hr_hub_size_projector (hub, sized, NULL, mmproj_path, mmproj_bytes, &local))
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--hf %s: projector: %s", ref,
+                   local->message);
       return NULL;
     }
   *quant = g_strdup (sized->quant);

@@ -16,6 +16,9 @@ HrModel        *hr_cli_hub_model            (const char      *ref,
                                              gboolean         refresh,
                                              char           **quant,
                                              char           **note,
+                                             gboolean         projector,
+                                             char           **mmproj_path,
+                                             guint64         *mmproj_bytes,
                                              GError         **error);
 
 G_END_DECLS

@@ -358,6 +358,35 @@ size_safetensors (HrHub         *hub,
   return TRUE;
 }
 
+gboolean
+hr_hub_size_projector (HrHub         *hub,
+                       HrHubSized    *s,
+                       GCancellable  *cancellable,
+                       char         **path,
+                       guint64       *bytes,
+                       GError       **error)
+{
+  g_return_val_if_fail (hub != NULL && s != NULL && path != NULL && bytes != NULL, FALSE);
+
+  *path = NULL;
+  *bytes = 0;
+  for (guint i = 0; s->tree != NULL && i < s->tree->files->len; i++)
+    {
+      const HrHubFile *f = g_ptr_array_index (s->tree->files, i);
+      g_autoptr(HrGguf) gguf = NULL;
+
+      if (f->role != HR_HUB_ROLE_PROJECTOR)
+        continue;
+      gguf = read_gguf_part (hub, s, f->path, f->size, cancellable, error);
+      if (gguf == NULL)
+        return FALSE;
+      *bytes = hr_gguf_get_tensor_bytes (gguf);
+      *path = g_strdup (f->path);
+      return TRUE;
+    }
+  return TRUE;
+}
+
 HrHubSized *
 hr_hub_size_repo (HrHub         *hub,
                   const char    *ref,
