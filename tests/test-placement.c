@@ -80,7 +80,9 @@ assert_sums (const HrEstimate *e)
       most = MAX (most, d->required_bytes);
       worst = MAX (worst, d->verdict);
     }
-  g_assert_cmpfloat_with_epsilon (w, e->weights_gpu, p->n_devices);
+  /* the vision projector (#31) is among its device's weights, apart from the model's */
+  g_assert_cmpfloat_with_epsilon (w, e->weights_gpu + (e->mmproj_device >= 0 ? e->mmproj_bytes : 0),
+                                  p->n_devices);
   g_assert_cmpfloat_with_epsilon (kv, e->kv_bytes, p->n_devices);
   g_assert_cmpfloat_with_epsilon (c + rt, e->overhead_bytes, p->n_devices);
   g_assert_cmpfloat_with_epsilon (req, e->required_bytes, p->n_devices);
@@ -483,6 +485,49 @@ test_search (void)
 }
 
 /* A copy whose GPU or count was changed (the advice's what-ifs) is alike devices again. */
+/* #31: a vision projector's weights go on the first device (its plan, the totals and the
+ * fullest device), or to system RAM with mmproj_cpu; the other devices are untouched. */
+static void
+test_mmproj (void)
+{
+  const double b = 1.25 * (1 << 30);
+
+  for (int mixed = 0; mixed < 2; mixed++)
+    {
+      HrScenario s;
+      HrEstimate e0, e1, e2;
+
+      if (mixed)
+        setup (&s, "qwen3-8b", "rtx-4090-24gb", "rtx-3060-12gb", NULL);
+      else
+        setup (&s, "qwen3-8b", "rtx-4090-24gb", NULL);
+      estimate (&s, &e0);
+      g_assert_cmpfloat (e0.mmproj_bytes, ==, 0);
+      g_assert_cmpint (e0.mmproj_device, ==, -1);
+
+      s.mmproj_bytes = b;
+      estimate (&s, &e1);
+      assert_sums (&e1);
+      g_assert_cmpfloat (e1.mmproj_bytes, ==, b);
+      g_assert_cmpint (e1.mmproj_device, ==, 0);
+      g_assert_cmpfloat_with_epsilon (e1.required_bytes, e0.required_bytes + b, 1);
+      g_assert_cmpfloat_with_epsilon (e1.placement.devices[0].required_bytes,
+                                      e0.placement.devices[0].required_bytes + b, 1);
+      g_assert_cmpfloat_with_epsilon (e1.margin_bytes, e0.margin_bytes - b, 1);
+      g_assert_cmpfloat (e1.system_ram_bytes, ==, e0.system_ram_bytes);
+      if (mixed)
+        g_assert_cmpfloat (e1.placement.devices[1].required_bytes, ==,
+                           e0.placement.devices[1].required_bytes);
+
+      s.mmproj_cpu = TRUE;
+      estimate (&s, &e2);
+      assert_sums (&e2);
+      g_assert_cmpint (e2.mmproj_device, ==, -1);
+      g_assert_cmpfloat (e2.required_bytes, ==, e0.required_bytes);
+      g_assert_cmpfloat_with_epsilon (e2.system_ram_bytes, e0.system_ram_bytes + b, 1);
+    }
+}
+
 static void
 test_what_if_copy (void)
 {
@@ -518,6 +563,7 @@ main (int    argc,
   g_test_add_func ("/placement/launch-matches-plan", test_launch_matches_plan);
   g_test_add_func ("/placement/search", test_search);
   g_test_add_func ("/placement/what-if-copy", test_what_if_copy);
+  g_test_add_func ("/placement/mmproj", test_mmproj);
   rc = g_test_run ();
   hr_catalog_free (catalog);
   return rc;

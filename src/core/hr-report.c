@@ -47,7 +47,8 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   hr_json_member_number (w, "offload_pct", s->offload_pct, 1);
   hr_json_member_int (w, "n_cpu_moe", s->n_cpu_moe);
   hr_json_gib_bytes (w, "weights", e->weights.bytes);
-  /* the part of them in device memory: with kv_cache and overhead it makes up required */
+  /* the part of them in device memory: with kv_cache, overhead and an offloaded mmproj it
+   * makes up required */
   hr_json_gib_bytes (w, "weights_device", e->weights_gpu);
   hr_json_member_string (w, "weights_source", hr_weights_source_to_string (e->weights.source));
   hr_json_member_string (w, "weights_source_detail", e->weights.source_detail);
