@@ -285,6 +285,40 @@ test_seed_vllm (void)
 
 /* At 0 % offload no engine gets --cpu-offload-gb, even though llama.cpp keeps the token
  * embedding in system RAM (which its estimate counts). */
+/* #31: -hf loads a repo's projector on its own, so a multimodal model sized without one
+ * launches with --no-mmproj; sized with one, -hf fetches it (and --no-mmproj-offload when it
+ * stays in RAM); a local projector file is named with --mmproj. */
+static void
+test_mmproj_flags (void)
+{
+  g_autoptr(HrModel) m = make_glm_air ();
+  g_autoptr(HrGpu) gpu = make_rtx_pro_6000 ();
+  HrScenario s;
+  HrEstimate est;
+
+  m->vision_params = 0.4e9;
+  hr_scenario_init (&s, m, gpu);
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.context = 8192;
+  for (int i = 0; i < 4; i++)
+    {
+      g_autoptr(GPtrArray) cmds = NULL;
+      const char *cmd;
+
+      s.mmproj_bytes = i == 0 ? 0 : 8.5e8;
+      s.mmproj_cpu = i == 2;
+      s.mmproj_path = i == 3 ? "/models/mmproj-GLM-F16.gguf" : NULL;
+      g_assert_true (hr_estimate_compute (&s, NULL, &est, NULL));
+      cmds = hr_launch_commands (&s, &est);
+      cmd = find_command (cmds, HR_ENGINE_LLAMA_CPP, NULL)->command;
+      g_assert_true (g_str_has_prefix (cmd, "llama-server -hf unsloth/GLM-4.5-Air-GGUF:Q4_K_M"));
+      g_assert_true ((strstr (cmd, "--no-mmproj ") != NULL || strstr (cmd, "--no-mmproj\n") != NULL ||
+                      strstr (cmd, "--no-mmproj \\") != NULL) == (i == 0));
+      g_assert_true ((strstr (cmd, "--no-mmproj-offload") != NULL) == (i == 2));
+      g_assert_true ((strstr (cmd, "--mmproj /models/mmproj-GLM-F16.gguf") != NULL) == (i == 3));
+    }
+}
+
 static void
 test_no_offload_flag (void)
 {
@@ -763,6 +797,7 @@ main (int   argc,
   g_test_add_func ("/launch/vllm/seed", test_seed_vllm);
   g_test_add_func ("/launch/vllm/fp8-native", test_fp8_native);
   g_test_add_func ("/launch/vllm/no-offload-flag", test_no_offload_flag);
+  g_test_add_func ("/launch/mmproj-flags", test_mmproj_flags);
   g_test_add_func ("/launch/fp8-kv", test_fp8_kv);
   g_test_add_func ("/launch/enforce-eager", test_enforce_eager);
   g_test_add_func ("/launch/ollama", test_ollama);
