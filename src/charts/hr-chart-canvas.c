@@ -718,6 +718,49 @@ hr_canvas_line (HrCanvas       *c,
   cairo_restore (cr);
 }
 
+void
+hr_canvas_series (HrCanvas       *c,
+                  const HrAxis   *xa,
+                  double          x0,
+                  double          x1,
+                  const HrAxis   *ya,
+                  double          y0,
+                  double          y1,
+                  const double   *x,
+                  const double   *y,
+                  const gboolean *keep,
+                  int             n,
+                  const HrStroke *stroke)
+{
+  cairo_t *cr = c->cr;
+  gboolean started = FALSE;
+
+  for (int i = 0; i < n; i++)
+    {
+      double px, py;
+
+      if (!keep[i])
+        {
+          started = FALSE;
+          continue;
+        }
+      px = hr_axis_map (xa, x[i], x0, x1);
+      py = hr_axis_map (ya, y[i], y0, y1);
+      if (started)
+        cairo_line_to (cr, px, py);
+      else
+        cairo_move_to (cr, px, py);
+      started = TRUE;
+    }
+  cairo_save (cr);
+  cairo_set_line_width (cr, stroke->width);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_dash (cr, stroke->dashes, stroke->dashes != NULL ? 2 : 0, 0);
+  hr_canvas_set_color (c, stroke->color, 1.0);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 /* Places the labels @marks in as few tiers as keep them apart within [@x_min, @x_max]. */
 static int
 place_marks (HrCanvas    *c,

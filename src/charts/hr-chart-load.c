@@ -51,33 +51,14 @@ stroke_series (const Layout *l,
 {
   HrCanvas *c = l->c;
   const HrChartLoad *d = l->data;
-  gboolean started = FALSE;
+  const HrStroke stroke = { MAX (2.2, c->fs * 0.2), user ? &c->theme->series[1] : &c->theme->series[0],
+                            user ? dash_user : NULL };
+  gboolean keep[HR_CHART_MAX_LOAD];
 
   for (int i = 0; i < l->n; i++)
-    {
-      double x, y;
-
-      if (!point_ok (d, i))
-        {
-          started = FALSE;
-          continue;
-        }
-      x = hr_axis_map (&l->xa, d->concurrency[i], l->x0, l->x1);
-      y = hr_axis_map (&l->ya, user ? d->per_user_tps[i] : d->total_tps[i], l->y1, l->y0);
-      if (started)
-        cairo_line_to (c->cr, x, y);
-      else
-        cairo_move_to (c->cr, x, y);
-      started = TRUE;
-    }
-  cairo_save (c->cr);
-  cairo_set_line_width (c->cr, MAX (2.2, c->fs * 0.2));
-  cairo_set_line_join (c->cr, CAIRO_LINE_JOIN_ROUND);
-  if (user)
-    cairo_set_dash (c->cr, dash_user, 2, 0);
-  hr_canvas_set_color (c, user ? &c->theme->series[1] : &c->theme->series[0], 1.0);
-  cairo_stroke (c->cr);
-  cairo_restore (c->cr);
+    keep[i] = point_ok (d, i);
+  hr_canvas_series (c, &l->xa, l->x0, l->x1, &l->ya, l->y1, l->y0, d->concurrency,
+                    user ? d->per_user_tps : d->total_tps, keep, l->n, &stroke);
   for (int i = 0; i < l->n; i++)
     if (point_ok (d, i))
       hr_canvas_marker (c, user ? HR_MARKER_SQUARE : HR_MARKER_CIRCLE,

@@ -297,6 +297,21 @@ void            hr_canvas_line              (HrCanvas           *c,
                                              double              y1,
                                              const HrStroke     *stroke);
 
+/* A data series as one line through (@x[i], @y[i]), mapped by @xa onto [@x0, @x1] and by @ya
+ * onto [@y0, @y1], broken where @keep[i] is FALSE, in @stroke with round joins. */
+void            hr_canvas_series            (HrCanvas           *c,
+                                             const HrAxis       *xa,
+                                             double              x0,
+                                             double              x1,
+                                             const HrAxis       *ya,
+                                             double              y0,
+                                             double              y1,
+                                             const double       *x,
+                                             const double       *y,
+                                             const gboolean     *keep,
+                                             int                 n,
+                                             const HrStroke     *stroke);
+
 /* Stacked horizontal bars ------------------------------------------------------------------ */
 
 #define HR_BAR_MAX_SEGS 6

@@ -47,33 +47,14 @@ stroke_series (const Layout *l,
   HrCanvas *c = l->c;
   const HrChartTco *data = l->data;
   const HrRect *r = &l->plot;
-  gboolean started = FALSE;
+  const HrStroke stroke = { MAX (2.2, c->fs * 0.2), cloud ? &c->theme->series[1] : &c->theme->series[0],
+                            cloud ? dash_cloud : NULL };
+  gboolean keep[HR_CHART_MAX_MONTHS];
 
   for (int i = 0; i < l->n; i++)
-    {
-      double x, y;
-
-      if (!point_ok (data, i, cloud))
-        {
-          started = FALSE;
-          continue;
-        }
-      x = hr_axis_map (&l->xa, data->month[i], r->x, r->x + r->w);
-      y = hr_axis_map (&l->ya, cloud ? data->cloud_usd[i] : data->buy_usd[i], r->y + r->h, r->y);
-      if (started)
-        cairo_line_to (c->cr, x, y);
-      else
-        cairo_move_to (c->cr, x, y);
-      started = TRUE;
-    }
-  cairo_save (c->cr);
-  cairo_set_line_width (c->cr, MAX (2.2, c->fs * 0.2));
-  cairo_set_line_join (c->cr, CAIRO_LINE_JOIN_ROUND);
-  if (cloud)
-    cairo_set_dash (c->cr, dash_cloud, 2, 0);
-  hr_canvas_set_color (c, cloud ? &c->theme->series[1] : &c->theme->series[0], 1.0);
-  cairo_stroke (c->cr);
-  cairo_restore (c->cr);
+    keep[i] = point_ok (data, i, cloud);
+  hr_canvas_series (c, &l->xa, r->x, r->x + r->w, &l->ya, r->y + r->h, r->y, data->month,
+                    cloud ? data->cloud_usd : data->buy_usd, keep, l->n, &stroke);
 }
 
 /* Tints the area between the lines, segment by segment, in the colour of the cheaper one. */
