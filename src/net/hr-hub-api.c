@@ -811,18 +811,21 @@ hr_hub_list_files (HrHub         *hub,
   return g_steal_pointer (&tree);
 }
 
-GBytes *
-hr_hub_read_file (HrHub         *hub,
-                  const char    *repo,
-                  const char    *revision,
-                  const char    *path,
-                  gsize          max_bytes,
-                  GCancellable  *cancellable,
-                  GError       **error)
+/* The body of one file of the repo: its first @range_end + 1 bytes by Range (@range_end >= 0),
+ * or the whole file of at most @max_bytes. */
+static GBytes *
+read_bytes (HrHub         *hub,
+            const char    *repo,
+            const char    *revision,
+            const char    *path,
+            gint64         range_end,
+            gsize          max_bytes,
+            GCancellable  *cancellable,
+            GError       **error)
 {
   g_autofree char *url = hr_hub_resolve_url (hub, repo, revision, path);
   g_autofree char *what = g_strdup_printf (_("the file %s of %s"), path, repo);
-  Request req = { url, repo, what, -1, max_bytes };
+  Request req = { url, repo, what, range_end, max_bytes };
   Answer a = { 0 };
   GBytes *body;
 
@@ -834,6 +837,18 @@ hr_hub_read_file (HrHub         *hub,
 }
 
 GBytes *
+hr_hub_read_file (HrHub         *hub,
+                  const char    *repo,
+                  const char    *revision,
+                  const char    *path,
+                  gsize          max_bytes,
+                  GCancellable  *cancellable,
+                  GError       **error)
+{
+  return read_bytes (hub, repo, revision, path, -1, max_bytes, cancellable, error);
+}
+
+GBytes *
 hr_hub_read_range (HrHub         *hub,
                    const char    *repo,
                    const char    *revision,
@@ -842,19 +857,9 @@ hr_hub_read_range (HrHub         *hub,
                    GCancellable  *cancellable,
                    GError       **error)
 {
-  g_autofree char *url = hr_hub_resolve_url (hub, repo, revision, path);
-  g_autofree char *what = g_strdup_printf (_("the file %s of %s"), path, repo);
-  Request req = { url, repo, what, (gint64) length - 1, 0 };
-  Answer a = { 0 };
-  GBytes *body;
-
   g_return_val_if_fail (length > 0, NULL);
 
-  if (!fetch (hub, &req, &a, cancellable, error))
-    return NULL;
-  body = g_steal_pointer (&a.body);
-  answer_clear (&a);
-  return body;
+  return read_bytes (hub, repo, revision, path, (gint64) length - 1, 0, cancellable, error);
 }
 
 HrSafetensors *
