@@ -11,6 +11,8 @@
 #include "hr-fit.h"
 #include "hr-gguf.h"
 #include "hr-launch.h"
+#include "hr-load-curve.h"
+#include "hr-placement.h"
 #include "hr-quant.h"
 #include "hr-json-writer.h"
 #include "hr-units.h"
@@ -106,6 +108,13 @@ typedef struct
   char *png;
   GBytes *largest;
   LoadFunc load_largest;
+  /* vLLM serving, for the throughput-under-load curve */
+  HrScenario served;
+  HrEstimate served_estimate;
+  gboolean have_served;
+  /* a mixed setup that does not hold its model, for the placement search */
+  HrScenario mixed;
+  gboolean have_mixed;
 } Ctx;
 
 /* ---- a synthetic GGUF header ---------------------------------------------------------------
@@ -334,6 +343,29 @@ bench_whole_catalog (gpointer data)
 
 /* What Runs Here: every catalog model ranked on the bench GPU (best quant, longest context,
  * expert offload with 128 GiB of RAM), as the view does on every change of the hardware. */
+/* Throughput under load for one vLLM scenario (every point an estimate at that batch), as the
+ * Size view's section does on every change of a serving scenario. */
+static void
+bench_load_curve (gpointer data)
+{
+  Ctx *c = data;
+  HrLoadCurve curve;
+
+  hr_load_curve_compute (&c->served, &c->served_estimate, 30, &curve, NULL);
+}
+
+/* The placement search for a mixed setup that does not hold its model, as the Size view's
+ * Placement card does on every change of such a setup. */
+static void
+bench_placement_search (gpointer data)
+{
+  Ctx *c = data;
+  HrScenario best;
+  HrEstimate found;
+
+  hr_placement_search (&c->mixed, &best, &found);
+}
+
 static void
 bench_fit (gpointer data)
 {
@@ -551,6 +583,29 @@ hr_cli_bench (int              argc,
   c.gguf = synthetic_gguf (FALSE, &c.gguf_len);
   c.gguf_vocab = synthetic_gguf (TRUE, &c.gguf_vocab_len);
   c.largest = largest_catalog_file (&c.load_largest, &largest_name);
+  {
+    const HrModel *qwen = hr_catalog_find_model (catalog, "qwen3-8b");
+    const HrGpu *h100 = hr_catalog_find_gpu (catalog, "h100-80gb-sxm");
+    const HrModel *llama = hr_catalog_find_model (catalog, "llama-3.3-70b");
+    const HrGpu *g4090 = hr_catalog_find_gpu (catalog, "rtx-4090-24gb");
+    const HrGpu *g3060 = hr_catalog_find_gpu (catalog, "rtx-3060-12gb");
+
+    if (qwen != NULL && h100 != NULL)
+      {
+        hr_scenario_init (&c.served, qwen, h100);
+        g_strlcpy (c.served.quant, "BF16", sizeof c.served.quant);
+        c.served.engine = HR_ENGINE_VLLM;
+        c.served.context = 16384;
+        c.have_served = hr_estimate_compute (&c.served, NULL, &c.served_estimate, NULL);
+      }
+    if (llama != NULL && g4090 != NULL && g3060 != NULL)
+      {
+        HrDeviceKind kinds[] = { { g4090, 1 }, { g3060, 1 } };
+
+        hr_scenario_init (&c.mixed, llama, g4090);
+        c.have_mixed = hr_scenario_set_devices (&c.mixed, kinds, G_N_ELEMENTS (kinds), NULL);
+      }
+  }
 
 /* @label is taken. */
 #define RUN(label, fn, inner, samples, target) \
@@ -569,6 +624,12 @@ hr_cli_bench (int              argc,
   RUN (g_strdup_printf ("what runs here: rank the whole catalog (%u models) on one GPU",
                         hr_catalog_n_models (catalog)),
        bench_fit, 1, 3 * k, 16000);
+  if (c.have_served)
+    RUN (g_strdup ("throughput under load: the curve for Qwen3 8B BF16 on H100, vLLM"), bench_load_curve, 20,
+         4 * k, NAN);
+  if (c.have_mixed)
+    RUN (g_strdup ("placement search: Llama 3.3 70B Q4_K_M on RTX 4090 + RTX 3060"), bench_placement_search, 5,
+         4 * k, NAN);
   RUN (g_strdup ("load the bundled catalog (all JSON files)"), bench_catalog_load, 5, 4 * k, NAN);
   if (c.largest != NULL)
     RUN (g_strdup_printf ("parse the largest catalog file (%s, %" G_GSIZE_FORMAT " KiB)", largest_name,
