@@ -1,11 +1,13 @@
 /* hr-estimate-server.c — vLLM and SGLang: the memory outside weights and KV, the KV pool and
  * the requests it serves (hr_estimate_compute() asks; hr-estimate-private.h)
  *
- * What the engine measures when it sizes its KV pool (gpu_worker.determine_available_memory):
- *   pool = total the driver exposes × gpu_memory_utilization − weights − activation peak of
- *          the profile run − non-torch memory − CUDA graphs (current versions)
- * The 2024 versions (0.5–0.7, V0) profiled max(max_model_len, 2048) tokens at once and left
- * CUDA graphs to the (1 − utilization) margin.
+ * What the engine measures when it sizes its KV pool (vllm/v1/worker/gpu_worker.py,
+ * Worker.determine_available_memory, with vllm/utils/mem_utils.py memory_profiling):
+ *   pool = total the driver exposes × gpu_memory_utilization − weights − torch peak of the
+ *          profile run (the larger of the forward and the sampler) − non-torch memory
+ *          − CUDA graphs (0.21 on: profile_cudagraph_memory)
+ * Which release: scenario->server_release (0 = the newest modelled).  The 2024 versions
+ * (0.5–0.7, V0) profiled max(max_model_len, 2048) tokens at once and no sampler.
  */
 #include "hr-estimate.h"
 #include "hr-estimate-private.h"
@@ -22,11 +24,17 @@
 #define VLLM_LARGE_GIB     70.0   /* vLLM's threshold for its larger scheduler defaults */
 
 /* What the driver reports as total memory: CUDA shows an "80 GB" H100 as 79.19 GiB and a
- * "24 GB" RTX 3090 as 23.58 GiB (vLLM logs); unified memory is shared as a whole. */
+ * "24 GB" RTX 3090 as 23.58 GiB (vLLM logs); unified memory is shared as a whole.  Data-center
+ * cards with GDDR memory run with ECC on, which the memory controller keeps inline: 1/16 of it
+ * holds the check bits, and the driver shows the rest (an A40 as 46,068 MiB of 49,152,
+ * guqiong96/Lvllm#35). */
 static double
 driver_memory_bytes (const HrGpu *gpu)
 {
-  double ratio = gpu->form == HR_FORM_DATACENTER ? 79.19 / 80.0
+  gboolean inline_ecc = gpu->form == HR_FORM_DATACENTER && gpu->backend == HR_BACKEND_CUDA &&
+                        gpu->memory_type != NULL && g_str_has_prefix (gpu->memory_type, "GDDR");
+  double ratio = inline_ecc ? 15.0 / 16.0
+                 : gpu->form == HR_FORM_DATACENTER ? 79.19 / 80.0
                  : gpu->form == HR_FORM_UNIFIED ? 1.0 : 23.58 / 24.0;
 
   return gpu->memory_gib * HR_GIB * ratio;
@@ -106,50 +114,98 @@ hr_estimate_max_num_seqs (const HrScenario *s)
   return vllm_large_defaults (s) ? VLLM_SEQS_CURRENT : VLLM_SEQS_SMALL;
 }
 
-/* The profile run: one layer's activations for the batched tokens (gate, up and activated
- * MLP intermediates in 16 bits, sharded by tensor parallelism, and three hidden-state
- * copies: 110.6 KB per token for Llama 3.1 8B, as vLLM 0.6 logged 2.07 GiB at 20,000 and
- * 2.99 GiB at 29,000 tokens, vllm-project/vllm#10517) and, in current versions, the sampler's
- * dummy run over max_num_seqs rows of logits on every rank: float32 logits and their copy,
- * the top-k/top-p sort (values and int64 indices) and the probabilities, about 24 bytes ×
- * sequences × vocabulary (the issue's 16 B left two current logs 1.5 GiB short). */
+/* vLLM releases whose memory profiler sized the pool differently (scenario->server_release):
+ * 0.17 brought the sampler's dummy run down from ~38 to ~15 bytes per row and vocabulary entry
+ * (llm-d-planner's sweep: Qwen3-14B's "torch peak memory increase" 5.64 GiB in 0.15/0.16,
+ * 2.23 GiB in 0.17/0.18 on an H100), 0.21 turned on the CUDA graph estimate
+ * (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, "default since v0.21.0" as 0.27 logs it). */
+#define VLLM_RELEASE_LEAN_SAMPLER 17
+#define VLLM_RELEASE_GRAPHS_PROFILED 21
+
+/* The release a CURRENT scenario follows: the replay's, else the newest modelled. */
+static int
+vllm_release (const HrScenario *s)
+{
+  return s->server_release > 0 ? s->server_release : G_MAXINT;
+}
+
+/* One layer's feed-forward intermediates per token, in 16 bits and sharded by tensor
+ * parallelism.  Dense: gate, up and the activated product (MergedColumnParallelLinear and
+ * SiluAndMul in vllm/model_executor/models/llama.py).  MoE: fused_experts' workspaces for
+ * the top-k copies of every token, gate_up (2N) and the activated half (N) beside the down
+ * projection's output (K, the hidden size), N the expert's intermediate size per rank
+ * (vllm/model_executor/layers/fused_moe/fused_moe.py, fused_experts_impl: intermediate_cache1..3);
+ * a shared or dense MLP beside them counts as dense. */
+static double
+ffn_bytes_per_token (const HrScenario *s)
+{
+  const HrModel *m = s->model;
+  double dense = 3.0 * m->intermediate * 2 / s->n_gpus;
+
+  if (hr_model_is_moe (m) && m->moe_intermediate > 0 && m->n_experts_used > 0)
+    {
+      double n = (double) m->moe_intermediate / s->n_gpus;
+      double moe = m->n_experts_used * (2 * n + n + m->hidden) * 2.0;
+
+      return MAX (moe, dense);
+    }
+  return dense;
+}
+
+/* The peak torch allocates in the profile run above the weights (memory_profiling's
+ * torch_peak_increase, vllm/utils/mem_utils.py).  GPUModelRunner.profile_run runs the model
+ * over max_num_batched_tokens (_dummy_run) and then the sampler over one row per request
+ * (_dummy_sampler_run) while the forward's hidden states stay alive: the two peaks follow
+ * one another, so the larger counts, not their sum.  The forward: one layer's feed-forward
+ * intermediates and three hidden-state copies per token (110.6 KB per token for Llama 3.1 8B,
+ * as vLLM 0.6 logged 2.07 GiB at 20,000 and 2.99 GiB at 29,000 tokens, vllm-project/vllm#10517).
+ * The sampler, on every tensor-parallel rank (logits are all-gathered): float32 logits, the
+ * top-k/top-p sort and the penalties' buffers of the dummy sampling metadata
+ * (_dummy_sampler_run, penalties since vllm-project/vllm#13594), max_num_seqs × vocabulary
+ * entries of ~38 bytes until 0.16 and ~15 from 0.17 (Llama 3.1 8B: 1.89 GiB, Llama 3.3 70B:
+ * 1.96 GiB at 1024 sequences in 0.19, llm-d-planner#205).  The 2024 versions (V0) profiled
+ * max(max_model_len, 2048) tokens at once and no sampler. */
 static double
 server_activation_peak (const HrScenario *s)
 {
   const HrModel *m = s->model;
   double vocab = m->vocab > 0 ? m->vocab : 32000;
-  double ff = hr_model_is_moe (m) ? MAX ((double) m->moe_intermediate * m->n_experts_used,
-                                         (double) m->intermediate)
-                                  : (double) m->intermediate;
+  double per_token = ffn_bytes_per_token (s) + 3.0 * m->hidden * 2;
   double tokens, sampler;
 
   if (s->engine_version == HR_ENGINE_VERSION_2024)
     {
       tokens = MAX ((double) MIN (s->context, (gint64) 32768), 2048);
-      sampler = 0;
+      return tokens * per_token;
     }
-  else
-    {
-      tokens = vllm_large_defaults (s) ? VLLM_BATCHED_TOKENS : VLLM_BATCHED_TOKENS_SMALL;
-      sampler = 24.0 * hr_estimate_max_num_seqs (s) * vocab;
-    }
-  return tokens * (3.0 * ff * 2 / s->n_gpus + 3.0 * m->hidden * 2) + sampler;
+  tokens = vllm_large_defaults (s) ? VLLM_BATCHED_TOKENS : VLLM_BATCHED_TOKENS_SMALL;
+  sampler = (vllm_release (s) >= VLLM_RELEASE_LEAN_SAMPLER ? 15.0 : 38.0) *
+            MIN (hr_estimate_max_num_seqs (s), tokens) * vocab;
+  return MAX (tokens * per_token, tokens * m->hidden * 2.0 + sampler);
 }
 
-/* CUDA graphs captured for the decode batch sizes: 0.6–1.8 GiB in current logs, growing with
- * the layers captured; counted against the pool since vLLM profiles them (current only). */
+/* CUDA graphs captured for the decode batch sizes: 0.5–1.9 GiB on an H100 ("Estimated CUDA
+ * graph memory: 0.84 GiB" for Llama 3.1 8B, 1.82 GiB for Llama 3.3 70B over two GPUs in 0.19,
+ * llm-d-planner#205), growing with the layers captured.  Until 0.20 vLLM captured them after
+ * sizing the pool (Worker.compile_or_warm_up_model → capture_model), out of the
+ * (1 − utilization) margin; from 0.21 GPUModelRunner.profile_cudagraph_memory estimates them
+ * and determine_available_memory takes them off the pool. */
 static double
 server_cuda_graphs (const HrScenario *s)
 {
-  if (s->engine_version == HR_ENGINE_VERSION_2024 || s->enforce_eager)
+  if (s->engine_version == HR_ENGINE_VERSION_2024 || s->enforce_eager ||
+      vllm_release (s) < VLLM_RELEASE_GRAPHS_PROFILED)
     return 0;
   return (0.4 + 0.015 * s->model->n_layers) * HR_GIB;
 }
 
-/* Memory torch does not see: cuBLAS and CUDA workspaces (0.25–0.43 GiB in vLLM 0.6–0.8
- * logs on RTX 3090/4090 and A100), and under tensor parallelism on NVLink parts NCCL and the
- * custom all-reduce buffers (about 2.1 GiB per GPU; 3.58 GiB on 2× H100 in
- * vllm-project/vllm#10511).  PCIe consumer cards run without the custom all-reduce. */
+/* Memory torch does not see, grown during the profile run ("non-torch forward increase
+ * memory"): cuBLAS and CUDA workspaces, 0.25–0.43 GiB in vLLM 0.6–0.8 logs on RTX 3090/4090
+ * and A100 (0.13–0.25 GiB on one H100 in 0.15–0.19, llm-d-planner#205); under tensor parallelism on
+ * NVLink parts NCCL and the custom all-reduce buffers, which take their memory at the first
+ * collective of the profile run, not at init_device: 2.07–2.13 GiB per GPU at TP 2 and 4 in
+ * 0.19 (llm-d-planner#205), 3.58 GiB on 2× H100 in vllm-project/vllm#10511 (0.6).  PCIe
+ * consumer cards run without the custom all-reduce. */
 static double
 server_non_torch (const HrScenario *s)
 {

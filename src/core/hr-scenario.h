@@ -55,6 +55,10 @@ typedef struct
   HrKvType kv_type;
   HrEngine engine;
   HrEngineVersion engine_version; /* CURRENT */
+  /* vLLM minor release whose memory profiler sizes the KV pool (10: 0.10, 21: 0.21); 0: the
+   * newest modelled.  Only under engine_version CURRENT; no knob sets it, the accuracy replay
+   * does from a startup log's version (hr-estimate-server.c says what changed when). */
+  int server_release;
   HrBackend backend;        /* llama.cpp backend; default from the GPU */
   gboolean backend_set;     /* FALSE: use gpu->backend */
   double offload_pct;       /* percent of layers kept in system RAM (0..100) */
