@@ -13,6 +13,9 @@
 
 static HrCatalog *catalog;
 
+static const char *command_of (GPtrArray *cmds,
+                               HrEngine   engine);
+
 /* @model on the devices "id" or "id:N", in launch order (NULL-terminated). */
 static void
 setup (HrScenario *s,
@@ -300,56 +303,284 @@ test_slowest_bounds_decode (void)
 
 /* vLLM and SGLang shard every layer: a mixed set is refused with the reason and the pipeline
  * parallel alternative. */
+/* vLLM and SGLang run different GPUs as pipeline stages (#31): one per device, the engine's
+ * own even partition when it fits, each stage its layers' weights and KV cache, the first the
+ * embedding, the last the head; the same KV blocks on every stage. */
 static void
-test_server_refused (void)
+test_server_pipeline (void)
 {
   const HrEngine engines[] = { HR_ENGINE_VLLM, HR_ENGINE_SGLANG };
 
   for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
     {
-      g_autoptr(GError) error = NULL;
-      HrScenario s;
-      HrEstimate e;
+      HrScenario s, one;
+      HrEstimate e, whole;
+      const HrPlacement *p = &e.placement;
+      double layer, embd;
 
-      setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+      setup (&s, "qwen3-8b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+      g_strlcpy (s.quant, "BF16", sizeof s.quant);
       s.engine = engines[i];
-      g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
-      g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);
-      g_assert_nonnull (strstr (error->message, "tensor parallelism"));
-      g_assert_nonnull (strstr (error->message, "alike GPUs"));
-      g_assert_nonnull (strstr (error->message, "--pipeline-parallel-size 2"));
+      estimate (&s, &e);
+      assert_sums (&e);
+      g_assert_cmpint (p->split, ==, HR_SPLIT_PIPELINE);
+      g_assert_cmpint (p->n_devices, ==, 2);
+      /* 36 layers: 18 + 18, the engine's own partition, nothing to set at launch */
+      g_assert_cmpint (p->devices[0].layers, ==, 18);
+      g_assert_cmpint (p->devices[1].layers, ==, 18);
+      g_assert_false (p->custom_stages);
+      g_assert_false (p->devices[0].output);
+      g_assert_true (p->devices[1].output);
+
+      /* the stages' weights: the whole model's on one GPU, split at the layers; Qwen3-8B's
+       * embedding and head are separate tensors of the same size */
+      one = s;
+      one.n_kinds = 0;
+      one.gpu = s.kinds[0].gpu;
+      one.n_gpus = 1;
+      estimate (&one, &whole);
+      embd = whole.weights.embd_bytes;
+      layer = (whole.weights_gpu - embd - whole.weights.output_bytes) / 36;
+      g_assert_cmpfloat_with_epsilon (p->devices[0].weights_bytes, 18 * layer + embd, 1);
+      g_assert_cmpfloat_with_epsilon (p->devices[1].weights_bytes, 18 * layer + whole.weights.output_bytes, 1);
+      g_assert_cmpfloat_with_epsilon (p->devices[0].kv_bytes, whole.kv_bytes / 2, 1);
+      /* the same blocks on both stages: equal layers, equal pools, and the tokens they hold */
+      g_assert_cmpfloat (p->devices[0].kv_pool_bytes, >, 0);
+      g_assert_cmpfloat_with_epsilon (p->devices[0].kv_pool_bytes, p->devices[1].kv_pool_bytes, 1);
+      g_assert_cmpfloat_with_epsilon (e.kv_capacity_tokens,
+                                      p->devices[0].kv_pool_bytes / (whole.kv_bytes_per_token / 2), 16);
+      if (engines[i] == HR_ENGINE_VLLM)
+        {
+          /* vLLM profiles the sampler on the last stage only (24 B × 256 sequences × 151936
+           * tokens of vocabulary), and each stage captures graphs of its 18 layers (0.015 GiB
+           * a layer) */
+          g_assert_cmpfloat_with_epsilon (p->devices[1].compute_bytes,
+                                          whole.compute_bytes - 18 * 0.015 * HR_GIB, 1);
+          g_assert_cmpfloat_with_epsilon (p->devices[0].compute_bytes,
+                                          whole.compute_bytes - 18 * 0.015 * HR_GIB - 24.0 * 256 * 151936, 1);
+          g_assert_cmpfloat (fmod (e.kv_capacity_tokens, 16), ==, 0);
+        }
+      /* a token passes both stages: slower than the faster card alone */
+      g_assert_cmpfloat (e.decode_tps, <, whole.decode_tps);
+      g_assert_cmpfloat (e.decode_tps, >, 0);
     }
 }
 
-/* The CPU and system RAM are no device of a split, and a unified-memory machine is not sized
- * beside GPUs yet: both refused, never sized as a card. */
+/* The engines' even partitions, as their get_pp_indices () split the layers (the goldens of
+ * vLLM's tests/distributed/test_pipeline_partition.py and SGLang's rule). */
+static void
+test_pp_default (void)
+{
+  int parts[4];
+
+  hr_placement_pp_default (HR_ENGINE_VLLM, 22, 4, parts);
+  g_assert_cmpint (parts[0], ==, 5);
+  g_assert_cmpint (parts[1], ==, 6);
+  g_assert_cmpint (parts[2], ==, 6);
+  g_assert_cmpint (parts[3], ==, 5);
+  hr_placement_pp_default (HR_ENGINE_VLLM, 5, 3, parts);
+  g_assert_cmpint (parts[0], ==, 2);
+  g_assert_cmpint (parts[1], ==, 2);
+  g_assert_cmpint (parts[2], ==, 1);
+  hr_placement_pp_default (HR_ENGINE_VLLM, 3, 2, parts);
+  g_assert_cmpint (parts[0], ==, 2);
+  g_assert_cmpint (parts[1], ==, 1);
+  /* SGLang: the remainder to the last stages */
+  hr_placement_pp_default (HR_ENGINE_SGLANG, 22, 4, parts);
+  g_assert_cmpint (parts[0], ==, 5);
+  g_assert_cmpint (parts[1], ==, 5);
+  g_assert_cmpint (parts[2], ==, 6);
+  g_assert_cmpint (parts[3], ==, 6);
+}
+
+/* The even partition does not fit the smaller card: the plan gives the larger one more
+ * layers, every stage fits, and the launch sets the stages. */
+static void
+test_server_uneven (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_autoptr(GPtrArray) cmds = NULL;
+  g_autofree char *want = NULL;
+  const HrPlacement *p = &e.placement;
+  const char *cmd;
+
+  setup (&s, "qwen3-8b", "rtx-3060-12gb", "rtx-3090-24gb", NULL);
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
+  s.engine = HR_ENGINE_SGLANG;
+  estimate (&s, &e);
+  assert_sums (&e);
+  g_assert_true (p->custom_stages);
+  g_assert_cmpint (p->devices[0].layers + p->devices[1].layers, ==, 36);
+  g_assert_cmpint (p->devices[0].layers, <, p->devices[1].layers);
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  cmds = hr_launch_commands (&s, &e);
+  cmd = command_of (cmds, HR_ENGINE_SGLANG);
+  g_assert_nonnull (cmd);
+  want = g_strdup_printf ("SGLANG_PP_LAYER_PARTITION=%d,%d python -m sglang.launch_server",
+                          p->devices[0].layers, p->devices[1].layers);
+  g_assert_true (g_str_has_prefix (cmd, want));
+  g_assert_nonnull (strstr (cmd, "--tp 1 --pp-size 2"));
+
+  /* vLLM's even 18 + 18 does not fit a 12 GB card beside a 24 GB one at 32K either: its
+   * variable, before the command */
+  setup (&s, "qwen3-8b", "rtx-3060-12gb", "rtx-3090-24gb", NULL);
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
+  s.engine = HR_ENGINE_VLLM;
+  s.context = 32768;
+  estimate (&s, &e);
+  g_assert_true (p->custom_stages);
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  g_clear_pointer (&cmds, g_ptr_array_unref);
+  g_clear_pointer (&want, g_free);
+  cmds = hr_launch_commands (&s, &e);
+  cmd = command_of (cmds, HR_ENGINE_VLLM);
+  want = g_strdup_printf ("VLLM_PP_LAYER_PARTITION=%d,%d vllm serve Qwen/Qwen3-8B",
+                          p->devices[0].layers, p->devices[1].layers);
+  g_assert_true (g_str_has_prefix (cmd, want));
+}
+
+/* The user's --tensor-split: llama.cpp's split of the running sums, whatever the memory says,
+ * and each device's verdict follows it. */
+static void
+test_user_split (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_autofree char *split = NULL;
+  g_autoptr(GPtrArray) cmds = NULL;
+  const HrPlacement *p = &e.placement;
+
+  setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+  s.tensor_split[0] = 3;
+  s.tensor_split[1] = 1;
+  s.n_tensor_split = 2;
+  estimate (&s, &e);
+  assert_sums (&e);
+  /* 81 units at the points 0.75 and 1: units 0 … 60 (il / 81 < 0.75) to the first device */
+  g_assert_cmpint (p->devices[0].layers, ==, 61);
+  g_assert_false (p->devices[0].output);
+  g_assert_cmpint (p->devices[1].layers, ==, 19);
+  g_assert_true (p->devices[1].output);
+  g_assert_true (p->user_split);
+  /* 61 layers of a 70B at Q4_K_M do not fit 24 GB; 19 and the head fit easily */
+  g_assert_cmpint (p->devices[0].verdict, ==, HR_VERDICT_EXCEEDS);
+  g_assert_cmpint (p->devices[1].verdict, ==, HR_VERDICT_FITS);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  split = hr_placement_tensor_split (&s, &e);
+  g_assert_cmpstr (split, ==, "3,1");
+  cmds = hr_launch_commands (&s, &e);
+  g_assert_nonnull (strstr (command_of (cmds, HR_ENGINE_LLAMA_CPP), "--tensor-split 3,1 --split-mode layer"));
+
+  /* alike devices follow it too: 2× RTX 3090 at 1,1 is llama.cpp's even split, 1,3 is not */
+  setup (&s, "llama-3.3-70b", "rtx-3090-24gb:2", NULL);
+  s.tensor_split[0] = 1;
+  s.tensor_split[1] = 3;
+  s.n_tensor_split = 2;
+  estimate (&s, &e);
+  assert_sums (&e);
+  g_assert_cmpint (p->n_devices, ==, 2);
+  /* points 0.25 and 1: il / 81 < 0.25 → units 0 … 20 */
+  g_assert_cmpint (p->devices[0].layers, ==, 21);
+  g_assert_cmpint (p->devices[1].layers, ==, 59);
+  g_assert_cmpint (p->devices[1].verdict, ==, HR_VERDICT_EXCEEDS);
+
+  /* bad values are refused, not sized */
+  {
+    const double bad[][2] = { { -1, 2 }, { 0, 0 }, { NAN, 1 } };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autoptr(GError) error = NULL;
+
+        setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+        s.tensor_split[0] = bad[i][0];
+        s.tensor_split[1] = bad[i][1];
+        s.n_tensor_split = 2;
+        g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
+        g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID);
+      }
+  }
+  {
+    g_autoptr(GError) error = NULL;
+
+    /* three values for two devices */
+    setup (&s, "llama-3.3-70b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+    s.tensor_split[0] = s.tensor_split[1] = s.tensor_split[2] = 1;
+    s.n_tensor_split = 3;
+    g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
+    g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID);
+  }
+}
+
+/* The CPU and system RAM are no device of a split: refused, never sized as a card. */
 static void
 test_not_devices (void)
 {
   const HrModel *m = hr_catalog_find_model (catalog, "qwen3-8b");
   const HrGpu *card = hr_catalog_find_gpu (catalog, "rtx-3060-12gb");
   g_autoptr(HrGpu) cpu = hr_gpu_copy (card);
-  g_autoptr(HrGpu) unified = hr_gpu_copy (card);
-  const HrGpu *others[] = { cpu, unified };
+  g_autoptr(GError) error = NULL;
+  HrDeviceKind kinds[] = { { cpu, 1 }, { card, 1 } };
+  HrScenario s;
+  HrEstimate e;
 
   g_free (cpu->id);
   cpu->id = g_strdup ("this");
   cpu->backend = HR_BACKEND_CPU;
-  g_free (unified->id);
-  unified->id = g_strdup ("apu");
-  unified->form = HR_FORM_UNIFIED;
-  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
-    {
-      g_autoptr(GError) error = NULL;
-      HrDeviceKind kinds[] = { { others[i], 1 }, { card, 1 } };
-      HrScenario s;
-      HrEstimate e;
+  hr_scenario_init (&s, m, card);
+  g_assert_true (hr_scenario_set_devices (&s, kinds, 2, NULL));
+  g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
+  g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);
+}
 
-      hr_scenario_init (&s, m, card);
-      g_assert_true (hr_scenario_set_devices (&s, kinds, 2, NULL));
-      g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
-      g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);
-    }
+/* A laptop's discrete GPU beside its integrated one (RTX 4060 Ti 16GB standing in for the
+ * laptop card, beside a Radeon 780M whose memory is the system RAM): llama.cpp uses the
+ * integrated GPU only when there is no other, so the setup is sized as the discrete card
+ * alone, its memory never counted twice; vLLM is told to leave it out. */
+static void
+test_integrated_left_out (void)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, "qwen3-14b");
+  const HrGpu *card = hr_catalog_find_gpu (catalog, "rtx-4060-ti-16gb");
+  g_autoptr(HrGpu) igpu = hr_gpu_copy (card);
+  HrDeviceKind kinds[] = { { card, 1 }, { igpu, 1 } };
+  g_autoptr(GPtrArray) cmds = NULL;
+  g_autoptr(GError) error = NULL;
+  HrScenario s, alone;
+  HrEstimate e, a;
+  const char *cmd;
+
+  g_free (igpu->id);
+  igpu->id = g_strdup ("radeon-780m");
+  g_free (igpu->name);
+  igpu->name = g_strdup ("Radeon 780M");
+  igpu->form = HR_FORM_UNIFIED;
+  igpu->memory_gib = 32;
+  igpu->backend = HR_BACKEND_VULKAN;
+  hr_scenario_init (&s, m, card);
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  g_assert_true (hr_scenario_set_devices (&s, kinds, 2, NULL));
+  estimate (&s, &e);
+  hr_scenario_init (&alone, m, card);
+  g_strlcpy (alone.quant, "Q4_K_M", sizeof alone.quant);
+  estimate (&alone, &a);
+  /* the 4060 Ti's 16 GiB, not 16 + 32 */
+  g_assert_cmpfloat (e.physical_bytes, ==, 16 * HR_GIB);
+  g_assert_cmpfloat (e.required_bytes, ==, a.required_bytes);
+  g_assert_cmpfloat (e.system_ram_bytes, ==, a.system_ram_bytes);
+  g_assert_true (e.placement.left_out == igpu);
+  g_assert_cmpint (e.placement.n_left_out, ==, 1);
+  cmds = hr_launch_commands (&s, &e);
+  cmd = command_of (cmds, HR_ENGINE_LLAMA_CPP);
+  g_assert_nonnull (cmd);
+  g_assert_null (strstr (cmd, "--tensor-split"));
+
+  /* vLLM's stages need discrete GPUs */
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
+  g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "Radeon 780M"));
 }
 
 static const char *
@@ -419,9 +650,14 @@ test_launch_matches_plan (void)
           g_assert_nonnull (cmd);
           flag = g_strdup_printf ("--tensor-split %s ", split);
           g_assert_nonnull (strstr (cmd, flag));
-          /* none of the tensor-parallel engines is offered for it */
-          g_assert_null (command_of (cmds, HR_ENGINE_VLLM));
-          g_assert_null (command_of (cmds, HR_ENGINE_SGLANG));
+          /* the server engines, when offered, run pipeline stages, never tensor parallelism */
+          if (command_of (cmds, HR_ENGINE_VLLM) != NULL)
+            {
+              g_autofree char *pp = g_strdup_printf ("--tensor-parallel-size 1 --pipeline-parallel-size %d",
+                                                     e.placement.n_devices);
+
+              g_assert_nonnull (strstr (command_of (cmds, HR_ENGINE_VLLM), pp));
+            }
 
           parts = g_strsplit (split, ",", -1);
           for (; parts[n] != NULL; n++)
@@ -558,7 +794,11 @@ main (int    argc,
   g_test_add_func ("/placement/llama-split", test_llama_split);
   g_test_add_func ("/placement/split-follows-memory", test_split_follows_memory);
   g_test_add_func ("/placement/slowest-bounds-decode", test_slowest_bounds_decode);
-  g_test_add_func ("/placement/server-refused", test_server_refused);
+  g_test_add_func ("/placement/server-pipeline", test_server_pipeline);
+  g_test_add_func ("/placement/pp-default", test_pp_default);
+  g_test_add_func ("/placement/server-uneven", test_server_uneven);
+  g_test_add_func ("/placement/user-split", test_user_split);
+  g_test_add_func ("/placement/integrated-left-out", test_integrated_left_out);
   g_test_add_func ("/placement/not-devices", test_not_devices);
   g_test_add_func ("/placement/launch-matches-plan", test_launch_matches_plan);
   g_test_add_func ("/placement/search", test_search);

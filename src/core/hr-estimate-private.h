@@ -30,4 +30,14 @@ void            hr_estimate_server_capacity (const HrScenario *s,
                                              double            weights_gpu,
                                              HrEstimate       *out);
 
+/* The parts of hr_estimate_server_compute () a pipeline stage holds or not: the sampler's
+ * profile run (the last stage's), the CUDA graphs of @n_layers layers; and a stage's KV
+ * pool for its weights and profile memory (one GPU: @s->n_gpus 1). */
+double          hr_estimate_server_sampler_bytes (const HrScenario *s);
+double          hr_estimate_server_graph_bytes (const HrScenario *s,
+                                                int               n_layers);
+double          hr_estimate_server_stage_pool (const HrScenario *s,
+                                               double            weights_stage,
+                                               double            compute_stage);
+
 G_END_DECLS

@@ -166,22 +166,38 @@ ffn_bytes_per_token (const HrScenario *s)
  * 1.96 GiB at 1024 sequences in 0.19, llm-d-planner#205).  The 2024 versions (V0) profiled
  * max(max_model_len, 2048) tokens at once and no sampler. */
 static double
+server_sampler_run (const HrScenario *s,
+                    double            tokens)
+{
+  double vocab = s->model->vocab > 0 ? s->model->vocab : 32000;
+
+  return (vllm_release (s) >= VLLM_RELEASE_LEAN_SAMPLER ? 15.0 : 38.0) *
+         MIN (hr_estimate_max_num_seqs (s), tokens) * vocab;
+}
+
+static double
+server_batched_tokens (const HrScenario *s)
+{
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    return MAX ((double) MIN (s->context, (gint64) 32768), 2048);
+  return vllm_large_defaults (s) ? VLLM_BATCHED_TOKENS : VLLM_BATCHED_TOKENS_SMALL;
+}
+
+static double
+server_forward_peak (const HrScenario *s)
+{
+  return server_batched_tokens (s) * (ffn_bytes_per_token (s) + 3.0 * s->model->hidden * 2);
+}
+
+static double
 server_activation_peak (const HrScenario *s)
 {
-  const HrModel *m = s->model;
-  double vocab = m->vocab > 0 ? m->vocab : 32000;
-  double per_token = ffn_bytes_per_token (s) + 3.0 * m->hidden * 2;
-  double tokens, sampler;
+  double tokens = server_batched_tokens (s);
 
   if (s->engine_version == HR_ENGINE_VERSION_2024)
-    {
-      tokens = MAX ((double) MIN (s->context, (gint64) 32768), 2048);
-      return tokens * per_token;
-    }
-  tokens = vllm_large_defaults (s) ? VLLM_BATCHED_TOKENS : VLLM_BATCHED_TOKENS_SMALL;
-  sampler = (vllm_release (s) >= VLLM_RELEASE_LEAN_SAMPLER ? 15.0 : 38.0) *
-            MIN (hr_estimate_max_num_seqs (s), tokens) * vocab;
-  return MAX (tokens * per_token, tokens * m->hidden * 2.0 + sampler);
+    return server_forward_peak (s);
+  return MAX (server_forward_peak (s),
+              tokens * s->model->hidden * 2.0 + server_sampler_run (s, tokens));
 }
 
 /* CUDA graphs captured for the decode batch sizes: 0.5–1.9 GiB on an H100 ("Estimated CUDA
@@ -193,10 +209,7 @@ server_activation_peak (const HrScenario *s)
 static double
 server_cuda_graphs (const HrScenario *s)
 {
-  if (s->engine_version == HR_ENGINE_VERSION_2024 || s->enforce_eager ||
-      vllm_release (s) < VLLM_RELEASE_GRAPHS_PROFILED)
-    return 0;
-  return (0.4 + 0.015 * s->model->n_layers) * HR_GIB;
+  return hr_estimate_server_graph_bytes (s, s->model->n_layers);
 }
 
 /* Memory torch does not see, grown during the profile run ("non-torch forward increase
@@ -331,4 +344,44 @@ hr_estimate_batched_tokens (const HrScenario *s)
   if (s->engine_version == HR_ENGINE_VERSION_2024)
     return VLLM_BATCHED_TOKENS_SMALL;
   return vllm_large_defaults (s) ? VLLM_BATCHED_TOKENS : VLLM_BATCHED_TOKENS_SMALL;
+}
+
+/* What the sampler's dummy run adds to the profile's peak above the forward's
+ * (server_activation_peak ()), none in the 2024 versions.  vLLM runs it on the last pipeline
+ * stage only (GPUModelRunner.profile_run: `if get_pp_group().is_last_rank:
+ * self._dummy_sampler_run (…)`), so the other stages' peak is the forward's. */
+double
+hr_estimate_server_sampler_bytes (const HrScenario *s)
+{
+  if (s->engine_version == HR_ENGINE_VERSION_2024)
+    return 0;
+  return MAX (server_activation_peak (s) - server_forward_peak (s), 0);
+}
+
+/* CUDA graphs of a device holding @n_layers layers (server_cuda_graphs ()): a pipeline stage
+ * captures the graphs of its own layers. */
+double
+hr_estimate_server_graph_bytes (const HrScenario *s,
+                                int               n_layers)
+{
+  if (s->engine_version == HR_ENGINE_VERSION_2024 || s->enforce_eager ||
+      vllm_release (s) < VLLM_RELEASE_GRAPHS_PROFILED)
+    return 0;
+  return (0.4 + 0.015 * n_layers) * HR_GIB;
+}
+
+/* One pipeline stage's KV pool on @s's GPU (hr-placement-pp.c), as hr_estimate_server_capacity ()
+ * sizes a whole GPU's: vLLM's worker measures its own free memory after its stage's weights
+ * and profile run (gpu_worker.determine_available_memory); SGLang's ModelRunner.
+ * profile_max_num_token its own after its weights. */
+double
+hr_estimate_server_stage_pool (const HrScenario *s,
+                               double            weights_stage,
+                               double            compute_stage)
+{
+  double driver = driver_memory_bytes (s->gpu);
+
+  if (s->engine == HR_ENGINE_SGLANG)
+    return MAX (0, (driver - server_non_torch (s)) * hr_estimate_mem_fraction (s) - weights_stage);
+  return MAX (0, driver * hr_estimate_mem_fraction (s) - weights_stage - compute_stage);
 }

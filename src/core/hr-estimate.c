@@ -1029,7 +1029,7 @@ estimate_compute (const HrScenario  *s,
   if (!hr_scenario_validate (s, error))
     return FALSE;
   /* different GPUs: each device's share, sized from this model's figures on each kind */
-  if (hr_scenario_is_mixed (s))
+  if (hr_scenario_is_mixed (s) || s->n_tensor_split > 0)
     return hr_placement_estimate (s, pricing, out, error);
 
   /* Size what the engine loads: vLLM serves the BF16 checkpoint of a model whose GGUF it

@@ -84,6 +84,7 @@ typedef enum
   HR_SPLIT_NONE,     /* one device, or too many to list */
   HR_SPLIT_LAYER,    /* llama.cpp's layer split: each device its own layers, in turn */
   HR_SPLIT_TENSOR,   /* tensor parallelism: every device a shard of every layer */
+  HR_SPLIT_PIPELINE, /* vLLM/SGLang pipeline stages: each device its own layers, in turn (#31) */
 } HrSplitKind;
 
 /* What one device of the setup holds (hr-placement.h); bytes. */
@@ -102,6 +103,8 @@ typedef struct
   double margin_bytes;    /* usable − required */
   HrVerdict verdict;
   double decode_seconds;  /* its part of one decode step (NAN: unknown) */
+  double kv_pool_bytes;   /* a pipeline stage's KV pool as the engine allocates it (the same
+                           * blocks on every stage); 0 otherwise */
 } HrDevicePlan;
 
 /* The setup's devices and what each holds; their sums are the estimate's device totals. */
@@ -113,6 +116,11 @@ typedef struct
   int ram_layers;         /* layers in system RAM (llama.cpp: the first ones) */
   int n_cpu_moe;          /* layers whose experts stay in system RAM (the first ones) */
   int slowest;            /* the device with the largest part of a decode step; -1: unknown */
+  gboolean user_split;    /* the layers follow the user's --tensor-split */
+  gboolean custom_stages; /* pipeline stages other than the engine's own even partition: the
+                           * launch sets them (VLLM_PP_LAYER_PARTITION) */
+  const HrGpu *left_out;  /* an integrated GPU of the setup the engine leaves out; NULL: none */
+  int n_left_out;
   HrDevicePlan devices[HR_MAX_PLAN_DEVICES];
 } HrPlacement;
 

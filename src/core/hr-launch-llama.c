@@ -46,8 +46,16 @@ llama_server_args (const HrLaunchCtx *c,
   /* different GPUs: the plan's own split, layers and CPU experts (hr-placement.h) */
   g_autofree char *plan_split = c->est != NULL ? hr_placement_tensor_split (sc, c->est) : NULL;
 
+  /* an integrated GPU beside discrete ones is none of llama.cpp's devices (hr-placement.h) */
+  int n_devices = c->est != NULL && c->est->placement.left_out != NULL
+                  ? c->n_gpus - c->est->placement.n_left_out : c->n_gpus;
+
   if (plan_split != NULL)
     ngl = c->est->placement.gpu_layers > c->model->n_layers ? -1 : c->est->placement.gpu_layers;
+  if (c->est != NULL && c->est->placement.left_out != NULL)
+    hr_launch_note_add (notes, _("llama.cpp leaves %s out: it uses an integrated GPU only when there "
+                                 "is no other GPU, and that memory is the system RAM."),
+                        c->est->placement.left_out->name);
 
   hr_sh_raw (sh, "llama-server");
   if (hr_launch_use_gguf_repo (c))
@@ -135,11 +143,11 @@ llama_server_args (const HrLaunchCtx *c,
       hr_sh_opt (sh, "--tensor-split", plan_split);
       hr_sh_raw (sh, "--split-mode layer");
     }
-  else if (c->n_gpus > 1 && !hr_gpu_is_unified (c->gpu))
+  else if (n_devices > 1 && !hr_gpu_is_unified (c->gpu))
     {
       g_autoptr(GString) split = g_string_new ("1");
 
-      for (int i = 1; i < c->n_gpus; i++)
+      for (int i = 1; i < n_devices; i++)
         g_string_append (split, ",1");
       hr_sh_break (sh);
       hr_sh_opt (sh, "--tensor-split", split->str);

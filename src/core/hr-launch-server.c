@@ -9,6 +9,7 @@
  *    --nnodes/--node-rank/--dist-init-addr.
  */
 #include "hr-launch-private.h"
+#include "hr-placement.h"
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
@@ -60,6 +61,12 @@ sglang_fraction (const HrLaunchCtx *c,
   double util;
 
   s.engine = HR_ENGINE_SGLANG;
+  /* pipeline stages of different GPUs: no tensor parallelism (hr-placement-pp.c) */
+  if (c->est != NULL && c->est->placement.split == HR_SPLIT_PIPELINE)
+    {
+      s.n_kinds = 0;
+      s.n_gpus = 1;
+    }
   util = hr_estimate_mem_fraction (&s);
   return g_ascii_formatd (buf, size, fabs (util * 100 - round (util * 100)) < 1e-9 ? "%.2f" : "%.3f",
                           util);
@@ -91,6 +98,8 @@ typedef struct
   const char *eager;        /* no CUDA graphs */
   const char *listen;       /* NULL, or the address flags last */
   const char *offload_note; /* NULL, or a note (N_) when weights are offloaded to the CPU */
+  const char *pp_flag;      /* pipeline stages (different GPUs, #31), followed by their count */
+  const char *pp_env;       /* the variable that sets the layers of each stage */
 } ServerEngine;
 
 static const ServerEngine vllm = {
@@ -99,6 +108,7 @@ static const ServerEngine vllm = {
   "--kv-cache-dtype fp8", "--max-num-seqs", "--enforce-eager", NULL,
   N_("--cpu-offload-gb is per GPU and streams those weights over PCIe every step: expect a "
      "large slowdown."),
+  "--pipeline-parallel-size", "VLLM_PP_LAYER_PARTITION",
 };
 
 static const ServerEngine sglang = {
@@ -106,6 +116,7 @@ static const ServerEngine sglang = {
   "--context-length", "--mem-fraction-static", sglang_fraction,
   "--kv-cache-dtype fp8_e4m3", "--max-running-requests", "--disable-cuda-graph",
   "--host 0.0.0.0 --port " SGLANG_PORT, NULL,
+  "--pp-size", "SGLANG_PP_LAYER_PARTITION",
 };
 
 /* KV type, sequences, eager mode, online FP8 and CPU offload, in that order, each its own line. */
@@ -199,11 +210,28 @@ single_node_command (const ServerEngine *e,
 {
   g_autoptr(GString) notes = g_string_new (NULL);
   gboolean fp8_online = checkpoint_quant (c, notes, e->name);
+  gboolean pipeline = c->est != NULL && c->est->placement.split == HR_SPLIT_PIPELINE &&
+                      c->est->placement.n_devices > 1;
   HrShell sh;
 
   hr_sh_init (&sh);
+  if (pipeline)
+    {
+      g_autofree char *stages = hr_placement_pp_partition (c->est);
+
+      /* the stages the plan needs when the engine's even partition does not fit */
+      if (c->est->placement.custom_stages)
+        hr_sh_rawf (&sh, "%s=%s", e->pp_env, stages);
+    }
   serve_model (e, c, &sh);
-  if (c->n_gpus > 1)
+  if (pipeline)
+    {
+      hr_sh_break (&sh);
+      hr_sh_rawf (&sh, "%s 1 %s %d", e->tp_flag, e->pp_flag, c->est->placement.n_devices);
+      hr_launch_note_add (notes, _("Different GPUs run as pipeline stages, one per GPU, each its own "
+                                   "layers in turn; tensor parallelism needs alike GPUs."));
+    }
+  else if (c->n_gpus > 1)
     {
       hr_sh_break (&sh);
       hr_sh_rawf (&sh, "%s %d", e->tp_flag, c->n_gpus);

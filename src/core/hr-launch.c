@@ -178,6 +178,9 @@ ctx_for_engine (const HrLaunchCtx *c,
     {
       s = *c->sc;
       s.engine = engine;
+      /* --tensor-split is llama.cpp's own */
+      if (engine != HR_ENGINE_LLAMA_CPP)
+        s.n_tensor_split = 0;
       e.est = hr_estimate_compute (&s, NULL, storage, NULL) ? storage : NULL;
     }
   if (e.est != NULL)
@@ -317,7 +320,8 @@ hr_launch_commands_for_file (const HrScenario *scenario,
       ctx[e] = ctx_for_engine (&c, (HrEngine) e, &est[e]);
       /* different GPUs: only the engines that split layers among them (the estimate says
        * why the others do not) */
-      if (hr_scenario_is_mixed (scenario) && !hr_engine_is_llama_like ((HrEngine) e))
+      if (hr_scenario_is_mixed (scenario) && !hr_engine_is_llama_like ((HrEngine) e) &&
+          (ctx[e].est == NULL || ctx[e].est->placement.split != HR_SPLIT_PIPELINE))
         continue;
       add_command (commands, &ctx[e], builders[e] (&ctx[e], NULL));
     }

@@ -14,6 +14,8 @@ split_to_string (HrSplitKind split)
       return "layer";
     case HR_SPLIT_TENSOR:
       return "tensor";
+    case HR_SPLIT_PIPELINE:
+      return "pipeline";
     case HR_SPLIT_NONE:
     default:
       return "none";
@@ -27,9 +29,16 @@ hr_placement_json (HrJsonWriter     *w,
 {
   const HrPlacement *p = &e->placement;
   g_autofree char *split = hr_placement_tensor_split (s, e);
+  g_autofree char *stages = hr_placement_pp_partition (e);
 
   hr_json_member_string (w, "split", split_to_string (p->split));
   hr_json_member_string (w, "tensor_split", split);
+  /* pipeline stages (vLLM/SGLang on different GPUs): layers per stage, and whether the
+   * launch must set them (the engine's even partition does not fit) */
+  hr_json_member_string (w, "pp_layer_partition", stages);
+  hr_json_member_bool (w, "pp_custom_partition", p->custom_stages);
+  /* an integrated GPU llama.cpp leaves out beside discrete ones */
+  hr_json_member_string (w, "device_left_out", p->left_out != NULL ? p->left_out->id : NULL);
   if (hr_scenario_is_mixed (s))
     hr_json_member_int (w, "gpu_layers", p->gpu_layers);
   hr_json_member_string (w, "slowest_device", p->slowest >= 0 ? p->devices[p->slowest].gpu->id : NULL);
@@ -57,12 +66,15 @@ hr_placement_json (HrJsonWriter     *w,
       hr_json_gib_bytes (w, "margin", d->margin_bytes);
       hr_json_member_string (w, "verdict", hr_verdict_to_string (d->verdict));
       hr_json_member_number (w, "decode_ms", d->decode_seconds * 1e3, 2);
+      if (p->split == HR_SPLIT_PIPELINE)
+        hr_json_gib_bytes (w, "kv_pool", d->kv_pool_bytes);
       hr_json_end_object (w);
     }
   hr_json_end_array (w);
 
   /* different GPUs that do not hold it as asked: the least in system RAM that does */
-  if (hr_scenario_is_mixed (s) && e->verdict == HR_VERDICT_EXCEEDS)
+  if ((hr_scenario_is_mixed (s) || p->user_split) && p->split == HR_SPLIT_LAYER &&
+      e->verdict == HR_VERDICT_EXCEEDS)
     {
       HrScenario best;
       g_autofree HrEstimate *found = g_new0 (HrEstimate, 1);
@@ -95,9 +107,24 @@ hr_placement_append_text (GString          *out,
   const HrPlacement *p = &e->placement;
   double step = isfinite (e->decode_tps) && e->decode_tps > 0 ? 1.0 / e->decode_tps : NAN;
 
-  if (!hr_scenario_is_mixed (s) || p->n_devices < 2)
+  if (p->left_out != NULL)
+    /* TRANSLATORS: an integrated GPU beside discrete ones; %s is its name */
+    g_string_append_printf (out, _("%s is left out: llama.cpp uses an integrated GPU only when there "
+                                   "is no other, and its memory is the system RAM.\n"), p->left_out->name);
+  if ((!hr_scenario_is_mixed (s) && !p->user_split) || p->n_devices < 2)
     return;
-  g_string_append_printf (out, "%s\n", _("Placement (llama.cpp layer split, in turn):"));
+  if (p->split == HR_SPLIT_PIPELINE)
+    {
+      g_autofree char *stages = hr_placement_pp_partition (e);
+
+      /* TRANSLATORS: %s is the layers of each stage, "40,40" */
+      g_string_append_printf (out, _("Placement (pipeline stages, in turn; layers %s%s):\n"), stages,
+                              p->custom_stages ? _(", set at launch") : "");
+    }
+  else if (p->user_split)
+    g_string_append_printf (out, "%s\n", _("Placement (llama.cpp layer split by your --tensor-split, in turn):"));
+  else
+    g_string_append_printf (out, "%s\n", _("Placement (llama.cpp layer split, in turn):"));
   for (int j = 0; j < p->n_devices; j++)
     {
       const HrDevicePlan *d = &p->devices[j];

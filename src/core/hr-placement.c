@@ -21,8 +21,10 @@
 typedef struct
 {
   const HrScenario *s;
+  HrDeviceKind kinds[HR_MAX_DEVICE_KINDS]; /* s->kinds, or its alike devices as one kind */
+  int n_kinds;
   int n;                                   /* devices */
-  int kind[HR_MAX_PLAN_DEVICES];           /* index into s->kinds */
+  int kind[HR_MAX_PLAN_DEVICES];           /* index into kinds */
   int order[HR_MAX_PLAN_DEVICES];          /* devices, fastest first */
   double phys[HR_MAX_PLAN_DEVICES], usable[HR_MAX_PLAN_DEVICES];
   double fixed[HR_MAX_PLAN_DEVICES];       /* compute buffer + runtime */
@@ -72,7 +74,7 @@ evaluate (const Mixed  *x,
       const HrEstimate *b = base_of (x, j);
 
       memset (d, 0, sizeof *d);
-      d->gpu = x->s->kinds[x->kind[j]].gpu;
+      d->gpu = x->kinds[x->kind[j]].gpu;
       for (int u = 0; u < units[j]; u++, il++)
         {
           if (il >= x->L)
@@ -101,6 +103,7 @@ evaluate (const Mixed  *x,
   p->gpu_layers = x->L + 1 - x->ram_layers;
   p->n_cpu_moe = x->n_cpu_moe;
   p->slowest = -1;
+  p->user_split = x->s->n_tensor_split > 0;
 }
 
 /* A device left tight hands a layer at its edge to the neighbour there while the neighbour
@@ -463,12 +466,15 @@ refusal (const HrScenario *s)
   g_autofree char *setup = hr_placement_setup_name (s);
 
   if (hr_engine_is_server_like (s->engine))
-    return g_strdup_printf ("%s shards every layer across its GPUs (tensor parallelism), which needs "
-                            "alike GPUs, and %s are not alike. vLLM's --pipeline-parallel-size %d runs "
-                            "one stage of layers per GPU instead (VLLM_PP_LAYER_PARTITION sets unequal "
-                            "stages for unequal memory), which Headroom does not size yet; llama.cpp's "
-                            "layer split runs this setup (--engine llama.cpp)",
-                            hr_engine_display_name (s->engine), setup, s->n_gpus);
+    {
+      /* different GPUs run as pipeline stages (hr-placement-pp.c), on discrete GPUs */
+      for (int i = 0; i < s->n_kinds; i++)
+        if (hr_gpu_is_unified (s->kinds[i].gpu) || s->kinds[i].gpu->backend == HR_BACKEND_CPU)
+          return g_strdup_printf ("%s runs its pipeline stages on discrete GPUs, and %s shares the "
+                                  "system's memory: leave it out of the setup",
+                                  hr_engine_display_name (s->engine), s->kinds[i].gpu->name);
+      return NULL;
+    }
   if (!hr_engine_is_llama_like (s->engine))
     return g_strdup_printf ("%s runs on one device, not on %s", hr_engine_display_name (s->engine), setup);
   if (s->backend_set && s->backend == HR_BACKEND_CPU)
@@ -498,21 +504,33 @@ mixed_init (Mixed            *x,
   memset (x, 0, sizeof *x);
   x->s = s;
   x->base = g_new0 (HrEstimate, HR_MAX_DEVICE_KINDS);
-  for (int k = 0; k < s->n_kinds; k++)
+  if (hr_scenario_is_mixed (s))
+    {
+      x->n_kinds = s->n_kinds;
+      memcpy (x->kinds, s->kinds, sizeof x->kinds);
+    }
+  else
+    {
+      /* alike devices under the user's --tensor-split */
+      x->n_kinds = 1;
+      x->kinds[0] = (HrDeviceKind) { s->gpu, MIN (s->n_gpus, HR_MAX_PLAN_DEVICES) };
+    }
+  for (int k = 0; k < x->n_kinds; k++)
     {
       HrScenario one = *s;
 
       one.n_kinds = 0;
       memset (one.kinds, 0, sizeof one.kinds);
-      one.gpu = s->kinds[k].gpu;
+      one.gpu = x->kinds[k].gpu;
       one.n_gpus = 1;
       one.offload_pct = 0;
       one.n_cpu_moe = 0;
+      one.n_tensor_split = 0;
       if (!hr_estimate_compute (&one, NULL, &x->base[k], error))
         return FALSE;
-      for (int c = 0; c < s->kinds[k].count; c++)
+      for (int c = 0; c < x->kinds[k].count; c++)
         {
-          const HrGpu *g = s->kinds[k].gpu;
+          const HrGpu *g = x->kinds[k].gpu;
 
           x->kind[x->n] = k;
           x->phys[x->n] = g->memory_gib * HR_GIB;
@@ -527,7 +545,7 @@ mixed_init (Mixed            *x,
   for (int a = 1; a < x->n; a++)
     for (int c = a; c > 0; c--)
       {
-        const HrGpu *g1 = s->kinds[x->kind[x->order[c - 1]]].gpu, *g2 = s->kinds[x->kind[x->order[c]]].gpu;
+        const HrGpu *g1 = x->kinds[x->kind[x->order[c - 1]]].gpu, *g2 = x->kinds[x->kind[x->order[c]]].gpu;
         double bw1 = isfinite (g1->bandwidth_gbs) ? g1->bandwidth_gbs : 0;
         double bw2 = isfinite (g2->bandwidth_gbs) ? g2->bandwidth_gbs : 0;
 
@@ -569,9 +587,23 @@ mixed_place (const Mixed *x,
              HrEstimate  *out)
 {
   int units[HR_MAX_PLAN_DEVICES];
-  gboolean fits = split_layers (x, units);
+  gboolean fits;
 
-  if (!fits)
+  if (x->s->n_tensor_split > 0)
+    {
+      HrPlacement p;
+
+      /* the user's --tensor-split, as llama.cpp applies it (llama_model::load_tensors in
+       * src/llama-model.cpp: the split points are the running sums of tensor_split,
+       * normalised, and layer il goes to the first device whose point lies above
+       * (il - i_gpu_start) / act_gpu_layers); the verdict per device follows */
+      hr_placement_llama_split (x->L, x->L + 1 - x->ram_layers, x->s->tensor_split, x->n, units);
+      evaluate (x, units, &p);
+      fits = TRUE;
+      for (int j = 0; j < x->n; j++)
+        fits &= p.devices[j].verdict != HR_VERDICT_EXCEEDS;
+    }
+  else if (!(fits = split_layers (x, units)))
     default_split (x, units);
   *out = *base_of (x, x->n - 1);
   memset (&out->placement, 0, sizeof out->placement);
@@ -582,6 +614,62 @@ mixed_place (const Mixed *x,
   return fits;
 }
 
+/* llama.cpp's devices by default (llama_model_load_from_file_impl in src/llama.cpp): every
+ * GPU it enumerates (GGML_BACKEND_DEVICE_TYPE_GPU), and the integrated ones
+ * (GGML_BACKEND_DEVICE_TYPE_IGPU) "only if no other devices were found".  An iGPU's memory is
+ * the system RAM, so a laptop's RTX 4060 + Radeon 780M runs on the RTX 4060 alone, what stays
+ * in system RAM beside it, and the iGPU's share is never counted twice.  TRUE with @r the
+ * setup without its integrated GPUs when it has discrete ones too. */
+static gboolean
+without_integrated (const HrScenario *s,
+                    HrScenario       *r)
+{
+  HrDeviceKind kept[HR_MAX_DEVICE_KINDS];
+  double split[HR_MAX_MIXED_GPUS];
+  int n = 0, dev = 0, n_split = 0, left = 0;
+
+  if (!hr_scenario_is_mixed (s) || !hr_engine_is_llama_like (s->engine))
+    return FALSE;
+  for (int k = 0; k < s->n_kinds; k++)
+    {
+      const HrGpu *g = s->kinds[k].gpu;
+      gboolean igpu = hr_gpu_is_unified (g);
+
+      for (int c = 0; c < s->kinds[k].count; c++, dev++)
+        if (!igpu && dev < s->n_tensor_split)
+          split[n_split++] = s->tensor_split[dev];
+      if (igpu)
+        left += s->kinds[k].count;
+      else if (g->backend != HR_BACKEND_CPU)
+        kept[n++] = s->kinds[k];
+    }
+  if (left == 0 || n == 0)
+    return FALSE;
+  *r = *s;
+  if (!hr_scenario_set_devices (r, kept, n, NULL))
+    return FALSE;
+  /* the user's proportions of the devices that stay (llama.cpp numbers only those) */
+  memcpy (r->tensor_split, split, sizeof split);
+  r->n_tensor_split = s->n_tensor_split > 0 ? n_split : 0;
+  if (r->n_tensor_split > 0 && r->n_gpus < 2)
+    r->n_tensor_split = 0;
+  return TRUE;
+}
+
+static const HrGpu *
+first_integrated (const HrScenario *s,
+                  int              *count)
+{
+  *count = 0;
+  for (int k = 0; k < s->n_kinds; k++)
+    if (hr_gpu_is_unified (s->kinds[k].gpu))
+      {
+        *count = s->kinds[k].count;
+        return s->kinds[k].gpu;
+      }
+  return NULL;
+}
+
 gboolean
 hr_placement_estimate (const HrScenario *s,
                        const HrPricing  *pricing,
@@ -589,12 +677,20 @@ hr_placement_estimate (const HrScenario *s,
                        GError          **error)
 {
   g_autofree char *why = NULL;
+  HrScenario r;
   Mixed x;
   gboolean ok;
 
   g_return_val_if_fail (s != NULL && out != NULL, FALSE);
-  g_return_val_if_fail (hr_scenario_is_mixed (s), FALSE);
+  g_return_val_if_fail (hr_scenario_is_mixed (s) || s->n_tensor_split > 0, FALSE);
 
+  if (without_integrated (s, &r))
+    {
+      if (!hr_estimate_compute (&r, pricing, out, error))
+        return FALSE;
+      out->placement.left_out = first_integrated (s, &out->placement.n_left_out);
+      return TRUE;
+    }
   /* no cloud offer rents a mixed set: @pricing has nothing to say (sum_devices ()) */
   (void) pricing;
   if ((why = refusal (s)) != NULL)
@@ -602,6 +698,8 @@ hr_placement_estimate (const HrScenario *s,
       g_set_error_literal (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED, why);
       return FALSE;
     }
+  if (hr_engine_is_server_like (s->engine))
+    return hr_placement_pipeline (s, out, error);
   ok = mixed_init (&x, s, error);
   if (ok)
     mixed_place (&x, out);
@@ -615,14 +713,28 @@ hr_placement_search (const HrScenario *s,
                      HrEstimate       *best_estimate)
 {
   HrEstimate est;
+  HrScenario r;
   Mixed x;
   int moe_layers;
   gboolean found = FALSE;
 
   g_return_val_if_fail (s != NULL && best != NULL && best_estimate != NULL, FALSE);
 
-  if (!hr_scenario_is_mixed (s))
+  if ((!hr_scenario_is_mixed (s) && s->n_tensor_split == 0) || hr_engine_is_server_like (s->engine))
     return FALSE;
+  if (without_integrated (s, &r))
+    {
+      HrScenario best_r;
+
+      /* the discrete GPUs are the setup: search theirs, keep the scenario's own devices */
+      if (!hr_placement_search (&r, &best_r, best_estimate))
+        return FALSE;
+      *best = *s;
+      best->n_cpu_moe = best_r.n_cpu_moe;
+      best->offload_pct = best_r.offload_pct;
+      best_estimate->placement.left_out = first_integrated (s, &best_estimate->placement.n_left_out);
+      return TRUE;
+    }
   {
     g_autofree char *why = refusal (s);
 
@@ -709,7 +821,24 @@ hr_placement_tensor_split (const HrScenario *s,
 {
   GString *split;
 
-  if (!hr_scenario_is_mixed (s) || e->placement.split != HR_SPLIT_LAYER || e->placement.n_devices < 2)
+  if (e->placement.split != HR_SPLIT_LAYER || e->placement.n_devices < 2)
+    return NULL;
+  if (e->placement.user_split)
+    {
+      /* the user's own proportions, as given ("3,1"; '.' in every locale) */
+      split = g_string_new (NULL);
+      for (int j = 0; j < s->n_tensor_split && e->placement.n_left_out == 0; j++)
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_string_append_printf (split, "%s%s", j > 0 ? "," : "",
+                                  g_ascii_formatd (buf, sizeof buf, "%g", s->tensor_split[j]));
+        }
+      if (split->len > 0)
+        return g_string_free (split, FALSE);
+      g_string_free (split, TRUE);
+    }
+  if (!hr_scenario_is_mixed (s) && !e->placement.user_split)
     return NULL;
   split = g_string_new (NULL);
   for (int j = 0; j < e->placement.n_devices; j++)

@@ -13,15 +13,35 @@
 
 G_BEGIN_DECLS
 
-/* hr_estimate_compute () for a mixed setup (hr_scenario_is_mixed ()): the model's figures on
- * each kind of device, the best split of its layers among them for the scenario's offload,
- * and the totals as the sums of the devices'.  FALSE with HR_SCENARIO_ERROR_UNSUPPORTED for
- * an engine that cannot run different GPUs together (vLLM and SGLang's tensor parallelism),
- * naming the alternative. */
+/* hr_estimate_compute () for a mixed setup (hr_scenario_is_mixed ()) or devices under the
+ * user's --tensor-split: the model's figures on each kind of device, the best split of its
+ * layers among them for the scenario's offload (or the user's split), and the totals as the
+ * sums of the devices'.  vLLM and SGLang run different GPUs as pipeline stages
+ * (hr_placement_pipeline ()); llama.cpp leaves an integrated GPU beside discrete ones out
+ * (placement.left_out).  FALSE with HR_SCENARIO_ERROR_UNSUPPORTED for a setup the engine
+ * cannot run, naming the alternative. */
 gboolean        hr_placement_estimate       (const HrScenario *scenario,
                                              const HrPricing  *pricing,
                                              HrEstimate       *out,
                                              GError          **error);
+
+/* vLLM/SGLang on different GPUs (hr-placement-pp.c): one pipeline stage per device, the
+ * engine's even partition or, when that does not fit, the one with the most KV blocks on
+ * every stage (placement.custom_stages). */
+gboolean        hr_placement_pipeline       (const HrScenario *scenario,
+                                             HrEstimate       *out,
+                                             GError          **error);
+
+/* The engine's own layers per stage for @pp_size stages (vLLM and SGLang get_pp_indices ()
+ * without a *_PP_LAYER_PARTITION): @parts receives @pp_size counts. */
+void            hr_placement_pp_default     (HrEngine          engine,
+                                             int               n_layer,
+                                             int               pp_size,
+                                             int              *parts);
+
+/* "40,40": the layers of each pipeline stage (the *_PP_LAYER_PARTITION value); NULL when the
+ * estimate is not a pipeline. */
+char           *hr_placement_pp_partition   (const HrEstimate *estimate);
 
 /* Fills @out's placement from the estimate of alike devices (the last holds the most). */
 void            hr_placement_fill_alike     (const HrScenario *scenario,

@@ -109,6 +109,9 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
       /* no device, no plan: the same members as estimate --json, null */
       hr_json_member_string (w, "split", NULL);
       hr_json_member_string (w, "tensor_split", NULL);
+      hr_json_member_string (w, "pp_layer_partition", NULL);
+      hr_json_member_bool (w, "pp_custom_partition", FALSE);
+      hr_json_member_string (w, "device_left_out", NULL);
       hr_json_member_string (w, "slowest_device", NULL);
       hr_json_key (w, "devices");
       hr_json_null (w);

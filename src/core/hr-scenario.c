@@ -178,6 +178,25 @@ hr_scenario_validate (const HrScenario  *scenario,
     FAIL ("%s has %d attention heads: %s cannot split them across %d GPUs (tensor parallel)",
           scenario->model->name ? scenario->model->name : scenario->model->id,
           scenario->model->n_heads, hr_engine_display_name (scenario->engine), scenario->n_gpus);
+  if (scenario->n_tensor_split != 0)
+    {
+      double sum = 0;
+
+      if (scenario->engine != HR_ENGINE_LLAMA_CPP)
+        FAIL ("--tensor-split is llama.cpp's: %s does not take it", hr_engine_display_name (scenario->engine));
+      if (scenario->n_tensor_split != scenario->n_gpus || scenario->n_gpus < 2 ||
+          scenario->n_tensor_split > HR_MAX_MIXED_GPUS)
+        FAIL ("--tensor-split has %d values for %d devices: give one per device (at most %d)",
+              scenario->n_tensor_split, scenario->n_gpus, HR_MAX_MIXED_GPUS);
+      for (int i = 0; i < scenario->n_tensor_split; i++)
+        {
+          if (!(scenario->tensor_split[i] >= 0 && scenario->tensor_split[i] < 1e9))
+            FAIL ("--tensor-split: every value must be a number from 0 up (got %g)", scenario->tensor_split[i]);
+          sum += scenario->tensor_split[i];
+        }
+      if (!(sum > 0))
+        FAIL ("--tensor-split: the values are all zero; at least one device must take layers");
+    }
   if (scenario->context < HR_MIN_CONTEXT || scenario->context > HR_MAX_CONTEXT)
     FAIL ("context must be between %d and %d tokens (got %" G_GINT64_FORMAT ")",
           HR_MIN_CONTEXT, HR_MAX_CONTEXT, scenario->context);

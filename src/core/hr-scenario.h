@@ -88,6 +88,10 @@ typedef struct
   double mmproj_bytes;
   const char *mmproj_path;  /* borrowed; NULL: none (or llama.cpp fetches it with -hf) */
   gboolean mmproj_cpu;      /* --no-mmproj-offload: the projector stays in system RAM */
+  /* the user's llama.cpp --tensor-split (#31): one proportion per device in launch order, which
+   * the layer split follows instead of the plan's own; 0 values: none */
+  double tensor_split[HR_MAX_MIXED_GPUS];
+  int n_tensor_split;
 } HrScenario;
 
 void            hr_scenario_init            (HrScenario      *scenario,
