@@ -150,7 +150,8 @@ test_count_suffix (void)
   hr_test_run_clear (&a);
 }
 
-/* launch: the llama-server command carries the estimate's --tensor-split; vLLM refuses. */
+/* launch: the llama-server command carries the estimate's --tensor-split; vLLM runs the
+ * different GPUs as pipeline stages. */
 static void
 test_launch (void)
 {
@@ -178,15 +179,121 @@ test_launch (void)
 
   run (&r, "launch", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_null (strstr (r.out, "vllm serve"));
+  g_assert_nonnull (strstr (r.out, "--tensor-parallel-size 1 --pipeline-parallel-size 2"));
+  g_assert_null (strstr (r.out, "--tensor-parallel-size 2"));
   g_assert_null (strstr (r.out, "--tensor-split 1,1"));
   hr_test_run_clear (&r);
+}
+
+/* vLLM on different GPUs (#31): pipeline stages, 18 + 18 layers of Qwen3-8B, the same KV
+ * blocks on both; the JSON says so device by device. */
+static void
+test_pipeline (void)
+{
+  HrTestRun r = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  JsonArray *devices;
+  JsonObject *d0, *d1;
+
+  run (&r, "estimate", "--model", "qwen3-8b", "--quant", "BF16", "--gpu", "rtx-4090-24gb", "--gpu",
+       "rtx-3090-24gb", "--engine", "vllm", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "split"), ==, "pipeline");
+  g_assert_cmpstr (json_object_get_string_member (o, "pp_layer_partition"), ==, "18,18");
+  g_assert_false (json_object_get_boolean_member (o, "pp_custom_partition"));
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "fits");
+  devices = json_object_get_array_member (o, "devices");
+  g_assert_cmpint (json_array_get_length (devices), ==, 2);
+  d0 = json_array_get_object_element (devices, 0);
+  d1 = json_array_get_object_element (devices, 1);
+  g_assert_cmpint (json_object_get_int_member (d0, "layers"), ==, 18);
+  g_assert_true (json_object_get_boolean_member (d1, "output_layer"));
+  g_assert_cmpfloat (json_object_get_double_member (d0, "kv_pool_bytes"), >, 0);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (d0, "kv_pool_bytes"),
+                                  json_object_get_double_member (d1, "kv_pool_bytes"), 2);
+  g_assert_cmpfloat_with_epsilon (sum_of (devices, "required_bytes"),
+                                  json_object_get_double_member (o, "required_bytes"), 2);
+  hr_test_run_clear (&r);
+
+  /* SGLang too, with its own flag; the 12 GB card first cannot take half of it: the stages
+   * are set at launch */
+  run (&r, "launch", "--model", "qwen3-8b", "--quant", "BF16", "--gpu", "rtx-3060-12gb", "--gpu",
+       "rtx-3090-24gb", "--engine", "sglang", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "SGLANG_PP_LAYER_PARTITION="));
+  g_assert_nonnull (strstr (r.out, "--tp 1 --pp-size 2"));
+  hr_test_run_clear (&r);
+}
+
+/* --tensor-split: the plan follows the user's proportions, each device's verdict with it;
+ * anything else is a one-line usage error. */
+static void
+test_tensor_split (void)
+{
+  HrTestRun r = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  JsonArray *devices;
+  const char *const bad[] = { "-1,2", "1,1,1", "0,0", "a,b", "1,", "1", "nan,1" };
 
   run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb",
-       "--engine", "vllm", NULL);
-  g_assert_cmpint (r.status, !=, 0);
-  g_assert_nonnull (strstr (r.err, "alike GPUs"));
-  g_assert_nonnull (strstr (r.err, "--pipeline-parallel-size 2"));
+       "--tensor-split", "3,1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "tensor_split"), ==, "3,1");
+  devices = json_object_get_array_member (o, "devices");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (devices, 0), "layers"), ==, 61);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (devices, 1), "layers"), ==, 19);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (devices, 0), "verdict"), ==,
+                   "exceeds");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (devices, 1), "verdict"), ==,
+                   "fits");
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "exceeds");
+  hr_test_run_clear (&r);
+
+  /* "3/1" is llama.cpp's other spelling; launch carries it as given */
+  run (&r, "launch", "--model", "llama-3.3-70b", "--gpu", "rtx-3090-24gb:2", "--tensor-split", "3/1",
+       "--engine", "llama.cpp", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "--tensor-split 3,1 --split-mode layer"));
+  hr_test_run_clear (&r);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb",
+           "--tensor-split", bad[i], NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_nonnull (strstr (r.err, "--tensor-split"));
+      g_assert_cmpint (strchr (r.err, '\n') - r.err, ==, strlen (r.err) - 1);
+      hr_test_run_clear (&r);
+    }
+  run (&r, "estimate", "--model", "llama-3.3-70b", "--gpu", "rtx-4090-24gb", "--gpu", "rtx-3090-24gb",
+       "--tensor-split", "1,1", "--engine", "vllm", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  hr_test_run_clear (&r);
+}
+
+/* A laptop's discrete GPU beside its integrated one: the integrated GPU is left out, as
+ * llama.cpp does, and the setup is the discrete card's 16 GiB. */
+static void
+test_integrated (void)
+{
+  HrTestRun r = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+
+  run (&r, "estimate", "--model", "qwen3-14b", "--gpu", "rtx-4060-ti-16gb", "--gpu-custom",
+       "memory_gib=32,bandwidth_gbs=90,fp16_tflops=16,unified=true", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out);
+  g_assert_nonnull (json_object_get_string_member (o, "device_left_out"));
+  g_assert_cmpfloat (json_object_get_double_member (o, "physical_bytes"), ==, 16 * GIB);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (o, "devices")), ==, 1);
+  hr_test_run_clear (&r);
+
+  run (&r, "estimate", "--model", "qwen3-14b", "--gpu", "rtx-4060-ti-16gb", "--gpu-custom",
+       "memory_gib=32,bandwidth_gbs=90,fp16_tflops=16,unified=true", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "is left out: llama.cpp uses an integrated GPU only when there is no other"));
   hr_test_run_clear (&r);
 }
 
@@ -278,6 +385,9 @@ main (int    argc,
   g_test_add_func ("/cli-devices/repeated-gpu", test_repeated_gpu);
   g_test_add_func ("/cli-devices/count-suffix", test_count_suffix);
   g_test_add_func ("/cli-devices/launch", test_launch);
+  g_test_add_func ("/cli-devices/pipeline", test_pipeline);
+  g_test_add_func ("/cli-devices/tensor-split", test_tensor_split);
+  g_test_add_func ("/cli-devices/integrated", test_integrated);
   g_test_add_func ("/cli-devices/compare-list", test_compare_list);
   g_test_add_func ("/cli-devices/this-computer", test_this_computer);
   return g_test_run ();

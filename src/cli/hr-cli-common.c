@@ -49,6 +49,7 @@ hr_cli_args_clear (HrCliArgs *args)
   g_free (args->engine);
   g_free (args->engine_version);
   g_free (args->backend);
+  g_free (args->tensor_split);
   memset (args, 0, sizeof *args);
 }
 
@@ -109,6 +110,8 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "backend", 0, 0, G_OPTION_ARG_STRING, &args->backend, "cuda|rocm|metal|vulkan|sycl|cpu (default: from the GPU)", "B" },
     { "offload-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->offload_pct, "Percent of layers kept in system RAM", "P" },
     { "n-cpu-moe", 0, 0, G_OPTION_ARG_INT, &args->n_cpu_moe, "MoE: layers whose experts stay on the CPU", "N" },
+    { "tensor-split", 0, 0, G_OPTION_ARG_STRING, &args->tensor_split,
+      "llama.cpp: the share of layers of each device, in --gpu order (3,1)", "A,B[,C]" },
     { "reserve-pct", 0, 0, G_OPTION_ARG_DOUBLE, &args->reserve_pct, "Memory held back, percent (5)", "P" },
     { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_DOUBLE, &args->gpu_mem_util, "vLLM/SGLang memory fraction (default: vLLM 0.90, SGLang its own by GPU memory and TP)", "F" },
     { "max-num-seqs", 0, 0, G_OPTION_ARG_INT, &args->max_num_seqs, "vLLM/SGLang sequences per step (default: the engine's, 1024 at 70 GiB and up except A100, else 256)", "N" },
@@ -135,6 +138,43 @@ hr_cli_scenario_options (HrCliArgs *args)
 /* Sets a usage error (exit 2) and is FALSE, for `return usage (error, …);` */
 #define usage(error, ...) \
   (g_set_error ((error), HR_CLI_ERROR, HR_CLI_ERROR_USAGE, __VA_ARGS__), FALSE)
+
+/* --tensor-split "3,1" (or "3/1", as llama.cpp's common/arg.cpp splits it on [,/]) into
+ * @s: one number from 0 up per device of the setup, not all zero. */
+static gboolean
+parse_tensor_split (const char  *text,
+                    HrScenario  *s,
+                    GError     **error)
+{
+  g_auto(GStrv) parts = g_regex_split_simple ("[,/]", text, 0, 0);
+  int n = (int) g_strv_length (parts);
+  double sum = 0;
+
+  if (s->engine != HR_ENGINE_LLAMA_CPP)
+    return usage (error, "--tensor-split is llama.cpp's: %s does not take it", hr_engine_display_name (s->engine));
+  if (s->n_gpus < 2)
+    return usage (error, "--tensor-split needs several devices (--gpu A --gpu B, or --gpu ID:N)");
+  if (n != s->n_gpus || n > HR_MAX_MIXED_GPUS)
+    return usage (error, "--tensor-split: %d values for %d devices; give one per device, in --gpu order",
+                  n, s->n_gpus);
+  for (int i = 0; i < n; i++)
+    {
+      g_autofree char *v = g_strstrip (g_strdup (parts[i]));
+      char *end = NULL;
+      double x = g_ascii_strtod (v, &end);
+
+      if (*v == '\0' || end == v || *end != '\0' || !isfinite (x))
+        return usage (error, "--tensor-split: “%.40s” is not a number", parts[i]);
+      if (x < 0 || x >= 1e9)
+        return usage (error, "--tensor-split: %.40s is out of range (0 up to 1e9)", parts[i]);
+      s->tensor_split[i] = x;
+      sum += x;
+    }
+  if (!(sum > 0))
+    return usage (error, "--tensor-split: all values are zero; at least one device must take layers");
+  s->n_tensor_split = n;
+  return TRUE;
+}
 
 /* The long options @ctx knows ("--context", …), read from its help: every group's entries,
  * whoever added them. */
@@ -615,6 +655,8 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   s->ubatch = args->ubatch;
   s->flash_attn = !args->no_flash_attn;
   s->enforce_eager = args->enforce_eager;
+  if (args->tensor_split != NULL && !parse_tensor_split (args->tensor_split, s, error))
+    return FALSE;
 
   if (gpu != NULL)
     {

@@ -53,6 +53,7 @@ typedef struct
   gboolean no_user_data; /* --no-user-data: taken out of argv before parsing (for --help) */
   char *mmproj;          /* --mmproj auto|none|FILE: a vision projector (#31) */
   gboolean no_mmproj_offload;
+  char *tensor_split;    /* --tensor-split A,B[,C]: llama.cpp's split the plan follows (#31) */
   gboolean json;
   gboolean csv;
 } HrCliArgs;
