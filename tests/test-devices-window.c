@@ -141,7 +141,9 @@ test_add_and_remove (void)
   hr_test_window_close (window);
 }
 
-/* vLLM cannot run different GPUs together: the banner says so, the card is gone, no crash */
+/* vLLM cannot run a GPU beside a machine whose memory is the system's: the banner says so,
+ * the card is gone, no crash; beside another GPU it runs pipeline stages, which the card
+ * shows */
 static void
 test_vllm_refusal (void)
 {
@@ -149,10 +151,17 @@ test_vllm_refusal (void)
   HrSizeView *view = hr_window_get_size_view (window);
   HrSession *session = hr_size_view_get_session (view);
   HrPlacementCard *card = HR_PLACEMENT_CARD (find (window, HR_TYPE_PLACEMENT_CARD));
-  const char *const extra[] = { "rtx-3090-24gb:1", NULL };
+  const char *const extra[] = { "dgx-spark-128gb:1", NULL };
+  const char *const stages[] = { "rtx-3090-24gb:1", NULL };
 
-  g_object_set (session, "model", "llama-3.3-70b", "gpu", "rtx-4090-24gb", "gpus", 1,
-                "extra-gpus", extra, "engine", "vllm", NULL);
+  g_object_set (session, "model", "qwen3-8b", "gpu", "rtx-4090-24gb", "gpus", 1,
+                "extra-gpus", stages, "engine", "vllm", NULL);
+  hr_test_wait_size_view (view);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (card)));
+  g_assert_cmpuint (hr_placement_card_get_n_rows (card), ==, 2);
+  capture (window, "devices-vllm-stages.png");
+
+  g_object_set (session, "model", "llama-3.3-70b", "extra-gpus", extra, NULL);
   hr_test_wait_size_view (view);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (card)));
   g_assert_cmpstr (hr_verdict_banner_get_title (HR_VERDICT_BANNER (find (window, HR_TYPE_VERDICT_BANNER))), !=, NULL);

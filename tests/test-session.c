@@ -471,9 +471,22 @@ test_mixed_devices (void)
   g_assert_false (hr_scenario_is_mixed (hr_session_get_scenario (session)));
   g_assert_cmpint (hr_session_get_scenario (session)->n_gpus, ==, 2);
 
-  /* vLLM cannot: the core's reason, no estimate */
+  /* vLLM runs them as pipeline stages: the card shows the stages and vLLM's flags */
   hr_session_set_extra_gpu (session, 0, "rtx-3090-24gb", 1);
   g_object_set (session, "engine", "vllm", NULL);
+  s = hr_session_get_scenario (session);
+  g_assert_true (hr_estimate_compute (s, hr_catalog_get_pricing (hr_session_get_catalog (session)), e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (e->placement.split, ==, HR_SPLIT_PIPELINE);
+  hr_placement_state_from_estimate (&st, s, e);
+  g_assert_true (st.visible);
+  g_assert_cmpuint (st.rows->len, ==, 2);
+  g_assert_nonnull (strstr (st.flags, "--pipeline-parallel-size 2"));
+  g_assert_nonnull (strstr (st.description, "Pipeline stages"));
+
+  /* beside a machine whose memory is the system's, vLLM cannot: the core's reason, no
+   * estimate */
+  hr_session_set_extra_gpu (session, 0, "dgx-spark-128gb", 1);
   s = hr_session_get_scenario (session);
   g_assert_false (hr_estimate_compute (s, hr_catalog_get_pricing (hr_session_get_catalog (session)), e, &error));
   g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);

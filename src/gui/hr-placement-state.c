@@ -88,6 +88,8 @@ hr_placement_state_from_estimate (HrPlacementState *state,
 
   desc = g_string_new (p->split == HR_SPLIT_TENSOR
                        ? _("Tensor parallelism: every device holds a shard of every layer.")
+                       : p->split == HR_SPLIT_PIPELINE
+                       ? _("Pipeline stages: each GPU holds its own layers and the same number of KV-cache blocks, and a token passes through them in turn.")
                        : _("llama.cpp’s layer split: each device holds its own layers, and a token passes through them in turn."));
   if (p->slowest >= 0 && p->slowest < p->n_devices)
     {
@@ -103,6 +105,18 @@ hr_placement_state_from_estimate (HrPlacementState *state,
                                   p->n_cpu_moe - p->ram_layers);
   else if (p->ram_layers > 0)
     state->ram = g_strdup_printf (_("System RAM: %d layers"), p->ram_layers);
+
+  /* the server engine's stages, as its launch line has them (hr-launch-server.c) */
+  if (p->split == HR_SPLIT_PIPELINE)
+    {
+      g_autofree char *stages = hr_placement_pp_partition (estimate);
+      gboolean sglang = scenario->engine == HR_ENGINE_SGLANG;
+
+      state->flags = g_strdup_printf ("%s%s%s%s %d", p->custom_stages ? (sglang ? "SGLANG_PP_LAYER_PARTITION=" : "VLLM_PP_LAYER_PARTITION=") : "",
+                                      p->custom_stages ? stages : "", p->custom_stages ? " " : "",
+                                      sglang ? "--tp 1 --pp-size" : "--tensor-parallel-size 1 --pipeline-parallel-size",
+                                      p->n_devices);
+    }
 
   /* llama.cpp's flags for this plan, as its launch line has them (hr-launch-llama.c) */
   split = hr_placement_tensor_split (scenario, estimate);
