@@ -17,6 +17,7 @@
  *   tests/accuracy/sglang_logs.csv  SGLang startup logs ("KV Cache is allocated. #tokens"), the
  *                               same columns, mem_fraction_static in gpu_memory_utilization
  *   tests/accuracy/llama_compute_logs.csv  llama.cpp compute buffers of 2025 builds (device, host)
+ *   tests/accuracy/mixed_gpu_logs.csv  llama.cpp's buffers per device on unequal GPUs (#31)
  *
  * Exit status: 0 when every target of the accuracy issue is met, 1 otherwise, 77 (skipped)
  * when the reference folder is missing.  --write-report FILE writes the same tables as
@@ -1779,6 +1780,109 @@ run_llama_compute (Report     *rep,
   csv_free (csv);
 }
 
+/* ---- memory per device (mixed GPUs, #31) ------------------------------------------------
+ *
+ * mixed_gpu_logs.csv: llama.cpp's per-device buffer lines ("CUDA1 buffer size", "CUDA0 KV
+ * buffer size", "CUDA0 compute buffer size") of runs on unequal GPUs, each with its source.
+ * Each run is replayed as the setup it ran on with the layers per device it logged (its
+ * units, given as the --tensor-split that reproduces them: hr_placement_llama_split ()),
+ * and the placement's figure for that device is compared with the log's.  Rows marked
+ * held_out are reported apart; nothing is fitted on any of them. */
+static void
+run_mixed_gpu_logs (Report     *rep,
+                    Models     *models,
+                    const char *path)
+{
+  Csv *csv = csv_read (path);
+
+  if (csv == NULL)
+    {
+      exclude (rep, "mixed_gpu_logs", "file not found");
+      return;
+    }
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (csv->rows, r);
+      const char *id = col (csv, row, "catalog_model");
+      const HrModel *m = id != NULL && *id != '\0' ? hr_catalog_find_model (models->catalog, id) : NULL;
+      const HrGpu *base = hr_catalog_find_gpu (models->catalog, "rtx-3090-24gb");
+      g_auto(GStrv) names = g_strsplit (col (csv, row, "devices"), "|", -1);
+      g_auto(GStrv) gib = g_strsplit (col (csv, row, "device_gib"), "|", -1);
+      g_auto(GStrv) units = g_strsplit (col (csv, row, "units"), "|", -1);
+      const char *buffer = col (csv, row, "buffer");
+      gboolean held = g_strcmp0 (col (csv, row, "held_out"), "yes") == 0;
+      int dev = num_int (col (csv, row, "device"), -1);
+      double logged = num (col (csv, row, "logged_mib")) * HR_MIB, estimate;
+      HrGpu *gpus[HR_MAX_DEVICE_KINDS] = { NULL };
+      HrDeviceKind kinds[HR_MAX_DEVICE_KINDS];
+      guint n = g_strv_length (names);
+      const HrDevicePlan *d;
+      HrScenario s;
+      HrEstimate e;
+      g_autofree char *name = NULL;
+
+      if (m == NULL || base == NULL)
+        {
+          exclude (rep, "mixed_gpu_logs", "model not in the catalog");
+          continue;
+        }
+      if (n < 2 || n > HR_MAX_DEVICE_KINDS || g_strv_length (gib) != n || g_strv_length (units) != n ||
+          dev < 0 || dev >= (int) n || !isfinite (logged))
+        {
+          exclude (rep, "mixed_gpu_logs", "row not understood");
+          continue;
+        }
+      /* each device as its memory: under a given split only the verdicts depend on it */
+      for (guint k = 0; k < n; k++)
+        {
+          gpus[k] = hr_gpu_copy (base);
+          g_free (gpus[k]->id);
+          gpus[k]->id = g_strdup_printf ("mixed-log-%u", k);
+          g_free (gpus[k]->name);
+          gpus[k]->name = g_strdup (names[k]);
+          gpus[k]->memory_gib = num (gib[k]);
+          kinds[k] = (HrDeviceKind) { gpus[k], 1 };
+        }
+      hr_scenario_init (&s, m, gpus[0]);
+      g_strlcpy (s.quant, col (csv, row, "quant"), sizeof s.quant);
+      s.context = num_i64 (num (col (csv, row, "n_ctx")));
+      s.ubatch = num_int (col (csv, row, "n_ubatch"), 512);
+      s.flash_attn = g_strcmp0 (col (csv, row, "flash_attn"), "on") == 0;
+      s.engine_version = HR_ENGINE_VERSION_2024;
+      if (!hr_scenario_set_devices (&s, kinds, (int) n, NULL))
+        {
+          exclude (rep, "mixed_gpu_logs", "scenario the core refuses");
+          goto next;
+        }
+      for (guint k = 0; k < n; k++)
+        s.tensor_split[k] = num (units[k]);
+      s.n_tensor_split = (int) n;
+      if (!hr_estimate_compute (&s, NULL, &e, NULL) || e.placement.n_devices != (int) n)
+        {
+          exclude (rep, "mixed_gpu_logs", "scenario the core refuses");
+          goto next;
+        }
+      d = &e.placement.devices[dev];
+      if (d->layers + (d->output ? 1 : 0) != num_int (units[dev], -1))
+        {
+          exclude (rep, "mixed_gpu_logs", "split not reproduced");
+          goto next;
+        }
+      estimate = g_str_equal (buffer, "model") ? d->weights_bytes
+                 : g_str_equal (buffer, "kv") ? d->kv_bytes : d->compute_bytes;
+      name = g_strdup_printf ("memory per device (mixed GPUs%s): %s buffer", held ? ", held out" : "",
+                              buffer);
+      record (rep, name, estimate, logged, NAN, NAN);
+      if (rep->dump)
+        fprintf (rep->dump, "mixed_gpu\t%s\t%s\tdevice %d (%s)\t%s\t%.2f MiB (logged %.2f)\n",
+                 m->id, s.quant, dev, names[dev], buffer, estimate / HR_MIB, logged / HR_MIB);
+    next:
+      for (guint k = 0; k < n; k++)
+        hr_gpu_free (gpus[k]);
+    }
+  csv_free (csv);
+}
+
 typedef struct
 {
   const char *prefix;
@@ -2003,6 +2107,12 @@ main (int    argc,
     run_server_logs (&rep, &models, vllm, HR_ENGINE_VLLM);
     run_server_logs (&rep, &models, sglang, HR_ENGINE_SGLANG);
     run_llama_compute (&rep, &models, compute);
+  }
+  {
+    /* memory per device on unequal GPUs (#31) */
+    g_autofree char *mixed = g_build_filename (accuracy_dir, "mixed_gpu_logs.csv", NULL);
+
+    run_mixed_gpu_logs (&rep, &models, mixed);
   }
 
   md = g_string_new (NULL);
