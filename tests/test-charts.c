@@ -1559,6 +1559,32 @@ test_describe_tco_prices (void)
   setlocale (LC_NUMERIC, "C");
 }
 
+/* An integrated GPU llama.cpp leaves out beside a discrete one (#31): the charts show the
+ * discrete card's own 16 GiB, not the pair's average. */
+static void
+test_bridge_left_out (void)
+{
+  const HrGpu *card = hr_catalog_find_gpu (catalog, "rtx-4060-ti-16gb");
+  const HrGpu *apu = hr_catalog_find_gpu (catalog, "ryzen-ai-max-395-128gb");
+  HrDeviceKind kinds[] = { { card, 1 }, { apu, 1 } };
+  g_autofree HrChartContext *ctx = g_new0 (HrChartContext, 1);
+  g_autoptr(GError) error = NULL;
+  HrChartBreakdown b;
+  HrScenario s;
+  HrEstimate e;
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "qwen3-14b"), card);
+  g_assert_true (hr_scenario_set_devices (&s, kinds, 2, NULL));
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, &error));
+  g_assert_no_error (error);
+  hr_chart_breakdown_from_estimate (&s, &e, &b);
+  g_assert_cmpint (b.n_devices, ==, 1);
+  g_assert_cmpfloat (b.devices[0].physical_gib, ==, 16);
+  g_assert_true (hr_chart_context_from_scenario (&s, 0, ctx, &error));
+  g_assert_cmpfloat (ctx->physical_gib, ==, 16);
+  g_assert_false (ctx->per_device);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1597,6 +1623,7 @@ main (int    argc,
   g_test_add_func ("/charts/bridge/context", test_bridge_context);
   g_test_add_func ("/charts/bridge/quant-compare", test_bridge_quant_compare);
   g_test_add_func ("/charts/bridge/finetune", test_bridge_finetune);
+  g_test_add_func ("/charts/bridge/left-out", test_bridge_left_out);
 
   status = g_test_run ();
   hr_catalog_free (catalog);

@@ -178,6 +178,24 @@ test_vllm_refusal (void)
       gtk_adjustment_set_value (adj, 1000);
       capture (window, "devices-vllm-below.png");
     }
+  /* llama.cpp leaves an integrated GPU beside a discrete one out: the card says so, no rows */
+  g_object_set (session, "model", "qwen3-14b", "gpu", "rtx-4060-ti-16gb", "engine", "llama.cpp",
+                "extra-gpus", (const char *const[]) { "ryzen-ai-max-395-128gb:1", NULL }, NULL);
+  hr_test_wait_size_view (view);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (card)));
+  g_assert_cmpuint (hr_placement_card_get_n_rows (card), ==, 0);
+  if (g_getenv ("HEADROOM_SHOT_DIR") != NULL)
+    {
+      GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (card), GTK_TYPE_SCROLLED_WINDOW);
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+      graphene_rect_t r;
+
+      if (gtk_widget_compute_bounds (GTK_WIDGET (card), gtk_widget_get_parent (GTK_WIDGET (card)), &r))
+        gtk_adjustment_set_value (adj, MAX (r.origin.y - 400, 0));
+      hr_test_wait_settled (GTK_WIDGET (view));
+    }
+  capture (window, "devices-left-out.png");
+
   g_object_set (session, "engine", "llama.cpp", "extra-gpus", (const char *const[]) { NULL }, NULL);
   hr_test_wait_size_view (view);
   hr_test_window_close (window);

@@ -616,6 +616,42 @@ test_pricing_refresh (void)
   drain ();
 }
 
+/* The Placement card when llama.cpp leaves an integrated GPU out (#31): it says so, with
+ * no device rows beside one discrete GPU. */
+static void
+test_placement_left_out (void)
+{
+  g_autoptr(GError) error = NULL;
+  HrCatalog *catalog = hr_catalog_new_default (&error);
+  const HrGpu *card = hr_catalog_find_gpu (catalog, "rtx-4060-ti-16gb");
+  const HrGpu *apu = hr_catalog_find_gpu (catalog, "ryzen-ai-max-395-128gb");
+  HrDeviceKind kinds[] = { { card, 1 }, { apu, 1 } };
+  g_autofree HrEstimate *e = g_new0 (HrEstimate, 1);
+  g_auto(HrPlacementState) st = { 0 };
+  HrScenario s;
+
+  g_assert_no_error (error);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "qwen3-14b"), card);
+  g_assert_true (hr_scenario_set_devices (&s, kinds, 2, NULL));
+  g_assert_true (hr_estimate_compute (&s, NULL, e, &error));
+  g_assert_no_error (error);
+  hr_placement_state_init (&st);
+  hr_placement_state_from_estimate (&st, &s, e);
+  g_assert_true (st.visible);
+  g_assert_cmpuint (st.rows->len, ==, 0);
+  g_assert_nonnull (strstr (st.description, "is left out: llama.cpp uses an integrated GPU only when there is no other"));
+  g_assert_null (st.flags);
+  {
+    g_auto(HrSizeState) size = { 0 };
+
+    /* the usable-memory card counts the discrete card alone */
+    hr_size_state_init (&size);
+    hr_size_state_from_estimate (&size, &s, e);
+    g_assert_cmpstr (size.cards[HR_SIZE_CARD_USABLE].detail, ==, "16 GiB physical");
+  }
+  hr_catalog_free (catalog);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -632,6 +668,7 @@ main (int   argc,
   g_test_add_func ("/session/advice-once", test_advice_once);
   g_test_add_func ("/session/schema-choices", test_schema_choices);
   g_test_add_func ("/session/mixed-devices", test_mixed_devices);
+  g_test_add_func ("/session/placement-left-out", test_placement_left_out);
   g_test_add_func ("/session/pricing-refresh", test_pricing_refresh);
   return g_test_run ();
 }

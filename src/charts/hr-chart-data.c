@@ -80,7 +80,8 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
   g_return_if_fail (out != NULL);
 
   memset (out, 0, sizeof *out);
-  n = MAX (scenario->n_gpus, 1);
+  /* an integrated GPU llama.cpp leaves out holds nothing (hr-placement.h) */
+  n = MAX (scenario->n_gpus - estimate->placement.n_left_out, 1);
   group = gpu_group_name (scenario);
   subtitle = hr_scenario_summary (scenario);
   /* TRANSLATORS: chart title, "GLM-4.5 Air on 2× RTX 4090" */
@@ -172,7 +173,7 @@ hr_chart_context_from_scenario (const HrScenario  *scenario,
   memset (out, 0, sizeof *out);
   if (!hr_estimate_compute (scenario, NULL, &est, error))
     return FALSE;
-  n = MAX (scenario->n_gpus, 1);
+  n = MAX (scenario->n_gpus - est.placement.n_left_out, 1);
 
   /* x range: 4K … 128K, or the model's maximum when smaller, widened to the current context */
   model_max = scenario->model->max_context > 0 ? scenario->model->max_context : 131072;

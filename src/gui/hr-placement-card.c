@@ -145,6 +145,8 @@ hr_placement_card_set_state (HrPlacementCard        *self,
       gtk_list_box_append (self->list, device_row (g_ptr_array_index (state->rows, i)));
       self->n_rows++;
     }
+  /* no rows (an integrated GPU left out beside one discrete GPU): no empty list */
+  gtk_widget_set_visible (GTK_WIDGET (self->list), self->n_rows > 0);
   gtk_label_set_label (self->ram_label, state->ram ? state->ram : "");
   gtk_widget_set_visible (GTK_WIDGET (self->ram_label), state->ram != NULL);
   gtk_label_set_label (self->flags_label, state->flags ? state->flags : "");

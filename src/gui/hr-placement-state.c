@@ -44,12 +44,24 @@ hr_placement_state_from_estimate (HrPlacementState *state,
   const HrPlacement *p = &estimate->placement;
   double step = isfinite (estimate->decode_tps) && estimate->decode_tps > 0 ? 1.0 / estimate->decode_tps : NAN;
   g_autofree char *split = NULL;
+  g_autofree char *left = NULL;
   GString *desc;
 
   hr_placement_state_clear (state);
   hr_placement_state_init (state);
+  /* an integrated GPU beside discrete ones, which llama.cpp leaves out (hr-placement.h) */
+  if (p->left_out != NULL)
+    left = g_strdup_printf (_("%s is left out: llama.cpp uses an integrated GPU only when there is no other, "
+                              "and its memory is the system RAM."), p->left_out->name);
   if (p->n_devices < 2 || scenario->n_gpus < 2)
-    return;
+    {
+      if (left != NULL)
+        {
+          state->visible = TRUE;
+          state->description = g_steal_pointer (&left);
+        }
+      return;
+    }
   state->visible = TRUE;
 
   for (int j = 0; j < p->n_devices; j++)
@@ -98,6 +110,8 @@ hr_placement_state_from_estimate (HrPlacementState *state,
       g_string_append_printf (desc, _("The slowest is GPU %d (%s): it sets the pace."), p->slowest + 1,
                               p->devices[p->slowest].gpu->name);
     }
+  if (left != NULL)
+    g_string_append_printf (desc, " %s", left);
   state->description = g_string_free (desc, FALSE);
 
   if (p->n_cpu_moe > p->ram_layers)

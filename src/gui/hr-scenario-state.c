@@ -570,7 +570,10 @@ memory_cards (HrSizeState       *state,
         {
           g_autofree char *mem = hr_size_format_number (s->kinds[k].gpu->memory_gib, 2);
 
-          if (k > 0)
+          /* an integrated GPU llama.cpp leaves out holds nothing (hr-placement.h) */
+          if (e->placement.left_out != NULL && hr_gpu_is_unified (s->kinds[k].gpu))
+            continue;
+          if (sum->len > 0)
             g_string_append (sum, " + ");
           if (s->kinds[k].count > 1)
             g_string_append_printf (sum, "%d × ", s->kinds[k].count);
