@@ -438,6 +438,15 @@ test_server_uneven (void)
   want = g_strdup_printf ("VLLM_PP_LAYER_PARTITION=%d,%d vllm serve Qwen/Qwen3-8B",
                           p->devices[0].layers, p->devices[1].layers);
   g_assert_true (g_str_has_prefix (cmd, want));
+  /* vLLM's CPU offload across stages is not sized: refused with the reason, not guessed */
+  {
+    g_autoptr(GError) error = NULL;
+
+    s.offload_pct = 25;
+    g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
+    g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED);
+    g_assert_nonnull (strstr (error->message, "--cpu-offload-gb"));
+  }
 }
 
 /* The user's --tensor-split: llama.cpp's split of the running sums, whatever the memory says,
@@ -511,6 +520,32 @@ test_user_split (void)
     g_assert_false (hr_estimate_compute (&s, NULL, &e, &error));
     g_assert_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_INVALID);
   }
+}
+
+/* A MoE model's leading dense layers hold no routed experts: DeepSeek-V3's first 3 layers
+ * alone on one device (--tensor-split 3,59: units 0 … 2) weigh 3 layers without experts, the
+ * rest hold the experts and the head. */
+static void
+test_dense_layers_lighter (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  const HrPlacement *p = &e.placement;
+  double base;
+
+  setup (&s, "deepseek-v3", "rtx-3090-24gb:2", NULL);
+  g_strlcpy (s.quant, "UD-Q2_K_XL", sizeof s.quant);
+  s.tensor_split[0] = 3;
+  s.tensor_split[1] = 59;
+  s.n_tensor_split = 2;
+  estimate (&s, &e);
+  assert_sums (&e);
+  g_assert_cmpint (p->devices[0].layers, ==, 3);
+  g_assert_cmpint (p->devices[1].layers, ==, 58);
+  base = (e.weights_gpu - e.weights.output_bytes - e.weights.expert_bytes) / 61;
+  g_assert_cmpfloat_with_epsilon (p->devices[0].weights_bytes, 3 * base, 4);
+  g_assert_cmpfloat_with_epsilon (p->devices[1].weights_bytes,
+                                  58 * base + e.weights.expert_bytes + e.weights.output_bytes, 64);
 }
 
 /* The CPU and system RAM are no device of a split: refused, never sized as a card. */
@@ -798,6 +833,7 @@ main (int    argc,
   g_test_add_func ("/placement/pp-default", test_pp_default);
   g_test_add_func ("/placement/server-uneven", test_server_uneven);
   g_test_add_func ("/placement/user-split", test_user_split);
+  g_test_add_func ("/placement/dense-layers-lighter", test_dense_layers_lighter);
   g_test_add_func ("/placement/integrated-left-out", test_integrated_left_out);
   g_test_add_func ("/placement/not-devices", test_not_devices);
   g_test_add_func ("/placement/launch-matches-plan", test_launch_matches_plan);

@@ -40,6 +40,8 @@ typedef struct
   HrScenario one[HR_MAX_DEVICE_KINDS];    /* one device of each kind */
   HrEstimate *base;                       /* per kind: the whole model on one such device */
   double layer, embd, head, kv_layer, kv_token_layer;
+  double expert_layer;                    /* routed experts of a layer that has them */
+  int moe_first;                          /* the first layer with routed experts */
   double page;                            /* tokens per KV block */
 } Pipe;
 
@@ -97,22 +99,29 @@ stage_compute (const Pipe *x,
   return MAX (c, 0);
 }
 
+/* Stage @j's weights with @layers layers from layer @start: the experts in the layers that
+ * have them (hr-placement.c mixed_init ()). */
 static double
 stage_weights (const Pipe *x,
                int         j,
+               int         start,
                int         layers)
 {
-  return layers * x->layer + (j == 0 ? x->embd : 0) + (j == x->n - 1 ? x->head : 0);
+  int moe = MAX (start + layers - MAX (start, x->moe_first), 0);
+
+  return layers * x->layer + moe * x->expert_layer + (j == 0 ? x->embd : 0) + (j == x->n - 1 ? x->head : 0);
 }
 
-/* KV blocks stage @j's pool holds with @layers layers (real-valued). */
+/* KV blocks stage @j's pool holds with @layers layers from layer @start (real-valued). */
 static double
 stage_blocks (const Pipe *x,
               int         j,
+              int         start,
               int         layers)
 {
   const HrScenario *one = &x->one[x->kind[j]];
-  double pool = hr_estimate_server_stage_pool (one, stage_weights (x, j, layers), stage_compute (x, j, layers));
+  double pool = hr_estimate_server_stage_pool (one, stage_weights (x, j, start, layers),
+                                               stage_compute (x, j, layers));
   double block = layers * x->kv_token_layer * x->page;
 
   return block > 0 ? pool / block : G_MAXDOUBLE;
@@ -126,15 +135,17 @@ evaluate (const Pipe   *x,
           double       *blocks_out)
 {
   double blocks = G_MAXDOUBLE;
+  int start = 0;
 
   memset (p, 0, sizeof *p);
   p->split = HR_SPLIT_PIPELINE;
   p->n_devices = x->n;
   p->gpu_layers = -1;
   p->slowest = -1;
-  for (int j = 0; j < x->n; j++)
-    blocks = MIN (blocks, floor (stage_blocks (x, j, parts[j])));
-  for (int j = 0; j < x->n; j++)
+  for (int j = 0; j < x->n; start += parts[j], j++)
+    blocks = MIN (blocks, floor (stage_blocks (x, j, start, parts[j])));
+  start = 0;
+  for (int j = 0; j < x->n; start += parts[j], j++)
     {
       HrDevicePlan *d = &p->devices[j];
       const HrEstimate *b = base_of (x, j);
@@ -144,7 +155,7 @@ evaluate (const Pipe   *x,
       d->gpu = one->gpu;
       d->layers = parts[j];
       d->output = j == x->n - 1;
-      d->weights_bytes = stage_weights (x, j, parts[j]);
+      d->weights_bytes = stage_weights (x, j, start, parts[j]);
       d->kv_bytes = x->kv_layer * parts[j];
       d->compute_bytes = stage_compute (x, j, parts[j]);
       d->runtime_bytes = b->runtime_bytes;
@@ -183,9 +194,9 @@ most_blocks (const Pipe *x,
       int best = 0;
       double most = -G_MAXDOUBLE;
 
-      for (int j = 0; j < x->n; j++)
+      for (int j = 0, start = 0; j < x->n; start += parts[j], j++)
         {
-          double b = stage_blocks (x, j, parts[j] + 1);
+          double b = stage_blocks (x, j, start, parts[j] + 1);
 
           if (b > most)
             {
@@ -349,22 +360,33 @@ hr_placement_pipeline (const HrScenario *s,
   int parts[HR_MAX_PLAN_DEVICES], even[HR_MAX_PLAN_DEVICES];
   HrPlacement p;
   double blocks, util;
+  int seqs;
   const HrEstimate *b;
   const HrModel *m = s->model;
 
   g_return_val_if_fail (hr_scenario_is_mixed (s) && hr_engine_is_server_like (s->engine), FALSE);
 
+  if (s->offload_pct > 0 || s->n_cpu_moe > 0)
+    {
+      g_set_error (error, HR_SCENARIO_ERROR, HR_SCENARIO_ERROR_UNSUPPORTED,
+                   "%s's CPU offload (--cpu-offload-gb) is not sized across pipeline stages of different "
+                   "GPUs: set the offload to 0, or use llama.cpp's layer split (--engine llama.cpp)",
+                   hr_engine_display_name (s->engine));
+      return FALSE;
+    }
   memset (&x, 0, sizeof x);
   x.s = s;
   x.base = g_new0 (HrEstimate, HR_MAX_DEVICE_KINDS);
   {
     HrScenario first = *s;
 
-    /* one memory fraction for every stage, as the launch gives it: the first GPU's (without
-     * tensor parallelism) when the user sets none */
+    /* one memory fraction and one scheduler for every stage, as the engine's arguments are
+     * one for all its workers: the first GPU's (without tensor parallelism) when the user
+     * sets none */
     first.n_kinds = 0;
     first.n_gpus = 1;
     util = hr_estimate_mem_fraction (&first);
+    seqs = hr_estimate_max_num_seqs (&first);
   }
   for (int k = 0; k < s->n_kinds; k++)
     {
@@ -376,6 +398,7 @@ hr_placement_pipeline (const HrScenario *s,
       one->gpu = s->kinds[k].gpu;
       one->n_gpus = 1;
       one->gpu_mem_util = util;
+      one->max_num_seqs = seqs;
       if (!hr_estimate_compute (one, NULL, &x.base[k], error))
         {
           g_free (x.base);
@@ -398,7 +421,15 @@ hr_placement_pipeline (const HrScenario *s,
   x.L = m->n_layers;
   x.embd = b->weights.embd_bytes;
   x.head = m->tie_embeddings ? b->weights.embd_bytes : b->weights.output_bytes;
-  x.layer = MAX (b->weights_gpu - x.embd - (m->tie_embeddings ? 0 : x.head), 0) / x.L;
+  {
+    int moe_layers = hr_model_is_moe (m) ? MIN (hr_model_moe_layers (m), x.L) : 0;
+    double rest = MAX (b->weights_gpu - x.embd - (m->tie_embeddings ? 0 : x.head), 0);
+    double experts = moe_layers > 0 ? MIN (b->weights.expert_bytes, rest) : 0;
+
+    x.moe_first = x.L - moe_layers;
+    x.expert_layer = moe_layers > 0 ? experts / moe_layers : 0;
+    x.layer = (rest - experts) / x.L;
+  }
   x.kv_layer = b->kv_bytes / x.L;
   x.kv_token_layer = b->kv_bytes_per_token / x.L;
   x.page = s->engine == HR_ENGINE_SGLANG ? 1 : HR_VLLM_BLOCK;

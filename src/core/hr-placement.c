@@ -30,7 +30,8 @@ typedef struct
   double fixed[HR_MAX_PLAN_DEVICES];       /* compute buffer + runtime */
   HrEstimate *base;                        /* per kind: the whole model on one such device */
   int L, moe_first;                        /* layers; the first layer with routed experts */
-  double layer, head, kv_layer, expert_layer;
+  double layer;                            /* one layer without its routed experts */
+  double head, kv_layer, expert_layer;     /* the output layer, one layer's KV, experts */
   int ram_layers, n_cpu_moe;
 } Mixed;
 
@@ -52,8 +53,9 @@ unit_bytes (const Mixed *x,
   if (il >= x->L)
     return x->head;
   b = x->layer + (with_kv ? x->kv_layer : 0);
-  if (il < x->n_cpu_moe && il >= x->moe_first)
-    b -= x->expert_layer;
+  /* a layer with routed experts holds them unless --n-cpu-moe keeps them in RAM */
+  if (il >= x->moe_first && il >= x->n_cpu_moe)
+    b += x->expert_layer;
   return MAX (b, 0);
 }
 
@@ -187,7 +189,7 @@ split_layers (const Mixed *x,
 
   for (int il = x->ram_layers; il < x->L; il++, gpu_layers++)
     unit += unit_bytes (x, il, TRUE);
-  unit = gpu_layers > 0 ? unit / gpu_layers : x->layer + x->kv_layer;
+  unit = gpu_layers > 0 ? unit / gpu_layers : x->layer + x->expert_layer + x->kv_layer;
   unit = MAX (unit, 1);
   for (int j = 0; j < x->n; j++)
     {
@@ -272,11 +274,13 @@ place_decode (const Mixed  *x,
   HrPlacement *p = &out->placement;
   const HrEstimate *b0 = base_of (x, x->n - 1);
   double kv_read = b0->kv_read_bytes, weights_read = b0->bytes_per_token * s->batch - kv_read;
-  double layer_r = (weights_read - x->head) / MAX (x->L, 1), kv_r = kv_read / MAX (x->L, 1);
+  double kv_r = kv_read / MAX (x->L, 1);
   double expert_r = hr_model_is_moe (s->model) && hr_model_moe_layers (s->model) > 0
                     ? out->weights.expert_bytes * s->model->n_experts_used / MAX (s->model->n_experts, 1) /
                       hr_model_moe_layers (s->model)
                     : 0;
+  /* what a layer reads without its active experts, which only the layers with experts read */
+  double layer_r = MAX (weights_read - x->head - expert_r * (x->L - x->moe_first), 0) / MAX (x->L, 1);
   double step = 0, fixed = 0, read = 0, ram_read = 0, worst = -1;
   int used = 0, il = x->ram_layers;
   const HrCalibration *cal_last = NULL;
@@ -294,7 +298,7 @@ place_decode (const Mixed  *x,
 
       for (int u = 0; u < units; u++, il++)
         bytes += il >= x->L ? x->head
-                 : layer_r + kv_r - (il < x->n_cpu_moe && il >= x->moe_first ? expert_r : 0);
+                 : layer_r + kv_r + (il >= x->moe_first && il >= x->n_cpu_moe ? expert_r : 0);
       if (units == 0)
         {
           d->decode_seconds = 0;
@@ -325,7 +329,7 @@ place_decode (const Mixed  *x,
       step += cal_last->t_token_us * 1e-6 + MAX (used - 1, 0) * cal0->t_hop_us * 1e-6;
     }
   for (int r = 0; r < x->ram_layers; r++)
-    ram_read += layer_r + kv_r;
+    ram_read += layer_r + kv_r + (r >= x->moe_first ? expert_r : 0);
   for (int l = x->ram_layers; l < MIN (x->n_cpu_moe, x->L); l++)
     if (l >= x->moe_first)
       ram_read += expert_r;
@@ -424,7 +428,7 @@ sum_devices (const Mixed *x,
   HrVerdict worst = HR_VERDICT_FITS;
 
   for (int il = 0; il < x->ram_layers; il++)
-    ram_weights += x->layer;
+    ram_weights += x->layer + (il >= x->moe_first ? x->expert_layer : 0);
   for (int il = x->ram_layers; il < MIN (x->n_cpu_moe, x->L); il++)
     if (il >= x->moe_first)
       ram_weights += x->expert_layer;
@@ -563,11 +567,21 @@ mixed_init (Mixed            *x,
   b = &x->base[0];
   x->L = MAX (m->n_layers, 1);
   x->head = m->tie_embeddings ? b->weights.embd_bytes : b->weights.output_bytes;
-  x->layer = (b->weights_gpu - x->head) / x->L;
   x->kv_layer = b->kv_bytes / x->L;
   moe_layers = hr_model_is_moe (m) ? hr_model_moe_layers (m) : 0;
   x->moe_first = x->L - MIN (moe_layers, x->L);
-  x->expert_layer = moe_layers > 0 ? b->weights.expert_bytes / moe_layers : 0;
+  /* the routed experts sit in the layers that have them, the rest of the weights evenly in
+   * every layer: a model's leading dense layers (DeepSeek-V3's 3, GLM-4.5's 3) are far lighter
+   * than its MoE layers, and the device that holds them holds less (DeepSeek-V3 UD-Q2_K_XL,
+   * 3 dense layers: 11.9 GB as an average layer, 0.1 GB now; their dense FFN, spread over
+   * every layer here, makes them somewhat heavier in the file).  The experts, clamped to what
+   * the device part holds, keep the sum exact. */
+  {
+    double experts = moe_layers > 0 ? MIN (b->weights.expert_bytes, MAX (b->weights_gpu - x->head, 0)) : 0;
+
+    x->expert_layer = moe_layers > 0 ? experts / moe_layers : 0;
+    x->layer = MAX (b->weights_gpu - x->head - experts, 0) / x->L;
+  }
   x->ram_layers = s->offload_pct > 0 ? (int) lround (x->L * MIN (s->offload_pct, 100.0) / 100.0) : 0;
   x->ram_layers = MIN (x->ram_layers, x->L);
   x->n_cpu_moe = moe_layers > 0 ? MIN (s->n_cpu_moe, x->L) : 0;
