@@ -39,7 +39,7 @@ hr_placement_json (HrJsonWriter     *w,
   hr_json_member_bool (w, "pp_custom_partition", p->custom_stages);
   /* an integrated GPU llama.cpp leaves out beside discrete ones */
   hr_json_member_string (w, "device_left_out", p->left_out != NULL ? p->left_out->id : NULL);
-  if (hr_scenario_is_mixed (s))
+  if (hr_scenario_is_mixed (s) || p->user_split)
     hr_json_member_int (w, "gpu_layers", p->gpu_layers);
   hr_json_member_string (w, "slowest_device", p->slowest >= 0 ? p->devices[p->slowest].gpu->id : NULL);
   hr_json_key (w, "devices");

@@ -69,7 +69,14 @@ char           *hr_placement_setup_name     (const HrScenario *scenario);
 
 /* The placement search: when the scenario does not fit its devices, the least in system RAM
  * that does (more layers' experts with --n-cpu-moe first, then whole layers with -ngl), and
- * its estimate.  FALSE when the scenario fits as asked, or when nothing does. */
+ * its estimate.  FALSE when the scenario fits as asked, or when nothing does.  The experts it
+ * keeps in RAM are always those of the first layers, whichever device holds them, since the
+ * split then moves whole layers toward the device with room: llama.cpp's --n-cpu-moe N
+ * (common/arg.cpp pushes llm_ffn_exps_block_regex (i) of common/common.h,
+ * "blk\.i\.ffn_(up|down|gate|gate_up)_(ch|)exps", to the CPU for every i < N) places
+ * exactly those, and no per-device -ot pattern is needed.  (Models whose MoE layers interleave with
+ * dense ones, Llama 4 Maverick's every other layer, are counted as if the MoE layers came
+ * last: the catalog does not say which layers they are.) */
 gboolean        hr_placement_search         (const HrScenario *scenario,
                                              HrScenario       *best,
                                              HrEstimate       *best_estimate);
