@@ -366,6 +366,30 @@ test_server_pipeline (void)
     }
 }
 
+/* Tied embeddings under pipeline stages: the first stage embeds, the last holds the same
+ * matrix again as its head (vLLM's models keep embed_tokens on the last rank too when
+ * tie_word_embeddings): the stages together hold the model and one more embedding. */
+static void
+test_server_pipeline_tied (void)
+{
+  HrScenario s, one;
+  HrEstimate e, whole;
+
+  setup (&s, "qwen3-4b", "rtx-4090-24gb", "rtx-3060-12gb", NULL);
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
+  s.engine = HR_ENGINE_VLLM;
+  g_assert_true (s.model->tie_embeddings);
+  estimate (&s, &e);
+  one = s;
+  one.n_kinds = 0;
+  one.gpu = s.kinds[0].gpu;
+  one.n_gpus = 1;
+  estimate (&one, &whole);
+  g_assert_cmpint (e.placement.split, ==, HR_SPLIT_PIPELINE);
+  g_assert_cmpfloat_with_epsilon (e.placement.devices[0].weights_bytes + e.placement.devices[1].weights_bytes,
+                                  whole.weights_gpu + whole.weights.embd_bytes, 2);
+}
+
 /* The engines' even partitions, as their get_pp_indices () split the layers (the goldens of
  * vLLM's tests/distributed/test_pipeline_partition.py and SGLang's rule). */
 static void
@@ -831,6 +855,7 @@ main (int    argc,
   g_test_add_func ("/placement/slowest-bounds-decode", test_slowest_bounds_decode);
   g_test_add_func ("/placement/server-pipeline", test_server_pipeline);
   g_test_add_func ("/placement/pp-default", test_pp_default);
+  g_test_add_func ("/placement/server-pipeline-tied", test_server_pipeline_tied);
   g_test_add_func ("/placement/server-uneven", test_server_uneven);
   g_test_add_func ("/placement/user-split", test_user_split);
   g_test_add_func ("/placement/dense-layers-lighter", test_dense_layers_lighter);
