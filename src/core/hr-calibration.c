@@ -46,25 +46,26 @@ static const HrCalibration calibrations[HR_N_BACKENDS] = {
  * rate (attn 0.35 × the flash-attention gain): fitted on llama.cpp's benches/dgx-spark.md
  * (GB10, pp2048 at depth 0 and 16384, build 6918) and an RTX 3090 pp512 at depth 32768. */
 static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
-  /*                     name      bw    t_layer t_tok  ppref rt_MiB dlo   dhi   plo   phi   kv    attn  hop  moe */
-  [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 25.0,  0,    31.0, 350,   0.80, 1.15, 0.62, 1.55, 0.92, 0.35, 71, 100 },
-  [HR_BACKEND_ROCM]   = { "ROCm",   0.80, 95.0,  0,    36.0, 400,   0.80, 1.15, 0.55, 1.60, 0.80, 0.20, 71, 100 },
-  [HR_BACKEND_METAL]  = { "Metal",  0.85, 146.0, 0,    1.20, 0,     0.80, 1.15, 0.60, 1.40, 0.85, 1.00, 159 },
+  /*                     name      bw    t_layer t_tok  ppref rt_MiB dlo   dhi   plo   phi   kv    attn  hop  moe_gbs */
+  [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 25.0,  0,    31.0, 350,   0.80, 1.15, 0.62, 1.55, 0.92, 0.35, 71, 340 },
+  [HR_BACKEND_ROCM]   = { "ROCm",   0.80, 95.0,  0,    36.0, 400,   0.80, 1.15, 0.55, 1.60, 0.80, 0.20, 71, 340 },
+  [HR_BACKEND_METAL]  = { "Metal",  0.85, 146.0, 0,    1.20, 0,     0.80, 1.15, 0.60, 1.40, 0.85, 1.00, 159, 400 },
   [HR_BACKEND_VULKAN] = { "Vulkan", 0.90, 58.0,  0,    31.0, 300,   0.70, 1.20, 0.55, 1.60, 0.80, 0.20, 71 },
   [HR_BACKEND_SYCL]   = { "SYCL",   0.62, 60.0,  0,    12.0, 400,   0.60, 1.25, 0.50, 1.60, 0.60, 0.15, 150 },
 };
 
-/* t_moe_us, the floor of one MoE layer's expert chain in decode (see hr-estimate.c,
- * moe_chain_floor_seconds): CUDA 100 µs, chosen on the fitted MoE rows of current CUDA builds
- * only (RTX 3090 gpt-oss-20b and Gemma 4 26B-A4B, RTX 4090 Qwen3-30B-A3B, the DGX Spark rows:
- * median error of those 11 rows 10 % at 80 µs, 6 % at 100, 6–8 % at 120; GB10's chain is
- * bandwidth-bound at every value, so its rows do not move).  ROCm runs the same ggml-cuda code
- * through HIP (the same launch chain, without CUDA graphs) and takes the CUDA value, not fitted:
- * it has no MoE row of current builds (#28 reports ROCm over-predicting MoE decode the same
- * way); leaving it at 0 would rank an MI300X above an H200 for every MoE model by the floor
- * alone.  Vulkan, SYCL and Metal keep 0: Vulkan's fitted MoE rows (the RTX 4090 and 4070 Ti
- * under-predicted, the RTX 3060 and A4000 over-predicted) show no floor that grows with the
- * card's speed, and SYCL and Metal have no fitted MoE row of current builds. */
+/* moe_gbs, the rate the batch-1 expert mat-vecs of a MoE layer cannot exceed (see hr-estimate.c,
+ * moe_expert_rate_seconds: ggml_mul_mat_id through ggml-cuda's ids-indexed MMVQ, Metal's
+ * kernel_mul_mv_id), chosen on the fitted MoE rows of current builds only, the held-out ones
+ * not looked at.  CUDA 340 GB/s: RTX 3090 gpt-oss-20b and Gemma 4 26B-A4B, RTX 4090
+ * Qwen3-30B-A3B and gpt-oss-20b imply 270–380 GB/s (300: those rows −15…+18 %, 340: −7…+14 %,
+ * 380: −1…+21 % at depth 0); the DGX Spark's 273 GB/s LPDDR5X streams its experts below it,
+ * so its rows do not move.  Metal 400 GB/s: M3 Ultra gpt-oss-20b and M2 Ultra Qwen3-Coder-30B-A3B
+ * (300: −15 / −6 %, 400: −5 / +6 %); chips under ~470 GB/s (M4 Max and below) are not affected.
+ * ROCm runs the same ggml-cuda code through HIP and takes the CUDA value, not fitted: it has no
+ * MoE row of current builds (#28 reports ROCm over-predicting MoE decode the same way).
+ * Vulkan and SYCL keep none: Vulkan's MoE rows (RTX 4090 and 4070 Ti under-predicted, the RTX
+ * 3060 and A4000 over) show no ceiling that holds across cards, and SYCL has no MoE row. */
 
 /* Effective dense FLOP/s per Apple GPU core in prefill, M3 generation (see
  * hr_calibration_metal_pp_per_core) */

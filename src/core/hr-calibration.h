@@ -28,8 +28,8 @@ typedef struct
   double attn_util;       /* prefill attention (KQ, softmax, KQV) without flash attention, as a
                            * fraction of the achieved dense rate */
   double t_hop_us;        /* llama.cpp layer split: hand-over cost per extra device per token */
-  double t_moe_us;        /* MoE decode: floor of one layer's expert chain (router, top-k,
-                           * expert mat-vecs, weighted sum), whatever the bandwidth */
+  double moe_gbs;         /* MoE decode: the rate (GB/s) the batch-1 expert mat-vecs
+                           * (MUL_MAT_ID) cannot exceed, whatever the bandwidth; 0: none */
 } HrCalibration;
 
 /* The 2024 fit; its runtime_mib is the backend context for every engine version. */

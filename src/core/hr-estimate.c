@@ -567,34 +567,38 @@ step_fixed_seconds (const Sizing *z)
   return (z->cal->t_layer_us * z->m->n_layers + z->cal->t_token_us) * 1e-6;
 }
 
-/* What a decode step loses to the floor of each MoE layer's expert chain.  llama.cpp's MoE
- * FFN (build_moe_ffn in src/llama-graph.cpp) is a chain of dependent launches per layer: the
- * router mat-vec (ffn_gate_inp), softmax/top-k (argsort, get_rows of the weights, their sum),
- * the gate/up and down mat-vecs over the chosen experts (ggml-cuda's mul_mat_id: one
- * ids-indexed MMVQ launch over k small matrices), the activation and the weighted sum of the k
- * outputs.  None starts before the previous drains, and the expert mat-vecs are small (a 768 ×
- * 2048 expert of Qwen3-30B-A3B is 0.9 MB at Q4_0): on slow memory the chain takes its bytes at
- * the bandwidth (GB10, Apple), on a fast card it cannot go below a floor set by launch and
- * drain latency, which does not shrink with bandwidth — so the loss grows as the card gets
- * faster (RTX 3090/4090: MoE decode at 60–65 % of the bandwidth figure, dense within 10 %).
- * The floor is the calibration's t_moe_us per MoE layer; the loss is the part of it the
- * chain's own bytes at @rate do not already fill.  With @tokens tokens in the step (B
- * sequences, or a prefill ubatch) the experts' union grows and fills the floor. */
+/* llama.cpp runs a MUL_MAT_ID of up to this many tokens through its mat-vec kernels (ggml-cuda
+ * mmvq.cu, MMVQ_MAX_BATCH_SIZE), larger ones through the tiled MMQ / GEMM kernels. */
+#define LLAMA_MMVQ_MAX_TOKENS 8
+
+/* What a step loses to the expert mat-vecs of its MoE layers.  llama.cpp's MoE FFN
+ * (build_moe_ffn in src/llama-graph.cpp) reads the chosen experts through ggml_mul_mat_id for
+ * up/gate and down; with a few tokens in the step ggml-cuda runs each as one ids-indexed MMVQ
+ * launch (ggml_cuda_mul_mat_vec_q with ids: a block per expert row, grid.y over the k chosen
+ * experts, each block first reading its expert id, then the row), and Metal its
+ * kernel_mul_mv_id_* kernels the same way.  The expert rows are short (768 columns for
+ * Qwen3-30B-A3B's down projection, 2880 for gpt-oss-20b: 0.4–1.5 KB a row) and each block's two
+ * dependent reads wait a full memory latency, so these kernels stream the experts at a rate set
+ * by latency and the GPU's blocks in flight, not by its DRAM bandwidth: on slow memory they keep
+ * up (GB10 at 273 GB/s, the DGX Spark rows), on a fast card they cannot use it — the loss grows
+ * with the card's speed (RTX 3090/4090: MoE decode at 55–65 % of the bandwidth figure, dense
+ * within 10 %).  The calibration's moe_gbs is that ceiling (0: none); the loss is the time the
+ * experts' bytes take at the ceiling beyond their time at @rate.  Larger steps (a prefill
+ * ubatch, a server batch past LLAMA_MMVQ_MAX_TOKENS tokens) run the tiled kernels instead. */
 static double
-moe_chain_floor_seconds (const Sizing *z,
+moe_expert_rate_seconds (const Sizing *z,
                          double        tokens,
                          double        rate)
 {
   const HrModel *m = z->m;
-  int layers = hr_model_moe_layers (m);
-  double floor_s = z->cal->t_moe_us * 1e-6, chain_bytes, chain_s;
+  double ceiling = z->cal->moe_gbs * 1e9, expert_bytes;
 
-  if (!hr_model_is_moe (m) || !z->llama || layers <= 0 || !(floor_s > 0) || !(rate > 0))
+  if (!hr_model_is_moe (m) || !z->llama || !(ceiling > 0) || !(rate > ceiling) ||
+      tokens > LLAMA_MMVQ_MAX_TOKENS)
     return 0;
-  /* the experts one step reads in one layer, on the device */
-  chain_bytes = z->gpu_expert_bytes / layers * expert_union_share (m, tokens);
-  chain_s = chain_bytes / rate;
-  return layers * MAX (0, floor_s - chain_s);
+  /* the experts one step reads on the device */
+  expert_bytes = z->gpu_expert_bytes * expert_union_share (m, tokens);
+  return expert_bytes / ceiling - expert_bytes / rate;
 }
 
 /* The parts of one decode step for this scenario (decode_step() adds them up). */
@@ -621,7 +625,7 @@ decode_step_setup (const Sizing     *z,
   d->kv_rate = z->bw * kv_eff * lpddr;
   d->cpu_rate = hr_estimate_host_bandwidth (s) * CPU_BW_EFF;
   d->t_fixed = step_fixed_seconds (z);
-  d->t_fixed += moe_chain_floor_seconds (z, s->batch, d->w_rate * (z->server ? z->n : 1));
+  d->t_fixed += moe_expert_rate_seconds (z, s->batch, d->w_rate);
   if (z->server)
     /* the engine's host work between steps (hr_estimate_step_host_seconds) */
     d->t_fixed += hr_estimate_step_host_seconds (s);
@@ -876,7 +880,7 @@ prefill_seconds_per_token (const Sizing     *z,
   if (isfinite (z->bw))
     t_tok += streamed / n / (z->bw * cal->bw_eff) / ub;
   if (z->llama && isfinite (z->bw))
-    t_tok += (step_fixed_seconds (z) + moe_chain_floor_seconds (z, ub, z->bw * cal->bw_eff)) / ub;
+    t_tok += (step_fixed_seconds (z) + moe_expert_rate_seconds (z, ub, z->bw * cal->bw_eff)) / ub;
   else if (z->llama)
     t_tok += step_fixed_seconds (z) / ub;
   /* a layer split pipelines the ubatches of one logical batch across the devices */
