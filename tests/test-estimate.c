@@ -320,24 +320,29 @@ test_prefill_capped_at_peak (void)
 
 /* One token per ubatch (-ub 1) reads each MoE layer's active experts only, as a decode step
  * does: Qwen3-30B-A3B on an RTX 4090 predicted 50 t/s for such a prefill (every expert read
- * per token) against a 306 t/s decode from an empty cache.  A dense model is unchanged. */
+ * per token) against a 306 t/s decode from an empty cache.  A dense model is unchanged.  Each
+ * such step streams the weights at the decode rate: on the DGX Spark's LPDDR5X too (the prefill
+ * path left out the LPDDR factor and predicted Qwen3-30B-A3B's -ub 1 prefill 9 % above its
+ * decode from an empty cache, though every step also reads a growing cache). */
 static void
 test_ubatch_one_reads_active_experts (void)
 {
   static const char * const models[] = { "qwen3-30b-a3b", "llama-3.1-8b" };
+  static const char * const gpus[] = { "rtx-4090-24gb", "dgx-spark-128gb" };
   HrScenario s;
   HrEstimate e;
 
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)
-    {
-      scenario (&s, models[i], "rtx-4090-24gb");
-      s.engine_version = HR_ENGINE_VERSION_CURRENT;
-      s.ubatch = 1;
-      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
-      /* prefill at -ub 1 is a decode step without the KV read of a deep cache */
-      g_assert_cmpfloat (e.prefill_tps, >, 0.85 * e.decode_tps_empty);
-      g_assert_cmpfloat (e.prefill_tps, <, 1.15 * e.decode_tps_empty);
-    }
+    for (guint j = 0; j < G_N_ELEMENTS (gpus); j++)
+      {
+        scenario (&s, models[i], gpus[j]);
+        s.engine_version = HR_ENGINE_VERSION_CURRENT;
+        s.ubatch = 1;
+        g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+        /* prefill at -ub 1 is a decode step without the KV read of a deep cache */
+        g_assert_cmpfloat (e.prefill_tps, >, 0.85 * e.decode_tps_empty);
+        g_assert_cmpfloat (e.prefill_tps, <=, 1.01 * e.decode_tps_empty);
+      }
 }
 
 /* llama.cpp's host-side compute buffer holds the graph inputs: the F32 mask of each cache and

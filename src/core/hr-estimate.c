@@ -601,6 +601,16 @@ moe_expert_rate_seconds (const Sizing *z,
   return expert_bytes / ceiling - expert_bytes / rate;
 }
 
+/* Current builds on LPDDR5X unified memory other than Apple's (GB10, Strix Halo) stream weights
+ * at HR_CAL_LPDDR_BW_EFF of the backend's rate: decode steps, and the prefill ubatches that
+ * stream the weights once each (with -ub 1 each is a decode step). */
+static double
+lpddr_factor (const Sizing *z)
+{
+  return z->current && z->unified && !z->on_cpu && z->backend != HR_BACKEND_METAL
+         ? HR_CAL_LPDDR_BW_EFF : 1.0;
+}
+
 /* The parts of one decode step for this scenario (decode_step() adds them up). */
 static void
 decode_step_setup (const Sizing     *z,
@@ -613,8 +623,7 @@ decode_step_setup (const Sizing     *z,
   double resident = out->weights.bytes - out->weights.mtp_bytes - out->weights.embd_bytes;
   double gpu_share = resident > 0 ? CLAMP (1.0 - z->cpu_weight_bytes / resident, 0, 1) : 1;
   double kv_eff = s->flash_attn ? MIN (cal->bw_eff, cal->kv_eff * HR_CAL_FA_KV_GAIN) : cal->kv_eff;
-  double lpddr = z->current && z->unified && !z->on_cpu && z->backend != HR_BACKEND_METAL
-                 ? HR_CAL_LPDDR_BW_EFF : 1.0;
+  double lpddr = lpddr_factor (z);
 
   memset (d, 0, sizeof *d);
   d->w_gpu = weights_read * gpu_share;
@@ -878,9 +887,9 @@ prefill_seconds_per_token (const Sizing     *z,
    * launch cost a decode step pays */
   streamed = out->weights_gpu - z->gpu_expert_bytes * (1.0 - expert_union_share (z->m, ub));
   if (isfinite (z->bw))
-    t_tok += streamed / n / (z->bw * cal->bw_eff) / ub;
+    t_tok += streamed / n / (z->bw * cal->bw_eff * lpddr_factor (z)) / ub;
   if (z->llama && isfinite (z->bw))
-    t_tok += (step_fixed_seconds (z) + moe_expert_rate_seconds (z, ub, z->bw * cal->bw_eff)) / ub;
+    t_tok += (step_fixed_seconds (z) + moe_expert_rate_seconds (z, ub, z->bw * cal->bw_eff * lpddr_factor (z))) / ub;
   else if (z->llama)
     t_tok += step_fixed_seconds (z) / ub;
   /* a layer split pipelines the ubatches of one logical batch across the devices */
