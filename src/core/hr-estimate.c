@@ -568,7 +568,7 @@ step_fixed_seconds (const Sizing *z)
 }
 
 /* llama.cpp runs a MUL_MAT_ID of up to this many tokens through its mat-vec kernels (ggml-cuda
- * mmvq.cu, MMVQ_MAX_BATCH_SIZE), larger ones through the tiled MMQ / GEMM kernels. */
+ * mmvq.cuh, MMVQ_MAX_BATCH_SIZE), larger ones through the tiled MMQ / GEMM kernels. */
 #define LLAMA_MMVQ_MAX_TOKENS 8
 
 /* What a step loses to the expert mat-vecs of its MoE layers.  llama.cpp's MoE FFN
@@ -581,7 +581,7 @@ step_fixed_seconds (const Sizing *z)
  * dependent reads wait a full memory latency, so these kernels stream the experts at a rate set
  * by latency and the GPU's blocks in flight, not by its DRAM bandwidth: on slow memory they keep
  * up (GB10 at 273 GB/s, the DGX Spark rows), on a fast card they cannot use it — the loss grows
- * with the card's speed (RTX 3090/4090: MoE decode at 55–65 % of the bandwidth figure, dense
+ * with the card's speed (RTX 3090/4090: MoE decode at 56–67 % of the bandwidth figure, dense
  * within 10 %).  The calibration's moe_gbs is that ceiling (0: none); the loss is the time the
  * experts' bytes take at the ceiling beyond their time at @rate.  Larger steps (a prefill
  * ubatch, a server batch past LLAMA_MMVQ_MAX_TOKENS tokens) run the tiled kernels instead. */
