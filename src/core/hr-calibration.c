@@ -15,6 +15,8 @@
  *   kv_eff       bandwidth fraction reached reading the KV cache without flash attention
  *   attn_util    tensor-rate fraction of prefill attention without flash attention
  *   t_hop_us     layer split: per extra device per token
+ *   moe_gbs      current builds: the rate (GB/s) the batch-1 expert mat-vecs of a MoE layer
+ *                cannot exceed (0: none; see below)
  */
 #include "hr-calibration.h"
 
