@@ -318,6 +318,51 @@ test_prefill_capped_at_peak (void)
   hr_gpu_free (g);
 }
 
+/* A generation without matrix units (RDNA 2, gfx906, Pascal) runs prefill's quantized matrix
+ * multiplications on its vector ALUs: HR_CAL_VECTOR_PREFILL_SHARE (0.50) of the FP16 rate it
+ * publishes, where the square-root blend credited the whole vector peak.  An RX 6800 (32.3
+ * TFLOPS packed FP16) was estimated at 1851 t/s on Llama 8B Q3_K_S against 649 measured
+ * (llama.cpp PR #24127).  The same card named RDNA 3 (WMMA) keeps the blend, capped at the
+ * peak; with 16-bit weights the vector path gets its GEMM gain and still stays under the peak. */
+static void
+test_prefill_without_matrix_units (void)
+{
+  HrGpu *g = hr_gpu_new_from_spec ("memory_gib=16,bandwidth_gbs=512,fp16_tflops=32.3,backend=rocm", NULL);
+  HrScenario s;
+  HrEstimate rdna2, rdna3, unknown, f16;
+
+  g_assert_nonnull (g);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_strlcpy (s.quant, "Q3_K_S", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g->generation = HR_GEN_RDNA2;
+  g_assert_true (hr_estimate_compute (&s, NULL, &rdna2, NULL));
+  g->generation = HR_GEN_RDNA3;
+  g_assert_true (hr_estimate_compute (&s, NULL, &rdna3, NULL));
+  g->generation = HR_GEN_UNKNOWN;
+  g_assert_true (hr_estimate_compute (&s, NULL, &unknown, NULL));
+
+  /* the dense rate: half the vector peak, against the peak itself (√(32.3 × 36) > 32.3) */
+  g_assert_cmpfloat (fabs (rdna2.prefill_basis.figures[1] - 0.5 * 32.3), <, 1e-9);
+  g_assert_cmpfloat (fabs (rdna3.prefill_basis.figures[1] - 32.3), <, 1e-9);
+  g_assert_cmpfloat (unknown.prefill_basis.figures[1], ==, rdna3.prefill_basis.figures[1]);
+  g_assert_cmpfloat (rdna2.prefill_basis.figures[2], ==, 32.3);
+  /* prefill is compute-bound: about half the speed, a little more for the fixed costs */
+  g_assert_cmpfloat (rdna2.prefill_tps / rdna3.prefill_tps, >, 0.5);
+  g_assert_cmpfloat (rdna2.prefill_tps / rdna3.prefill_tps, <, 0.6);
+  /* the RX 6800 row of llama.cpp PR #24127 (649 t/s) now lies within the range */
+  g_assert_cmpfloat (rdna2.prefill_tps_low, <=, 649.16);
+  g_assert_cmpfloat (rdna2.prefill_tps_high, >=, 649.16);
+  g_assert_cmpfloat (rdna3.prefill_tps_low, >, 649.16);
+
+  g->generation = HR_GEN_RDNA2;
+  g_strlcpy (s.quant, "F16", sizeof s.quant);
+  g_assert_true (hr_estimate_compute (&s, NULL, &f16, NULL));
+  g_assert_cmpfloat (f16.prefill_basis.figures[1], <=, f16.prefill_basis.figures[2]);
+  g_assert_cmpfloat (f16.prefill_tps, <=, 32.3e12 / (2.0 * s.model->total_params));
+  hr_gpu_free (g);
+}
+
 /* One token per ubatch (-ub 1) reads each MoE layer's active experts only, as a decode step
  * does: Qwen3-30B-A3B on an RTX 4090 predicted 50 t/s for such a prefill (every expert read
  * per token) against a 306 t/s decode from an empty cache.  A dense model is unchanged.  Each
@@ -985,6 +1030,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/capped-at-peak", test_prefill_capped_at_peak);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/decode/moe-expert-rate", test_moe_expert_rate);
+  g_test_add_func ("/estimate/prefill/without-matrix-units", test_prefill_without_matrix_units);
   g_test_add_func ("/estimate/prefill/ubatch-one-moe", test_ubatch_one_reads_active_experts);
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);

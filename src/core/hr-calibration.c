@@ -176,6 +176,7 @@ double
 hr_calibration_prefill_flops (const HrGpu         *gpu,
                               const HrCalibration *cal)
 {
+  const HrGpuGenerationInfo *gen;
   double peak;
 
   if (gpu == NULL || cal == NULL)
@@ -187,6 +188,16 @@ hr_calibration_prefill_flops (const HrGpu         *gpu,
       return NAN;
     }
   peak = hr_calibration_tensor_flops (gpu);
+  gen = hr_gpu_generation_info (gpu->generation);
+  if (gen != NULL && !gen->matrix_units && gen->apple == 0)
+    /* no matrix units: the figure given is the vector ALUs' FP16 rate, and the quantized
+     * matrix multiplications run there (llama.cpp ggml-cuda/mmq.cuh: without int8 MMA —
+     * turing_mma_available(), amd_mfma_available(), amd_wmma_available() all false — each MMQ
+     * tile is computed by the vec_dot_*_dp4a functions with __dp4a / AMD sdot4; Vulkan devices
+     * with "matrix cores: none" run the scalar mul_mm shaders).  The square-root blend, which
+     * describes tensor-core devices held back by their non-tensor work, would credit such a
+     * device its whole vector peak. */
+    return peak * HR_CAL_VECTOR_PREFILL_SHARE;
   /* the blend lies above the peak when the peak is below the reference rate (a 26 TFLOPS card
    * would be credited 28): no kernel runs faster than the device's tensor peak */
   return MIN (peak, sqrt (peak * cal->prefill_util * 1e12));

@@ -48,8 +48,9 @@ double               hr_calibration_metal_pp_per_core (const HrGpu *gpu);
  * FP16 / INT32, which GeForce runs at full rate), or Apple GPU cores × the per-core rate.
  * NAN when unknown. */
 double               hr_calibration_tensor_flops (const HrGpu     *gpu);
-/* The dense rate (FLOP/s) llama.cpp-style prefill achieves on @gpu with @cal: on devices with
- * a published tensor rate, √(peak × reference) — measured prefill grows with the square root
+/* The dense rate (FLOP/s) llama.cpp-style prefill achieves on @gpu with @cal: on a device whose
+ * generation has no matrix units, HR_CAL_VECTOR_PREFILL_SHARE of its vector rate; on other
+ * devices with a published tensor rate, √(peak × reference) — measured prefill grows with the square root
  * of the tensor peak across 20 NVIDIA parts (big datacenter parts are held back by the
  * non-tensor work of dequantization, norms and softmax), never more than that peak; on Apple
  * GPUs, cores × the per-core rate.  NAN when unknown. */
@@ -60,6 +61,13 @@ double               hr_calibration_prefill_flops (const HrGpu         *gpu,
 /* 16-bit weights in prefill: cuBLAS / MPS GEMMs reach this much more of the tensor rate than
  * the dequantizing kernels of quantized weights. */
 #define HR_CAL_F16_PREFILL_GAIN 1.30
+/* A device without matrix units (a generation whose matrix_units is FALSE: Pascal, gfx906,
+ * RDNA 2, Xe-LPG) runs prefill's quantized matrix multiplications on its vector ALUs (MMQ's
+ * dp4a path) at this share of the FP16 vector rate it publishes.  Fitted on the two Instinct
+ * MI50 rows of current builds marked fit in tests/accuracy/bench_public.csv (llama.cpp PR
+ * #27841: Llama 8B Q4_0 reaches 0.67 of the vector rate, IQ4_XS 0.39; 0.50 balances them);
+ * the RX 6800 and MI50 IQ4_NL rows are held out. */
+#define HR_CAL_VECTOR_PREFILL_SHARE 0.50
 /* Current builds on LPDDR5X unified memory other than Apple's (GB10, Strix Halo): decode
  * reaches this fraction of what the backend reaches on discrete cards' GDDR/HBM. */
 #define HR_CAL_LPDDR_BW_EFF 0.80

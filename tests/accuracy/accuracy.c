@@ -776,6 +776,36 @@ gpu_for (Gpus        *gpus,
   if (has (device, "RX 7900 XT"))
     /* AMD Radeon RX 7900 XT spec page: 20 GB GDDR6, 800 GB/s, 103 TFLOPS FP16 */
     return datasheet_gpu (gpus, device, 20, 800, 103, HR_FORM_CONSUMER, HR_BACKEND_ROCM);
+  if (has (device, "V100-PCIE"))
+    {
+      /* Tesla V100 PCIe (https://sysrqmts.com/gpus/compare/nvidia-a100-pcie-vs-nvidia-tesla-v100-pcie-16-gb):
+       * 640 tensor cores at a 1380 MHz boost, 64 FMA each per clock = 113.0 TFLOPS FP16 tensor;
+       * HBM2 on 4096 bits, 897 GB/s (the 32 GB card has the same memory clock) */
+      HrGpu *g = datasheet_gpu (gpus, device, 32, 897, 113.0, HR_FORM_DATACENTER, HR_BACKEND_CUDA);
+      g->vendor = g_strdup ("NVIDIA");
+      g->generation = HR_GEN_VOLTA;
+      return g;
+    }
+  if (has (device, "Instinct MI50"))
+    {
+      /* AMD Radeon Instinct MI50 (https://sysrqmts.com/vi/gpus/compare/amd-radeon-instinct-mi50-vs-amd-radeon-instinct-mi60):
+       * Vega 20, 16 GB HBM2 on 4096 bits, 1,024 GB/s; FP16 26.82 TFLOPS (packed, 2:1): gfx906
+       * has no matrix units */
+      HrGpu *g = datasheet_gpu (gpus, device, 16, 1024, 26.82, HR_FORM_DATACENTER, HR_BACKEND_ROCM);
+      g->vendor = g_strdup ("AMD");
+      g->generation = HR_GEN_GFX906;
+      return g;
+    }
+  if (has (device, "RX 6800"))
+    {
+      /* AMD Radeon RX 6800 (https://www.gpu-monkey.com/en/gpu-amd_radeon_rx_6800): 16 GB GDDR6
+       * on 256 bits, 512 GB/s; 3840 shaders at 2105 MHz = 16.17 TFLOPS FP32, FP16 packed at
+       * twice that, 32.3 TFLOPS: RDNA 2 has no matrix units, the vector rate is the peak */
+      HrGpu *g = datasheet_gpu (gpus, device, 16, 512, 32.3, HR_FORM_CONSUMER, HR_BACKEND_ROCM);
+      g->vendor = g_strdup ("AMD");
+      g->generation = HR_GEN_RDNA2;
+      return g;
+    }
   *why = "accelerator not in the catalog and no datasheet cited";
   return NULL;
 }
