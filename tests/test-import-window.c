@@ -932,6 +932,99 @@ test_gpu_editor (void)
   hr_test_window_close (window);
 }
 
+/* The GPU editor's Generation row (#28): "Not known" unless the user names one; a GPU saved
+ * as Pascal comes back as Pascal after a restart and in the edit form, and the estimate uses
+ * it: Pascal has no tensor cores, so its 12 TFLOPS are a vector rate and prefill runs at half
+ * of them (HR_CAL_VECTOR_PREFILL_SHARE), where the same card with no generation named keeps
+ * the whole 12. */
+static void
+test_gpu_editor_generation (void)
+{
+  HrWindow *window = open_window ();
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrGpuEditor *editor = open_editor (window, "import.add-gpu", NULL);
+  GListModel *names;
+  const HrGpu *gpu;
+  g_autoptr(HrGpu) built = NULL;
+  g_autoptr(HrGpu) unnamed = NULL;
+  HrScenario s;
+  HrEstimate as_unknown;
+  const HrEstimate *shown;
+
+  g_object_add_weak_pointer (G_OBJECT (editor), (gpointer *) &editor);
+  /* "Not known", then every generation of core's table, in its order */
+  names = adw_combo_row_get_model (ADW_COMBO_ROW (hr_gpu_editor_get_generation_row (editor)));
+  g_assert_cmpuint (g_list_model_get_n_items (names), ==, HR_N_GENERATIONS);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), HR_GEN_PASCAL), ==, "Pascal");
+  g_assert_cmpint (hr_gpu_editor_get_generation (editor), ==, HR_GEN_UNKNOWN);
+
+  hr_gpu_editor_set_field (editor, HR_GPU_FIELD_NAME, "Old Pascal Card");
+  hr_gpu_editor_set_field (editor, HR_GPU_FIELD_MEMORY, "24");
+  hr_gpu_editor_set_field (editor, HR_GPU_FIELD_BANDWIDTH, "346");
+  hr_gpu_editor_set_field (editor, HR_GPU_FIELD_TFLOPS, "12");
+  hr_gpu_editor_set_backend (editor, HR_BACKEND_CUDA);
+  unnamed = hr_gpu_editor_build (editor);
+  g_assert_nonnull (unnamed);
+  g_assert_cmpint (unnamed->generation, ==, HR_GEN_UNKNOWN);
+  hr_gpu_editor_set_generation (editor, HR_GEN_PASCAL);
+  g_assert_cmpint (hr_gpu_editor_get_generation (editor), ==, HR_GEN_PASCAL);
+  built = hr_gpu_editor_build (editor);
+  g_assert_cmpint (built->generation, ==, HR_GEN_PASCAL);
+  g_assert_true (hr_gpu_editor_save (editor));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_null (editor);
+  wait_idle (window);
+
+  gpu = hr_catalog_find_gpu (app_catalog (), "user:old-pascal-card");
+  g_assert_nonnull (gpu);
+  g_assert_cmpint (gpu->generation, ==, HR_GEN_PASCAL);
+  g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, "user:old-pascal-card");
+
+  /* the estimate shown is Pascal's: half the prefill rate of the same card unnamed */
+  shown = hr_size_view_get_estimate (view);
+  g_assert_nonnull (shown);
+  s = *hr_size_view_get_scenario (view);
+  s.gpu = unnamed;
+  g_assert_true (hr_estimate_compute (&s, NULL, &as_unknown, NULL));
+  g_test_message ("%s %s: prefill %.1f t/s (%g, %g of %g) against %.1f t/s (%g, %g)", s.model->id, s.quant,
+                  shown->prefill_tps, shown->prefill_basis.figures[0], shown->prefill_basis.figures[1],
+                  shown->prefill_basis.figures[2], as_unknown.prefill_tps,
+                  as_unknown.prefill_basis.figures[0], as_unknown.prefill_basis.figures[1]);
+  g_assert_cmpint (shown->prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+  g_assert_cmpfloat (shown->prefill_basis.figures[2], ==, 12.0);
+  g_assert_cmpfloat (shown->prefill_basis.figures[1], <, 0.6 * as_unknown.prefill_basis.figures[1]);
+  g_assert_cmpfloat (shown->prefill_tps, <, as_unknown.prefill_tps);
+  g_assert_cmpfloat (shown->decode_tps, ==, as_unknown.decode_tps);
+
+  /* "restart": read back from the user's gpus.json */
+  {
+    g_autoptr(HrCatalog) restarted = hr_catalog_new_default (NULL);
+    g_autoptr(HrUserData) ud = hr_userdata_new (NULL);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *text = NULL;
+
+    g_assert_true (hr_userdata_load (ud, restarted, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (hr_catalog_find_gpu (restarted, "user:old-pascal-card")->generation, ==, HR_GEN_PASCAL);
+    g_assert_true (g_file_get_contents (hr_userdata_get_gpus_path (ud), &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "\"generation\": \"pascal\""));
+  }
+
+  /* edit: the form starts from the saved generation, and keeps it */
+  editor = open_editor (window, "import.edit-gpu", g_variant_new_string ("user:old-pascal-card"));
+  g_object_add_weak_pointer (G_OBJECT (editor), (gpointer *) &editor);
+  g_assert_cmpint (hr_gpu_editor_get_generation (editor), ==, HR_GEN_PASCAL);
+  hr_gpu_editor_set_field (editor, HR_GPU_FIELD_BANDWIDTH, "347");
+  g_assert_true (hr_gpu_editor_save (editor));
+  wait_idle (window);
+  g_assert_null (editor);
+  g_assert_cmpint (hr_catalog_find_gpu (app_catalog (), "user:old-pascal-card")->generation, ==, HR_GEN_PASCAL);
+  g_assert_true (hr_import_remove_gpu (hr_window_get_import (window), "user:old-pascal-card"));
+  wait_idle (window);
+  hr_test_window_close (window);
+}
+
 /* "Manage Yours…": the user's entries listed; removing a model there. */
 static void
 test_manage (void)
@@ -1098,6 +1191,7 @@ main (int   argc,
   g_test_add_func ("/import-window/hub", test_hub);
   g_test_add_func ("/import-window/gguf-url", test_gguf_url);
   g_test_add_func ("/import-window/gpu-editor", test_gpu_editor);
+  g_test_add_func ("/import-window/gpu-editor-generation", test_gpu_editor_generation);
   g_test_add_func ("/import-window/manage", test_manage);
 
   ret = g_test_run ();

@@ -17,6 +17,7 @@ struct _HrGpuEditor
   GtkButton *save_button;
   AdwEntryRow *name_row;
   AdwComboRow *backend_row;
+  AdwComboRow *generation_row;
   AdwEntryRow *memory_row;
   AdwEntryRow *bandwidth_row;
   AdwEntryRow *tflops_row;
@@ -69,6 +70,20 @@ backend_at (guint position)
   return choices[position < n ? position : 0];
 }
 
+/* The generation row lists "Not known" first, then every generation of core's table in its
+ * order: position = the HrGpuGeneration value. */
+static HrGpuGeneration
+generation_at (guint position)
+{
+  return position > HR_GEN_UNKNOWN && position < HR_N_GENERATIONS ? (HrGpuGeneration) position : HR_GEN_UNKNOWN;
+}
+
+static guint
+generation_position (HrGpuGeneration generation)
+{
+  return hr_gpu_generation_info (generation) != NULL ? (guint) generation : HR_GEN_UNKNOWN;
+}
+
 static void
 read_input (HrGpuEditor    *self,
             HrGpuFormInput *input)
@@ -80,6 +95,7 @@ read_input (HrGpuEditor    *self,
     input->text[f] = gtk_editable_get_text (GTK_EDITABLE (self->rows[f]));
   input->unified = gtk_switch_get_active (self->unified_switch);
   input->backend = backend;
+  input->generation = generation_at (adw_combo_row_get_selected (self->generation_row));
   input->editing_id = self->editing_id;
 }
 
@@ -198,6 +214,7 @@ hr_gpu_editor_class_init (HrGpuEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrGpuEditor, save_button);
   gtk_widget_class_bind_template_child (widget_class, HrGpuEditor, name_row);
   gtk_widget_class_bind_template_child (widget_class, HrGpuEditor, backend_row);
+  gtk_widget_class_bind_template_child (widget_class, HrGpuEditor, generation_row);
   gtk_widget_class_bind_template_child (widget_class, HrGpuEditor, memory_row);
   gtk_widget_class_bind_template_child (widget_class, HrGpuEditor, bandwidth_row);
   gtk_widget_class_bind_template_child (widget_class, HrGpuEditor, tflops_row);
@@ -217,6 +234,7 @@ static void
 hr_gpu_editor_init (HrGpuEditor *self)
 {
   g_autoptr(GtkStringList) backends = NULL;
+  g_autoptr(GtkStringList) generations = NULL;
   const HrBackend *choices;
   guint n_choices;
 
@@ -254,6 +272,13 @@ hr_gpu_editor_init (HrGpuEditor *self)
     gtk_string_list_append (backends, hr_backend_display_name (choices[i]));
   adw_combo_row_set_model (self->backend_row, G_LIST_MODEL (backends));
   g_signal_connect_object (self->backend_row, "notify::selected", G_CALLBACK (validate), self, G_CONNECT_SWAPPED);
+  /* the generations a GPU of one's own can name: "Not known", then core's table (the
+   * architectures' own names, not translated) */
+  generations = gtk_string_list_new (NULL);
+  for (int g = HR_GEN_UNKNOWN; g < HR_N_GENERATIONS; g++)
+    gtk_string_list_append (generations, g == HR_GEN_UNKNOWN ? _("Not known")
+                                                             : hr_gpu_generation_info ((HrGpuGeneration) g)->name);
+  adw_combo_row_set_model (self->generation_row, G_LIST_MODEL (generations));
 }
 
 /* Public API ----------------------------------------------------------------------------------- */
@@ -278,6 +303,7 @@ hr_gpu_editor_new (GtkWindow       *parent,
         gtk_editable_set_text (GTK_EDITABLE (self->rows[f]), texts[f]);
       gtk_switch_set_active (self->unified_switch, hr_gpu_is_unified (gpu));
       adw_combo_row_set_selected (self->backend_row, backend_position (gpu->backend));
+      adw_combo_row_set_selected (self->generation_row, generation_position (gpu->generation));
       self->filling = FALSE;
       /* a saved GPU shows what is wrong with it at once */
       for (guint f = 0; f < HR_GPU_N_FIELDS; f++)
@@ -370,6 +396,28 @@ hr_gpu_editor_set_backend (HrGpuEditor *self,
 {
   g_return_if_fail (HR_IS_GPU_EDITOR (self));
   adw_combo_row_set_selected (self->backend_row, backend_position (backend));
+}
+
+void
+hr_gpu_editor_set_generation (HrGpuEditor     *self,
+                              HrGpuGeneration  generation)
+{
+  g_return_if_fail (HR_IS_GPU_EDITOR (self));
+  adw_combo_row_set_selected (self->generation_row, generation_position (generation));
+}
+
+HrGpuGeneration
+hr_gpu_editor_get_generation (HrGpuEditor *self)
+{
+  g_return_val_if_fail (HR_IS_GPU_EDITOR (self), HR_GEN_UNKNOWN);
+  return generation_at (adw_combo_row_get_selected (self->generation_row));
+}
+
+GtkWidget *
+hr_gpu_editor_get_generation_row (HrGpuEditor *self)
+{
+  g_return_val_if_fail (HR_IS_GPU_EDITOR (self), NULL);
+  return GTK_WIDGET (self->generation_row);
 }
 
 const char *

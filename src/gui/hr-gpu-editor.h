@@ -41,6 +41,11 @@ void            hr_gpu_editor_set_unified   (HrGpuEditor     *self,
                                              gboolean         unified);
 void            hr_gpu_editor_set_backend   (HrGpuEditor     *self,
                                              HrBackend        backend);
+/* The Generation row: what it shows selected (HR_GEN_UNKNOWN: "Not known"). */
+void            hr_gpu_editor_set_generation (HrGpuEditor    *self,
+                                              HrGpuGeneration generation);
+HrGpuGeneration hr_gpu_editor_get_generation (HrGpuEditor    *self);
+GtkWidget      *hr_gpu_editor_get_generation_row (HrGpuEditor *self);
 /* The error shown next to @field, NULL when none is shown. */
 const char     *hr_gpu_editor_get_field_error (HrGpuEditor   *self,
                                                HrGpuField     field);

@@ -274,6 +274,7 @@ hr_gpu_form_build (const HrGpuFormState *state,
     }
   gpu->form = input->unified ? HR_FORM_UNIFIED : HR_FORM_WORKSTATION;
   gpu->backend = input->backend;
+  gpu->generation = hr_gpu_generation_info (input->generation) != NULL ? input->generation : HR_GEN_UNKNOWN;
   gpu->memory_gib = state->value[HR_GPU_FIELD_MEMORY];
   gpu->bandwidth_gbs = state->value[HR_GPU_FIELD_BANDWIDTH];
   gpu->fp16_tflops = state->value[HR_GPU_FIELD_TFLOPS];

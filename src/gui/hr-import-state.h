@@ -35,6 +35,7 @@ typedef struct
   const char *text[HR_GPU_N_FIELDS];
   gboolean unified;
   HrBackend backend;
+  HrGpuGeneration generation;  /* HR_GEN_UNKNOWN when the user names none */
   const char *editing_id;  /* the GPU being edited (its name may stay), NULL when adding */
 } HrGpuFormInput;
 
