@@ -284,6 +284,43 @@ test_bundled_generations (void)
   g_assert_null (hr_gpu_generation_info (HR_N_GENERATIONS));
 }
 
+/* A generation this version does not know reads as not known, and the GPU loads (a newer
+ * Headroom's file, or a hand-edited one); a generation that is not a string, or longer than
+ * any id, is a malformed entry as before.  The hostile fuzz seed
+ * tests/fuzz/corpus/catalog/gpus-generation-hostile.json holds the same values. */
+static void
+test_generation_unknown_string (void)
+{
+  static const struct { const char *value; gboolean ok; HrGpuGeneration gen; } cases[] = {
+    { "\"kepler-2030\"", TRUE, HR_GEN_UNKNOWN }, { "\" PASCAL\"", TRUE, HR_GEN_UNKNOWN },
+    { "\"\"", TRUE, HR_GEN_UNKNOWN }, { "\"\\uff50ascal\"", TRUE, HR_GEN_UNKNOWN },
+    { "null", TRUE, HR_GEN_UNKNOWN }, { "\"PASCAL\"", TRUE, HR_GEN_PASCAL },
+    { "\"rdna2\"", TRUE, HR_GEN_RDNA2 },
+    { "2", FALSE, HR_GEN_UNKNOWN }, { "\"rdna2rdna2rdna2rdna2rdna2rdna2rdna2\"", FALSE, HR_GEN_UNKNOWN },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = g_strdup_printf (
+        "{\"schema\": 1, \"gpus\": [{\"id\": \"x\", \"name\": \"X\", \"form\": \"consumer\", "
+        "\"memory_gb\": 16, \"backend\": \"rocm\", \"generation\": %s}]}", cases[i].value);
+      gboolean ok = hr_catalog_load_gpus (catalog, json, -1, &error);
+
+      g_test_message ("generation %s", cases[i].value);
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      if (!ok)
+        {
+          g_assert_nonnull (error);
+          g_assert_nonnull (strstr (error->message, "generation"));
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpint (hr_catalog_find_gpu (catalog, "x")->generation, ==, cases[i].gen);
+    }
+}
+
 static void
 test_bundled_gpus (void)
 {
@@ -845,6 +882,7 @@ main (int   argc,
   g_test_add_func ("/catalog/bundled/special-attention", test_special_attention);
   g_test_add_func ("/catalog/bundled/gpus", test_bundled_gpus);
   g_test_add_func ("/catalog/bundled/generations", test_bundled_generations);
+  g_test_add_func ("/catalog/generation/unknown-string", test_generation_unknown_string);
   g_test_add_func ("/catalog/bundled/quants", test_bundled_quants);
   g_test_add_func ("/catalog/suggestions", test_suggestions);
   g_test_add_func ("/catalog/add-replace-remove", test_add_replace_remove);

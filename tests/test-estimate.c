@@ -355,6 +355,20 @@ test_prefill_without_matrix_units (void)
   g_assert_cmpfloat (rdna2.prefill_tps_high, >=, 649.16);
   g_assert_cmpfloat (rdna3.prefill_tps_low, >, 649.16);
 
+  /* the CLI's custom GPU names it the same way (--gpu-custom …,generation=rdna2) */
+  {
+    HrGpu *named = hr_gpu_new_from_spec ("memory_gib=16,bandwidth_gbs=512,fp16_tflops=32.3,backend=rocm,generation=rdna2", NULL);
+    HrEstimate cli;
+
+    g_assert_nonnull (named);
+    g_assert_cmpint (named->generation, ==, HR_GEN_RDNA2);
+    s.gpu = named;
+    g_assert_true (hr_estimate_compute (&s, NULL, &cli, NULL));
+    g_assert_cmpfloat (cli.prefill_tps, ==, rdna2.prefill_tps);
+    s.gpu = g;
+    hr_gpu_free (named);
+  }
+
   g->generation = HR_GEN_RDNA2;
   g_strlcpy (s.quant, "F16", sizeof s.quant);
   g_assert_true (hr_estimate_compute (&s, NULL, &f16, NULL));

@@ -276,6 +276,7 @@ assert_gpus_equal (const HrGpu *a,
   g_assert_true (a->unified_share == b->unified_share);
   g_assert_cmpint (a->gpu_cores, ==, b->gpu_cores);
   g_assert_cmpint (a->used_market, ==, b->used_market);
+  g_assert_cmpint (a->generation, ==, b->generation);
   g_assert_cmpstr (a->source, ==, b->source);
 }
 
@@ -666,6 +667,74 @@ test_corrupt (Fixture       *f,
     g_assert_nonnull (strstr (error->message, "models.json.corrupt-"));
     g_assert_nonnull (strstr (error->message, "gpus.json.corrupt-"));
     g_clear_error (&error);
+  }
+}
+
+/* A GPU's generation (#28) is saved with it and reads back; one this version does not know
+ * (a newer generation, or anything typed into the file by hand) reads as not known: the GPU
+ * loads, nothing is set aside, and the next save writes no generation for it. */
+static void
+test_generation (Fixture       *f,
+                 gconstpointer  data)
+{
+  static const char * const hostile[] = { "kepler-2030", "PASCAL ", "", "\\u00e9pascal", "rdna2\\n",
+                                           "Ｐａｓｃａｌ", "../../etc/passwd", "%s%s%n" };
+  g_autoptr(HrGpu) gpu = make_gpu ();
+  g_autoptr(HrGpu) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  gpu->generation = HR_GEN_PASCAL;
+  g_assert_true (hr_userdata_save_gpu (f->ud, gpu, &saved, &error));
+  g_assert_no_error (error);
+  assert_gpus_equal (gpu, saved);
+  g_assert_true (g_file_get_contents (hr_userdata_get_gpus_path (f->ud), &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"generation\": \"pascal\""));
+  {
+    g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+    g_autoptr(HrUserData) fresh = hr_userdata_new (f->dir);
+
+    g_assert_true (hr_userdata_load (fresh, catalog, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (hr_catalog_find_gpu (catalog, "user:my-box")->generation, ==, HR_GEN_PASCAL);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (hostile); i++)
+    {
+      g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
+      g_autoptr(HrUserData) fresh = hr_userdata_new (f->dir);
+      g_autoptr(GString) edited = g_string_new (text);
+      g_autoptr(GPtrArray) names = NULL;
+      g_autofree char *replacement = g_strdup_printf ("\"generation\": \"%s\"", hostile[i]);
+      const HrGpu *loaded;
+
+      g_string_replace (edited, "\"generation\": \"pascal\"", replacement, 1);
+      g_assert_nonnull (strstr (edited->str, replacement));
+      g_assert_true (g_file_set_contents (hr_userdata_get_gpus_path (f->ud), edited->str, -1, NULL));
+      g_test_message ("generation \"%s\"", hostile[i]);
+      if (!hr_userdata_load (fresh, catalog, &error))
+        g_test_message ("%s", error->message);
+      g_assert_no_error (error);
+      loaded = hr_catalog_find_gpu (catalog, "user:my-box");
+      g_assert_nonnull (loaded);
+      g_assert_cmpint (loaded->generation, ==, HR_GEN_UNKNOWN);
+      g_assert_cmpfloat (loaded->memory_gib, ==, gpu->memory_gib);
+      names = list_dir (f->dir);
+      for (guint n = 0; n < names->len; n++)
+        g_assert_false (g_str_has_prefix (g_ptr_array_index (names, n), "gpus.json.rejected-"));
+    }
+
+  /* saved again, the unknown generation is not written */
+  {
+    g_autoptr(GPtrArray) listed = hr_userdata_list_gpus (f->ud, &error);
+    g_autofree char *again = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (listed->len, ==, 1);
+    g_assert_true (hr_userdata_save_gpu (f->ud, g_ptr_array_index (listed, 0), NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (hr_userdata_get_gpus_path (f->ud), &again, NULL, NULL));
+    g_assert_null (strstr (again, "\"generation\""));
   }
 }
 
@@ -1201,6 +1270,7 @@ main (int    argc,
   ADD ("/userdata/corrupt", test_corrupt);
   ADD ("/userdata/read-only", test_read_only);
   ADD ("/userdata/one-bad-entry", test_one_bad_entry);
+  ADD ("/userdata/generation", test_generation);
   ADD ("/userdata/comment-hidden-nesting", test_comment_hidden_nesting);
   ADD ("/userdata/newer-schema", test_newer_schema);
   ADD ("/userdata/symlink", test_symlink);

@@ -394,7 +394,10 @@ static const HrField gpu_sources[] = {
   { "source", HR_FIELD_STRING, GPU (source), FALSE, 0, MAX_SOURCE_CHARS },
 };
 
-/* "generation": one of hr_gpu_generation_ids (); absent or null when not known. */
+/* "generation": one of hr_gpu_generation_ids (); absent or null when not known.  A name this
+ * version does not know (a newer generation, written by a newer Headroom or by hand into the
+ * user's gpus.json) reads as not known: the generation only refines an estimate, so the GPU
+ * stays usable, where an unknown backend sets it aside. */
 static gboolean
 parse_generation (const HrEntry  *entry,
                   HrGpu          *gpu,
@@ -404,12 +407,8 @@ parse_generation (const HrEntry  *entry,
 
   if (!hr_entry_read_string (entry, "generation", FALSE, 32, &generation, error))
     return FALSE;
-  if (generation != NULL && !hr_gpu_generation_from_string (generation, &gpu->generation))
-    {
-      hr_entry_error (error, entry, "generation", _("“%s” is not one of %s"), generation,
-                      hr_gpu_generation_ids ());
-      return FALSE;
-    }
+  if (generation == NULL || !hr_gpu_generation_from_string (generation, &gpu->generation))
+    gpu->generation = HR_GEN_UNKNOWN;
   return TRUE;
 }
 
