@@ -796,7 +796,7 @@ gpu_for (Gpus        *gpus,
       g->generation = HR_GEN_GFX906;
       return g;
     }
-  if (has (device, "RX 6800"))
+  if (has (device, "RX 6800") && !has (device, "RX 6800 XT"))
     {
       /* AMD Radeon RX 6800 (https://www.gpu-monkey.com/en/gpu-amd_radeon_rx_6800): 16 GB GDDR6
        * on 256 bits, 512 GB/s; 3840 shaders at 2105 MHz = 16.17 TFLOPS FP32, FP16 packed at
