@@ -377,6 +377,53 @@ test_prefill_without_matrix_units (void)
   hr_gpu_free (g);
 }
 
+/* Gemma 3's interleaved sliding window in llama.cpp (#28 item 2, checked against the engine):
+ * llama_kv_cache_iswa sizes the SWA cache GGML_PAD(min(n_ctx, n_swa·(unified ? n_seq : 1) +
+ * n_ubatch), 256) cells (src/llama-kv-cache-iswa.cpp; the padding to 256 since issue #17037),
+ * the other cache n_ctx = GGML_PAD(-c, 256).  Gemma 3 4B: 29 sliding layers and 5 global ones,
+ * 4 KV heads of 256, window 1024.  The r/LocalLLaMA table of the iSWA pull request
+ * (https://www.reddit.com/r/LocalLLaMA/comments/1krr7hn/how_to_get_the_most_from_llamacpps_iswa_support/,
+ * seen at https://rl.fish.zip/r/LocalLLaMA/comments/1krr7hn/…): F16, -ub 512: "kv_size 1536",
+ * local 174 MiB; global at 4k 80 MiB.  At -ub 64 that table had 1088 cells (123.25 MiB, the
+ * older padding to 32); current builds pad 1088 to 1280 cells, 145 MiB.  A context below the
+ * window keeps min(n_ctx, …): -c 1000 is 1024 cells in both caches.  (PR #21277 kept the SWA
+ * cache in F16 under a quantized KV type for one day; #21332 reverted it, so q8_0 applies to
+ * both caches.) */
+static void
+test_kv_gemma3_iswa_cells (void)
+{
+  static const struct { gint64 context; int ubatch; HrKvType kv; double swa_cells, full_cells; } cases[] = {
+    { 4096, 512, HR_KV_F16, 1536, 4096 },
+    { 4096, 64, HR_KV_F16, 1280, 4096 },
+    { 1000, 512, HR_KV_F16, 1024, 1024 },
+    { 4096, 512, HR_KV_Q8_0, 1536, 4096 },
+  };
+  const double per_cell_layer = 4 * 256 * 2;   /* K and V of 4 heads of 256 */
+  HrScenario s;
+  HrEstimate e;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double bpe = cases[i].kv == HR_KV_F16 ? 2.0 : 34.0 / 32.0;
+      double want = (cases[i].swa_cells * 29 + cases[i].full_cells * 5) * per_cell_layer * bpe;
+
+      hr_scenario_init (&s, hr_catalog_find_model (catalog, "gemma-3-4b"), hr_catalog_find_gpu (catalog, "rtx-3090-24gb"));
+      s.context = cases[i].context;
+      s.ubatch = cases[i].ubatch;
+      s.kv_type = cases[i].kv;
+      s.engine_version = HR_ENGINE_VERSION_CURRENT;
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      g_test_message ("-c %" G_GINT64_FORMAT " -ub %d: %.2f MiB", cases[i].context, cases[i].ubatch, e.kv_bytes / 1048576.0);
+      g_assert_cmpfloat (e.kv_bytes, ==, want);
+    }
+  /* the table's figures, in MiB */
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "gemma-3-4b"), hr_catalog_find_gpu (catalog, "rtx-3090-24gb"));
+  s.context = 4096;
+  s.ubatch = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.kv_bytes / 1048576.0, ==, 174.0 + 80.0);
+}
+
 /* One token per ubatch (-ub 1) reads each MoE layer's active experts only, as a decode step
  * does: Qwen3-30B-A3B on an RTX 4090 predicted 50 t/s for such a prefill (every expert read
  * per token) against a 306 t/s decode from an empty cache.  A dense model is unchanged.  Each
@@ -1057,6 +1104,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/vllm/not-on-metal", test_serving_not_on_metal);
   g_test_add_func ("/estimate/kv/per-kind", test_kv_per_kind);
   g_test_add_func ("/estimate/kv/quantized", test_quantized_kv);
+  g_test_add_func ("/estimate/kv/gemma3-iswa-cells", test_kv_gemma3_iswa_cells);
   g_test_add_func ("/estimate/catalog/every-entry", test_every_entry);
   g_test_add_func ("/estimate/bad-arguments", test_bad_arguments);
   g_test_add_func ("/estimate/multi-gpu-offload", test_multi_gpu_and_offload);
