@@ -289,7 +289,7 @@ test_file (void)
   /* the KV cache and the KV tokens, each beside Headroom's prediction with its error */
   hr_test_wait_settled (GTK_WIDGET (dialog));
   g_assert_cmpuint (count_class (GTK_WIDGET (dialog), "fit-badge"), ==, 2);
-  g_assert_nonnull (find_labelled (GTK_WIDGET (dialog), GTK_TYPE_LABEL, "−3.8 %"));
+  g_assert_nonnull (find_labelled (GTK_WIDGET (dialog), GTK_TYPE_LABEL, "−3.1 %"));
 
   hr_runs_dialog_read_file (dialog, folder);
   hr_test_wait_while (busy, dialog);
