@@ -157,6 +157,93 @@ test_estimate_german_locale (void)
   hr_test_run_clear (&r);
 }
 
+/* --draft (#31): a draft model adds its weights and KV to required; the JSON names them and
+ * the expected speed with its basis; MTP with llama.cpp and a foreign tokenizer are usage
+ * errors with the reason; the launch lines carry the flags. */
+static void
+test_estimate_draft (void)
+{
+  HrTestRun r = { 0 }, r2 = { 0 };
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  JsonObject *a, *b;
+  gint64 draft;
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.3-70b", "--gpu", "h100-80gb-sxm", "--quant", "Q4_K_M",
+           "--json", NULL);
+  run_cli (&r2, NULL, "estimate", "--model", "llama-3.3-70b", "--gpu", "h100-80gb-sxm", "--quant", "Q4_K_M",
+           "--draft", "llama-3.2-3b", "--draft-accept", "70%", "--draft-max", "16", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (r2.status, ==, 0);
+  a = parse_object (r.out, p1);
+  b = parse_object (r2.out, p2);
+  g_assert_cmpstr (json_object_get_string_member (a, "draft"), ==, "none");
+  g_assert_true (json_object_get_null_member (a, "draft_speedup"));
+  g_assert_cmpint (json_object_get_int_member (a, "draft_memory_bytes"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (b, "draft"), ==, "llama-3.2-3b");
+  draft = json_object_get_int_member (b, "draft_memory_bytes");
+  g_assert_cmpint (draft, ==, json_object_get_int_member (b, "draft_weights_bytes") +
+                              json_object_get_int_member (b, "draft_kv_bytes") +
+                              json_object_get_int_member (b, "draft_compute_bytes"));
+  /* Llama 3.2 3B's cache at 8K: 28 layers × 8 heads × 256 × 2 bytes × 8192 */
+  g_assert_cmpint (json_object_get_int_member (b, "draft_kv_bytes"), ==, 28LL * 8 * 256 * 2 * 8192);
+  g_assert_cmpint (json_object_get_int_member (b, "required_bytes") -
+                   json_object_get_int_member (a, "required_bytes"), <=, draft + 1);
+  g_assert_cmpint (json_object_get_int_member (b, "required_bytes") -
+                   json_object_get_int_member (a, "required_bytes"), >=, draft - 1);
+  g_assert_cmpfloat (json_object_get_double_member (b, "draft_accept"), ==, 0.7);
+  g_assert_cmpint (json_object_get_int_member (b, "draft_max"), ==, 16);
+  g_assert_cmpfloat (json_object_get_double_member (b, "draft_tokens_per_pass"), ==, 3.326);
+  g_assert_cmpfloat (json_object_get_double_member (b, "draft_speedup"), >, 1.0);
+  g_assert_cmpfloat (json_object_get_double_member (b, "decode_tps"), ==,
+                     json_object_get_double_member (a, "decode_tps"));
+  g_assert_nonnull (strstr (json_object_get_string_member (b, "draft_basis"),
+                            "at 70 % acceptance, 16 drafted: ~"));
+  g_assert_nonnull (strstr (json_object_get_string_member (b, "draft_basis"), "measured speed-ups vary"));
+  hr_test_run_clear (&r);
+  hr_test_run_clear (&r2);
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.3-70b", "--gpu", "h100-80gb-sxm", "--draft", "llama-3.2-3b", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Draft model "));
+  g_assert_nonnull (strstr (r.out, "Speculative decoding       at 89 % acceptance, 3 drafted: ~"));
+  hr_test_run_clear (&r);
+
+  run_cli (&r, NULL, "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--draft", "mtp", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "llama.cpp skips GLM-4.5-Air"));
+  g_assert_nonnull (strstr (r.err, "use vLLM or SGLang"));
+  g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);  /* one line */
+  hr_test_run_clear (&r);
+  run_cli (&r, NULL, "estimate", "--model", "glm-4.5-air", "--gpu", "h100-80gb-sxm", "--draft", "mtp",
+           "--engine", "sglang", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"draft\": \"mtp\""));
+  hr_test_run_clear (&r);
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.3-70b", "--gpu", "h100-80gb-sxm", "--draft", "qwen3-0.6b", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "vocabularies differ"));
+  hr_test_run_clear (&r);
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.3-70b", "--gpu", "h100-80gb-sxm", "--draft", "llama-3.2-3b",
+           "--draft-accept", "2", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--draft-accept"));
+  hr_test_run_clear (&r);
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.3-70b", "--gpu", "h100-80gb-sxm", "--draft", "no-such-model", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--draft"));
+  hr_test_run_clear (&r);
+
+  run_cli (&r, NULL, "launch", "--model", "llama-3.3-70b", "--gpu", "h100-80gb-sxm", "--draft", "llama-3.2-3b", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "-hfd unsloth/Llama-3.2-3B-Instruct-GGUF:Q4_K_M"));
+  g_assert_nonnull (strstr (r.out, "--spec-draft-n-max 3"));
+  g_assert_nonnull (strstr (r.out, "\"method\": \"draft_model\", \"num_speculative_tokens\": 5"));
+  g_assert_nonnull (strstr (r.out, "--speculative-algorithm STANDALONE"));
+  hr_test_run_clear (&r);
+}
+
 /* vLLM's serving capacity in estimate --json and text; --max-num-seqs shrinks or grows the
  * sampler's startup peak; bad values are usage errors. */
 static void
@@ -953,6 +1040,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/matrix-engine-loads", test_matrix_engine_loads);
   g_test_add_func ("/cli/estimate-exact-bytes", test_estimate_exact_bytes);
   g_test_add_func ("/cli/estimate-vllm-capacity", test_estimate_vllm_capacity);
+  g_test_add_func ("/cli/estimate-draft", test_estimate_draft);
   g_test_add_func ("/cli/estimate-german-locale", test_estimate_german_locale);
   g_test_add_func ("/cli/compare-all-csv", test_compare_all_csv);
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);

@@ -13,6 +13,7 @@ enum
   SEG_WEIGHTS,
   SEG_KV,
   SEG_BUFFERS,
+  SEG_DRAFT,      /* speculative decoding's draft (#31): in the legend only when there is one */
   N_SEGS
 };
 
@@ -26,7 +27,7 @@ static double
 device_total (const HrChartDevice *d)
 {
   return hr_chart_clean (d->weights_gib) + hr_chart_clean (d->kv_gib)
-         + hr_chart_clean (d->buffers_gib);
+         + hr_chart_clean (d->buffers_gib) + hr_chart_clean (d->draft_gib);
 }
 
 static gboolean
@@ -53,6 +54,7 @@ typedef struct
   const char *seg_names[N_SEGS];    /* for the callouts on the bars */
   HrLegendItem legend[N_SEGS + 1];
   char legend_text[N_SEGS + 1][96];
+  int n_legend;
   double legend_h;
   double max_v, label_w, value_w;
   double x0, x1, pitch, bar_h;
@@ -127,7 +129,7 @@ layout_legend (Layout *l)
   const HrChartBreakdown *data = l->data;
   const HrChartTheme *t = l->c->theme;
   const char *names[N_SEGS + 1] = {
-    _("Weights"), _("KV cache & state"), _("Engine & activation buffers"),
+    _("Weights"), _("KV cache & state"), _("Engine & activation buffers"), _("Draft model"),
     _("System RAM (offload)"),
   };
   double totals[N_SEGS] = { 0 };
@@ -138,24 +140,28 @@ layout_legend (Layout *l)
       totals[SEG_WEIGHTS] += hr_chart_clean (data->devices[i].weights_gib);
       totals[SEG_KV] += hr_chart_clean (data->devices[i].kv_gib);
       totals[SEG_BUFFERS] += hr_chart_clean (data->devices[i].buffers_gib);
+      totals[SEG_DRAFT] += hr_chart_clean (data->devices[i].draft_gib);
       l->max_v = MAX (l->max_v, device_total (&data->devices[i]));
       if (isfinite (data->devices[i].physical_gib))
         l->max_v = MAX (l->max_v, data->devices[i].physical_gib);
     }
   if (l->has_ram)
     l->max_v = MAX (l->max_v, data->system_ram_gib);
+  l->n_legend = 0;
   for (int s = 0; s < N_SEGS; s++)
     {
-      l->colors[s] = &t->series[s];
+      l->colors[s] = s == SEG_DRAFT ? &t->draft : &t->series[s];
+      if (s == SEG_DRAFT && !(totals[s] > 0))
+        continue;
       g_snprintf (l->legend_text[s], sizeof l->legend_text[s], "%s  %s", names[s],
                   hr_fmt_gib (v, sizeof v, totals[s]));
-      l->legend[s] = (HrLegendItem) { l->legend_text[s], l->colors[s], HR_SWATCH_BOX, -1 };
+      l->legend[l->n_legend++] = (HrLegendItem) { l->legend_text[s], l->colors[s], HR_SWATCH_BOX, -1 };
     }
   g_snprintf (l->legend_text[N_SEGS], sizeof l->legend_text[N_SEGS], "%s  %s", names[N_SEGS],
               hr_fmt_gib (v, sizeof v, hr_chart_clean (data->system_ram_gib)));
-  l->legend[N_SEGS] = (HrLegendItem) { l->legend_text[N_SEGS], &t->series[3], HR_SWATCH_HATCH,
-                                       -1 };
-  l->legend_h = hr_canvas_legend_height (l->c, l->legend, N_SEGS + 1);
+  l->legend[l->n_legend++] = (HrLegendItem) { l->legend_text[N_SEGS], &t->series[3], HR_SWATCH_HATCH,
+                                              -1 };
+  l->legend_h = hr_canvas_legend_height (l->c, l->legend, l->n_legend);
 }
 
 /* Row @i's label: the device's ("GPU 2" when it has none) or system RAM's */
@@ -255,6 +261,7 @@ layout (Layout *l,
   l->seg_names[SEG_WEIGHTS] = _("Weights");
   l->seg_names[SEG_KV] = _("KV cache");
   l->seg_names[SEG_BUFFERS] = _("Buffers");
+  l->seg_names[SEG_DRAFT] = _("Draft");
   layout_legend (l);
   axis_h = hr_canvas_xaxis_height (c, _("Memory (GiB)"));
   layout_columns (l);
@@ -295,7 +302,7 @@ draw_bars (Layout *l)
         {
           const HrChartDevice *d = &l->data->devices[i];
 
-          double values[N_SEGS] = { d->weights_gib, d->kv_gib, d->buffers_gib };
+          double values[N_SEGS] = { d->weights_gib, d->kv_gib, d->buffers_gib, d->draft_gib };
 
           bars.physical = d->physical_gib;
           bars.usable = d->usable_gib;
@@ -336,7 +343,7 @@ draw_row_labels (Layout *l)
       if (i < l->n)
         {
           const HrChartDevice *d = &l->data->devices[i];
-          double values[N_SEGS] = { d->weights_gib, d->kv_gib, d->buffers_gib };
+          double values[N_SEGS] = { d->weights_gib, d->kv_gib, d->buffers_gib, d->draft_gib };
 
           hr_bar_labels (c, &bars, values, row_top (l, i), l->bar_h, l->pitch / 2 - l->bar_h / 2);
         }
@@ -395,5 +402,5 @@ hr_chart_breakdown_paint (HrCanvas   *c,
                    _("Memory (GiB)"));
   draw_bars (&l);
   draw_row_labels (&l);
-  hr_canvas_legend_bottom (c, l.legend, N_SEGS + 1, l.legend_h);
+  hr_canvas_legend_bottom (c, l.legend, l.n_legend, l.legend_h);
 }

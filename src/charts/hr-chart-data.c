@@ -72,7 +72,7 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
 {
   g_autofree char *subtitle = NULL, *group = NULL;
   int n, bars;
-  double kv, buffers;
+  double kv, buffers, draft;
   gboolean even;
 
   g_return_if_fail (scenario != NULL);
@@ -93,7 +93,10 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
    * which the required total already includes); the weights are each device's share, so the
    * fullest bar is the card's "on the fullest GPU". */
   buffers = estimate->overhead_bytes / n;
-  kv = MAX (0, estimate->required_bytes - estimate->weights_gpu - estimate->overhead_bytes) / n;
+  /* speculative decoding's draft (#31): its own part, spread like the model (hr-draft.c) */
+  draft = estimate->draft_bytes / n;
+  kv = MAX (0, estimate->required_bytes - estimate->weights_gpu - estimate->overhead_bytes
+               - estimate->draft_bytes) / n;
   bars = n <= MAX_DEVICE_BARS ? n : 1;
   even = fabs (hr_estimate_device_weights (scenario, estimate, n - 1) - estimate->weights_gpu / n)
          < 0.005 * HR_GIB;
@@ -115,6 +118,7 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
       d->weights_gib = hr_to_gib (weights);
       d->kv_gib = hr_to_gib (kv);
       d->buffers_gib = hr_to_gib (buffers);
+      d->draft_gib = hr_to_gib (draft);
       d->physical_gib = hr_to_gib (estimate->physical_bytes / n);
       d->usable_gib = hr_to_gib (estimate->usable_bytes / n);
     }
@@ -129,6 +133,7 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
         d->weights_gib = hr_to_gib (p->weights_bytes);
         d->kv_gib = hr_to_gib (p->kv_bytes);
         d->buffers_gib = hr_to_gib (p->compute_bytes + p->runtime_bytes);
+        d->draft_gib = hr_to_gib (draft);
         d->physical_gib = hr_to_gib (p->physical_bytes);
         d->usable_gib = hr_to_gib (p->usable_bytes);
       }

@@ -31,6 +31,9 @@ hr_chart_breakdown_describe (const void *data)
       /* TRANSLATORS: one bar of the memory chart, read by screen readers */
       g_string_append_printf (out, _("%s: weights %.2f GiB, KV cache %.2f GiB, buffers %.2f GiB; %.2f GiB usable.\n"),
                               d->label, d->weights_gib, d->kv_gib, d->buffers_gib, d->usable_gib);
+      if (d->draft_gib > 0)
+        /* TRANSLATORS: speculative decoding's draft model in the memory chart, for screen readers */
+        g_string_append_printf (out, _("%s: draft model %.2f GiB.\n"), d->label, d->draft_gib);
     }
   if (b->system_ram_gib > 0)
     g_string_append_printf (out, _("System RAM: %.2f GiB.\n"), b->system_ram_gib);

@@ -35,6 +35,7 @@ static const HrChartTheme theme_light = {
     RGB (0x56, 0xb4, 0xe9),
     RGB (0x8a, 0x89, 0x86),
   },
+  .draft = RGB (0xe6, 0x9f, 0x00),     /* Okabe-Ito orange */
   .font_family = HR_CHART_FONTS,
   .font_size = 12.0,
 };
@@ -60,6 +61,7 @@ static const HrChartTheme theme_dark = {
     RGB (0x9c, 0xd8, 0xf8),
     RGB (0x9a, 0x99, 0x96),
   },
+  .draft = RGB (0xf5, 0xb8, 0x3d),
   .font_family = HR_CHART_FONTS,
   .font_size = 12.0,
 };

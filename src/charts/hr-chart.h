@@ -59,6 +59,7 @@ typedef struct
   HrChartRgba exceeds;
   HrChartRgba unknown;
   HrChartRgba series[HR_CHART_N_SERIES_COLORS]; /* weights, KV, buffers, system RAM / etc. */
+  HrChartRgba draft;        /* the breakdown's draft model (#31) */
   char font_family[96];     /* Pango family list */
   double font_size;         /* base size in logical pixels, before size adaptation */
 } HrChartTheme;
@@ -92,6 +93,8 @@ typedef struct
   double buffers_gib;              /* engine & activation buffers */
   double physical_gib;
   double usable_gib;
+  double draft_gib;                /* speculative decoding's draft (#31): its weights, KV and
+                                    * buffers; 0: none (last: positional initialisers stay) */
 } HrChartDevice;
 
 typedef struct

@@ -1,5 +1,6 @@
 /* hr-cli-common.c — scenario options shared by headroom-cli's commands */
 #include "hr-cli-common.h"
+#include "hr-draft.h"
 
 #include "hr-cli-hub.h"
 #include "hr-engine-load.h"
@@ -27,6 +28,7 @@ hr_cli_args_init (HrCliArgs *args)
   args->reserve_pct = HR_DEFAULT_RESERVE * 100;
   args->gpu_mem_util = NAN;   /* not given: the engine's default */
   args->max_num_seqs = -1;   /* not given: the engine's default */
+  args->draft_max = -1;      /* not given: the engine's default */
   args->prompt = HR_DEFAULT_PROMPT;
   args->ubatch = 512;
 }
@@ -38,6 +40,8 @@ hr_cli_args_clear (HrCliArgs *args)
   g_free (args->model_config);
   g_free (args->gguf);
   g_free (args->mmproj);
+  g_free (args->draft);
+  g_free (args->draft_accept);
   g_free (args->hf);
   g_strfreev (args->gpu);
   g_free (args->gpu_custom);
@@ -91,6 +95,12 @@ hr_cli_scenario_options (HrCliArgs *args)
       "Vision projector: none (default), auto (an mmproj*.gguf beside --gguf, or the --hf repo's) or a GGUF file", "auto|none|FILE" },
     { "no-mmproj-offload", 0, 0, G_OPTION_ARG_NONE, &args->no_mmproj_offload,
       "Keep the vision projector in system RAM", NULL },
+    { "draft", 0, 0, G_OPTION_ARG_STRING, &args->draft,
+      "Speculative decoding: a draft model of the same tokenizer (see: list models), mtp (the model's own MTP layers) or none (default)", "MODEL|mtp|none" },
+    { "draft-accept", 0, 0, G_OPTION_ARG_STRING, &args->draft_accept,
+      "With --draft: the chance each drafted token is accepted, 0 to 0.99 or a percent (default: a published measurement: 0.89 draft model, 0.85 MTP)", "P" },
+    { "draft-max", 0, 0, G_OPTION_ARG_INT, &args->draft_max,
+      "With --draft: tokens drafted a pass (default: llama.cpp 3, vLLM 5, SGLang 3; MTP 1)", "N" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->gpu, "GPU id (see: list gpus); repeat for compare", "ID" },
     { "no-user-data", 0, 0, G_OPTION_ARG_NONE, &args->no_user_data,
       "Leave out your saved models and GPUs (“user:…”): the bundled catalog alone", NULL },
@@ -173,6 +183,52 @@ parse_tensor_split (const char  *text,
   if (!(sum > 0))
     return usage (error, "--tensor-split: all values are zero; at least one device must take layers");
   s->n_tensor_split = n;
+  return TRUE;
+}
+
+/* --draft, --draft-accept and --draft-max (#31): the draft model from the catalog (or the
+ * user's models), checked against the model and engine (hr_draft_check ()). */
+static gboolean
+resolve_draft (const HrCliArgs *args,
+               const HrCatalog *catalog,
+               HrScenario      *s,
+               GError         **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  s->draft_kind = HR_DRAFT_NONE;
+  if (args->draft == NULL || g_strcmp0 (args->draft, "none") == 0)
+    {
+      if (args->draft_accept != NULL || args->draft_max != -1)
+        return usage (error, "--draft-accept and --draft-max need --draft MODEL or --draft mtp");
+      return TRUE;
+    }
+  if (g_strcmp0 (args->draft, "mtp") == 0)
+    s->draft_kind = HR_DRAFT_MTP;
+  else
+    {
+      s->draft_model = hr_cli_find_model (catalog, args->draft, &local);
+      if (s->draft_model == NULL)
+        return usage (error, "--draft: %s", local->message);
+      s->draft_kind = HR_DRAFT_MODEL;
+    }
+  if (args->draft_accept != NULL)
+    {
+      char *end = NULL;
+      double v = g_ascii_strtod (args->draft_accept, &end);
+
+      if (end != args->draft_accept && g_strcmp0 (end, "%") == 0)
+        v /= 100.0, end++;
+      if (end == args->draft_accept || *end != '\0' || !isfinite (v) || v < 0 || v > 0.99)
+        return usage (error, "--draft-accept: “%.40s” is not an acceptance between 0 and 0.99 (or 0%% and 99%%)",
+                      args->draft_accept);
+      s->draft_accept = v;
+    }
+  if (args->draft_max != -1 && (args->draft_max < 1 || args->draft_max > HR_MAX_DRAFT_TOKENS))
+    return usage (error, "--draft-max must be between 1 and %d (got %d)", HR_MAX_DRAFT_TOKENS, args->draft_max);
+  s->draft_max = MAX (args->draft_max, 0);
+  if (!hr_draft_check (s, &local))
+    return usage (error, "--draft: %s", local->message);
   return TRUE;
 }
 
@@ -685,7 +741,7 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     return FALSE;
   s->mmproj_path = out->mmproj_path;
   s->mmproj_cpu = args->no_mmproj_offload;
-  return TRUE;
+  return resolve_draft (args, catalog, s, error);
 }
 
 void

@@ -54,6 +54,9 @@ typedef struct
   char *mmproj;          /* --mmproj auto|none|FILE: a vision projector (#31) */
   gboolean no_mmproj_offload;
   char *tensor_split;    /* --tensor-split A,B[,C]: llama.cpp's split the plan follows (#31) */
+  char *draft;           /* --draft MODEL|mtp|none: speculative decoding (#31) */
+  char *draft_accept;    /* --draft-accept P: per-token acceptance (0 … 0.99, or 70%) */
+  int draft_max;         /* --draft-max N: tokens drafted a pass; -1: the engine's default */
   gboolean json;
   gboolean csv;
 } HrCliArgs;

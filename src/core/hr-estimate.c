@@ -1,6 +1,7 @@
 /* hr-estimate.c — the sizing model (SPEC §2): memory, verdict, speed and cost of a scenario */
 #include "hr-estimate.h"
 #include "hr-calibration.h"
+#include "hr-draft.h"
 #include "hr-estimate-cpu.h"
 #include "hr-estimate-private.h"
 #include "hr-placement.h"
@@ -552,11 +553,12 @@ expert_union_share (const HrModel *m,
  * reads the union of the experts the B tokens chose. */
 static double
 decode_weights_read (const Sizing     *z,
-                     const HrEstimate *out)
+                     const HrEstimate *out,
+                     double            tokens)
 {
   double kf = hr_model_is_moe (z->m) ? (double) z->m->n_experts_used / z->m->n_experts : 1.0;
 
-  return out->weights.active_bytes + out->weights.expert_bytes * (expert_union_share (z->m, z->s->batch) - kf);
+  return out->weights.active_bytes + out->weights.expert_bytes * (expert_union_share (z->m, tokens) - kf);
 }
 
 /* Seconds of fixed cost per decode step or ubatch: kernel launches and syncs per layer, graph
@@ -616,6 +618,7 @@ static void
 decode_step_setup (const Sizing     *z,
                    const HrEstimate *out,
                    double            weights_read,
+                   double            tokens,
                    DecodeStep       *d)
 {
   const HrScenario *s = z->s;
@@ -634,7 +637,7 @@ decode_step_setup (const Sizing     *z,
   d->kv_rate = z->bw * kv_eff * lpddr;
   d->cpu_rate = hr_estimate_host_bandwidth (s) * CPU_BW_EFF;
   d->t_fixed = step_fixed_seconds (z);
-  d->t_fixed += moe_expert_rate_seconds (z, s->batch, d->w_rate);
+  d->t_fixed += moe_expert_rate_seconds (z, tokens, d->w_rate);
   if (z->server)
     /* the engine's host work between steps (hr_estimate_step_host_seconds) */
     d->t_fixed += hr_estimate_step_host_seconds (s);
@@ -643,7 +646,7 @@ decode_step_setup (const Sizing     *z,
     d->t_fixed += 2.0 * z->m->n_layers * (z->gpu->form == HR_FORM_DATACENTER ? 8e-6 : 25e-6);
   else if (z->n > 1)
     d->t_fixed += (z->n - 1) * cal->t_hop_us * 1e-6;
-  d->t_compute = isfinite (z->tflops) ? 2.0 * z->active_params * s->batch / (z->tflops * d->par) : 0;
+  d->t_compute = isfinite (z->tflops) ? 2.0 * z->active_params * tokens / (z->tflops * d->par) : 0;
 }
 
 /* @format with the ' flag (group thousands) added to every number conversion: "%.0f GB/s" →
@@ -806,12 +809,12 @@ estimate_decode (Sizing     *z,
 
   z->active_params = active_params (z->m, out);
   out->depth = hr_scenario_depth (s);
-  weights_read = decode_weights_read (z, out);
+  weights_read = decode_weights_read (z, out, s->batch);
   kv_read = kv_read_bytes (z->m, out->depth, bpe) * s->batch;
   kv_empty = kv_read_bytes (z->m, 0, bpe) * s->batch;
   out->kv_read_bytes = kv_read;
 
-  decode_step_setup (z, out, weights_read, &d);
+  decode_step_setup (z, out, weights_read, s->batch, &d);
   step = decode_step (&d, kv_read);
   out->bytes_per_token = (weights_read + kv_read) / s->batch;
   out->compute_bound = d.t_compute > d.t_mem;
@@ -822,6 +825,20 @@ estimate_decode (Sizing     *z,
   out->decode_tps_low = out->decode_tps * z->cal->decode_low;
   out->decode_tps_high = out->decode_tps * z->cal->decode_high;
   write_decode_basis (z, &d, out);
+  if (s->draft_kind != HR_DRAFT_NONE)
+    {
+      /* speculative decoding (#31): the target verifies k drafted tokens and samples one more
+       * in one pass over k + 1 tokens a sequence — the weights are read once, the KV cache
+       * once, but the compute grows k + 1 fold and a MoE layer reads the union of the experts
+       * the k + 1 tokens chose (vLLM's rejection sampler and llama.cpp's
+       * common_speculative batch: one forward pass over the drafted tokens).  Kept as a
+       * ratio to the plain step, applied to the final decode speed (hr-draft.c). */
+      double tokens = (double) s->batch * (hr_draft_max (s) + 1);
+      DecodeStep v;
+
+      decode_step_setup (z, out, decode_weights_read (z, out, tokens), tokens, &v);
+      out->draft_verify_ratio = decode_step (&v, kv_read) / step;
+    }
 }
 
 /* Attention FLOPs of one prompt token: its score span over every layer. */
@@ -1079,10 +1096,12 @@ hr_estimate_compute (const HrScenario  *s,
                      HrEstimate        *out,
                      GError           **error)
 {
+  if (s != NULL && !hr_draft_check (s, error))
+    return FALSE;
   if (!estimate_compute (s, pricing, out, error))
     return FALSE;
   add_projector (s, out);
-  return TRUE;
+  return hr_draft_add (s, pricing, out, error);
 }
 
 const char *

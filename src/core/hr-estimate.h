@@ -194,6 +194,23 @@ typedef struct
    * device that holds it or in system_ram_bytes; its compute buffer is not counted */
   double mmproj_bytes;
   int mmproj_device;       /* index into placement.devices (0: the first GPU); -1: system RAM */
+
+  /* speculative decoding (#31, hr-draft.h): 0 (bytes) and NAN (speeds) without a draft.  The
+   * draft's memory is in required_bytes, spread over the devices like the model's own
+   * (llama.cpp's draft follows --device, vLLM/SGLang shard it over the tensor-parallel group);
+   * decode_tps stays the plain speed and draft_decode_tps is only an expectation */
+  double draft_weights_bytes;  /* the draft model's weights, or the MTP layers' */
+  double draft_kv_bytes;       /* its KV cache */
+  double draft_compute_bytes;  /* its compute buffer (llama.cpp's second context) */
+  double draft_bytes;          /* the three together */
+  double draft_accept;         /* the per-token acceptance the speed assumes */
+  int draft_max;               /* tokens drafted a target pass */
+  double draft_tokens_per_pass;/* expected tokens a target pass yields */
+  double draft_verify_ratio;   /* the verify pass over k + 1 tokens ÷ a plain decode step */
+  double draft_verify_ms;      /* the target's verify pass */
+  double draft_step_ms;        /* one drafted token */
+  double draft_speedup;        /* expected decode speed-up (NAN: unknown) */
+  double draft_decode_tps;     /* decode_tps × draft_speedup */
 } HrEstimate;
 
 /* The basis sentence for people, translated, its figures grouped as LC_NUMERIC says

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "hr-draft.h"
 #include "hr-model.h"
 #include "hr-placement.h"
 
@@ -31,6 +32,60 @@ gpu_layers (const HrLaunchCtx *c)
     return -1;
   off = (int) lround (n * MIN (c->sc->offload_pct, 100.0) / 100.0);
   return CLAMP (n - off, 0, n);
+}
+
+/* Speculative decoding (#31), as current llama-server spells it (tools/server/README.md):
+ * --spec-type draft-simple with -md FILE (--spec-draft-model) or -hfd REPO:QUANT
+ * (--spec-draft-hf), or --spec-type draft-mtp for the model's own MTP layers (PR #22673);
+ * --spec-draft-n-max N (the older --draft-max "has been removed"); -ngld (--spec-draft-ngl)
+ * all of the draft's layers on the GPUs, as it is sized; -ctkd/-ctvd (--spec-draft-type-k/v)
+ * its cache in the model's KV type. */
+static void
+llama_draft_args (const HrLaunchCtx *c,
+                  HrShell           *sh,
+                  GString           *notes)
+{
+  const HrScenario *sc = c->sc;
+  const HrModel *d = sc->draft_model;
+
+  if (sc->draft_kind == HR_DRAFT_NONE)
+    return;
+  if (sc->draft_kind == HR_DRAFT_MTP && !hr_draft_engine_runs_mtp (HR_ENGINE_LLAMA_CPP, c->model, NULL))
+    {
+      hr_launch_note_add (notes, _("llama.cpp does not run this model’s MTP layers: this command decodes "
+                                   "without speculative decoding."));
+      return;
+    }
+  hr_sh_break (sh);
+  if (sc->draft_kind == HR_DRAFT_MTP)
+    {
+      hr_sh_raw (sh, "--spec-type draft-mtp");
+      hr_launch_note_add (notes, _("draft-mtp needs a GGUF that keeps the model’s MTP (NextN) layers."));
+    }
+  else
+    {
+      hr_sh_raw (sh, "--spec-type draft-simple");
+      if (d != NULL && d->gguf_path != NULL)
+        hr_sh_opt (sh, "-md", d->gguf_path);
+      else if (d != NULL && d->gguf_repo != NULL)
+        {
+          g_autofree char *spec = g_strdup_printf ("%s:%s", d->gguf_repo, hr_launch_gguf_tag (c));
+          hr_sh_opt (sh, "-hfd", spec);
+        }
+      else
+        {
+          hr_sh_opt (sh, "-md", "DRAFT.gguf");
+          hr_launch_note_add (notes, _("No GGUF repository is known for the draft model: point -md at "
+                                       "its GGUF file."));
+        }
+      hr_sh_raw (sh, "-ngld 999");
+    }
+  hr_sh_rawf (sh, "--spec-draft-n-max %d",
+              sc->draft_max > 0 ? sc->draft_max : hr_draft_default_max (HR_ENGINE_LLAMA_CPP, sc->draft_kind));
+  if (sc->kv_type == HR_KV_Q8_0 || sc->kv_type == HR_KV_FP8)
+    hr_sh_raw (sh, "-ctkd q8_0 -ctvd q8_0");
+  else if (sc->kv_type == HR_KV_Q4_0)
+    hr_sh_raw (sh, "-ctkd q4_0 -ctvd q4_0");
 }
 
 /* llama-server's model, context, GPU and server arguments. @rpc: "host1:50052,…" or NULL. */
@@ -89,6 +144,7 @@ llama_server_args (const HrLaunchCtx *c,
       hr_sh_break (sh);
       hr_sh_raw (sh, "--no-mmproj-offload");
     }
+  llama_draft_args (c, sh, notes);
 
   hr_sh_break (sh);
   /* llama-server divides --ctx-size among its --parallel slots. */

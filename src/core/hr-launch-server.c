@@ -9,6 +9,7 @@
  *    --nnodes/--node-rank/--dist-init-addr.
  */
 #include "hr-launch-private.h"
+#include "hr-draft.h"
 #include "hr-placement.h"
 
 #include <math.h>
@@ -119,6 +120,51 @@ static const ServerEngine sglang = {
   "--pp-size", "SGLANG_PP_LAYER_PARTITION",
 };
 
+/* Speculative decoding (#31).  vLLM: --speculative-config '{"model": REPO, "method":
+ * "draft_model", "num_speculative_tokens": N}' or '{"method": "mtp", …}'
+ * (docs/features/speculative_decoding/draft_model.md, mtp.md).  SGLang: --speculative-algorithm
+ * STANDALONE with --speculative-draft-model-path, or EAGLE for a model's MTP layers, with
+ * --speculative-num-steps N, --speculative-eagle-topk 1 and --speculative-num-draft-tokens
+ * N + 1, as its docs set them all three (docs/advanced_features/speculative_decoding.md). */
+static void
+server_draft_flags (const ServerEngine *e,
+                    const HrLaunchCtx  *c,
+                    HrShell            *sh)
+{
+  const HrScenario *sc = c->sc;
+  const char *repo = sc->draft_model != NULL ? sc->draft_model->hf_repo : NULL;
+  /* this command's engine's default, whichever engine the scenario names */
+  int k = sc->draft_max > 0 ? sc->draft_max : hr_draft_default_max (e->engine, sc->draft_kind);
+
+  if (sc->draft_kind == HR_DRAFT_NONE)
+    return;
+  if (sc->draft_kind == HR_DRAFT_MODEL && repo == NULL)
+    repo = "DRAFT_MODEL";
+  hr_sh_break (sh);
+  if (e->engine == HR_ENGINE_VLLM)
+    {
+      g_autofree char *json = NULL;
+
+      if (sc->draft_kind == HR_DRAFT_MTP)
+        json = g_strdup_printf ("{\"method\": \"mtp\", \"num_speculative_tokens\": %d}", k);
+      else
+        json = g_strdup_printf ("{\"model\": \"%s\", \"method\": \"draft_model\", "
+                                "\"num_speculative_tokens\": %d}", repo, k);
+      hr_sh_opt (sh, "--speculative-config", json);
+      return;
+    }
+  if (sc->draft_kind == HR_DRAFT_MTP)
+    hr_sh_raw (sh, "--speculative-algorithm EAGLE");
+  else
+    {
+      hr_sh_raw (sh, "--speculative-algorithm STANDALONE");
+      hr_sh_opt (sh, "--speculative-draft-model-path", repo);
+    }
+  hr_sh_break (sh);
+  hr_sh_rawf (sh, "--speculative-num-steps %d --speculative-eagle-topk 1 --speculative-num-draft-tokens %d",
+              k, k + 1);
+}
+
 /* KV type, sequences, eager mode, online FP8 and CPU offload, in that order, each its own line. */
 static void
 server_flags (const ServerEngine *e,
@@ -153,6 +199,7 @@ server_flags (const ServerEngine *e,
       hr_sh_break (sh);
       hr_sh_rawf (sh, "--cpu-offload-gb %d", offload);
     }
+  server_draft_flags (e, c, sh);
 }
 
 /* The server command and its model, before any parallelism flags. */

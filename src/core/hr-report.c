@@ -1,5 +1,6 @@
 /* hr-report.c — estimates as JSON, CSV and text */
 #include "hr-report.h"
+#include "hr-draft.h"
 #include "hr-placement.h"
 #include "hr-text.h"
 #include "hr-units.h"
@@ -63,6 +64,25 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
                          : e->mmproj_device < 0 ? "system_ram"
                          : e->placement.n_devices > 0 && e->placement.devices[0].gpu != NULL
                            ? e->placement.devices[0].gpu->name : s->gpu->name);
+  {
+    /* speculative decoding (#31, hr-draft.h): the draft ("none", "mtp" or a model id), its
+     * memory (in required) and the expected speed at its stated acceptance, never a promise */
+    g_autofree char *draft_basis = hr_draft_basis_json (e);
+
+    hr_json_member_string (w, "draft", hr_draft_to_string (s));
+    hr_json_gib_bytes (w, "draft_weights", e->draft_weights_bytes);
+    hr_json_gib_bytes (w, "draft_kv", e->draft_kv_bytes);
+    hr_json_gib_bytes (w, "draft_compute", e->draft_compute_bytes);
+    hr_json_gib_bytes (w, "draft_memory", e->draft_bytes);
+    hr_json_member_number (w, "draft_accept", e->draft_max > 0 ? e->draft_accept : NAN, 2);
+    hr_json_member_number (w, "draft_max", e->draft_max > 0 ? e->draft_max : NAN, 0);
+    hr_json_member_number (w, "draft_tokens_per_pass", e->draft_max > 0 ? e->draft_tokens_per_pass : NAN, 3);
+    hr_json_member_number (w, "draft_verify_ms", DEV (e->draft_verify_ms), 3);
+    hr_json_member_number (w, "draft_step_ms", DEV (e->draft_step_ms), 3);
+    hr_json_member_number (w, "draft_speedup", DEV (e->draft_speedup), 2);
+    hr_json_member_number (w, "draft_decode_tps", DEV (e->draft_decode_tps), 1);
+    hr_json_member_string (w, "draft_basis", device ? draft_basis : NULL);
+  }
   hr_json_gib_bytes (w, "system_ram", e->system_ram_bytes);
   hr_json_gib_bytes (w, "required", e->required_bytes);
   hr_json_member_number (w, "required_gb", hr_to_gb (e->required_bytes), 2);
@@ -266,6 +286,11 @@ hr_report_estimate_text (const HrScenario *s,
     line (lines, 4, _("Vision projector"), _("%s GiB (%s, weights only)"),
           num (a, hr_to_gib (e->mmproj_bytes), 2),
           e->mmproj_device < 0 ? _("system RAM") : _("first GPU"));
+  if (e->draft_max > 0)
+    /* TRANSLATORS: speculative decoding's draft and its memory: "0.62 GiB (weights 0.50, KV 0.12)" */
+    line (lines, 4, s->draft_kind == HR_DRAFT_MTP ? _("MTP draft layers") : _("Draft model"),
+          _("%s GiB (weights %s, KV %s)"), num (a, hr_to_gib (e->draft_bytes), 2),
+          num (b, hr_to_gib (e->draft_weights_bytes), 2), num (c, hr_to_gib (e->draft_kv_bytes), 2));
   line (lines, 4, _("Engine & buffers"), "%s GiB", num (a, hr_to_gib (e->overhead_bytes), 2));
   line (lines, 4, _("System RAM (offload)"), "%s GiB", num (a, hr_to_gib (e->system_ram_bytes), 2));
   line (lines, 2, _("Usable memory"), _("%s GiB (%s GiB physical)"),
@@ -299,6 +324,12 @@ hr_report_estimate_text (const HrScenario *s,
   else
     line (lines, 2, _("Decode"), "%s", _("unknown"));
   line (lines, 4, NULL, "%s", decode_basis);
+  if (e->draft_max > 0)
+    {
+      g_autofree char *draft = hr_draft_basis_text (e);
+
+      line (lines, 2, _("Speculative decoding"), "%s", draft);
+    }
   if (isfinite (e->prefill_tps))
     {
       g_autofree char *ttft = hr_format_duration_ms (e->ttft_ms);

@@ -44,6 +44,8 @@ hr_scenario_init (HrScenario    *scenario,
   scenario->flash_attn = TRUE;
   scenario->gpu_mem_util = 0;
   scenario->sysram_bandwidth_gbs = NAN;
+  scenario->draft_kind = HR_DRAFT_NONE;
+  scenario->draft_accept = NAN;
 }
 
 gint64

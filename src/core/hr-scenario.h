@@ -35,6 +35,15 @@ typedef enum
 #define HR_MAX_NUM_SEQS    65536
 #define HR_MAX_DEVICE_KINDS 8      /* different GPUs in one setup */
 #define HR_MAX_MIXED_GPUS   16     /* devices of a mixed setup, all kinds together */
+#define HR_MAX_DRAFT_TOKENS 64     /* speculative decoding: tokens drafted per target pass */
+
+/* Speculative decoding (#31): who drafts the tokens the model verifies (hr-draft.h). */
+typedef enum
+{
+  HR_DRAFT_NONE = 0,
+  HR_DRAFT_MODEL,    /* a smaller model of the same tokenizer (draft_model) */
+  HR_DRAFT_MTP,      /* the model's own multi-token-prediction layers */
+} HrDraftKind;
 
 /* One kind of device in a setup: a catalog/custom GPU and how many of it (hr-placement.h). */
 typedef struct
@@ -92,6 +101,12 @@ typedef struct
    * the layer split follows instead of the plan's own; 0 values: none */
   double tensor_split[HR_MAX_MIXED_GPUS];
   int n_tensor_split;
+  /* speculative decoding (#31, hr-draft.h): the draft's weights and KV beside the model's,
+   * and the decode speed expected at an acceptance rate, never promised */
+  HrDraftKind draft_kind;
+  const HrModel *draft_model; /* borrowed; HR_DRAFT_MODEL only */
+  double draft_accept;      /* per-token acceptance probability; NAN: the published default */
+  int draft_max;            /* tokens drafted per target pass; 0: the engine's default */
 } HrScenario;
 
 void            hr_scenario_init            (HrScenario      *scenario,
