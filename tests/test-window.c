@@ -11,6 +11,7 @@
 #include "hr-advice.h"
 #include "hr-application.h"
 #include "hr-chart-data.h"
+#include "hr-draft-group.h"
 #include "hr-scenario-state.h"
 #include "hr-size-view-private.h"
 #include "hr-speed-simulator.h"
@@ -801,6 +802,105 @@ test_moe_limit (void)
   hr_test_window_close (window);
 }
 
+/* The position of @name in the draft row's list, or -1. */
+static int
+draft_position (AdwComboRow *row,
+                const char  *name)
+{
+  GListModel *list = adw_combo_row_get_model (row);
+
+  for (guint i = 0; list != NULL && i < g_list_model_get_n_items (list); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (list), i), name) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* Speculative decoding (#31): the sidebar lists the drafts this model and engine take — the
+ * catalog's models of its tokenizer, its own MTP layers where the engine runs them — and a
+ * chosen draft becomes its own part of the memory breakdown, the acceptance showing the
+ * published default. */
+static void
+test_draft (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrSession *session = hr_size_view_get_session (view);
+  GtkWidget *group = hr_test_find_child_of_type (GTK_WIDGET (view), HR_TYPE_DRAFT_GROUP);
+  AdwComboRow *row;
+  GtkSpinButton *spin;
+  const HrChartBreakdown *bd;
+  HrChartBreakdown expected_bd;
+  const HrScenario *s;
+  HrScenario es;
+  HrEstimate ee;
+  g_auto(HrSizeState) st;
+  g_autofree char *draft = NULL;
+  int pos;
+
+  g_assert_nonnull (group);
+  g_assert_true (gtk_widget_get_mapped (group));
+  row = ADW_COMBO_ROW (hr_test_find_child_of_type (group, ADW_TYPE_COMBO_ROW));
+  spin = GTK_SPIN_BUTTON (hr_test_find_child_of_type (group, GTK_TYPE_SPIN_BUTTON));
+
+  /* GLM-4.5-Air on llama.cpp: no MTP (llama.cpp skips it), no smaller GLM of its vocabulary */
+  g_object_set (session, "engine", "llama.cpp", NULL);
+  g_assert_true (hr_size_view_select_model (view, "glm-4.5-air"));
+  hr_test_wait_size_view (view);
+  g_assert_cmpint (draft_position (row, "None"), ==, 0);
+  g_assert_cmpint (draft_position (row, "Its own MTP layers"), ==, -1);
+  g_object_set (session, "engine", "vllm", NULL);
+  hr_test_wait_size_view (view);
+  g_assert_cmpint (draft_position (row, "Its own MTP layers"), ==, 1);
+  g_object_set (session, "engine", "llama.cpp", NULL);
+  hr_test_wait_size_view (view);
+
+  g_assert_true (hr_size_view_select_model (view, "llama-3.3-70b"));
+  hr_test_wait_size_view (view);
+  pos = draft_position (row, "Llama 3.2 3B Instruct");
+  g_assert_cmpint (pos, ==, 1);
+  g_assert_cmpint (draft_position (row, "Qwen3 0.6B"), ==, -1);
+  g_assert_false (gtk_widget_get_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (spin), ADW_TYPE_ACTION_ROW)));
+
+  adw_combo_row_set_selected (row, pos);
+  hr_test_wait_size_view (view);
+  g_object_get (session, "draft", &draft, NULL);
+  g_assert_cmpstr (draft, ==, "llama-3.2-3b");
+  s = hr_size_view_get_scenario (view);
+  g_assert_cmpint (s->draft_kind, ==, HR_DRAFT_MODEL);
+  g_assert_cmpstr (s->draft_model->id, ==, "llama-3.2-3b");
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 89);
+  g_assert_true (gtk_widget_get_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (spin), ADW_TYPE_ACTION_ROW)));
+
+  /* the breakdown's own part: the draft's weights, KV and buffers */
+  es = *s;
+  g_assert_true (hr_estimate_compute (&es, NULL, &ee, NULL));
+  g_assert_cmpfloat (ee.draft_bytes, >, 0);
+  bd = hr_chart_widget_get_data (hr_size_view_get_chart (view, HR_CHART_BREAKDOWN));
+  hr_chart_breakdown_from_estimate (&es, &ee, &expected_bd);
+  g_assert_cmpfloat_with_epsilon (bd->devices[0].draft_gib, expected_bd.devices[0].draft_gib, 1e-9);
+  g_assert_cmpfloat_with_epsilon (bd->devices[0].draft_gib * bd->n_devices, hr_to_gib (ee.draft_bytes), 1e-9);
+  g_assert_cmpfloat_with_epsilon (bd->required_gib, hr_to_gib (ee.required_bytes), 1e-9);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &es, &ee);
+  g_assert_nonnull (strstr (st.breakdown, "Draft model"));
+  g_assert_nonnull (strstr (st.cards[HR_SIZE_CARD_DECODE].note, "at 89 % acceptance, 3 drafted: ~"));
+
+  /* the acceptance moves the session's figure */
+  gtk_spin_button_set_value (spin, 60);
+  hr_test_wait_size_view (view);
+  g_assert_cmpfloat (hr_size_view_get_scenario (view)->draft_accept, ==, 0.6);
+
+  /* back to none: no part */
+  adw_combo_row_set_selected (row, 0);
+  hr_test_wait_size_view (view);
+  g_assert_cmpint (hr_size_view_get_scenario (view)->draft_kind, ==, HR_DRAFT_NONE);
+  bd = hr_chart_widget_get_data (hr_size_view_get_chart (view, HR_CHART_BREAKDOWN));
+  g_assert_cmpfloat (bd->devices[0].draft_gib, ==, 0);
+  hr_size_view_select_model (view, "glm-4.5-air");
+  hr_test_wait_size_view (view);
+  hr_test_window_close (window);
+}
+
 /* Closing saves the window size; the view comes back as it was. */
 static void
 test_window_state (void)
@@ -991,6 +1091,7 @@ main (int   argc,
 
   g_test_add_func ("/window/default-scenario", test_default_scenario);
   g_test_add_func ("/window/change-controls", test_change_controls);
+  g_test_add_func ("/window/draft", test_draft);
   g_test_add_func ("/window/context-entry-grouped", test_context_entry_grouped);
   g_test_add_func ("/window/quant-arrow-centred", test_quant_arrow_centred);
   g_test_add_func ("/window/coalesce", test_coalesce);

@@ -1,5 +1,6 @@
 /* hr-scenario-state.c — core results worded for the Size view, testable without a display */
 #include "hr-scenario-state.h"
+#include "hr-draft.h"
 #include "hr-placement.h"
 
 #include <glib/gi18n-lib.h>
@@ -469,13 +470,25 @@ breakdown_text (const SizeFigures *f)
 {
   const HrEstimate *e = f->e;
   g_autofree char *weights = hr_size_format_gib (e->weights_gpu);
-  g_autofree char *kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
+  g_autofree char *kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes
+                                                  - e->draft_bytes));
+  g_autofree char *parts = NULL;
   g_autofree char *over = hr_size_format_gib (e->overhead_bytes);
+
+  if (e->draft_bytes > 0)
+    {
+      g_autofree char *draft = hr_size_format_gib (e->draft_bytes);
+
+      /* TRANSLATORS: speculative decoding's draft model in the parts of the required memory */
+      parts = g_strdup_printf (_("%s · Draft model %s"), kv, draft);
+    }
+  else
+    parts = g_strdup (kv);
 
   if (f->s->gpu->backend == HR_BACKEND_CPU)
     /* TRANSLATORS: the parts of the required memory when the device is the CPU and its RAM */
     return g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s in system RAM"),
-                            weights, kv, over, f->required);
+                            weights, parts, over, f->required);
   if (f->s->n_gpus > 1)
     {
       g_autofree char *per_gpu = hr_size_format_gib (f->e->per_gpu_required);
@@ -488,11 +501,11 @@ breakdown_text (const SizeFigures *f)
                                            "Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on %d GPU in all (%s on the fullest) · System RAM %s",
                                            "Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on %d GPUs in all (%s on the fullest) · System RAM %s",
                                            (gulong) f->s->n_gpus),
-                              weights, kv, over, f->required, f->s->n_gpus, per_gpu, f->ram);
+                              weights, parts, over, f->required, f->s->n_gpus, per_gpu, f->ram);
     }
   /* TRANSLATORS: the parts of the required memory, then what stays in system RAM */
   return g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on the GPU · System RAM %s"),
-                          weights, kv, over, f->required, f->ram);
+                          weights, parts, over, f->required, f->ram);
 }
 
 char *
@@ -634,6 +647,17 @@ decode_card (HrSizeState       *state,
       else
         /* TRANSLATORS: e.g. "with 4K tokens in context · ~172.9 tok/s when empty" */
         detail = g_strdup_printf (_("with %s tokens in context · %s when empty"), depth, empty);
+    }
+  if (e->draft_max > 0)
+    {
+      /* speculative decoding (#31): the expected speed-up and its basis, never a promise */
+      g_autofree char *draft = hr_draft_basis_text (e);
+      char *with = g_strdup_printf ("%s · %s: %s", note,
+                                    f->s->draft_kind == HR_DRAFT_MTP ? _("MTP speculative decoding")
+                                    : _("Speculative decoding"), draft);
+
+      g_free (note);
+      note = with;
     }
   card_set (&state->cards[HR_SIZE_CARD_DECODE], _("Decode speed"), g_strdup (f->tps), detail, note);
 }

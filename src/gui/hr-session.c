@@ -9,6 +9,9 @@
  * the session, which waits for a running worker first.
  */
 #include "hr-session.h"
+#include "hr-draft.h"
+
+#include <math.h>
 
 #include "hr-user-calibration.h"
 
@@ -51,6 +54,8 @@ struct _HrSession
   double reserve_pct;
   double unified_share;
   char *engine_version;
+  char *draft;                 /* speculative decoding (#31): "none", "mtp" or a model id */
+  double draft_accept;         /* percent; 0: the published default (hr-draft.h) */
 
   /* the user's calibrations (HrDeviceCalibration), loaded when first asked for; the scenario
    * borrows one while use_calibration */
@@ -94,6 +99,8 @@ enum
   PROP_UNIFIED_SHARE,
   PROP_ENGINE_VERSION,
   PROP_USE_CALIBRATION,
+  PROP_DRAFT,
+  PROP_DRAFT_ACCEPT,
   PROP_ADVISING,
   N_PROPS
 };
@@ -114,7 +121,7 @@ static guint signals[N_SIGNALS];
 /* The GSettings keys of the same names (the scenario part of the schema). */
 static const char * const bound_keys[] = {
   "model", "gpu", "quant", "context", "gpus", "extra-gpus", "batch", "kv-type", "engine", "backend", "offload",
-  "n-cpu-moe", "reserve-pct", "unified-share", "engine-version", "use-calibration",
+  "n-cpu-moe", "reserve-pct", "unified-share", "engine-version", "use-calibration", "draft", "draft-accept",
 };
 
 /* Advice jobs ------------------------------------------------------------------------------- */
@@ -506,6 +513,8 @@ hr_session_get_property (GObject    *object,
     case PROP_UNIFIED_SHARE: g_value_set_double (value, self->unified_share); break;
     case PROP_ENGINE_VERSION: g_value_set_string (value, self->engine_version); break;
     case PROP_USE_CALIBRATION: g_value_set_boolean (value, self->use_calibration); break;
+    case PROP_DRAFT: g_value_set_string (value, self->draft); break;
+    case PROP_DRAFT_ACCEPT: g_value_set_double (value, self->draft_accept); break;
     case PROP_ADVISING: g_value_set_boolean (value, hr_session_get_advising (self)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -551,6 +560,10 @@ hr_session_set_property (GObject      *object,
       break;
     case PROP_USE_CALIBRATION: hr_session_set_use_calibration (self, g_value_get_boolean (value)); break;
     case PROP_RESERVE_PCT: SET_NUMBER (self->reserve_pct, g_value_get_double (value), prop_id); break;
+    case PROP_DRAFT:
+      set_string (self, &self->draft, g_value_get_string (value) ? g_value_get_string (value) : "none", prop_id);
+      break;
+    case PROP_DRAFT_ACCEPT: SET_NUMBER (self->draft_accept, g_value_get_double (value), prop_id); break;
     case PROP_UNIFIED_SHARE: SET_NUMBER (self->unified_share, g_value_get_double (value), prop_id); break;
     case PROP_ENGINE_VERSION:
       set_string (self, &self->engine_version, canonical_engine_version (g_value_get_string (value)), prop_id);
@@ -600,6 +613,7 @@ hr_session_finalize (GObject *object)
   g_free (self->engine);
   g_free (self->backend);
   g_free (self->engine_version);
+  g_free (self->draft);
 
   G_OBJECT_CLASS (hr_session_parent_class)->finalize (object);
 }
@@ -639,6 +653,8 @@ hr_session_class_init (HrSessionClass *klass)
   properties[PROP_RESERVE_PCT] = g_param_spec_double ("reserve-pct", NULL, NULL, 0, 50, 5, rw);
   properties[PROP_UNIFIED_SHARE] = g_param_spec_double ("unified-share", NULL, NULL, 0, 1, 0, rw);
   properties[PROP_ENGINE_VERSION] = string_property ("engine-version", "current");
+  properties[PROP_DRAFT] = string_property ("draft", "none");
+  properties[PROP_DRAFT_ACCEPT] = g_param_spec_double ("draft-accept", NULL, NULL, 0, 99, 0, rw);
   properties[PROP_USE_CALIBRATION] = g_param_spec_boolean ("use-calibration", NULL, NULL, TRUE, rw);
   properties[PROP_ADVISING] = g_param_spec_boolean ("advising", NULL, NULL, FALSE,
                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
@@ -674,6 +690,7 @@ hr_session_init (HrSession *self)
   self->backend = g_strdup ("auto");
   self->reserve_pct = HR_DEFAULT_RESERVE * 100;
   self->engine_version = g_strdup ("current");
+  self->draft = g_strdup ("none");
   self->use_calibration = TRUE;
 }
 
@@ -732,6 +749,28 @@ hr_session_get_pricing_manager (HrSession *self)
 {
   g_return_val_if_fail (HR_IS_SESSION (self), NULL);
   return self->pricing;
+}
+
+/* Speculative decoding (#31): the chosen draft when it still fits the model and engine
+ * (hr_draft_check ()); a draft the model or engine no longer takes is left out, not an
+ * error, and the Size view's list no longer offers it. */
+static void
+set_scenario_draft (HrSession  *self,
+                    HrScenario *s)
+{
+  if (g_strcmp0 (self->draft, "mtp") == 0)
+    s->draft_kind = HR_DRAFT_MTP;
+  else if (self->draft != NULL && g_strcmp0 (self->draft, "none") != 0)
+    {
+      s->draft_model = hr_catalog_find_model (self->catalog, self->draft);
+      s->draft_kind = s->draft_model != NULL ? HR_DRAFT_MODEL : HR_DRAFT_NONE;
+    }
+  s->draft_accept = self->draft_accept > 0 ? self->draft_accept / 100.0 : NAN;
+  if (s->draft_kind != HR_DRAFT_NONE && !hr_draft_check (s, NULL))
+    {
+      s->draft_kind = HR_DRAFT_NONE;
+      s->draft_model = NULL;
+    }
 }
 
 const HrScenario *
@@ -806,6 +845,7 @@ hr_session_get_scenario (HrSession *self)
       s->calibration = hr_user_calibration_find (hr_session_get_calibrations (self), id,
                                                  hr_scenario_backend (s));
     }
+  set_scenario_draft (self, s);
   return s;
 }
 

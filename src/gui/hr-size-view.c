@@ -10,6 +10,7 @@
  * worker thread, asked for after the frame; "advice-changed" brings it back.
  */
 #include "hr-size-view-private.h"
+#include "hr-draft-group.h"
 #include "hr-device-rows.h"
 #include "hr-size-load.h"
 #include "hr-fit-others.h"
@@ -628,6 +629,14 @@ hr_size_view_set_session (HrSizeView *self,
   self->device_rows = hr_device_rows_new (session);
   gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->gpu_picker))),
                               self->device_rows, GTK_WIDGET (self->gpu_picker));
+  /* speculative decoding's draft (#31): a group of its own after the offload's */
+  {
+    GtkWidget *offload = gtk_widget_get_ancestor (GTK_WIDGET (self->moe_row), ADW_TYPE_PREFERENCES_GROUP);
+    GtkWidget *draft = hr_draft_group_new ();
+
+    hr_draft_group_set_session (HR_DRAFT_GROUP (draft), session);
+    gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (offload)), draft, offload);
+  }
   update_model_limits (self);
   update_backend_subtitle (self);
 
