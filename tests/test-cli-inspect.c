@@ -303,6 +303,111 @@ estimate_object (JsonParser *parser,
   return json_node_get_object (json_parser_get_root (parser));
 }
 
+/* A one-block Llama of the tiny one's vocabulary (1024) and widths: a smaller draft for it. */
+static GBytes *
+tiny_draft (guint64 *tensor_bytes)
+{
+  g_autoptr(GgufWriter) w = gguf_writer_new ();
+
+  gguf_kv_str (w, "general.architecture", "llama");
+  gguf_kv_str (w, "general.name", "Tiny Draft");
+  gguf_kv_u32 (w, "general.file_type", 15);
+  gguf_kv_u32 (w, "llama.block_count", 1);
+  gguf_kv_u32 (w, "llama.context_length", 65536);
+  gguf_kv_u32 (w, "llama.embedding_length", 256);
+  gguf_kv_u32 (w, "llama.feed_forward_length", 512);
+  gguf_kv_u32 (w, "llama.attention.head_count", 4);
+  gguf_kv_u32 (w, "llama.attention.head_count_kv", 2);
+  gguf_kv_u32 (w, "llama.vocab_size", 1024);
+  gguf_tensor (w, "token_embd.weight", GGML_Q4_K, 256, 1024);
+  gguf_tensor (w, "blk.0.attn_norm.weight", GGML_F32, 256, 1);
+  gguf_tensor (w, "blk.0.attn_q.weight", GGML_Q4_K, 256, 256);
+  gguf_tensor (w, "blk.0.attn_k.weight", GGML_Q4_K, 256, 128);
+  gguf_tensor (w, "blk.0.attn_v.weight", GGML_Q6_K, 256, 128);
+  gguf_tensor (w, "blk.0.attn_output.weight", GGML_Q4_K, 256, 256);
+  gguf_tensor (w, "blk.0.ffn_norm.weight", GGML_F32, 256, 1);
+  gguf_tensor (w, "blk.0.ffn_gate.weight", GGML_Q4_K, 256, 512);
+  gguf_tensor (w, "blk.0.ffn_up.weight", GGML_Q4_K, 256, 512);
+  gguf_tensor (w, "blk.0.ffn_down.weight", GGML_Q6_K, 512, 256);
+  gguf_tensor (w, "output_norm.weight", GGML_F32, 256, 1);
+  gguf_tensor (w, "output.weight", GGML_Q6_K, 256, 1024);
+  *tensor_bytes = w->tensor_bytes;
+  return gguf_writer_finish (w, (gsize) w->offset);
+}
+
+/* #31: --draft FILE.gguf sizes the draft from its header, as the file sized alone; the
+ * llama-server line loads it with -md FILE; a draft of another vocabulary is refused. */
+static void
+test_draft_file (void)
+{
+  g_autoptr(GBytes) model = gguf_tiny_llama ("Tiny Target", NULL);
+  g_autoptr(GBytes) draft = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-draft-XXXXXX", &error);
+  g_autofree char *mpath = g_build_filename (dir, "target-Q4_K_M.gguf", NULL);
+  g_autofree char *dpath = g_build_filename (dir, "draft-Q4_K_M.gguf", NULL);
+  g_autofree char *bad = g_build_filename (dir, "broken.gguf", NULL);
+  g_autoptr(JsonParser) p0 = json_parser_new ();
+  g_autoptr(JsonParser) p1 = json_parser_new ();
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  JsonObject *plain, *with, *alone;
+  guint64 draft_bytes = 0;
+  HrTestRun r = { 0 };
+
+  g_assert_no_error (error);
+  draft = tiny_draft (&draft_bytes);
+  g_assert_true (g_file_set_contents (mpath, g_bytes_get_data (model, NULL),
+                                      (gssize) g_bytes_get_size (model), &error));
+  g_assert_true (g_file_set_contents (dpath, g_bytes_get_data (draft, NULL),
+                                      (gssize) g_bytes_get_size (draft), &error));
+  g_assert_true (g_file_set_contents (bad, "GGUF nonsense", -1, &error));
+  g_assert_no_error (error);
+
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  plain = estimate_object (p0, r.out);
+  hr_test_run_clear (&r);
+  run_estimate (&r, "--gguf", dpath, "--gpu", "rtx-4090-24gb", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  alone = estimate_object (p1, r.out);
+  g_assert_cmpint (json_object_get_int_member (alone, "weights_bytes"), ==, (gint64) draft_bytes);
+  hr_test_run_clear (&r);
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--draft", dpath, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  with = estimate_object (p2, r.out);
+  g_assert_cmpint (json_object_get_int_member (with, "draft_weights_bytes"), ==,
+                   json_object_get_int_member (alone, "weights_device_bytes"));
+  g_assert_cmpint (json_object_get_int_member (with, "draft_kv_bytes"), ==,
+                   json_object_get_int_member (alone, "kv_cache_bytes"));
+  g_assert_cmpint (json_object_get_int_member (with, "required_bytes") -
+                   json_object_get_int_member (plain, "required_bytes"), >=,
+                   json_object_get_int_member (with, "draft_memory_bytes") - 1);
+  g_assert_cmpint (json_object_get_int_member (with, "required_bytes") -
+                   json_object_get_int_member (plain, "required_bytes"), <=,
+                   json_object_get_int_member (with, "draft_memory_bytes") + 1);
+  hr_test_run_clear (&r);
+
+  run_command_launch (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--draft", dpath, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "--spec-type draft-simple -md "));
+  g_assert_nonnull (strstr (r.out, "draft-Q4_K_M.gguf -ngld 999 --spec-draft-n-max 3"));
+  hr_test_run_clear (&r);
+
+  /* another vocabulary (Llama 3.1 8B's 128256) */
+  run_estimate (&r, "--model", "llama-3.1-8b", "--gpu", "rtx-4090-24gb", "--draft", dpath, NULL);
+  assert_one_line_error (&r, 2);
+  g_assert_nonnull (strstr (r.err, "vocabularies differ (1024 and 128256 tokens)"));
+  hr_test_run_clear (&r);
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--draft", bad, NULL);
+  assert_one_line_error (&r, 1);
+  hr_test_run_clear (&r);
+
+  g_unlink (mpath);
+  g_unlink (dpath);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
 /* #31: a vision projector beside a local GGUF counts its exact tensor bytes on the first GPU,
  * or in system RAM with --no-mmproj-offload; none leaves it out; launch names it */
 static void
@@ -486,5 +591,6 @@ main (int    argc,
   g_test_add_func ("/cli-inspect/hostile-strings", test_hostile_strings);
   g_test_add_func ("/cli-inspect/url-userinfo", test_url_userinfo);
   g_test_add_func ("/cli-inspect/mmproj", test_mmproj);
+  g_test_add_func ("/cli-inspect/draft-file", test_draft_file);
   return g_test_run ();
 }

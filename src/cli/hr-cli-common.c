@@ -96,7 +96,7 @@ hr_cli_scenario_options (HrCliArgs *args)
     { "no-mmproj-offload", 0, 0, G_OPTION_ARG_NONE, &args->no_mmproj_offload,
       "Keep the vision projector in system RAM", NULL },
     { "draft", 0, 0, G_OPTION_ARG_STRING, &args->draft,
-      "Speculative decoding: a draft model of the same tokenizer (see: list models), mtp (the model's own MTP layers) or none (default)", "MODEL|mtp|none" },
+      "Speculative decoding: a draft model of the same tokenizer (see: list models, or a GGUF file), mtp (the model's own MTP layers) or none (default)", "MODEL|FILE.gguf|mtp|none" },
     { "draft-accept", 0, 0, G_OPTION_ARG_STRING, &args->draft_accept,
       "With --draft: the chance each drafted token is accepted, 0 to 0.99 or a percent (default: a published measurement: 0.89 draft model, 0.85 MTP)", "P" },
     { "draft-max", 0, 0, G_OPTION_ARG_INT, &args->draft_max,
@@ -188,9 +188,29 @@ parse_tensor_split (const char  *text,
 
 /* --draft, --draft-accept and --draft-max (#31): the draft model from the catalog (or the
  * user's models), checked against the model and engine (hr_draft_check ()). */
+/* --draft FILE.gguf: the draft's architecture and exact tensor bytes from its header; llama.cpp
+ * loads it with -md FILE. */
+static HrModel *
+load_draft_file (const char  *path,
+                 GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(HrGguf) gguf = hr_gguf_load_split (path, &local);
+  HrModel *model;
+
+  if (gguf == NULL || (model = hr_gguf_to_model (gguf, &local)) == NULL)
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--draft: %s: %s", path, local->message);
+      return NULL;
+    }
+  model->gguf_path = g_canonicalize_filename (path, NULL);
+  return model;
+}
+
 static gboolean
 resolve_draft (const HrCliArgs *args,
                const HrCatalog *catalog,
+               HrCliScenario   *out,
                HrScenario      *s,
                GError         **error)
 {
@@ -205,6 +225,14 @@ resolve_draft (const HrCliArgs *args,
     }
   if (g_strcmp0 (args->draft, "mtp") == 0)
     s->draft_kind = HR_DRAFT_MTP;
+  else if (g_str_has_suffix (args->draft, ".gguf") || g_str_has_suffix (args->draft, ".GGUF"))
+    {
+      out->draft_model = load_draft_file (args->draft, error);
+      if (out->draft_model == NULL)
+        return FALSE;
+      s->draft_model = out->draft_model;
+      s->draft_kind = HR_DRAFT_MODEL;
+    }
   else
     {
       s->draft_model = hr_cli_find_model (catalog, args->draft, &local);
@@ -741,7 +769,7 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     return FALSE;
   s->mmproj_path = out->mmproj_path;
   s->mmproj_cpu = args->no_mmproj_offload;
-  return resolve_draft (args, catalog, s, error);
+  return resolve_draft (args, catalog, out, s, error);
 }
 
 void
@@ -774,6 +802,7 @@ hr_cli_scenario_clear (HrCliScenario *cs)
   g_clear_pointer (&cs->gpus, g_ptr_array_unref);
   g_clear_pointer (&cs->calibrations, g_array_unref);
   g_clear_pointer (&cs->mmproj_path, g_free);
+  g_clear_pointer (&cs->draft_model, hr_model_free);
 }
 
 int

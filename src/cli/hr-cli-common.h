@@ -54,7 +54,7 @@ typedef struct
   char *mmproj;          /* --mmproj auto|none|FILE: a vision projector (#31) */
   gboolean no_mmproj_offload;
   char *tensor_split;    /* --tensor-split A,B[,C]: llama.cpp's split the plan follows (#31) */
-  char *draft;           /* --draft MODEL|mtp|none: speculative decoding (#31) */
+  char *draft;           /* --draft MODEL|FILE.gguf|mtp|none: speculative decoding (#31) */
   char *draft_accept;    /* --draft-accept P: per-token acceptance (0 … 0.99, or 70%) */
   int draft_max;         /* --draft-max N: tokens drafted a pass; -1: the engine's default */
   gboolean json;
@@ -77,6 +77,7 @@ typedef struct
   GArray *calibrations; /* the user's saved HrDeviceCalibration; scenario.calibration points in */
   double min_user_tps;  /* --min-user-tps; NAN: not given */
   char *mmproj_path;    /* the projector file scenario.mmproj_path points at; NULL: none */
+  HrModel *draft_model;  /* --draft FILE.gguf: the draft read from its header (owned) */
   gboolean json;
   gboolean csv;
 } HrCliScenario;

@@ -435,6 +435,10 @@ hr_draft_add (const HrScenario *s,
       HrEstimate d;
 
       sub.model = s->draft_model;
+      /* a draft read from a GGUF file is sized as that file (its mix, its exact bytes); a
+       * catalog draft at the model's quant */
+      if (s->draft_model->gguf_quant != NULL)
+        g_strlcpy (sub.quant, s->draft_model->gguf_quant, sizeof sub.quant);
       sub.draft_kind = HR_DRAFT_NONE;
       sub.draft_model = NULL;
       sub.mmproj_bytes = 0;
