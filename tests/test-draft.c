@@ -340,6 +340,8 @@ test_launch (void)
                                  "meta-llama/Llama-3.2-3B-Instruct"));
   g_assert_nonnull (strstr (cmd, "--speculative-num-steps 8 --speculative-eagle-topk 1 "
                                  "--speculative-num-draft-tokens 9"));
+  /* Ollama runs no speculative decoding: said, not launched */
+  g_assert_nonnull (strstr (command (cmds, HR_ENGINE_OLLAMA)->note, "decodes without the draft"));
 
   /* MTP: each engine's default depth; llama.cpp leaves GLM-4.5's out and says so */
   scenario (&s, "glm-4.5-air", "h100-80gb-sxm", 2, "FP8", HR_ENGINE_VLLM);

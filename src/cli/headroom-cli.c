@@ -391,7 +391,8 @@ matrix_text_row (GString           *out,
   g_string_append_printf (out, "%-12s %s GiB %s GiB %s GiB %s GiB %s t/s  %-8s ", r->quant->id,
                           hr_cli_number (a, hr_to_gib (e->weights.bytes), 2, 6),
                           hr_cli_number (g, hr_to_gib (e->weights_gpu), 2, 6),
-                          hr_cli_number (b, hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes)), 2, 5),
+                          hr_cli_number (b, hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes
+                                                                   - e->draft_bytes)), 2, 5),
                           hr_cli_number (c, hr_to_gib (e->required_bytes), 2, 6),
                           hr_cli_number (d, e->decode_tps, 1, 6),
                           hr_verdict_to_string (e->verdict));

@@ -346,6 +346,9 @@ ollama_command (const HrLaunchCtx *c)
                        "it has no per-expert CPU placement."));
   if (c->n_gpus > 1)
     hr_launch_note_add (notes, _("Ollama splits layers across the GPUs (no tensor parallelism)."));
+  if (sc->draft_kind != HR_DRAFT_NONE)
+    hr_launch_note_add (notes, _("Speculative decoding is sized for llama.cpp, vLLM and SGLang only: "
+                                 "this command decodes without the draft."));
   hr_launch_note_common (c, notes);
 
   return hr_launch_command_new (HR_ENGINE_OLLAMA, "Ollama", hr_sh_free (&sh), notes);

@@ -90,6 +90,9 @@ mlx_command (const HrLaunchCtx *c)
   else
     hr_launch_note_add (notes, _("--max-kv-size bounds each sequence’s cache; older tokens rotate out "
                        "beyond it."));
+  if (c->sc->draft_kind != HR_DRAFT_NONE)
+    hr_launch_note_add (notes, _("Speculative decoding is sized for llama.cpp, vLLM and SGLang only: "
+                                 "this command decodes without the draft."));
   hr_launch_note_common (c, notes);
 
   return hr_launch_command_new (HR_ENGINE_MLX, _("MLX (mlx-lm)"), hr_sh_free (&sh), notes);

@@ -917,7 +917,9 @@ matrix_row_state (const HrMatrixRow *row,
   /* what the total counts, so a row's total is never below its weights (the file size is
    * in the source column when it differs) */
   st->weights = hr_size_format_gib (e->weights_gpu);
-  st->kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
+  /* the KV cache alone: a speculative draft (#31) is in the total, not here */
+  st->kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes
+                                       - e->draft_bytes));
   st->total = hr_size_format_gib (e->required_bytes);
   st->total_gb = hr_size_format_gb (e->required_bytes);
   st->decode = hr_size_format_tps (e->decode_tps);
