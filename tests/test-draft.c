@@ -92,6 +92,13 @@ test_model_adds_weights_and_kv (void)
   g_assert_cmpfloat_with_epsilon (plain.margin_bytes - with.margin_bytes, with.draft_bytes, 1);
   g_assert_cmpfloat_with_epsilon (with.per_gpu_required - plain.per_gpu_required, with.draft_bytes, 1);
   g_assert_cmpfloat (with.weights_gpu, ==, plain.weights_gpu);
+  /* the device's plan: its parts still make up its required memory */
+  g_assert_cmpint (with.placement.n_devices, ==, 1);
+  g_assert_cmpfloat (with.placement.devices[0].draft_bytes, ==, with.draft_bytes);
+  g_assert_cmpfloat_with_epsilon (with.placement.devices[0].weights_bytes + with.placement.devices[0].kv_bytes +
+                                  with.placement.devices[0].compute_bytes + with.placement.devices[0].runtime_bytes +
+                                  with.placement.devices[0].draft_bytes,
+                                  with.placement.devices[0].required_bytes, 1);
   g_assert_cmpfloat (with.kv_bytes, ==, plain.kv_bytes);
   g_assert_cmpfloat (with.decode_tps, ==, plain.decode_tps);
 }

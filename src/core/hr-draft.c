@@ -305,6 +305,7 @@ spread_over_devices (const HrScenario *s,
         {
           HrDevicePlan *d = &out->placement.devices[i];
 
+          d->draft_bytes += bytes / n;
           d->required_bytes += bytes / n;
           d->margin_bytes -= bytes / n;
           d->verdict = hr_verdict_for (d->required_bytes, d->physical_bytes, d->usable_bytes);

@@ -97,7 +97,7 @@ typedef struct
   double kv_bytes;
   double compute_bytes;   /* its compute buffer */
   double runtime_bytes;   /* its runtime context (and, on unified memory, the host buffer) */
-  double required_bytes;  /* the sum of the four */
+  double required_bytes;  /* the sum of the four (and of draft_bytes) */
   double physical_bytes;
   double usable_bytes;
   double margin_bytes;    /* usable − required */
@@ -105,6 +105,7 @@ typedef struct
   double decode_seconds;  /* its part of one decode step (NAN: unknown) */
   double kv_pool_bytes;   /* a pipeline stage's KV pool as the engine allocates it (the same
                            * blocks on every stage); 0 otherwise */
+  double draft_bytes;     /* its share of a speculative draft (#31, hr-draft.c), in required */
 } HrDevicePlan;
 
 /* The setup's devices and what each holds; their sums are the estimate's device totals. */

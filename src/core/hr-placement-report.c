@@ -61,6 +61,7 @@ hr_placement_json (HrJsonWriter     *w,
       hr_json_gib_bytes (w, "kv_cache", d->kv_bytes);
       hr_json_gib_bytes (w, "compute_buffer", d->compute_bytes);
       hr_json_gib_bytes (w, "runtime", d->runtime_bytes);
+      hr_json_gib_bytes (w, "draft", d->draft_bytes);  /* speculative decoding's share (#31) */
       hr_json_gib_bytes (w, "required", d->required_bytes);
       hr_json_gib_bytes (w, "usable", d->usable_bytes);
       hr_json_gib_bytes (w, "margin", d->margin_bytes);
