@@ -1503,6 +1503,40 @@ test_bridge_finetune (void)
                 NULL);
 }
 
+/* Speculative decoding's draft (#31) is a part of its own in the breakdown: drawn in the
+ * theme's draft colour (and in the legend), absent without a draft, and read out. */
+static void
+test_breakdown_draft (void)
+{
+  g_autofree HrChartBreakdown *b = g_new0 (HrChartBreakdown, 1);
+  g_autofree char *text = NULL;
+  guint counts[2] = { 0 };
+
+  for (int with = 0; with < 2; with++)
+    {
+      const HrChartTheme *theme = hr_chart_theme_light ();
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 700);
+      cairo_t *cr = cairo_create (surface);
+      guint n_ink;
+
+      breakdown_one (b, 39.03, 2.5, 1.04, 80, HR_CHART_VERDICT_FITS);
+      b->devices[0].draft_gib = with ? 3.0 : 0;
+      b->required_gib += b->devices[0].draft_gib;
+      hr_chart_draw (HR_CHART_BREAKDOWN, cr, 1200, 700, b, theme);
+      g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+      count_pixels (surface, &theme->draft, &theme->background, &counts[with], &n_ink);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+  g_test_message ("draft-coloured pixels: %u without, %u with a draft", counts[0], counts[1]);
+  g_assert_cmpuint (counts[0], ==, 0);
+  /* 3 GiB of an 82 GiB axis over ~1000 px, a bar ~40 px high, and the legend's swatch */
+  g_assert_cmpuint (counts[1], >, 600);
+  check_render ("breakdown-draft", HR_CHART_BREAKDOWN, b, 1200, 700, HR_CHART_VERDICT_FITS, NULL);
+  text = hr_chart_info (HR_CHART_BREAKDOWN)->describe (b);
+  g_assert_nonnull (strstr (text, ": draft model 3.00 GiB.\n"));
+}
+
 /* Every chart has a text for assistive technologies, with the figures it draws. */
 static void
 test_describe (void)
@@ -1616,6 +1650,7 @@ main (int    argc,
   g_test_add_func ("/charts/fit-labels-apart", test_fit_labels_apart);
   g_test_add_func ("/charts/robust", test_robust);
   g_test_add_func ("/charts/describe", test_describe);
+  g_test_add_func ("/charts/breakdown-draft", test_breakdown_draft);
   g_test_add_func ("/charts/describe-tco-prices", test_describe_tco_prices);
   g_test_add_func ("/charts/export", test_export);
   g_test_add_func ("/charts/export-png-full-disk", test_export_png_full_disk);
