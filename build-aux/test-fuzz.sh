@@ -37,7 +37,10 @@ run_one() {
   local name=$1 target=$dir/tests/fuzz/$1 leaks=1
   local corpus=tests/fuzz/corpus/${name#fuzz-}
   local dict=tests/fuzz/${name#fuzz-}.dict
-  local args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+  # -timeout: one input's limit.  The generated hostile seeds (400 KB of colliding names) take
+  # ~1 s of CPU each under ASan; ten fuzzers share two cores here, so one took 10.6 s of wall
+  # time on a loaded machine and failed the run: 30 s still catches a hang.
+  local args=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
               -artifact_prefix="$artifacts/$name-")
   [ -f "$dict" ] && args+=(-dict="$dict")
   mkdir -p "$work/$name"
