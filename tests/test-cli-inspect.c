@@ -503,6 +503,25 @@ test_mmproj (void)
   assert_one_line_error (&r, 2);
   hr_test_run_clear (&r);
 
+  /* a catalog model whose GGUF repo ships a projector (#31): auto counts the catalog's file
+   * and the buffer it encodes an image in, on the first GPU */
+  {
+    g_autoptr(JsonParser) p3 = json_parser_new ();
+    JsonObject *cat;
+
+    run_estimate (&r, "--model", "gemma-3-27b", "--gpu", "rtx-4090-24gb", "--mmproj", "auto", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    cat = estimate_object (p3, r.out);
+    g_assert_cmpint (json_object_get_int_member (cat, "mmproj_bytes"), ==, 858000000);
+    g_assert_cmpint (json_object_get_int_member (cat, "mmproj_encode_bytes"), >, 100 << 20);
+    g_assert_cmpint (json_object_get_int_member (cat, "mmproj_encode_bytes"), <, 130 << 20);
+    hr_test_run_clear (&r);
+    run_estimate (&r, "--model", "gemma-3-27b", "--gpu", "rtx-4090-24gb", "--mmproj", "auto", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "0.80 GiB weights + 0.11 GiB image-encode buffer (first GPU)"));
+    hr_test_run_clear (&r);
+  }
+
   g_unlink (mpath);
   g_unlink (ppath);
   g_unlink (bad);

@@ -87,7 +87,8 @@ assert_sums (const HrEstimate *e)
   g_assert_cmpfloat_with_epsilon (w, e->weights_gpu + (e->mmproj_device >= 0 ? e->mmproj_bytes : 0),
                                   p->n_devices);
   g_assert_cmpfloat_with_epsilon (kv, e->kv_bytes, p->n_devices);
-  g_assert_cmpfloat_with_epsilon (c + rt, e->overhead_bytes, p->n_devices);
+  g_assert_cmpfloat_with_epsilon (c + rt, e->overhead_bytes
+                                  + (e->mmproj_device >= 0 ? e->mmproj_encode_bytes : 0), p->n_devices);
   g_assert_cmpfloat_with_epsilon (req, e->required_bytes, p->n_devices);
   g_assert_cmpfloat_with_epsilon (usable, e->usable_bytes, p->n_devices);
   g_assert_cmpfloat_with_epsilon (phys, e->physical_bytes, p->n_devices);

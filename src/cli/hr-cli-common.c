@@ -6,6 +6,7 @@
 #include "hr-engine-load.h"
 #include "hr-gguf.h"
 #include "hr-hfconfig.h"
+#include "hr-projector.h"
 #include "hr-text.h"
 #include "hr-units.h"
 #include "hr-user-calibration.h"
@@ -478,11 +479,13 @@ find_mmproj_beside (const char *gguf)
   return g_build_filename (dir, g_ptr_array_index (found, 0), NULL);
 }
 
-/* The projector's weights: every tensor of its GGUF, exact from the header. */
+/* The projector's weights: every tensor of its GGUF, exact from the header; its image
+ * encoder's shape from the same header (hr-projector.h). */
 static gboolean
 resolve_mmproj (const HrCliArgs *args,
                 HrCliScenario   *out,
                 double          *bytes,
+                HrVisionEncoder *encoder,
                 GError         **error)
 {
   g_autoptr(GError) local = NULL;
@@ -501,7 +504,7 @@ resolve_mmproj (const HrCliArgs *args,
       if (args->hf != NULL)
         return TRUE;  /* the Hub repo has no projector: a text-only model */
       if (args->gguf == NULL)
-        return usage (error, "--mmproj auto needs --gguf or --hf; give the projector as --mmproj FILE");
+        return usage (error, "--mmproj auto needs --gguf, --hf or a catalog model with a known projector; give the projector as --mmproj FILE");
       path = find_mmproj_beside (args->gguf);
       if (path == NULL)
         return TRUE;  /* none found: a text-only model */
@@ -516,6 +519,7 @@ resolve_mmproj (const HrCliArgs *args,
       return FALSE;
     }
   *bytes = (double) hr_gguf_get_tensor_bytes (gguf);
+  hr_projector_encoder_from_gguf (gguf, encoder);
   if (!(*bytes > 0))
     {
       g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--mmproj: %s: no tensors", path);
@@ -765,7 +769,14 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
     }
   if (hub_mmproj != NULL)
     s->mmproj_bytes = (double) hub_mmproj_bytes;  /* llama.cpp's -hf fetches it itself */
-  else if (!resolve_mmproj (args, out, &s->mmproj_bytes, error))
+  else if (g_strcmp0 (args->mmproj, "auto") == 0 && args->gguf == NULL && args->hf == NULL
+           && s->model != NULL && s->model->mmproj_bytes > 0)
+    {
+      /* a catalog model whose GGUF repo ships a projector (#31): -hf fetches it */
+      s->mmproj_bytes = s->model->mmproj_bytes;
+      s->mmproj_encoder = s->model->mmproj_encoder;
+    }
+  else if (!resolve_mmproj (args, out, &s->mmproj_bytes, &s->mmproj_encoder, error))
     return FALSE;
   s->mmproj_path = out->mmproj_path;
   s->mmproj_cpu = args->no_mmproj_offload;

@@ -303,6 +303,67 @@ fill_unknown_params (HrModel *model)
     }
 }
 
+/* "mmproj": the llama.cpp vision projector of the model's GGUF repos (#31): the file, and its
+ * encoder's shape for the image-encode buffer (hr-projector.h) */
+typedef struct
+{
+  gint64 bytes;
+  char *dtype;
+  char *source;
+  HrVisionEncoder encoder;
+} Mmproj;
+
+#define MMPROJ(member) G_STRUCT_OFFSET (Mmproj, member)
+
+static const HrField mmproj_fields[] = {
+  /* a projector is a few GB at most; 1 TB leaves room */
+  { "bytes", HR_FIELD_INT64, MMPROJ (bytes), TRUE, 1, 1e12 },
+  { "dtype", HR_FIELD_STRING, MMPROJ (dtype), TRUE, 0, 32 },
+  { "source", HR_FIELD_STRING, MMPROJ (source), FALSE, 0, MAX_SOURCE_CHARS },
+  { "patches", HR_FIELD_COUNT, MMPROJ (encoder.patches), FALSE, 1, 1 << 20 },
+  { "hidden", HR_FIELD_COUNT, MMPROJ (encoder.hidden), FALSE, 1, 1 << 16 },
+  { "ff", HR_FIELD_COUNT, MMPROJ (encoder.ff), FALSE, 1, 1 << 18 },
+  { "heads", HR_FIELD_COUNT, MMPROJ (encoder.heads), FALSE, 1, 4096 },
+  { "gated", HR_FIELD_BOOL, MMPROJ (encoder.gated) },
+  { "windowed", HR_FIELD_BOOL, MMPROJ (encoder.windowed) },
+};
+
+static gboolean
+parse_mmproj (const HrEntry *entry,
+              HrModel       *model,
+              GError       **error)
+{
+  g_autofree char *label = NULL;
+  JsonNode *node;
+  Mmproj found = { 0 };
+  HrEntry sub = { entry->file, NULL, NULL };
+  gboolean ok;
+
+  if (!hr_entry_read_node (entry, "mmproj", FALSE, JSON_NODE_OBJECT, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  label = g_strdup_printf ("%s, mmproj", entry->label);
+  sub.label = label;
+  sub.object = json_node_get_object (node);
+  ok = hr_entry_read_fields (&sub, mmproj_fields, G_N_ELEMENTS (mmproj_fields), &found, error);
+  if (ok && !hr_catalog_is_slug (found.dtype, TRUE))
+    {
+      hr_entry_error (error, &sub, "dtype", _("must be letters, digits and - . _ + only"));
+      ok = FALSE;
+    }
+  if (ok)
+    {
+      model->mmproj_bytes = (double) found.bytes;
+      model->mmproj_dtype = g_steal_pointer (&found.dtype);
+      model->mmproj_source = g_steal_pointer (&found.source);
+      model->mmproj_encoder = found.encoder;
+    }
+  g_free (found.dtype);
+  g_free (found.source);
+  return ok;
+}
+
 static const HrField model_fields[] = {
   { "name", HR_FIELD_STRING, MODEL (name), TRUE, 0, MAX_NAME_CHARS },
   { "family", HR_FIELD_STRING, MODEL (family), FALSE, 0, MAX_SHORT_CHARS },
@@ -351,6 +412,7 @@ parse_model (GArray          *types,
   ok = ok && parse_arch (entry, model, error);
   ok = ok && parse_kv_groups (entry, model, error);
   ok = ok && parse_sizes (entry, model, error);
+  ok = ok && parse_mmproj (entry, model, error);
 
   if (!ok)
     return NULL;

@@ -1,5 +1,6 @@
 /* hr-estimate.c — the sizing model (SPEC §2): memory, verdict, speed and cost of a scenario */
 #include "hr-estimate.h"
+#include "hr-projector.h"
 #include "hr-calibration.h"
 #include "hr-draft.h"
 #include "hr-estimate-cpu.h"
@@ -994,35 +995,40 @@ estimate_cost (const Sizing    *z,
 }
 
 /* The vision projector (#31): llama.cpp's mtmd loads it on the first GPU unless
- * --no-mmproj-offload keeps it in system RAM.  Only its weights are counted. */
+ * --no-mmproj-offload keeps it in system RAM (clip_ctx: the GPU backend, else the CPU's), and
+ * reserves the buffer it encodes the largest image in on the same backend (hr-projector.h). */
 static void
 add_projector (const HrScenario *s,
                HrEstimate       *out)
 {
-  double b = s->mmproj_bytes;
+  double b = s->mmproj_bytes, enc;
   HrDevicePlan *d;
   int i;
 
   out->mmproj_bytes = 0;
+  out->mmproj_encode_bytes = 0;
   out->mmproj_device = -1;
   if (!(b > 0))
     return;
   out->mmproj_bytes = b;
+  enc = hr_projector_encode_bytes (&s->mmproj_encoder, s->flash_attn);
+  out->mmproj_encode_bytes = isfinite (enc) ? enc : 0;
   if (s->mmproj_cpu)
     {
-      out->system_ram_bytes += b;
+      out->system_ram_bytes += b + out->mmproj_encode_bytes;
       return;
     }
   out->mmproj_device = 0;
-  out->required_bytes += b;
-  out->margin_bytes -= b;
+  out->required_bytes += b + out->mmproj_encode_bytes;
+  out->margin_bytes -= b + out->mmproj_encode_bytes;
   out->utilization = out->required_bytes / out->physical_bytes;
   if (out->placement.n_devices > 0)
     {
       d = &out->placement.devices[0];
       d->weights_bytes += b;
-      d->required_bytes += b;
-      d->margin_bytes -= b;
+      d->compute_bytes += out->mmproj_encode_bytes;
+      d->required_bytes += b + out->mmproj_encode_bytes;
+      d->margin_bytes -= b + out->mmproj_encode_bytes;
       d->verdict = hr_verdict_for (d->required_bytes, d->physical_bytes, d->usable_bytes);
       out->per_gpu_required = 0;
       out->verdict = HR_VERDICT_FITS;
@@ -1035,7 +1041,7 @@ add_projector (const HrScenario *s,
   else
     {
       /* many alike devices: the fullest one may be the first */
-      out->per_gpu_required += b;
+      out->per_gpu_required += b + out->mmproj_encode_bytes;
       out->verdict = MAX (out->verdict,
                           hr_verdict_for (out->per_gpu_required,
                                           out->physical_bytes / MAX (s->n_gpus, 1),

@@ -191,9 +191,12 @@ typedef struct
   /* where everything lives, device by device (hr-placement.h) */
   HrPlacement placement;
 
-  /* the vision projector's weights (scenario->mmproj_bytes), in required_bytes on the
-   * device that holds it or in system_ram_bytes; its compute buffer is not counted */
+  /* the vision projector (#31): its weights (scenario->mmproj_bytes) and the buffer it encodes
+   * an image in (hr_projector_encode_bytes (); 0 when its encoder is unknown), both in
+   * required_bytes on the device that holds it or in system_ram_bytes; neither is in
+   * weights_gpu or overhead_bytes (a device plan counts them in its weights and compute) */
   double mmproj_bytes;
+  double mmproj_encode_bytes;
   int mmproj_device;       /* index into placement.devices (0: the first GPU); -1: system RAM */
 
   /* speculative decoding (#31, hr-draft.h): 0 (bytes) and NAN (speeds) without a draft.  The

@@ -119,7 +119,7 @@ llama_server_args (const HrLaunchCtx *c,
       hr_sh_opt (sh, "-hf", spec);
       /* -hf loads the repo's projector too unless told not to (llama.cpp docs/multimodal.md):
        * a multimodal model sized without it launches without it (#31) */
-      if (c->model->vision_params > 0 && !(sc->mmproj_bytes > 0))
+      if ((c->model->vision_params > 0 || c->model->mmproj_bytes > 0) && !(sc->mmproj_bytes > 0))
         hr_sh_raw (sh, "--no-mmproj");
     }
   else

@@ -29,6 +29,8 @@ static const gsize model_strings[] = {
   G_STRUCT_OFFSET (HrModel, confidence),
   G_STRUCT_OFFSET (HrModel, gguf_quant),
   G_STRUCT_OFFSET (HrModel, gguf_path),
+  G_STRUCT_OFFSET (HrModel, mmproj_dtype),
+  G_STRUCT_OFFSET (HrModel, mmproj_source),
 };
 
 static gpointer

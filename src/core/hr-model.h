@@ -32,6 +32,19 @@ typedef struct
                         * keeps it; llama.cpp keeps it in F32 (twice that); 0: unknown */
 } HrLayerGroup;
 
+/* A vision projector's image encoder (its mmproj GGUF's clip.vision.* keys), as far as
+ * llama.cpp's clip.cpp sizes the buffer it encodes an image in (hr-projector.h). */
+typedef struct
+{
+  int patches;         /* patches of the image clip.cpp's warmup encodes, the largest it
+                        * reserves for; 0: unknown */
+  int hidden;          /* n_embd */
+  int ff;              /* n_ff */
+  int heads;           /* n_head */
+  gboolean gated;      /* a gated FFN (SwiGLU: up and gate both live) */
+  gboolean windowed;   /* window attention with an n_pos × n_pos mask (Qwen2.5-VL) */
+} HrVisionEncoder;
+
 /* A measured file size for one quantization (or the official checkpoint). */
 typedef struct
 {
@@ -70,6 +83,12 @@ typedef struct
   double active_params;  /* parameters used per token (MoE: shared + active experts) */
   double vision_params;  /* vision/audio encoder the checkpoint ships beside total_params (0: none
                           * known); vLLM and SGLang load it, llama.cpp only with --mmproj */
+  /* the llama.cpp vision projector (mmproj GGUF) of the model's GGUF repos (#31): its file's
+   * bytes, dtype ("F16") and where the size comes from; 0 bytes: none known */
+  double mmproj_bytes;
+  char *mmproj_dtype;
+  char *mmproj_source;
+  HrVisionEncoder mmproj_encoder;
 
   int n_layers;        /* transformer blocks (excluding MTP layers) */
   int hidden;

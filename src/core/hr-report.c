@@ -59,6 +59,9 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
   /* the vision projector's weights (#31), in required on its device or in system_ram; its
    * device: the placement's device name, "system_ram", or null without a projector */
   hr_json_gib_bytes (w, "mmproj", e->mmproj_bytes);
+  /* the buffer it encodes an image in, on the same device (hr-projector.h); 0 without a
+   * projector or when its encoder is unknown */
+  hr_json_gib_bytes (w, "mmproj_encode", e->mmproj_encode_bytes);
   hr_json_member_string (w, "mmproj_device",
                          !(e->mmproj_bytes > 0) ? NULL
                          : e->mmproj_device < 0 ? "system_ram"
@@ -281,7 +284,13 @@ hr_report_estimate_text (const HrScenario *s,
   line (lines, 4, _("Weights on the device"), _("%s GiB (%s: %s GiB)"),
         num (a, hr_to_gib (e->weights_gpu), 2), source, num (b, hr_to_gib (e->weights.bytes), 2));
   line (lines, 4, _("KV cache & state"), "%s GiB", num (a, hr_to_gib (e->kv_bytes), 2));
-  if (e->mmproj_bytes > 0)
+  if (e->mmproj_bytes > 0 && e->mmproj_encode_bytes > 0)
+    /* TRANSLATORS: the vision projector's weights, the buffer it encodes an image in, and where
+     * they are: "0.80 GiB weights + 0.11 GiB image-encode buffer (first GPU)" */
+    line (lines, 4, _("Vision projector"), _("%s GiB weights + %s GiB image-encode buffer (%s)"),
+          num (a, hr_to_gib (e->mmproj_bytes), 2), num (b, hr_to_gib (e->mmproj_encode_bytes), 2),
+          e->mmproj_device < 0 ? _("system RAM") : _("first GPU"));
+  else if (e->mmproj_bytes > 0)
     /* TRANSLATORS: the vision projector's weights and where they are: "0.80 GiB (first GPU, weights only)" */
     line (lines, 4, _("Vision projector"), _("%s GiB (%s, weights only)"),
           num (a, hr_to_gib (e->mmproj_bytes), 2),
@@ -403,11 +412,26 @@ hr_report_compare_row (const HrScenario *base,
                        HrCompareRow     *out,
                        GError          **error)
 {
+  HrDeviceKind kind = { gpu, count };
+
+  g_return_val_if_fail (gpu != NULL, FALSE);
+  return hr_report_compare_row_setup (base, &kind, 1, catalog, pricing, out, error);
+}
+
+gboolean
+hr_report_compare_row_setup (const HrScenario   *base,
+                             const HrDeviceKind *kinds,
+                             int                 n_kinds,
+                             const HrCatalog    *catalog,
+                             const HrPricing    *pricing,
+                             HrCompareRow       *out,
+                             GError            **error)
+{
   HrScenario *s;
   HrEstimate *e;
 
   g_return_val_if_fail (base != NULL, FALSE);
-  g_return_val_if_fail (gpu != NULL, FALSE);
+  g_return_val_if_fail (kinds != NULL && n_kinds >= 1 && kinds[0].gpu != NULL, FALSE);
   g_return_val_if_fail (catalog != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
@@ -415,11 +439,16 @@ hr_report_compare_row (const HrScenario *base,
   s = &out->scenario;
   e = &out->estimate;
   *s = *base;
-  s->gpu = gpu;
-  s->n_gpus = count;
+  /* the column's devices, not the base's (a mixed Size view setup compared on one GPU kind) */
+  s->n_kinds = 0;
+  memset (s->kinds, 0, sizeof s->kinds);
+  s->gpu = kinds[0].gpu;
+  s->n_gpus = kinds[0].count;
+  if (n_kinds > 1 && !hr_scenario_set_devices (s, kinds, n_kinds, error))
+    return FALSE;
   /* the backend follows each GPU unless the user forced one */
   if (!s->backend_set)
-    s->backend = gpu->backend;
+    s->backend = s->gpu->backend;
   out->price_usd = out->usd_per_decode_tps = out->power_w = NAN;
   if (!hr_estimate_compute (s, pricing, e, error))
     return FALSE;
@@ -427,10 +456,17 @@ hr_report_compare_row (const HrScenario *base,
    * that does not fit) has no cost per token here, rather than another GPU's. */
   out->max_context = hr_advice_max_context (s);
   out->best_quant = hr_advice_best_quant (s, catalog);
-  out->price_usd = isfinite (gpu->price_usd) ? gpu->price_usd * s->n_gpus : NAN;
+  out->price_usd = 0;
+  out->power_w = 0;
+  for (int i = 0; i < n_kinds; i++)
+    {
+      out->price_usd += kinds[i].gpu->price_usd * kinds[i].count;
+      out->power_w += kinds[i].gpu->tdp_w * kinds[i].count;
+    }
+  if (!isfinite (out->price_usd))
+    out->price_usd = NAN;
   out->usd_per_decode_tps = isfinite (out->price_usd) && e->decode_tps > 0 && e->verdict != HR_VERDICT_EXCEEDS
                             ? out->price_usd / e->decode_tps : NAN;
-  out->power_w = gpu->tdp_w * s->n_gpus;
   return TRUE;
 }
 

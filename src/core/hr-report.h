@@ -61,6 +61,15 @@ gboolean        hr_report_compare_row       (const HrScenario *base,
                                              const HrPricing *pricing,
                                              HrCompareRow    *out,
                                              GError         **error);
+/* The same on a setup of @n_kinds kinds of device (#31: "RTX 4090 + RTX 3090"; one kind is
+ * the plain count × GPU): prices and board power add up over the devices. */
+gboolean        hr_report_compare_row_setup (const HrScenario   *base,
+                                             const HrDeviceKind *kinds,
+                                             int                 n_kinds,
+                                             const HrCatalog    *catalog,
+                                             const HrPricing    *pricing,
+                                             HrCompareRow       *out,
+                                             GError            **error);
 
 /* The CSV of `compare --csv`: the column names, one line per row, the last column saying how
  * the row was made (model, quant, context … as "key=value" words).  UTF-8, RFC 4180 quoting, '.' decimals, empty fields for unknown numbers. */

@@ -93,8 +93,10 @@ typedef struct
   HrDeviceKind kinds[HR_MAX_DEVICE_KINDS];
   int n_kinds;
   /* a vision projector (llama.cpp --mmproj, #31): its weights' bytes, exact from its GGUF
-   * header; 0: none.  Its image-encode compute buffer is not counted. */
+   * header (or its file's size from the catalog); 0: none.  Its image encoder's shape sizes
+   * the buffer it encodes images in (hr-projector.h); patches 0: that buffer is unknown. */
   double mmproj_bytes;
+  HrVisionEncoder mmproj_encoder;
   const char *mmproj_path;  /* borrowed; NULL: none (or llama.cpp fetches it with -hf) */
   gboolean mmproj_cpu;      /* --no-mmproj-offload: the projector stays in system RAM */
   /* the user's llama.cpp --tensor-split (#31): one proportion per device in launch order, which
