@@ -215,6 +215,64 @@ test_breakdown (void)
   g_test_message ("breakdown 1200×700: %.1f ms at scale 1, %.1f ms at scale 2", ms[0], ms[1]);
 }
 
+/* Pixels of @color in @kind drawn at @width × @height, light theme, scale 1. */
+static guint
+color_pixels (HrChartKind        kind,
+              const void        *data,
+              int                width,
+              int                height,
+              const HrChartRgba *color)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+  guint n_color, n_ink;
+
+  hr_chart_draw (kind, cr, width, height, data, hr_chart_theme_light ());
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  count_pixels (surface, color, &hr_chart_theme_light ()->background, &n_color, &n_ink);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return n_color;
+}
+
+/* #31: a mixed setup, RTX 4090 + RTX 3060: one bar per device against its own capacity, the vision
+ * projector a part of its own (its colour, its legend entry, its sentence) on the first; none
+ * drawn without one. */
+static void
+test_breakdown_projector (void)
+{
+  g_autofree HrChartBreakdown *b = g_new0 (HrChartBreakdown, 1);
+  const HrChartRgba *orange = &hr_chart_theme_light ()->series[4];
+  g_autofree char *text = NULL;
+  guint with, without;
+
+  breakdown_one (b, 12.0, 1.0, 0.8, 24, HR_CHART_VERDICT_FITS);
+  g_strlcpy (b->heading.title, "Gemma 3 27B IT on RTX 4090 24GB + RTX 3060 12GB", sizeof b->heading.title);
+  b->n_devices = 2;
+  g_strlcpy (b->devices[0].label, "RTX 4090 24GB", sizeof b->devices[0].label);
+  b->devices[0].projector_gib = 0.91;
+  b->devices[1] = (HrChartDevice) { .weights_gib = 4.5, .kv_gib = 0.5, .buffers_gib = 0.4,
+                                    .physical_gib = 12, .usable_gib = 11.4 };
+  g_strlcpy (b->devices[1].label, "RTX 3060 12GB", sizeof b->devices[1].label);
+  b->required_gib = 12 + 1 + 0.8 + 0.91 + 5.4;
+  b->physical_gib = 36;
+  b->usable_gib = 34.2;
+  check_render ("breakdown-mixed-projector", HR_CHART_BREAKDOWN, b, 1200, 520, HR_CHART_VERDICT_FITS, NULL);
+  check_render ("breakdown-mixed-projector-narrow", HR_CHART_BREAKDOWN, b, 360, 420, HR_CHART_VERDICT_FITS, NULL);
+  with = color_pixels (HR_CHART_BREAKDOWN, b, 1200, 520, orange);
+  text = hr_chart_info (HR_CHART_BREAKDOWN)->describe (b);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "RTX 4090 24GB: vision projector 0.91 GiB."));
+  g_assert_nonnull (strstr (text, "RTX 3060 12GB: weights 4.50 GiB"));
+
+  b->devices[0].projector_gib = 0;
+  without = color_pixels (HR_CHART_BREAKDOWN, b, 1200, 520, orange);
+  g_test_message ("projector colour: %u pixels with it, %u without", with, without);
+  /* the segment and the legend's swatch */
+  g_assert_cmpuint (with, >, 200);
+  g_assert_cmpuint (without, ==, 0);
+}
+
 static void
 context_fill (HrChartContext *c,
               double          weights,
@@ -1636,6 +1694,7 @@ main (int    argc,
   g_test_add_func ("/charts/axis", test_axis);
   g_test_add_func ("/charts/usd-locale", test_usd_locale);
   g_test_add_func ("/charts/breakdown", test_breakdown);
+  g_test_add_func ("/charts/breakdown-projector", test_breakdown_projector);
   g_test_add_func ("/charts/context", test_context);
   g_test_add_func ("/charts/quant", test_quant);
   g_test_add_func ("/charts/compare", test_compare);

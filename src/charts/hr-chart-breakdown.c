@@ -14,8 +14,13 @@ enum
   SEG_KV,
   SEG_BUFFERS,
   SEG_DRAFT,      /* speculative decoding's draft (#31): in the legend only when there is one */
+  SEG_PROJECTOR,  /* the vision projector (#31): on the device that holds it */
   N_SEGS
 };
+
+/* A device row's parts, in SEG_ order */
+#define DEVICE_VALUES(d) { (d)->weights_gib, (d)->kv_gib, (d)->buffers_gib, (d)->draft_gib, \
+                          (d)->projector_gib }
 
 static gboolean
 device_known (const HrChartDevice *d)
@@ -27,7 +32,8 @@ static double
 device_total (const HrChartDevice *d)
 {
   return hr_chart_clean (d->weights_gib) + hr_chart_clean (d->kv_gib)
-         + hr_chart_clean (d->buffers_gib) + hr_chart_clean (d->draft_gib);
+         + hr_chart_clean (d->buffers_gib) + hr_chart_clean (d->draft_gib)
+         + hr_chart_clean (d->projector_gib);
 }
 
 static gboolean
@@ -54,7 +60,7 @@ typedef struct
   const char *seg_names[N_SEGS];    /* for the callouts on the bars */
   HrLegendItem legend[N_SEGS + 1];
   char legend_text[N_SEGS + 1][96];
-  int n_legend;
+  int n_legend;                     /* the draft's and projector's entries only when there */
   double legend_h;
   double max_v, label_w, value_w;
   double x0, x1, pitch, bar_h;
@@ -128,9 +134,9 @@ layout_legend (Layout *l)
 {
   const HrChartBreakdown *data = l->data;
   const HrChartTheme *t = l->c->theme;
-  const char *names[N_SEGS + 1] = {
+  const char *names[N_SEGS] = {
     _("Weights"), _("KV cache & state"), _("Engine & activation buffers"), _("Draft model"),
-    _("System RAM (offload)"),
+    _("Vision projector"),
   };
   double totals[N_SEGS] = { 0 };
   char v[48];
@@ -141,6 +147,7 @@ layout_legend (Layout *l)
       totals[SEG_KV] += hr_chart_clean (data->devices[i].kv_gib);
       totals[SEG_BUFFERS] += hr_chart_clean (data->devices[i].buffers_gib);
       totals[SEG_DRAFT] += hr_chart_clean (data->devices[i].draft_gib);
+      totals[SEG_PROJECTOR] += hr_chart_clean (data->devices[i].projector_gib);
       l->max_v = MAX (l->max_v, device_total (&data->devices[i]));
       if (isfinite (data->devices[i].physical_gib))
         l->max_v = MAX (l->max_v, data->devices[i].physical_gib);
@@ -150,17 +157,22 @@ layout_legend (Layout *l)
   l->n_legend = 0;
   for (int s = 0; s < N_SEGS; s++)
     {
-      l->colors[s] = s == SEG_DRAFT ? &t->draft : &t->series[s];
-      if (s == SEG_DRAFT && !(totals[s] > 0))
+      /* series 3 is system RAM's grey; the draft and the projector have colours of their own */
+      l->colors[s] = s == SEG_DRAFT ? &t->draft : &t->series[s == SEG_PROJECTOR ? 4 : s];
+      if ((s == SEG_DRAFT || s == SEG_PROJECTOR) && !(totals[s] > 0))
         continue;
-      g_snprintf (l->legend_text[s], sizeof l->legend_text[s], "%s  %s", names[s],
-                  hr_fmt_gib (v, sizeof v, totals[s]));
-      l->legend[l->n_legend++] = (HrLegendItem) { l->legend_text[s], l->colors[s], HR_SWATCH_BOX, -1 };
+      g_snprintf (l->legend_text[l->n_legend], sizeof l->legend_text[l->n_legend], "%s  %s",
+                  names[s], hr_fmt_gib (v, sizeof v, totals[s]));
+      l->legend[l->n_legend] = (HrLegendItem) { l->legend_text[l->n_legend], l->colors[s],
+                                                HR_SWATCH_BOX, -1 };
+      l->n_legend++;
     }
-  g_snprintf (l->legend_text[N_SEGS], sizeof l->legend_text[N_SEGS], "%s  %s", names[N_SEGS],
+  g_snprintf (l->legend_text[l->n_legend], sizeof l->legend_text[l->n_legend], "%s  %s",
+              _("System RAM (offload)"),
               hr_fmt_gib (v, sizeof v, hr_chart_clean (data->system_ram_gib)));
-  l->legend[l->n_legend++] = (HrLegendItem) { l->legend_text[N_SEGS], &t->series[3], HR_SWATCH_HATCH,
-                                              -1 };
+  l->legend[l->n_legend] = (HrLegendItem) { l->legend_text[l->n_legend], &t->series[3],
+                                            HR_SWATCH_HATCH, -1 };
+  l->n_legend++;
   l->legend_h = hr_canvas_legend_height (l->c, l->legend, l->n_legend);
 }
 
@@ -262,6 +274,7 @@ layout (Layout *l,
   l->seg_names[SEG_KV] = _("KV cache");
   l->seg_names[SEG_BUFFERS] = _("Buffers");
   l->seg_names[SEG_DRAFT] = _("Draft");
+  l->seg_names[SEG_PROJECTOR] = _("Projector");
   layout_legend (l);
   axis_h = hr_canvas_xaxis_height (c, _("Memory (GiB)"));
   layout_columns (l);
@@ -301,8 +314,7 @@ draw_bars (Layout *l)
       if (i < l->n)
         {
           const HrChartDevice *d = &l->data->devices[i];
-
-          double values[N_SEGS] = { d->weights_gib, d->kv_gib, d->buffers_gib, d->draft_gib };
+          double values[N_SEGS] = DEVICE_VALUES (d);
 
           bars.physical = d->physical_gib;
           bars.usable = d->usable_gib;
@@ -343,7 +355,7 @@ draw_row_labels (Layout *l)
       if (i < l->n)
         {
           const HrChartDevice *d = &l->data->devices[i];
-          double values[N_SEGS] = { d->weights_gib, d->kv_gib, d->buffers_gib, d->draft_gib };
+          double values[N_SEGS] = DEVICE_VALUES (d);
 
           hr_bar_labels (c, &bars, values, row_top (l, i), l->bar_h, l->pitch / 2 - l->bar_h / 2);
         }

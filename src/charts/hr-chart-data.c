@@ -72,7 +72,7 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
 {
   g_autofree char *subtitle = NULL, *group = NULL;
   int n, bars;
-  double kv, buffers, draft;
+  double kv, buffers, draft, projector;
   gboolean even;
 
   g_return_if_fail (scenario != NULL);
@@ -93,10 +93,12 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
    * which the required total already includes); the weights are each device's share, so the
    * fullest bar is the card's "on the fullest GPU". */
   buffers = estimate->overhead_bytes / n;
-  /* speculative decoding's draft (#31): its own part, spread like the model (hr-draft.c) */
+  /* speculative decoding's draft (#31): its own part, spread like the model (hr-draft.c);
+   * the vision projector (#31) is a part of its own, on the first device (estimate.h) */
   draft = estimate->draft_bytes / n;
+  projector = estimate->mmproj_device >= 0 ? estimate->mmproj_bytes + estimate->mmproj_encode_bytes : 0;
   kv = MAX (0, estimate->required_bytes - estimate->weights_gpu - estimate->overhead_bytes
-               - estimate->draft_bytes) / n;
+               - estimate->draft_bytes - projector) / n;
   bars = n <= MAX_DEVICE_BARS ? n : 1;
   even = fabs (hr_estimate_device_weights (scenario, estimate, n - 1) - estimate->weights_gpu / n)
          < 0.005 * HR_GIB;
@@ -121,6 +123,7 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
       d->draft_gib = hr_to_gib (draft);
       d->physical_gib = hr_to_gib (estimate->physical_bytes / n);
       d->usable_gib = hr_to_gib (estimate->usable_bytes / n);
+      d->projector_gib = i == 0 ? hr_to_gib (projector) : 0;
     }
   /* different GPUs: each bar is its device's own plan (hr-placement.h) */
   if (hr_scenario_is_mixed (scenario) && estimate->placement.n_devices == n && n <= MAX_DEVICE_BARS)
@@ -128,19 +131,24 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
       {
         const HrDevicePlan *p = &estimate->placement.devices[i];
         HrChartDevice *d = &out->devices[i];
+        /* a device plan counts the projector in its weights and compute: drawn apart */
+        gboolean holds = i == estimate->mmproj_device;
 
         g_strlcpy (d->label, gpu_name (p->gpu), sizeof d->label);
-        d->weights_gib = hr_to_gib (p->weights_bytes);
+        d->weights_gib = hr_to_gib (p->weights_bytes - (holds ? estimate->mmproj_bytes : 0));
         d->kv_gib = hr_to_gib (p->kv_bytes);
-        d->buffers_gib = hr_to_gib (p->compute_bytes + p->runtime_bytes);
-        d->draft_gib = hr_to_gib (draft);
+        d->buffers_gib = hr_to_gib (p->compute_bytes + p->runtime_bytes
+                                    - (holds ? estimate->mmproj_encode_bytes : 0));
+        d->draft_gib = hr_to_gib (p->draft_bytes);
+        d->projector_gib = holds ? hr_to_gib (projector) : 0;
         d->physical_gib = hr_to_gib (p->physical_bytes);
         d->usable_gib = hr_to_gib (p->usable_bytes);
       }
   out->system_ram_gib = hr_to_gib (estimate->system_ram_bytes);
   /* Engines leave parts of the file unloaded or on the host (llama.cpp: the token embedding,
    * MTP layers): name the file's size so the chart reconciles with a download listing. */
-  if (fabs (estimate->weights.bytes - estimate->weights_gpu - estimate->system_ram_bytes)
+  if (fabs (estimate->weights.bytes - estimate->weights_gpu - estimate->system_ram_bytes
+            + (estimate->mmproj_device < 0 ? estimate->mmproj_bytes + estimate->mmproj_encode_bytes : 0))
       > 0.005 * HR_GIB)
     out->weights_file_gib = hr_to_gib (estimate->weights.bytes);
   out->required_gib = hr_to_gib (estimate->required_bytes);
@@ -365,6 +373,14 @@ hr_chart_compare_add (HrChartCompare   *out,
   memset (item, 0, sizeof *item);
   g_strlcpy (item->name, gpu_name (scenario->gpu), sizeof item->name);
   item->count = MAX (scenario->n_gpus, 1);
+  if (hr_scenario_is_mixed (scenario))
+    {
+      /* a mixed setup (#31): "RTX 4090 24GB + RTX 3090 24GB", its counts in its name */
+      g_autofree char *setup = hr_placement_setup_name (scenario);
+
+      g_strlcpy (item->name, setup, sizeof item->name);
+      item->count = 1;
+    }
   if (estimate == NULL)
     {
       item->required_gib = item->usable_gib = NAN;

@@ -34,6 +34,9 @@ hr_chart_breakdown_describe (const void *data)
       if (d->draft_gib > 0)
         /* TRANSLATORS: speculative decoding's draft model in the memory chart, for screen readers */
         g_string_append_printf (out, _("%s: draft model %.2f GiB.\n"), d->label, d->draft_gib);
+      if (d->projector_gib > 0)
+        /* TRANSLATORS: the vision projector on that bar's device, read by screen readers */
+        g_string_append_printf (out, _("%s: vision projector %.2f GiB.\n"), d->label, d->projector_gib);
     }
   if (b->system_ram_gib > 0)
     g_string_append_printf (out, _("System RAM: %.2f GiB.\n"), b->system_ram_gib);

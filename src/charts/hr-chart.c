@@ -11,7 +11,7 @@
 
 /* Okabe & Ito's palette (https://jfly.uni-koeln.de/color/) for the series: distinguishable
  * with every common colour-vision deficiency.  Blue = weights, reddish purple = KV cache, sky
- * blue = buffers.  The verdicts take libadwaita's success, warning and error colours, as the
+ * blue = buffers, orange = the vision projector.  The verdicts take libadwaita's success, warning and error colours, as the
  * app's banner and the chart widget do (hr-chart-widget.c reads them from the style), so an
  * exported chart says "does not fit" in the red the screen shows, not in an orange of its own;
  * they also carry a glyph and, when the memory does not fit, a hatch, so colour is never the
@@ -34,6 +34,7 @@ static const HrChartTheme theme_light = {
     RGB (0xcc, 0x79, 0xa7),
     RGB (0x56, 0xb4, 0xe9),
     RGB (0x8a, 0x89, 0x86),
+    RGB (0xe6, 0x9f, 0x00),            /* Okabe-Ito orange: the vision projector */
   },
   .draft = RGB (0xe6, 0x9f, 0x00),     /* Okabe-Ito orange */
   .font_family = HR_CHART_FONTS,
@@ -60,6 +61,7 @@ static const HrChartTheme theme_dark = {
     RGB (0xe0, 0x8f, 0xc0),
     RGB (0x9c, 0xd8, 0xf8),
     RGB (0x9a, 0x99, 0x96),
+    RGB (0xf0, 0xb4, 0x2a),
   },
   .draft = RGB (0xf5, 0xb8, 0x3d),
   .font_family = HR_CHART_FONTS,

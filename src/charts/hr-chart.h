@@ -42,7 +42,7 @@ typedef struct
   double red, green, blue, alpha;
 } HrChartRgba;
 
-#define HR_CHART_N_SERIES_COLORS 4
+#define HR_CHART_N_SERIES_COLORS 5
 
 typedef struct
 {
@@ -58,7 +58,8 @@ typedef struct
   HrChartRgba tight;
   HrChartRgba exceeds;
   HrChartRgba unknown;
-  HrChartRgba series[HR_CHART_N_SERIES_COLORS]; /* weights, KV, buffers, system RAM / etc. */
+  HrChartRgba series[HR_CHART_N_SERIES_COLORS]; /* weights, KV, buffers, system RAM, vision
+                                                 * projector / etc. */
   HrChartRgba draft;        /* the breakdown's draft model (#31) */
   char font_family[96];     /* Pango family list */
   double font_size;         /* base size in logical pixels, before size adaptation */
@@ -95,6 +96,8 @@ typedef struct
   double usable_gib;
   double draft_gib;                /* speculative decoding's draft (#31): its weights, KV and
                                     * buffers; 0: none (last: positional initialisers stay) */
+  double projector_gib;            /* the vision projector's weights and image-encode buffer
+                                    * (#31), on the device that holds it; 0 for none */
 } HrChartDevice;
 
 typedef struct
