@@ -739,6 +739,79 @@ test_engine_loads_banner (void)
   g_assert_null (strstr (st.verdict_detail, "does not load"));
 }
 
+/* #31: Gemma 3 27B on RTX 4090 + RTX 3090 with its catalog projector: the projector is a part of
+ * the breakdown of its own, named with its device, and the chart draws it on that device's bar
+ * apart from the weights and buffers; in system RAM it says so; without one, no such line. */
+static void
+test_projector (void)
+{
+  const HrModel *m = hr_catalog_find_model (catalog, "gemma-3-27b");
+  HrDeviceKind kinds[2] = {
+    { hr_catalog_find_gpu (catalog, "rtx-4090-24gb"), 1 },
+    { hr_catalog_find_gpu (catalog, "rtx-3090-24gb"), 1 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_auto(HrSizeState) st = { 0 };
+  HrChartBreakdown plain, with;
+  HrScenario s;
+  HrEstimate e0, e;
+  double proj_gib;
+
+  scenario_for (&s, "gemma-3-27b", "rtx-4090-24gb", "Q4_K_M", 8192);
+  g_assert_true (hr_scenario_set_devices (&s, kinds, 2, &error));
+  g_assert_true (hr_estimate_compute (&s, NULL, &e0, &error));
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e0);
+  g_assert_null (st.projector);
+  g_assert_null (strstr (st.breakdown, "Vision projector"));
+  hr_chart_breakdown_from_estimate (&s, &e0, &plain);
+
+  s.mmproj_bytes = m->mmproj_bytes;
+  s.mmproj_encoder = m->mmproj_encoder;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, &error));
+  g_assert_no_error (error);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_test_message ("%s\n%s", st.breakdown, st.projector);
+  g_assert_nonnull (st.projector);
+  g_assert_true (g_str_has_prefix (st.projector, "Vision projector 0.91 GiB on GPU 1 · RTX 4090 24GB: 0.8 GiB weights + 0.11 GiB image-encode buffer"));
+  g_assert_nonnull (strstr (st.breakdown, " · Vision projector 0.91 GiB = "));
+
+  /* the chart: the projector on the first bar, the weights and buffers as without it */
+  hr_chart_breakdown_from_estimate (&s, &e, &with);
+  g_assert_cmpint (with.n_devices, ==, 2);
+  proj_gib = (e.mmproj_bytes + e.mmproj_encode_bytes) / HR_GIB;
+  g_assert_cmpfloat_with_epsilon (with.devices[0].projector_gib, proj_gib, 1e-9);
+  g_assert_cmpfloat (with.devices[1].projector_gib, ==, 0);
+  for (int i = 0; i < 2; i++)
+    {
+      g_assert_cmpfloat_with_epsilon (with.devices[i].weights_gib, plain.devices[i].weights_gib, 1e-6);
+      g_assert_cmpfloat_with_epsilon (with.devices[i].buffers_gib, plain.devices[i].buffers_gib, 1e-6);
+      g_assert_cmpfloat_with_epsilon (with.devices[i].kv_gib, plain.devices[i].kv_gib, 1e-6);
+      g_assert_cmpfloat (with.devices[i].usable_gib, ==, plain.devices[i].usable_gib);
+    }
+  g_assert_cmpfloat_with_epsilon (with.required_gib, plain.required_gib + proj_gib, 1e-6);
+
+  /* one GPU: the same part, the KV cache not inflated by it */
+  scenario_for (&s, "gemma-3-27b", "rtx-4090-24gb", "Q4_K_M", 8192);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e0, &error));
+  hr_chart_breakdown_from_estimate (&s, &e0, &plain);
+  s.mmproj_bytes = m->mmproj_bytes;
+  s.mmproj_encoder = m->mmproj_encoder;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, &error));
+  hr_chart_breakdown_from_estimate (&s, &e, &with);
+  g_assert_cmpfloat_with_epsilon (with.devices[0].kv_gib, plain.devices[0].kv_gib, 1e-6);
+  g_assert_cmpfloat_with_epsilon (with.devices[0].projector_gib, proj_gib, 1e-9);
+
+  /* kept in system RAM */
+  s.mmproj_cpu = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, &error));
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_true (g_str_has_prefix (st.projector, "Vision projector 0.91 GiB in system RAM: "));
+  g_assert_null (strstr (st.breakdown, "Vision projector"));
+  hr_chart_breakdown_from_estimate (&s, &e, &with);
+  g_assert_cmpfloat (with.devices[0].projector_gib, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -770,6 +843,7 @@ main (int   argc,
   g_test_add_func ("/size-state/small-units", test_small_units);
   g_test_add_func ("/size-state/simulator-times", test_simulator_times);
   g_test_add_func ("/size-state/cli-launch", test_cli_launch);
+  g_test_add_func ("/size-state/projector", test_projector);
 
   ret = g_test_run ();
   hr_catalog_free (catalog);

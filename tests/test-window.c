@@ -901,6 +901,58 @@ test_draft (void)
   hr_test_window_close (window);
 }
 
+/* #31: Gemma 3 27B on RTX 4090 + RTX 3090 under llama.cpp: the "Vision projector" switch shows,
+ * the projector is its own part (the line under the breakdown, the chart's first bar, the
+ * chart's description); switched off, it is gone and the total drops by it; a model without a
+ * known projector hides the switch. */
+static void
+test_projector (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrSession *session = hr_size_view_get_session (view);
+  const char *extra[] = { "rtx-3090-24gb:1", NULL };
+  const char *none[] = { NULL };
+  AdwActionRow *row = view->mmproj_row;
+  GtkSwitch *sw = view->mmproj_switch;
+  const HrChartBreakdown *chart;
+  double with, without;
+
+  g_object_set (session, "engine", "llama.cpp", "gpus", 1, NULL);
+  g_assert_true (hr_size_view_select_model (view, "gemma-3-27b"));
+  g_assert_true (hr_size_view_select_gpu (view, "rtx-4090-24gb", 1));
+  g_object_set (session, "extra-gpus", extra, NULL);
+  hr_test_wait_size_view (view);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (row)));
+  g_assert_true (hr_size_view_get_scenario (view)->n_kinds == 2);
+  g_assert_nonnull (hr_size_view_get_state (view)->projector);
+  g_assert_true (g_str_has_prefix (hr_size_view_get_state (view)->projector,
+                                   "Vision projector 0.91 GiB on GPU 1 · RTX 4090 24GB"));
+  chart = hr_chart_widget_get_data (hr_size_view_get_chart (view, HR_CHART_BREAKDOWN));
+  g_assert_nonnull (chart);
+  g_assert_cmpint (chart->n_devices, ==, 2);
+  g_assert_cmpfloat (chart->devices[0].projector_gib, >, 0.9);
+  g_assert_cmpfloat (chart->devices[1].projector_gib, ==, 0);
+  with = hr_size_view_get_estimate (view)->required_bytes;
+
+  /* the switch off: no projector */
+  g_assert_true (gtk_switch_get_active (sw));
+  gtk_switch_set_active (sw, FALSE);
+  hr_test_wait_size_view (view);
+  g_assert_null (hr_size_view_get_state (view)->projector);
+  without = hr_size_view_get_estimate (view)->required_bytes;
+  g_assert_cmpfloat_with_epsilon (with - without, 0.9135 * HR_GIB, 0.001 * HR_GIB);
+  gtk_switch_set_active (sw, TRUE);
+
+  /* no projector known: no switch */
+  g_assert_true (hr_size_view_select_model (view, "glm-4.5-air"));
+  hr_test_wait_size_view (view);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (row)));
+  g_object_set (session, "extra-gpus", none, NULL);
+  hr_test_wait_size_view (view);
+  hr_test_window_close (window);
+}
+
 /* Closing saves the window size; the view comes back as it was. */
 static void
 test_window_state (void)
@@ -1107,6 +1159,7 @@ main (int   argc,
   g_test_add_func ("/window/window-state", test_window_state);
   g_test_add_func ("/window/catalog-changed", test_catalog_changed);
   g_test_add_func ("/window/moe-limit", test_moe_limit);
+  g_test_add_func ("/window/projector", test_projector);
   g_test_add_func ("/window/copy-json", test_copy_json);
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/toast-markup", test_toast_markup);

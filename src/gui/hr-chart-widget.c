@@ -124,6 +124,17 @@ hr_chart_widget_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
+/* The breakdown's rows the widget's height follows (0 for other charts or no data). */
+static int
+breakdown_rows (HrChartWidget *self)
+{
+  const HrChartBreakdown *b = self->data;
+
+  if (self->kind != HR_CHART_BREAKDOWN || b == NULL)
+    return 0;
+  return CLAMP (b->n_devices, 1, HR_CHART_MAX_DEVICES) + (b->system_ram_gib > 0 ? 1 : 0);
+}
+
 static void
 hr_chart_widget_measure (GtkWidget      *widget,
                          GtkOrientation  orientation,
@@ -143,6 +154,21 @@ hr_chart_widget_measure (GtkWidget      *widget,
     }
   *minimum = hr_chart_info (self->kind)->min_height;
   *natural = hr_chart_info (self->kind)->natural_height;
+  /* the memory breakdown's rows (a bar per device of a mixed setup, system RAM) and, narrow, its
+   * summary and legend on more lines: room for all of them (#31) */
+  if (breakdown_rows (self) > 0)
+    {
+      int extra = (breakdown_rows (self) - 1) * 36 + (for_size > 0 && for_size < 600 ? 120 : 0);
+
+      *minimum += extra;
+      *natural += extra;
+    }
+}
+
+static GtkSizeRequestMode
+hr_chart_widget_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
 static void
@@ -233,6 +259,7 @@ hr_chart_widget_class_init (HrChartWidgetClass *klass)
 
   widget_class->snapshot = hr_chart_widget_snapshot;
   widget_class->measure = hr_chart_widget_measure;
+  widget_class->get_request_mode = hr_chart_widget_get_request_mode;
   widget_class->css_changed = hr_chart_widget_css_changed;
 
   /* HrChartKind as a number: the charts library has no GType of its own. */
@@ -274,9 +301,12 @@ hr_chart_widget_set_data (HrChartWidget *self,
                           HrChartKind    kind,
                           gconstpointer  data)
 {
+  int rows;
+
   g_return_if_fail (HR_IS_CHART_WIDGET (self));
   g_return_if_fail ((guint) kind < HR_CHART_N_KINDS);
 
+  rows = breakdown_rows (self);
   if (kind != self->kind)
     g_object_set (self, "kind", (guint) kind, NULL);
   if (data == NULL)
@@ -286,6 +316,8 @@ hr_chart_widget_set_data (HrChartWidget *self,
   else
     self->data = g_memdup2 (data, hr_chart_kind_data_size (kind));
   update_accessible (self);
+  if (breakdown_rows (self) != rows)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

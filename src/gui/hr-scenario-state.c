@@ -328,6 +328,7 @@ hr_size_state_clear (HrSizeState *state)
   g_clear_pointer (&state->title, g_free);
   g_clear_pointer (&state->subtitle, g_free);
   g_clear_pointer (&state->breakdown, g_free);
+  g_clear_pointer (&state->projector, g_free);
   g_clear_pointer (&state->weights_source, g_free);
   g_clear_pointer (&state->simulator_status, g_free);
   g_clear_pointer (&state->simulator_note, g_free);
@@ -469,9 +470,10 @@ static char *
 breakdown_text (const SizeFigures *f)
 {
   const HrEstimate *e = f->e;
+  double projector = e->mmproj_device >= 0 ? e->mmproj_bytes + e->mmproj_encode_bytes : 0;
   g_autofree char *weights = hr_size_format_gib (e->weights_gpu);
   g_autofree char *kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes
-                                                  - e->draft_bytes));
+                                                  - e->draft_bytes - projector));
   g_autofree char *parts = NULL;
   g_autofree char *over = hr_size_format_gib (e->overhead_bytes);
 
@@ -484,6 +486,16 @@ breakdown_text (const SizeFigures *f)
     }
   else
     parts = g_strdup (kv);
+  /* the vision projector on its device is a part of the sum of its own (#31): it follows the
+   * buffers, before the total */
+  if (projector > 0)
+    {
+      g_autofree char *part = hr_size_format_gib (projector);
+      char *with = g_strdup_printf ("%s · %s %s", over, _("Vision projector"), part);
+
+      g_free (over);
+      over = with;
+    }
 
   if (f->s->gpu->backend == HR_BACKEND_CPU)
     /* TRANSLATORS: the parts of the required memory when the device is the CPU and its RAM */
@@ -543,6 +555,41 @@ hr_size_simulator_text (HrSimulatorPhase phase,
                                 tokens, total, ttft, rate);
       }
     }
+}
+
+/* Where the vision projector is and what it holds (#31); NULL without one. */
+static char *
+projector_text (const SizeFigures *f)
+{
+  const HrScenario *s = f->s;
+  const HrEstimate *e = f->e;
+  g_autofree char *total = NULL, *weights = NULL, *encode = NULL, *where = NULL;
+  const HrGpu *gpu;
+
+  if (!(e->mmproj_bytes > 0))
+    return NULL;
+  total = hr_size_format_gib (e->mmproj_bytes + e->mmproj_encode_bytes);
+  weights = hr_size_format_gib (e->mmproj_bytes);
+  encode = hr_size_format_gib (e->mmproj_encode_bytes);
+  if (e->mmproj_device < 0)
+    /* TRANSLATORS: where the vision projector is, "in system RAM" */
+    where = g_strdup (_("in system RAM"));
+  else
+    {
+      gpu = e->placement.n_devices > 0 && e->placement.devices[0].gpu != NULL
+            ? e->placement.devices[0].gpu : s->gpu;
+      /* TRANSLATORS: the device that holds the vision projector: "on GPU 1 · RTX 4090 24GB" */
+      where = g_strdup_printf (_("on GPU %d · %s"), e->mmproj_device + 1,
+                               gpu->name ? gpu->name : gpu->id);
+    }
+  if (e->mmproj_encode_bytes > 0)
+    /* TRANSLATORS: "Vision projector 0.91 GiB on GPU 1 · RTX 4090: 0.8 GiB weights + 0.11 GiB
+     * image-encode buffer" */
+    return g_strdup_printf (_("Vision projector %s %s: %s weights + %s image-encode buffer"),
+                            total, where, weights, encode);
+  /* TRANSLATORS: "Vision projector 0.8 GiB on GPU 1 · RTX 4090: weights (its image-encode buffer is unknown)" */
+  return g_strdup_printf (_("Vision projector %s %s: weights (its image-encode buffer is unknown)"),
+                          total, where);
 }
 
 /* Required memory, usable memory and the margin. */
@@ -757,6 +804,7 @@ hr_size_state_from_estimate (HrSizeState      *state,
       }
   }
   state->breakdown = breakdown_text (&f);
+  state->projector = projector_text (&f);
   state->weights_source = weights_source_text (s, e);
   memory_cards (state, &f);
   decode_card (state, &f);

@@ -47,6 +47,8 @@ typedef struct
   char *title;               /* "GLM-4.5-Air (110B-A12B) on RTX PRO 6000 Blackwell 96GB" */
   char *subtitle;            /* "Q4_K_M · 8K context · 1 sequence · llama.cpp · ROCm" */
   char *breakdown;           /* "Weights 67.96 GiB · KV cache & state 1.44 GiB · …" */
+  char *projector;           /* "Vision projector 0.91 GiB on GPU 1 · RTX 4090: 0.8 GiB weights +
+                              * 0.11 GiB image-encode buffer"; NULL without one (#31) */
   char *weights_source;      /* "Weights: measured file size — …" */
   HrSizeCard cards[HR_SIZE_N_CARDS];
   char *simulator_status;    /* "TTFT ~772 ms · ~40.2 tok/s" */

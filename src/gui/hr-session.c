@@ -56,6 +56,7 @@ struct _HrSession
   char *engine_version;
   char *draft;                 /* speculative decoding (#31): "none", "mtp" or a model id */
   double draft_accept;         /* percent; 0: the published default (hr-draft.h) */
+  gboolean mmproj;             /* count the model's vision projector (llama.cpp -hf loads it) */
 
   /* the user's calibrations (HrDeviceCalibration), loaded when first asked for; the scenario
    * borrows one while use_calibration */
@@ -101,6 +102,7 @@ enum
   PROP_USE_CALIBRATION,
   PROP_DRAFT,
   PROP_DRAFT_ACCEPT,
+  PROP_MMPROJ,
   PROP_ADVISING,
   N_PROPS
 };
@@ -122,6 +124,7 @@ static guint signals[N_SIGNALS];
 static const char * const bound_keys[] = {
   "model", "gpu", "quant", "context", "gpus", "extra-gpus", "batch", "kv-type", "engine", "backend", "offload",
   "n-cpu-moe", "reserve-pct", "unified-share", "engine-version", "use-calibration", "draft", "draft-accept",
+  "mmproj",
 };
 
 /* Advice jobs ------------------------------------------------------------------------------- */
@@ -515,6 +518,7 @@ hr_session_get_property (GObject    *object,
     case PROP_USE_CALIBRATION: g_value_set_boolean (value, self->use_calibration); break;
     case PROP_DRAFT: g_value_set_string (value, self->draft); break;
     case PROP_DRAFT_ACCEPT: g_value_set_double (value, self->draft_accept); break;
+    case PROP_MMPROJ: g_value_set_boolean (value, self->mmproj); break;
     case PROP_ADVISING: g_value_set_boolean (value, hr_session_get_advising (self)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -559,6 +563,7 @@ hr_session_set_property (GObject      *object,
       }
       break;
     case PROP_USE_CALIBRATION: hr_session_set_use_calibration (self, g_value_get_boolean (value)); break;
+    case PROP_MMPROJ: SET_NUMBER (self->mmproj, g_value_get_boolean (value), prop_id); break;
     case PROP_RESERVE_PCT: SET_NUMBER (self->reserve_pct, g_value_get_double (value), prop_id); break;
     case PROP_DRAFT:
       set_string (self, &self->draft, g_value_get_string (value) ? g_value_get_string (value) : "none", prop_id);
@@ -656,6 +661,8 @@ hr_session_class_init (HrSessionClass *klass)
   properties[PROP_DRAFT] = string_property ("draft", "none");
   properties[PROP_DRAFT_ACCEPT] = g_param_spec_double ("draft-accept", NULL, NULL, 0, 99, 0, rw);
   properties[PROP_USE_CALIBRATION] = g_param_spec_boolean ("use-calibration", NULL, NULL, TRUE, rw);
+  /* the model's vision projector counted (#31): llama.cpp's -hf fetches and loads it */
+  properties[PROP_MMPROJ] = g_param_spec_boolean ("mmproj", NULL, NULL, TRUE, rw);
   properties[PROP_ADVISING] = g_param_spec_boolean ("advising", NULL, NULL, FALSE,
                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -692,6 +699,7 @@ hr_session_init (HrSession *self)
   self->engine_version = g_strdup ("current");
   self->draft = g_strdup ("none");
   self->use_calibration = TRUE;
+  self->mmproj = TRUE;
 }
 
 /* Public API ---------------------------------------------------------------------------------- */
@@ -832,6 +840,13 @@ hr_session_get_scenario (HrSession *self)
       s->backend_set = TRUE;
     }
   s->offload_pct = self->offload;
+  /* llama.cpp loads a projector beside the model (vLLM and SGLang count the vision tower in the
+   * checkpoint's weights): the catalog's, when the switch is on (#31) */
+  if (self->mmproj && s->engine == HR_ENGINE_LLAMA_CPP && model->mmproj_bytes > 0)
+    {
+      s->mmproj_bytes = model->mmproj_bytes;
+      s->mmproj_encoder = model->mmproj_encoder;
+    }
   s->n_cpu_moe = hr_model_is_moe (model) ? self->n_cpu_moe : 0;
   s->reserve = CLAMP (self->reserve_pct, 0, 50) / 100.0;
   s->unified_share = CLAMP (self->unified_share, 0, 1);

@@ -223,4 +223,6 @@ hr_size_view_bind_session (HrSizeView *self)
   bind_table (self, "kv-type", self->kv_row, kv_ids ());
   bind_table (self, "engine", self->engine_row, hr_engine_ids ());
   bind_table (self, "backend", self->backend_row, backend_ids ());
+  g_object_bind_property (self->session, "mmproj", self->mmproj_switch, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }

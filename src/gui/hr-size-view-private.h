@@ -36,6 +36,8 @@ struct _HrSizeView
   GtkAdjustment *moe_adjustment;
   GtkLabel *offload_value_label;
   AdwActionRow *moe_row;
+  AdwActionRow *mmproj_row;      /* the vision projector switch (#31) */
+  GtkSwitch *mmproj_switch;
 
   /* template: results */
   GtkScrolledWindow *results_scroller;
@@ -45,6 +47,7 @@ struct _HrSizeView
   GtkWidget *verdict_banner;   /* HrVerdictBanner */
   GtkFlowBox *cards_box;
   GtkLabel *breakdown_label;
+  GtkLabel *projector_label;     /* where the vision projector is (#31) */
   GtkLabel *source_label;
   HrChartWidget *breakdown_chart;
   HrChartWidget *context_chart;

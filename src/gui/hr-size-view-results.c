@@ -62,6 +62,7 @@ hr_size_view_apply_state (HrSizeView *self)
                                         GTK_ACCESSIBLE_PROPERTY_LABEL, card_a11y, -1);
     }
   set_label (self->breakdown_label, st->breakdown);
+  set_label (self->projector_label, st->projector);
   set_label (self->source_label, st->weights_source);
   {
     g_auto(HrPlacementState) placement = { 0 };

@@ -160,6 +160,32 @@ update_model_limits (HrSizeView *self)
     gtk_adjustment_set_value (self->moe_adjustment, 0);
 }
 
+/* The "Vision projector" switch: for a model whose projector the catalog knows, under llama.cpp
+ * (vLLM and SGLang count the vision tower in the checkpoint's weights) (#31). */
+static void
+update_mmproj_row (HrSizeView *self)
+{
+  const HrModel *m = selected_model (self);
+  g_autofree char *engine = NULL;
+  gboolean show;
+
+  if (self->session != NULL)
+    g_object_get (self->session, "engine", &engine, NULL);
+  show = m != NULL && m->mmproj_bytes > 0
+         && g_strcmp0 (engine, hr_engine_to_string (HR_ENGINE_LLAMA_CPP)) == 0;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->mmproj_row), show);
+  if (show)
+    {
+      g_autofree char *size = hr_size_format_gib (m->mmproj_bytes);
+      /* TRANSLATORS: the vision projector switch's subtitle: "0.8 GiB F16 mmproj, loaded by -hf" */
+      g_autofree char *subtitle = g_strdup_printf (_("%s %s mmproj, loaded by -hf"), size,
+                                                   m->mmproj_dtype ? m->mmproj_dtype : "");
+
+      adw_action_row_set_subtitle (self->mmproj_row, subtitle);
+    }
+}
+
 static void
 update_backend_subtitle (HrSizeView *self)
 {
@@ -332,6 +358,7 @@ refill (HrSizeView *self)
   fill_pickers (self);
   hr_size_view_bind_lists (self);
   update_model_limits (self);
+  update_mmproj_row (self);
   update_backend_subtitle (self);
   schedule_recompute (self);
 }
@@ -342,6 +369,7 @@ static void
 model_changed_cb (HrSizeView *self)
 {
   update_model_limits (self);
+  update_mmproj_row (self);
 }
 
 static void
@@ -531,6 +559,8 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, moe_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, offload_value_label);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, moe_row);
+  gtk_widget_class_bind_template_child (widget_class, HrSizeView, mmproj_row);
+  gtk_widget_class_bind_template_child (widget_class, HrSizeView, mmproj_switch);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, results_scroller);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, results_box);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, title_label);
@@ -538,6 +568,7 @@ hr_size_view_class_init (HrSizeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, verdict_banner);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, cards_box);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, breakdown_label);
+  gtk_widget_class_bind_template_child (widget_class, HrSizeView, projector_label);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, source_label);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, breakdown_chart);
   gtk_widget_class_bind_template_child (widget_class, HrSizeView, context_chart);
@@ -638,6 +669,7 @@ hr_size_view_set_session (HrSizeView *self,
     gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (offload)), draft, offload);
   }
   update_model_limits (self);
+  update_mmproj_row (self);
   update_backend_subtitle (self);
 
   hr_session_watch (session, self, G_CALLBACK (schedule_recompute), G_CALLBACK (refill));
@@ -645,6 +677,7 @@ hr_size_view_set_session (HrSizeView *self,
   gtk_box_append (GTK_BOX (self->results_box), hr_fit_others_new (session));
   g_signal_connect_object (session, "notify::model", G_CALLBACK (model_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::gpu", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::engine", G_CALLBACK (update_mmproj_row), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::backend", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::extra-gpus", G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "advice-changed", G_CALLBACK (advice_changed_cb), self, G_CONNECT_SWAPPED);
