@@ -761,6 +761,49 @@ test_finetune_subtitle_parentheses (void)
     g_assert_true (strchr (p + 1, '(') == NULL || strchr (p + 1, '(') > strchr (p, ')'));
 }
 
+/* #31: a column may be a mixed setup, "RTX 4090 + RTX 3090", sized with llama.cpp's split over
+ * its devices (the placement), named after them and priced as both; a Size view setup of mixed
+ * GPUs gives its spec; a spec naming an unknown GPU is no column. */
+static void
+test_mixed_column (void)
+{
+  const char * const ids[] = { "rtx-4090-24gb:1+rtx-3090-24gb:1", "rtx-4090-24gb", "nope:1+rtx-3090-24gb:1" };
+  g_autoptr(GPtrArray) entries = entries_for (ids, G_N_ELEMENTS (ids), 2);
+  g_autoptr(HrCompareState) st = hr_compare_state_new ();
+  const HrGpu *g4090 = hr_catalog_find_gpu (catalog, "rtx-4090-24gb");
+  const HrGpu *g3090 = hr_catalog_find_gpu (catalog, "rtx-3090-24gb");
+  const HrCompareColumn *mixed, *two;
+  HrDeviceKind kinds[HR_MAX_DEVICE_KINDS];
+  g_autofree char *spec = NULL;
+  HrScenario base;
+
+  hr_scenario_init (&base, hr_catalog_find_model (catalog, "llama-3.3-70b"), g4090);
+  g_strlcpy (base.quant, "Q4_K_M", sizeof base.quant);
+  base.context = 8192;
+  hr_compare_state_compute (st, &base, entries, catalog, NULL);
+  g_assert_cmpuint (st->columns->len, ==, 2);
+  mixed = g_ptr_array_index (st->columns, 0);
+  two = g_ptr_array_index (st->columns, 1);
+  g_assert_true (mixed->ok);
+  g_assert_cmpstr (mixed->title, ==, "RTX 4090 24GB + RTX 3090 24GB");
+  g_assert_cmpint (mixed->count, ==, 2);
+  g_assert_true (hr_scenario_is_mixed (&mixed->row.scenario));
+  g_assert_cmpint (mixed->row.estimate.placement.n_devices, ==, 2);
+  g_assert_cmpfloat_with_epsilon (mixed->row.price_usd, g4090->price_usd + g3090->price_usd, 0.01);
+  g_assert_cmpfloat_with_epsilon (mixed->row.power_w, g4090->tdp_w + g3090->tdp_w, 0.01);
+  /* 2× RTX 4090 beside it: a plain group, not the mixed one */
+  g_assert_cmpstr (two->title, ==, "RTX 4090 24GB");
+  g_assert_false (hr_scenario_is_mixed (&two->row.scenario));
+  g_assert_cmpint (two->row.scenario.n_gpus, ==, 2);
+
+  g_assert_cmpint (hr_compare_setup_parse ("rtx-4090-24gb:1+rtx-3090-24gb:2", catalog, kinds, HR_MAX_DEVICE_KINDS), ==, 2);
+  g_assert_cmpint (kinds[1].count, ==, 2);
+  g_assert_cmpint (hr_compare_setup_parse ("rtx-4090-24gb:0+rtx-3090-24gb", catalog, kinds, HR_MAX_DEVICE_KINDS), ==, 0);
+  spec = hr_compare_setup_spec (&mixed->row.scenario);
+  g_assert_cmpstr (spec, ==, "rtx-4090-24gb:1+rtx-3090-24gb:1");
+  g_assert_null (hr_compare_setup_spec (&two->row.scenario));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -780,6 +823,7 @@ main (int   argc,
   g_test_add_func ("/compare-state/presets", test_presets);
   g_test_add_func ("/compare-state/serving-capacity", test_serving_capacity);
   g_test_add_func ("/compare-state/unknown-and-errors", test_unknown_and_errors);
+  g_test_add_func ("/compare-state/mixed-column", test_mixed_column);
   g_test_add_func ("/finetune-state/matches-cli", test_finetune_matches_cli);
   g_test_add_func ("/finetune-state/state", test_finetune_state);
   g_test_add_func ("/finetune-state/subtitle-parentheses", test_finetune_subtitle_parentheses);

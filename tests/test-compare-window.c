@@ -204,6 +204,48 @@ test_compare_done_when (void)
   hr_test_window_close (window);
 }
 
+/* #31: the Size view's mixed setup as one column ("The Size View's Setup"), named after its
+ * GPUs, its count not editable; an unknown GPU in a spec is refused. */
+static void
+test_compare_mixed (void)
+{
+  HrWindow *window = open_window ();
+  HrCompareView *compare = HR_COMPARE_VIEW (hr_window_get_view (window, "compare"));
+  HrSession *session = hr_size_view_get_session (hr_window_get_size_view (window));
+  const char *extra[] = { "rtx-3090-24gb:1", NULL };
+  const char *none[] = { NULL };
+  const HrCompareState *st;
+  const HrCompareColumn *col = NULL;
+
+  g_object_set (session, "gpu", "rtx-4090-24gb", "gpus", 1, "extra-gpus", extra, NULL);
+  g_assert_true (hr_window_set_visible_view (window, "compare"));
+  set_done_when_gpus (compare);
+  wait_idle (window);
+  g_assert_true (hr_compare_view_remove_gpu (compare, "m3-ultra-512gb"));
+  g_assert_false (hr_compare_view_add_gpu (compare, "nope:1+rtx-3090-24gb:1", 1));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (compare), "compare.preset", "s", "setup"));
+  wait_idle (window);
+  st = hr_compare_view_get_state (compare);
+  for (guint i = 0; i < st->columns->len; i++)
+    if (g_str_equal (((HrCompareColumn *) g_ptr_array_index (st->columns, i))->gpu_id,
+                     "rtx-4090-24gb:1+rtx-3090-24gb:1"))
+      col = g_ptr_array_index (st->columns, i);
+  g_assert_nonnull (col);
+  g_assert_true (col->ok);
+  g_assert_cmpstr (col->title, ==, "RTX 4090 24GB + RTX 3090 24GB");
+  g_assert_cmpint (col->row.estimate.placement.n_devices, ==, 2);
+  /* the one-GPU columns beside it are not sized as the mixed setup */
+  for (guint i = 0; i < st->columns->len; i++)
+    {
+      const HrCompareColumn *c = g_ptr_array_index (st->columns, i);
+      if (c != col)
+        g_assert_false (hr_scenario_is_mixed (&c->row.scenario));
+    }
+  g_object_set (session, "extra-gpus", none, NULL);
+  wait_idle (window);
+  hr_test_window_close (window);
+}
+
 static void
 test_compare_edit (void)
 {
@@ -671,6 +713,7 @@ main (int   argc,
 
   g_test_add_func ("/compare-window/done-when", test_compare_done_when);
   g_test_add_func ("/compare-window/edit", test_compare_edit);
+  g_test_add_func ("/compare-window/mixed", test_compare_mixed);
   g_test_add_func ("/compare-window/lazy", test_compare_lazy);
   g_test_add_func ("/compare-window/rows-stay", test_compare_rows_stay);
   g_test_add_func ("/compare-window/gpus-kept", test_compare_gpus_kept);

@@ -7,6 +7,7 @@
 
 #include "hr-advice.h"
 #include "hr-launch.h"
+#include "hr-placement.h"
 #include "hr-scenario-state.h"
 #include "hr-scenario-text.h"
 #include "hr-units.h"
@@ -695,6 +696,49 @@ hr_compare_state_free (HrCompareState *st)
   g_free (st);
 }
 
+char *
+hr_compare_setup_spec (const HrScenario *scenario)
+{
+  GString *out;
+
+  g_return_val_if_fail (scenario != NULL, NULL);
+  if (!hr_scenario_is_mixed (scenario))
+    return NULL;
+  out = g_string_new (NULL);
+  for (int i = 0; i < scenario->n_kinds; i++)
+    g_string_append_printf (out, "%s%s:%d", i > 0 ? "+" : "", scenario->kinds[i].gpu->id,
+                            scenario->kinds[i].count);
+  return g_string_free (out, FALSE);
+}
+
+int
+hr_compare_setup_parse (const char         *spec,
+                        const HrCatalog    *catalog,
+                        HrDeviceKind       *kinds,
+                        int                 max_kinds)
+{
+  g_auto(GStrv) parts = NULL;
+  int n = 0;
+
+  g_return_val_if_fail (catalog != NULL && kinds != NULL, 0);
+  if (spec == NULL)
+    return 0;
+  parts = g_strsplit (spec, "+", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_auto(GStrv) id_count = g_strsplit (parts[i], ":", 2);
+      const HrGpu *gpu = hr_catalog_find_gpu (catalog, id_count[0]);
+      gint64 count = 1;
+
+      if (gpu == NULL || n >= max_kinds || gpu->backend == HR_BACKEND_CPU
+          || (id_count[1] != NULL
+              && !g_ascii_string_to_signed (id_count[1], 10, 1, HR_MAX_MIXED_GPUS, &count, NULL)))
+        return 0;
+      kinds[n++] = (HrDeviceKind) { gpu, (int) count };
+    }
+  return n;
+}
+
 void
 hr_compare_state_compute (HrCompareState   *st,
                           const HrScenario *base,
@@ -717,21 +761,51 @@ hr_compare_state_compute (HrCompareState   *st,
   for (guint i = 0; entries != NULL && i < entries->len; i++)
     {
       const HrCompareEntry *entry = g_ptr_array_index (entries, i);
-      const HrGpu *gpu = hr_catalog_find_gpu (catalog, entry->gpu_id);
+      HrDeviceKind kinds[HR_MAX_DEVICE_KINDS];
+      int n_kinds = 0;
       g_autoptr(GError) error = NULL;
       HrCompareColumn *col;
 
-      if (gpu == NULL)
+      if (strchr (entry->gpu_id, '+') != NULL)
+        n_kinds = hr_compare_setup_parse (entry->gpu_id, catalog, kinds, HR_MAX_DEVICE_KINDS);
+      else if ((kinds[0].gpu = hr_catalog_find_gpu (catalog, entry->gpu_id)) != NULL)
+        {
+          kinds[0].count = CLAMP (entry->count, 1, HR_COMPARE_MAX_COUNT);
+          n_kinds = 1;
+        }
+      if (n_kinds == 0)
         continue;
       if (st->columns->len >= HR_COMPARE_MAX_COLUMNS)
         break;
       col = g_new0 (HrCompareColumn, 1);
-      col->gpu_id = g_strdup (gpu->id);
-      col->count = CLAMP (entry->count, 1, HR_COMPARE_MAX_COUNT);
+      col->gpu_id = g_strdup (n_kinds > 1 ? entry->gpu_id : kinds[0].gpu->id);
+      col->count = 0;
+      for (int k = 0; k < n_kinds; k++)
+        col->count += kinds[k].count;
       col->index = st->columns->len;
-      col->title = g_strdup (gpu->name ? gpu->name : gpu->id);
-      col->subtitle = keep_units_whole (hr_size_gpu_summary (gpu));
-      col->ok = hr_report_compare_row (base, gpu, col->count, catalog, pricing, &col->row, &error);
+      col->ok = hr_report_compare_row_setup (base, kinds, n_kinds, catalog, pricing, &col->row, &error);
+      if (n_kinds > 1)
+        {
+          /* a mixed setup (#31): "RTX 4090 24GB + RTX 3090 24GB", each kind's summary */
+          GString *sub = g_string_new (NULL);
+          HrScenario named = *base;
+
+          named.n_kinds = 0;
+          hr_scenario_set_devices (&named, kinds, n_kinds, NULL);
+          col->title = hr_placement_setup_name (&named);
+          for (int k = 0; k < n_kinds; k++)
+            {
+              g_autofree char *one = hr_size_gpu_summary (kinds[k].gpu);
+
+              g_string_append_printf (sub, "%s%s", k > 0 ? " + " : "", one);
+            }
+          col->subtitle = keep_units_whole (g_string_free (sub, FALSE));
+        }
+      else
+        {
+          col->title = g_strdup (kinds[0].gpu->name ? kinds[0].gpu->name : kinds[0].gpu->id);
+          col->subtitle = keep_units_whole (hr_size_gpu_summary (kinds[0].gpu));
+        }
       if (col->ok)
         column_fill (col, &col->row);
       else

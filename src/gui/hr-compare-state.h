@@ -103,6 +103,16 @@ void            hr_compare_state_compute    (HrCompareState    *state,
                                              GPtrArray         *entries,
                                              const HrCatalog   *catalog,
                                              const HrPricing   *pricing);
+/* An entry's gpu_id may name a mixed setup (#31): "rtx-4090-24gb:1+rtx-3090-24gb:1", each kind
+ * "ID" or "ID:COUNT".  Its kinds into @kinds (at most @max_kinds); 0 when malformed or a GPU is
+ * unknown (or the CPU). */
+/* The spec of @scenario's mixed setup ("rtx-4090-24gb:1+rtx-3090-24gb:1"); NULL when its devices
+ * are alike. */
+char           *hr_compare_setup_spec       (const HrScenario   *scenario);
+int             hr_compare_setup_parse      (const char         *spec,
+                                             const HrCatalog    *catalog,
+                                             HrDeviceKind       *kinds,
+                                             int                 max_kinds);
 /* Orders the columns by @metric, best first (worst first when @reversed); unknown values
  * last, ties as chosen.  HR_COMPARE_SORT_NONE restores the order as chosen. */
 void            hr_compare_state_sort       (HrCompareState    *state,

@@ -19,6 +19,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "hr-navigation.h"
 #include "hr-table-cells.h"
@@ -299,7 +300,9 @@ column_widgets_update (HrCompareColumnWidgets *cw,
       gtk_spin_button_set_value (cw->spin, col->count);
   }
   /* a unified-memory machine is one box */
-  gtk_widget_set_sensitive (GTK_WIDGET (cw->count), gpu == NULL || !hr_gpu_is_unified (gpu) || col->count > 1);
+  /* a mixed setup's counts are in its spec (#31): its own GPUs, not one count */
+  gtk_widget_set_sensitive (GTK_WIDGET (cw->count), strchr (col->gpu_id, '+') == NULL
+                            && (gpu == NULL || !hr_gpu_is_unified (gpu) || col->count > 1));
   /* TRANSLATORS: accessible name of a column's remove button, e.g. "Remove H100 80GB SXM" */
   a11y = g_strdup_printf (_("Remove %s"), col->title);
   gtk_widget_set_tooltip_text (cw->remove, a11y);

@@ -199,11 +199,27 @@ fill_presets_menu (HrCompareView *self)
   g_menu_append_submenu (sets, _("Every GPU of a _Vendor"), G_MENU_MODEL (vendors));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (sets));
   g_menu_append (other, _("_Starting Set"), "compare.preset::default");
+  /* the Size view's devices as one column, mixed GPUs too (#31) */
+  g_menu_append (other, _("The Size View’s _Setup"), "compare.preset::setup");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (other));
   gtk_menu_button_set_menu_model (self->presets_button, G_MENU_MODEL (menu));
 }
 
 /* Catalog and scenario ------------------------------------------------------------------------ */
+
+/* A GPU the catalog knows, or a mixed setup of such GPUs (#31: "ID:N+ID:N") */
+static gboolean
+entry_known (HrCompareView *self,
+             const char    *id)
+{
+  HrDeviceKind kinds[HR_MAX_DEVICE_KINDS];
+
+  if (self->catalog == NULL || id == NULL)
+    return FALSE;
+  if (strchr (id, '+') != NULL)
+    return hr_compare_setup_parse (id, self->catalog, kinds, HR_MAX_DEVICE_KINDS) > 1;
+  return hr_catalog_find_gpu (self->catalog, id) != NULL;
+}
 
 /* A model or GPU was added or removed (the session's "catalog-changed"). */
 static void
@@ -216,7 +232,7 @@ catalog_refresh (HrCompareView *self)
     {
       const HrCompareEntry *e = g_ptr_array_index (self->entries, i);
 
-      if (hr_catalog_find_gpu (self->catalog, e->gpu_id) == NULL)
+      if (!entry_known (self, e->gpu_id))
         g_ptr_array_remove_index (self->entries, i);
       else
         i++;
@@ -535,6 +551,12 @@ preset_action (GtkWidget  *widget,
     hr_compare_view_apply_preset (self, HR_COMPARE_PRESET_MINE, NULL);
   else if (g_str_has_prefix (which, "vendor:"))
     hr_compare_view_apply_preset (self, HR_COMPARE_PRESET_VENDOR, which + strlen ("vendor:"));
+  else if (g_str_equal (which, "setup") && self->have_scenario)
+    {
+      g_autofree char *spec = hr_compare_setup_spec (&self->scenario);
+
+      hr_compare_view_add_gpu (self, spec != NULL ? spec : self->scenario.gpu->id, self->scenario.n_gpus);
+    }
   else if (g_str_equal (which, "default") && self->catalog != NULL)
     {
       g_autoptr(GPtrArray) start = hr_compare_default_entries (self->catalog,
@@ -734,6 +756,16 @@ hr_compare_view_add_gpu (HrCompareView *self,
   g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), FALSE);
   g_return_val_if_fail (id != NULL, FALSE);
 
+  if (strchr (id, '+') != NULL)
+    {
+      /* a mixed setup (#31): its counts are in its spec */
+      if (!entry_known (self, id) || find_entry (self, id, NULL) != NULL
+          || self->entries->len >= HR_COMPARE_MAX_PICKED)
+        return FALSE;
+      g_ptr_array_add (self->entries, hr_compare_entry_new (id, 1));
+      entries_changed (self);
+      return TRUE;
+    }
   gpu = self->catalog ? hr_catalog_find_gpu (self->catalog, id) : NULL;
   if (gpu == NULL || find_entry (self, id, NULL) != NULL || self->entries->len >= HR_COMPARE_MAX_PICKED)
     return FALSE;
