@@ -544,6 +544,31 @@ test_hostile_models (void)
     { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"\\ud800\",\"arch\":{\"layers\":2},"
       "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
       "\"v_dim\":64}]}]}", NULL },
+    /* a vision projector (#31): an object with its file's bytes and dtype */
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"mmproj\":[]}]}", "mmproj" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"mmproj\":{\"bytes\":1}}]}", "dtype" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"mmproj\":{\"dtype\":\"F16\"}}]}", "bytes" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"mmproj\":{\"dtype\":\"F16\",\"bytes\":-5}}]}", "bytes" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"mmproj\":{\"dtype\":\"F 16\",\"bytes\":5}}]}", "dtype" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"mmproj\":{\"dtype\":\"F16\",\"bytes\":5,\"patches\":0}}]}", "patches" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"mmproj\":{\"dtype\":\"F16\",\"bytes\":5,\"hidden\":1e30}}]}", "hidden" },
+    { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
+      "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"
+      "\"v_dim\":64}],\"mmproj\":{\"dtype\":\"F16\",\"bytes\":5,\"gated\":\"yes\"}}]}", "gated" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
