@@ -619,6 +619,48 @@ hr_system_used_bytes (const HrSystem *system)
   return NAN;
 }
 
+char **
+hr_system_other_gpus (const HrSystem *system)
+{
+  g_autoptr(GPtrArray) kinds = g_ptr_array_new ();   /* const HrGpu*, in detection order */
+  g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (int));
+  GStrvBuilder *builder = g_strv_builder_new ();
+  const HrDetectedGpu *first;
+  int count = 0, index;
+  char **out;
+
+  g_return_val_if_fail (system != NULL, NULL);
+  index = pick_group (system, &count);
+  first = index >= 0 ? g_ptr_array_index (system->gpus, index) : NULL;
+  for (guint i = 0; first != NULL && i < system->gpus->len; i++)
+    {
+      const HrDetectedGpu *d = g_ptr_array_index (system->gpus, i);
+      guint k;
+
+      /* the picked kind is "this"; an unmatched GPU has no catalog entry to size with */
+      if (d->match == NULL || d->match == first->match || !(gpu_capacity (d) > 0) || d->integrated)
+        continue;
+      if (!g_ptr_array_find (kinds, d->match, &k))
+        {
+          int zero = 0;
+
+          g_ptr_array_add (kinds, (gpointer) d->match);
+          g_array_append_val (counts, zero);
+          k = kinds->len - 1;
+        }
+      g_array_index (counts, int, k)++;
+    }
+  for (guint k = 0; k < kinds->len; k++)
+    {
+      g_autofree char *entry = g_strdup_printf ("%s:%d", ((const HrGpu *) g_ptr_array_index (kinds, k))->id,
+                                                g_array_index (counts, int, k));
+      g_strv_builder_add (builder, entry);
+    }
+  out = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return out;
+}
+
 gboolean
 hr_detect_is_this_id (const char *id)
 {

@@ -110,6 +110,10 @@ double          hr_system_used_bytes        (const HrSystem  *system);
  * GPU count); 0 when nothing usable was detected and nothing was added. */
 int             hr_system_add_to_catalog    (const HrSystem  *system,
                                              HrCatalog       *catalog);
+/* The detected GPUs besides the kind "this" is (#31: a mixed machine, RTX 4090 + RTX 3090), as
+ * "CATALOG-ID:COUNT" each, grouped by their catalog entry in detection order; unmatched ones
+ * are left out.  NULL-terminated, never NULL (g_strfreev). */
+char          **hr_system_other_gpus        (const HrSystem  *system);
 /* TRUE for the ids hr_system_add_to_catalog () adds. */
 gboolean        hr_detect_is_this_id        (const char      *id);
 

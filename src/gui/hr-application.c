@@ -141,7 +141,14 @@ this_chosen_cb (HrApplication *self)
   g_autofree char *id = g_settings_get_string (self->settings, "gpu");
 
   if (g_strcmp0 (id, "this") == 0 || g_strcmp0 (id, "this-free") == 0)
-    g_settings_set_int (self->settings, "gpus", self->this_count);
+    {
+      g_auto(GStrv) others = hr_system_other_gpus (self->system);
+
+      g_settings_set_int (self->settings, "gpus", self->this_count);
+      /* a mixed machine (#31): its other GPUs beside this kind */
+      if (others[0] != NULL)
+        g_settings_set_strv (self->settings, "extra-gpus", (const char * const *) others);
+    }
 }
 
 /* "This Computer" in the GPU pickers; on the first launch (no GPU chosen yet) it is what the
@@ -151,6 +158,7 @@ detect_this_computer (HrApplication *self,
                       HrCatalog     *catalog)
 {
   g_autoptr(GVariant) chosen = g_settings_get_user_value (self->settings, "gpu");
+  g_auto(GStrv) others = NULL;
   HrSystem *system;
   int n;
 
@@ -160,13 +168,17 @@ detect_this_computer (HrApplication *self,
   system = self->system = hr_system_detect (HR_RAM_MEASURE_CACHED);
   hr_system_match (system, catalog);
   n = self->this_count = hr_system_add_to_catalog (system, catalog);
-  if (n > 1)
+  others = hr_system_other_gpus (system);
+  if (n > 1 || others[0] != NULL)
     g_signal_connect_object (self->settings, "changed::gpu", G_CALLBACK (this_chosen_cb), self,
                              G_CONNECT_SWAPPED);
   if (n > 0 && chosen == NULL)
     {
       g_settings_set_string (self->settings, "gpu", "this");
       g_settings_set_int (self->settings, "gpus", n);
+      /* a mixed machine (#31): every GPU of it, the others beside "this" */
+      if (others[0] != NULL)
+        g_settings_set_strv (self->settings, "extra-gpus", (const char * const *) others);
     }
 }
 
