@@ -446,6 +446,13 @@ build_repos (void)
     g_autoptr(GgufWriter) w = gguf_writer_new ();
 
     gguf_kv_str (w, "general.architecture", "clip");
+    /* a Gemma 3 encoder's keys (#31): the image-encode buffer is sized from them */
+    gguf_kv_str (w, "clip.projector_type", "gemma3");
+    gguf_kv_u32 (w, "clip.vision.image_size", 896);
+    gguf_kv_u32 (w, "clip.vision.patch_size", 14);
+    gguf_kv_u32 (w, "clip.vision.embedding_length", 1152);
+    gguf_kv_u32 (w, "clip.vision.feed_forward_length", 4304);
+    gguf_kv_u32 (w, "clip.vision.attention.head_count", 16);
     gguf_tensor (w, "v.patch_embd.weight", GGML_F16, 1024, 768);
     gguf_tensor (w, "v.blk.0.attn_q.weight", GGML_F16, 4096, 4096);
     gguf_tensor (w, "mm.0.weight", GGML_F32, 4096, 1024);

@@ -544,6 +544,7 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   g_autofree char *hub_quant = NULL;
   g_autofree char *hub_mmproj = NULL;   /* --hf with --mmproj auto: the repo's projector */
   guint64 hub_mmproj_bytes = 0;
+  HrVisionEncoder hub_encoder = { 0 };
   HrDeviceKind kinds[64];
   int n_kinds = 0;
   gboolean counted = FALSE;
@@ -572,7 +573,7 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
 
       if ((out->owned_model = hr_cli_hub_model (args->hf, args->refresh, &hub_quant, &note,
                                                 g_strcmp0 (args->mmproj, "auto") == 0,
-                                                &hub_mmproj, &hub_mmproj_bytes,
+                                                &hub_mmproj, &hub_mmproj_bytes, &hub_encoder,
                                                 error)) == NULL)
         return FALSE;
       model = out->owned_model;
@@ -768,7 +769,10 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
         }
     }
   if (hub_mmproj != NULL)
-    s->mmproj_bytes = (double) hub_mmproj_bytes;  /* llama.cpp's -hf fetches it itself */
+    {
+      s->mmproj_bytes = (double) hub_mmproj_bytes;  /* llama.cpp's -hf fetches it itself */
+      s->mmproj_encoder = hub_encoder;
+    }
   else if (g_strcmp0 (args->mmproj, "auto") == 0 && args->gguf == NULL && args->hf == NULL
            && s->model != NULL && s->model->mmproj_bytes > 0)
     {

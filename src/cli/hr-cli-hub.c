@@ -337,6 +337,7 @@ hr_cli_hub_model (const char  *ref,
                   gboolean     projector,
                   char       **mmproj_path,
                   guint64     *mmproj_bytes,
+                  HrVisionEncoder *mmproj_encoder,
                   GError     **error)
 {
   g_autoptr(GError) local = NULL;
@@ -358,7 +359,8 @@ hr_cli_hub_model (const char  *ref,
       return NULL;
     }
   /* --mmproj auto: the repo's projector, from its header (#31) */
-  if (projector && !hr_hub_size_projector (hub, sized, NULL, mmproj_path, mmproj_bytes, &local))
+  if (projector && !hr_hub_size_projector (hub, sized, NULL, mmproj_path, mmproj_bytes,
+                                                 mmproj_encoder, &local))
     {
       g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--hf %s: projector: %s", ref,
                    local->message);

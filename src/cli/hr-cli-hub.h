@@ -19,6 +19,7 @@ HrModel        *hr_cli_hub_model            (const char      *ref,
                                              gboolean         projector,
                                              char           **mmproj_path,
                                              guint64         *mmproj_bytes,
+                                             HrVisionEncoder *mmproj_encoder,
                                              GError         **error);
 
 G_END_DECLS

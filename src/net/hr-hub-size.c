@@ -14,6 +14,7 @@
 #include "hr-hfconfig.h"
 #include "hr-http.h"
 #include "hr-hub-id.h"
+#include "hr-projector.h"
 #include "hr-quant-format.h"
 
 static const char * const preferred_quants[] = {
@@ -364,12 +365,15 @@ hr_hub_size_projector (HrHub         *hub,
                        GCancellable  *cancellable,
                        char         **path,
                        guint64       *bytes,
+                       HrVisionEncoder *encoder,
                        GError       **error)
 {
   g_return_val_if_fail (hub != NULL && s != NULL && path != NULL && bytes != NULL, FALSE);
 
   *path = NULL;
   *bytes = 0;
+  if (encoder != NULL)
+    memset (encoder, 0, sizeof *encoder);
   for (guint i = 0; s->tree != NULL && i < s->tree->files->len; i++)
     {
       const HrHubFile *f = g_ptr_array_index (s->tree->files, i);
@@ -381,6 +385,8 @@ hr_hub_size_projector (HrHub         *hub,
       if (gguf == NULL)
         return FALSE;
       *bytes = hr_gguf_get_tensor_bytes (gguf);
+      if (encoder != NULL)
+        hr_projector_encoder_from_gguf (gguf, encoder);
       *path = g_strdup (f->path);
       return TRUE;
     }

@@ -60,13 +60,15 @@ HrHubSized     *hr_hub_size_repo            (HrHub           *hub,
                                              GError         **error);
 void            hr_hub_sized_free           (HrHubSized      *sized);
 /* The repo's vision projector (#31): the first mmproj file (HR_HUB_ROLE_PROJECTOR) of the
- * sized repo's listing, its tensor bytes exact from its GGUF header.  TRUE with *path NULL
- * when the repo has none. */
+ * sized repo's listing, its tensor bytes exact from its GGUF header, and (@encoder, nullable)
+ * its image encoder's shape from the same header (hr-projector.h; patches 0 when unknown).
+ * TRUE with *path NULL when the repo has none. */
 gboolean        hr_hub_size_projector       (HrHub           *hub,
                                              HrHubSized      *sized,
                                              GCancellable    *cancellable,
                                              char           **path,
                                              guint64         *bytes,
+                                             HrVisionEncoder *encoder,
                                              GError         **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrHubSized, hr_hub_sized_free)
