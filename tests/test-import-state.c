@@ -388,6 +388,69 @@ test_gguf_model (void)
   g_rmdir (dir);
 }
 
+/* #31: a GGUF with an mmproj file beside it takes that projector (its tensors, dtype and encoder
+ * from its header), which a save and a restart keep; without one the model has none. */
+static void
+test_gguf_projector (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-import-mm-XXXXXX", NULL);
+  g_autoptr(GBytes) file = gguf_tiny_llama ("Tiny Vision", NULL);
+  g_autofree char *path = write_gguf (dir, "tiny-vision-Q4_K_M.gguf", file);
+  g_autoptr(GgufWriter) w = gguf_writer_new ();
+  g_autoptr(GBytes) proj = NULL;
+  g_autofree char *ppath = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = hr_gguf_load_file (path, &error);
+  g_autoptr(HrModel) bare = NULL;
+  g_autoptr(HrModel) model = NULL;
+  g_autoptr(HrModel) saved = NULL;
+  g_autoptr(HrUserData) ud = hr_userdata_new (dir);
+  g_autoptr(HrCatalog) restarted = hr_catalog_new_default (NULL);
+  const HrModel *loaded;
+  guint64 proj_bytes;
+
+  g_assert_no_error (error);
+  bare = hr_import_model_from_gguf (gguf, path, &error);
+  g_assert_cmpfloat (bare->mmproj_bytes, ==, 0);
+
+  gguf_kv_str (w, "general.architecture", "clip");
+  gguf_kv_u32 (w, "general.file_type", 1);
+  gguf_kv_str (w, "clip.projector_type", "gemma3");
+  gguf_kv_u32 (w, "clip.vision.image_size", 896);
+  gguf_kv_u32 (w, "clip.vision.patch_size", 14);
+  gguf_kv_u32 (w, "clip.vision.embedding_length", 1152);
+  gguf_kv_u32 (w, "clip.vision.feed_forward_length", 4304);
+  gguf_kv_u32 (w, "clip.vision.attention.head_count", 16);
+  gguf_tensor (w, "v.patch_embd.weight", GGML_F16, 1024, 768);
+  proj_bytes = w->tensor_bytes;
+  proj = gguf_writer_finish (w, (gsize) w->offset);
+  ppath = write_gguf (dir, "mmproj-tiny-vision-f16.gguf", proj);
+
+  model = hr_import_model_from_gguf (gguf, path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (model->mmproj_bytes, ==, (double) proj_bytes);
+  g_assert_cmpstr (model->mmproj_dtype, ==, "F16");
+  g_assert_cmpint (model->mmproj_encoder.patches, ==, 4096);
+  g_assert_nonnull (strstr (model->mmproj_source, "mmproj-tiny-vision-f16.gguf"));
+
+  g_assert_true (hr_userdata_save_model (ud, model, &saved, &error));
+  g_assert_no_error (error);
+  g_assert_true (hr_userdata_load (ud, restarted, &error));
+  g_assert_no_error (error);
+  loaded = hr_catalog_find_model (restarted, saved->id);
+  g_assert_nonnull (loaded);
+  g_assert_cmpfloat (loaded->mmproj_bytes, ==, (double) proj_bytes);
+  g_assert_cmpstr (loaded->mmproj_dtype, ==, "F16");
+  g_assert_cmpint (loaded->mmproj_encoder.patches, ==, 4096);
+  g_assert_cmpint (loaded->mmproj_encoder.hidden, ==, 1152);
+  g_assert_cmpint (loaded->mmproj_encoder.ff, ==, 4304);
+
+  g_unlink (hr_userdata_get_models_path (ud));
+  g_unlink (ppath);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Without a mix the core knows, the file is sized at its dominant type, as the CLI does. */
 static void
 test_gguf_fallback_quant (void)
@@ -594,6 +657,7 @@ main (int   argc,
   g_test_add_func ("/import/form-names", test_form_names);
   g_test_add_func ("/import/form-round-trip", test_form_round_trip);
   g_test_add_func ("/import/gguf-model", test_gguf_model);
+  g_test_add_func ("/import/gguf-projector", test_gguf_projector);
   g_test_add_func ("/import/gguf-fallback-quant", test_gguf_fallback_quant);
   g_test_add_func ("/import/gguf-errors", test_gguf_errors);
   g_test_add_func ("/import/model-ids", test_model_ids);

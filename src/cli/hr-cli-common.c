@@ -452,33 +452,6 @@ load_model_file (const HrCliArgs  *args,
   }
 }
 
-static int
-strcmp_p (gconstpointer a,
-          gconstpointer b)
-{
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* --mmproj auto beside a local GGUF: the first mmproj*.gguf in its folder, by name. */
-static char *
-find_mmproj_beside (const char *gguf)
-{
-  g_autofree char *dir = g_path_get_dirname (gguf);
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  if (d == NULL)
-    return NULL;
-  while ((name = g_dir_read_name (d)) != NULL)
-    if (g_str_has_prefix (name, "mmproj") && g_str_has_suffix (name, ".gguf"))
-      g_ptr_array_add (found, g_strdup (name));
-  if (found->len == 0)
-    return NULL;
-  g_ptr_array_sort (found, strcmp_p);
-  return g_build_filename (dir, g_ptr_array_index (found, 0), NULL);
-}
-
 /* The projector's weights: every tensor of its GGUF, exact from the header; its image
  * encoder's shape from the same header (hr-projector.h). */
 static gboolean
@@ -505,7 +478,7 @@ resolve_mmproj (const HrCliArgs *args,
         return TRUE;  /* the Hub repo has no projector: a text-only model */
       if (args->gguf == NULL)
         return usage (error, "--mmproj auto needs --gguf, --hf or a catalog model with a known projector; give the projector as --mmproj FILE");
-      path = find_mmproj_beside (args->gguf);
+      path = hr_projector_find_beside (args->gguf);
       if (path == NULL)
         return TRUE;  /* none found: a text-only model */
     }

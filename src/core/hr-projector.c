@@ -38,6 +38,61 @@ hr_projector_encode_bytes (const HrVisionEncoder *encoder,
   return bytes;
 }
 
+static int
+strcmp_p (gconstpointer a,
+          gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+char *
+hr_projector_find_beside (const char *gguf_path)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_return_val_if_fail (gguf_path != NULL, NULL);
+  dir = g_path_get_dirname (gguf_path);
+  d = g_dir_open (dir, 0, NULL);
+  if (d == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "mmproj") && g_str_has_suffix (name, ".gguf"))
+      g_ptr_array_add (found, g_strdup (name));
+  if (found->len == 0)
+    return NULL;
+  g_ptr_array_sort (found, strcmp_p);
+  return g_build_filename (dir, g_ptr_array_index (found, 0), NULL);
+}
+
+gboolean
+hr_projector_attach_beside (HrModel *model)
+{
+  g_autofree char *path = NULL, *base = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  const char *dtype;
+  guint64 bytes;
+
+  g_return_val_if_fail (model != NULL, FALSE);
+  if (model->gguf_path == NULL || (path = hr_projector_find_beside (model->gguf_path)) == NULL)
+    return FALSE;
+  gguf = hr_gguf_load_file (path, NULL);
+  if (gguf == NULL || (bytes = hr_gguf_get_tensor_bytes (gguf)) == 0)
+    return FALSE;
+  dtype = hr_gguf_get_file_type (gguf) >= 0 ? hr_gguf_file_type_to_string (hr_gguf_get_file_type (gguf)) : NULL;
+  base = g_path_get_basename (path);
+  model->mmproj_bytes = (double) bytes;
+  g_free (model->mmproj_dtype);
+  /* the catalog's format wants a dtype: a header without general.file_type says GGUF */
+  model->mmproj_dtype = g_strdup (dtype != NULL ? dtype : "GGUF");
+  g_free (model->mmproj_source);
+  model->mmproj_source = g_strdup_printf ("%s beside the model: its tensors, from its header", base);
+  hr_projector_encoder_from_gguf (gguf, &model->mmproj_encoder);
+  return TRUE;
+}
+
 /* clip.cpp's warmup image for the Qwen-VL mergers: set_warmup_n_tokens (46 * 46) merged
  * tokens of n_merge × n_merge patches each ("warmup with image size = 1472 x 1472" at patch 16) */
 #define QWEN_WARMUP_TOKENS (46 * 46)

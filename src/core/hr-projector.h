@@ -27,6 +27,14 @@ double          hr_projector_encode_bytes   (const HrVisionEncoder *encoder,
 /* TRUE when hr_projector_encode_bytes () has what it needs. */
 gboolean        hr_projector_encoder_known  (const HrVisionEncoder *encoder);
 
+/* --mmproj auto beside a local GGUF: the first mmproj*.gguf in its folder, by name; NULL when
+ * there is none (g_free). */
+char           *hr_projector_find_beside    (const char            *gguf_path);
+/* A model read from a local GGUF (model->gguf_path) takes the projector beside it (#31): its
+ * tensor bytes, dtype (general.file_type) and encoder, from its header.  FALSE, the model
+ * untouched, when there is none or it cannot be read. */
+gboolean        hr_projector_attach_beside  (HrModel               *model);
+
 /* The encoder of an mmproj GGUF from its clip.vision.* keys and tensors; FALSE (patches 0)
  * when clip.cpp's warmup size for its projector type is not known here. */
 struct _HrGguf;

@@ -267,6 +267,34 @@ write_model_extras (HrJsonWriter  *w,
     }
 }
 
+/* The vision projector (#31), as the catalog reads it (hr-catalog-parse.c's "mmproj") */
+static void
+write_mmproj (HrJsonWriter  *w,
+              const HrModel *m)
+{
+  const HrVisionEncoder *e = &m->mmproj_encoder;
+
+  if (!(m->mmproj_bytes > 0) || m->mmproj_dtype == NULL)
+    return;
+  hr_json_key (w, "mmproj");
+  hr_json_begin_object (w);
+  hr_json_member_string (w, "dtype", m->mmproj_dtype);
+  json_bytes (w, "bytes", (guint64) m->mmproj_bytes);
+  if (m->mmproj_source != NULL && g_utf8_validate (m->mmproj_source, -1, NULL))
+    hr_json_member_string (w, "source", m->mmproj_source);
+  if (e->patches > 0)
+    hr_json_member_int (w, "patches", e->patches);
+  if (e->hidden > 0)
+    hr_json_member_int (w, "hidden", e->hidden);
+  if (e->ff > 0)
+    hr_json_member_int (w, "ff", e->ff);
+  if (e->heads > 0)
+    hr_json_member_int (w, "heads", e->heads);
+  hr_json_member_bool (w, "gated", e->gated);
+  hr_json_member_bool (w, "windowed", e->windowed);
+  hr_json_end_object (w);
+}
+
 void
 hr_model_write_json (HrJsonWriter  *w,
                      const HrModel *m)
@@ -287,6 +315,7 @@ hr_model_write_json (HrJsonWriter  *w,
   if (m->vision_params > 0)
     json_exact (w, "vision_params_b", m->vision_params / 1e9);
   json_count (w, "max_context", m->max_context);
+  write_mmproj (w, m);
   write_arch (w, m);
   write_groups_and_sizes (w, m);
   json_opt_string (w, "confidence", m->confidence);

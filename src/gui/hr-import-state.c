@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hr-estimate.h"
+#include "hr-projector.h"
 #include "hr-units.h"
 #include "hr-userdata.h"
 
@@ -337,7 +338,11 @@ hr_import_model_from_gguf (const HrGguf  *gguf,
         g_clear_pointer (&model->gguf_quant, g_free);
     }
   if (path != NULL)
-    model->gguf_path = g_canonicalize_filename (path, NULL);
+    {
+      model->gguf_path = g_canonicalize_filename (path, NULL);
+      /* a multimodal GGUF's projector beside it (#31): the Size view's switch counts it */
+      hr_projector_attach_beside (model);
+    }
   return g_steal_pointer (&model);
 }
 
