@@ -409,6 +409,48 @@ test_schema_choices (void)
 
 /* Two different GPUs: the scenario is the device list, the estimate a per-device plan, and the
  * Placement card's rows are its devices; the list is saved and comes back; vLLM says why not. */
+/* #31: the "mmproj" key counts a model's projector under llama.cpp only, and off leaves it out;
+ * a local GGUF's scenario names the mmproj file beside it for the launch. */
+static void
+test_mmproj (void)
+{
+  g_autoptr(HrSession) session = session_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("headroom-session-mm-XXXXXX", NULL);
+  g_autofree char *gguf = g_build_filename (dir, "local-Q4_K_M.gguf", NULL);
+  g_autofree char *proj = g_build_filename (dir, "mmproj-local-f16.gguf", NULL);
+  HrModel *local = hr_model_copy (hr_catalog_find_model (hr_session_get_catalog (session), "gemma-3-27b"));
+  const HrScenario *s;
+
+  g_object_set (session, "engine", "llama.cpp", NULL);
+  hr_session_set_model (session, "gemma-3-27b");
+  s = hr_session_get_scenario (session);
+  g_assert_cmpfloat (s->mmproj_bytes, ==, 858000000);
+  g_assert_cmpint (s->mmproj_encoder.patches, ==, 4096);
+  g_assert_null (s->mmproj_path);   /* -hf fetches the repo's own */
+  g_object_set (session, "mmproj", FALSE, NULL);
+  g_assert_cmpfloat (hr_session_get_scenario (session)->mmproj_bytes, ==, 0);
+  g_object_set (session, "mmproj", TRUE, "engine", "vllm", NULL);
+  g_assert_cmpfloat (hr_session_get_scenario (session)->mmproj_bytes, ==, 0);
+  g_object_set (session, "engine", "llama.cpp", NULL);
+
+  /* a local GGUF with its projector beside it */
+  g_assert_true (g_file_set_contents (gguf, "GGUF", -1, NULL));
+  g_assert_true (g_file_set_contents (proj, "GGUF", -1, NULL));
+  g_free (local->id);
+  local->id = g_strdup ("user-local-gemma");
+  local->gguf_path = g_strdup (gguf);
+  hr_session_add_model (session, local);
+  hr_session_set_model (session, "user-local-gemma");
+  s = hr_session_get_scenario (session);
+  g_assert_cmpfloat (s->mmproj_bytes, ==, 858000000);
+  g_assert_cmpstr (s->mmproj_path, ==, proj);
+  g_assert_true (hr_session_remove_model (session, "user-local-gemma"));
+  g_unlink (proj);
+  g_unlink (gguf);
+  g_rmdir (dir);
+  drain ();
+}
+
 static void
 test_mixed_devices (void)
 {
@@ -669,6 +711,7 @@ main (int   argc,
   g_test_add_func ("/session/schema-choices", test_schema_choices);
   g_test_add_func ("/session/mixed-devices", test_mixed_devices);
   g_test_add_func ("/session/placement-left-out", test_placement_left_out);
+  g_test_add_func ("/session/mmproj", test_mmproj);
   g_test_add_func ("/session/pricing-refresh", test_pricing_refresh);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
  */
 #include "hr-session.h"
 #include "hr-draft.h"
+#include "hr-projector.h"
 
 #include <math.h>
 
@@ -846,6 +847,14 @@ hr_session_get_scenario (HrSession *self)
     {
       s->mmproj_bytes = model->mmproj_bytes;
       s->mmproj_encoder = model->mmproj_encoder;
+      /* a local GGUF's launch names the file beside it (llama-server --mmproj FILE); interned,
+       * as copies of the scenario (the advice worker's) borrow it */
+      if (model->gguf_path != NULL)
+        {
+          g_autofree char *path = hr_projector_find_beside (model->gguf_path);
+
+          s->mmproj_path = path != NULL ? g_intern_string (path) : NULL;
+        }
     }
   s->n_cpu_moe = hr_model_is_moe (model) ? self->n_cpu_moe : 0;
   s->reserve = CLAMP (self->reserve_pct, 0, 50) / 100.0;

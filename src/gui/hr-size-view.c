@@ -178,9 +178,17 @@ update_mmproj_row (HrSizeView *self)
   if (show)
     {
       g_autofree char *size = hr_size_format_gib (m->mmproj_bytes);
-      /* TRANSLATORS: the vision projector switch's subtitle: "0.8 GiB F16 mmproj, loaded by -hf" */
-      g_autofree char *subtitle = g_strdup_printf (_("%s %s mmproj, loaded by -hf"), size,
-                                                   m->mmproj_dtype ? m->mmproj_dtype : "");
+      g_autofree char *subtitle = NULL;
+
+      if (m->gguf_path != NULL)
+        /* TRANSLATORS: the vision projector switch's subtitle for a local GGUF: "0.8 GiB F16
+         * mmproj beside the GGUF" */
+        subtitle = g_strdup_printf (_("%s %s mmproj beside the GGUF"), size,
+                                    m->mmproj_dtype ? m->mmproj_dtype : "");
+      else
+        /* TRANSLATORS: the vision projector switch's subtitle: "0.8 GiB F16 mmproj, loaded by -hf" */
+        subtitle = g_strdup_printf (_("%s %s mmproj, loaded by -hf"), size,
+                                    m->mmproj_dtype ? m->mmproj_dtype : "");
 
       adw_action_row_set_subtitle (self->mmproj_row, subtitle);
     }
