@@ -48,9 +48,9 @@ static const HrCalibration calibrations[HR_N_BACKENDS] = {
  * rate (attn 0.35 × the flash-attention gain): fitted on llama.cpp's benches/dgx-spark.md
  * (GB10, pp2048 at depth 0 and 16384, build 6918) and an RTX 3090 pp512 at depth 32768. */
 static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
-  /*                     name      bw    t_layer t_tok  ppref rt_MiB dlo   dhi   plo   phi   kv    attn  hop  moe_gbs */
-  [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 25.0,  0,    31.0, 350,   0.80, 1.15, 0.62, 1.55, 0.92, 0.35, 71, 340 },
-  [HR_BACKEND_ROCM]   = { "ROCm",   0.80, 95.0,  0,    36.0, 400,   0.80, 1.15, 0.55, 1.60, 0.80, 0.20, 71, 340 },
+  /*                     name      bw    t_layer t_tok  ppref rt_MiB dlo   dhi   plo   phi   kv    attn  hop  moe_gbs moe_step */
+  [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 25.0,  0,    31.0, 350,   0.80, 1.15, 0.62, 1.55, 0.92, 0.35, 71, 0,  1.0 },
+  [HR_BACKEND_ROCM]   = { "ROCm",   0.80, 95.0,  0,    36.0, 400,   0.80, 1.15, 0.55, 1.60, 0.80, 0.20, 71, 0,  1.0 },
   [HR_BACKEND_METAL]  = { "Metal",  0.85, 146.0, 0,    1.20, 0,     0.80, 1.15, 0.60, 1.40, 0.85, 1.00, 159, 400 },
   [HR_BACKEND_VULKAN] = { "Vulkan", 0.90, 58.0,  0,    31.0, 300,   0.70, 1.20, 0.55, 1.60, 0.80, 0.20, 71 },
   [HR_BACKEND_SYCL]   = { "SYCL",   0.62, 60.0,  0,    12.0, 400,   0.60, 1.25, 0.50, 1.60, 0.60, 0.15, 150 },

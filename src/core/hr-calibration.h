@@ -30,6 +30,9 @@ typedef struct
   double t_hop_us;        /* llama.cpp layer split: hand-over cost per extra device per token */
   double moe_gbs;         /* MoE decode: the rate (GB/s) the batch-1 expert mat-vecs
                            * (MUL_MAT_ID) cannot exceed, whatever the bandwidth; 0: none */
+  double moe_step;        /* MoE decode on discrete cards: the DRAM time of one dependent step
+                           * of an ids-indexed mat-vec block, in full block iterations (see
+                           * hr-estimate.c, moe_expert_rate_seconds); 0: none */
 } HrCalibration;
 
 /* The 2024 fit; its runtime_mib is the backend context for every engine version. */

@@ -336,6 +336,7 @@ typedef struct
   double cpu_layers_frac;     /* the share of layers offloaded to system RAM */
   double cpu_weight_bytes;    /* weights in system RAM: offloaded layers and CPU experts */
   double gpu_expert_bytes;    /* routed experts kept on the devices */
+  double expert_bpw;          /* bits per weight of the routed experts (0: unknown) */
   double peak_flops;          /* the device's dense tensor peak (NAN: none published) */
   double host_embd;           /* llama.cpp's input embedding, kept in system RAM */
   double kv_per_gpu;
@@ -413,6 +414,13 @@ place_weights (Sizing     *z,
   z->cpu_weight_bytes = MIN (z->cpu_weight_bytes, out->weights.bytes);
   z->gpu_expert_bytes = s->offload_pct >= 100 ? 0
                         : MAX (0, out->weights.expert_bytes * (1.0 - z->cpu_layers_frac) - cpu_experts);
+  if (hr_model_is_moe (m) && m->hidden > 0 && m->moe_intermediate > 0)
+    {
+      double expert_params = (double) hr_model_moe_layers (m) * m->n_experts * (m->ffn_ungated ? 2 : 3) *
+                             m->hidden * m->moe_intermediate;
+
+      z->expert_bpw = expert_params > 0 ? out->weights.expert_bytes * 8 / expert_params : 0;
+    }
   /* llama.cpp keeps the input embedding on the CPU ("very little benefit to offloading the
    * input layer"): one row is looked up per token.  A tied table is duplicated as the output
    * head on the device.  On unified memory it is the same pool either way.  llama.cpp also
@@ -574,19 +582,65 @@ step_fixed_seconds (const Sizing *z)
  * mmvq.cuh, MMVQ_MAX_BATCH_SIZE), larger ones through the tiled MMQ / GEMM kernels. */
 #define LLAMA_MMVQ_MAX_TOKENS 8
 
+/* Weight columns one block of ggml-cuda's mul_mat_vec_q covers per pass of its loop over a row
+ * (mmvq.cu: blocks_per_iter = vdr × nwarps × warp_size / qi quant blocks of qk weights).  With
+ * one token (ncols_dst 1) calc_nwarps() gives 4 warps of 32 on NVIDIA and GCN/CDNA (2 of 64),
+ * 128 threads, each reading vdr 32-bit ints of quants: 2048 weights for the 4- and 5-bit types
+ * (Q4_0, Q4_K, Q5_K, MXFP4: vdr 2, 8 weights an int; Q2_K/Q3_K vdr 1, 16), 1024 for Q6_K
+ * (vdr 1) and Q8_0 (4 weights an int).  RDNA takes one warp of 32 (MMVQ_PARAMETERS_RDNA2):
+ * a quarter of that. */
+static double
+mmvq_cols_per_pass (const HrGpu *gpu,
+                    double       bpw)
+{
+  double cols = bpw >= 6.0 ? 1024 : 2048;
+
+  switch (gpu->generation)
+    {
+    case HR_GEN_RDNA2:
+    case HR_GEN_RDNA3:
+    case HR_GEN_RDNA3_5:
+    case HR_GEN_RDNA4:
+      return cols / 4;
+    default:
+      return cols;
+    }
+}
+
+/* How many times its bytes an expert matrix costs in the ids-indexed mat-vec: each row is one
+ * block whose dependent steps are the id read and then ceil(@ncols / pass) passes over the
+ * row, and every step costs as much as a full pass (1 + ceil(ncols / pass)) × pass / ncols. */
+static double
+mmvq_id_row_factor (double ncols,
+                    double pass)
+{
+  if (!(ncols > 0) || !(pass > 0))
+    return 1.0;
+  return (1.0 + ceil (ncols / pass)) * pass / ncols;
+}
+
 /* What a step loses to the expert mat-vecs of its MoE layers.  llama.cpp's MoE FFN
  * (build_moe_ffn in src/llama-graph.cpp) reads the chosen experts through ggml_mul_mat_id for
  * up/gate and down; with a few tokens in the step ggml-cuda runs each as one ids-indexed MMVQ
- * launch (ggml_cuda_mul_mat_vec_q with ids: a block per expert row, grid.y over the k chosen
- * experts, each block first reading its expert id, then the row), and Metal its
- * kernel_mul_mv_id_* kernels the same way.  The expert rows are short (768 columns for
- * Qwen3-30B-A3B's down projection, 2880 for gpt-oss-20b: 0.4–1.5 KB a row) and each block's two
- * dependent reads wait a full memory latency, so these kernels stream the experts at a rate set
- * by latency and the GPU's blocks in flight, not by its DRAM bandwidth: on slow memory they keep
- * up (GB10 at 273 GB/s, the DGX Spark rows), on a fast card they cannot use it — the loss grows
- * with the card's speed (RTX 3090/4090: MoE decode at 56–67 % of the bandwidth figure, dense
- * within 10 %).  The calibration's moe_gbs is that ceiling (0: none); the loss is the time the
- * experts' bytes take at the ceiling beyond their time at @rate.  Larger steps (a prefill
+ * launch (ggml_cuda_mul_mat_vec_q with ids, mmvq.cu mul_mat_vec_q: one block of 128 threads
+ * per expert row, grid.y over the k chosen experts; the block first reads its expert id
+ * (ids[channel_dst]), only then its row, in passes of mmvq_cols_per_pass() weights).  The
+ * expert rows are short — gate/up rows are n_embd long, down rows the expert width (768 for
+ * Qwen3-30B-A3B: 432 bytes at Q4_0, less than a quarter of a pass; 2880 for gpt-oss-20b: one
+ * pass and a half) — so a block spends as many dependent memory latencies on the id read and
+ * on a half-empty last pass as on full passes.  A discrete card keeps just enough blocks in
+ * flight to stream full passes at its DRAM rate (dense mat-vecs reach bw_eff), so each
+ * dependent step costs the DRAM time of a full pass: an expert matrix of rows @ncols long
+ * costs mmvq_id_row_factor() times its bytes (Qwen3-30B-A3B at Q4_0: gate/up ×2, down ×5.3;
+ * gpt-oss-20b ×2.1; GLM-4.5-Air's 4096-column gate/up ×1.5, its 1408-column down ×2.9).
+ * Longer rows fill their passes: the loss shrinks toward the one id read.  The card's
+ * parallelism enters through its bandwidth: the number of blocks a discrete card keeps in
+ * flight (SMs × resident blocks) is sized to its memory bus (RTX 3090 82 SMs at 936 GB/s, 4090
+ * 128 at 1008, 5090 170 at 1792), so the latency-bound rate scales with the bandwidth and the
+ * row shape, not a constant.  Unified-memory parts (GB10, Strix Halo, Apple) carry more SMs
+ * per GB/s of LPDDR (GB10: 48 at 273 GB/s) and stream their experts at the DRAM rate (the DGX
+ * Spark rows); Metal keeps its measured ceiling moe_gbs (kernel_mul_mv_id_*).  The
+ * calibration's moe_step scales the step cost (fitted; 0: none).  Larger steps (a prefill
  * ubatch, a server batch past LLAMA_MMVQ_MAX_TOKENS tokens) run the tiled kernels instead. */
 static double
 moe_expert_rate_seconds (const Sizing *z,
@@ -594,13 +648,25 @@ moe_expert_rate_seconds (const Sizing *z,
                          double        rate)
 {
   const HrModel *m = z->m;
-  double ceiling = z->cal->moe_gbs * 1e9, expert_bytes;
+  double ceiling = z->cal->moe_gbs * 1e9, expert_bytes, pass, factor;
 
-  if (!hr_model_is_moe (m) || !z->llama || !(ceiling > 0) || !(rate > ceiling) ||
-      tokens > LLAMA_MMVQ_MAX_TOKENS)
+  if (!hr_model_is_moe (m) || !z->llama || tokens > LLAMA_MMVQ_MAX_TOKENS || !(rate > 0))
     return 0;
   /* the experts one step reads on the device */
   expert_bytes = z->gpu_expert_bytes * expert_union_share (m, tokens);
+  if (z->cal->moe_step > 0 && !z->unified && z->expert_bpw > 0 && m->hidden > 0 &&
+      m->moe_intermediate > 0)
+    {
+      pass = mmvq_cols_per_pass (z->gpu, z->expert_bpw);
+      /* gate and up: moe_intermediate rows of n_embd; down: n_embd rows of moe_intermediate */
+      factor = m->ffn_ungated
+               ? (mmvq_id_row_factor (m->hidden, pass) + mmvq_id_row_factor (m->moe_intermediate, pass)) / 2
+               : (2 * mmvq_id_row_factor (m->hidden, pass) + mmvq_id_row_factor (m->moe_intermediate, pass)) / 3;
+      factor *= z->cal->moe_step;
+      return factor > 1 ? expert_bytes * (factor - 1) / rate : 0;
+    }
+  if (!(ceiling > 0) || !(rate > ceiling))
+    return 0;
   return expert_bytes / ceiling - expert_bytes / rate;
 }
 
