@@ -16,7 +16,9 @@
  *   attn_util    tensor-rate fraction of prefill attention without flash attention
  *   t_hop_us     layer split: per extra device per token
  *   moe_gbs      current builds: the rate (GB/s) the batch-1 expert mat-vecs of a MoE layer
- *                cannot exceed (0: none; see below)
+ *                cannot exceed (0: none; Metal; see below)
+ *   moe_step     current builds, discrete CUDA/ROCm cards: the DRAM cost of one dependent step
+ *                of an ids-indexed mat-vec block, in full passes (0: none; see below)
  */
 #include "hr-calibration.h"
 
@@ -56,18 +58,23 @@ static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
   [HR_BACKEND_SYCL]   = { "SYCL",   0.62, 60.0,  0,    12.0, 400,   0.60, 1.25, 0.50, 1.60, 0.60, 0.15, 150 },
 };
 
-/* moe_gbs, the rate the batch-1 expert mat-vecs of a MoE layer cannot exceed (see hr-estimate.c,
- * moe_expert_rate_seconds: ggml_mul_mat_id through ggml-cuda's ids-indexed MMVQ, Metal's
- * kernel_mul_mv_id), chosen on the fitted MoE rows of current builds only, the held-out ones
- * not looked at.  CUDA 340 GB/s: RTX 3090 gpt-oss-20b and Gemma 4 26B-A4B, RTX 4090
- * Qwen3-30B-A3B and gpt-oss-20b imply 270–380 GB/s (300: those rows −15…+18 %, 340: −7…+14 %,
- * 380: −1…+21 % at depth 0); the DGX Spark's 273 GB/s LPDDR5X streams its experts below it,
- * so its rows do not move.  Metal 400 GB/s: M3 Ultra gpt-oss-20b and M2 Ultra Qwen3-Coder-30B-A3B
- * (300: −15 / −6 %, 400: −5 / +6 %); chips under ~470 GB/s (M4 Max and below) are not affected.
- * ROCm runs the same ggml-cuda code through HIP and takes the CUDA value, not fitted: it has no
- * MoE row of current builds (#28 reports ROCm over-predicting MoE decode the same way).
- * Vulkan and SYCL keep none: Vulkan's MoE rows (RTX 4090 and 4070 Ti under-predicted, the RTX
- * 3060 and A4000 over) show no ceiling that holds across cards, and SYCL has no MoE row. */
+/* MoE decode, the batch-1 expert mat-vecs (ggml_mul_mat_id) of current builds.
+ * CUDA and ROCm (moe_step, see hr-estimate.c, moe_expert_rate_seconds): ggml-cuda's
+ * ids-indexed MMVQ gives each expert row one block that reads its id, then the row in passes
+ * (mmvq.cu, calc_nwarps / blocks_per_iter); each dependent step costs the DRAM time of a full
+ * pass.  1.0 is that kernel's own value, not a fit: scanning 0.8–1.1 on the fitted CUDA MoE
+ * rows of current builds (RTX 3090 gpt-oss-20b and Gemma 4 26B-A4B, RTX 4090 gpt-oss-20b and
+ * Qwen3-30B-A3B) puts 1.0 at their centre (−10…+22 %, median +3 %); the held-out RTX 4080
+ * gpt-oss-20b row (−20 %) was not looked at.  It replaces a flat 340 GB/s ceiling that held
+ * every card to the same rate (an RTX 5090 at 1792 GB/s would decode gpt-oss-20b at 195 t/s;
+ * the step model says 329) and every row length alike.  Unified memory (GB10, Strix Halo)
+ * is left out (see hr-estimate.c).  ROCm runs the same code through HIP (RDNA: one warp a
+ * block, a quarter of the pass) and has no MoE row of its own on a discrete card.
+ * Metal keeps moe_gbs 400 GB/s, a ceiling on kernel_mul_mv_id_*: M3 Ultra gpt-oss-20b and
+ * M2 Ultra Qwen3-Coder-30B-A3B (300: −15 / −6 %, 400: −5 / +6 %); chips under ~470 GB/s (M4
+ * Max and below) are not affected.  Vulkan and SYCL keep none: Vulkan's MoE rows (RTX 4090
+ * and 4070 Ti under-predicted, the RTX 3060 and A4000 over) show no single mechanism across
+ * cards, and SYCL has no MoE row. */
 
 /* Effective dense FLOP/s per Apple GPU core in prefill, M3 generation (see
  * hr_calibration_metal_pp_per_core) */
