@@ -640,8 +640,9 @@ mmvq_id_row_factor (double ncols,
  * row shape, not a constant.  Unified-memory parts (GB10, Strix Halo, Apple) carry more SMs
  * per GB/s of LPDDR (GB10: 48 at 273 GB/s) and stream their experts at the DRAM rate (the DGX
  * Spark rows); Metal keeps its measured ceiling moe_gbs (kernel_mul_mv_id_*).  The
- * calibration's moe_step scales the step cost (1.0: the kernel's own; 0: none).  Larger steps (a prefill
- * ubatch, a server batch past LLAMA_MMVQ_MAX_TOKENS tokens) run the tiled kernels instead. */
+ * calibration's moe_step scales the step cost (1.0: the kernel's own; 0: none).  Larger steps
+ * (a prefill ubatch, a server batch past LLAMA_MMVQ_MAX_TOKENS tokens) run the tiled kernels
+ * instead. */
 static double
 moe_expert_rate_seconds (const Sizing *z,
                          double        tokens,
