@@ -162,8 +162,10 @@ test_tab_order (void)
     }
   g_assert_true (focus_of (window) == first);  /* came round */
 
+  /* every control a user can change (an insensitive one, such as the draft acceptance with no
+   * draft chosen, takes no focus) */
   for (guint i = 0; i < controls->len; i++)
-    if (gtk_widget_get_mapped (controls->pdata[i]))
+    if (gtk_widget_get_mapped (controls->pdata[i]) && gtk_widget_is_sensitive (controls->pdata[i]))
       g_assert_true (g_ptr_array_find (seen, controls->pdata[i], NULL));
   /* the scenario, then its results */
   g_assert_cmpint (last_sidebar, >=, 0);
