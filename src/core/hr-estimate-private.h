@@ -40,4 +40,13 @@ double          hr_estimate_server_stage_pool (const HrScenario *s,
                                                double            weights_stage,
                                                double            compute_stage);
 
+/* A multi-device decode written into the estimate (hr-placement.c) */
+void            hr_placement_write_decode   (HrEstimate       *out,
+                                             const HrEstimate *slowest_base,
+                                             double            step,
+                                             double            fixed,
+                                             int               batch,
+                                             int               n_devices,
+                                             gboolean          system_ram);
+
 G_END_DECLS

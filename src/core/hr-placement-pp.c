@@ -242,32 +242,8 @@ pipe_decode (const Pipe *x,
                                                      s->engine_version)->t_hop_us * 1e-6;
   step += fixed;
   out->bytes_per_token = read / s->batch;
-  if (!isfinite (step) || !(step > 0) || p->slowest < 0)
-    {
-      out->decode_tps = out->decode_tps_low = out->decode_tps_high = NAN;
-      out->decode_tps_empty = out->aggregate_tps = NAN;
-      out->decode_basis = (HrBasis) { .kind = HR_BASIS_DECODE_DEVICE_UNKNOWN };
-      p->slowest = -1;
-      return;
-    }
-  {
-    const HrEstimate *bs = base_of (x, p->slowest);
-    const HrDevicePlan *ds = &p->devices[p->slowest];
-
-    out->decode_tps = 1.0 / step;
-    out->decode_tps_low = out->decode_tps * bs->decode_tps_low / bs->decode_tps;
-    out->decode_tps_high = out->decode_tps * bs->decode_tps_high / bs->decode_tps;
-    out->decode_tps_empty = out->decode_tps * bs->decode_tps_empty / bs->decode_tps;
-    out->aggregate_tps = out->decode_tps * s->batch;
-    out->decode_efficiency = bs->decode_efficiency;
-    out->compute_bound = bs->compute_bound;
-    out->decode_basis = (HrBasis) {
-      .kind = HR_BASIS_DECODE_DEVICES, .count = x->n,
-      .figures = { hr_to_gib (out->bytes_per_token), ds->decode_seconds / step * 100,
-                   ds->gpu->bandwidth_gbs, fixed * 1e3 },
-    };
-    g_strlcpy (out->decode_basis.device, ds->gpu->name, sizeof out->decode_basis.device);
-  }
+  hr_placement_write_decode (out, p->slowest >= 0 ? base_of (x, p->slowest) : NULL, step, fixed,
+                             s->batch, x->n, FALSE);
 }
 
 /* One prompt passes the stages in turn, each its layers' share at its own rate. */

@@ -265,6 +265,46 @@ kind_backend (const HrScenario *s,
   return s->backend_set ? s->backend : gpu->backend;
 }
 
+/* The devices' decode written into @out from one step of @step seconds (@fixed of them fixed
+ * costs) for @batch sequences, its range and basis scaled from @slowest_base, the slowest device's own estimate: a
+ * layer split (place_decode ()) and pipeline stages (hr-placement-pp.c) alike.  A step that
+ * cannot be timed (a device without a bandwidth) leaves the speed unknown. */
+void
+hr_placement_write_decode (HrEstimate       *out,
+                           const HrEstimate *slowest_base,
+                           double            step,
+                           double            fixed,
+                           int               batch,
+                           int               n_devices,
+                           gboolean          system_ram)
+{
+  HrPlacement *p = &out->placement;
+  const HrDevicePlan *ds;
+
+  if (!isfinite (step) || !(step > 0) || p->slowest < 0 || slowest_base == NULL)
+    {
+      out->decode_tps = out->decode_tps_low = out->decode_tps_high = NAN;
+      out->decode_tps_empty = out->aggregate_tps = NAN;
+      out->decode_basis = (HrBasis) { .kind = HR_BASIS_DECODE_DEVICE_UNKNOWN };
+      p->slowest = -1;
+      return;
+    }
+  ds = &p->devices[p->slowest];
+  out->decode_tps = 1.0 / step;
+  out->decode_tps_low = out->decode_tps * slowest_base->decode_tps_low / slowest_base->decode_tps;
+  out->decode_tps_high = out->decode_tps * slowest_base->decode_tps_high / slowest_base->decode_tps;
+  out->decode_tps_empty = out->decode_tps * slowest_base->decode_tps_empty / slowest_base->decode_tps;
+  out->aggregate_tps = out->decode_tps * batch;
+  out->decode_efficiency = slowest_base->decode_efficiency;
+  out->compute_bound = slowest_base->compute_bound;
+  out->decode_basis = (HrBasis) {
+    .kind = HR_BASIS_DECODE_DEVICES, .count = n_devices, .system_ram = system_ram,
+    .figures = { hr_to_gib (out->bytes_per_token), ds->decode_seconds / step * 100,
+                 ds->gpu->bandwidth_gbs, fixed * 1e3 },
+  };
+  g_strlcpy (out->decode_basis.device, ds->gpu->name, sizeof out->decode_basis.device);
+}
+
 /* The decode step across the devices in turn, and what each takes of it. */
 static void
 place_decode (const Mixed  *x,
@@ -337,32 +377,8 @@ place_decode (const Mixed  *x,
     step += ram_read / (hr_estimate_host_bandwidth (s) * HR_CPU_BW_EFF);
 
   out->bytes_per_token = (read + ram_read) / s->batch;
-  if (!isfinite (step) || !(step > 0) || p->slowest < 0)
-    {
-      out->decode_tps = out->decode_tps_low = out->decode_tps_high = NAN;
-      out->decode_tps_empty = out->aggregate_tps = NAN;
-      out->decode_basis = (HrBasis) { .kind = HR_BASIS_DECODE_DEVICE_UNKNOWN };
-      p->slowest = -1;
-      return;
-    }
-  {
-    const HrEstimate *bs = base_of (x, p->slowest);
-    const HrDevicePlan *ds = &p->devices[p->slowest];
-
-    out->decode_tps = 1.0 / step;
-    out->decode_tps_low = out->decode_tps * bs->decode_tps_low / bs->decode_tps;
-    out->decode_tps_high = out->decode_tps * bs->decode_tps_high / bs->decode_tps;
-    out->decode_tps_empty = out->decode_tps * bs->decode_tps_empty / bs->decode_tps;
-    out->aggregate_tps = out->decode_tps * s->batch;
-    out->decode_efficiency = bs->decode_efficiency;
-    out->compute_bound = bs->compute_bound;
-    out->decode_basis = (HrBasis) {
-      .kind = HR_BASIS_DECODE_DEVICES, .count = used, .system_ram = ram_read > 0,
-      .figures = { hr_to_gib (out->bytes_per_token), ds->decode_seconds / step * 100,
-                   ds->gpu->bandwidth_gbs, fixed * 1e3 },
-    };
-    g_strlcpy (out->decode_basis.device, ds->gpu->name, sizeof out->decode_basis.device);
-  }
+  hr_placement_write_decode (out, p->slowest >= 0 ? base_of (x, p->slowest) : NULL, step, fixed,
+                             s->batch, used, ram_read > 0);
 }
 
 /* Prefill: each device computes its layers' share at its own rate, the ubatches of a batch
