@@ -6,23 +6,10 @@
 #include <sys/wait.h>
 
 #include "hr-test-cli.h"
+#include "hr-test-machine.h"
 
 static const char *cli;
 
-
-static void
-put (const char *root,
-     const char *rel,
-     const char *contents,
-     int         mode)
-{
-  g_autofree char *path = g_build_filename (root, rel, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  g_assert_cmpint (g_chmod (path, mode), ==, 0);
-}
 
 /* A machine: 16 GiB of RAM, a Ryzen 9 7950X, and @smi as nvidia-smi's output (NULL: none). */
 static char *
@@ -36,13 +23,13 @@ machine (const char *smi)
   for (int i = 0; i < 16; i++)
     g_string_append_printf (cpuinfo, "processor\t: %d\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 9 7950X 16-Core Processor\n"
                                      "physical id\t: 0\ncore id\t: %d\n\n", i, i / 2);
-  put (root, "proc/cpuinfo", cpuinfo->str, 0644);
-  put (root, "proc/meminfo", "MemTotal:       16777216 kB\nMemAvailable:   15728640 kB\n", 0644);
+  hr_test_put (root, "proc/cpuinfo", cpuinfo->str, 0644);
+  hr_test_put (root, "proc/meminfo", "MemTotal:       16777216 kB\nMemAvailable:   15728640 kB\n", 0644);
   g_string_free (cpuinfo, TRUE);
   if (smi)
     {
       g_autofree char *script = g_strdup_printf ("#!/bin/sh\nprintf '%s'\n", smi);
-      put (root, "bin/nvidia-smi", script, 0755);
+      hr_test_put (root, "bin/nvidia-smi", script, 0755);
     }
   else
     g_assert_cmpint (g_mkdir_with_parents (g_build_filename (root, "bin", NULL), 0755), ==, 0);

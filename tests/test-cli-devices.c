@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hr-test-cli.h"
+#include "hr-test-machine.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
@@ -297,20 +298,6 @@ test_integrated (void)
   hr_test_run_clear (&r);
 }
 
-static void
-put (const char *root,
-     const char *rel,
-     const char *contents,
-     int         mode)
-{
-  g_autofree char *path = g_build_filename (root, rel, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  g_assert_cmpint (g_chmod (path, mode), ==, 0);
-}
-
 /* --gpu this on a computer with an RTX 4090 (CUDA0) and an RTX 3090 (CUDA1): both devices, in
  * the driver's order (the older code sized one of them). */
 static void
@@ -327,10 +314,10 @@ test_this_computer (void)
   JsonArray *devices;
 
   g_assert_no_error (error);
-  put (root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 9 7950X 16-Core Processor\n"
+  hr_test_put (root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 9 7950X 16-Core Processor\n"
                              "physical id\t: 0\ncore id\t: 0\n\n", 0644);
-  put (root, "proc/meminfo", "MemTotal:       67108864 kB\nMemAvailable:   60000000 kB\n", 0644);
-  put (root, "bin/nvidia-smi", "#!/bin/sh\nprintf '0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n"
+  hr_test_put (root, "proc/meminfo", "MemTotal:       67108864 kB\nMemAvailable:   60000000 kB\n", 0644);
+  hr_test_put (root, "bin/nvidia-smi", "#!/bin/sh\nprintf '0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n"
                                "1, NVIDIA GeForce RTX 3090, 0x220410DE, 24576, 300\\n'\n", 0755);
   bin = g_build_filename (root, "bin", NULL);
   envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);

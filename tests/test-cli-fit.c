@@ -6,22 +6,9 @@
 #include <string.h>
 
 #include "hr-test-cli.h"
+#include "hr-test-machine.h"
 
 static const char *cli;
-
-static void
-put (const char *root,
-     const char *rel,
-     const char *contents,
-     int         mode)
-{
-  g_autofree char *path = g_build_filename (root, rel, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  g_assert_cmpint (g_chmod (path, mode), ==, 0);
-}
 
 /* A machine with 64 GiB of RAM and one RTX 4090 (nvidia-smi's CSV as hr-detect reads it). */
 static char *
@@ -31,10 +18,10 @@ machine (void)
   char *root = g_dir_make_tmp ("headroom-cli-fit-XXXXXX", &error);
 
   g_assert_no_error (error);
-  put (root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 9 7950X 16-Core Processor\n"
+  hr_test_put (root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 9 7950X 16-Core Processor\n"
                              "physical id\t: 0\ncore id\t: 0\n\n", 0644);
-  put (root, "proc/meminfo", "MemTotal:       67108864 kB\nMemAvailable:   60000000 kB\n", 0644);
-  put (root, "bin/nvidia-smi", "#!/bin/sh\nprintf '0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n'\n", 0755);
+  hr_test_put (root, "proc/meminfo", "MemTotal:       67108864 kB\nMemAvailable:   60000000 kB\n", 0644);
+  hr_test_put (root, "bin/nvidia-smi", "#!/bin/sh\nprintf '0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n'\n", 0755);
   return root;
 }
 

@@ -15,6 +15,7 @@
 #include "hr-application.h"
 #include "hr-preferences-window.h"
 #include "hr-size-view.h"
+#include "hr-test-machine.h"
 #include "hr-test-window.h"
 #include "hr-window.h"
 
@@ -24,17 +25,6 @@ static gboolean measuring_at_startup;
 static gboolean unknown_at_startup;
 
 static void
-put (const char *rel,
-     const char *contents)
-{
-  g_autofree char *path = g_build_filename (root, rel, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-}
-
-static void
 make_machine (void)
 {
   g_autoptr(GError) error = NULL;
@@ -42,9 +32,9 @@ make_machine (void)
 
   root = g_dir_make_tmp ("headroom-ram-XXXXXX", &error);
   g_assert_no_error (error);
-  put ("proc/cpuinfo", "processor\t: 0\nmodel name\t: Mystery CPU 9000\n"
-                       "processor\t: 1\nmodel name\t: Mystery CPU 9000\n");
-  put ("proc/meminfo", "MemTotal:       16777216 kB\nMemAvailable:   15000000 kB\n");
+  hr_test_put (root, "proc/cpuinfo", "processor\t: 0\nmodel name\t: Mystery CPU 9000\n"
+                                     "processor\t: 1\nmodel name\t: Mystery CPU 9000\n", 0644);
+  hr_test_put (root, "proc/meminfo", "MemTotal:       16777216 kB\nMemAvailable:   15000000 kB\n", 0644);
   bin = g_build_filename (root, "bin", NULL);
   cache = g_build_filename (root, "cache", NULL);
   g_assert_cmpint (g_mkdir_with_parents (bin, 0755), ==, 0);

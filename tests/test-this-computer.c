@@ -12,6 +12,7 @@
 #include "hr-picker-items.h"
 #include "hr-picker.h"
 #include "hr-size-view.h"
+#include "hr-test-machine.h"
 #include "hr-test-window.h"
 #include "hr-units.h"
 #include "hr-window.h"
@@ -20,34 +21,10 @@ static HrApplication *app;
 static char *root;
 
 static void
-put (const char *rel,
-     const char *contents,
-     int         mode)
-{
-  g_autofree char *path = g_build_filename (root, rel, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  g_assert_cmpint (g_chmod (path, mode), ==, 0);
-}
-
-static void
 make_machine (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *bin = NULL;
-
-  root = g_dir_make_tmp ("headroom-this-XXXXXX", &error);
-  g_assert_no_error (error);
-  put ("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
-                       "model name\t: AMD Ryzen 9 7950X 16-Core Processor\n", 0644);
-  put ("proc/meminfo", "MemTotal:       67108864 kB\nMemAvailable:   60000000 kB\n", 0644);
-  put ("bin/nvidia-smi", "#!/bin/sh\nprintf '0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n"
-                         "1, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 8\\n'\n", 0755);
-  bin = g_build_filename (root, "bin", NULL);
-  g_setenv ("HEADROOM_SYSROOT", root, TRUE);
-  g_setenv ("PATH", bin, TRUE);
+  root = hr_test_gpu_machine ("headroom-this", "0, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 1331\\n"
+                                                 "1, NVIDIA GeForce RTX 4090, 0x268410DE, 24564, 8\\n");
 }
 
 static void
