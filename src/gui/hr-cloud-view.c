@@ -462,8 +462,6 @@ failed_cb (HrCloudView      *self,
            const GError     *error,
            HrPricingManager *manager)
 {
-  /* TRANSLATORS: a failed refresh of the cloud prices; the argument says why */
-  g_autofree char *msg = g_strdup_printf (_("Prices not updated: %s"), error->message);
   const char *details = hr_pricing_manager_get_details (manager);
   g_autofree char *source = hr_cloud_source_label (hr_pricing_manager_get_pricing (manager));
   g_autofree char *full = NULL;
@@ -482,7 +480,10 @@ failed_cb (HrCloudView      *self,
 
       full = g_strconcat (details, "\n\n", in_use, NULL);
     }
-  hr_cloud_view_toast_with_details (self, msg, full ? full : msg);
+  /* a few words: which sources failed, and why, would not fit a toast at 360 px (libadwaita 1.2
+   * sizes a toast by its text); they are what Details shows */
+  /* TRANSLATORS: a toast; its Details button says which price sources failed and why */
+  hr_cloud_view_toast_with_details (self, _("Prices could not be refreshed"), full ? full : error->message);
 }
 
 static void

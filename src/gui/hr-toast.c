@@ -8,6 +8,8 @@
 #define WRAP_CHARS     56   /* longer texts wrap: they name files, fields and statuses */
 #define MIN_LINE_CHARS 12   /* …and a narrow window (360 px) still has room for the toast */
 #define MAX_LINE_CHARS 72
+#define TOAST_CHROME   110  /* px: a toast's margins and padding, and its close button */
+#define BUTTON_CHROME  40   /* px: its own button's padding and spacing, beside the label's text */
 
 typedef struct
 {
@@ -73,8 +75,76 @@ hr_toast_new_text (const char *text)
 {
   g_autofree char *visible = hr_text_sanitize (text, 0);
   g_autofree char *markup = g_markup_escape_text (visible != NULL ? visible : "", -1);
+  AdwToast *toast = adw_toast_new (markup);
 
-  return adw_toast_new (markup);
+  /* what it says, for fit_to_width () */
+  g_object_set_data_full (G_OBJECT (toast), "hr-toast-text", g_steal_pointer (&visible), g_free);
+  return toast;
+}
+
+static GtkWidget *
+wrapping_label (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (label), MIN_LINE_CHARS);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), MAX_LINE_CHARS);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  return label;
+}
+
+/* The width of @text in @widget's font, in pixels. */
+static int
+text_width (GtkWidget  *widget,
+            const char *text)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  int width;
+
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
+/* libadwaita 1.2 gives a toast the width its text asks for, however narrow the window: in a
+ * 360 px window a long one ran past both edges, its buttons with it.  The text wraps to the
+ * room @overlay leaves it instead — beside the close button, and the toast's own button when it
+ * has one. */
+static void
+fit_to_width (AdwToast  *toast,
+              GtkWidget *overlay)
+{
+  const char *text = g_object_get_data (G_OBJECT (toast), "hr-toast-text");
+  const char *button = adw_toast_get_button_label (toast);
+  GtkWidget *label = adw_toast_get_custom_title (toast);
+  int width = gtk_widget_get_width (overlay);
+  PangoFontMetrics *metrics;
+  int room, char_width;
+
+  if (text == NULL || width <= 0 || (label != NULL && !GTK_IS_LABEL (label)))
+    return;
+  room = width - TOAST_CHROME;
+  if (button != NULL)
+    {
+      g_autofree char *plain = NULL;
+
+      pango_parse_markup (button, -1, '_', NULL, &plain, NULL, NULL);
+      room -= text_width (overlay, plain != NULL ? plain : button) + BUTTON_CHROME;
+    }
+  if (label == NULL)
+    {
+      if (text_width (overlay, text) <= room)
+        return;
+      label = wrapping_label (text);
+      adw_toast_set_custom_title (toast, label);
+    }
+  metrics = pango_context_get_metrics (gtk_widget_get_pango_context (overlay), NULL, NULL);
+  char_width = pango_font_metrics_get_approximate_char_width (metrics);
+  pango_font_metrics_unref (metrics);
+  if (char_width > 0)
+    gtk_label_set_max_width_chars (GTK_LABEL (label),
+                                   CLAMP (room * PANGO_SCALE / char_width, MIN_LINE_CHARS, MAX_LINE_CHARS));
 }
 
 AdwToast *
@@ -86,16 +156,7 @@ hr_toast_new (const char  *text,
 
   /* a wrapping label asks only for its longest word, so it is asked for a line's width too */
   if (visible != NULL && g_utf8_strlen (visible, -1) > WRAP_CHARS)
-    {
-      GtkWidget *label = gtk_label_new (visible);
-
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_width_chars (GTK_LABEL (label), MIN_LINE_CHARS);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), MAX_LINE_CHARS);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      adw_toast_set_custom_title (toast, label);
-    }
+    adw_toast_set_custom_title (toast, wrapping_label (visible));
   adw_toast_set_timeout (toast, hr_toast_timeout (kind, FALSE));
   if (kind == HR_TOAST_ERROR)
     adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
@@ -150,12 +211,14 @@ hr_toast_show (GtkWidget *anchor,
   g_object_set_data_full (G_OBJECT (anchor), "hr-last-toast", g_object_ref (toast), g_object_unref);
   if (ADW_IS_PREFERENCES_WINDOW (anchor))
     {
+      fit_to_width (toast, anchor);
       adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (anchor), g_steal_pointer (&owned));
       return TRUE;
     }
   overlay = gtk_widget_get_ancestor (anchor, ADW_TYPE_TOAST_OVERLAY);
   if (overlay == NULL)
     return FALSE;
+  fit_to_width (toast, overlay);
   adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), g_steal_pointer (&owned));
   return TRUE;
 }
