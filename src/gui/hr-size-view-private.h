@@ -92,6 +92,7 @@ struct _HrSizeView
   GdkFrameClock *frame_clock;  /* until the first frame is painted */
   gulong after_paint_id;
   gboolean below_fold_shown;
+  GPtrArray *offscreen;        /* also hidden until then: what a short window cannot show */
   guint recompute_id;
   guint advice_idle_id;
   gboolean syncing_context;   /* the log scale and the spin move each other */

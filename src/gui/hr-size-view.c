@@ -240,6 +240,43 @@ show_below_fold (HrSizeView *self)
   self->below_fold_shown = TRUE;
   for (GtkWidget *c = GTK_WIDGET (self->matrix_group); c != NULL; c = gtk_widget_get_next_sibling (c))
     gtk_widget_set_visible (c, TRUE);
+  if (self->offscreen != NULL)
+    for (guint i = 0; i < self->offscreen->len; i++)
+      gtk_widget_set_visible (self->offscreen->pdata[i], TRUE);
+  g_clear_pointer (&self->offscreen, g_ptr_array_unref);
+}
+
+/* A window no taller than this (its default size; 800 px unless the user made it taller) shows
+ * neither the scenario's System-RAM Offload group (it starts below the Backend row, at ~786 px
+ * in a 1280 × 800 window) nor the context chart (its card starts at ~818 px; a narrower window
+ * puts it lower still).  Measured, shaped and drawn for a first frame that cannot show them, they
+ * cost a sixteenth of it (callgrind, main thread): they wait for the frame as the rest below the
+ * fold does.  A taller or maximized window has them from the start. */
+#define SHORT_WINDOW 800
+
+static void
+hide_offscreen (HrSizeView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *parts[] = {
+    gtk_widget_get_ancestor (GTK_WIDGET (self->offload_value_label), ADW_TYPE_PREFERENCES_GROUP),
+    gtk_widget_get_parent (GTK_WIDGET (self->context_chart)),
+  };
+  int width, height;
+
+  if (self->below_fold_shown || self->offscreen != NULL || !GTK_IS_WINDOW (root))
+    return;
+  gtk_window_get_default_size (GTK_WINDOW (root), &width, &height);
+  if (height <= 0 || height > SHORT_WINDOW || gtk_window_is_maximized (GTK_WINDOW (root)) ||
+      gtk_window_is_fullscreen (GTK_WINDOW (root)))
+    return;
+  self->offscreen = g_ptr_array_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    if (parts[i] != NULL && gtk_widget_get_visible (parts[i]))
+      {
+        gtk_widget_set_visible (parts[i], FALSE);
+        g_ptr_array_add (self->offscreen, parts[i]);
+      }
 }
 
 static void
@@ -483,6 +520,7 @@ hr_size_view_dispose (GObject *object)
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->advice_idle_id, g_source_remove);
   stop_waiting_for_paint (self);
+  g_clear_pointer (&self->offscreen, g_ptr_array_unref);
   hr_size_view_unbind_lists (self);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
@@ -693,6 +731,7 @@ hr_size_view_set_session (HrSizeView *self,
   /* the first figures now, before the window is first laid out: its first frame shows them */
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   recompute_cb (self);
+  hide_offscreen (self);
 }
 
 HrSession *

@@ -547,7 +547,8 @@ application_changed_cb (HrWindow *self)
     return;
   self->session = g_object_ref (hr_application_get_session (HR_APPLICATION (app)));
   hr_size_view_set_session (self->size_view, self->session);
-  hr_window_name_controls (GTK_WIDGET (self));
+  /* the names and the wheel guard of what the window holds so far wait for its first frame
+   * (first_frame_idle_cb): walking every widget of it is no business of that frame */
   ensure_view (self, adw_view_stack_get_visible_child_name (self->stack));
   manager = hr_session_get_pricing_manager (self->session);
   if (manager != NULL)
@@ -690,6 +691,10 @@ first_frame_idle_cb (gpointer user_data)
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
   self->first_frame_idle_id = 0;
+  /* for screen readers and the wheel, a few milliseconds after the window is on screen (the
+   * views built later are readied as they are built, ensure_view ()) */
+  hr_window_name_controls (GTK_WIDGET (self->header_bar));
+  hr_window_name_controls (GTK_WIDGET (self->size_view));
   if (HR_IS_APPLICATION (app))
     hr_application_refresh_when_due (HR_APPLICATION (app));
   return G_SOURCE_REMOVE;
