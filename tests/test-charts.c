@@ -1416,6 +1416,44 @@ test_bridge_quant_compare (void)
                 NULL);
 }
 
+/* #31: the quantization chart's KV part is the cache alone, as the matrix's KV column; the draft
+ * and the vision projector are parts of their own, so each column still totals the estimate. */
+static void
+test_bridge_quant_draft (void)
+{
+  g_autofree HrChartQuant *q = g_new0 (HrChartQuant, 1);
+  g_autoptr(GArray) rows = NULL;
+  HrScenario s;
+  gboolean seen = FALSE;
+
+  scenario (&s, "llama-3.3-70b", "h100-80gb-sxm");
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.draft_kind = HR_DRAFT_MODEL;
+  s.draft_model = hr_catalog_find_model (catalog, "llama-3.2-3b");
+  g_assert_nonnull (s.draft_model);
+  rows = hr_advice_quant_matrix (&s, catalog, hr_catalog_get_pricing (catalog));
+  hr_chart_quant_from_matrix (&s, rows, q);
+  g_assert_cmpint (q->n_rows, >, 0);
+  for (int i = 0; i < q->n_rows; i++)
+    {
+      const HrEstimate *e = &g_array_index (rows, HrMatrixRow, i).estimate;
+      const HrChartQuantRow *r = &q->rows[i];
+
+      if (!isfinite (r->weights_gib))
+        continue;
+      seen = TRUE;
+      g_assert_cmpfloat (e->draft_bytes, >, 0);
+      g_assert_cmpfloat_with_epsilon (r->draft_gib, e->draft_bytes / HR_GIB, 1e-9);
+      g_assert_cmpfloat_with_epsilon (r->kv_gib, (e->required_bytes - e->weights_gpu
+                                                  - e->overhead_bytes - e->draft_bytes) / HR_GIB,
+                                      1e-9);
+      g_assert_cmpfloat_with_epsilon (r->weights_gib + r->kv_gib + r->buffers_gib + r->draft_gib
+                                      + r->projector_gib, e->required_bytes / HR_GIB, 1e-6);
+    }
+  g_assert_true (seen);
+  check_render ("bridge-quant-draft", HR_CHART_QUANT, q, 1200, 700, -1, NULL);
+}
+
 /* The column a text starts in: -1 for the names, else the panel whose left edge is before it. */
 static int
 column_of (const HrRect *box,
@@ -1716,6 +1754,7 @@ main (int    argc,
   g_test_add_func ("/charts/bridge/breakdown", test_bridge_breakdown);
   g_test_add_func ("/charts/bridge/context", test_bridge_context);
   g_test_add_func ("/charts/bridge/quant-compare", test_bridge_quant_compare);
+  g_test_add_func ("/charts/bridge/quant-draft", test_bridge_quant_draft);
   g_test_add_func ("/charts/bridge/finetune", test_bridge_finetune);
   g_test_add_func ("/charts/bridge/left-out", test_bridge_left_out);
 

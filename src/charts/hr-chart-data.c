@@ -304,12 +304,19 @@ hr_chart_quant_from_matrix (const HrScenario *scenario,
       const HrMatrixRow *row = &g_array_index (rows, HrMatrixRow, i);
       const HrEstimate *e = &row->estimate;
       HrChartQuantRow *r = &out->rows[out->n_rows];
+      double projector;
 
       g_strlcpy (r->label, row->quant != NULL && row->quant->id != NULL ? row->quant->id : "?",
                  sizeof r->label);
       r->weights_gib = hr_to_gib (e->weights_gpu);
       r->buffers_gib = hr_to_gib (e->overhead_bytes);
-      r->kv_gib = hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes));
+      /* the draft and the projector (#31) are parts of their own, as in the breakdown: the KV
+       * column is the cache alone, as the matrix's */
+      projector = e->mmproj_device >= 0 ? e->mmproj_bytes + e->mmproj_encode_bytes : 0;
+      r->draft_gib = hr_to_gib (e->draft_bytes);
+      r->projector_gib = hr_to_gib (projector);
+      r->kv_gib = hr_to_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes
+                                     - e->draft_bytes - projector));
       r->decode_tps = e->decode_tps > 0 ? e->decode_tps : NAN;
       r->verdict = hr_chart_verdict_from_core (e->verdict);
       if (e->weights.source == HR_WEIGHTS_UNKNOWN || !(e->weights.bytes > 0))

@@ -78,7 +78,9 @@ hr_chart_quant_describe (const void *data)
 
       /* TRANSLATORS: one bar of the quantization chart: name, total memory, verdict */
       g_string_append_printf (out, _("%s: %.2f GiB, %s.\n"), r->label,
-                              r->weights_gib + r->kv_gib + r->buffers_gib, verdict_word (r->verdict));
+                              r->weights_gib + r->kv_gib + r->buffers_gib
+                              + hr_chart_clean (r->draft_gib) + hr_chart_clean (r->projector_gib),
+                              verdict_word (r->verdict));
     }
   g_string_append_printf (out, _("%.2f GiB usable."), q->usable_gib);
   return g_string_free (out, FALSE);

@@ -14,6 +14,8 @@ enum
   SEG_WEIGHTS,
   SEG_KV,
   SEG_BUFFERS,
+  SEG_DRAFT,      /* speculative decoding's draft (#31): in the legend only when there is one */
+  SEG_PROJECTOR,  /* the vision projector (#31): likewise */
   N_SEGS
 };
 
@@ -21,7 +23,8 @@ static double
 row_total (const HrChartQuantRow *row)
 {
   return hr_chart_clean (row->weights_gib) + hr_chart_clean (row->kv_gib)
-         + hr_chart_clean (row->buffers_gib);
+         + hr_chart_clean (row->buffers_gib) + hr_chart_clean (row->draft_gib)
+         + hr_chart_clean (row->projector_gib);
 }
 
 static gboolean
@@ -38,7 +41,7 @@ typedef struct
   int n;
   int cur;                          /* the scenario's quant, -1 for none */
   const HrChartRgba *colors[N_SEGS];
-  HrLegendItem legend[8];
+  HrLegendItem legend[10];
   char glyph_text[3][64];
   int n_legend;
   double legend_h;
@@ -57,14 +60,28 @@ layout_legend (Layout *l)
 {
   const HrChartTheme *t = l->c->theme;
 
+  double draft = 0, projector = 0;
+
+  for (int i = 0; i < l->n; i++)
+    {
+      draft += hr_chart_clean (l->data->rows[i].draft_gib);
+      projector += hr_chart_clean (l->data->rows[i].projector_gib);
+    }
+  /* the breakdown's colours: series 3 is system RAM's grey, the draft has a colour of its own */
   for (int s = 0; s < N_SEGS; s++)
-    l->colors[s] = &t->series[s];
+    l->colors[s] = s == SEG_DRAFT ? &t->draft : &t->series[s == SEG_PROJECTOR ? 4 : s];
   l->legend[l->n_legend++] = (HrLegendItem) { _("Weights"), l->colors[SEG_WEIGHTS],
                                               HR_SWATCH_BOX, -1 };
   l->legend[l->n_legend++] = (HrLegendItem) { _("KV cache & state"), l->colors[SEG_KV],
                                               HR_SWATCH_BOX, -1 };
   l->legend[l->n_legend++] = (HrLegendItem) { _("Buffers"), l->colors[SEG_BUFFERS],
                                               HR_SWATCH_BOX, -1 };
+  if (draft > 0)
+    l->legend[l->n_legend++] = (HrLegendItem) { _("Draft model"), l->colors[SEG_DRAFT],
+                                                HR_SWATCH_BOX, -1 };
+  if (projector > 0)
+    l->legend[l->n_legend++] = (HrLegendItem) { _("Vision projector"), l->colors[SEG_PROJECTOR],
+                                                HR_SWATCH_BOX, -1 };
   if (isfinite (l->data->usable_gib))
     l->legend[l->n_legend++] = (HrLegendItem) { _("Usable memory"), &t->usable,
                                                 HR_SWATCH_DASH, -1 };
@@ -212,7 +229,8 @@ draw_column (const Layout *l,
 {
   HrCanvas *c = l->c;
   const HrChartQuantRow *row = &l->data->rows[i];
-  double values[N_SEGS] = { row->weights_gib, row->kv_gib, row->buffers_gib };
+  double values[N_SEGS] = { row->weights_gib, row->kv_gib, row->buffers_gib, row->draft_gib,
+                            row->projector_gib };
   double cx = column_centre (l, i), start = 0, total = row_total (row);
   double top = hr_axis_map (&l->yaxis, total, l->y1, l->y0), bar_w = l->bar_w;
 

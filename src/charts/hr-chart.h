@@ -150,8 +150,10 @@ typedef struct
 {
   char label[32];                  /* "Q4_K_M" */
   double weights_gib;
-  double kv_gib;
+  double kv_gib;                   /* the cache alone, as the matrix's KV column */
   double buffers_gib;
+  double draft_gib;                /* speculative decoding's draft (#31): in the total, not KV */
+  double projector_gib;            /* the vision projector (#31): in the total, not KV */
   double decode_tps;               /* NAN when unknown */
   HrChartVerdict verdict;
 } HrChartQuantRow;
