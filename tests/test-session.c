@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hr-placement-state.h"
+#include "hr-scenario-state.h"
 #include "hr-session.h"
 #include "hr-user-calibration.h"
 
@@ -496,6 +497,31 @@ test_mixed_devices (void)
   g_assert_nonnull (strstr (st.flags, "--tensor-split "));
   g_assert_nonnull (strstr (st.flags, "-ngl "));
   g_assert_nonnull (strstr (st.description, "slowest"));
+  g_assert_null (strstr (((HrPlacementRowState *) st.rows->pdata[0])->subtitle, "draft model"));
+  {
+    /* #31: a speculative draft is spread over the devices; each row says its share */
+    g_auto(HrPlacementState) dst = { 0 };
+    HrScenario ds = *s;
+    g_autofree HrEstimate *dep = g_new0 (HrEstimate, 1);
+
+    ds.draft_kind = HR_DRAFT_MODEL;
+    ds.draft_model = hr_catalog_find_model (hr_session_get_catalog (session), "llama-3.2-3b");
+    g_assert_nonnull (ds.draft_model);
+    g_assert_true (hr_estimate_compute (&ds, NULL, dep, NULL));
+    hr_placement_state_init (&dst);
+    hr_placement_state_from_estimate (&dst, &ds, dep);
+    g_assert_cmpuint (dst.rows->len, ==, 2);
+    for (guint i = 0; i < dst.rows->len; i++)
+      {
+        const char *sub = ((HrPlacementRowState *) dst.rows->pdata[i])->subtitle;
+        g_autofree char *want = hr_size_format_gib (dep->placement.devices[i].draft_bytes);
+
+        g_test_message ("%s", sub);
+        g_assert_cmpfloat (dep->placement.devices[i].draft_bytes, >, 0);
+        g_assert_nonnull (strstr (sub, "of it the draft model"));
+        g_assert_nonnull (strstr (sub, want));
+      }
+  }
 
   /* a second session on the same settings: the same setup comes back */
   again = session_new (settings);

@@ -85,6 +85,17 @@ hr_placement_state_from_estimate (HrPlacementState *state,
                                 d->layers);
       /* TRANSLATORS: a device's memory: what it needs of what it can use, "22.31 of 22.8 GiB usable" */
       memory = g_strdup_printf (_("%s of %s usable"), required, usable);
+      if (d->draft_bytes > 0)
+        {
+          g_autofree char *draft = hr_size_format_gib (d->draft_bytes);
+          /* TRANSLATORS: a device's memory, then its share of the speculative-decoding draft
+           * model, which that memory includes: "22.31 of 22.8 GiB usable, 1.02 GiB of it the
+           * draft model" */
+          char *with = g_strdup_printf (_("%s, %s of it the draft model"), memory, draft);
+
+          g_free (memory);
+          memory = with;
+        }
       if (isfinite (step) && isfinite (d->decode_seconds))
         /* TRANSLATORS: a device's share of the time one token takes, "48% of the time per token" */
         share = g_strdup_printf (_("%.0f%% of the time per token"), d->decode_seconds / step * 100);
