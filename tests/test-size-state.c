@@ -801,6 +801,25 @@ test_projector (void)
   hr_chart_breakdown_from_estimate (&s, &e, &with);
   g_assert_cmpfloat_with_epsilon (with.devices[0].kv_gib, plain.devices[0].kv_gib, 1e-6);
   g_assert_cmpfloat_with_epsilon (with.devices[0].projector_gib, proj_gib, 1e-9);
+  {
+    /* the quantization matrix's KV column is the cache alone: not the projector's 0.91 GiB */
+    g_autoptr(HrAdviceState) adv = hr_advice_state_compute (&s, catalog, NULL);
+    g_autofree char *kv0 = hr_size_format_gib (MAX (0, e0.required_bytes - e0.weights_gpu
+                                                       - e0.overhead_bytes));
+    gboolean seen = FALSE;
+
+    for (guint i = 0; i < adv->matrix->len; i++)
+      {
+        HrMatrixRowState *row = g_ptr_array_index (adv->matrix, i);
+
+        if (!row->current)
+          continue;
+        seen = TRUE;
+        g_test_message ("matrix KV %s, without the projector %s", row->kv, kv0);
+        g_assert_cmpstr (row->kv, ==, kv0);
+      }
+    g_assert_true (seen);
+  }
 
   /* kept in system RAM */
   s.mmproj_cpu = TRUE;
@@ -810,6 +829,31 @@ test_projector (void)
   g_assert_null (strstr (st.breakdown, "Vision projector"));
   hr_chart_breakdown_from_estimate (&s, &e, &with);
   g_assert_cmpfloat (with.devices[0].projector_gib, ==, 0);
+}
+
+/* #31: an integrated GPU the engine leaves out holds nothing, so the breakdown does not count it
+ * among the GPUs ("on 2 GPUs in all" was said of an RTX 4060 Ti beside a Ryzen AI Max). */
+static void
+test_left_out_breakdown (void)
+{
+  const HrGpu *card = hr_catalog_find_gpu (catalog, "rtx-4060-ti-16gb");
+  const HrGpu *apu = hr_catalog_find_gpu (catalog, "ryzen-ai-max-395-128gb");
+  HrDeviceKind kinds[] = { { card, 1 }, { apu, 1 } };
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+
+  g_assert_nonnull (card);
+  g_assert_nonnull (apu);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "qwen3-14b"), card);
+  g_assert_true (hr_scenario_set_devices (&s, kinds, 2, NULL));
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.placement.n_left_out, ==, 1);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_test_message ("%s", st.breakdown);
+  g_assert_null (strstr (st.breakdown, "GPUs in all"));
+  g_assert_nonnull (strstr (st.breakdown, " on the GPU "));
 }
 
 int
@@ -844,6 +888,7 @@ main (int   argc,
   g_test_add_func ("/size-state/simulator-times", test_simulator_times);
   g_test_add_func ("/size-state/cli-launch", test_cli_launch);
   g_test_add_func ("/size-state/projector", test_projector);
+  g_test_add_func ("/size-state/left-out-breakdown", test_left_out_breakdown);
 
   ret = g_test_run ();
   hr_catalog_free (catalog);

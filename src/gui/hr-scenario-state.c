@@ -476,6 +476,7 @@ breakdown_text (const SizeFigures *f)
                                                   - e->draft_bytes - projector));
   g_autofree char *parts = NULL;
   g_autofree char *over = hr_size_format_gib (e->overhead_bytes);
+  int n_holding;
 
   if (e->draft_bytes > 0)
     {
@@ -501,7 +502,9 @@ breakdown_text (const SizeFigures *f)
     /* TRANSLATORS: the parts of the required memory when the device is the CPU and its RAM */
     return g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s in system RAM"),
                             weights, parts, over, f->required);
-  if (f->s->n_gpus > 1)
+  /* the GPUs that hold something: an integrated GPU the engine leaves out (#31) is not one */
+  n_holding = MAX (f->s->n_gpus - f->e->placement.n_left_out, 1);
+  if (n_holding > 1)
     {
       g_autofree char *per_gpu = hr_size_format_gib (f->e->per_gpu_required);
 
@@ -512,8 +515,8 @@ breakdown_text (const SizeFigures *f)
                                             * what stays in system RAM */
                                            "Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on %d GPU in all (%s on the fullest) · System RAM %s",
                                            "Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on %d GPUs in all (%s on the fullest) · System RAM %s",
-                                           (gulong) f->s->n_gpus),
-                              weights, parts, over, f->required, f->s->n_gpus, per_gpu, f->ram);
+                                           (gulong) n_holding),
+                              weights, parts, over, f->required, n_holding, per_gpu, f->ram);
     }
   /* TRANSLATORS: the parts of the required memory, then what stays in system RAM */
   return g_strdup_printf (_("Weights %s · KV cache & state %s · Engine & activation buffers %s = %s on the GPU · System RAM %s"),
@@ -965,9 +968,12 @@ matrix_row_state (const HrMatrixRow *row,
   /* what the total counts, so a row's total is never below its weights (the file size is
    * in the source column when it differs) */
   st->weights = hr_size_format_gib (e->weights_gpu);
-  /* the KV cache alone: a speculative draft (#31) is in the total, not here */
+  /* the KV cache alone: a speculative draft and a vision projector on the GPU (#31) are in the
+   * total, not here */
   st->kv = hr_size_format_gib (MAX (0, e->required_bytes - e->weights_gpu - e->overhead_bytes
-                                       - e->draft_bytes));
+                                       - e->draft_bytes
+                                       - (e->mmproj_device >= 0
+                                          ? e->mmproj_bytes + e->mmproj_encode_bytes : 0)));
   st->total = hr_size_format_gib (e->required_bytes);
   st->total_gb = hr_size_format_gb (e->required_bytes);
   st->decode = hr_size_format_tps (e->decode_tps);
