@@ -286,6 +286,20 @@ test_slowest_bounds_decode (void)
 
   basis = hr_basis_json (&e.decode_basis);
   g_assert_nonnull (strstr (basis, "RTX 3090 24GB takes"));
+  {
+    /* #31: Gemma 3 27B Q4_K_M fits on the RTX 4090 alone, which holds every layer: no "layer
+     * split over 1 devices" */
+    g_autofree char *one = NULL;
+
+    setup (&s, "gemma-3-27b", "rtx-4090-24gb", "rtx-3090-24gb", NULL);
+    estimate (&s, &e);
+    g_assert_cmpint (e.placement.devices[1].layers, ==, 0);
+    g_assert_cmpint (e.decode_basis.kind, ==, HR_BASIS_DECODE_DEVICES);
+    one = hr_basis_text (&e.decode_basis);
+    g_test_message ("%s", one);
+    g_assert_null (strstr (one, "1 devices"));
+    g_assert_true (g_str_has_prefix (one, "one device holds the layers, the RTX 4090 24GB: "));
+  }
 
   /* with a third, slow card: the basis names the device that takes the longest in all, and
    * the 3060 is the slowest per layer */

@@ -799,6 +799,12 @@ basis_format (const HrBasis *b,
       return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token at %.0f of %.0f peak TFLOPS"),
                            f[0], f[1], f[2]);
     case HR_BASIS_DECODE_DEVICES:
+      if (b->count == 1)
+        /* TRANSLATORS: a setup of several GPUs whose layers all sit on one of them (the model
+         * fits on the fastest), e.g. "one device holds the layers, the RTX 4090 24GB: 16.43 GiB
+         * read per token; it takes 100% of the time at 1008 GB/s; + 1.6 ms fixed" */
+        return basis_printf (grouped, _("one device holds the layers, the %s: %.2f GiB read per token; it takes %.0f%% of the time at %.0f GB/s; + %.1f ms fixed%s"),
+                             b->device, f[0], f[1], f[2], f[3], b->system_ram ? _(" (+ system RAM)") : "");
       /* TRANSLATORS: e.g. "layer split over 2 devices in turn: 39.12 GiB read per token; the
        * RTX 3090 takes 52% of the time at 936 GB/s; + 3.1 ms fixed" */
       return basis_printf (grouped, _("layer split over %d devices in turn: %.2f GiB read per token; the %s takes %.0f%% of the time at %.0f GB/s; + %.1f ms fixed%s"),
