@@ -36,7 +36,7 @@ static const HrChartTheme theme_light = {
     RGB (0x8a, 0x89, 0x86),
     RGB (0xe6, 0x9f, 0x00),            /* Okabe-Ito orange: the vision projector */
   },
-  .draft = RGB (0xe6, 0x9f, 0x00),     /* Okabe-Ito orange */
+  .draft = RGB (0x00, 0x9e, 0x73),     /* Okabe-Ito bluish green: the orange is the projector's */
   .font_family = HR_CHART_FONTS,
   .font_size = 12.0,
 };
@@ -63,7 +63,7 @@ static const HrChartTheme theme_dark = {
     RGB (0x9a, 0x99, 0x96),
     RGB (0xf0, 0xb4, 0x2a),
   },
-  .draft = RGB (0xf5, 0xb8, 0x3d),
+  .draft = RGB (0x3d, 0xc9, 0x9b),
   .font_family = HR_CHART_FONTS,
   .font_size = 12.0,
 };
