@@ -40,6 +40,8 @@ double          hr_estimate_server_stage_pool (const HrScenario *s,
                                                double            weights_stage,
                                                double            compute_stage);
 
+/* A multi-device estimate's totals from its devices' plans; the worst verdict (hr-placement.c) */
+HrVerdict       hr_placement_sum_devices    (HrEstimate       *out);
 /* A multi-device decode written into the estimate (hr-placement.c) */
 void            hr_placement_write_decode   (HrEstimate       *out,
                                              const HrEstimate *slowest_base,

@@ -289,27 +289,17 @@ pipe_sum (const Pipe *x,
 {
   const HrPlacement *p = &out->placement;
   double pool = 0, concurrency = G_MAXDOUBLE;
-  HrVerdict worst = HR_VERDICT_FITS;
+  HrVerdict worst;
 
-  out->weights_gpu = out->kv_bytes = out->compute_bytes = out->runtime_bytes = 0;
-  out->required_bytes = out->per_gpu_required = out->physical_bytes = out->usable_bytes = 0;
+  worst = hr_placement_sum_devices (out);
   for (int j = 0; j < p->n_devices; j++)
     {
       const HrDevicePlan *d = &p->devices[j];
 
-      out->weights_gpu += d->weights_bytes;
-      out->kv_bytes += d->kv_bytes;
-      out->compute_bytes += d->compute_bytes;
-      out->runtime_bytes += d->runtime_bytes;
-      out->required_bytes += d->required_bytes;
-      out->per_gpu_required = MAX (out->per_gpu_required, d->required_bytes);
-      out->physical_bytes += d->physical_bytes;
-      out->usable_bytes += d->usable_bytes;
       pool += d->kv_pool_bytes;
       /* a request of the context on this stage: its share of the asked sequences' cache */
       if (d->kv_bytes > 0)
         concurrency = MIN (concurrency, d->kv_pool_bytes / (d->kv_bytes / x->s->batch));
-      worst = MAX (worst, d->verdict);
     }
   out->overhead_bytes = out->compute_bytes + out->runtime_bytes;
   out->system_ram_bytes = out->weights_ram_bytes = 0;

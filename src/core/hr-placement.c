@@ -265,6 +265,34 @@ kind_backend (const HrScenario *s,
   return s->backend_set ? s->backend : gpu->backend;
 }
 
+/* The estimate's totals from its devices' plans: weights, KV, buffers, required, physical and
+ * usable memory summed, the fullest device's required; returns the worst device's verdict.  A
+ * layer split (place_memory ()) and pipeline stages (hr-placement-pp.c) alike. */
+HrVerdict
+hr_placement_sum_devices (HrEstimate *out)
+{
+  const HrPlacement *p = &out->placement;
+  HrVerdict worst = HR_VERDICT_FITS;
+
+  out->weights_gpu = out->kv_bytes = out->compute_bytes = out->runtime_bytes = 0;
+  out->required_bytes = out->per_gpu_required = out->physical_bytes = out->usable_bytes = 0;
+  for (int j = 0; j < p->n_devices; j++)
+    {
+      const HrDevicePlan *d = &p->devices[j];
+
+      out->weights_gpu += d->weights_bytes;
+      out->kv_bytes += d->kv_bytes;
+      out->compute_bytes += d->compute_bytes;
+      out->runtime_bytes += d->runtime_bytes;
+      out->required_bytes += d->required_bytes;
+      out->per_gpu_required = MAX (out->per_gpu_required, d->required_bytes);
+      out->physical_bytes += d->physical_bytes;
+      out->usable_bytes += d->usable_bytes;
+      worst = MAX (worst, d->verdict);
+    }
+  return worst;
+}
+
 /* The devices' decode written into @out from one step of @step seconds (@fixed of them fixed
  * costs) for @batch sequences, its range and basis scaled from @slowest_base, the slowest device's own estimate: a
  * layer split (place_decode ()) and pipeline stages (hr-placement-pp.c) alike.  A step that
@@ -438,10 +466,9 @@ static void
 sum_devices (const Mixed *x,
              HrEstimate  *out)
 {
-  const HrPlacement *p = &out->placement;
   const HrEstimate *b = base_of (x, 0);
   double ram_weights = 0, ram_kv = x->kv_layer * x->ram_layers;
-  HrVerdict worst = HR_VERDICT_FITS;
+  HrVerdict worst;
 
   for (int il = 0; il < x->ram_layers; il++)
     ram_weights += x->layer + (il >= x->moe_first ? x->expert_layer : 0);
@@ -449,22 +476,7 @@ sum_devices (const Mixed *x,
     if (il >= x->moe_first)
       ram_weights += x->expert_layer;
 
-  out->weights_gpu = out->kv_bytes = out->compute_bytes = out->runtime_bytes = 0;
-  out->required_bytes = out->per_gpu_required = out->physical_bytes = out->usable_bytes = 0;
-  for (int j = 0; j < p->n_devices; j++)
-    {
-      const HrDevicePlan *d = &p->devices[j];
-
-      out->weights_gpu += d->weights_bytes;
-      out->kv_bytes += d->kv_bytes;
-      out->compute_bytes += d->compute_bytes;
-      out->runtime_bytes += d->runtime_bytes;
-      out->required_bytes += d->required_bytes;
-      out->per_gpu_required = MAX (out->per_gpu_required, d->required_bytes);
-      out->physical_bytes += d->physical_bytes;
-      out->usable_bytes += d->usable_bytes;
-      worst = MAX (worst, d->verdict);
-    }
+  worst = hr_placement_sum_devices (out);
   out->overhead_bytes = out->compute_bytes + out->runtime_bytes;
   out->weights_ram_bytes = b->weights_ram_bytes + ram_weights;
   out->host_compute_bytes = b->host_compute_bytes;
