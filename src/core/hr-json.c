@@ -213,6 +213,21 @@ read_number_syntax (Scan *s)
   return TRUE;
 }
 
+/* Whether @whole (JSON's whole-number syntax: an optional minus, then "0" or digits without a
+ * leading zero) lies in gint64's range.  Compared as text: g_ascii_string_to_signed () reads
+ * errno, and GLib's first use of its C locale on two threads at once can leave EAGAIN there
+ * from the futex wait, which made "schema": 1 look like a number beyond 64 bits. */
+static gboolean
+whole_fits_int64 (const char *whole)
+{
+  gboolean negative = whole[0] == '-';
+  const char *digits = negative ? whole + 1 : whole;
+  const char *limit = negative ? "9223372036854775808" : "9223372036854775807";
+  gsize n = strlen (digits);
+
+  return n < strlen (limit) || (n == strlen (limit) && strcmp (digits, limit) <= 0);
+}
+
 /* A number.  Where a whole one (no point, no exponent) does not fit in 64 bits is noted:
  * json-glib would wrap it silently (-18446744073709551584 read as 32, 2^63 as -2^63, past
  * 2^64 as -1). */
@@ -225,8 +240,7 @@ read_number (Scan *s)
   if (!read_number_syntax (s))
     return FALSE;
   whole = g_strndup (s->text + start, s->pos - start);
-  if (strpbrk (whole, ".eE") == NULL &&
-      !g_ascii_string_to_signed (whole, 10, G_MININT64, G_MAXINT64, NULL, NULL))
+  if (strpbrk (whole, ".eE") == NULL && !whole_fits_int64 (whole))
     {
       if (s->wide == NULL)
         s->wide = g_array_new (FALSE, FALSE, sizeof (gsize));

@@ -300,6 +300,11 @@ hr_application_startup (GApplication *app)
   /* GLib registers compiled-in resources on their first use, and a thread that asks while
    * another registers them finds none: they are registered here, before the worker starts */
   hr_data_get_resource ();
+  /* GLib makes its C locale (g_ascii_strtoll (), g_ascii_string_to_signed ()) on first use
+   * behind a GOnce; two threads meeting there can leave EAGAIN in errno, which
+   * g_ascii_string_to_signed () then reports as "not a number".  It is made here, before any
+   * worker parses a number. */
+  g_ascii_strtoll ("0", NULL, 10);
   loader = g_thread_new ("hr-catalog", load_catalog_thread, &load);
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
