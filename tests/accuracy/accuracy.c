@@ -491,6 +491,7 @@ model_for (Models      *models,
     { "gpt-oss 20B", NULL, "gpt-oss-20b" },
     { "Qwen3-Coder-30B-A3B", NULL, "qwen3-coder-30b-a3b" },
     { "Qwen3.5-35B-A3B", NULL, "qwen3.5-35b-a3b" },
+    { "Qwen3-Next-80B-A3B", NULL, "qwen3-next-80b-a3b" },
     { "Nemotron-3-Nano-30B-A3B", NULL, "nemotron-3-nano-30b-a3b" },
     { "Qwen3-8B", NULL, "qwen3-8b" },
     { "qwen3moe 32B.A3B", NULL, "qwen3-30b-a3b" },
@@ -683,6 +684,7 @@ gpu_for (Gpus        *gpus,
     { "Nvidia Spark", "dgx-spark-128gb" }, { "RX 7900 XTX", "rx-7900-xtx-24gb" },
     { "AI Pro R9700", "radeon-ai-pro-r9700-32gb" }, { "AI PRO R9700", "radeon-ai-pro-r9700-32gb" }, { "RX 9070 XT", "rx-9070-xt-16gb" },
     { "Framework Mainboard", "ryzen-ai-max-395-128gb" },
+    { "Arc Pro B60", "arc-pro-b60-24gb" },
   };
 
   *why = "accelerator not identified";
@@ -795,6 +797,15 @@ gpu_for (Gpus        *gpus,
       HrGpu *g = datasheet_gpu (gpus, device, 16, 1024, 26.82, HR_FORM_DATACENTER, HR_BACKEND_ROCM);
       g->vendor = g_strdup ("AMD");
       g->generation = HR_GEN_GFX906;
+      return g;
+    }
+  if (has (device, "Instinct MI100"))
+    {
+      /* AMD Instinct MI100 (https://www.notebookcheck.net/AMD-announces-CDNA-based-Instinct-MI100-GPU-with-120-CUs-for-HPC-promises-up-to-2-1x-more-performance-per-dollar-compared-to-the-NVIDIA-A100.504329.0.html):
+       * CDNA 1 (gfx908), 32 GB HBM2 on 4096 bits, 1.23 TB/s; FP16 matrix peak 184.6 TFLOPS */
+      HrGpu *g = datasheet_gpu (gpus, device, 32, 1230, 184.6, HR_FORM_DATACENTER, HR_BACKEND_ROCM);
+      g->vendor = g_strdup ("AMD");
+      g->generation = HR_GEN_CDNA1;
       return g;
     }
   if (has (device, "RX 6800") && !has (device, "RX 6800 XT"))
