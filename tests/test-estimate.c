@@ -280,6 +280,105 @@ test_moe_expert_rate (void)
   g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 48 * 25e-3), <, 1e-9);
 }
 
+/* A decode scenario at a short depth on @gpu_id under @backend (llama.cpp, current builds). */
+static void
+decode_on (HrScenario *s,
+           const char *model_id,
+           const char *gpu_id,
+           const char *quant,
+           HrBackend   backend)
+{
+  scenario (s, model_id, gpu_id);
+  g_strlcpy (s->quant, quant, sizeof s->quant);
+  s->engine_version = HR_ENGINE_VERSION_CURRENT;
+  s->backend = backend;
+  s->backend_set = TRUE;
+  s->context = 4096;
+  s->prompt_tokens = 64;
+  s->depth = 64;
+}
+
+/* ggml-vulkan's batch-1 MUL_MAT_ID (ggml_vk_mul_mat_vec_id_q_f16) gives each workgroup rows of
+ * one chosen expert: it reads the expert id, then walks the rows in passes of BLOCK_SIZE × 8
+ * weights (mul_mat_vec.comp, MXFP4 and legacy quants) or BLOCK_SIZE / 16 super-blocks (k-quant
+ * shaders).  BLOCK_SIZE is 128 on NVIDIA from Turing on for matrices of ≤ 8192 rows and ≥ 1024
+ * columns, else one subgroup (NVIDIA 32, AMD 64).  Each dependent step costs a full pass of DRAM
+ * time, as in ggml-cuda (moe_expert_rate_seconds), on the generations whose Vulkan rows show it
+ * (Ampere, RDNA): gpt-oss-20b's 2880-column MXFP4 rows on an RTX 3090 take 1 + 3 steps for
+ * 2880 / 1024 passes (×1.422), on an RX 9070 XT (64 threads, 512 a pass) 1 + 6 for 5.625
+ * (×1.244); Qwen3-30B-A3B Q4_K_M on the RTX 3090: 2048-column gate/up rows 2 steps for one pass
+ * of 2048, its 768-column down rows (one subgroup: 512 a pass) 3 for 1.5 (×2 all).  An RTX 4090
+ * (Ada) streams the same kernel at the DRAM rate: nothing but the per-layer cost. */
+static void
+test_vulkan_moe_id_steps (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  double oss_experts, qwen_experts;
+
+  decode_on (&s, "gpt-oss-20b", "rtx-3090-24gb", "MXFP4_MOE", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  oss_experts = e.weights.expert_bytes * 4 / 32;
+  g_assert_cmpfloat (fabs ((e.decode_basis.figures[3] - 24 * 58e-3) * 1e-3 * 936e9 * 0.90 / oss_experts
+                           - (4 * 1024.0 / 2880 - 1)), <, 1e-3);
+
+  decode_on (&s, "gpt-oss-20b", "rx-9070-xt-16gb", "MXFP4_MOE", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs ((e.decode_basis.figures[3] - 24 * 58e-3) * 1e-3 * 640e9 * 0.90 / oss_experts
+                           - (7 * 512.0 / 2880 - 1)), <, 1e-3);
+
+  decode_on (&s, "qwen3-30b-a3b", "rtx-3090-24gb", "Q4_K_M", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  qwen_experts = e.weights.expert_bytes * 8 / 128;
+  g_assert_cmpfloat (fabs ((e.decode_basis.figures[3] - 48 * 58e-3) * 1e-3 * 936e9 * 0.90 / qwen_experts - 1), <, 1e-3);
+
+  /* Ada: no loss; a dense model: none either */
+  decode_on (&s, "gpt-oss-20b", "rtx-4090-24gb", "MXFP4_MOE", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 24 * 58e-3), <, 1e-9);
+  decode_on (&s, "llama-3.1-8b", "rtx-3090-24gb", "Q4_K_M", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 32 * 58e-3), <, 1e-9);
+}
+
+/* Intel Xe-HPG (Arc A-series) under SYCL and Vulkan: llama.cpp's mat-vecs run each row on one
+ * 16-lane subgroup on 8-wide vector engines and reach 0.27 of the bandwidth (SYCL guide: an
+ * A770 decodes llama-2-7b Q4_0 at 37 t/s), where the same card named Xe2 keeps the backend's
+ * fraction (SYCL 0.62, Vulkan 0.90) and CUDA's is untouched. */
+static void
+test_xe_hpg_decode (void)
+{
+  g_autoptr(HrGpu) arc = hr_gpu_new_from_spec ("memory_gib=16,bandwidth_gbs=560,backend=sycl,generation=xe-hpg", NULL);
+  const HrModel *m = hr_catalog_find_model (catalog, "llama-3.1-8b");
+  HrScenario s;
+  HrEstimate e, xe2;
+
+  g_assert_nonnull (arc);
+  g_assert_cmpint (arc->generation, ==, HR_GEN_XE_HPG);
+  hr_scenario_init (&s, m, arc);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.decode_basis.figures[1], ==, 27);
+  g_assert_cmpfloat (e.decode_efficiency, ==, 0.27);
+  s.backend = HR_BACKEND_VULKAN;
+  s.backend_set = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.decode_basis.figures[1], ==, 27);
+
+  arc->generation = HR_GEN_XE2;
+  g_assert_true (hr_estimate_compute (&s, NULL, &xe2, NULL));
+  g_assert_cmpfloat (xe2.decode_basis.figures[1], ==, 90);
+  /* the weights at 0.27 instead of 0.90 of the bandwidth: over three times the step */
+  g_assert_cmpfloat (xe2.decode_tps / e.decode_tps, >, 2.5);
+  s.backend = HR_BACKEND_SYCL;
+  g_assert_true (hr_estimate_compute (&s, NULL, &xe2, NULL));
+  g_assert_cmpfloat (xe2.decode_basis.figures[1], ==, 62);
+  arc->generation = HR_GEN_XE_HPG;
+  s.backend = HR_BACKEND_CUDA;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.decode_basis.figures[1], ==, 92);
+}
+
 /* The generation decides what the datasheet's FP16 figure means.  A GeForce card's tensor cores
  * run FP16-accumulate GEMMs at twice the FP32-accumulate figure the catalog gives; a Pascal card
  * has no tensor cores, so its figure is all there is: the same card as Pascal prefills at half
@@ -1117,6 +1216,8 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/metal/prefill-per-generation", test_metal_prefill_per_generation);
   g_test_add_func ("/estimate/prefill/capped-at-peak", test_prefill_capped_at_peak);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
+  g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
+  g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);
   g_test_add_func ("/estimate/decode/moe-expert-rate", test_moe_expert_rate);
   g_test_add_func ("/estimate/prefill/without-matrix-units", test_prefill_without_matrix_units);
   g_test_add_func ("/estimate/prefill/ubatch-one-moe", test_ubatch_one_reads_active_experts);

@@ -54,7 +54,7 @@ static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
   [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 25.0,  0,    31.0, 350,   0.80, 1.15, 0.62, 1.55, 0.92, 0.35, 71, 0,  1.0 },
   [HR_BACKEND_ROCM]   = { "ROCm",   0.80, 95.0,  0,    36.0, 400,   0.80, 1.15, 0.55, 1.60, 0.80, 0.20, 71, 0,  1.0 },
   [HR_BACKEND_METAL]  = { "Metal",  0.85, 146.0, 0,    1.20, 0,     0.80, 1.15, 0.60, 1.40, 0.85, 1.00, 159, 400 },
-  [HR_BACKEND_VULKAN] = { "Vulkan", 0.90, 58.0,  0,    31.0, 300,   0.70, 1.20, 0.55, 1.60, 0.80, 0.20, 71 },
+  [HR_BACKEND_VULKAN] = { "Vulkan", 0.90, 58.0,  0,    31.0, 300,   0.70, 1.20, 0.55, 1.60, 0.80, 0.20, 71, 0,  1.0 },
   [HR_BACKEND_SYCL]   = { "SYCL",   0.62, 60.0,  0,    12.0, 400,   0.60, 1.25, 0.50, 1.60, 0.60, 0.15, 150 },
 };
 
@@ -72,9 +72,16 @@ static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
  * block, a quarter of the pass) and has no MoE row of its own on a discrete card.
  * Metal keeps moe_gbs 400 GB/s, a ceiling on kernel_mul_mv_id_*: M3 Ultra gpt-oss-20b and
  * M2 Ultra Qwen3-Coder-30B-A3B (300: −15 / −6 %, 400: −5 / +6 %); chips under ~470 GB/s (M4
- * Max and below) are not affected.  Vulkan and SYCL keep none: Vulkan's MoE rows (RTX 4090
- * and 4070 Ti under-predicted, the RTX 3060 and A4000 over) show no single mechanism across
- * cards, and SYCL has no MoE row. */
+ * Max and below) are not affected.  Vulkan takes moe_step 1.0 too: ggml-vulkan's
+ * mul_mat_vec_id has the same id-then-passes workgroups, with its own pass widths
+ * (hr-estimate.c, vk_mat_vec_cols_per_pass), on the generations whose rows show the loss
+ * (Turing/Ampere, RDNA: vk_id_steps_exposed) — RTX 3060 gpt-oss-20b +40 → +17 %, RTX A4000
+ * +51 → +27 %, RTX 3090 +24 → +8 %, RX 9070 XT +13 → +4 %, R9700 +14 → +3 %; the held-out RX
+ * 9070 XT Gemma 4 26B-A4B +53 → +24 %; Ada and Blackwell (RTX 4090 −9 %, 4070 Ti −5 %, 5090
+ * −8 / −22 %) stream it at the DRAM rate and are left alone.  SYCL keeps none (its
+ * MUL_MAT_ID copies the ids to the host and runs one mat-vec per chosen expert,
+ * ggml_sycl_mul_mat_id; no MoE row of a current build to size that by).  Intel Xe-HPG decode
+ * under SYCL and Vulkan: HR_CAL_XE_HPG_DECODE_EFF. */
 
 /* Effective dense FLOP/s per Apple GPU core in prefill, M3 generation (see
  * hr_calibration_metal_pp_per_core) */

@@ -71,6 +71,15 @@ double               hr_calibration_prefill_flops (const HrGpu         *gpu,
  * #27841: Llama 8B Q4_0 reaches 0.67 of the vector rate, IQ4_XS 0.39; 0.50 balances them);
  * the RX 6800 and MI50 IQ4_NL rows are held out. */
 #define HR_CAL_VECTOR_PREFILL_SHARE 0.50
+/* Intel Xe-HPG (Arc A-series) under SYCL and Vulkan: the share of the datasheet bandwidth the
+ * one-subgroup-per-row mat-vecs reach (hr-estimate.c, decode_bw_eff).  Derived from a public
+ * figure that is not an accuracy row: llama.cpp's SYCL guide (docs/backend/SYCL.md, release notes
+ * "2024.5": "34 -> 37 tokens/s of llama-2-7b.Q4_0 on Arc A770"): 3.79 GB read a token at
+ * 37 t/s less 32 layers × 60 µs is 0.27 of 560 GB/s.  An A770's Qwen3.5-9B Q4_K_M at 31.5 t/s
+ * under SYCL (ggml-org/llama.cpp PR #22066, a comment of 2026-04-21; ~5.1 GB a token counted by
+ * hand) gives 0.31.  The A770 rows of the accuracy set (SYCL with the reorder optimisation off,
+ * PR #13536; Vulkan gpt-oss-20b, PR #15355, held out) were not used. */
+#define HR_CAL_XE_HPG_DECODE_EFF 0.27
 /* Current builds on LPDDR5X unified memory other than Apple's (GB10, Strix Halo): decode
  * reaches this fraction of what the backend reaches on discrete cards' GDDR/HBM. */
 #define HR_CAL_LPDDR_BW_EFF 0.80

@@ -607,6 +607,77 @@ mmvq_cols_per_pass (const HrGpu *gpu,
     }
 }
 
+/* ggml-vulkan's batch-1 MUL_MAT_ID (ggml_vk_mul_mat_vec_id_q_f16) is built the same way as
+ * ggml-cuda's: one dispatch, grid.y over the chosen experts, one workgroup per rm rows of one
+ * expert that first reads its expert id (mul_mat_vec_base.glsl, data_ids) and then walks its rows
+ * in passes.  A pass is BLOCK_SIZE threads × K_PER_ITER 8 weights for the legacy quants and MXFP4
+ * (vulkan-shaders/mul_mat_vec.comp) or BLOCK_SIZE / 16 super-blocks of 256 for the k-quants
+ * (mul_mat_vec_q*_k.comp: 16 threads a super-block).  BLOCK_SIZE is one subgroup (NVIDIA 32,
+ * AMD 64, Intel forced to 16), or four of them on NVIDIA Turing and later and on Intel when the
+ * matrix has at most 8192 rows of at least 1024 columns (ggml_vk_get_dequantize_mul_mat_vec_id:
+ * "prefer larger workgroups when M is small"; 4096 rows for Q6_K).  gpt-oss-20b's 2880-column
+ * MXFP4 rows on NVIDIA: 128 × 8 = 1024 weights a pass; Qwen3-30B-A3B's Q4_K gate/up (2048
+ * columns): 2048 a pass, its 768-column down rows (under 1024 columns: one subgroup) 512. */
+static double
+vk_mat_vec_cols_per_pass (const HrGpu *gpu,
+                          gboolean     kquant,
+                          double       ncols,
+                          double       nrows)
+{
+  const char *vendor = gpu->vendor != NULL ? gpu->vendor : "";
+  gboolean nvidia = g_ascii_strcasecmp (vendor, "NVIDIA") == 0;
+  gboolean intel = g_ascii_strcasecmp (vendor, "Intel") == 0;
+  double subgroup, threads;
+
+  switch (gpu->generation)
+    {
+    case HR_GEN_TURING: case HR_GEN_AMPERE: case HR_GEN_ADA: case HR_GEN_HOPPER: case HR_GEN_BLACKWELL:
+      nvidia = TRUE;
+      break;
+    case HR_GEN_PASCAL: case HR_GEN_VOLTA:
+      /* NVIDIA_PRE_TURING keeps one subgroup a workgroup */
+      nvidia = FALSE;
+      break;
+    case HR_GEN_XE_LPG: case HR_GEN_XE_HPG: case HR_GEN_XE2:
+      intel = TRUE;
+      break;
+    default:
+      break;
+    }
+  subgroup = intel ? 16 : nvidia ? 32 : 64;
+  threads = subgroup;
+  if ((nvidia || intel) && nrows <= 8192 && ncols >= 1024)
+    threads = 4 * subgroup;
+  return kquant ? threads / 16 * 256 : threads * 8;
+}
+
+/* The generations whose Vulkan expert mat-vecs pay the dependent steps the way ggml-cuda's do
+ * (moe_expert_rate_seconds): NVIDIA Turing and Ampere and AMD RDNA discrete cards.  The fitted
+ * dev rows decide this, not a documented difference: gpt-oss-20b under Vulkan loses about the
+ * step model's ×2.1 per expert byte on an RTX 3060, RTX A4000 and RTX 3090 (Ampere) and on
+ * RDNA 4 (RX 9070 XT, Radeon AI PRO R9700), while an RTX 4090 and RTX 4070 Ti (Ada) stream the
+ * same kernel nearly at the DRAM rate (a fifth to a third of the loss) and an RTX 5090
+ * (Blackwell) runs Qwen3-30B-A3B and Nemotron-3-Nano faster than the bytes alone predict.  The
+ * code path is the same on all NVIDIA parts from Turing on; Ada and Blackwell hide the
+ * dependent id read and the short rows' partial passes, for a reason we have not pinned down
+ * (the RTX 4080's CUDA row, −20 % with the step model, points the same way).  Unknown and
+ * other generations: no loss claimed. */
+static gboolean
+vk_id_steps_exposed (const HrGpu *gpu)
+{
+  switch (gpu->generation)
+    {
+    case HR_GEN_TURING:
+    case HR_GEN_AMPERE:
+    case HR_GEN_RDNA2:
+    case HR_GEN_RDNA3:
+    case HR_GEN_RDNA4:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* How many times its bytes an expert matrix costs in the ids-indexed mat-vec: each row is one
  * block whose dependent steps are the id read and then ceil(@ncols / pass) passes over the
  * row, and every step costs as much as a full pass (1 + ceil(ncols / pass)) × pass / ncols. */
@@ -658,17 +729,55 @@ moe_expert_rate_seconds (const Sizing *z,
   if (z->cal->moe_step > 0 && !z->unified && z->expert_bpw > 0 && m->hidden > 0 &&
       m->moe_intermediate > 0)
     {
-      pass = mmvq_cols_per_pass (z->gpu, z->expert_bpw);
+      double f_in, f_out;
+
+      if (z->backend == HR_BACKEND_VULKAN)
+        {
+          /* the experts' type: MXFP4 (4.25 bits, gpt-oss in every GGUF mix) and the legacy
+           * quants run mul_mat_vec.comp, the k-quant mixes their own shaders */
+          gboolean kquant = fabs (z->expert_bpw - 4.25) > 0.01 && strstr (z->s->quant, "_K") != NULL;
+
+          if (!vk_id_steps_exposed (z->gpu))
+            return 0;
+          /* gate and up: moe_intermediate rows of n_embd; down: n_embd rows of moe_intermediate */
+          f_in = mmvq_id_row_factor (m->hidden, vk_mat_vec_cols_per_pass (z->gpu, kquant, m->hidden,
+                                                                          m->moe_intermediate));
+          f_out = mmvq_id_row_factor (m->moe_intermediate, vk_mat_vec_cols_per_pass (z->gpu, kquant,
+                                                                                     m->moe_intermediate,
+                                                                                     m->hidden));
+        }
+      else
+        {
+          pass = mmvq_cols_per_pass (z->gpu, z->expert_bpw);
+          f_in = mmvq_id_row_factor (m->hidden, pass);
+          f_out = mmvq_id_row_factor (m->moe_intermediate, pass);
+        }
       /* gate and up: moe_intermediate rows of n_embd; down: n_embd rows of moe_intermediate */
-      factor = m->ffn_ungated
-               ? (mmvq_id_row_factor (m->hidden, pass) + mmvq_id_row_factor (m->moe_intermediate, pass)) / 2
-               : (2 * mmvq_id_row_factor (m->hidden, pass) + mmvq_id_row_factor (m->moe_intermediate, pass)) / 3;
+      factor = m->ffn_ungated ? (f_in + f_out) / 2 : (2 * f_in + f_out) / 3;
       factor *= z->cal->moe_step;
       return factor > 1 ? expert_bytes * (factor - 1) / rate : 0;
     }
   if (!(ceiling > 0) || !(rate > ceiling))
     return 0;
   return expert_bytes / ceiling - expert_bytes / rate;
+}
+
+/* The fraction of peak bandwidth the decode mat-vecs reach: the backend's, except on Intel
+ * Xe-HPG (Arc A-series, Alchemist) under SYCL and Vulkan, where llama.cpp's mat-vec kernels run
+ * each weight row on one 16-lane subgroup (ggml-sycl mmvq.cpp: block_dims (1, GGML_SYCL_MMV_Y = 1,
+ * WARP_SIZE = 16) per row; ggml-vulkan.cpp: Intel's subgroup forced to 16, and the
+ * integer-dot mat-vec kept at one subgroup a workgroup on Intel in
+ * ggml_vk_get_dequantize_mul_mat_vec(_id)) and Alchemist's vector engines are 8 wide (Xe2's
+ * are 16): the row loop, not the DRAM, sets the pace (ggml-org/llama.cpp PR #21995: spreading a
+ * Q4_0 row over more subgroups lifts an A770's decode by 50 %).  HR_CAL_XE_HPG_DECODE_EFF
+ * (hr-calibration.h) is that pace as a share of the datasheet bandwidth. */
+static double
+decode_bw_eff (const Sizing *z)
+{
+  if ((z->backend == HR_BACKEND_SYCL || z->backend == HR_BACKEND_VULKAN) && !z->on_cpu &&
+      z->gpu->generation == HR_GEN_XE_HPG)
+    return MIN (z->cal->bw_eff, HR_CAL_XE_HPG_DECODE_EFF);
+  return z->cal->bw_eff;
 }
 
 /* Current builds on LPDDR5X unified memory other than Apple's (GB10, Strix Halo) stream weights
@@ -693,7 +802,8 @@ decode_step_setup (const Sizing     *z,
   const HrCalibration *cal = z->cal;
   double resident = out->weights.bytes - out->weights.mtp_bytes - out->weights.embd_bytes;
   double gpu_share = resident > 0 ? CLAMP (1.0 - z->cpu_weight_bytes / resident, 0, 1) : 1;
-  double kv_eff = s->flash_attn ? MIN (cal->bw_eff, cal->kv_eff * HR_CAL_FA_KV_GAIN) : cal->kv_eff;
+  double bw_eff = decode_bw_eff (z);
+  double kv_eff = MIN (bw_eff, s->flash_attn ? MIN (cal->bw_eff, cal->kv_eff * HR_CAL_FA_KV_GAIN) : cal->kv_eff);
   double lpddr = lpddr_factor (z);
 
   memset (d, 0, sizeof *d);
@@ -701,7 +811,7 @@ decode_step_setup (const Sizing     *z,
   d->w_cpu = weights_read * (1 - gpu_share);
   d->cpu_layers_frac = z->cpu_layers_frac;
   d->par = z->server ? z->n : 1; /* TP reads in parallel; a layer split runs the devices in turn */
-  d->w_rate = z->bw * cal->bw_eff * lpddr;
+  d->w_rate = z->bw * bw_eff * lpddr;
   d->kv_rate = z->bw * kv_eff * lpddr;
   d->cpu_rate = hr_estimate_host_bandwidth (s) * CPU_BW_EFF;
   d->t_fixed = step_fixed_seconds (z);
@@ -866,7 +976,7 @@ write_decode_basis (const Sizing     *z,
   else
     out->decode_basis = (HrBasis) {
       .kind = HR_BASIS_DECODE_MEMORY, .system_ram = d->w_cpu > 0,
-      .figures = { hr_to_gib (out->bytes_per_token), z->cal->bw_eff * 100, z->bw / 1e9 * d->par,
+      .figures = { hr_to_gib (out->bytes_per_token), decode_bw_eff (z) * 100, z->bw / 1e9 * d->par,
                    d->t_fixed * 1e3 },
     };
 }
@@ -892,7 +1002,7 @@ estimate_decode (Sizing     *z,
   step = decode_step (&d, kv_read);
   out->bytes_per_token = (weights_read + kv_read) / s->batch;
   out->compute_bound = d.t_compute > d.t_mem;
-  out->decode_efficiency = z->cal->bw_eff;
+  out->decode_efficiency = decode_bw_eff (z);
   out->decode_tps = 1.0 / step;
   out->decode_tps_empty = 1.0 / decode_step (&d, kv_empty);
   out->aggregate_tps = s->batch / step;

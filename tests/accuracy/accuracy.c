@@ -617,6 +617,17 @@ datasheet_gpu (Gpus       *gpus,
   return g;
 }
 
+/* @g with its generation: the architecture the vendor's datasheet names (RTX A4000, 3070,
+ * 3080 Ti, 3090 Ti: Ampere; RTX 4070 Ti, 4080: Ada Lovelace; RTX 2080 Ti: Turing — NVIDIA's
+ * architecture whitepapers and https://developer.nvidia.com/cuda-gpus). */
+static HrGpu *
+with_generation (HrGpu           *g,
+                 HrGpuGeneration  generation)
+{
+  g->generation = generation;
+  return g;
+}
+
 static HrGpu *
 copy_gpu (Gpus       *gpus,
           const char *id)
@@ -715,7 +726,7 @@ gpu_for (Gpus        *gpus,
   if (has (device, "RTX A4000"))
     /* NVIDIA RTX A4000 datasheet: 16 GB GDDR6, 448 GB/s, 153.4 sparse tensor TFLOPS → 76.7
      * (checked before the catalog's "A40") */
-    return datasheet_gpu (gpus, device, 16, 448, 76.7, HR_FORM_WORKSTATION, HR_BACKEND_CUDA);
+    return with_generation (datasheet_gpu (gpus, device, 16, 448, 76.7, HR_FORM_WORKSTATION, HR_BACKEND_CUDA), HR_GEN_AMPERE);
   for (guint i = 0; i < G_N_ELEMENTS (cat); i++)
     if (has (device, cat[i].needle) && cat[i].id != NULL)
       return copy_gpu (gpus, cat[i].id);
@@ -736,23 +747,23 @@ gpu_for (Gpus        *gpus,
     return datasheet_gpu (gpus, device, 80, 2000, 756, HR_FORM_DATACENTER, HR_BACKEND_CUDA);
   if (has (device, "RTX 4080"))
     /* Ada whitepaper: RTX 4080 16 GB, 716.8 GB/s, 97.5 TFLOPS FP16 (FP32 accumulate) */
-    return datasheet_gpu (gpus, device, 16, 716.8, 97.5, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+    return with_generation (datasheet_gpu (gpus, device, 16, 716.8, 97.5, HR_FORM_CONSUMER, HR_BACKEND_CUDA), HR_GEN_ADA);
   if (has (device, "RTX 3070"))
     /* Ampere GA104: RTX 3070 8 GB, 448 GB/s, 40.6 TFLOPS FP16 (FP32 accumulate) */
-    return datasheet_gpu (gpus, device, 8, 448, 40.6, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+    return with_generation (datasheet_gpu (gpus, device, 8, 448, 40.6, HR_FORM_CONSUMER, HR_BACKEND_CUDA), HR_GEN_AMPERE);
   if (has (device, "RTX 3080 Ti"))
     /* RTX 3080 Ti 12 GB, 912 GB/s, 68.2 TFLOPS FP16 (FP32 accumulate) */
-    return datasheet_gpu (gpus, device, 12, 912, 68.2, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+    return with_generation (datasheet_gpu (gpus, device, 12, 912, 68.2, HR_FORM_CONSUMER, HR_BACKEND_CUDA), HR_GEN_AMPERE);
   if (has (device, "RTX 3090 Ti"))
     /* RTX 3090 Ti 24 GB, 1,008 GB/s, 80 TFLOPS FP16 (FP32 accumulate) */
-    return datasheet_gpu (gpus, device, 24, 1008, 80, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+    return with_generation (datasheet_gpu (gpus, device, 24, 1008, 80, HR_FORM_CONSUMER, HR_BACKEND_CUDA), HR_GEN_AMPERE);
   if (has (device, "RTX 2080 Ti"))
     /* NVIDIA Turing architecture whitepaper, table 1: RTX 2080 Ti 11 GB GDDR6, 616 GB/s,
      * 53.8 TFLOPS FP16 tensor with FP32 accumulate (reference clocks) */
-    return datasheet_gpu (gpus, device, 11, 616, 53.8, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+    return with_generation (datasheet_gpu (gpus, device, 11, 616, 53.8, HR_FORM_CONSUMER, HR_BACKEND_CUDA), HR_GEN_TURING);
   if (has (device, "RTX 4070 Ti"))
     /* RTX 4070 Ti 12 GB, 504 GB/s, 80.2 TFLOPS FP16 (FP32 accumulate) */
-    return datasheet_gpu (gpus, device, 12, 504, 80.2, HR_FORM_CONSUMER, HR_BACKEND_CUDA);
+    return with_generation (datasheet_gpu (gpus, device, 12, 504, 80.2, HR_FORM_CONSUMER, HR_BACKEND_CUDA), HR_GEN_ADA);
   if (has (device, "Tesla P40"))
     {
       /* NVIDIA Tesla P40 datasheet: 24 GB GDDR5, 346 GB/s; Pascal GP102 (sm_61): no tensor
@@ -762,17 +773,32 @@ gpu_for (Gpus        *gpus,
       return g;
     }
   if (has (device, "Arc B580"))
-    /* Intel Arc B580 specifications: 12 GB GDDR6 on 192 bits at 19 Gbps = 456 GB/s; 233 peak
-     * INT8 TOPS on the XMX engines, FP16 half of it (as the catalog's Arc Pro B60: 197 → 98.5) */
-    return datasheet_gpu (gpus, device, 12, 456, 116.5, HR_FORM_CONSUMER, HR_BACKEND_SYCL);
+    {
+      /* Intel Arc B580 specifications: 12 GB GDDR6 on 192 bits at 19 Gbps = 456 GB/s; 233 peak
+       * INT8 TOPS on the XMX engines, FP16 half of it (as the catalog's Arc Pro B60: 197 → 98.5);
+       * Battlemage, Xe2 (Intel's Arc B-series overview) */
+      HrGpu *g = datasheet_gpu (gpus, device, 12, 456, 116.5, HR_FORM_CONSUMER, HR_BACKEND_SYCL);
+      g->generation = HR_GEN_XE2;
+      return g;
+    }
   if (has (device, "Arc A770"))
-    /* Intel Arc A770 16 GB specifications: GDDR6 on 256 bits at 17.5 Gbps = 560 GB/s; no
-     * tensor rate published, so prefill stays unknown */
-    return datasheet_gpu (gpus, device, 16, 560, NAN, HR_FORM_CONSUMER, HR_BACKEND_SYCL);
+    {
+      /* Intel Arc A770 16 GB specifications: GDDR6 on 256 bits at 17.5 Gbps = 560 GB/s; no
+       * tensor rate published, so prefill stays unknown; Alchemist, Xe-HPG (Intel's Arc
+       * A-series overview) */
+      HrGpu *g = datasheet_gpu (gpus, device, 16, 560, NAN, HR_FORM_CONSUMER, HR_BACKEND_SYCL);
+      g->generation = HR_GEN_XE_HPG;
+      return g;
+    }
   if (has (device, "Arc Pro B70"))
-    /* Intel Arc Pro B70 specifications: 32 GB GDDR6 on 256 bits at 19 Gbps = 608 GB/s; tensor
-     * rate not cited here, so prefill stays unknown */
-    return datasheet_gpu (gpus, device, 32, 608, NAN, HR_FORM_WORKSTATION, HR_BACKEND_SYCL);
+    {
+      /* Intel Arc Pro B70 specifications: 32 GB GDDR6 on 256 bits at 19 Gbps = 608 GB/s; tensor
+       * rate not cited here, so prefill stays unknown; Battlemage, Xe2 (Intel's Arc Pro
+       * B-series overview) */
+      HrGpu *g = datasheet_gpu (gpus, device, 32, 608, NAN, HR_FORM_WORKSTATION, HR_BACKEND_SYCL);
+      g->generation = HR_GEN_XE2;
+      return g;
+    }
   if (hasi (device, "Pro W7900"))
     /* AMD Radeon PRO W7900 spec page: 48 GB GDDR6, 864 GB/s, 122.6 TFLOPS FP16 */
     return datasheet_gpu (gpus, device, 48, 864, 122.6, HR_FORM_WORKSTATION, HR_BACKEND_ROCM);
