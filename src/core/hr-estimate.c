@@ -615,9 +615,12 @@ mmvq_cols_per_pass (const HrGpu *gpu,
  * (mul_mat_vec_q*_k.comp: 16 threads a super-block).  BLOCK_SIZE is one subgroup (NVIDIA 32,
  * AMD 64, Intel forced to 16), or four of them on NVIDIA Turing and later and on Intel when the
  * matrix has at most 8192 rows of at least 1024 columns (ggml_vk_get_dequantize_mul_mat_vec_id:
- * "prefer larger workgroups when M is small"; 4096 rows for Q6_K).  gpt-oss-20b's 2880-column
- * MXFP4 rows on NVIDIA: 128 × 8 = 1024 weights a pass; Qwen3-30B-A3B's Q4_K gate/up (2048
- * columns): 2048 a pass, its 768-column down rows (under 1024 columns: one subgroup) 512. */
+ * "prefer larger workgroups when M is small"; 4096 rows for Q6_K, which the experts' bits per
+ * weight do not tell apart here).  gpt-oss-20b's 2880-column MXFP4 rows on NVIDIA: 128 × 8 =
+ * 1024 weights a pass; Qwen3-30B-A3B's Q4_K gate/up (2048 columns): 2048 a pass, its 768-column
+ * down rows (under 1024 columns: one subgroup) 512.  The integer-dot variant (B quantized to
+ * Q8_1: ggml_vk_should_use_mmvq, e.g. Q2_K/Q3_K on NVIDIA, k ≥ 2048 on AMD) has its own shader
+ * (mul_mat_vecq.comp) and is counted with the same widths. */
 static double
 vk_mat_vec_cols_per_pass (const HrGpu *gpu,
                           gboolean     kquant,
