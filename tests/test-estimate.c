@@ -3,8 +3,10 @@
  * The seed figures (SPEC §2) are facts of the model: exact to the printed digit.
  */
 #include <math.h>
+#include <string.h>
 
 #include "hr-advice.h"
+#include "hr-calibration.h"
 #include "hr-catalog.h"
 #include "hr-estimate.h"
 #include "hr-units.h"
@@ -410,6 +412,103 @@ test_generation_mechanisms (void)
   g_assert_true (hr_estimate_compute (&s, NULL, &m1, NULL));
   g_assert_cmpfloat (fabs (named.prefill_tps / m1.prefill_tps / (1.193 / 0.876) - 1), <, 0.02);
   hr_gpu_free (g);
+}
+
+/* llama.cpp's CUDA backend turns CUDA graphs off below compute capability 8.0
+ * (ggml-cuda.cu, ggml_cuda_graph_set_enabled(): disable_due_to_gpu_arch), so a Pascal, Volta
+ * or Turing card launches every kernel of a decode step from the host: the per-layer fixed
+ * cost of the builds before graphs (121 µs) instead of 25 µs.  A Tesla P40 (Pascal) decoded
+ * Llama 8B Q4_0 at 56.2 t/s (b6341) where 68.5 was estimated.  The same card as Ampere keeps
+ * the graph figure; so do 2024 builds (their table already is the launch-bound one) and the
+ * other backends. */
+static void
+test_cuda_graphs_by_generation (void)
+{
+  static const HrGpuGeneration without[] = { HR_GEN_PASCAL, HR_GEN_VOLTA, HR_GEN_TURING };
+  HrGpu *g = hr_gpu_copy (hr_catalog_find_gpu (catalog, "rtx-3090-24gb"));
+  HrScenario s;
+  HrEstimate ampere, old, e;
+
+  g_assert_cmpint (g->generation, ==, HR_GEN_AMPERE);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g_assert_true (hr_estimate_compute (&s, NULL, &ampere, NULL));
+  g_assert_cmpint (ampere.decode_basis.kind, ==, HR_BASIS_DECODE_MEMORY);
+  g_assert_cmpfloat (fabs (ampere.decode_basis.figures[3] - 32 * 25e-3), <, 1e-9);
+  for (guint i = 0; i < G_N_ELEMENTS (without); i++)
+    {
+      g->generation = without[i];
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 32 * 121e-3), <, 1e-9);
+      /* 3.1 ms more a token on a ~6 ms step */
+      g_assert_cmpfloat (e.decode_tps, <, 0.7 * ampere.decode_tps);
+      /* the weights stream as before: only the fixed part changed */
+      g_assert_cmpfloat (e.bytes_per_token, ==, ampere.bytes_per_token);
+    }
+
+  /* 2024 builds: one table for every generation */
+  s.engine_version = HR_ENGINE_VERSION_2024;
+  g->generation = HR_GEN_AMPERE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &old, NULL));
+  g->generation = HR_GEN_PASCAL;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.decode_basis.figures[3], ==, old.decode_basis.figures[3]);
+
+  /* Vulkan on the same Turing card has no CUDA graphs to lose */
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g->generation = HR_GEN_TURING;
+  s.backend = HR_BACKEND_VULKAN;
+  s.backend_set = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 32 * 58e-3), <, 1e-9);
+  hr_gpu_free (g);
+}
+
+/* On LPDDR5X unified memory (GB10, Strix Halo) the decode mat-vecs stream at no more than
+ * HR_CAL_LPDDR_PEAK_SHARE (0.736) of the peak: a ceiling, not a factor of 0.80 on every
+ * backend's discrete-card rate.  ROCm, held to 0.80 by its RDNA mat-vec on wide GDDR6 buses,
+ * was put at 0.80 × 0.80 = 0.64 of Strix Halo's 256 GB/s (gpt-oss-120b 39.5 t/s estimated,
+ * 45.4 measured; Llama 3.2 3B −11 %); CUDA on GB10 keeps 0.92 × 0.80.  The basis says the
+ * share the weights really stream at, not the discrete-card figure. */
+static void
+test_lpddr_ceiling (void)
+{
+  HrScenario s;
+  HrEstimate rocm, vulkan, spark;
+  g_autofree char *text = NULL;
+
+  scenario (&s, "llama-3.2-3b", "ryzen-ai-max-395-128gb");
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.flash_attn = TRUE;
+  s.context = 4096;
+  s.prompt_tokens = 64;
+  s.depth = 64;
+  s.backend = HR_BACKEND_ROCM;
+  s.backend_set = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &rocm, NULL));
+  s.backend = HR_BACKEND_VULKAN;
+  g_assert_true (hr_estimate_compute (&s, NULL, &vulkan, NULL));
+  g_assert_cmpfloat (fabs (rocm.decode_efficiency - HR_CAL_LPDDR_PEAK_SHARE), <, 1e-12);
+  g_assert_cmpfloat (fabs (vulkan.decode_efficiency - HR_CAL_LPDDR_PEAK_SHARE), <, 1e-12);
+  g_assert_cmpint (rocm.decode_basis.kind, ==, HR_BASIS_DECODE_MEMORY);
+  g_assert_cmpfloat (fabs (rocm.decode_basis.figures[1] - 73.6), <, 1e-9);
+  text = hr_basis_text (&rocm.decode_basis);
+  g_assert_nonnull (strstr (text, "at 74% of 256 GB/s"));
+  /* the same bytes at the same rate: only the fixed costs (ROCm 95 µs a layer, Vulkan 58)
+   * tell them apart */
+  g_assert_cmpfloat (rocm.bytes_per_token, ==, vulkan.bytes_per_token);
+  g_assert_cmpfloat (rocm.decode_tps, <, vulkan.decode_tps);
+  /* the Llama 3.2 3B row (75.0 t/s, ROCm, current build) within 5 % */
+  g_assert_cmpfloat (fabs (rocm.decode_tps / 74.98 - 1), <, 0.05);
+
+  /* CUDA on GB10: 0.92 × 0.80, as before */
+  scenario (&s, "llama-3.2-3b", "dgx-spark-128gb");
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g_assert_true (hr_estimate_compute (&s, NULL, &spark, NULL));
+  g_assert_cmpfloat (fabs (spark.decode_efficiency - 0.92 * 0.80), <, 1e-12);
 }
 
 /* Prefill never runs above the device's tensor peak.  The blend √(peak × reference) lies above
@@ -1218,6 +1317,8 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);
+  g_test_add_func ("/estimate/generation/cuda-graphs", test_cuda_graphs_by_generation);
+  g_test_add_func ("/estimate/decode/lpddr-ceiling", test_lpddr_ceiling);
   g_test_add_func ("/estimate/decode/moe-expert-rate", test_moe_expert_rate);
   g_test_add_func ("/estimate/prefill/without-matrix-units", test_prefill_without_matrix_units);
   g_test_add_func ("/estimate/prefill/ubatch-one-moe", test_ubatch_one_reads_active_experts);

@@ -570,12 +570,39 @@ decode_weights_read (const Sizing     *z,
   return out->weights.active_bytes + out->weights.expert_bytes * (expert_union_share (z->m, tokens) - kf);
 }
 
+/* Whether llama.cpp's CUDA backend runs this card without CUDA graphs: ggml-cuda.cu,
+ * ggml_cuda_graph_set_enabled(), sets disable_due_to_gpu_arch for every device with a compute
+ * capability below GGML_CUDA_CC_AMPERE (8.0) — Pascal, Volta and Turing launch each kernel of
+ * the step from the host. */
+static gboolean
+cuda_graphs_off (const Sizing *z)
+{
+  if (!z->current || !z->llama || z->on_cpu || z->backend != HR_BACKEND_CUDA || z->gpu == NULL)
+    return FALSE;
+  switch (z->gpu->generation)
+    {
+    case HR_GEN_PASCAL:
+    case HR_GEN_VOLTA:
+    case HR_GEN_TURING:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* Seconds of fixed cost per decode step or ubatch: kernel launches and syncs per layer, graph
- * launch and sampling per token (the calibration's t_layer_us, t_token_us). */
+ * launch and sampling per token (the calibration's t_layer_us, t_token_us).  The current CUDA
+ * figure (25 µs a layer) is that of cards that replay the step as one CUDA graph.  A card
+ * without graphs (cuda_graphs_off()) pays the host launch of every kernel of the layer: the
+ * per-layer cost of the CUDA table fitted on 2023–24 builds, most of them from before graphs
+ * (hr_calibration_for(), 121 µs).  Not fitted on a pre-Ampere row of current builds: the one
+ * there, a Tesla P40, is held out. */
 static double
 step_fixed_seconds (const Sizing *z)
 {
-  return (z->cal->t_layer_us * z->m->n_layers + z->cal->t_token_us) * 1e-6;
+  double t_layer = cuda_graphs_off (z) ? hr_calibration_for (HR_BACKEND_CUDA)->t_layer_us : z->cal->t_layer_us;
+
+  return (t_layer * z->m->n_layers + z->cal->t_token_us) * 1e-6;
 }
 
 /* llama.cpp runs a MUL_MAT_ID of up to this many tokens through its mat-vec kernels (ggml-cuda
@@ -784,13 +811,24 @@ decode_bw_eff (const Sizing *z)
 }
 
 /* Current builds on LPDDR5X unified memory other than Apple's (GB10, Strix Halo) stream weights
- * at HR_CAL_LPDDR_BW_EFF of the backend's rate: decode steps, and the prefill ubatches that
- * stream the weights once each (with -ub 1 each is a decode step). */
+ * at no more than HR_CAL_LPDDR_PEAK_SHARE of the memory's peak: decode steps, and the prefill
+ * ubatches that stream the weights once each (with -ub 1 each is a decode step); the factor
+ * on the backend's bw_eff (the KV reads scale with it).  It is a ceiling, not a factor on
+ * every backend: a backend whose kernels reach less than 0.92 of a discrete card's GDDR is
+ * held back there by its own kernel, not by the memory.  ROCm's 0.80 is its mat-vec on wide
+ * GDDR6 buses: on RDNA mmvq.cu runs one warp of 32 per block (calc_nwarps(),
+ * MMVQ_PARAMETERS_RDNA2; 4 warps elsewhere), a quarter of the loads in flight per block that
+ * the other tables keep, which covers the DRAM latency at a unified part's 256 GB/s (40 CUs on
+ * Strix Halo) but not at a 7900 XTX's 960 GB/s (96 CUs).  So ROCm on Strix Halo reaches the
+ * LPDDR ceiling like CUDA on GB10, not 0.80 × 0.80 of the peak. */
 static double
 lpddr_factor (const Sizing *z)
 {
-  return z->current && z->unified && !z->on_cpu && z->backend != HR_BACKEND_METAL
-         ? HR_CAL_LPDDR_BW_EFF : 1.0;
+  double bw_eff = decode_bw_eff (z);
+
+  if (!(z->current && z->unified && !z->on_cpu && z->backend != HR_BACKEND_METAL) || !(bw_eff > 0))
+    return 1.0;
+  return MIN (1.0, HR_CAL_LPDDR_PEAK_SHARE / bw_eff);
 }
 
 /* The parts of one decode step for this scenario (decode_step() adds them up). */
@@ -979,7 +1017,7 @@ write_decode_basis (const Sizing     *z,
   else
     out->decode_basis = (HrBasis) {
       .kind = HR_BASIS_DECODE_MEMORY, .system_ram = d->w_cpu > 0,
-      .figures = { hr_to_gib (out->bytes_per_token), decode_bw_eff (z) * 100, z->bw / 1e9 * d->par,
+      .figures = { hr_to_gib (out->bytes_per_token), out->decode_efficiency * 100, z->bw / 1e9 * d->par,
                    d->t_fixed * 1e3 },
     };
 }
@@ -1005,7 +1043,8 @@ estimate_decode (Sizing     *z,
   step = decode_step (&d, kv_read);
   out->bytes_per_token = (weights_read + kv_read) / s->batch;
   out->compute_bound = d.t_compute > d.t_mem;
-  out->decode_efficiency = decode_bw_eff (z);
+  /* the share of the peak the weights stream at, unified memory's ceiling included */
+  out->decode_efficiency = decode_bw_eff (z) * lpddr_factor (z);
   out->decode_tps = 1.0 / step;
   out->decode_tps_empty = 1.0 / decode_step (&d, kv_empty);
   out->aggregate_tps = s->batch / step;
