@@ -1097,6 +1097,32 @@ prefill_dense_rate (const Sizing *z,
   return isfinite (z->peak_flops) ? MIN (rate, z->peak_flops) : rate;
 }
 
+/* On a device without matrix units, llama.cpp's CUDA/ROCm MMQ runs its dp4a path, where the
+ * weight type's tile unpack shares the vector ALUs with the dot products: the share of the
+ * vector rate the FFN's type reaches (HR_CAL_DP4A_PREFILL_SHARE, or HR_CAL_DP4A_LOOKUP_SHARE
+ * for the table-looked-up IQ types and Q3_K), relative to the generic
+ * HR_CAL_VECTOR_PREFILL_SHARE that hr_calibration_prefill_flops() gave the device.  1 for
+ * every other device and backend. */
+static double
+mmq_dp4a_type_factor (const Sizing *z)
+{
+  const HrGpuGenerationInfo *gen = z->gpu != NULL ? hr_gpu_generation_info (z->gpu->generation) : NULL;
+  const HrModel *m = z->m;
+  const HrGgmlType *type;
+  gboolean lookup;
+
+  if (!z->current || !z->llama || z->on_cpu || gen == NULL || gen->matrix_units || gen->apple > 0 ||
+      (z->backend != HR_BACKEND_CUDA && z->backend != HR_BACKEND_ROCM))
+    return 1.0;
+  type = hr_quant_tensor_type (z->s->quant, hr_model_is_moe (m) ? HR_TENSOR_FFN_UP_EXPS : HR_TENSOR_FFN_UP,
+                               m->n_layers / 2, m->n_layers, hr_model_is_moe (m) ? m->n_experts : 0, 1,
+                               m->hidden);
+  if (type == NULL || type->name == NULL)
+    return 1.0;
+  lookup = g_str_has_prefix (type->name, "IQ") || strcmp (type->name, "Q3_K") == 0;
+  return (lookup ? HR_CAL_DP4A_LOOKUP_SHARE : HR_CAL_DP4A_PREFILL_SHARE) / HR_CAL_VECTOR_PREFILL_SHARE;
+}
+
 /* 16-bit weights go through cuBLAS / MPS GEMMs, quantized ones through dequantizing kernels
  * that reach less. */
 static double
@@ -1105,7 +1131,7 @@ prefill_utilization (const Sizing *z)
   if (hr_quant_is_16bit (z->s->quant))
     return HR_CAL_F16_PREFILL_GAIN;
   if (z->current && z->backend != HR_BACKEND_METAL && z->backend != HR_BACKEND_CPU && z->m->hidden > 0)
-    return MIN (1.0, z->m->hidden / HR_CAL_PREFILL_FULL_WIDTH);
+    return MIN (1.0, z->m->hidden / HR_CAL_PREFILL_FULL_WIDTH) * mmq_dp4a_type_factor (z);
   return 1.0;
 }
 
