@@ -571,23 +571,17 @@ decode_weights_read (const Sizing     *z,
 }
 
 /* Whether llama.cpp's CUDA backend runs this card without CUDA graphs: ggml-cuda.cu,
- * ggml_cuda_graph_set_enabled(), sets disable_due_to_gpu_arch for every device with a compute
- * capability below GGML_CUDA_CC_AMPERE (8.0) — Pascal, Volta and Turing launch each kernel of
- * the step from the host. */
+ * ggml_cuda_graph_set_enabled(), sets disable_due_to_gpu_arch for a device below
+ * GGML_CUDA_CC_VOLTA (7.0), so a Pascal card launches each kernel of the step from the host.
+ * (The gate was GGML_CUDA_CC_AMPERE until llama.cpp PR #25749, 2026-07, enabled graphs on
+ * Volta and Turing; Headroom's current builds follow the newest code.  PR #27721, still open,
+ * would enable them on Pascal: a GTX 1080 went from 26.3 to 28.0 t/s on a dense 9B, from 41
+ * to 74 t/s on a small MoE.) */
 static gboolean
 cuda_graphs_off (const Sizing *z)
 {
-  if (!z->current || !z->llama || z->on_cpu || z->backend != HR_BACKEND_CUDA || z->gpu == NULL)
-    return FALSE;
-  switch (z->gpu->generation)
-    {
-    case HR_GEN_PASCAL:
-    case HR_GEN_VOLTA:
-    case HR_GEN_TURING:
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  return z->current && z->llama && !z->on_cpu && z->backend == HR_BACKEND_CUDA && z->gpu != NULL &&
+         z->gpu->generation == HR_GEN_PASCAL;
 }
 
 /* Seconds of fixed cost per decode step or ubatch: kernel launches and syncs per layer, graph
@@ -595,7 +589,7 @@ cuda_graphs_off (const Sizing *z)
  * figure (25 µs a layer) is that of cards that replay the step as one CUDA graph.  A card
  * without graphs (cuda_graphs_off()) pays the host launch of every kernel of the layer: the
  * per-layer cost of the CUDA table fitted on 2023–24 builds, most of them from before graphs
- * (hr_calibration_for(), 121 µs).  Not fitted on a pre-Ampere row of current builds: the one
+ * (hr_calibration_for(), 121 µs).  Not fitted on a Pascal row of current builds: the one
  * there, a Tesla P40, is held out. */
 static double
 step_fixed_seconds (const Sizing *z)
