@@ -809,12 +809,12 @@ decode_bw_eff (const Sizing *z)
  * ubatches that stream the weights once each (with -ub 1 each is a decode step); the factor
  * on the backend's bw_eff (the KV reads scale with it).  It is a ceiling, not a factor on
  * every backend: a backend whose kernels reach less than 0.92 of a discrete card's GDDR is
- * held back there by its own kernel, not by the memory.  ROCm's 0.80 is its mat-vec on wide
- * GDDR6 buses: on RDNA mmvq.cu runs one warp of 32 per block (calc_nwarps(),
- * MMVQ_PARAMETERS_RDNA2; 4 warps elsewhere), a quarter of the loads in flight per block that
- * the other tables keep, which covers the DRAM latency at a unified part's 256 GB/s (40 CUs on
- * Strix Halo) but not at a 7900 XTX's 960 GB/s (96 CUs).  So ROCm on Strix Halo reaches the
- * LPDDR ceiling like CUDA on GB10, not 0.80 × 0.80 of the peak. */
+ * held back there by its own kernel, and multiplying both counted that limit twice.  ROCm's
+ * 0.80 is its mat-vec on RDNA: mmvq.cu runs one warp of 32 per block there (calc_nwarps(),
+ * MMVQ_PARAMETERS_RDNA2; 4 warps on NVIDIA), a quarter of the loads in flight per block, a
+ * limit that binds on a 7900 XTX's 960 GB/s over 96 CUs (10 GB/s a CU) more than on Strix
+ * Halo's 256 GB/s over 40 CUs (6.4).  The fitted Strix Halo row of current builds (ROCm,
+ * Llama 3.2 3B Q4_K_M: 75.0 t/s) sits at the ceiling (0.64 of the peak said 66.8). */
 static double
 lpddr_factor (const Sizing *z)
 {
