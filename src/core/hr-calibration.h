@@ -74,14 +74,15 @@ double               hr_calibration_prefill_flops (const HrGpu         *gpu,
 /* llama.cpp's CUDA/ROCm MMQ on such a device (its dp4a path: Pascal, gfx906, RDNA 2; mmq.cu,
  * ggml_cuda_should_use_mmq() sends RDNA 2 and GCN there at every batch size) unpacks each
  * weight tile into shared memory on the same vector ALUs that run the __dp4a / sdot4 dot
- * products, so a type's unpack cost shows: a 4-bit or 5-bit type is a mask and a shift
- * (load_tiles_q4_0, _q4_K, _q5_0 …) and reaches HR_CAL_DP4A_PREFILL_SHARE of the FP16 vector
- * rate (MI50 Llama 8B Q4_0, the fit row above: 0.67); a type looked up in a table or grid
+ * products, so a type's unpack cost shows.  A type looked up in a table or grid
  * (load_tiles_iq4_nl / _iq4_xs via get_int_from_table_16, the iq2/iq3 grids) or assembled from
- * three bit planes (load_tiles_q3_K) reaches HR_CAL_DP4A_LOOKUP_SHARE (MI50 IQ4_XS: 0.39).
- * The same split shows on a Tesla P40 (dp4a, llama.cpp PR #4766, 2024: Llama 7B Q3_K_S pp512
- * at 0.64 of Q4_0, Q4_K_S 0.93, Q5_0 0.94).  Vulkan's scalar shaders keep the one share. */
-#define HR_CAL_DP4A_PREFILL_SHARE 0.67
+ * three bit planes (load_tiles_q3_K) reaches HR_CAL_DP4A_LOOKUP_SHARE of the FP16 vector rate
+ * (the MI50 IQ4_XS fit row of PR #27841: 0.39); the 4-8-bit types (a mask and a shift) keep
+ * HR_CAL_VECTOR_PREFILL_SHARE, the centre of their fitted rows (MI50 Q4_0 and Q4_K_S, RX 6800
+ * Q4_0 from several sources: 0.45-0.66).  The same split shows within one source: a Tesla P40
+ * (dp4a, llama.cpp PR #4766, 2024) ran Llama 7B Q3_K_S pp512 at 0.64 of Q4_0 (Q4_K_S 0.93,
+ * Q5_0 0.94), the MI50 of PR #27841 IQ4_XS at 0.59 of Q4_0.  Vulkan's shaders keep the one
+ * share. */
 #define HR_CAL_DP4A_LOOKUP_SHARE 0.39
 /* Intel Xe-HPG (Arc A-series) under SYCL and Vulkan: the share of the datasheet bandwidth the
  * one-subgroup-per-row mat-vecs reach (hr-estimate.c, decode_bw_eff).  Derived from a public

@@ -1092,11 +1092,11 @@ prefill_dense_rate (const Sizing *z,
 }
 
 /* On a device without matrix units, llama.cpp's CUDA/ROCm MMQ runs its dp4a path, where the
- * weight type's tile unpack shares the vector ALUs with the dot products: the share of the
- * vector rate the FFN's type reaches (HR_CAL_DP4A_PREFILL_SHARE, or HR_CAL_DP4A_LOOKUP_SHARE
- * for the table-looked-up IQ types and Q3_K), relative to the generic
- * HR_CAL_VECTOR_PREFILL_SHARE that hr_calibration_prefill_flops() gave the device.  1 for
- * every other device and backend. */
+ * weight type's tile unpack shares the vector ALUs with the dot products: for the FFN's type
+ * looked up in a table (the IQ types) or assembled from bit planes (Q3_K),
+ * HR_CAL_DP4A_LOOKUP_SHARE of the vector rate, relative to the HR_CAL_VECTOR_PREFILL_SHARE
+ * that hr_calibration_prefill_flops() gave the device.  1 for every other type, device and
+ * backend. */
 static double
 mmq_dp4a_type_factor (const Sizing *z)
 {
@@ -1114,7 +1114,7 @@ mmq_dp4a_type_factor (const Sizing *z)
   if (type == NULL || type->name == NULL)
     return 1.0;
   lookup = g_str_has_prefix (type->name, "IQ") || strcmp (type->name, "Q3_K") == 0;
-  return (lookup ? HR_CAL_DP4A_LOOKUP_SHARE : HR_CAL_DP4A_PREFILL_SHARE) / HR_CAL_VECTOR_PREFILL_SHARE;
+  return lookup ? HR_CAL_DP4A_LOOKUP_SHARE / HR_CAL_VECTOR_PREFILL_SHARE : 1.0;
 }
 
 /* 16-bit weights go through cuBLAS / MPS GEMMs, quantized ones through dequantizing kernels
