@@ -217,6 +217,65 @@ test_fit_bad_arguments (void)
     }
 }
 
+/* #31/#26: `fit` counts each model's projector as `estimate` does (--mmproj auto by default):
+ * Gemma 3 27B on an RTX 5090 32GB is Q6_K with its 0.91 GiB projector, Q8_0 with --mmproj none;
+ * the chosen row is `estimate` of the same quant, projector included. */
+static const char *
+gemma_quant (const char *mmproj,
+             double     *required_gib)
+{
+  HrTestRun r = { 0 };
+  const char *args[] = { "fit", "--gpu", "rtx-5090-32gb", "--json", mmproj, NULL };
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *models;
+  const char *quant = NULL;
+
+  run_argv (&r, NULL, args);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse (r.out);
+  models = json_object_get_array_member (json_node_get_object (root), "models");
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    {
+      JsonObject *m = json_array_get_object_element (models, i);
+
+      if (g_str_equal (json_object_get_string_member (m, "model"), "gemma-3-27b"))
+        {
+          JsonObject *c = json_object_get_object_member (m, "choice");
+
+          quant = g_intern_string (json_object_get_string_member (c, "quant"));
+          *required_gib = json_object_get_double_member (c, "required_gib");
+        }
+    }
+  hr_test_run_clear (&r);
+  g_assert_nonnull (quant);
+  return quant;
+}
+
+static void
+test_fit_projector (void)
+{
+  HrTestRun r = { 0 };
+  const char *est[] = { "estimate", "--model", "gemma-3-27b", "--gpu", "rtx-5090-32gb", "--quant", "Q6_K",
+                        "--context", "8192", "--json", NULL };
+  const char *bad[] = { "fit", "--gpu", "rtx-5090-32gb", "--mmproj", "/models/mmproj.gguf", NULL };
+  double with = 0, without = 0;
+  g_autoptr(JsonNode) root = NULL;
+
+  g_assert_cmpstr (gemma_quant (NULL, &with), ==, "Q6_K");
+  g_assert_cmpstr (gemma_quant ("--mmproj=none", &without), ==, "Q8_0");
+  g_assert_cmpstr (gemma_quant ("--mmproj=auto", &with), ==, "Q6_K");
+  run_argv (&r, NULL, est);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse (r.out);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_node_get_object (root), "required_gib"),
+                                  with, 0.006);
+  hr_test_run_clear (&r);
+  /* a projector file belongs to one model, never to a ranking */
+  run_argv (&r, NULL, bad);
+  g_assert_cmpint (r.status, ==, 2);
+  hr_test_run_clear (&r);
+}
+
 /* chart fit: the scatter exported as the other charts are (PNG, SVG, PDF by the file's name);
  * fit's own options, not a scenario's */
 static void
@@ -274,6 +333,7 @@ main (int    argc,
   g_test_add_func ("/cli-fit/catalog-gpu", test_fit_catalog_gpu);
   g_test_add_func ("/cli-fit/this-computer", test_fit_this_computer);
   g_test_add_func ("/cli-fit/bad-arguments", test_fit_bad_arguments);
+  g_test_add_func ("/cli-fit/projector", test_fit_projector);
   g_test_add_func ("/cli-fit/chart", test_chart_fit);
   return g_test_run ();
 }

@@ -443,11 +443,20 @@ test_mmproj (void)
   g_assert_true (g_file_set_contents (bad, "GGUF nonsense", -1, &error));
   g_assert_no_error (error);
 
-  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--json", NULL);
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", "none", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   none = estimate_object (p0, r.out);
   g_assert_cmpint (json_object_get_int_member (none, "mmproj_bytes"), ==, 0);
   g_assert_true (json_object_get_null_member (none, "mmproj_device"));
+  g_assert_cmpstr (json_object_get_string_member (none, "mmproj_mode"), ==, "none");
+  hr_test_run_clear (&r);
+
+  /* no --mmproj is auto (#31): the projector beside the GGUF counts, as llama-server loads it */
+  run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  gpu = estimate_object (p1, r.out);
+  g_assert_cmpint (json_object_get_int_member (gpu, "mmproj_bytes"), ==, (gint64) proj_bytes);
+  g_assert_cmpstr (json_object_get_string_member (gpu, "mmproj_mode"), ==, "auto");
   hr_test_run_clear (&r);
 
   run_estimate (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", "auto", "--json", NULL);
@@ -490,9 +499,14 @@ test_mmproj (void)
   g_assert_nonnull (strstr (r.out, "mmproj-model-f16.gguf"));
   g_assert_nonnull (strstr (r.out, "--no-mmproj-offload"));
   hr_test_run_clear (&r);
-  run_command_launch (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", NULL);
+  run_command_launch (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", "--mmproj", "none", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_null (strstr (r.out, "--mmproj"));
+  hr_test_run_clear (&r);
+  /* the default (auto) launches what it counted */
+  run_command_launch (&r, "--gguf", mpath, "--gpu", "rtx-4090-24gb", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "mmproj-model-f16.gguf"));
   hr_test_run_clear (&r);
 
   /* a bad FILE: one line, non-zero */
@@ -519,6 +533,73 @@ test_mmproj (void)
     run_estimate (&r, "--model", "gemma-3-27b", "--gpu", "rtx-4090-24gb", "--mmproj", "auto", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "0.80 GiB weights + 0.11 GiB image-encode buffer (first GPU)"));
+    hr_test_run_clear (&r);
+  }
+
+  /* #31/#26: without --mmproj the CLI counts the projector llama-server -hf loads, as the Size
+   * view's switch does by default; --mmproj none sizes the model without it, and each launch
+   * command says the same (-hf alone loads it; --no-mmproj when it was not counted) */
+  {
+    g_autoptr(JsonParser) pd = json_parser_new ();
+    g_autoptr(JsonParser) pn = json_parser_new ();
+    g_autoptr(JsonParser) pv = json_parser_new ();
+    JsonObject *dflt, *off, *vllm;
+    gint64 proj_total;
+
+    run_estimate (&r, "--model", "gemma-3-27b", "--gpu", "rtx-4090-24gb", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    dflt = estimate_object (pd, r.out);
+    g_assert_cmpint (json_object_get_int_member (dflt, "mmproj_bytes"), ==, 858000000);
+    g_assert_cmpstr (json_object_get_string_member (dflt, "mmproj_mode"), ==, "auto");
+    proj_total = 858000000 + json_object_get_int_member (dflt, "mmproj_encode_bytes");
+    hr_test_run_clear (&r);
+    run_estimate (&r, "--model", "gemma-3-27b", "--gpu", "rtx-4090-24gb", "--mmproj", "none", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    off = estimate_object (pn, r.out);
+    g_assert_cmpint (json_object_get_int_member (off, "mmproj_bytes"), ==, 0);
+    g_assert_cmpstr (json_object_get_string_member (off, "mmproj_mode"), ==, "none");
+    g_assert_cmpint (json_object_get_int_member (dflt, "required_bytes") - json_object_get_int_member (off, "required_bytes"),
+                     ==, proj_total);
+    hr_test_run_clear (&r);
+    /* vLLM builds the vision tower from the checkpoint: no projector of its own */
+    run_estimate (&r, "--model", "gemma-3-27b", "--gpu", "h100-80gb-sxm", "--engine", "vllm", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    vllm = estimate_object (pv, r.out);
+    g_assert_cmpint (json_object_get_int_member (vllm, "mmproj_bytes"), ==, 0);
+    hr_test_run_clear (&r);
+
+    run_command_launch (&r, "--model", "gemma-3-27b", "--gpu", "rtx-4090-24gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "-hf "));
+    g_assert_null (strstr (r.out, "--no-mmproj"));
+    hr_test_run_clear (&r);
+    run_command_launch (&r, "--model", "gemma-3-27b", "--gpu", "rtx-4090-24gb", "--mmproj", "none", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "--no-mmproj"));
+    hr_test_run_clear (&r);
+    run_estimate (&r, "--model", "gemma-3-27b", "--gpu", "rtx-4090-24gb", "--mmproj", "none",
+                  "--no-mmproj-offload", NULL);
+    assert_one_line_error (&r, 2);
+    hr_test_run_clear (&r);
+  }
+
+  /* inspect counts the projector beside the file as estimate does, under the same keys */
+  {
+    g_autoptr(JsonParser) pi = json_parser_new ();
+    g_autoptr(JsonParser) pj = json_parser_new ();
+    JsonObject *e;
+
+    run_inspect (&r, mpath, "--gpu", "rtx-4090-24gb", "--context", "4096", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    e = json_object_get_object_member (estimate_object (pi, r.out), "estimate");
+    g_assert_cmpint (json_object_get_int_member (e, "mmproj_bytes"), ==, (gint64) proj_bytes);
+    g_assert_cmpstr (json_object_get_string_member (e, "mmproj_mode"), ==, "auto");
+    hr_test_run_clear (&r);
+    run_inspect (&r, mpath, "--gpu", "rtx-4090-24gb", "--context", "4096", "--mmproj", "none", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    e = json_object_get_object_member (estimate_object (pj, r.out), "estimate");
+    g_assert_cmpint (json_object_get_int_member (e, "mmproj_bytes"), ==, 0);
+    g_assert_cmpstr (json_object_get_string_member (e, "mmproj_mode"), ==, "none");
     hr_test_run_clear (&r);
   }
 

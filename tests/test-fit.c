@@ -284,6 +284,77 @@ test_expert_offload (void)
   g_assert_null (find_row (rows, "qwen3-32b")->offload.quant);
 }
 
+/* #31/#26: the ranking sizes each model with its own vision projector when the base's mode is
+ * auto (as the Size view's switch and `estimate` do by default), without it when none: Gemma 3
+ * 27B on an RTX 5090 32GB is Q6_K with its 0.91 GiB projector and Q8_0 without; a text model is
+ * the same either way; vLLM loads no projector of its own; a projector file the base named is
+ * its model's, never another's. */
+static void
+test_projector (void)
+{
+  const HrGpu *gpu = hr_catalog_find_gpu (catalog, "rtx-5090-32gb");
+  const HrModel *gemma = hr_catalog_find_model (catalog, "gemma-3-27b");
+  g_autoptr(GPtrArray) models = all_models ();
+  HrFitNeeds needs;
+  HrScenario base;
+  g_autoptr(GArray) autos = NULL;
+  g_autoptr(GArray) nones = NULL;
+  g_autoptr(GArray) files = NULL;
+  g_autoptr(GArray) served = NULL;
+  const HrFitRow *a, *n;
+  HrScenario t;
+  HrEstimate e;
+
+  g_assert_nonnull (gpu);
+  g_assert_nonnull (gemma);
+  g_assert_cmpfloat (gemma->mmproj_bytes, ==, 858000000);
+  hr_fit_needs_init (&needs);
+  hr_scenario_init (&base, hr_catalog_get_model (catalog, 0), gpu);
+  base.mmproj_mode = HR_MMPROJ_AUTO;
+  autos = hr_fit_rank (&base, models, catalog, hr_quality_get_default (NULL), &needs);
+  base.mmproj_mode = HR_MMPROJ_NONE;
+  nones = hr_fit_rank (&base, models, catalog, hr_quality_get_default (NULL), &needs);
+
+  a = find_row (autos, "gemma-3-27b");
+  n = find_row (nones, "gemma-3-27b");
+  g_assert_cmpfloat (a->choice.estimate.mmproj_bytes, ==, 858000000);
+  g_assert_cmpfloat (a->choice.estimate.mmproj_encode_bytes, >, 100 << 20);
+  g_assert_cmpfloat (n->choice.estimate.mmproj_bytes, ==, 0);
+  g_assert_cmpstr (a->choice.quant->id, ==, "Q6_K");
+  g_assert_cmpstr (n->choice.quant->id, ==, "Q8_0");
+  /* the row is `estimate --model gemma-3-27b` with the default --mmproj auto */
+  t = a->choice.scenario;
+  g_assert_cmpint (t.mmproj_mode, ==, HR_MMPROJ_AUTO);
+  g_assert_true (hr_estimate_compute (&t, NULL, &e, NULL));
+  g_assert_cmpfloat (e.required_bytes, ==, a->choice.estimate.required_bytes);
+  t.mmproj_mode = HR_MMPROJ_NONE;
+  g_assert_true (hr_estimate_compute (&t, NULL, &e, NULL));
+  g_assert_cmpfloat_with_epsilon (a->choice.estimate.required_bytes - e.required_bytes,
+                                  858000000 + a->choice.estimate.mmproj_encode_bytes, 1);
+
+  /* a text-only model: no projector either way */
+  g_assert_cmpfloat (find_row (autos, "llama-3.1-8b")->choice.estimate.mmproj_bytes, ==, 0);
+  g_assert_cmpfloat (find_row (autos, "llama-3.1-8b")->choice.estimate.required_bytes, ==,
+                     find_row (nones, "llama-3.1-8b")->choice.estimate.required_bytes);
+
+  /* a file named for the base's model stays with it */
+  base.model = gemma;
+  base.mmproj_mode = HR_MMPROJ_FILE;
+  base.mmproj_bytes = 5e8;
+  base.mmproj_path = "/models/mmproj-gemma.gguf";
+  files = hr_fit_rank (&base, models, catalog, hr_quality_get_default (NULL), &needs);
+  g_assert_cmpfloat (find_row (files, "gemma-3-27b")->choice.estimate.mmproj_bytes, ==, 5e8);
+  g_assert_cmpfloat (find_row (files, "gemma-3-4b")->choice.estimate.mmproj_bytes, ==, 0);
+  g_assert_null (hr_scenario_mmproj_path (&find_row (files, "gemma-3-4b")->choice.scenario));
+
+  /* vLLM builds the vision tower from the checkpoint: no projector of its own */
+  hr_scenario_init (&base, hr_catalog_get_model (catalog, 0), hr_catalog_find_gpu (catalog, "h100-80gb-sxm"));
+  base.engine = HR_ENGINE_VLLM;
+  base.mmproj_mode = HR_MMPROJ_AUTO;
+  served = hr_fit_rank (&base, models, catalog, hr_quality_get_default (NULL), &needs);
+  g_assert_cmpfloat (find_row (served, "gemma-3-27b")->choice.estimate.mmproj_bytes, ==, 0);
+}
+
 static void
 test_frontier (void)
 {
@@ -418,6 +489,7 @@ main (int    argc,
   g_test_add_func ("/fit/needs", test_needs);
   g_test_add_func ("/fit/expert-offload", test_expert_offload);
   g_test_add_func ("/fit/frontier", test_frontier);
+  g_test_add_func ("/fit/projector", test_projector);
   g_test_add_func ("/fit/quality-file", test_quality_file);
   g_test_add_func ("/fit/quality-hostile", test_quality_hostile);
   rc = g_test_run ();

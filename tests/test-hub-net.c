@@ -238,10 +238,16 @@ test_estimate_gguf (void)
     gint64 required, encode;
 
     run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Demo-GGUF:Q4_K_M", "--gpu",
-             "rtx-4090-24gb", "--context", "4096", "--json", NULL);
+             "rtx-4090-24gb", "--context", "4096", "--mmproj", "none", "--json", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpint (json_int (r.out, "mmproj_bytes"), ==, 0);
     required = json_int (r.out, "required_bytes");
+    hr_test_run_clear (&r);
+    /* no --mmproj is auto (#31): -hf loads the repo's projector, so it is counted */
+    run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Demo-GGUF:Q4_K_M", "--gpu",
+             "rtx-4090-24gb", "--context", "4096", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpint (json_int (r.out, "mmproj_bytes"), ==, (gint64) H.mmproj_tensor_bytes);
     hr_test_run_clear (&r);
     run_cli (&r, NULL, NULL, "estimate", "--hf", "demo-org/Demo-GGUF:Q4_K_M", "--gpu",
              "rtx-4090-24gb", "--context", "4096", "--mmproj", "auto", "--json", NULL);

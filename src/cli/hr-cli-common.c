@@ -93,7 +93,7 @@ hr_cli_scenario_options (HrCliArgs *args)
       "A Hugging Face Hub repository, sized from its file headers (ORG/NAME[@REV][:QUANT|:FILE])", "REPO" },
     { "refresh", 0, 0, G_OPTION_ARG_NONE, &args->refresh, "With --hf: ask the Hub again even when cached", NULL },
     { "mmproj", 0, 0, G_OPTION_ARG_FILENAME, &args->mmproj,
-      "Vision projector: none (default), auto (an mmproj*.gguf beside --gguf, or the --hf repo's) or a GGUF file", "auto|none|FILE" },
+      "Vision projector: auto (default: the model's own where llama.cpp loads one — the catalog's, the --hf repo's, an mmproj*.gguf beside --gguf), none, or a GGUF file", "auto|none|FILE" },
     { "no-mmproj-offload", 0, 0, G_OPTION_ARG_NONE, &args->no_mmproj_offload,
       "Keep the vision projector in system RAM", NULL },
     { "draft", 0, 0, G_OPTION_ARG_STRING, &args->draft,
@@ -466,18 +466,16 @@ resolve_mmproj (const HrCliArgs *args,
   g_autofree char *path = NULL;
 
   *bytes = 0;
-  if (args->mmproj == NULL || g_strcmp0 (args->mmproj, "none") == 0)
+  if (g_strcmp0 (args->mmproj, "none") == 0)
     {
       if (args->no_mmproj_offload)
         return usage (error, "--no-mmproj-offload needs --mmproj auto or FILE");
       return TRUE;
     }
-  if (g_strcmp0 (args->mmproj, "auto") == 0)
+  if (args->mmproj == NULL || g_strcmp0 (args->mmproj, "auto") == 0)
     {
-      if (args->hf != NULL)
-        return TRUE;  /* the Hub repo has no projector: a text-only model */
-      if (args->gguf == NULL)
-        return usage (error, "--mmproj auto needs --gguf, --hf or a catalog model with a known projector; give the projector as --mmproj FILE");
+      if (args->hf != NULL || args->gguf == NULL)
+        return TRUE;  /* the Hub repo has no projector, or the catalog model: a text-only model */
       path = hr_projector_find_beside (args->gguf);
       if (path == NULL)
         return TRUE;  /* none found: a text-only model */
@@ -521,6 +519,9 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
   HrDeviceKind kinds[64];
   int n_kinds = 0;
   gboolean counted = FALSE;
+  /* --mmproj absent is auto (#31): llama-server -hf loads the repo's projector unless told
+   * --no-mmproj, so the model's own is counted where the engine loads one */
+  gboolean mmproj_auto = args->mmproj == NULL || g_strcmp0 (args->mmproj, "auto") == 0;
 
   memset (out, 0, sizeof *out);
   out->this_used = NAN;
@@ -545,7 +546,9 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
       g_autofree char *note = NULL;
 
       if ((out->owned_model = hr_cli_hub_model (args->hf, args->refresh, &hub_quant, &note,
-                                                g_strcmp0 (args->mmproj, "auto") == 0,
+                                                mmproj_auto && (args->mmproj != NULL
+                                                                || args->engine == NULL
+                                                                || g_strcmp0 (args->engine, "llama.cpp") == 0),
                                                 &hub_mmproj, &hub_mmproj_bytes, &hub_encoder,
                                                 error)) == NULL)
         return FALSE;
@@ -741,22 +744,37 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
           s->calibration = hr_user_calibration_find (out->calibrations, id, hr_scenario_backend (s));
         }
     }
-  if (hub_mmproj != NULL)
+  if (g_strcmp0 (args->mmproj, "none") == 0)
+    s->mmproj_mode = HR_MMPROJ_NONE;
+  else if (mmproj_auto)
+    s->mmproj_mode = HR_MMPROJ_AUTO;
+  else
+    s->mmproj_mode = HR_MMPROJ_FILE;
+  if (hub_mmproj != NULL && out->owned_model != NULL)
     {
-      s->mmproj_bytes = (double) hub_mmproj_bytes;  /* llama.cpp's -hf fetches it itself */
-      s->mmproj_encoder = hub_encoder;
+      /* the Hub repo's projector is the model's own: llama.cpp's -hf fetches it itself */
+      out->owned_model->mmproj_bytes = (double) hub_mmproj_bytes;
+      out->owned_model->mmproj_encoder = hub_encoder;
     }
-  else if (g_strcmp0 (args->mmproj, "auto") == 0 && args->gguf == NULL && args->hf == NULL
-           && s->model != NULL && s->model->mmproj_bytes > 0)
-    {
-      /* a catalog model whose GGUF repo ships a projector (#31): -hf fetches it */
-      s->mmproj_bytes = s->model->mmproj_bytes;
-      s->mmproj_encoder = s->model->mmproj_encoder;
-    }
+  else if (mmproj_auto && args->gguf == NULL && args->hf == NULL && s->model != NULL
+           && !(s->model->mmproj_bytes > 0) && args->mmproj != NULL
+           && !(s->model->vision_params > 0))
+    /* an explicit --mmproj auto for a text-only catalog model asks for what is not there */
+    return usage (error, "--mmproj auto needs --gguf, --hf or a catalog model with a known projector; give the projector as --mmproj FILE");
   else if (!resolve_mmproj (args, out, &s->mmproj_bytes, &s->mmproj_encoder, error))
     return FALSE;
+  else if (mmproj_auto && out->owned_model != NULL && s->mmproj_bytes > 0)
+    {
+      /* the projector beside --gguf is the model's own; the launch names its file */
+      out->owned_model->mmproj_bytes = s->mmproj_bytes;
+      out->owned_model->mmproj_encoder = s->mmproj_encoder;
+      s->mmproj_bytes = 0;
+      memset (&s->mmproj_encoder, 0, sizeof s->mmproj_encoder);
+    }
   s->mmproj_path = out->mmproj_path;
-  s->mmproj_cpu = args->no_mmproj_offload;
+  s->mmproj_cpu = args->no_mmproj_offload && hr_scenario_mmproj (s, NULL) > 0;
+  if (args->no_mmproj_offload && !(hr_scenario_mmproj (s, NULL) > 0))
+    return usage (error, "--no-mmproj-offload: this model has no vision projector to keep in RAM");
   return resolve_draft (args, catalog, out, s, error);
 }
 

@@ -32,6 +32,7 @@ hr_cli_fit_args_clear (HrCliFitArgs *a)
   g_free (a->engine);
   g_free (a->sort);
   g_free (a->kv_type);
+  g_free (a->mmproj);
   g_free (a->out);
   memset (a, 0, sizeof *a);
 }
@@ -51,6 +52,8 @@ hr_cli_fit_add_options (GOptionContext *ctx,
     { "use-case", 0, 0, G_OPTION_ARG_STRING, &a->use_case, "general|coding|chat: which quality figure ranks", "U" },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &a->engine, hr_cli_engine_choices (), "E" },
     { "kv-type", 0, 0, G_OPTION_ARG_STRING, &a->kv_type, "KV cache: f16|fp8|q8_0|q4_0", "T" },
+    { "mmproj", 0, 0, G_OPTION_ARG_STRING, &a->mmproj,
+      "Vision projectors: auto (default: count each model's own where llama.cpp loads one) or none", "auto|none" },
     { "reserve-pct", 0, 0, G_OPTION_ARG_DOUBLE, &a->reserve_pct, "Memory held back, percent (5)", "P" },
     { "ram", 0, 0, G_OPTION_ARG_DOUBLE, &a->ram_gib,
       "System RAM beside the GPU, GiB, for MoE expert offload (--gpu this: detected)", "GIB" },
@@ -108,6 +111,11 @@ hr_cli_fit_resolve (const HrCliFitArgs *a,
   s->reserve = a->reserve_pct / 100.0;
   if (a->engine && !hr_cli_engine_parse (a->engine, &s->engine, error))
     return FALSE;
+  /* every model with its own vision projector, as `estimate` and the Size view count it (#31) */
+  s->mmproj_mode = HR_MMPROJ_AUTO;
+  if (a->mmproj != NULL && (!hr_mmproj_mode_from_string (a->mmproj, &s->mmproj_mode)
+                            || s->mmproj_mode == HR_MMPROJ_FILE))
+    return usage (error, "--mmproj: “%s” is not auto or none", a->mmproj);
   if (a->kv_type && !hr_kv_type_from_string (a->kv_type, &s->kv_type))
     return usage (error, "--kv-type: unknown type “%s” (f16, fp8, q8_0, q4_0)", a->kv_type);
   if (a->context && !hr_parse_context (a->context, &out->needs.min_context))

@@ -18,6 +18,7 @@ typedef struct
   char *use_case;
   char *engine;
   char *kv_type;
+  char *mmproj;        /* auto (default) | none: each model's vision projector (#31) */
   double reserve_pct;
   double ram_gib;
   gboolean free_memory;

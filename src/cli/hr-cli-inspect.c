@@ -20,6 +20,7 @@
 #include "hr-load-curve.h"
 #include "hr-gguf-remote.h"
 #include "hr-http.h"
+#include "hr-projector.h"
 #include "hr-report.h"
 #include "hr-units.h"
 
@@ -33,6 +34,7 @@ typedef struct
   char *gpu;
   char *gpu_custom;
   int gpus;
+  char *mmproj;        /* auto (default) | none (#31) */
   gboolean json;
   char **files;
 } InspectArgs;
@@ -46,6 +48,7 @@ inspect_args_clear (InspectArgs *a)
   g_free (a->engine);
   g_free (a->gpu);
   g_free (a->gpu_custom);
+  g_free (a->mmproj);
   g_strfreev (a->files);
 }
 
@@ -74,6 +77,7 @@ typedef struct
   HrGpu *owned_gpu;
   HrCatalog *catalog;
   gboolean on_gpu;     /* a real GPU was given: verdict and speed mean something */
+  char *mmproj_path;   /* the projector beside the file, which the scenario borrows */
 } InspectEstimate;
 
 static void
@@ -81,10 +85,12 @@ inspect_estimate_clear (InspectEstimate *ie)
 {
   g_clear_pointer (&ie->owned_gpu, hr_gpu_free);
   g_clear_pointer (&ie->catalog, hr_catalog_free);
+  g_clear_pointer (&ie->mmproj_path, g_free);
 }
 
 static gboolean
 compute_estimate (const InspectArgs  *a,
+                  const char         *file,
                   const HrGguf       *gguf,
                   HrModel            *model,
                   InspectEstimate    *ie,
@@ -173,6 +179,27 @@ compute_estimate (const InspectArgs  *a,
           return FALSE;
         }
       s->backend_set = TRUE;
+    }
+
+  /* the vision projector as estimate counts it (#31): auto, the mmproj*.gguf beside a local
+   * file (llama-server --mmproj), counted under llama.cpp; none: not */
+  if (a->mmproj == NULL || g_strcmp0 (a->mmproj, "auto") == 0)
+    {
+      s->mmproj_mode = HR_MMPROJ_AUTO;
+      if (!hr_gguf_remote_is_url (file))
+        {
+          g_free (model->gguf_path);
+          model->gguf_path = g_strdup (file);
+          if (hr_projector_attach_beside (model))
+            s->mmproj_path = ie->mmproj_path = hr_projector_find_beside (file);
+        }
+    }
+  else if (g_strcmp0 (a->mmproj, "none") == 0)
+    s->mmproj_mode = HR_MMPROJ_NONE;
+  else
+    {
+      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_USAGE, "--mmproj: “%s” is not auto or none", a->mmproj);
+      return FALSE;
     }
 
   /* The file's own mix; a mix the core does not know still gets the exact bytes. */
@@ -426,6 +453,8 @@ hr_cli_inspect (int    argc,
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &a.gpu, "Estimate on this GPU (see: list gpus)", "ID" },
     { "gpu-custom", 0, 0, G_OPTION_ARG_STRING, &a.gpu_custom, "Estimate on a custom GPU", "SPEC" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &a.gpus, "Number of GPUs (1)", "N" },
+    { "mmproj", 0, 0, G_OPTION_ARG_STRING, &a.mmproj,
+      "Vision projector: auto (default: an mmproj*.gguf beside the file, under llama.cpp) or none", "auto|none" },
     HR_CLI_JSON_OPTION (a.json),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.files, NULL, "FILE.gguf|URL" },
     { NULL }
@@ -515,7 +544,7 @@ hr_cli_inspect (int    argc,
           rc = failure (msg);
           goto out;
         }
-      if (!compute_estimate (&a, gguf, model, &ie, &code, &error))
+      if (!compute_estimate (&a, file, gguf, model, &ie, &code, &error))
         {
           if (code == 2)
             rc = hr_cli_usage_error ("headroom-cli inspect", "%s", error->message);

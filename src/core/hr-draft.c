@@ -442,6 +442,7 @@ hr_draft_add (const HrScenario *s,
         g_strlcpy (sub.quant, s->draft_model->gguf_quant, sizeof sub.quant);
       sub.draft_kind = HR_DRAFT_NONE;
       sub.draft_model = NULL;
+      sub.mmproj_mode = HR_MMPROJ_NONE;  /* the draft loads no projector of its own */
       sub.mmproj_bytes = 0;
       sub.mmproj_path = NULL;
       sub.calibration = NULL;

@@ -1246,7 +1246,8 @@ static void
 add_projector (const HrScenario *s,
                HrEstimate       *out)
 {
-  double b = s->mmproj_bytes, enc;
+  HrVisionEncoder encoder;
+  double b = hr_scenario_mmproj (s, &encoder), enc;
   HrDevicePlan *d;
   int i;
 
@@ -1256,7 +1257,7 @@ add_projector (const HrScenario *s,
   if (!(b > 0))
     return;
   out->mmproj_bytes = b;
-  enc = hr_projector_encode_bytes (&s->mmproj_encoder, s->flash_attn);
+  enc = hr_projector_encode_bytes (&encoder, s->flash_attn);
   out->mmproj_encode_bytes = isfinite (enc) ? enc : 0;
   if (s->mmproj_cpu)
     {

@@ -232,6 +232,14 @@ rank_model (HrFitRow         *row,
   row->model = model;
   row->score = hr_quality_find (quality, model, needs->use_case);
   s.model = model;
+  /* the vision projector follows the base's mode (#31): AUTO counts each model's own where
+   * the engine loads one (hr_scenario_mmproj ()); a file the base named is its model's */
+  if (model != base->model)
+    {
+      s.mmproj_path = NULL;
+      if (s.mmproj_mode == HR_MMPROJ_FILE)
+        s.mmproj_bytes = 0;
+    }
   s.context = MAX (needs->min_context, HR_MIN_CONTEXT);
   s.n_cpu_moe = 0;
   s.offload_pct = 0;

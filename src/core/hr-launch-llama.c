@@ -119,7 +119,7 @@ llama_server_args (const HrLaunchCtx *c,
       hr_sh_opt (sh, "-hf", spec);
       /* -hf loads the repo's projector too unless told not to (llama.cpp docs/multimodal.md):
        * a multimodal model sized without it launches without it (#31) */
-      if ((c->model->vision_params > 0 || c->model->mmproj_bytes > 0) && !(sc->mmproj_bytes > 0))
+      if ((c->model->vision_params > 0 || c->model->mmproj_bytes > 0) && !(hr_scenario_mmproj (sc, NULL) > 0))
         hr_sh_raw (sh, "--no-mmproj");
     }
   else
@@ -134,12 +134,12 @@ llama_server_args (const HrLaunchCtx *c,
     }
   hr_launch_note_gguf_substitute (c, notes, "llama.cpp");
   /* the vision projector (#31): a named file, or with -hf llama.cpp fetches the repo's own */
-  if (sc->mmproj_bytes > 0 && sc->mmproj_path != NULL)
+  if (hr_scenario_mmproj_path (sc) != NULL)
     {
       hr_sh_break (sh);
-      hr_sh_opt (sh, "--mmproj", sc->mmproj_path);
+      hr_sh_opt (sh, "--mmproj", hr_scenario_mmproj_path (sc));
     }
-  if (sc->mmproj_bytes > 0 && sc->mmproj_cpu)
+  if (hr_scenario_mmproj (sc, NULL) > 0 && sc->mmproj_cpu)
     {
       hr_sh_break (sh);
       hr_sh_raw (sh, "--no-mmproj-offload");

@@ -67,6 +67,12 @@ hr_report_estimate_members_device (HrJsonWriter     *w,
                          : e->mmproj_device < 0 ? "system_ram"
                          : e->placement.n_devices > 0 && e->placement.devices[0].gpu != NULL
                            ? e->placement.devices[0].gpu->name : s->gpu->name);
+  /* which projector was asked for (#31): "auto" (the model's own where the engine loads one:
+   * llama.cpp -hf), "none", or "file" (one the user named, or a Hub repo's) */
+  hr_json_member_string (w, "mmproj_mode",
+                         s->mmproj_mode == HR_MMPROJ_FILE && !(s->mmproj_bytes > 0)
+                         ? hr_mmproj_mode_to_string (HR_MMPROJ_NONE)
+                         : hr_mmproj_mode_to_string (s->mmproj_mode));
   {
     /* speculative decoding (#31, hr-draft.h): the draft ("none", "mtp" or a model id), its
      * memory (in required) and the expected speed at its stated acceptance, never a promise */

@@ -48,6 +48,80 @@ hr_scenario_init (HrScenario    *scenario,
   scenario->draft_accept = NAN;
 }
 
+double
+hr_scenario_mmproj (const HrScenario *scenario,
+                    HrVisionEncoder  *encoder)
+{
+  const HrVisionEncoder *enc = NULL;
+  double bytes = 0;
+
+  g_return_val_if_fail (scenario != NULL, 0);
+
+  switch (scenario->mmproj_mode)
+    {
+    case HR_MMPROJ_FILE:
+      if (scenario->mmproj_bytes > 0)
+        {
+          bytes = scenario->mmproj_bytes;
+          enc = &scenario->mmproj_encoder;
+        }
+      break;
+    case HR_MMPROJ_AUTO:
+      /* only llama.cpp loads a projector of its own (hr-scenario.h) */
+      if (scenario->engine == HR_ENGINE_LLAMA_CPP && scenario->model != NULL
+          && scenario->model->mmproj_bytes > 0)
+        {
+          bytes = scenario->model->mmproj_bytes;
+          enc = &scenario->model->mmproj_encoder;
+        }
+      break;
+    case HR_MMPROJ_NONE:
+    default:
+      break;
+    }
+  if (encoder != NULL)
+    {
+      if (enc != NULL)
+        *encoder = *enc;
+      else
+        memset (encoder, 0, sizeof *encoder);
+    }
+  return bytes;
+}
+
+const char *
+hr_scenario_mmproj_path (const HrScenario *scenario)
+{
+  g_return_val_if_fail (scenario != NULL, NULL);
+  if (!(hr_scenario_mmproj (scenario, NULL) > 0))
+    return NULL;
+  /* AUTO: the file beside a local GGUF, which whoever set the model set with it; NULL when -hf
+   * fetches the repo's own */
+  return scenario->mmproj_path;
+}
+
+static const char * const mmproj_modes[] = { "file", "auto", "none" };
+
+const char *
+hr_mmproj_mode_to_string (HrMmprojMode mode)
+{
+  return (guint) mode < G_N_ELEMENTS (mmproj_modes) ? mmproj_modes[mode] : "file";
+}
+
+gboolean
+hr_mmproj_mode_from_string (const char   *str,
+                            HrMmprojMode *mode)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (mmproj_modes); i++)
+    if (g_strcmp0 (str, mmproj_modes[i]) == 0)
+      {
+        if (mode != NULL)
+          *mode = (HrMmprojMode) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 gint64
 hr_scenario_depth (const HrScenario *scenario)
 {

@@ -45,6 +45,25 @@ typedef enum
   HR_DRAFT_MTP,      /* the model's own multi-token-prediction layers */
 } HrDraftKind;
 
+/* Which vision projector the scenario counts (#31).  llama.cpp keeps a multimodal model's
+ * vision tower in a file of its own (an mmproj GGUF) that `llama-server -hf` downloads and loads
+ * beside the model unless told --no-mmproj (docs/multimodal.md,
+ * https://raw.githubusercontent.com/ggml-org/llama.cpp/master/docs/multimodal.md); vLLM and
+ * SGLang build the vision tower from the checkpoint itself and load its weights with the rest
+ * (vllm/model_executor/models/gemma3_mm.py and python/sglang/srt/models/gemma3_mm.py:
+ * Gemma3ForConditionalGeneration.__init__ makes self.vision_tower = SiglipVisionModel (…),
+ * load_weights fills it), so there it is part of the model's weights (vision_params), never a
+ * projector of its own. */
+typedef enum
+{
+  HR_MMPROJ_FILE = 0,  /* exactly the projector in mmproj_bytes / mmproj_encoder / mmproj_path
+                        * (a file the user named, a Hub repo's); mmproj_bytes 0: none */
+  HR_MMPROJ_AUTO,      /* the projector of whatever model this is: its catalog/Hub/beside-the-GGUF
+                        * projector (model->mmproj_bytes) where the engine loads one (llama.cpp);
+                        * the ranking applies it model by model */
+  HR_MMPROJ_NONE,      /* no projector (llama-server --no-mmproj) */
+} HrMmprojMode;
+
 /* One kind of device in a setup: a catalog/custom GPU and how many of it (hr-placement.h). */
 typedef struct
 {
@@ -95,9 +114,12 @@ typedef struct
   /* a vision projector (llama.cpp --mmproj, #31): its weights' bytes, exact from its GGUF
    * header (or its file's size from the catalog); 0: none.  Its image encoder's shape sizes
    * the buffer it encodes images in (hr-projector.h); patches 0: that buffer is unknown. */
+  HrMmprojMode mmproj_mode; /* FILE (0): the members below as they are; read the projector
+                             * counted through hr_scenario_mmproj () */
   double mmproj_bytes;
   HrVisionEncoder mmproj_encoder;
-  const char *mmproj_path;  /* borrowed; NULL: none (or llama.cpp fetches it with -hf) */
+  const char *mmproj_path;  /* borrowed; NULL: none (or llama.cpp fetches it with -hf); under
+                             * AUTO, the file beside the model's local GGUF */
   gboolean mmproj_cpu;      /* --no-mmproj-offload: the projector stays in system RAM */
   /* the user's llama.cpp --tensor-split (#31): one proportion per device in launch order, which
    * the layer split follows instead of the plan's own; 0 values: none */
@@ -127,6 +149,18 @@ gboolean        hr_scenario_set_devices     (HrScenario         *scenario,
                                              const HrDeviceKind *kinds,
                                              int                 n_kinds,
                                              GError            **error);
+/* The vision projector the scenario counts (#31): its weights' bytes (0: none) and, when
+ * @encoder is not NULL, its image encoder's shape.  FILE: mmproj_bytes as set; AUTO: the
+ * model's own projector (model->mmproj_bytes) under llama.cpp, none under vLLM/SGLang (the
+ * vision tower is in the checkpoint's weights); NONE: none. */
+double          hr_scenario_mmproj          (const HrScenario *scenario,
+                                             HrVisionEncoder  *encoder);
+/* The file llama-server is told with --mmproj, or NULL (none, or -hf fetches the repo's own). */
+const char     *hr_scenario_mmproj_path     (const HrScenario *scenario);
+/* "auto", "none" or "file"; and back (FALSE for anything else) */
+const char     *hr_mmproj_mode_to_string    (HrMmprojMode     mode);
+gboolean        hr_mmproj_mode_from_string  (const char      *str,
+                                             HrMmprojMode    *mode);
 /* The depth decode speed is given at: the user's, or the full context window. */
 gint64          hr_scenario_depth           (const HrScenario *scenario);
 
