@@ -410,6 +410,48 @@ test_schema_choices (void)
 
 /* Two different GPUs: the scenario is the device list, the estimate a per-device plan, and the
  * Placement card's rows are its devices; the list is saved and comes back; vLLM says why not. */
+/* #31: the projector switch was a boolean key "mmproj"; a saved false moves to "mmproj-mode"
+ * 'none' on the next start (the old key reset), a saved true to 'auto', and a value already in
+ * "mmproj-mode" wins.  The switch then writes the new key. */
+static void
+test_mmproj_migrate (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *mode = NULL;
+
+  g_settings_reset (settings, "mmproj-mode");
+  g_settings_set_boolean (settings, "mmproj", FALSE);
+  {
+    g_autoptr(HrSession) session = session_new (settings);
+    gboolean on = TRUE;
+
+    g_object_get (session, "mmproj", &on, NULL);
+    g_assert_false (on);
+    g_object_set (session, "model", "gemma-3-27b", "gpu", "rtx-4090-24gb", "engine", "llama.cpp", NULL);
+    g_assert_cmpint (hr_session_get_scenario (session)->mmproj_mode, ==, HR_MMPROJ_NONE);
+    mode = g_settings_get_string (settings, "mmproj-mode");
+    g_assert_cmpstr (mode, ==, "none");
+    g_assert_null (g_settings_get_user_value (settings, "mmproj"));
+    /* the switch writes the new key */
+    g_object_set (session, "mmproj", TRUE, NULL);
+    g_clear_pointer (&mode, g_free);
+    mode = g_settings_get_string (settings, "mmproj-mode");
+    g_assert_cmpstr (mode, ==, "auto");
+  }
+  /* a value in the new key wins over a stale old one */
+  g_settings_set_string (settings, "mmproj-mode", "none");
+  g_settings_set_boolean (settings, "mmproj", TRUE);
+  {
+    g_autoptr(HrSession) session = session_new (settings);
+    gboolean on = TRUE;
+
+    g_object_get (session, "mmproj", &on, NULL);
+    g_assert_false (on);
+    g_assert_null (g_settings_get_user_value (settings, "mmproj"));
+  }
+  g_settings_reset (settings, "mmproj-mode");
+}
+
 /* #31: the "mmproj" key counts a model's projector under llama.cpp only, and off leaves it out;
  * a local GGUF's scenario names the mmproj file beside it for the launch. */
 static void
@@ -425,13 +467,27 @@ test_mmproj (void)
   g_object_set (session, "engine", "llama.cpp", NULL);
   hr_session_set_model (session, "gemma-3-27b");
   s = hr_session_get_scenario (session);
-  g_assert_cmpfloat (s->mmproj_bytes, ==, 858000000);
-  g_assert_cmpint (s->mmproj_encoder.patches, ==, 4096);
-  g_assert_null (s->mmproj_path);   /* -hf fetches the repo's own */
+  /* the scenario carries the mode (#31), which every view applies to the model it sizes */
+  g_assert_cmpint (s->mmproj_mode, ==, HR_MMPROJ_AUTO);
+  {
+    HrVisionEncoder enc;
+
+    g_assert_cmpfloat (hr_scenario_mmproj (s, &enc), ==, 858000000);
+    g_assert_cmpint (enc.patches, ==, 4096);
+  }
+  g_assert_null (hr_scenario_mmproj_path (s));   /* -hf fetches the repo's own */
   g_object_set (session, "mmproj", FALSE, NULL);
-  g_assert_cmpfloat (hr_session_get_scenario (session)->mmproj_bytes, ==, 0);
+  g_assert_cmpint (hr_session_get_scenario (session)->mmproj_mode, ==, HR_MMPROJ_NONE);
+  g_assert_cmpfloat (hr_scenario_mmproj (hr_session_get_scenario (session), NULL), ==, 0);
+  {
+    g_autofree char *mode = NULL;
+
+    /* the switch and the saved setting are one */
+    g_object_get (session, "mmproj-mode", &mode, NULL);
+    g_assert_cmpstr (mode, ==, "none");
+  }
   g_object_set (session, "mmproj", TRUE, "engine", "vllm", NULL);
-  g_assert_cmpfloat (hr_session_get_scenario (session)->mmproj_bytes, ==, 0);
+  g_assert_cmpfloat (hr_scenario_mmproj (hr_session_get_scenario (session), NULL), ==, 0);
   g_object_set (session, "engine", "llama.cpp", NULL);
 
   /* a local GGUF with its projector beside it */
@@ -443,8 +499,8 @@ test_mmproj (void)
   hr_session_add_model (session, local);
   hr_session_set_model (session, "user-local-gemma");
   s = hr_session_get_scenario (session);
-  g_assert_cmpfloat (s->mmproj_bytes, ==, 858000000);
-  g_assert_cmpstr (s->mmproj_path, ==, proj);
+  g_assert_cmpfloat (hr_scenario_mmproj (s, NULL), ==, 858000000);
+  g_assert_cmpstr (hr_scenario_mmproj_path (s), ==, proj);
   g_assert_true (hr_session_remove_model (session, "user-local-gemma"));
   g_unlink (proj);
   g_unlink (gguf);
@@ -738,6 +794,7 @@ main (int   argc,
   g_test_add_func ("/session/mixed-devices", test_mixed_devices);
   g_test_add_func ("/session/placement-left-out", test_placement_left_out);
   g_test_add_func ("/session/mmproj", test_mmproj);
+  g_test_add_func ("/session/mmproj-migrate", test_mmproj_migrate);
   g_test_add_func ("/session/pricing-refresh", test_pricing_refresh);
   return g_test_run ();
 }

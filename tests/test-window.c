@@ -12,6 +12,7 @@
 #include "hr-application.h"
 #include "hr-chart-data.h"
 #include "hr-draft-group.h"
+#include "hr-fit-view.h"
 #include "hr-scenario-state.h"
 #include "hr-size-view-private.h"
 #include "hr-speed-simulator.h"
@@ -953,6 +954,85 @@ test_projector (void)
   hr_test_window_close (window);
 }
 
+/* #31/#26: one answer for Gemma 3 27B on one RTX 5090 32GB (llama.cpp, 8K), where its projector
+ * (0.91 GiB) decides the quant.  The Size view's "Vision projector" switch on: What Runs Here
+ * ranks it with the projector (Q6_K; at Q8_0 the projector leaves too little margin) and the
+ * Size view at that quant shows the same memory and verdict; the switch off: both size it
+ * without (Q8_0 fits). */
+static const HrFitRow *
+fit_row_of (const HrFitState *st,
+            const char       *model_id)
+{
+  for (guint i = 0; i < st->rows->len; i++)
+    if (g_str_equal (g_array_index (st->rows, HrFitRow, i).model->id, model_id))
+      return &g_array_index (st->rows, HrFitRow, i);
+  return NULL;
+}
+
+static void
+test_projector_fit_agrees (void)
+{
+  HrWindow *window = hr_test_window_open (app);
+  HrSizeView *view = hr_window_get_size_view (window);
+  HrSession *session = hr_size_view_get_session (view);
+  GtkSwitch *sw = view->mmproj_switch;
+  double required[2] = { 0, 0 };
+
+  g_object_set (session, "engine", "llama.cpp", "gpus", 1, "batch", 1, "context", (gint64) 8192,
+                NULL);
+  g_assert_true (hr_size_view_select_model (view, "gemma-3-27b"));
+  g_assert_true (hr_size_view_select_gpu (view, "rtx-5090-32gb", 1));
+  hr_test_wait_size_view (view);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view->mmproj_row)));
+  for (int on = 1; on >= 0; on--)
+    {
+      GtkWidget *fit;
+      const HrFitState *st;
+      const HrFitRow *row;
+      const HrEstimate *e;
+      g_autofree char *quant = NULL;
+      double fit_required;
+      HrVerdict fit_verdict;
+
+      gtk_switch_set_active (sw, on);
+      hr_test_wait_size_view (view);
+      g_assert_true (hr_window_set_visible_view (window, "fit"));
+      fit = hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_FIT_VIEW);
+      g_assert_nonnull (fit);
+      hr_test_wait_settled (fit);
+      st = hr_fit_view_get_state (HR_FIT_VIEW (fit));
+      g_assert_nonnull (st);
+      row = fit_row_of (st, "gemma-3-27b");
+      g_assert_nonnull (row);
+      g_assert_nonnull (row->choice.quant);
+      g_assert_cmpstr (row->choice.quant->id, ==, on ? "Q6_K" : "Q8_0");
+      g_assert_cmpfloat (row->choice.estimate.mmproj_bytes, ==, on ? 858000000 : 0);
+      quant = g_strdup (row->choice.quant->id);
+      fit_required = row->choice.estimate.required_bytes;
+      fit_verdict = row->choice.estimate.verdict;
+
+      g_assert_true (hr_window_set_visible_view (window, "size"));
+      g_assert_true (hr_size_view_select_quant (view, quant));
+      hr_test_wait_size_view (view);
+      e = hr_size_view_get_estimate (view);
+      g_assert_cmpfloat (e->required_bytes, ==, fit_required);
+      g_assert_cmpint (e->verdict, ==, fit_verdict);
+      g_assert_cmpint (e->verdict, ==, HR_VERDICT_FITS);
+      g_assert_cmpint (on ? e->mmproj_bytes > 0 : e->mmproj_bytes == 0, ==, TRUE);
+      /* at Q8_0 with the projector the Size view does not say "fits" either */
+      g_assert_true (hr_size_view_select_quant (view, "Q8_0"));
+      hr_test_wait_size_view (view);
+      required[on] = hr_size_view_get_estimate (view)->required_bytes;
+      if (on)
+        g_assert_cmpint (hr_size_view_get_estimate (view)->verdict, !=, HR_VERDICT_FITS);
+    }
+  /* the difference the two answers used to disagree by */
+  g_assert_cmpfloat_with_epsilon (required[1] - required[0], 0.9135 * HR_GIB, 0.001 * HR_GIB);
+  gtk_switch_set_active (sw, TRUE);
+  hr_test_wait_size_view (view);
+  hr_test_window_close (window);
+}
+
 /* Closing saves the window size; the view comes back as it was. */
 static void
 test_window_state (void)
@@ -1160,6 +1240,7 @@ main (int   argc,
   g_test_add_func ("/window/catalog-changed", test_catalog_changed);
   g_test_add_func ("/window/moe-limit", test_moe_limit);
   g_test_add_func ("/window/projector", test_projector);
+  g_test_add_func ("/window/projector-fit-agrees", test_projector_fit_agrees);
   g_test_add_func ("/window/copy-json", test_copy_json);
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/toast-markup", test_toast_markup);

@@ -57,7 +57,8 @@ struct _HrSession
   char *engine_version;
   char *draft;                 /* speculative decoding (#31): "none", "mtp" or a model id */
   double draft_accept;         /* percent; 0: the published default (hr-draft.h) */
-  gboolean mmproj;             /* count the model's vision projector (llama.cpp -hf loads it) */
+  HrMmprojMode mmproj_mode;   /* AUTO: count each model's vision projector where the engine
+                               * loads one (llama.cpp -hf); NONE: not (#31) */
 
   /* the user's calibrations (HrDeviceCalibration), loaded when first asked for; the scenario
    * borrows one while use_calibration */
@@ -104,6 +105,7 @@ enum
   PROP_DRAFT,
   PROP_DRAFT_ACCEPT,
   PROP_MMPROJ,
+  PROP_MMPROJ_MODE,
   PROP_ADVISING,
   N_PROPS
 };
@@ -125,7 +127,7 @@ static guint signals[N_SIGNALS];
 static const char * const bound_keys[] = {
   "model", "gpu", "quant", "context", "gpus", "extra-gpus", "batch", "kv-type", "engine", "backend", "offload",
   "n-cpu-moe", "reserve-pct", "unified-share", "engine-version", "use-calibration", "draft", "draft-accept",
-  "mmproj",
+  "mmproj-mode",
 };
 
 /* Advice jobs ------------------------------------------------------------------------------- */
@@ -448,11 +450,41 @@ ensure_known_ids (HrSession *self)
     hr_session_set_quant (self, HR_SESSION_DEFAULT_QUANT);
 }
 
+/* The "mmproj" key (a boolean until the projector became a mode, #31) is read once into
+ * "mmproj-mode" and reset: a switch turned off stays off. */
+static void
+migrate_mmproj (GSettings *settings)
+{
+  g_autoptr(GVariant) old = g_settings_get_user_value (settings, "mmproj");
+  g_autoptr(GVariant) mode = g_settings_get_user_value (settings, "mmproj-mode");
+
+  if (old == NULL)
+    return;
+  if (mode == NULL)
+    g_settings_set_string (settings, "mmproj-mode",
+                           hr_mmproj_mode_to_string (g_variant_get_boolean (old) ? HR_MMPROJ_AUTO
+                                                                                 : HR_MMPROJ_NONE));
+  g_settings_reset (settings, "mmproj");
+}
+
+static void
+set_mmproj_mode (HrSession    *self,
+                 HrMmprojMode  mode)
+{
+  if (self->mmproj_mode == mode)
+    return;
+  self->mmproj_mode = mode;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MMPROJ]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MMPROJ_MODE]);
+  scenario_changed (self);
+}
+
 static void
 bind_settings (HrSession *self)
 {
   g_autoptr(GVariant) user_engine = g_settings_get_user_value (self->settings, "engine");
 
+  migrate_mmproj (self->settings);
   /* a scenario the user never set an engine for starts with the engine chosen in Preferences */
   if (user_engine == NULL)
     {
@@ -519,7 +551,8 @@ hr_session_get_property (GObject    *object,
     case PROP_USE_CALIBRATION: g_value_set_boolean (value, self->use_calibration); break;
     case PROP_DRAFT: g_value_set_string (value, self->draft); break;
     case PROP_DRAFT_ACCEPT: g_value_set_double (value, self->draft_accept); break;
-    case PROP_MMPROJ: g_value_set_boolean (value, self->mmproj); break;
+    case PROP_MMPROJ: g_value_set_boolean (value, self->mmproj_mode == HR_MMPROJ_AUTO); break;
+    case PROP_MMPROJ_MODE: g_value_set_string (value, hr_mmproj_mode_to_string (self->mmproj_mode)); break;
     case PROP_ADVISING: g_value_set_boolean (value, hr_session_get_advising (self)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -564,7 +597,19 @@ hr_session_set_property (GObject      *object,
       }
       break;
     case PROP_USE_CALIBRATION: hr_session_set_use_calibration (self, g_value_get_boolean (value)); break;
-    case PROP_MMPROJ: SET_NUMBER (self->mmproj, g_value_get_boolean (value), prop_id); break;
+    case PROP_MMPROJ:
+      set_mmproj_mode (self, g_value_get_boolean (value) ? HR_MMPROJ_AUTO : HR_MMPROJ_NONE);
+      break;
+    case PROP_MMPROJ_MODE:
+      {
+        HrMmprojMode mode;
+
+        /* a value the schema does not know (a newer or hand-edited one) reads as auto */
+        if (!hr_mmproj_mode_from_string (g_value_get_string (value), &mode) || mode == HR_MMPROJ_FILE)
+          mode = HR_MMPROJ_AUTO;
+        set_mmproj_mode (self, mode);
+      }
+      break;
     case PROP_RESERVE_PCT: SET_NUMBER (self->reserve_pct, g_value_get_double (value), prop_id); break;
     case PROP_DRAFT:
       set_string (self, &self->draft, g_value_get_string (value) ? g_value_get_string (value) : "none", prop_id);
@@ -662,8 +707,10 @@ hr_session_class_init (HrSessionClass *klass)
   properties[PROP_DRAFT] = string_property ("draft", "none");
   properties[PROP_DRAFT_ACCEPT] = g_param_spec_double ("draft-accept", NULL, NULL, 0, 99, 0, rw);
   properties[PROP_USE_CALIBRATION] = g_param_spec_boolean ("use-calibration", NULL, NULL, TRUE, rw);
-  /* the model's vision projector counted (#31): llama.cpp's -hf fetches and loads it */
+  /* the model's vision projector counted (#31): llama.cpp's -hf fetches and loads it.  "mmproj"
+   * is the Size view's switch (TRUE: auto), "mmproj-mode" the saved setting ("auto", "none") */
   properties[PROP_MMPROJ] = g_param_spec_boolean ("mmproj", NULL, NULL, TRUE, rw);
+  properties[PROP_MMPROJ_MODE] = string_property ("mmproj-mode", "auto");
   properties[PROP_ADVISING] = g_param_spec_boolean ("advising", NULL, NULL, FALSE,
                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -700,7 +747,7 @@ hr_session_init (HrSession *self)
   self->engine_version = g_strdup ("current");
   self->draft = g_strdup ("none");
   self->use_calibration = TRUE;
-  self->mmproj = TRUE;
+  self->mmproj_mode = HR_MMPROJ_AUTO;
 }
 
 /* Public API ---------------------------------------------------------------------------------- */
@@ -842,11 +889,11 @@ hr_session_get_scenario (HrSession *self)
     }
   s->offload_pct = self->offload;
   /* llama.cpp loads a projector beside the model (vLLM and SGLang count the vision tower in the
-   * checkpoint's weights): the catalog's, when the switch is on (#31) */
-  if (self->mmproj && s->engine == HR_ENGINE_LLAMA_CPP && model->mmproj_bytes > 0)
+   * checkpoint's weights): the model's own, when the switch is on (#31).  The mode, not the
+   * bytes: What Runs Here and Compare apply it to every model they size (hr_scenario_mmproj ()) */
+  s->mmproj_mode = self->mmproj_mode;
+  if (hr_scenario_mmproj (s, NULL) > 0)
     {
-      s->mmproj_bytes = model->mmproj_bytes;
-      s->mmproj_encoder = model->mmproj_encoder;
       /* a local GGUF's launch names the file beside it (llama-server --mmproj FILE); interned,
        * as copies of the scenario (the advice worker's) borrow it */
       if (model->gguf_path != NULL)
