@@ -977,7 +977,16 @@ test_projector_fit_agrees (void)
   HrSession *session = hr_size_view_get_session (view);
   GtkSwitch *sw = view->mmproj_switch;
   double required[2] = { 0, 0 };
+  /* the tests after this one read the scenario the tests before left */
+  g_autofree char *was_model = g_strdup (hr_session_get_model (session));
+  g_autofree char *was_gpu = g_strdup (hr_session_get_gpu (session));
+  g_autofree char *was_quant = g_strdup (hr_session_get_quant (session));
+  g_autofree char *was_engine = NULL;
+  gint64 was_context = 0;
+  int was_gpus = 1, was_batch = 1;
 
+  g_object_get (session, "engine", &was_engine, "context", &was_context, "gpus", &was_gpus,
+                "batch", &was_batch, NULL);
   g_object_set (session, "engine", "llama.cpp", "gpus", 1, "batch", 1, "context", (gint64) 8192,
                 NULL);
   g_assert_true (hr_size_view_select_model (view, "gemma-3-27b"));
@@ -1029,6 +1038,8 @@ test_projector_fit_agrees (void)
   /* the difference the two answers used to disagree by */
   g_assert_cmpfloat_with_epsilon (required[1] - required[0], 0.9135 * HR_GIB, 0.001 * HR_GIB);
   gtk_switch_set_active (sw, TRUE);
+  g_object_set (session, "model", was_model, "gpu", was_gpu, "quant", was_quant, "engine", was_engine,
+                "context", was_context, "gpus", was_gpus, "batch", was_batch, NULL);
   hr_test_wait_size_view (view);
   hr_test_window_close (window);
 }
