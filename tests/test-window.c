@@ -1016,6 +1016,9 @@ test_projector_fit_agrees (void)
       g_assert_nonnull (row->choice.quant);
       g_assert_cmpstr (row->choice.quant->id, ==, on ? "Q6_K" : "Q8_0");
       g_assert_cmpfloat (row->choice.estimate.mmproj_bytes, ==, on ? 858000000 : 0);
+      /* the Size view's model's projector is its own: a text model is ranked without one */
+      g_assert_nonnull (fit_row_of (st, "llama-3.1-8b"));
+      g_assert_cmpfloat (fit_row_of (st, "llama-3.1-8b")->choice.estimate.mmproj_bytes, ==, 0);
       quant = g_strdup (row->choice.quant->id);
       fit_required = row->choice.estimate.required_bytes;
       fit_verdict = row->choice.estimate.verdict;
@@ -1038,6 +1041,25 @@ test_projector_fit_agrees (void)
   /* the difference the two answers used to disagree by */
   g_assert_cmpfloat_with_epsilon (required[1] - required[0], 0.9135 * HR_GIB, 0.001 * HR_GIB);
   gtk_switch_set_active (sw, TRUE);
+
+  /* a text model in the Size view (its switch hidden, the setting still auto): What Runs Here
+   * still sizes Gemma 3 27B with its own projector, as the Size view does when it is opened */
+  g_assert_true (hr_size_view_select_model (view, "qwen3-8b"));
+  hr_test_wait_size_view (view);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view->mmproj_row)));
+  {
+    GtkWidget *fit;
+    const HrFitRow *row;
+
+    g_assert_true (hr_window_set_visible_view (window, "fit"));
+    fit = hr_test_find_child_of_type (GTK_WIDGET (window), HR_TYPE_FIT_VIEW);
+    hr_test_wait_settled (fit);
+    row = fit_row_of (hr_fit_view_get_state (HR_FIT_VIEW (fit)), "gemma-3-27b");
+    g_assert_nonnull (row);
+    g_assert_cmpstr (row->choice.quant->id, ==, "Q6_K");
+    g_assert_cmpfloat (row->choice.estimate.mmproj_bytes, ==, 858000000);
+    g_assert_true (hr_window_set_visible_view (window, "size"));
+  }
   g_object_set (session, "model", was_model, "gpu", was_gpu, "quant", was_quant, "engine", was_engine,
                 "context", was_context, "gpus", was_gpus, "batch", was_batch, NULL);
   hr_test_wait_size_view (view);
