@@ -764,6 +764,40 @@ test_finetune_subtitle_parentheses (void)
 /* #31: a column may be a mixed setup, "RTX 4090 + RTX 3090", sized with llama.cpp's split over
  * its devices (the placement), named after them and priced as both; a Size view setup of mixed
  * GPUs gives its spec; a spec naming an unknown GPU is no column. */
+/* #31/#26: Compare sizes the model with its projector under the Size view's mode, on every
+ * column, as `headroom-cli compare` does by default (auto) and with --mmproj none. */
+static void
+test_projector (void)
+{
+  const char * const ids[] = { "rtx-5090-32gb", "rtx-4090-24gb" };
+  const char * const none_args[] = { "--mmproj=none", NULL };
+  g_autoptr(GPtrArray) entries = entries_for (ids, G_N_ELEMENTS (ids), 1);
+  g_autoptr(HrCompareState) on = hr_compare_state_new ();
+  g_autoptr(HrCompareState) off = hr_compare_state_new ();
+  HrScenario base;
+
+  hr_scenario_init (&base, hr_catalog_find_model (catalog, "gemma-3-27b"),
+                    hr_catalog_find_gpu (catalog, "rtx-5090-32gb"));
+  g_strlcpy (base.quant, "Q6_K", sizeof base.quant);
+  base.context = 8192;
+  base.mmproj_mode = HR_MMPROJ_AUTO;
+  hr_compare_state_compute (on, &base, entries, catalog, NULL);
+  assert_csv_matches_cli (&base, ids, G_N_ELEMENTS (ids), NULL);
+  base.mmproj_mode = HR_MMPROJ_NONE;
+  hr_compare_state_compute (off, &base, entries, catalog, NULL);
+  assert_csv_matches_cli (&base, ids, G_N_ELEMENTS (ids), none_args);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      const HrCompareColumn *a = g_ptr_array_index (on->columns, i);
+      const HrCompareColumn *b = g_ptr_array_index (off->columns, i);
+
+      g_assert_cmpfloat (a->row.estimate.mmproj_bytes, ==, 858000000);
+      g_assert_cmpfloat (b->row.estimate.mmproj_bytes, ==, 0);
+      g_assert_cmpfloat_with_epsilon (a->row.estimate.required_bytes - b->row.estimate.required_bytes,
+                                      0.9135 * HR_GIB, 0.001 * HR_GIB);
+    }
+}
+
 static void
 test_mixed_column (void)
 {
@@ -817,6 +851,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/compare-state/table-is-the-csv", test_table_is_the_csv);
+  g_test_add_func ("/compare-state/projector", test_projector);
   g_test_add_func ("/compare-state/csv-matches-cli", test_csv_matches_cli);
   g_test_add_func ("/compare-state/sort", test_sort);
   g_test_add_func ("/compare-state/best-and-diffs", test_best_and_diffs);
