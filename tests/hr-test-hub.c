@@ -624,6 +624,19 @@ build_repos (void)
   }
   file_add (r, "Empty-Q8_0.gguf", g_bytes_new (NULL, 0), 0);
 
+  /* a good model beside a projector cut inside its header (#31) */
+  r = repo_add ("broken/Projector");
+  file_add (r, "Proj-Q4_K_M.gguf", gguf_tiny_llama ("Proj", NULL), 0);
+  {
+    g_autoptr(GgufWriter) w = gguf_writer_new ();
+    g_autoptr(GBytes) whole = NULL;
+
+    gguf_kv_str (w, "general.architecture", "clip");
+    gguf_tensor (w, "v.patch_embd.weight", GGML_F16, 1024, 768);
+    whole = gguf_writer_finish (w, 0);
+    file_add (r, "mmproj-Proj-F16.gguf", g_bytes_new_from_bytes (whole, 0, 40), 0);
+  }
+
   /* a header longer than the file; a header declaring 10 GiB of JSON */
   r = repo_add ("broken/Truncated");
   text_add (r, "config.json", TINY_LLAMA_CONFIG (""));

@@ -487,6 +487,22 @@ test_errors (void)
   /* GGUF headers from the Hub go through the one growing-prefix reader (hr-gguf-remote.c) */
   expect_failure (NULL, NULL, "broken/GGUF:Q4_K_M", "Cut-Q4_K_M.gguf ends inside its GGUF header");
   expect_failure (NULL, NULL, "broken/GGUF:Q8_0", "Empty-Q8_0.gguf is empty, not a GGUF file");
+  /* #31: a projector that cannot be read fails --mmproj auto; without --mmproj (auto by
+   * default) the model is sized without it, and the note says so */
+  {
+    HrTestRun r = { 0 };
+
+    run_cli (&r, NULL, NULL, "estimate", "--hf", "broken/Projector:Q4_K_M", "--gpu", "rtx-4090-24gb",
+             "--mmproj", "auto", NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "projector:"));
+    hr_test_run_clear (&r);
+    run_cli (&r, NULL, NULL, "estimate", "--hf", "broken/Projector:Q4_K_M", "--gpu", "rtx-4090-24gb", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.err, "its vision projector was not read"));
+    g_assert_null (strstr (r.out, "Vision projector"));
+    hr_test_run_clear (&r);
+  }
   /* offline: nothing listens on port 9 */
   expect_failure (NULL, "http://127.0.0.1:9", "demo/Demo-ST", "127.0.0.1");
 

@@ -334,7 +334,7 @@ hr_cli_hub_model (const char  *ref,
                   gboolean     refresh,
                   char       **quant,
                   char       **note,
-                  gboolean     projector,
+                  HrCliHubProjector projector,
                   char       **mmproj_path,
                   guint64     *mmproj_bytes,
                   HrVisionEncoder *mmproj_encoder,
@@ -344,6 +344,7 @@ hr_cli_hub_model (const char  *ref,
   g_autoptr(HrHub) hub = NULL;
   g_autoptr(HrHubSized) sized = NULL;
   g_autofree char *repo = NULL, *rev = NULL, *sel = NULL;
+  g_autofree char *projector_failed = NULL;
   HrModel *model;
 
   if (!hr_hub_ref_parse (ref, &repo, &rev, &sel, &local) ||
@@ -358,13 +359,21 @@ hr_cli_hub_model (const char  *ref,
       g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--hf %s: %s", ref, local->message);
       return NULL;
     }
-  /* --mmproj auto: the repo's projector, from its header (#31) */
-  if (projector && !hr_hub_size_projector (hub, sized, NULL, mmproj_path, mmproj_bytes,
-                                                 mmproj_encoder, &local))
+  /* --mmproj auto: the repo's projector, from its header (#31); without --mmproj (the default
+   * auto) a projector that cannot be read is left out, said in the note, not an error */
+  if (projector != HR_CLI_HUB_PROJECTOR_NO
+      && !hr_hub_size_projector (hub, sized, NULL, mmproj_path, mmproj_bytes, mmproj_encoder, &local))
     {
-      g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--hf %s: projector: %s", ref,
-                   local->message);
-      return NULL;
+      if (projector == HR_CLI_HUB_PROJECTOR_REQUIRED)
+        {
+          g_set_error (error, HR_CLI_ERROR, HR_CLI_ERROR_FAILED, "--hf %s: projector: %s", ref,
+                       local->message);
+          return NULL;
+        }
+      projector_failed = g_strdup (local->message);
+      g_clear_pointer (mmproj_path, g_free);
+      *mmproj_bytes = 0;
+      g_clear_error (&local);
     }
   *quant = g_strdup (sized->quant);
   {
@@ -380,6 +389,14 @@ hr_cli_hub_model (const char  *ref,
                                size, g_strv_length (sized->shards),
                                g_strv_length (sized->shards) == 1 ? "" : "s");
   }
+  if (projector_failed != NULL)
+    {
+      char *with = g_strdup_printf ("%s; its vision projector was not read (%s), so it is not counted: "
+                                    "--mmproj auto makes that an error", *note, projector_failed);
+
+      g_free (*note);
+      *note = with;
+    }
   model = g_steal_pointer (&sized->model);
   return model;
 }
