@@ -23,6 +23,36 @@ state_on (const char *gpu_id,
   return hr_fit_state_new (&base, models, catalog, hr_quality_get_default (NULL), &needs);
 }
 
+/* #31: the subtitle says whether vision models are ranked with their projector (the Size
+ * view's switch), and the rows follow it */
+static void
+test_projector_subtitle (void)
+{
+  g_autoptr(GPtrArray) models = g_ptr_array_new ();
+  HrFitNeeds needs;
+  HrScenario base;
+
+  for (guint i = 0; i < hr_catalog_n_models (catalog); i++)
+    g_ptr_array_add (models, (gpointer) hr_catalog_get_model (catalog, i));
+  hr_scenario_init (&base, hr_catalog_get_model (catalog, 0), hr_catalog_find_gpu (catalog, "rtx-5090-32gb"));
+  hr_fit_needs_init (&needs);
+  for (int on = 0; on < 2; on++)
+    {
+      g_autoptr(HrFitState) st = NULL;
+      const HrFitItem *gemma = NULL;
+
+      base.mmproj_mode = on ? HR_MMPROJ_AUTO : HR_MMPROJ_NONE;
+      st = hr_fit_state_new (&base, models, catalog, hr_quality_get_default (NULL), &needs);
+      g_assert_true (g_str_has_suffix (st->subtitle, on ? " · vision models counted with their projector"
+                                                        : " · vision projectors left out"));
+      for (guint i = 0; i < st->items->len; i++)
+        if (g_str_equal (((const HrFitItem *) g_ptr_array_index (st->items, i))->model->id, "gemma-3-27b"))
+          gemma = g_ptr_array_index (st->items, i);
+      g_assert_nonnull (gemma);
+      g_assert_cmpstr (gemma->quant, ==, on ? "Q6_K" : "Q8_0");
+    }
+}
+
 static void
 test_items (void)
 {
@@ -34,6 +64,8 @@ test_items (void)
   g_assert_cmpstr (st->title, ==, "What runs on 1× RTX 4090 24GB");
   g_assert_nonnull (strstr (st->subtitle, "22.8 GiB usable"));
   g_assert_nonnull (strstr (st->subtitle, "Artificial Analysis Intelligence Index v4"));
+  /* a scenario that names no projector mode says nothing of projectors */
+  g_assert_null (strstr (st->subtitle, "projector"));
   for (guint i = 0; i < st->items->len; i++)
     {
       const HrFitItem *it = g_ptr_array_index (st->items, i);
@@ -119,6 +151,7 @@ main (int    argc,
   catalog = hr_catalog_new_unpriced (&error);
   g_assert_no_error (error);
   g_test_add_func ("/fit-state/items", test_items);
+  g_test_add_func ("/fit-state/projector-subtitle", test_projector_subtitle);
   g_test_add_func ("/fit-state/top", test_top);
   g_test_add_func ("/fit-state/nothing-fits", test_nothing_fits);
   rc = g_test_run ();

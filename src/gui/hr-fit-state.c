@@ -183,6 +183,20 @@ hr_fit_state_new (const HrScenario *base,
   else
     st->subtitle = g_strdup_printf (_("%s · %s GiB usable · no published quality figures for this use case"),
                                     hr_engine_display_name (base->engine), usable);
+  /* the Size view's "Vision projector" switch applies to every row (#31): say which way */
+  if (base->engine == HR_ENGINE_LLAMA_CPP && base->mmproj_mode != HR_MMPROJ_FILE)
+    {
+      char *with = g_strdup_printf ("%s · %s", st->subtitle,
+                                    base->mmproj_mode == HR_MMPROJ_AUTO
+                                    /* TRANSLATORS: What Runs Here sizes each multimodal model
+                                     * with the vision projector llama.cpp loads beside it */
+                                    ? _("vision models counted with their projector")
+                                    /* TRANSLATORS: the Size view's "Vision projector" switch is off */
+                                    : _("vision projectors left out"));
+
+      g_free (st->subtitle);
+      st->subtitle = with;
+    }
   return st;
 }
 
