@@ -959,6 +959,22 @@ test_projector (void)
  * ranks it with the projector (Q6_K; at Q8_0 the projector leaves too little margin) and the
  * Size view at that quant shows the same memory and verdict; the switch off: both size it
  * without (Q8_0 fits). */
+/* The Size view's llama.cpp launch command, or NULL. */
+static const char *
+llama_launch (HrSizeView *view)
+{
+  const HrAdviceState *advice = hr_size_view_get_advice (view);
+
+  for (guint i = 0; advice != NULL && advice->launch != NULL && i < advice->launch->len; i++)
+    {
+      const HrLaunchCommand *cmd = g_ptr_array_index (advice->launch, i);
+
+      if (cmd->engine == HR_ENGINE_LLAMA_CPP)
+        return cmd->command;
+    }
+  return NULL;
+}
+
 static const HrFitRow *
 fit_row_of (const HrFitState *st,
             const char       *model_id)
@@ -1031,6 +1047,10 @@ test_projector_fit_agrees (void)
       g_assert_cmpint (e->verdict, ==, fit_verdict);
       g_assert_cmpint (e->verdict, ==, HR_VERDICT_FITS);
       g_assert_cmpint (on ? e->mmproj_bytes > 0 : e->mmproj_bytes == 0, ==, TRUE);
+      /* and the command launches what was counted: -hf loads the projector unless --no-mmproj */
+      g_assert_nonnull (llama_launch (view));
+      g_assert_nonnull (strstr (llama_launch (view), "-hf "));
+      g_assert_true ((strstr (llama_launch (view), "--no-mmproj") == NULL) == on);
       /* at Q8_0 with the projector the Size view does not say "fits" either */
       g_assert_true (hr_size_view_select_quant (view, "Q8_0"));
       hr_test_wait_size_view (view);
