@@ -546,9 +546,10 @@ hr_cli_scenario_resolve (const HrCliArgs  *args,
       g_autofree char *note = NULL;
 
       if ((out->owned_model = hr_cli_hub_model (args->hf, args->refresh, &hub_quant, &note,
-                                                mmproj_auto && (args->mmproj != NULL
-                                                                || args->engine == NULL
-                                                                || g_strcmp0 (args->engine, "llama.cpp") == 0),
+                                                !mmproj_auto ? HR_CLI_HUB_PROJECTOR_NO
+                                                : args->mmproj != NULL ? HR_CLI_HUB_PROJECTOR_REQUIRED
+                                                : args->engine == NULL || g_strcmp0 (args->engine, "llama.cpp") == 0
+                                                  ? HR_CLI_HUB_PROJECTOR_BEST_EFFORT : HR_CLI_HUB_PROJECTOR_NO,
                                                 &hub_mmproj, &hub_mmproj_bytes, &hub_encoder,
                                                 error)) == NULL)
         return FALSE;
