@@ -981,7 +981,7 @@ test_gpu_editor_generation (void)
   g_assert_cmpint (gpu->generation, ==, HR_GEN_PASCAL);
   g_assert_cmpstr (hr_size_view_get_scenario (view)->gpu->id, ==, "user:old-pascal-card");
 
-  /* the estimate shown is Pascal's: half the prefill rate of the same card unnamed */
+  /* the estimate shown is Pascal's: half the prefill rate of the same card unnamed … */
   shown = hr_size_view_get_estimate (view);
   g_assert_nonnull (shown);
   s = *hr_size_view_get_scenario (view);
@@ -995,7 +995,9 @@ test_gpu_editor_generation (void)
   g_assert_cmpfloat (shown->prefill_basis.figures[2], ==, 12.0);
   g_assert_cmpfloat (shown->prefill_basis.figures[1], <, 0.6 * as_unknown.prefill_basis.figures[1]);
   g_assert_cmpfloat (shown->prefill_tps, <, as_unknown.prefill_tps);
-  g_assert_cmpfloat (shown->decode_tps, ==, as_unknown.decode_tps);
+  /* and a slower decode: current builds run Pascal without CUDA graphs, so each layer pays
+   * the launch cost of builds before graphs */
+  g_assert_cmpfloat (shown->decode_tps, <, as_unknown.decode_tps);
 
   /* "restart": read back from the user's gpus.json */
   {
