@@ -395,6 +395,9 @@ test_generation_mechanisms (void)
 
   g_assert_cmpint (g->generation, ==, HR_GEN_AMPERE);
   hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  /* 16-bit weights: cuBLAS on the FP16 tensor rate (quantized ones take the int8 MMQ path,
+   * test_prefill_int8_mmq) */
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
   g_assert_true (hr_estimate_compute (&s, NULL, &ampere, NULL));
   g->generation = HR_GEN_PASCAL;
   g_assert_true (hr_estimate_compute (&s, NULL, &pascal, NULL));
@@ -571,6 +574,94 @@ test_lpddr_ceiling (void)
  * the peak when the peak is below the backend's reference rate (CUDA: 31 TFLOPS): a GeForce
  * card of 13 TFLOPS FP16 (FP32 accumulate), 26 with FP16 accumulate, was credited "29 of 26
  * peak TFLOPS"; 16-bit weights add their GEMM gain on top. */
+/* Quantized prefill on current CUDA builds runs ggml-cuda's MMQ kernels on the int8 tensor
+ * cores of Ampere / Ada / Blackwell GeForce cards (ggml_cuda_should_use_mmq, mmq.cuh): the
+ * basis names that path and its int8 peak, the rate lies under it, and an RTX 4090 prefills
+ * Llama 3.1 8B Q4_K_S near the ~12,400 t/s measured (llama.cpp PR #24127), not the 5,800 of the
+ * FP16 blend.  16-bit weights keep cuBLAS and the FP16 tensor peak; a Volta card (no int8 MMA:
+ * cuBLAS from 64 tokens on) keeps the FP16 blend. */
+static void
+test_prefill_int8_mmq (void)
+{
+  const HrGpu *rtx4090 = hr_catalog_find_gpu (catalog, "rtx-4090-24gb");
+  const HrModel *m = hr_catalog_find_model (catalog, "llama-3.1-8b");
+  HrGpu *volta;
+  HrScenario s;
+  HrEstimate e;
+
+  g_assert_nonnull (rtx4090);
+  g_assert_nonnull (m);
+  hr_scenario_init (&s, m, rtx4090);
+  g_strlcpy (s.quant, "Q4_K_S", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.prompt_tokens = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_INT8);
+  /* 4 × the FP16-with-FP32-accumulate figure: 660.8 int8 TOPS */
+  g_assert_cmpfloat_with_epsilon (e.prefill_basis.figures[2], 4 * rtx4090->fp16_tflops, 1e-6);
+  g_assert_cmpfloat (e.prefill_basis.figures[1], <=, e.prefill_basis.figures[2]);
+  g_assert_cmpfloat (e.prefill_tps, <=, e.prefill_basis.figures[2] * 1e12 / (2.0 * m->total_params));
+  g_assert_cmpfloat (e.prefill_tps, >, 10000);
+  g_assert_cmpfloat (e.prefill_tps, <, 14000);
+  {
+    g_autofree char *text = hr_basis_json (&e.prefill_basis);
+    g_assert_nonnull (strstr (text, "int8 tensor cores (MMQ)"));
+  }
+
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+
+  /* builds of 2024 are fitted as they were */
+  g_strlcpy (s.quant, "Q4_K_S", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_2024;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+
+  volta = hr_gpu_copy (rtx4090);
+  volta->generation = HR_GEN_VOLTA;
+  hr_scenario_init (&s, m, volta);
+  g_strlcpy (s.quant, "Q4_K_S", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+  hr_gpu_free (volta);
+}
+
+/* MoE prefill on the int8 MMQ path: each expert gets ubatch × top-k / experts tokens and runs
+ * whole tiles of up to 128 of them (mmq.cuh, mul_mat_q_case / launch_mul_mat_q), so a
+ * 128-expert top-8 model at ubatch 512 (32 tokens an expert: a quarter of each tile) prefills
+ * far slower than at ubatch 2048, where a dense model of the same card barely changes (RTX 3090
+ * Gemma 4 26B-A4B: 3,488 t/s at -ub 512, 5,212 at -ub 2048, llama.cpp PR #22298). */
+static void
+test_prefill_moe_tiles (void)
+{
+  const HrGpu *gpu = hr_catalog_find_gpu (catalog, "rtx-3090-24gb");
+  const char *ids[] = { "qwen3-30b-a3b", "llama-3.1-8b" };
+  double ratio[2];
+
+  g_assert_nonnull (gpu);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      HrScenario s;
+      HrEstimate small, big;
+
+      hr_scenario_init (&s, hr_catalog_find_model (catalog, ids[i]), gpu);
+      g_assert_nonnull (s.model);
+      g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+      s.engine_version = HR_ENGINE_VERSION_CURRENT;
+      s.prompt_tokens = 2048;
+      s.ubatch = 512;
+      g_assert_true (hr_estimate_compute (&s, NULL, &small, NULL));
+      s.ubatch = 2048;
+      g_assert_true (hr_estimate_compute (&s, NULL, &big, NULL));
+      ratio[i] = big.prefill_tps / small.prefill_tps;
+      g_test_message ("%s: %.0f t/s at -ub 512, %.0f at -ub 2048", ids[i], small.prefill_tps, big.prefill_tps);
+    }
+  g_assert_cmpfloat (ratio[0], >, 1.4);
+  g_assert_cmpfloat (ratio[1], <, 1.1);
+}
+
 static void
 test_prefill_capped_at_peak (void)
 {
@@ -1371,6 +1462,8 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/llama/host-buffers", test_llama_host_buffers);
   g_test_add_func ("/estimate/metal/prefill-per-generation", test_metal_prefill_per_generation);
   g_test_add_func ("/estimate/prefill/capped-at-peak", test_prefill_capped_at_peak);
+  g_test_add_func ("/estimate/prefill/int8-mmq", test_prefill_int8_mmq);
+  g_test_add_func ("/estimate/prefill/moe-tiles", test_prefill_moe_tiles);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);

@@ -27,7 +27,12 @@ typedef struct
                            * without flash attention (separate KQ / softmax / KQV kernels) */
   double attn_util;       /* prefill attention (KQ, softmax, KQV) without flash attention, as a
                            * fraction of the achieved dense rate */
-  double t_hop_us;        /* llama.cpp layer split: hand-over cost per extra device per token */
+  double t_hop_us;        /* Current CUDA builds, quantized weights on the GA10x / AD10x / GB20x dies: the MMQ kernels
+ * reach this share of the int8 tensor rate (hr-estimate.c, prefill_int8_peak).  Fitted on the
+ * RTX 4090 dense rows marked fit in tests/accuracy/bench_public.csv (Llama 3.1 8B Q4_K_S,
+ * IQ3_XXS, Q5_1, pp512/pp2048); the IQ4_NL and gpt-oss-20b ubatch-2048 rows are held out. */
+#define HR_CAL_MMQ_INT8_SHARE 0.33
+/* llama.cpp layer split: hand-over cost per extra device per token */
   double moe_gbs;         /* MoE decode: the rate (GB/s) the batch-1 expert mat-vecs
                            * (MUL_MAT_ID) cannot exceed, whatever the bandwidth; 0: none */
   double moe_step;        /* MoE decode on discrete cards: the DRAM time of one dependent step

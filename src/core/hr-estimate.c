@@ -943,6 +943,12 @@ basis_format (const HrBasis *b,
     case HR_BASIS_PREFILL_TENSOR:
       return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token at %.0f of %.0f peak TFLOPS"),
                            f[0], f[1], f[2]);
+    case HR_BASIS_PREFILL_INT8:
+      /* TRANSLATORS: quantized prefill on NVIDIA int8 tensor cores (llama.cpp's MMQ kernels),
+       * e.g. "compute-bound: 16.2 GFLOP per token on int8 tensor cores (MMQ) at 218 of 661
+       * peak TOPS" */
+      return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token on int8 tensor cores (MMQ) at %.0f of %.0f peak TOPS"),
+                           f[0], f[1], f[2]);
     case HR_BASIS_DECODE_DEVICES:
       if (b->count == 1)
         /* TRANSLATORS: a setup of several GPUs whose layers all sit on one of them (the model
@@ -1080,15 +1086,102 @@ prefill_attention_flops (const Sizing *z)
   return 4.0 * attn_span_sum;
 }
 
-/* The dense matrix rate prefill reaches with @util (FLOP/s): never above the device's tensor
- * peak, whatever the 16-bit gain on top of the blend. */
+/* The int8 tensor rate (OP/s) quantized prefill runs at on current CUDA builds, NAN when
+ * another path runs.  ggml-cuda (mmq.cu, ggml_cuda_should_use_mmq) sends every quantized type
+ * of a prompt batch to MMQ when turing_mma_available(); MMQ quantizes the activations to q8_1
+ * and multiplies int8 tiles with mma.sync m16n8k32 s8 (mmq.cuh, vec_dot_*_mma; mma.cuh), so the
+ * path's peak is the int8 tensor rate: twice the FP16 rate with FP16 accumulate on Turing,
+ * Ampere, Ada and Blackwell (NVIDIA's architecture whitepapers: RTX 3090 284 / 142, RTX 4090
+ * 660.6 / 330.3, RTX 5090 838 / 419 dense TOPS / TFLOPS) — twice
+ * hr_calibration_tensor_flops().  Volta has no int8 MMA: from MMQ_DP4A_MAX_BATCH_SIZE (64)
+ * tokens on it dequantizes to FP16 for cuBLAS (ggml_cuda_should_use_mmq: NVIDIA with
+ * fp16_mma_hardware_available), the FP16 blend.  Taken for the GA10x / AD10x / GB20x dies of
+ * GeForce and RTX workstation cards (the rows measured: RTX 3090, RTX 4090); datacenter dies
+ * (GA100, GH100: a different SM, and the old blend's fit), Turing (its one current row, an RTX
+ * 2080 Ti behind a Pi CM5, reaches 0.19 of this rate: no mechanism found) and unified GB10
+ * (its ten rows reach 0.16 of its ~250 int8 TOPS and sit within −5…+9 % of the FP16 blend for
+ * dense models) keep the blend. */
+static double
+prefill_int8_peak (const Sizing *z)
+{
+  const HrGpu *gpu = z->gpu;
+
+  if (z->backend != HR_BACKEND_CUDA || !z->current || z->on_cpu || z->unified ||
+      hr_quant_is_16bit (z->s->quant) || !isfinite (z->peak_flops))
+    return NAN;
+  if (gpu->form != HR_FORM_CONSUMER && gpu->form != HR_FORM_WORKSTATION)
+    return NAN;
+  if (gpu->generation != HR_GEN_AMPERE && gpu->generation != HR_GEN_ADA &&
+      gpu->generation != HR_GEN_BLACKWELL)
+    return NAN;
+  return 2.0 * z->peak_flops;
+}
+
+/* The peak of the path prefill's matrix multiplications take: int8 MMQ or the 16-bit tensor
+ * rate (NAN: none published). */
+static double
+prefill_path_peak (const Sizing *z)
+{
+  double int8 = prefill_int8_peak (z);
+
+  return isfinite (int8) ? int8 : z->peak_flops;
+}
+
+/* The dense matrix rate prefill reaches with @util (FLOP/s): never above the peak of the path
+ * it runs, whatever the 16-bit gain on top of the blend.  The int8 MMQ path reaches a share of
+ * its peak (the MMQ tiles dequantize on the same SMs that run the mma: one share for one SM
+ * design). */
 static double
 prefill_dense_rate (const Sizing *z,
                     double        util)
 {
-  double rate = z->tflops * util;
+  double int8 = prefill_int8_peak (z);
+  double rate = isfinite (int8) ? int8 * HR_CAL_MMQ_INT8_SHARE * util : z->tflops * util;
+  double peak = prefill_path_peak (z);
 
-  return isfinite (z->peak_flops) ? MIN (rate, z->peak_flops) : rate;
+  return isfinite (peak) ? MIN (rate, peak) : rate;
+}
+
+/* The share of the MMQ tile work of a MoE layer's routed experts that holds tokens.
+ * ggml_cuda_mul_mat_q with ids (mmq.cu) sorts a ubatch's tokens by expert
+ * (ggml_cuda_launch_mm_ids_helper) and launches each expert over tiles of mmq_x tokens, mmq_x
+ * chosen for the whole ubatch (mmq.cuh, mul_mat_q_case: the fewest tiles of ncols_max = the
+ * ubatch's tokens, up to get_mmq_x_max_host() = 128 with int8 MMA, in steps of the
+ * granularity 16 from 48 on); an expert's tiles past its own tokens are skipped
+ * (launch_mul_mat_q: expert_bounds), its last tile is computed whole.  An expert receives
+ * ubatch × top-k / experts tokens on average; with random routing its count is Poisson, and
+ * the share is that mean over mmq_x × E[⌈tokens / mmq_x⌉]. */
+static double
+moe_mmq_tile_share (const HrModel *m,
+                    double         ubatch)
+{
+  double lambda, mmq_x, tiles = 0, p, hi;
+
+  if (!hr_model_is_moe (m) || m->n_experts <= 0 || m->n_experts_used <= 0 || ubatch < 1)
+    return 1.0;
+  lambda = ubatch * m->n_experts_used / m->n_experts;
+  mmq_x = ubatch >= 128 ? 128 : ceil (ubatch / (ubatch >= 48 ? 16.0 : 8.0)) * (ubatch >= 48 ? 16.0 : 8.0);
+  /* E[⌈t / mmq_x⌉] over t ~ Poisson(lambda), summed to far past the mean */
+  p = exp (-lambda);
+  hi = lambda + 12 * sqrt (lambda) + 20;
+  for (double t = 0; t <= hi; t++)
+    {
+      if (t > 0)
+        p *= lambda / t;
+      tiles += p * ceil (t / mmq_x);
+    }
+  return tiles > 0 ? MIN (1.0, lambda / (mmq_x * tiles)) : 1.0;
+}
+
+/* FLOPs per token of the routed experts (gate, up and down of the top-k experts of every MoE
+ * layer); 0 for a dense model. */
+static double
+prefill_expert_flops (const HrModel *m)
+{
+  if (!hr_model_is_moe (m) || m->hidden <= 0 || m->moe_intermediate <= 0)
+    return 0;
+  return 2.0 * hr_model_moe_layers (m) * m->n_experts_used * (m->ffn_ungated ? 2 : 3) *
+         (double) m->hidden * m->moe_intermediate;
 }
 
 /* On a device without matrix units, llama.cpp's CUDA/ROCm MMQ runs its dp4a path, where the
@@ -1144,6 +1237,13 @@ prefill_seconds_per_token (const Sizing     *z,
   double ub = MAX (MIN (s->ubatch, s->prompt_tokens), 1);
   double streamed;
 
+  /* on the int8 MMQ path the routed experts' tiles run partly empty (moe_mmq_tile_share) */
+  if (isfinite (prefill_int8_peak (z)))
+    {
+      double f_exp = MIN (prefill_expert_flops (z->m), flops_dense);
+
+      flops_dense += f_exp * (1.0 / moe_mmq_tile_share (z->m, ub) - 1.0);
+    }
   t_tok = flops_dense / (prefill_dense_rate (z, util) * par) + flops_attn / (z->tflops * par * attn_util);
   /* every ubatch streams the device's weights once: of a MoE layer's routed experts only those
    * its tokens chose (with -ub 1 the active experts, as a decode step), and pays the per-step
@@ -1186,6 +1286,11 @@ write_prefill_basis (const Sizing *z,
     out->prefill_basis = (HrBasis) {
       .kind = HR_BASIS_PREFILL_GPU_CORES, .count = gpu->gpu_cores,
       .figures = { gflop, z->tflops * util / MAX (gpu->gpu_cores, 1) / 1e12 },
+    };
+  else if (isfinite (prefill_int8_peak (z)))
+    out->prefill_basis = (HrBasis) {
+      .kind = HR_BASIS_PREFILL_INT8,
+      .figures = { gflop, prefill_dense_rate (z, util) * par / 1e12, prefill_int8_peak (z) * par / 1e12 },
     };
   else
     out->prefill_basis = (HrBasis) {

@@ -45,6 +45,8 @@ typedef enum
   HR_BASIS_DECODE_DEVICES,          /* a layer split over count devices in turn: [0] GiB per
                                      * token, the slowest (device) [1] % of the time at [2] GB/s,
                                      * [3] ms fixed */
+  HR_BASIS_PREFILL_INT8,            /* [0] GFLOP per token on int8 tensor cores (MMQ) at [1] of
+                                     * [2] peak TOPS */
 } HrBasisKind;
 
 /* The basis of a speed ("memory-bound: 7.40 GiB read per token at 80% of 1008 GB/s + …"),

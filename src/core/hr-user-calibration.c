@@ -320,7 +320,7 @@ hr_user_calibration_apply (const HrDeviceCalibration *cal,
       est->ttft_ms /= cal->prefill_scale;
       /* the rate the basis names (achieved TFLOPS, per-core GFLOPS) is the calibrated one */
       if (est->prefill_basis.kind == HR_BASIS_PREFILL_TENSOR || est->prefill_basis.kind == HR_BASIS_PREFILL_CPU ||
-          est->prefill_basis.kind == HR_BASIS_PREFILL_GPU_CORES)
+          est->prefill_basis.kind == HR_BASIS_PREFILL_GPU_CORES || est->prefill_basis.kind == HR_BASIS_PREFILL_INT8)
         est->prefill_basis.figures[1] *= cal->prefill_scale;
       est->prefill_basis.calibrated_runs = cal->prefill_runs;
       g_strlcpy (est->prefill_basis.calibrated_date, cal->date, sizeof est->prefill_basis.calibrated_date);
