@@ -662,6 +662,32 @@ test_prefill_moe_tiles (void)
   g_assert_cmpfloat (ratio[1], <, 1.1);
 }
 
+/* Prefill attention on a GeForce card: ggml-cuda's mma flash-attention kernel accumulates KQ
+ * in FP32 (fattn-mma-f16.cuh, T_C_KQ = tile<16, 16, float>), which GeForce tensor cores run at
+ * half their FP16-accumulate rate.  An RTX 3090 at pp512 with 32768 tokens in the cache (17 of
+ * its 33 GFLOP a token are attention) measured 1471 t/s (llama.cpp PR #17505, -ub 512, -fa 1);
+ * crediting the attention the FP16-accumulate rate put it 22 % high. */
+static void
+test_prefill_fa_accumulate (void)
+{
+  HrGpu *g = hr_gpu_copy (hr_catalog_find_gpu (catalog, "rtx-3090-24gb"));
+  HrScenario s;
+  HrEstimate geforce;
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.flash_attn = TRUE;
+  s.ubatch = 512;
+  /* as tests/accuracy replays pp512 at depth 32768: a prompt that attends over d + N/2 */
+  s.prompt_tokens = 512 + 2 * 32768;
+  s.context = 32768 + 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &geforce, NULL));
+  g_test_message ("RTX 3090 pp512@d32768: %.0f t/s (measured 1471)", geforce.prefill_tps);
+  g_assert_cmpfloat (fabs (geforce.prefill_tps / 1471 - 1), <, 0.12);
+  hr_gpu_free (g);
+}
+
 static void
 test_prefill_capped_at_peak (void)
 {
@@ -1464,6 +1490,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/capped-at-peak", test_prefill_capped_at_peak);
   g_test_add_func ("/estimate/prefill/int8-mmq", test_prefill_int8_mmq);
   g_test_add_func ("/estimate/prefill/moe-tiles", test_prefill_moe_tiles);
+  g_test_add_func ("/estimate/prefill/fa-accumulate", test_prefill_fa_accumulate);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);

@@ -1222,6 +1222,25 @@ prefill_utilization (const Sizing *z)
   return 1.0;
 }
 
+/* The share of the dense 16-bit rate prefill attention reaches in ggml-cuda's mma
+ * flash-attention kernel on a GeForce card.  fattn-mma-f16.cuh (mma_tile_sizes) accumulates
+ * KQ in FP32 (T_C_KQ = tile<16, 16, float>) and VKQ in FP16 (T_C_VKQ = tile<16, 8, half2>);
+ * GeForce tensor cores run FP32 accumulation at half their FP16-accumulate rate — the rate
+ * hr_calibration_tensor_flops() credits them — so half of the attention FLOPs run at half the
+ * rate: 1 / (0.5 / 0.5 + 0.5 / 1) = 2/3.  Other cards run both at one rate: 1. */
+static double
+prefill_fa_accumulate_share (const Sizing *z)
+{
+  const HrGpu *gpu = z->gpu;
+  const HrGpuGenerationInfo *gen = hr_gpu_generation_info (gpu->generation);
+
+  if (z->backend != HR_BACKEND_CUDA || !z->current || z->on_cpu || !z->s->flash_attn ||
+      !isfinite (z->peak_flops) || gpu->form != HR_FORM_CONSUMER || gpu->vendor == NULL ||
+      g_ascii_strcasecmp (gpu->vendor, "NVIDIA") != 0 || (gen != NULL && !gen->matrix_units))
+    return 1.0;
+  return 2.0 / 3.0;
+}
+
 /* Seconds per prompt token. */
 static double
 prefill_seconds_per_token (const Sizing     *z,
@@ -1244,7 +1263,8 @@ prefill_seconds_per_token (const Sizing     *z,
 
       flops_dense += f_exp * (1.0 / moe_mmq_tile_share (z->m, ub) - 1.0);
     }
-  t_tok = flops_dense / (prefill_dense_rate (z, util) * par) + flops_attn / (z->tflops * par * attn_util);
+  t_tok = flops_dense / (prefill_dense_rate (z, util) * par) +
+          flops_attn / (z->tflops * par * attn_util * prefill_fa_accumulate_share (z));
   /* every ubatch streams the device's weights once: of a MoE layer's routed experts only those
    * its tokens chose (with -ub 1 the active experts, as a decode step), and pays the per-step
    * launch cost a decode step pays */
