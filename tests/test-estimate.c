@@ -688,6 +688,44 @@ test_prefill_fa_accumulate (void)
   hr_gpu_free (g);
 }
 
+/* A Turing SM has half the FP32 lanes of a GA10x SM beside tensor cores as fast per clock:
+ * the non-tensor half of prefill's blend runs at half the reference there.  An RTX 2080 Ti
+ * (GeForce: 107.6 FP16-accumulate TFLOPS) prefilled Llama 2 13B Q4_K_M at 1494 t/s (CUDA, -fa 1,
+ * geerlingguy/ai-benchmarks#46, 39 TFLOPS of matrix work); the T4 is credited
+ * √(65 × 31 × 0.5) = 32 TFLOPS, not 45. */
+static void
+test_prefill_turing_vector (void)
+{
+  HrGpu *g = hr_gpu_new_from_spec ("memory_gib=11,bandwidth_gbs=616,fp16_tflops=53.8,generation=turing", NULL);
+  const HrGpu *t4 = hr_catalog_find_gpu (catalog, "t4-16gb");
+  HrScenario s;
+  HrEstimate e;
+
+  g_assert_nonnull (g);
+  g_assert_nonnull (t4);
+  g_free (g->vendor);
+  g->vendor = g_strdup ("NVIDIA");
+  g->form = HR_FORM_CONSUMER;
+  g->backend = HR_BACKEND_CUDA;
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  /* 2 × 53.8 peak, half the 31 TFLOPS reference: 40.8 TFLOPS (the 1494 t/s of Llama 2 13B
+   * Q4_K_M measured is 39 TFLOPS of dense matrix work) */
+  g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+  g_assert_cmpfloat (e.prefill_basis.figures[2], ==, 107.6);
+  g_assert_cmpfloat (fabs (e.prefill_basis.figures[1] - sqrt (107.6 * 31 * 0.5)), <, 0.5);
+  hr_gpu_free (g);
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), t4);
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+  g_assert_cmpfloat (fabs (e.prefill_basis.figures[1] - sqrt (65 * 31 * 0.5)), <, 0.5);
+}
+
 static void
 test_prefill_capped_at_peak (void)
 {
@@ -1491,6 +1529,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/int8-mmq", test_prefill_int8_mmq);
   g_test_add_func ("/estimate/prefill/moe-tiles", test_prefill_moe_tiles);
   g_test_add_func ("/estimate/prefill/fa-accumulate", test_prefill_fa_accumulate);
+  g_test_add_func ("/estimate/prefill/turing-vector", test_prefill_turing_vector);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);

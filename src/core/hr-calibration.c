@@ -191,7 +191,7 @@ hr_calibration_prefill_flops (const HrGpu         *gpu,
                               const HrCalibration *cal)
 {
   const HrGpuGenerationInfo *gen;
-  double peak;
+  double peak, ref;
 
   if (gpu == NULL || cal == NULL)
     return NAN;
@@ -213,6 +213,15 @@ hr_calibration_prefill_flops (const HrGpu         *gpu,
      * device its whole vector peak. */
     return peak * HR_CAL_VECTOR_PREFILL_SHARE;
   /* the blend lies above the peak when the peak is below the reference rate (a 26 TFLOPS card
-   * would be credited 28): no kernel runs faster than the device's tensor peak */
-  return MIN (peak, sqrt (peak * cal->prefill_util * 1e12));
+   * would be credited 28): no kernel runs faster than the device's tensor peak.  The reference
+   * stands for the non-tensor work (dequantization, norms, softmax) beside the tensor cores:
+   * a Turing SM has 64 FP32 lanes beside tensor cores as fast per clock as those of a GA10x /
+   * AD10x SM, which has 128 (NVIDIA Turing architecture whitepaper: 64 FP32 and 64 INT32 cores
+   * per SM, RTX 2080 Ti 13.4 TFLOPS FP32 against 107.6 FP16-accumulate tensor TFLOPS; GA102
+   * whitepaper: 128 FP32 cores per SM, RTX 3090 35.6 against 142), so that work runs at half
+   * the rate for the tensor peak: HR_CAL_TURING_VECTOR_SHARE. */
+  ref = cal->prefill_util * 1e12;
+  if (gpu->generation == HR_GEN_TURING)
+    ref *= HR_CAL_TURING_VECTOR_SHARE;
+  return MIN (peak, sqrt (peak * ref));
 }

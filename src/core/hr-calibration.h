@@ -98,6 +98,10 @@ double               hr_calibration_prefill_flops (const HrGpu         *gpu,
  * hand) gives 0.31.  The A770 rows of the accuracy set (SYCL with the reorder optimisation off,
  * PR #13536; Vulkan gpt-oss-20b, PR #15355, held out) were not used. */
 #define HR_CAL_XE_HPG_DECODE_EFF 0.27
+/* Turing: FP32 lanes per tensor-core rate against GA10x / AD10x (64 against 128 lanes per SM
+ * beside equal tensor throughput per clock; the whitepapers' ratio, not a fit).  The three
+ * RTX 2080 Ti rows of current builds (CUDA, Vulkan) sit at 0.60–0.73 of the blend without it. */
+#define HR_CAL_TURING_VECTOR_SHARE 0.5
 /* Current builds on LPDDR5X unified memory other than Apple's (GB10, Strix Halo): the decode
  * mat-vecs stream weights at no more than this fraction of the memory's peak, whatever the
  * backend reaches on a discrete card.  0.736 = 0.80 × CUDA's bw_eff 0.92, as fitted on the

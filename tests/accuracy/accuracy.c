@@ -594,6 +594,37 @@ typedef struct
   GPtrArray *owned;
 } Gpus;
 
+/* The vendor and generation of a device built from its datasheet, read from its name, so that
+ * the core's generation-aware terms (tensor-rate convention, int8 MMQ, vector-only prefill)
+ * apply to it as to a catalog entry.  Products per generation: NVIDIA's CUDA GPUs list
+ * (https://developer.nvidia.com/cuda-gpus: RTX 20 series and Quadro RTX = 7.5 Turing, RTX 30 /
+ * RTX A-series / A100 = 8.x Ampere, RTX 40 / RTX Ada = 8.9 Ada, H100 = 9.0 Hopper), AMD's
+ * (RDNA 3: Radeon RX 7900 and Radeon PRO W7900) and Intel's (Arc A = Xe-HPG, Arc B = Xe2)
+ * — the sources hr_gpu_generation_info() names.  Rows that set their own are left alone. */
+static void
+datasheet_generation (HrGpu *g)
+{
+  static const struct { const char *needle; const char *vendor; HrGpuGeneration gen; } names[] = {
+    { "RTX 4000 Ada", "NVIDIA", HR_GEN_ADA }, { "RTX 5000 Ada", "NVIDIA", HR_GEN_ADA },
+    { "RTX A", "NVIDIA", HR_GEN_AMPERE }, { "A100", "NVIDIA", HR_GEN_AMPERE },
+    { "H100", "NVIDIA", HR_GEN_HOPPER }, { "RTX 40", "NVIDIA", HR_GEN_ADA },
+    { "RTX 30", "NVIDIA", HR_GEN_AMPERE }, { "RTX 20", "NVIDIA", HR_GEN_TURING },
+    { "Tesla P40", "NVIDIA", HR_GEN_PASCAL },
+    { "Arc B", "Intel", HR_GEN_XE2 }, { "Arc Pro B", "Intel", HR_GEN_XE2 }, { "Arc A", "Intel", HR_GEN_XE_HPG },
+    { "W7900", "AMD", HR_GEN_RDNA3 }, { "RX 7900", "AMD", HR_GEN_RDNA3 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (strstr (g->name, names[i].needle) != NULL)
+      {
+        if (g->vendor == NULL)
+          g->vendor = g_strdup (names[i].vendor);
+        if (g->generation == HR_GEN_UNKNOWN)
+          g->generation = names[i].gen;
+        return;
+      }
+}
+
 static HrGpu *
 datasheet_gpu (Gpus       *gpus,
                const char *name,
@@ -613,6 +644,7 @@ datasheet_gpu (Gpus       *gpus,
   g->fp16_tflops = tflops;
   g->fp8_tflops = NAN;
   g->backend = backend;
+  datasheet_generation (g);
   g_ptr_array_add (gpus->owned, g);
   return g;
 }
