@@ -1096,11 +1096,12 @@ prefill_attention_flops (const Sizing *z)
  * hr_calibration_tensor_flops().  Volta has no int8 MMA: from MMQ_DP4A_MAX_BATCH_SIZE (64)
  * tokens on it dequantizes to FP16 for cuBLAS (ggml_cuda_should_use_mmq: NVIDIA with
  * fp16_mma_hardware_available), the FP16 blend.  Taken for the GA10x / AD10x / GB20x dies of
- * GeForce and RTX workstation cards (the rows measured: RTX 3090, RTX 4090); datacenter dies
- * (GA100, GH100: a different SM, and the old blend's fit), Turing (its one current row, an RTX
- * 2080 Ti behind a Pi CM5, reaches 0.19 of this rate: no mechanism found) and unified GB10
- * (its ten rows reach 0.16 of its ~250 int8 TOPS and sit within −5…+9 % of the FP16 blend for
- * dense models) keep the blend. */
+ * GeForce and RTX workstation cards (the rows measured: RTX 3090, RTX 4090).  Kept on the
+ * blend: datacenter dies (GA100, GH100: other SMs, no current row), Turing (half the FP32
+ * lanes per SM for the tiles' dequantization, hr_calibration_prefill_flops; its one current
+ * row, an RTX 2080 Ti, reaches 0.19 of the int8 rate) and the unified GB10 (a shared power
+ * budget; its Qwen2.5 7B and gpt-oss rows sit within −5…+9 % of the blend, its Gemma 3 4B and
+ * Qwen3-Coder rows 22–47 % under it, unexplained). */
 static double
 prefill_int8_peak (const Sizing *z)
 {
