@@ -726,6 +726,34 @@ test_prefill_turing_vector (void)
   g_assert_cmpfloat (fabs (e.prefill_basis.figures[1] - sqrt (65 * 31 * 0.5)), <, 0.5);
 }
 
+/* A Volta card has FP16 but no int8 MMA: from 64 tokens on ggml-cuda dequantizes each weight
+ * matrix to FP16 for cuBLAS (ggml_cuda_should_use_mmq, ggml_cuda_op_mul_mat_cublas:
+ * to_fp16_cuda into a pool buffer), writing and re-reading 4 bytes a weight every ubatch.  A
+ * Tesla V100 PCIe (897 GB/s, 113 FP16 tensor TFLOPS) prefilled Llama 3.1 8B IQ4_XS at 2959 t/s
+ * (pp512, llama.cpp PR #24127); without the conversion traffic it was credited 3456. */
+static void
+test_prefill_volta_dequant (void)
+{
+  HrGpu *g = hr_gpu_new_from_spec ("memory_gib=32,bandwidth_gbs=897,fp16_tflops=113,generation=volta", NULL);
+  HrScenario s;
+  HrEstimate e;
+
+  g_assert_nonnull (g);
+  g_free (g->vendor);
+  g->vendor = g_strdup ("NVIDIA");
+  g->form = HR_FORM_DATACENTER;
+  g->backend = HR_BACKEND_CUDA;
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_strlcpy (s.quant, "IQ4_XS", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.prompt_tokens = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_test_message ("V100 Llama 3.1 8B IQ4_XS pp512: %.0f t/s (measured 2959)", e.prefill_tps);
+  g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+  g_assert_cmpfloat (fabs (e.prefill_tps / 2959 - 1), <, 0.12);
+  hr_gpu_free (g);
+}
+
 static void
 test_prefill_capped_at_peak (void)
 {
@@ -1530,6 +1558,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/moe-tiles", test_prefill_moe_tiles);
   g_test_add_func ("/estimate/prefill/fa-accumulate", test_prefill_fa_accumulate);
   g_test_add_func ("/estimate/prefill/turing-vector", test_prefill_turing_vector);
+  g_test_add_func ("/estimate/prefill/volta-dequant", test_prefill_volta_dequant);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);

@@ -1242,6 +1242,29 @@ prefill_fa_accumulate_share (const Sizing *z)
   return 2.0 / 3.0;
 }
 
+/* Bytes per ubatch a Volta card moves to dequantize quantized weights for cuBLAS on current
+ * builds (0 elsewhere).  ggml_cuda_should_use_mmq sends a batch of MMQ_DP4A_MAX_BATCH_SIZE (64)
+ * tokens or more on a card with FP16 MMA but no int8 MMA to cuBLAS, and
+ * ggml_cuda_op_mul_mat_cublas converts src0 to FP16 first (to_fp16_cuda into a pool buffer):
+ * every matrix of the ubatch is written once in FP16 and read once by the GEMM, 4 bytes a
+ * weight on top of the quantized read the weight stream already counts.  A MoE layer converts
+ * the experts its tokens chose. */
+static double
+prefill_dequant_bytes (const Sizing *z,
+                       double        ub)
+{
+  const HrModel *m = z->m;
+  double params = z->active_params;
+
+  if (z->backend != HR_BACKEND_CUDA || !z->current || z->on_cpu || z->gpu->generation != HR_GEN_VOLTA ||
+      hr_quant_is_16bit (z->s->quant) || ub < 64)
+    return 0;
+  if (hr_model_is_moe (m) && m->hidden > 0 && m->moe_intermediate > 0 && m->n_experts > 0)
+    params += prefill_expert_flops (m) / 2 / m->n_experts_used * m->n_experts *
+              (expert_union_share (m, ub) - (double) m->n_experts_used / m->n_experts);
+  return 4.0 * params * (1.0 - z->cpu_layers_frac);
+}
+
 /* Seconds per prompt token. */
 static double
 prefill_seconds_per_token (const Sizing     *z,
@@ -1271,7 +1294,7 @@ prefill_seconds_per_token (const Sizing     *z,
    * launch cost a decode step pays */
   streamed = out->weights_gpu - z->gpu_expert_bytes * (1.0 - expert_union_share (z->m, ub));
   if (isfinite (z->bw))
-    t_tok += streamed / n / (z->bw * cal->bw_eff * lpddr_factor (z)) / ub;
+    t_tok += (streamed + prefill_dequant_bytes (z, ub)) / n / (z->bw * cal->bw_eff * lpddr_factor (z)) / ub;
   if (z->llama && isfinite (z->bw))
     t_tok += (step_fixed_seconds (z) + moe_expert_rate_seconds (z, ub, z->bw * cal->bw_eff * lpddr_factor (z))) / ub;
   else if (z->llama)
