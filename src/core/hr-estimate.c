@@ -1158,10 +1158,12 @@ moe_mmq_tile_share (const HrModel *m,
 {
   double lambda, mmq_x, tiles = 0, p, hi;
 
-  if (!hr_model_is_moe (m) || m->n_experts <= 0 || m->n_experts_used <= 0 || ubatch < 1)
+  /* up to LLAMA_MMVQ_MAX_TOKENS tokens run the mat-vec kernels, one expert row at a time */
+  if (!hr_model_is_moe (m) || m->n_experts <= 0 || m->n_experts_used <= 0 || ubatch <= LLAMA_MMVQ_MAX_TOKENS)
     return 1.0;
   lambda = ubatch * m->n_experts_used / m->n_experts;
   mmq_x = ubatch >= 128 ? 128 : ceil (ubatch / (ubatch >= 48 ? 16.0 : 8.0)) * (ubatch >= 48 ? 16.0 : 8.0);
+  mmq_x = MIN (mmq_x, 128);
   /* E[⌈t / mmq_x⌉] over t ~ Poisson(lambda), summed to far past the mean */
   p = exp (-lambda);
   hi = lambda + 12 * sqrt (lambda) + 20;
