@@ -1092,7 +1092,9 @@ prefill_attention_flops (const Sizing *z)
  * and multiplies int8 tiles with mma.sync m16n8k32 s8 (mmq.cuh, vec_dot_*_mma; mma.cuh), so the
  * path's peak is the int8 tensor rate: twice the FP16 rate with FP16 accumulate on Turing,
  * Ampere, Ada and Blackwell (NVIDIA's architecture whitepapers: RTX 3090 284 / 142, RTX 4090
- * 660.6 / 330.3, RTX 5090 838 / 419 dense TOPS / TFLOPS) — twice
+ * 660.6 / 330.3 — https://hmc-tech.com/gpus/nvidia-geforce-rtx-4090-vs-nvidia-rtx-pro-5000-blackwell
+ * —, RTX 5090 838 / 419 dense TOPS / TFLOPS — https://analysis.castromedia.org/analysis/compute/entities/rtx-5090.html,
+ * https://www.spheron.network/blog/nvidia-rtx-5090-specs/ ) — twice
  * hr_calibration_tensor_flops().  Volta has no int8 MMA: from MMQ_DP4A_MAX_BATCH_SIZE (64)
  * tokens on it dequantizes to FP16 for cuBLAS (ggml_cuda_should_use_mmq: NVIDIA with
  * fp16_mma_hardware_available), the FP16 blend.  Taken for the GA10x / AD10x / GB20x dies of
