@@ -530,6 +530,40 @@ test_cuda_graphs_by_generation (void)
  * was put at 0.80 × 0.80 = 0.64 of Strix Halo's 256 GB/s (gpt-oss-120b 39.5 t/s estimated,
  * 45.4 measured; Llama 3.2 3B −11 %); CUDA on GB10 keeps 0.92 × 0.80.  The basis says the
  * share the weights really stream at, not the discrete-card figure. */
+/* ggml-vulkan's per-layer fixed cost is a chain of dependent dispatches, so it follows the
+ * kernels a layer runs: Nemotron-H blocks (nemotron-h.cpp) hold one sub-block each — 6
+ * attention and 23 FFN blocks at half a transformer block, 23 Mamba2 mixers at
+ * HR_CAL_VK_RECURRENT_MIXER — and a Gated DeltaNet layer (Qwen3.5) runs its mixer in place of
+ * the attention half.  Standard blocks keep 58 µs each; CUDA is untouched. */
+static void
+test_vulkan_dispatch_chain (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  decode_on (&s, "nemotron-3-nano-30b-a3b", "rtx-5090-32gb", "Q4_K_M", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 58e-3 * (0.5 * (23 + 6) + HR_CAL_VK_RECURRENT_MIXER * 23)), <, 1e-9);
+  /* the held-out RTX 5090 row (273.3 t/s) was −22 % with 52 full blocks */
+  g_assert_cmpfloat (e.decode_tps, >, 240);
+
+  decode_on (&s, "nemotron-3-nano-30b-a3b", "rtx-5090-32gb", "Q4_K_M", HR_BACKEND_CUDA);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  /* every block at CUDA's 25 µs, its expert mat-vec steps on top */
+  g_assert_cmpfloat (e.decode_basis.figures[3], >, 52 * 25e-3);
+
+  decode_on (&s, "qwen3.5-35b-a3b", "ryzen-ai-max-395-128gb", "Q4_K_M", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 58e-3 * (10 + 30 * (HR_CAL_VK_RECURRENT_MIXER + 0.5))), <, 1e-9);
+  /* the fit row: 64.85 t/s (llama.cpp issue #22375, b8460) */
+  g_assert_cmpfloat (fabs (e.decode_tps / 64.85 - 1), <, 0.03);
+
+  /* a transformer model keeps one block a layer */
+  decode_on (&s, "qwen3-30b-a3b", "rtx-5090-32gb", "Q4_K_M", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 48 * 58e-3), <, 1e-9);
+}
+
 static void
 test_lpddr_ceiling (void)
 {
@@ -1581,6 +1615,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/kv/quantized", test_quantized_kv);
   g_test_add_func ("/estimate/kv/gemma3-iswa-cells", test_kv_gemma3_iswa_cells);
   g_test_add_func ("/estimate/catalog/every-entry", test_every_entry);
+  g_test_add_func ("/estimate/vulkan/dispatch-chain", test_vulkan_dispatch_chain);
   g_test_add_func ("/estimate/bad-arguments", test_bad_arguments);
   g_test_add_func ("/estimate/multi-gpu-offload", test_multi_gpu_and_offload);
   g_test_add_func ("/estimate/depth", test_depth);

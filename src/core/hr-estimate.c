@@ -584,6 +584,49 @@ cuda_graphs_off (const Sizing *z)
          z->gpu->generation == HR_GEN_PASCAL;
 }
 
+/* ggml-vulkan records every node of the step into command buffers and puts a pipeline barrier
+ * between dependent dispatches (ggml_backend_vk_graph_compute → ggml_vk_build_graph,
+ * ggml_vk_sync_buffers); the fixed cost of a layer is that chain of dependent dispatches, so it
+ * follows the number of kernels the layer runs, not the layer count.  The calibration's
+ * t_layer_us (58 µs) is that of a transformer block: two residual sub-blocks, each one norm →
+ * op → residual add (attention: RMS_NORM+MUL, Q/K/V MUL_MAT, ROPE, ROPE+SET_ROWS, SET_ROWS,
+ * FLASH_ATTN_EXT, MUL_MAT+ADD — about 9 dispatches after the fusions in graph_compute; the FFN:
+ * RMS_NORM+MUL, gate/up, GLU, MUL_MAT+ADD, a MoE's router and TOPK_MOE besides), counted as
+ * halves.  Two kinds of block differ:
+ *  - Nemotron-H blocks (src/models/nemotron-h.cpp: each block is norm → one of Mamba2 mixer,
+ *    attention or FFN/MoE → residual add; HrModel.n_ffn_layers counts the FFN ones) carry one
+ *    sub-block each: half a transformer block, the Mamba2 ones a recurrent mixer's share;
+ *  - a linear-attention / SSM mixer (HR_LAYER_RECURRENT groups: Qwen3.5 / Qwen3-Next Gated
+ *    DeltaNet in qwen35moe.cpp build_layer_attn_linear: qkv and z projections, beta/alpha,
+ *    the conv-state concat, SSM_CONV, SILU, two L2_NORMs, GATED_DELTA_NET, the state copies,
+ *    the gated RMS_NORM·SILU(z) and the output MUL_MAT — about twice an attention half's
+ *    dispatches) costs HR_CAL_VK_RECURRENT_MIXER transformer blocks in place of the
+ *    attention half.
+ * Returns the step's fixed cost in transformer-block equivalents. */
+static double
+vk_layer_dispatch_equivalents (const HrModel *m)
+{
+  double recurrent = 0, blocks = m->n_layers;
+
+  for (guint i = 0; m->layers != NULL && i < m->layers->len; i++)
+    {
+      const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
+
+      if (g->kind == HR_LAYER_RECURRENT)
+        recurrent += g->count;
+    }
+  recurrent = MIN (recurrent, blocks);
+  if (m->n_ffn_layers > 0 && m->n_ffn_layers < m->n_layers)
+    {
+      /* one sub-block a block: FFN and attention blocks half a transformer block each */
+      double attention = MAX (blocks - m->n_ffn_layers - recurrent, 0);
+
+      return 0.5 * (m->n_ffn_layers + attention) + HR_CAL_VK_RECURRENT_MIXER * recurrent;
+    }
+  /* a recurrent mixer in place of the attention half */
+  return (blocks - recurrent) + recurrent * (HR_CAL_VK_RECURRENT_MIXER + 0.5);
+}
+
 /* Seconds of fixed cost per decode step or ubatch: kernel launches and syncs per layer, graph
  * launch and sampling per token (the calibration's t_layer_us, t_token_us).  The current CUDA
  * figure (25 µs a layer) is that of cards that replay the step as one CUDA graph.  A card
@@ -595,8 +638,11 @@ static double
 step_fixed_seconds (const Sizing *z)
 {
   double t_layer = cuda_graphs_off (z) ? hr_calibration_for (HR_BACKEND_CUDA)->t_layer_us : z->cal->t_layer_us;
+  double layers = z->m->n_layers;
 
-  return (t_layer * z->m->n_layers + z->cal->t_token_us) * 1e-6;
+  if (z->current && z->llama && !z->on_cpu && z->backend == HR_BACKEND_VULKAN)
+    layers = vk_layer_dispatch_equivalents (z->m);
+  return (t_layer * layers + z->cal->t_token_us) * 1e-6;
 }
 
 /* llama.cpp runs a MUL_MAT_ID of up to this many tokens through its mat-vec kernels (ggml-cuda
