@@ -584,10 +584,12 @@ cuda_graphs_off (const Sizing *z)
          z->gpu->generation == HR_GEN_PASCAL;
 }
 
-/* ggml-vulkan records every node of the step into command buffers and puts a pipeline barrier
- * between dependent dispatches (ggml_backend_vk_graph_compute → ggml_vk_build_graph,
- * ggml_vk_sync_buffers); the fixed cost of a layer is that chain of dependent dispatches, so it
- * follows the number of kernels the layer runs, not the layer count.  The calibration's
+/* ggml-vulkan records every node of the step into command buffers (ggml_backend_vk_graph_compute
+ * → ggml_vk_build_graph, submitted every ~100 nodes or share of the step's FLOPs) and puts a
+ * pipeline barrier (ggml_vk_sync_buffers) before a dispatch that touches memory an unsynced
+ * earlier one wrote (ggml-org/llama.cpp PR #15489, 2025-08; ggml_vk_graph_optimize reorders
+ * independent nodes next to each other); the fixed cost of a layer is that chain of dependent
+ * dispatches, so it follows the kernels the layer runs, not the layer count.  The calibration's
  * t_layer_us (58 µs) is that of a transformer block: two residual sub-blocks, each one norm →
  * op → residual add (attention: RMS_NORM+MUL, Q/K/V MUL_MAT, ROPE, ROPE+SET_ROWS, SET_ROWS,
  * FLASH_ATTN_EXT, MUL_MAT+ADD — about 9 dispatches after the fusions in graph_compute; the FFN:
