@@ -950,6 +950,78 @@ test_ubatch_one_reads_active_experts (void)
       }
 }
 
+/* A decode step that asks for no output (llama-bench's ppN with -ub 1: test_prompt's
+ * llama_batch_get_one() marks only the batch's last token, llama_batch_allocr::init()) runs the
+ * last layer's FFN and the output head over zero rows, which no backend computes: it reads
+ * the head and that FFN less than a tgN step.  Llama 3.1 8B Q4_0 (untied Q6_K head of 128256
+ * × 4096, a dense 14336-wide FFN), Llama 3.2 3B (tied: the table is the head) and
+ * Qwen3-30B-A3B (the last layer's 8 of 128 routed experts).  Only llama.cpp, one sequence. */
+static void
+test_decode_no_output (void)
+{
+  static const char * const models[] = { "llama-3.1-8b", "llama-3.2-3b", "qwen3-30b-a3b" };
+  HrScenario s;
+  HrEstimate plain, none;
+
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    {
+      const HrModel *m;
+      double skipped, head, ffn;
+
+      scenario (&s, models[i], "rtx-3090-24gb");
+      m = s.model;
+      g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+      s.engine_version = HR_ENGINE_VERSION_CURRENT;
+      s.context = 4096;
+      s.depth = 0;
+      g_assert_true (hr_estimate_compute (&s, NULL, &plain, NULL));
+      s.decode_no_output = TRUE;
+      g_assert_true (hr_estimate_compute (&s, NULL, &none, NULL));
+
+      head = plain.weights.output_bytes;
+      skipped = plain.bytes_per_token - none.bytes_per_token;
+      ffn = skipped - head;
+      g_test_message ("%s: head %.0f MiB, last FFN %.0f MiB, %.1f → %.1f t/s", models[i],
+                      head / HR_MIB, ffn / HR_MIB, plain.decode_tps, none.decode_tps);
+      g_assert_cmpfloat (head, >, 0);
+      if (m->tie_embeddings)
+        g_assert_cmpfloat (head, ==, plain.weights.embd_bytes);
+      if (hr_model_is_moe (m))
+        g_assert_cmpfloat (fabs (ffn - plain.weights.expert_bytes * m->n_experts_used / m->n_experts /
+                                 hr_model_moe_layers (m)), <, 1.0);
+      else
+        {
+          /* the FFN's share of a layer: SwiGLU 3 × hidden × intermediate of its parameters */
+          g_assert_cmpfloat (ffn, >, 0.6 * plain.weights.layer_bytes);
+          g_assert_cmpfloat (ffn, <, plain.weights.layer_bytes);
+        }
+      g_assert_cmpfloat (none.decode_tps, >, plain.decode_tps);
+      /* nothing else of the step changes */
+      g_assert_cmpfloat (none.kv_read_bytes, ==, plain.kv_read_bytes);
+      g_assert_cmpfloat (none.prefill_tps, ==, plain.prefill_tps);
+    }
+  /* llama 8B Q4_0: the head is 0.4 GB of the 4.3 GB a tg step reads */
+  scenario (&s, "llama-3.1-8b", "rtx-3090-24gb");
+  g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+  g_assert_true (hr_estimate_compute (&s, NULL, &plain, NULL));
+  g_assert_cmpfloat (fabs (plain.weights.output_bytes / (128256.0 * 4096 * 210 / 256) - 1), <, 0.001);
+
+  /* a server step and a batch of sequences always output: no change */
+  scenario (&s, "llama-3.1-8b", "rtx-3090-24gb");
+  s.batch = 4;
+  g_assert_true (hr_estimate_compute (&s, NULL, &plain, NULL));
+  s.decode_no_output = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &none, NULL));
+  g_assert_cmpfloat (none.decode_tps, ==, plain.decode_tps);
+  scenario (&s, "llama-3.1-8b", "h100-80gb-sxm");
+  s.engine = HR_ENGINE_VLLM;
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
+  g_assert_true (hr_estimate_compute (&s, NULL, &plain, NULL));
+  s.decode_no_output = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &none, NULL));
+  g_assert_cmpfloat (none.decode_tps, ==, plain.decode_tps);
+}
+
 /* llama.cpp's host-side compute buffer holds the graph inputs: the F32 mask of each cache and
  * the embedded tokens.  gpt-oss-20b, -c 131072 -ub 512 -fa on, RTX 3070: "CUDA_Host compute
  * buffer size = 263.15 MiB" (ikawrakow/ik_llama.cpp#822, llama.cpp b6699).  It is system RAM
@@ -1602,6 +1674,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/decode/moe-expert-rate", test_moe_expert_rate);
   g_test_add_func ("/estimate/prefill/without-matrix-units", test_prefill_without_matrix_units);
   g_test_add_func ("/estimate/prefill/ubatch-one-moe", test_ubatch_one_reads_active_experts);
+  g_test_add_func ("/estimate/decode/no-output", test_decode_no_output);
   g_test_add_func ("/estimate/llama/swa-per-stream", test_llama_swa_per_stream);
   g_test_add_func ("/estimate/llama/recurrent-f32", test_llama_recurrent_f32);
   g_test_add_func ("/estimate/llama/gpt-oss-mxfp4-gguf", test_gpt_oss_mxfp4_gguf);

@@ -570,6 +570,47 @@ decode_weights_read (const Sizing     *z,
   return out->weights.active_bytes + out->weights.expert_bytes * (expert_union_share (z->m, tokens) - kf);
 }
 
+/* Weight bytes a llama.cpp decode step that asks for no output does not read
+ * (HrScenario.decode_no_output).  llama.cpp runs the output only for the tokens that ask for
+ * it: a batch without a logits array (llama_batch_get_one(), which llama-bench's test_prompt
+ * and test_gen both use) has only its last token marked (llama_batch_allocr::init(),
+ * src/llama-batch.cpp: "return the output only for the last token"), so of a ppN run with
+ * -ub 1 every ubatch but the last outputs nothing, while each tgN step outputs its one token.
+ * Every model builder gathers the outputting rows right after the last layer's attention
+ * (src/models/<arch>.cpp, e.g. llama.cpp: "if (il == n_layer - 1 && inp_out_ids) cur = ggml_get_rows (ctx0, cur,
+ * inp_out_ids)", a tensor of n_outputs rows from llm_graph_context::build_inp_out_ids(),
+ * src/llama-graph.cpp), so with none the last layer's FFN and the output head multiply zero
+ * rows: empty tensors every backend skips without touching their weights (ggml_is_empty (node)
+ * in ggml-cuda.cu's graph evaluation, ggml_vk_build_graph(), ggml_metal_op_encode_impl(), the
+ * SYCL graph loop).  Skipped: the output head (a tied table included) and the last layer's FFN
+ * — a dense one at the layer's average bytes per parameter, of a MoE layer the routed experts
+ * a token reads (its router and shared expert, small, are left in).  Nemotron-H-like stacks
+ * (n_ffn_layers): the head only. */
+static double
+no_output_skipped_bytes (const Sizing     *z,
+                         const HrEstimate *out)
+{
+  const HrModel *m = z->m;
+  const HrWeights *w = &out->weights;
+  double ffn = 0;
+
+  if (m->n_ffn_layers > 0 || m->n_layers <= 0)
+    ffn = 0;
+  else if (hr_model_is_moe (m))
+    ffn = w->expert_bytes * m->n_experts_used / MAX (m->n_experts, 1) / MAX (hr_model_moe_layers (m), 1);
+  else if (m->intermediate > 0 && m->hidden > 0)
+    {
+      double params = isfinite (m->total_params) && m->total_params > 0 ? m->total_params : w->params;
+      double layer_params = (params - (double) m->vocab * m->hidden * (m->tie_embeddings ? 1 : 2)) /
+                            (m->n_layers + MAX (m->mtp_layers, 0));
+      double ffn_params = (m->ffn_ungated ? 2.0 : 3.0) * m->hidden * m->intermediate;
+
+      if (layer_params > 0)
+        ffn = w->layer_bytes * MIN (1.0, ffn_params / layer_params);
+    }
+  return w->output_bytes + ffn;
+}
+
 /* Whether llama.cpp's CUDA backend runs this card without CUDA graphs: ggml-cuda.cu,
  * ggml_cuda_graph_set_enabled(), sets disable_due_to_gpu_arch for a device below
  * GGML_CUDA_CC_VOLTA (7.0), so a Pascal card launches each kernel of the step from the host.
@@ -1083,6 +1124,8 @@ estimate_decode (Sizing     *z,
   z->active_params = active_params (z->m, out);
   out->depth = hr_scenario_depth (s);
   weights_read = decode_weights_read (z, out, s->batch);
+  if (s->decode_no_output && z->llama && s->batch == 1)
+    weights_read = MAX (0, weights_read - no_output_skipped_bytes (z, out));
   kv_read = kv_read_bytes (z->m, out->depth, bpe) * s->batch;
   kv_empty = kv_read_bytes (z->m, 0, bpe) * s->batch;
   out->kv_read_bytes = kv_read;

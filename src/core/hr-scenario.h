@@ -95,6 +95,10 @@ typedef struct
   double unified_share;     /* 0: the GPU's default share; else the user's override */
   int prompt_tokens;        /* for TTFT (4096) */
   int ubatch;               /* llama.cpp -ub (512) */
+  /* each decode step asks for no output: llama-bench's ppN with -ub 1, N one-token ubatches of
+   * which only the batch's last computes logits (hr-estimate.c, no_output_skipped_bytes()).
+   * llama.cpp only, one sequence; no knob sets it, the accuracy replay does. */
+  gboolean decode_no_output;
   gboolean flash_attn;      /* llama.cpp --flash-attn (TRUE) */
   double gpu_mem_util;      /* vLLM/SGLang --gpu-memory-utilization; 0: the engine's default
                              * (hr_estimate_mem_fraction) */

@@ -1243,6 +1243,7 @@ typedef struct
   gint64 depth;       /* tokens already in the context */
   int ubatch;
   gboolean flash_attn;
+  gboolean no_output; /* decode steps without logits: a ppN run with -ub 1 */
   double ngl;         /* NAN: all layers */
   double measured;    /* tokens/s (per sequence for decode at batch 1, aggregate otherwise) */
   gboolean aggregate;
@@ -1286,6 +1287,7 @@ evaluate_speed (Report          *rep,
   s.batch = c->batch;
   s.ubatch = c->ubatch;
   s.flash_attn = c->flash_attn;
+  s.decode_no_output = c->no_output;
   s.engine_version = c->fit;
   if (c->backend_known)
     {
@@ -1553,6 +1555,11 @@ run_bench (Report          *rep,
           exclude (rep, dataset, "test not a prefill or decode rate");
           continue;
         }
+      /* a decode row of n_ubatch 1 whose notes name the ppN it was: llama-bench's prompt test
+       * with -ub 1, N one-token steps of which only each batch's last asks for logits
+       * (test_prompt: llama_batch_get_one); a tgN step outputs its token */
+      if (!c.prefill && c.ubatch == 1 && has (col_opt (csv, row, "notes"), "pp"))
+        c.no_output = TRUE;
       if (c.n_gpus > 1 && has (engine, "./main") && (num (build) > 0 || g_ascii_isxdigit (*build)))
         {
           /* builds before llama.cpp's --split-mode (January 2024) split every matrix by rows
