@@ -584,11 +584,12 @@ decode_weights_read (const Sizing     *z,
  * in ggml-cuda.cu's graph evaluation, ggml_vk_build_graph(), ggml_metal_op_encode_impl(), the
  * SYCL graph loop).  Skipped: the output head (a tied table included) and the last layer's FFN
  * — a dense one at the layer's average bytes per parameter, of a MoE layer the routed experts
- * a token reads (its router and shared expert, small, are left in).  Nemotron-H-like stacks
+ * @tokens tokens read (its router and shared expert, small, are left in).  Nemotron-H-like stacks
  * (n_ffn_layers): the head only. */
 static double
 no_output_skipped_bytes (const Sizing     *z,
-                         const HrEstimate *out)
+                         const HrEstimate *out,
+                         double            tokens)
 {
   const HrModel *m = z->m;
   const HrWeights *w = &out->weights;
@@ -597,7 +598,7 @@ no_output_skipped_bytes (const Sizing     *z,
   if (m->n_ffn_layers > 0 || m->n_layers <= 0)
     ffn = 0;
   else if (hr_model_is_moe (m))
-    ffn = w->expert_bytes * m->n_experts_used / MAX (m->n_experts, 1) / MAX (hr_model_moe_layers (m), 1);
+    ffn = w->expert_bytes * expert_union_share (m, tokens) / MAX (hr_model_moe_layers (m), 1);
   else if (m->intermediate > 0 && m->hidden > 0)
     {
       double params = isfinite (m->total_params) && m->total_params > 0 ? m->total_params : w->params;
@@ -1125,7 +1126,7 @@ estimate_decode (Sizing     *z,
   out->depth = hr_scenario_depth (s);
   weights_read = decode_weights_read (z, out, s->batch);
   if (s->decode_no_output && z->llama && s->batch == 1)
-    weights_read = MAX (0, weights_read - no_output_skipped_bytes (z, out));
+    weights_read = MAX (0, weights_read - no_output_skipped_bytes (z, out, 1));
   kv_read = kv_read_bytes (z->m, out->depth, bpe) * s->batch;
   kv_empty = kv_read_bytes (z->m, 0, bpe) * s->batch;
   out->kv_read_bytes = kv_read;
@@ -1388,6 +1389,16 @@ prefill_seconds_per_token (const Sizing     *z,
    * its tokens chose (with -ub 1 the active experts, as a decode step), and pays the per-step
    * launch cost a decode step pays */
   streamed = out->weights_gpu - z->gpu_expert_bytes * (1.0 - expert_union_share (z->m, ub));
+  if (z->llama)
+    {
+      /* of the ubatches of one llama_decode() call only the last asks for logits (a batch
+       * without a logits array, llama_batch_get_one(): llama-bench's test_prompt), the others
+       * skip the output head and the last layer's FFN (no_output_skipped_bytes()): ub of each
+       * min(prompt, n_batch) tokens read them */
+      double with_output = MIN (1.0, ub / MAX (1.0, MIN ((double) s->prompt_tokens, LLAMA_N_BATCH)));
+
+      streamed = MAX (0, streamed - no_output_skipped_bytes (z, out, ub) * (1.0 - with_output));
+    }
   if (isfinite (z->bw))
     t_tok += (streamed + prefill_dequant_bytes (z, ub)) / n / (z->bw * cal->bw_eff * lpddr_factor (z)) / ub;
   if (z->llama && isfinite (z->bw))
