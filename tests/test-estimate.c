@@ -524,6 +524,92 @@ test_cuda_graphs_by_generation (void)
   hr_gpu_free (g);
 }
 
+/* A Pascal card of compute capability 6.1 publishes FP16 at 1/64 of FP32 (Tesla P40: 0.18
+ * TFLOPS), and llama.cpp runs no FP16 math on it (ggml-cuda: fast_fp16_available() excludes
+ * 610): quantized weights go through MMQ / MMVQ's int8 dp4a (4 × FP32 = 46 TOPS), F16 weights
+ * through cuBLAS in FP32 (11.5 TFLOPS).  Given its FP16 figure, the P40 was called
+ * compute-bound at 5.5 t/s on Llama 8B with a 13-minute first token; it decodes Llama 8B Q4_0
+ * at 56.2 t/s (llama.cpp PR #15715, b6341) and prefills Llama 7B Q4_0 at 912 t/s (PR #4766).
+ * Prefill never exceeds the peak of the path it names; a GP100 (fast FP16, 18.7 TFLOPS) keeps
+ * its FP16 figure, and the card under Vulkan says its prefill is unknown. */
+static void
+test_pascal_slow_fp16 (void)
+{
+  static const char * const spec = "name=P40,memory_gib=24,bandwidth_gbs=347,fp16_tflops=0.18,generation=pascal";
+  g_autoptr(HrGpu) g = hr_gpu_new_from_spec (spec, NULL);
+  g_autoptr(HrGpu) p100 = hr_gpu_new_from_spec ("memory_gib=16,bandwidth_gbs=732,fp16_tflops=18.7,generation=pascal", NULL);
+  HrScenario s;
+  HrEstimate q4, f16, batch, e;
+  g_autofree char *q4_text = NULL, *f16_text = NULL, *batch_text = NULL, *unknown_text = NULL;
+
+  g_assert_nonnull (g);
+  g_assert_true (hr_gpu_pascal_slow_fp16 (g));
+  /* an NVIDIA generation without backend= runs CUDA */
+  g_assert_cmpint (g->backend, ==, HR_BACKEND_CUDA);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
+  g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.prompt_tokens = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &q4, NULL));
+
+  /* decode streams the weights: memory-bound, near the P40's 56.2 t/s */
+  g_assert_false (q4.compute_bound);
+  g_assert_cmpint (q4.decode_basis.kind, ==, HR_BASIS_DECODE_MEMORY);
+  g_assert_cmpfloat (fabs (q4.decode_tps_empty / 56.22 - 1), <, 0.15);
+  /* prefill on the int8 dp4a path: a quarter of 0.18 × 64 × 4 TOPS, within 20 % of 912 t/s
+   * scaled to the 8B's FLOPs */
+  g_assert_cmpint (q4.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+  g_assert_cmpint (q4.prefill_basis.path, ==, HR_COMPUTE_PATH_DP4A);
+  g_assert_cmpfloat (fabs (q4.prefill_basis.figures[2] - 0.18 * 64 * 4), <, 1e-9);
+  g_assert_cmpfloat (fabs (q4.prefill_basis.figures[1] - 0.25 * 0.18 * 64 * 4), <, 1e-9);
+  g_assert_cmpfloat (q4.prefill_tps, <=, 0.18e12 * 64 * 4 / (2.0 * s.model->active_params));
+  g_assert_cmpfloat (q4.prefill_tps, >, 500);
+  g_assert_cmpfloat (q4.ttft_ms, <, 5000);
+  q4_text = hr_basis_text (&q4.prefill_basis);
+  g_assert_nonnull (strstr (q4_text, "of 46.1 peak TOPS (int8 dp4a)"));
+
+  /* F16 weights: cuBLAS in FP32, under the FP32 peak */
+  g_strlcpy (s.quant, "F16", sizeof s.quant);
+  g_assert_true (hr_estimate_compute (&s, NULL, &f16, NULL));
+  g_assert_false (f16.compute_bound);
+  g_assert_cmpint (f16.prefill_basis.path, ==, HR_COMPUTE_PATH_FP32);
+  g_assert_cmpfloat (fabs (f16.prefill_basis.figures[2] - 0.18 * 64), <, 1e-9);
+  g_assert_cmpfloat (f16.prefill_basis.figures[1], <=, f16.prefill_basis.figures[2]);
+  g_assert_cmpfloat (f16.prefill_tps, <=, 0.18e12 * 64 / (2.0 * s.model->active_params));
+  f16_text = hr_basis_text (&f16.prefill_basis);
+  g_assert_nonnull (strstr (f16_text, "peak TFLOPS (FP32)"));
+
+  /* a batch that does reach the compute roof names the path it runs on */
+  g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+  s.batch = 256;
+  s.context = 512;
+  s.depth = 64;
+  g_assert_true (hr_estimate_compute (&s, NULL, &batch, NULL));
+  g_assert_true (batch.compute_bound);
+  g_assert_cmpint (batch.decode_basis.path, ==, HR_COMPUTE_PATH_DP4A);
+  batch_text = hr_basis_text (&batch.decode_basis);
+  g_assert_nonnull (strstr (batch_text, "TOPS achieved (int8 dp4a)"));
+  s.batch = 1;
+
+  /* Vulkan on the card: which ALUs run the matrices is not modelled */
+  s.backend = HR_BACKEND_VULKAN;
+  s.backend_set = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_false (e.compute_bound);
+  g_assert_true (isnan (e.prefill_tps));
+  g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_PATH_UNKNOWN);
+  unknown_text = hr_basis_text (&e.prefill_basis);
+  g_assert_nonnull (strstr (unknown_text, "int8 dp4a"));
+
+  /* GP100: fast FP16, the figure given is the rate its cuBLAS FP16 GEMMs run at */
+  g_assert_false (hr_gpu_pascal_slow_fp16 (p100));
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), p100);
+  g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.prefill_basis.path, ==, HR_COMPUTE_PATH_DEFAULT);
+  g_assert_cmpfloat (e.prefill_basis.figures[2], ==, 18.7);
+}
+
 /* On LPDDR5X unified memory (GB10, Strix Halo) the decode mat-vecs stream at no more than
  * HR_CAL_LPDDR_PEAK_SHARE (0.736) of the peak: a ceiling, not a factor of 0.80 on every
  * backend's discrete-card rate.  ROCm, held to 0.80 by its RDNA mat-vec on wide GDDR6 buses,
@@ -1675,6 +1761,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);
   g_test_add_func ("/estimate/generation/cuda-graphs", test_cuda_graphs_by_generation);
+  g_test_add_func ("/estimate/generation/pascal-slow-fp16", test_pascal_slow_fp16);
   g_test_add_func ("/estimate/decode/lpddr-ceiling", test_lpddr_ceiling);
   g_test_add_func ("/estimate/prefill/dp4a-types", test_prefill_dp4a_types);
   g_test_add_func ("/estimate/decode/moe-expert-rate", test_moe_expert_rate);

@@ -338,11 +338,56 @@ typedef struct
   double gpu_expert_bytes;    /* routed experts kept on the devices */
   double expert_bpw;          /* bits per weight of the routed experts (0: unknown) */
   double peak_flops;          /* the device's dense tensor peak (NAN: none published) */
+  HrComputePath path;         /* the ALUs tflops and peak_flops describe (pascal_compute_path) */
   double host_embd;           /* llama.cpp's input embedding, kept in system RAM */
   double kv_per_gpu;
   double compute_per_gpu, runtime_gpu;
   double active_params;
 } Sizing;
+
+/* The dp4a MMQ path's share of the int8 dot-product peak: HR_CAL_VECTOR_PREFILL_SHARE of an
+ * FP16 vector rate whose int8 dot products run twice as fast (gfx906's sdot4, the fitted rows),
+ * i.e. a quarter.  Checked on a Tesla P40, not fitted: Llama 7B Q4_0 pp512 at 912 t/s
+ * (llama.cpp PR #4766, 2024 builds) is 12.3 TFLOPS, 0.26 of its 47 int8 TOPS; Llama 8B Q5_0
+ * pp2048 at 818 t/s (PR #7716) about the same. */
+#define PASCAL_DP4A_SHARE (HR_CAL_VECTOR_PREFILL_SHARE / 2.0)
+
+/* A Pascal card of compute capability 6.1 publishes FP16 at 1/64 of its FP32 rate, and
+ * llama.cpp never runs FP16 math there (ggml-cuda common.cuh: fast_fp16_available() and
+ * fast_fp16_hardware_available() exclude cc 610): quantized weights go through MMQ / MMVQ's
+ * int8 __dp4a dot products (mmq.cu ggml_cuda_should_use_mmq(): no FP16 MMA hardware before
+ * Volta, so MMQ at every batch size from GGML_CUDA_CC_DP4A on), F16 / F32 weights are
+ * dequantized to FP32 for cublasSgemm (ggml_cuda_op_mul_mat_cublas(), its last branch), BF16
+ * through cublasGemmEx computing in FP32.  The rates follow those paths, from the FP16 figure
+ * by the die's published ratios (hr-gpu.h); the vector share is the one no-matrix-unit devices
+ * get (HR_CAL_VECTOR_PREFILL_SHARE).  GP100 (6.0: fast FP16, no dp4a, dequantize + cuBLAS
+ * FP16) keeps the FP16 figure.  Other backends and engines on such a card: unknown. */
+static void
+pascal_compute_path (Sizing *z)
+{
+  double fp32;
+
+  if (z->on_cpu || !hr_gpu_pascal_slow_fp16 (z->gpu))
+    return;
+  fp32 = z->gpu->fp16_tflops * 1e12 * HR_PASCAL_FP32_PER_FP16;
+  if (z->backend != HR_BACKEND_CUDA || !z->llama)
+    {
+      z->tflops = z->peak_flops = NAN;
+      return;
+    }
+  if (hr_quant_is_unquantized (z->s->quant))
+    {
+      z->path = HR_COMPUTE_PATH_FP32;
+      z->peak_flops = fp32;
+      z->tflops = fp32 * HR_CAL_VECTOR_PREFILL_SHARE;
+    }
+  else
+    {
+      z->path = HR_COMPUTE_PATH_DP4A;
+      z->peak_flops = fp32 * HR_PASCAL_DP4A_PER_FP32;
+      z->tflops = z->peak_flops * PASCAL_DP4A_SHARE;
+    }
+}
 
 static void
 sizing_init (Sizing           *z,
@@ -365,6 +410,7 @@ sizing_init (Sizing           *z,
   z->tflops = z->on_cpu ? hr_estimate_cpu_flops (s) : hr_calibration_prefill_flops (z->gpu, z->cal);
   z->peak_flops = !z->on_cpu && isfinite (z->gpu->fp16_tflops) && z->gpu->fp16_tflops > 0
                   ? hr_calibration_tensor_flops (z->gpu) : NAN;
+  pascal_compute_path (z);
 }
 
 /* The weights the engine loads. */
@@ -1015,6 +1061,12 @@ basis_format (const HrBasis *b,
     case HR_BASIS_DECODE_DEVICE_UNKNOWN:
       return g_strdup (_("unknown: the device's memory bandwidth is not published"));
     case HR_BASIS_DECODE_COMPUTE:
+      if (b->path == HR_COMPUTE_PATH_DP4A)
+        return basis_printf (grouped, _("compute-bound: %d sequences × %.1f B active parameters at %.1f TOPS achieved (int8 dp4a)"),
+                             b->count, f[0], f[1]);
+      if (b->path == HR_COMPUTE_PATH_FP32)
+        return basis_printf (grouped, _("compute-bound: %d sequences × %.1f B active parameters at %.1f TFLOPS achieved (FP32)"),
+                             b->count, f[0], f[1]);
       return basis_printf (grouped, _("compute-bound: %d sequences × %.1f B active parameters at %.0f TFLOPS achieved"),
                            b->count, f[0], f[1]);
     case HR_BASIS_DECODE_MEMORY:
@@ -1030,7 +1082,15 @@ basis_format (const HrBasis *b,
     case HR_BASIS_PREFILL_GPU_CORES:
       return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token on %d GPU cores at %.2f TFLOPS each (fitted)"),
                            f[0], b->count, f[1]);
+    case HR_BASIS_PREFILL_PATH_UNKNOWN:
+      return g_strdup (_("unknown: on a Pascal card without fast FP16 only llama.cpp's CUDA paths (int8 dp4a, FP32) are modelled"));
     case HR_BASIS_PREFILL_TENSOR:
+      if (b->path == HR_COMPUTE_PATH_DP4A)
+        return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token at %.1f of %.1f peak TOPS (int8 dp4a)"),
+                             f[0], f[1], f[2]);
+      if (b->path == HR_COMPUTE_PATH_FP32)
+        return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token at %.1f of %.1f peak TFLOPS (FP32)"),
+                             f[0], f[1], f[2]);
       return basis_printf (grouped, _("compute-bound: %.1f GFLOP per token at %.0f of %.0f peak TFLOPS"),
                            f[0], f[1], f[2]);
     case HR_BASIS_PREFILL_INT8:
@@ -1101,7 +1161,7 @@ write_decode_basis (const Sizing     *z,
     }
   else if (out->compute_bound)
     out->decode_basis = (HrBasis) {
-      .kind = HR_BASIS_DECODE_COMPUTE, .count = z->s->batch,
+      .kind = HR_BASIS_DECODE_COMPUTE, .count = z->s->batch, .path = z->path,
       .figures = { z->active_params / 1e9, z->tflops * d->par / 1e12 },
     };
   else
@@ -1426,7 +1486,9 @@ write_prefill_basis (const Sizing *z,
   double par = z->server ? z->n : 1, gflop = out->flops_per_token / 1e9;
 
   if (!isfinite (z->tflops))
-    out->prefill_basis.kind = z->on_cpu ? HR_BASIS_PREFILL_CORES_UNKNOWN : HR_BASIS_PREFILL_DEVICE_UNKNOWN;
+    out->prefill_basis.kind = z->on_cpu ? HR_BASIS_PREFILL_CORES_UNKNOWN
+                              : hr_gpu_pascal_slow_fp16 (gpu) ? HR_BASIS_PREFILL_PATH_UNKNOWN
+                              : HR_BASIS_PREFILL_DEVICE_UNKNOWN;
   else if (z->on_cpu)
     out->prefill_basis = (HrBasis) {
       .kind = HR_BASIS_PREFILL_CPU, .count = gpu->cpu_cores,
@@ -1444,8 +1506,9 @@ write_prefill_basis (const Sizing *z,
     };
   else
     out->prefill_basis = (HrBasis) {
-      .kind = HR_BASIS_PREFILL_TENSOR,
-      .figures = { gflop, prefill_dense_rate (z, util) * par / 1e12, hr_calibration_tensor_flops (gpu) * par / 1e12 },
+      .kind = HR_BASIS_PREFILL_TENSOR, .path = z->path,
+      .figures = { gflop, prefill_dense_rate (z, util) * par / 1e12,
+                   (z->path != HR_COMPUTE_PATH_DEFAULT ? z->peak_flops : hr_calibration_tensor_flops (gpu)) * par / 1e12 },
     };
 }
 

@@ -47,7 +47,20 @@ typedef enum
                                      * [3] ms fixed */
   HR_BASIS_PREFILL_INT8,            /* [0] GFLOP per token on int8 tensor cores (MMQ) at [1] of
                                      * [2] peak TOPS */
+  HR_BASIS_PREFILL_PATH_UNKNOWN,    /* a Pascal card without fast FP16 off llama.cpp's CUDA
+                                     * paths: which ALUs run the matrices is not known */
 } HrBasisKind;
+
+/* The ALU path a compute-bound speed ran on, when it is not the device's published FP16 /
+ * tensor rate: on a Pascal card without fast FP16 (hr_gpu_pascal_slow_fp16()) llama.cpp's CUDA
+ * backend runs quantized weights through MMQ / MMVQ's int8 dp4a dot products and 16/32-bit
+ * weights through cuBLAS in FP32. */
+typedef enum
+{
+  HR_COMPUTE_PATH_DEFAULT,
+  HR_COMPUTE_PATH_DP4A,
+  HR_COMPUTE_PATH_FP32,
+} HrComputePath;
 
 /* The basis of a speed ("memory-bound: 7.40 GiB read per token at 80% of 1008 GB/s + …"),
  * kept as parts so that the estimate formats nothing: the sentence is written only where it
@@ -61,6 +74,7 @@ typedef struct
   int calibrated_runs; /* > 0: the figures come from the user's runs (hr-user-calibration.h) */
   char calibrated_date[11];
   char device[64];     /* HR_BASIS_DECODE_DEVICES: the device that takes the longest */
+  HrComputePath path;  /* HR_BASIS_DECODE_COMPUTE, HR_BASIS_PREFILL_TENSOR: the ALUs named */
 } HrBasis;
 
 /* Weights of one model at one quant. */

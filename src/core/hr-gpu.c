@@ -428,9 +428,21 @@ finish_spec (HrGpu            *gpu,
                                                        : hr_gpu_default_unified_share (gpu->memory_gib);
     }
 
+  /* an NVIDIA architecture named without a backend: llama.cpp runs it with CUDA, not as a
+   * vendor stack it has no backend for (the kernels the generation selects are CUDA's) */
+  if (!st->seen[KEY_BACKEND] && gpu->generation >= HR_GEN_PASCAL && gpu->generation <= HR_GEN_BLACKWELL)
+    gpu->backend = HR_BACKEND_CUDA;
+
   if (gpu->name == NULL)
     gpu->name = hr_gpu_spec_name (gpu);
   return TRUE;
+}
+
+gboolean
+hr_gpu_pascal_slow_fp16 (const HrGpu *gpu)
+{
+  return gpu != NULL && gpu->generation == HR_GEN_PASCAL && isfinite (gpu->fp16_tflops) &&
+         gpu->fp16_tflops > 0 && gpu->fp16_tflops < HR_PASCAL_SLOW_FP16_MAX_TFLOPS;
 }
 
 const HrGpuGenerationInfo *

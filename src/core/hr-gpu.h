@@ -144,6 +144,25 @@ gboolean        hr_gpu_generation_from_string (const char     *str,
 /* The ids of every generation, ", "-separated, for messages ("pascal, volta, …").  Static. */
 const char     *hr_gpu_generation_ids       (void);
 
+/* Pascal's vector ALUs by die (NVIDIA's CUDA C++ Programming Guide, table "Throughput of Native
+ * Arithmetic Instructions", results per clock per SM, as quoted in
+ * https://forums.developer.nvidia.com/t/can-16-bits-and-32-bits-native-arithmetic-instructions-run-independently/108706 :
+ * FP16 128 and FP32 64 on compute capability 6.0, FP16 2 and FP32 128 on 6.1).  GP100 (Tesla
+ * P100, Quadro GP100; 6.0) runs FP16 at twice its FP32 rate; every other Pascal die (GP102,
+ * GP104, GP106, GP107: Tesla P40 and P4, Titan X/Xp, GTX 10xx; 6.1) at 1/64 of it, and adds
+ * the dp4a int8 dot product at four times its FP32 rate (Tesla P40: 11.76 TFLOPS FP32, 183.7
+ * GFLOPS FP16, https://sysrqmts.com/gpus/nvidia/tesla/p40 ; 47 TOPS INT8,
+ * http://www.compucon.co.nz/content/view/2039/280/).  The fastest 6.1 part publishes 0.19
+ * TFLOPS FP16, the slowest GP100 18.7: a Pascal FP16 figure below
+ * HR_PASCAL_SLOW_FP16_MAX_TFLOPS is the 1/64 rate of a 6.1 part. */
+#define HR_PASCAL_SLOW_FP16_MAX_TFLOPS 1.0
+#define HR_PASCAL_FP32_PER_FP16        64.0
+#define HR_PASCAL_DP4A_PER_FP32        4.0
+
+/* TRUE when @gpu is a Pascal card of compute capability 6.1 (its FP16 figure at 1/64 of FP32),
+ * where llama.cpp runs no FP16 math (ggml-cuda common.cuh: fast_fp16_available() excludes 610). */
+gboolean        hr_gpu_pascal_slow_fp16     (const HrGpu     *gpu);
+
 const char     *hr_gpu_form_to_string       (HrGpuForm        form);
 gboolean        hr_gpu_form_from_string     (const char      *str,
                                              HrGpuForm       *form);
