@@ -450,6 +450,39 @@ test_gpu_generation (void)
   hr_test_run_clear (&r);
 }
 
+/* A custom Pascal card given its datasheet FP16 figure (Tesla P40: 1/64 rate, 0.18 TFLOPS) is
+ * not compute-bound on that figure: llama.cpp's CUDA backend (the one an NVIDIA generation
+ * picks without backend=) runs quantized weights through int8 dp4a.  Before, the P40 decoded
+ * Llama 8B "compute-bound" at 5.5 t/s with a 13-minute first token. */
+static void
+test_gpu_custom_pascal (void)
+{
+  HrTestRun r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--gpu-custom",
+           "name=P40,memory_gib=24,bandwidth_gbs=347,fp16_tflops=0.18,generation=pascal", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse_object (r.out, parser);
+  g_assert_cmpstr (json_object_get_string_member (o, "backend"), ==, "cuda");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (o, "decode_basis"), "memory-bound"));
+  g_assert_cmpfloat (json_object_get_double_member (o, "decode_tps"), >, 30);
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "prefill_basis"), "peak TOPS (int8 dp4a)"));
+  g_assert_cmpfloat (json_object_get_double_member (o, "prefill_tps"), >, 300);
+  g_assert_cmpfloat (json_object_get_double_member (o, "ttft_ms"), <, 60000);
+  hr_test_run_clear (&r);
+
+  /* the text names the path too */
+  run_cli (&r, NULL, "estimate", "--model", "llama-3.1-8b", "--quant", "F16", "--gpu-custom",
+           "name=P40,memory_gib=24,bandwidth_gbs=347,fp16_tflops=0.18,generation=pascal", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "peak TFLOPS (FP32)"));
+  g_assert_nonnull (strstr (r.out, "memory-bound"));
+  g_assert_null (strstr (r.out, "compute-bound: 1 sequences"));
+  hr_test_run_clear (&r);
+}
+
 /* --engine-version reaches the scenario: JSON and the CSV header say which builds */
 static void
 test_engine_version (void)
@@ -1045,6 +1078,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/compare-all-csv", test_compare_all_csv);
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/gpu-generation", test_gpu_generation);
+  g_test_add_func ("/cli/gpu-custom-pascal", test_gpu_custom_pascal);
   g_test_add_func ("/cli/gpu-custom", test_gpu_custom);
   g_test_add_func ("/cli/engine-version", test_engine_version);
   g_test_add_func ("/cli/depth", test_depth);
