@@ -808,6 +808,21 @@ test_prefill_fa_accumulate (void)
   hr_gpu_free (g);
 }
 
+/* A custom NVIDIA card of @form from a --gpu-custom @spec, run under CUDA. */
+static HrGpu *
+nvidia_card (const char *spec,
+             HrGpuForm   form)
+{
+  HrGpu *g = hr_gpu_new_from_spec (spec, NULL);
+
+  g_assert_nonnull (g);
+  g_free (g->vendor);
+  g->vendor = g_strdup ("NVIDIA");
+  g->form = form;
+  g->backend = HR_BACKEND_CUDA;
+  return g;
+}
+
 /* A Turing SM has half the FP32 lanes of a GA10x SM beside tensor cores as fast per clock:
  * the non-tensor half of prefill's blend runs at half the reference there.  An RTX 2080 Ti
  * (GeForce: 107.6 FP16-accumulate TFLOPS) prefilled Llama 2 13B Q4_K_M at 1494 t/s (CUDA, -fa 1,
@@ -816,17 +831,12 @@ test_prefill_fa_accumulate (void)
 static void
 test_prefill_turing_vector (void)
 {
-  HrGpu *g = hr_gpu_new_from_spec ("memory_gib=11,bandwidth_gbs=616,fp16_tflops=53.8,generation=turing", NULL);
+  HrGpu *g = nvidia_card ("memory_gib=11,bandwidth_gbs=616,fp16_tflops=53.8,generation=turing", HR_FORM_CONSUMER);
   const HrGpu *t4 = hr_catalog_find_gpu (catalog, "t4-16gb");
   HrScenario s;
   HrEstimate e;
 
-  g_assert_nonnull (g);
   g_assert_nonnull (t4);
-  g_free (g->vendor);
-  g->vendor = g_strdup ("NVIDIA");
-  g->form = HR_FORM_CONSUMER;
-  g->backend = HR_BACKEND_CUDA;
   hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
   g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
   s.engine_version = HR_ENGINE_VERSION_CURRENT;
@@ -854,15 +864,10 @@ test_prefill_turing_vector (void)
 static void
 test_prefill_volta_dequant (void)
 {
-  HrGpu *g = hr_gpu_new_from_spec ("memory_gib=32,bandwidth_gbs=897,fp16_tflops=113,generation=volta", NULL);
+  HrGpu *g = nvidia_card ("memory_gib=32,bandwidth_gbs=897,fp16_tflops=113,generation=volta", HR_FORM_DATACENTER);
   HrScenario s;
   HrEstimate e;
 
-  g_assert_nonnull (g);
-  g_free (g->vendor);
-  g->vendor = g_strdup ("NVIDIA");
-  g->form = HR_FORM_DATACENTER;
-  g->backend = HR_BACKEND_CUDA;
   hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
   g_strlcpy (s.quant, "IQ4_XS", sizeof s.quant);
   s.engine_version = HR_ENGINE_VERSION_CURRENT;
@@ -878,15 +883,10 @@ static void
 test_prefill_capped_at_peak (void)
 {
   static const char * const quants[] = { "Q4_K_M", "BF16" };
-  HrGpu *g = hr_gpu_new_from_spec ("memory_gib=24,bandwidth_gbs=500,fp16_tflops=13", NULL);
+  HrGpu *g = nvidia_card ("memory_gib=24,bandwidth_gbs=500,fp16_tflops=13", HR_FORM_CONSUMER);
   HrScenario s;
   HrEstimate e;
 
-  g_assert_nonnull (g);
-  g_free (g->vendor);
-  g->vendor = g_strdup ("NVIDIA");
-  g->form = HR_FORM_CONSUMER;
-  g->backend = HR_BACKEND_CUDA;
   for (guint i = 0; i < G_N_ELEMENTS (quants); i++)
     {
       hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), g);
