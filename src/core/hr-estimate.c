@@ -631,7 +631,15 @@ decode_weights_read (const Sizing     *z,
  * SYCL graph loop).  Skipped: the output head (a tied table included) and the last layer's FFN
  * — a dense one at the layer's average bytes per parameter, of a MoE layer the routed experts
  * @tokens tokens read (its router and shared expert, small, are left in).  Nemotron-H-like stacks
- * (n_ffn_layers): the head only. */
+ * (n_ffn_layers): the head only.
+ * Such a step keeps a tg step's fixed cost (step_fixed_seconds()), no more: llama_context::
+ * process_ubatch() reuses the graph across the ubatches of one llama_decode() call
+ * (llm_graph_result::can_reuse(): same n_tokens and n_outputs), ggml-cuda's
+ * ggml_cuda_graph_update_required() then sees the same uid and replays the CUDA graph (its
+ * warm-up resets only when the graph changes: the one outputting ubatch, a new n_kv), and
+ * ggml_backend_sched_compute_splits() synchronizes the device before copying each ubatch's
+ * user inputs, as every tg step does.  (Checked for #28: the CUDA rows that sit high, +20 %, are
+ * fast small steps with and without -ub 1 alike, e.g. the RTX 4090 gpt-oss-20b tg128 row.) */
 static double
 no_output_skipped_bytes (const Sizing     *z,
                          const HrEstimate *out,
