@@ -194,7 +194,10 @@ test_estimate_draft (void)
   g_assert_cmpfloat (json_object_get_double_member (b, "draft_accept"), ==, 0.7);
   g_assert_cmpint (json_object_get_int_member (b, "draft_max"), ==, 16);
   g_assert_cmpfloat (json_object_get_double_member (b, "draft_tokens_per_pass"), ==, 3.326);
-  g_assert_cmpfloat (json_object_get_double_member (b, "draft_speedup"), >, 1.0);
+  /* 16 drafted at 70 % costs llama.cpp 17 draft decodes and 16 host samplings a pass: no gain
+   * (hr-draft.c; test-draft /draft/speedup-formula) */
+  g_assert_cmpfloat (json_object_get_double_member (b, "draft_speedup"), >, 0.9);
+  g_assert_cmpfloat (json_object_get_double_member (b, "draft_speedup"), <, 1.0);
   g_assert_cmpfloat (json_object_get_double_member (b, "decode_tps"), ==,
                      json_object_get_double_member (a, "decode_tps"));
   g_assert_nonnull (strstr (json_object_get_string_member (b, "draft_basis"),

@@ -5,7 +5,8 @@
  * k drafted tokens each accepted with probability α (while the ones before it were), a target
  * pass yields (1 − α^(k+1)) / (1 − α) tokens.  A pass costs the target's verify pass over
  * k + 1 tokens (hr-estimate.c: one decode step whose compute and MoE expert reads grow with
- * the tokens) plus k draft decode steps.  The engines run exactly that loop: llama.cpp's
+ * the tokens) plus the draft's steps: k decodes under vLLM and SGLang; under llama.cpp k + 1
+ * decodes and k host samplings over the vocabulary (hr_draft_add ()).  The engines run that loop: llama.cpp's
  * common_speculative_draft () then one llama_decode () of the drafted batch
  * (common/speculative.cpp, tools/server/server-context.cpp), vLLM's proposer then its
  * rejection sampler (vllm/v1/spec_decode/), SGLang's draft worker then verify
@@ -37,6 +38,19 @@
 #define DEFAULT_ACCEPT_MODEL 0.89
 
 #define MAX_ACCEPT 0.99
+
+/* llama.cpp samples every drafted token on the host: common_sampler_sample () calls
+ * llama_get_logits_ith (), which waits for the draft's decode and copies its vocabulary-sized
+ * logits row to the host, then fills an n_vocab candidate array and runs the sampler chain
+ * (a top-k over the whole vocabulary first) on the CPU; only then is the next draft decode
+ * submitted (common/speculative.cpp, common_speculative_impl_draft_simple::draft ();
+ * examples/speculative/speculative.cpp).  The GPU waits meanwhile, so the time adds to each
+ * drafted token.  Its cost per vocabulary entry: llama.cpp issue #5877, comment of
+ * 2024-11-19, llama-cli on the RTX 3060 rig of DEFAULT_ACCEPT_MODEL's run, "sampling time =
+ * 601.84 ms / 913 runs" with Llama 3.1's 128256-token vocabulary (the default chain, top-k 40
+ * first, as llama-speculative then gave its drafts): 0.659 ms a token, 5.14 ns an entry.
+ * https://github.com/ggml-org/llama.cpp/issues/5877 */
+#define HOST_SAMPLE_SECONDS_PER_VOCAB (601.84e-3 / 913 / 128256)
 
 double
 hr_draft_default_accept (HrDraftKind kind)
@@ -95,6 +109,12 @@ hr_draft_tokens_per_pass (double alpha,
   if (alpha >= 1.0)
     return k + 1.0;
   return (1.0 - pow (alpha, k + 1)) / (1.0 - alpha);
+}
+
+double
+hr_draft_sample_seconds (int n_vocab)
+{
+  return n_vocab > 0 ? n_vocab * HOST_SAMPLE_SECONDS_PER_VOCAB : 0;
 }
 
 gboolean
@@ -391,15 +411,16 @@ hr_draft_add (const HrScenario *s,
               HrEstimate       *out,
               GError          **error)
 {
-  double t_target, t_verify, t_draft = NAN, ratio = out->draft_verify_ratio;
+  double t_target, t_verify, t_draft = NAN, t_sample = 0, ratio = out->draft_verify_ratio;
   double added;
-  int k;
+  int k, n_decodes;
 
   clear (out);
   if (s->draft_kind == HR_DRAFT_NONE)
     return TRUE;
 
   k = hr_draft_max (s);
+  n_decodes = k;
   out->draft_max = k;
   out->draft_accept = hr_draft_accept (s);
   out->draft_tokens_per_pass = hr_draft_tokens_per_pass (out->draft_accept, k);
@@ -458,6 +479,19 @@ hr_draft_add (const HrScenario *s,
       out->draft_compute_bytes = hr_engine_is_llama_like (s->engine) ? d.compute_bytes : 0;
       added = out->draft_weights_bytes + out->draft_kv_bytes + out->draft_compute_bytes;
       t_draft = d.decode_tps > 0 ? 1.0 / d.decode_tps : NAN;
+      if (hr_engine_is_llama_like (s->engine))
+        {
+          /* llama.cpp's draft decodes k + 1 times a target pass, not k: the draft context
+           * mirrors the target's verify batch (common_speculative_impl_draft_simple::process (),
+           * one forward pass over its k + 1 rows) and decodes the token the target sampled
+           * (the seed in ::draft ()), then one decode per drafted token but the last;
+           * llama-speculative decoded the seed and then after every drafted token, the last
+           * too (examples/speculative/speculative.cpp: "evaluate the drafted tokens on the
+           * draft model").  Each drafted token is sampled on the host (t_sample, above).
+           * vLLM and SGLang propose on the GPU with k forward passes: neither term. */
+          n_decodes = k + 1;
+          t_sample = hr_draft_sample_seconds (s->draft_model->vocab);
+        }
       shrink_kv_pool (s, out, out->draft_weights_bytes);
     }
   out->draft_bytes = out->draft_weights_bytes + out->draft_kv_bytes + out->draft_compute_bytes;
@@ -468,10 +502,11 @@ hr_draft_add (const HrScenario *s,
   /* a layer split or different GPUs: no verify figure of their own, one decode step */
   t_verify = t_target * (ratio > 0 ? ratio : 1.0);
   out->draft_verify_ms = t_verify * 1e3;
-  out->draft_step_ms = t_draft * 1e3;
+  /* one drafted token: its decode and its host sampling */
+  out->draft_step_ms = (t_draft + t_sample) * 1e3;
   if (isfinite (t_verify) && isfinite (t_draft) && t_verify > 0)
     {
-      double pass = t_verify + k * t_draft;
+      double pass = t_verify + n_decodes * t_draft + k * t_sample;
 
       out->draft_speedup = out->draft_tokens_per_pass / pass * t_target;
       out->draft_decode_tps = out->decode_tps * out->draft_speedup;

@@ -26,6 +26,10 @@ int             hr_draft_max                (const HrScenario  *scenario);
 double          hr_draft_tokens_per_pass    (double             alpha,
                                              int                k);
 
+/* llama.cpp's host sampling of one drafted token over a vocabulary of @n_vocab tokens, in
+ * seconds (hr-draft.c: common_sampler_sample () on the CPU while the GPU waits). */
+double          hr_draft_sample_seconds     (int                n_vocab);
+
 /* The model ships multi-token-prediction layers (num_nextn_predict_layers). */
 gboolean        hr_draft_model_has_mtp      (const HrModel     *model);
 /* Whether @engine runs @model's MTP layers; FALSE with the reason, translated. */
