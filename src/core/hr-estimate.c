@@ -339,6 +339,7 @@ typedef struct
   double expert_bpw;          /* bits per weight of the routed experts (0: unknown) */
   double peak_flops;          /* the device's dense tensor peak (NAN: none published) */
   HrComputePath path;         /* the ALUs tflops and peak_flops describe (pascal_compute_path) */
+  double int8_peak;           /* quantized prefill's int8 MMQ peak (prefill_int8_peak), NAN: another path */
   double host_embd;           /* llama.cpp's input embedding, kept in system RAM */
   double kv_per_gpu;
   double compute_per_gpu, runtime_gpu;
@@ -389,6 +390,40 @@ pascal_compute_path (Sizing *z)
     }
 }
 
+/* The int8 tensor rate (OP/s) quantized prefill runs at on current CUDA builds, NAN when
+ * another path runs.  ggml-cuda (mmq.cu, ggml_cuda_should_use_mmq) sends every quantized type
+ * of a prompt batch to MMQ when turing_mma_available(); MMQ quantizes the activations to q8_1
+ * and multiplies int8 tiles with mma.sync m16n8k32 s8 (mmq.cuh, vec_dot_*_mma; mma.cuh), so the
+ * path's peak is the int8 tensor rate: twice the FP16 rate with FP16 accumulate on Turing,
+ * Ampere, Ada and Blackwell (NVIDIA's architecture whitepapers: RTX 3090 284 / 142, RTX 4090
+ * 660.6 / 330.3 — https://hmc-tech.com/gpus/nvidia-geforce-rtx-4090-vs-nvidia-rtx-pro-5000-blackwell
+ * —, RTX 5090 838 / 419 dense TOPS / TFLOPS — https://analysis.castromedia.org/analysis/compute/entities/rtx-5090.html,
+ * https://www.spheron.network/blog/nvidia-rtx-5090-specs/ ) — twice
+ * hr_calibration_tensor_flops().  Volta has no int8 MMA: from MMQ_DP4A_MAX_BATCH_SIZE (64)
+ * tokens on it dequantizes to FP16 for cuBLAS (ggml_cuda_should_use_mmq: NVIDIA with
+ * fp16_mma_hardware_available), the FP16 blend.  Taken for the GA10x / AD10x / GB20x dies of
+ * GeForce and RTX workstation cards (the rows measured: RTX 3090, RTX 4090).  Kept on the
+ * blend: datacenter dies (GA100, GH100: other SMs, no current row), Turing (half the FP32
+ * lanes per SM for the tiles' dequantization, hr_calibration_prefill_flops; its one current
+ * row, an RTX 2080 Ti, reaches 0.19 of the int8 rate) and the unified GB10 (a shared power
+ * budget; its Qwen2.5 7B and gpt-oss rows sit within −5…+9 % of the blend, its Gemma 3 4B and
+ * Qwen3-Coder rows 22–47 % under it, unexplained). */
+static double
+prefill_int8_peak (const Sizing *z)
+{
+  const HrGpu *gpu = z->gpu;
+
+  if (z->backend != HR_BACKEND_CUDA || !z->current || z->on_cpu || z->unified ||
+      hr_quant_is_16bit (z->s->quant) || !isfinite (z->peak_flops))
+    return NAN;
+  if (gpu->form != HR_FORM_CONSUMER && gpu->form != HR_FORM_WORKSTATION)
+    return NAN;
+  if (gpu->generation != HR_GEN_AMPERE && gpu->generation != HR_GEN_ADA &&
+      gpu->generation != HR_GEN_BLACKWELL)
+    return NAN;
+  return 2.0 * z->peak_flops;
+}
+
 static void
 sizing_init (Sizing           *z,
              const HrScenario *s)
@@ -411,6 +446,7 @@ sizing_init (Sizing           *z,
   z->peak_flops = !z->on_cpu && isfinite (z->gpu->fp16_tflops) && z->gpu->fp16_tflops > 0
                   ? hr_calibration_tensor_flops (z->gpu) : NAN;
   pascal_compute_path (z);
+  z->int8_peak = prefill_int8_peak (z);
 }
 
 /* The weights the engine loads. */
@@ -1246,46 +1282,12 @@ prefill_attention_flops (const Sizing *z)
   return 4.0 * attn_span_sum;
 }
 
-/* The int8 tensor rate (OP/s) quantized prefill runs at on current CUDA builds, NAN when
- * another path runs.  ggml-cuda (mmq.cu, ggml_cuda_should_use_mmq) sends every quantized type
- * of a prompt batch to MMQ when turing_mma_available(); MMQ quantizes the activations to q8_1
- * and multiplies int8 tiles with mma.sync m16n8k32 s8 (mmq.cuh, vec_dot_*_mma; mma.cuh), so the
- * path's peak is the int8 tensor rate: twice the FP16 rate with FP16 accumulate on Turing,
- * Ampere, Ada and Blackwell (NVIDIA's architecture whitepapers: RTX 3090 284 / 142, RTX 4090
- * 660.6 / 330.3 — https://hmc-tech.com/gpus/nvidia-geforce-rtx-4090-vs-nvidia-rtx-pro-5000-blackwell
- * —, RTX 5090 838 / 419 dense TOPS / TFLOPS — https://analysis.castromedia.org/analysis/compute/entities/rtx-5090.html,
- * https://www.spheron.network/blog/nvidia-rtx-5090-specs/ ) — twice
- * hr_calibration_tensor_flops().  Volta has no int8 MMA: from MMQ_DP4A_MAX_BATCH_SIZE (64)
- * tokens on it dequantizes to FP16 for cuBLAS (ggml_cuda_should_use_mmq: NVIDIA with
- * fp16_mma_hardware_available), the FP16 blend.  Taken for the GA10x / AD10x / GB20x dies of
- * GeForce and RTX workstation cards (the rows measured: RTX 3090, RTX 4090).  Kept on the
- * blend: datacenter dies (GA100, GH100: other SMs, no current row), Turing (half the FP32
- * lanes per SM for the tiles' dequantization, hr_calibration_prefill_flops; its one current
- * row, an RTX 2080 Ti, reaches 0.19 of the int8 rate) and the unified GB10 (a shared power
- * budget; its Qwen2.5 7B and gpt-oss rows sit within −5…+9 % of the blend, its Gemma 3 4B and
- * Qwen3-Coder rows 22–47 % under it, unexplained). */
-static double
-prefill_int8_peak (const Sizing *z)
-{
-  const HrGpu *gpu = z->gpu;
-
-  if (z->backend != HR_BACKEND_CUDA || !z->current || z->on_cpu || z->unified ||
-      hr_quant_is_16bit (z->s->quant) || !isfinite (z->peak_flops))
-    return NAN;
-  if (gpu->form != HR_FORM_CONSUMER && gpu->form != HR_FORM_WORKSTATION)
-    return NAN;
-  if (gpu->generation != HR_GEN_AMPERE && gpu->generation != HR_GEN_ADA &&
-      gpu->generation != HR_GEN_BLACKWELL)
-    return NAN;
-  return 2.0 * z->peak_flops;
-}
-
 /* The peak of the path prefill's matrix multiplications take: int8 MMQ or the 16-bit tensor
  * rate (NAN: none published). */
 static double
 prefill_path_peak (const Sizing *z)
 {
-  double int8 = prefill_int8_peak (z);
+  double int8 = z->int8_peak;
 
   return isfinite (int8) ? int8 : z->peak_flops;
 }
@@ -1298,7 +1300,7 @@ static double
 prefill_dense_rate (const Sizing *z,
                     double        util)
 {
-  double int8 = prefill_int8_peak (z);
+  double int8 = z->int8_peak;
   double rate = isfinite (int8) ? int8 * HR_CAL_MMQ_INT8_SHARE * util : z->tflops * util;
   double peak = prefill_path_peak (z);
 
@@ -1445,7 +1447,7 @@ prefill_seconds_per_token (const Sizing     *z,
   double streamed;
 
   /* on the int8 MMQ path the routed experts' tiles run partly empty (moe_mmq_tile_share) */
-  if (isfinite (prefill_int8_peak (z)))
+  if (isfinite (z->int8_peak))
     {
       double f_exp = MIN (prefill_expert_flops (z->m), flops_dense);
 
@@ -1507,10 +1509,10 @@ write_prefill_basis (const Sizing *z,
       .kind = HR_BASIS_PREFILL_GPU_CORES, .count = gpu->gpu_cores,
       .figures = { gflop, z->tflops * util / MAX (gpu->gpu_cores, 1) / 1e12 },
     };
-  else if (isfinite (prefill_int8_peak (z)))
+  else if (isfinite (z->int8_peak))
     out->prefill_basis = (HrBasis) {
       .kind = HR_BASIS_PREFILL_INT8,
-      .figures = { gflop, prefill_dense_rate (z, util) * par / 1e12, prefill_int8_peak (z) * par / 1e12 },
+      .figures = { gflop, prefill_dense_rate (z, util) * par / 1e12, z->int8_peak * par / 1e12 },
     };
   else
     out->prefill_basis = (HrBasis) {
