@@ -1590,6 +1590,40 @@ test_depth (void)
   g_assert_cmpfloat (old.required_bytes, ==, empty.required_bytes);
 }
 
+/* A prompt after tokens already in the cache (llama-bench ppN @ dD, a follow-up turn): its
+ * tokens attend over the earlier ones, but its ubatches hold the prompt only, so the fixed cost
+ * of each ubatch and the weights it streams are shared by the prompt's tokens, not by a prompt
+ * as long as the span. */
+static void
+test_prompt_depth (void)
+{
+  HrScenario s;
+  HrEstimate fresh, later, span;
+
+  scenario (&s, "gpt-oss-20b", "rtx-4090-24gb");
+  s.context = 8192;
+  s.ubatch = 2048;
+  s.prompt_tokens = 128;
+  g_assert_true (hr_estimate_compute (&s, NULL, &fresh, NULL));
+
+  s.prompt_depth = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &later, NULL));
+  /* each token attends over 512 + 64 instead of 64: more FLOPs, slower */
+  g_assert_cmpfloat (later.flops_per_token, >, fresh.flops_per_token);
+  g_assert_cmpfloat (later.prefill_tps, <, fresh.prefill_tps);
+
+  /* the same attention span as a 1152-token prompt from an empty cache, which shares one
+   * ubatch's weight reads and launches over 1152 tokens: far faster per token */
+  s.prompt_depth = 0;
+  s.prompt_tokens = 128 + 2 * 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &span, NULL));
+  g_assert_cmpfloat_with_epsilon (span.flops_per_token, later.flops_per_token, later.flops_per_token * 1e-9);
+  g_assert_cmpfloat (span.prefill_tps, >, 2.0 * later.prefill_tps);
+
+  s.prompt_depth = -1;
+  g_assert_false (hr_estimate_compute (&s, NULL, &span, NULL));
+}
+
 static void
 test_multi_gpu_and_offload (void)
 {
@@ -1785,6 +1819,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/bad-arguments", test_bad_arguments);
   g_test_add_func ("/estimate/multi-gpu-offload", test_multi_gpu_and_offload);
   g_test_add_func ("/estimate/depth", test_depth);
+  g_test_add_func ("/estimate/prompt-depth", test_prompt_depth);
   g_test_add_func ("/estimate/reverse", test_reverse_questions);
   g_test_add_func ("/estimate/reverse/in-diagnosis", test_reverse_in_diagnosis);
   g_test_add_func ("/estimate/recommendations", test_recommendations);

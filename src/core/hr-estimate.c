@@ -1263,12 +1263,13 @@ estimate_decode (Sizing     *z,
     }
 }
 
-/* Attention FLOPs of one prompt token: its score span over every layer. */
+/* Attention FLOPs of one prompt token: its score span over every layer, on average the tokens
+ * already in the cache (HrScenario.prompt_depth) and half the prompt's own. */
 static double
 prefill_attention_flops (const Sizing *z)
 {
   const HrModel *m = z->m;
-  double prompt_half = (double) z->s->prompt_tokens / 2, attn_span_sum = 0;
+  double prompt_half = (double) z->s->prompt_depth + (double) z->s->prompt_tokens / 2, attn_span_sum = 0;
 
   for (guint i = 0; i < m->layers->len; i++)
     {

@@ -420,15 +420,16 @@ quant_of_run (const HrRun   *run,
 }
 
 /* The scenario of a llama-bench test, as the accuracy replay builds it (tests/accuracy):
- * a ppN test at depth d attends over d + N/2 on average, the span of a prompt of N + 2d tokens
- * from an empty cache; tgN from depth d reads the cache at d + N/2 on average. */
+ * a ppN test at depth d is a prompt of N tokens after d already in the cache; tgN from depth d
+ * reads the cache at d + N/2 on average. */
 static void
 bench_scenario (const HrRun *run,
                 HrScenario  *s)
 {
   if (run->n_prompt > 0)
     {
-      s->prompt_tokens = (int) MIN ((gint64) run->n_prompt + 2 * run->depth, G_MAXINT);
+      s->prompt_tokens = (int) MIN ((gint64) run->n_prompt, G_MAXINT);
+      s->prompt_depth = run->depth;
       s->context = MAX (HR_MIN_CONTEXT, run->depth + run->n_prompt);
     }
   else

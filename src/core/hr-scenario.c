@@ -294,6 +294,9 @@ hr_scenario_validate (const HrScenario  *scenario,
     FAIL ("unified-memory share must be between 0 and 100 %%");
   if (scenario->prompt_tokens < 1 || scenario->prompt_tokens > HR_MAX_CONTEXT)
     FAIL ("prompt length must be between 1 and %d tokens", HR_MAX_CONTEXT);
+  if (scenario->prompt_depth < 0 || scenario->prompt_depth > HR_MAX_CONTEXT)
+    FAIL ("tokens before the prompt must be between 0 and %d (got %" G_GINT64_FORMAT ")",
+          HR_MAX_CONTEXT, scenario->prompt_depth);
   if (scenario->ubatch < 1 || scenario->ubatch > 65536)
     FAIL ("micro-batch (ubatch) must be between 1 and 65536");
   if (scenario->gpu_mem_util != 0 && !(scenario->gpu_mem_util > 0.05 && scenario->gpu_mem_util <= 1.0))

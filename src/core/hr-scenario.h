@@ -94,6 +94,9 @@ typedef struct
   double reserve;           /* fraction of physical memory held back (0.05) */
   double unified_share;     /* 0: the GPU's default share; else the user's override */
   int prompt_tokens;        /* for TTFT (4096) */
+  /* tokens already in the cache when the prompt arrives (0): a follow-up turn, llama-bench's
+   * ppN @ dD.  The prompt's tokens attend over them; its ubatches still hold the prompt only. */
+  gint64 prompt_depth;
   int ubatch;               /* llama.cpp -ub (512) */
   /* each decode step asks for no output: llama-bench's ppN with -ub 1, N one-token ubatches of
    * which only the batch's last computes logits (hr-estimate.c, no_output_skipped_bytes()).

@@ -1296,10 +1296,10 @@ evaluate_speed (Report          *rep,
     }
   if (c->prefill)
     {
-      /* The core reports the average rate of a prompt of P tokens from an empty cache
-       * (attention span P/2).  A ppN test at depth d attends over d + N/2 on average:
-       * the same span as a prompt of N + 2d tokens. */
-      s.prompt_tokens = (int) (c->tokens + 2 * c->depth);
+      /* a ppN test at depth d: a prompt of N tokens after d already in the cache (its
+       * ubatches hold N tokens, they attend over d + N/2 on average) */
+      s.prompt_tokens = (int) c->tokens;
+      s.prompt_depth = c->depth;
       s.context = MAX (HR_MIN_CONTEXT, c->depth + c->tokens);
     }
   else
