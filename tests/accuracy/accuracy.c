@@ -728,6 +728,11 @@ gpu_for (Gpus        *gpus,
     { "AI Pro R9700", "radeon-ai-pro-r9700-32gb" }, { "AI PRO R9700", "radeon-ai-pro-r9700-32gb" }, { "RX 9070 XT", "rx-9070-xt-16gb" },
     { "Framework Mainboard", "ryzen-ai-max-395-128gb" },
     { "Arc Pro B60", "arc-pro-b60-24gb" },
+    /* catalog entries (data/gpus.json cites their sources): the RTX 5060 Ti 16 GB and the
+     * RTX PRO 6000 Blackwell Workstation Edition (600 W, 1792 GB/s); the Max-Q and Server
+     * Editions are other products with other power limits and are not mapped to it */
+    { "RTX 5060 Ti", "rtx-5060-ti-16gb" },
+    { "RTX PRO 6000 Blackwell Workstation", "rtx-pro-6000-blackwell-96gb" },
   };
 
   *why = "accelerator not identified";
