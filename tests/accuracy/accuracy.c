@@ -491,6 +491,9 @@ model_for (Models      *models,
     { "gpt-oss 20B", NULL, "gpt-oss-20b" },
     { "Qwen3-Coder-30B-A3B", NULL, "qwen3-coder-30b-a3b" },
     { "Qwen3.5-35B-A3B", NULL, "qwen3.5-35b-a3b" },
+    /* Qwen/Qwen3.6-35B-A3B: a catalog model (data/models.json, qwen3.6-35b-a3b); llama-bench
+     * labels it "qwen35moe 35B.A3B" like Qwen3.5 */
+    { "Qwen3.6-35B-A3B", NULL, "qwen3.6-35b-a3b" },
     { "Qwen3-Next-80B-A3B", NULL, "qwen3-next-80b-a3b" },
     { "Nemotron-3-Nano-30B-A3B", NULL, "nemotron-3-nano-30b-a3b" },
     { "Qwen3-8B", NULL, "qwen3-8b" },
