@@ -1467,6 +1467,35 @@ test_kv_per_kind (void)
   g_assert_cmpfloat (hr_model_kv_bytes (m, 4096, 2), ==, 12.0 * 2 * 2 * 256 * 2 * 4096 + 36.0 * 2146304);
 }
 
+/* A hybrid model's recurrent state is read and written back every decoded token: llama.cpp's
+ * build_recurrent_attn() (delta-net-base.cpp) takes it from the cache row (build_rs), the fused
+ * GATED_DELTA_NET returns the new state and a ggml_cpy() stores it in ssm_states_all (Mamba2:
+ * build_mamba2_layer around SSM_SCAN).  Qwen3.5 4B moves its 24 × 2.1 MB of state twice a step;
+ * a transformer has none.  Until #28 the step counted the read only. */
+static void
+test_recurrent_state_write_back (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  const HrModel *m;
+  double bpe, state;
+
+  decode_on (&s, "qwen3.5-4b", "m4-32gb", "Q4_K_M", HR_BACKEND_METAL);
+  m = s.model;
+  bpe = hr_kv_type_bytes_per_elem (s.kv_type);
+  state = hr_model_state_bytes (m);
+  g_assert_cmpfloat (state, ==, 24.0 * 2146304);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.depth, ==, 64);
+  g_assert_cmpfloat (fabs (e.kv_read_bytes - (hr_model_kv_bytes (m, 64, bpe) + state)), <, 1);
+  /* the state is in the bytes a token moves, twice */
+  g_assert_cmpfloat (e.kv_read_bytes - hr_model_kv_bytes_per_token (m, bpe) * 64, >=, 2 * state - 1);
+
+  decode_on (&s, "llama-3.2-3b", "m4-32gb", "Q4_K_M", HR_BACKEND_METAL);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.kv_read_bytes - hr_model_kv_bytes (s.model, 64, hr_kv_type_bytes_per_elem (s.kv_type))), <, 1);
+}
+
 static void
 test_quantized_kv (void)
 {
@@ -1816,6 +1845,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/kv/gemma3-iswa-cells", test_kv_gemma3_iswa_cells);
   g_test_add_func ("/estimate/catalog/every-entry", test_every_entry);
   g_test_add_func ("/estimate/vulkan/dispatch-chain", test_vulkan_dispatch_chain);
+  g_test_add_func ("/estimate/decode/recurrent-state-write-back", test_recurrent_state_write_back);
   g_test_add_func ("/estimate/bad-arguments", test_bad_arguments);
   g_test_add_func ("/estimate/multi-gpu-offload", test_multi_gpu_and_offload);
   g_test_add_func ("/estimate/depth", test_depth);

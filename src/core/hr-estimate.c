@@ -98,14 +98,22 @@ engine_kv_bytes (const HrScenario *s,
   return total;
 }
 
-/* KV bytes one decoded token reads at depth @depth (one sequence). */
+/* Cache bytes one decoded token moves at depth @depth (one sequence): the KV cache it reads
+ * and the recurrent state of a hybrid model (Gated DeltaNet, Mamba2), which every token reads
+ * and writes back whole.  llama.cpp: build_recurrent_attn() (src/models/delta-net-base.cpp)
+ * takes the state from llm_graph_context::build_rs() (a ggml_get_rows of the cache row),
+ * ggml_gated_delta_net() returns the new state in its dst, and a ggml_cpy() writes it into
+ * ssm_states_all; nemotron-h's build_mamba2_layer() does the same around GGML_OP_SSM_SCAN.
+ * vLLM's fused_recurrent_gated_delta_rule loads the state and stores the final one in place.
+ * Counted here: one read and one write of the state in DRAM (the get_rows copy and the op's
+ * dst are read back right after they are written, from the last-level cache).  Until #28 the
+ * write was not counted: a Qwen3.5-4B step moves 24 × 2.1 MB twice, not once. */
 static double
 kv_read_bytes (const HrModel *m,
                gint64         depth,
                double         bpe)
 {
-  /* includes the recurrent state, which is read and written every token */
-  return hr_model_kv_bytes (m, MAX (depth, 1), bpe);
+  return hr_model_kv_bytes (m, MAX (depth, 1), bpe) + hr_model_state_bytes (m);
 }
 
 /* One decode step's parts: bytes read on the device and in system RAM at their rates, the
