@@ -83,6 +83,22 @@ static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
  * ggml_sycl_mul_mat_id; no MoE row of a current build to size that by).  Intel Xe-HPG decode
  * under SYCL and Vulkan: HR_CAL_XE_HPG_DECODE_EFF. */
 
+/* Metal decode of small models, checked for #28 and left as it is.  ggml-metal splits a step's
+ * graph over n_cb command buffers encoded on host threads (ggml-metal-context.m,
+ * ggml_metal_set_n_cb / encode_async), fuses neighbours in ggml_metal_op_encode() (n_fuse) and
+ * lets nodes run without a barrier while their memory ranges do not overlap
+ * (ggml-metal-ops.cpp, ggml_metal_op_concurrency_check; ggml_metal_op_concurrency_reset puts a
+ * memory barrier otherwise): the per-layer cost is a chain of dependent kernels, as on Vulkan,
+ * and t_layer_us 146 is that of a transformer block.  The small-model rows of current builds do
+ * not sit high as a group (Llama 3.2 3B Q4_K_M: M1 Ultra +11 %, M3 Ultra −7 %, M4 +2 %;
+ * TinyLlama on M1 Ultra −0.5 %; Qwen3.5 0.8B on M4 +2 / −3.5 %), so neither t_layer_us nor bw_eff
+ * is wrong for them: the same model on M1 Ultra and M3 Ultra (800 / 819 GB/s) misses in
+ * opposite directions, which a chip-dependent cost (host encoding on older cores?) could explain
+ * but two rows cannot size.  Qwen3.5 4B on the M4 (+16 %, same post as the 0.8B rows) stays
+ * unexplained: counting its Gated DeltaNet mixer at Vulkan's 1.5 blocks would bring it to +9.5 %
+ * but the 0.8B rows to −10 / −13 %; the state's write-back (hr-estimate.c, kv_read_bytes) is
+ * counted. */
+
 /* Effective dense FLOP/s per Apple GPU core in prefill, M3 generation (see
  * hr_calibration_metal_pp_per_core) */
 #define METAL_FLOPS_PER_CORE 0.25e12

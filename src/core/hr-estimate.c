@@ -103,7 +103,8 @@ engine_kv_bytes (const HrScenario *s,
  * and writes back whole.  llama.cpp: build_recurrent_attn() (src/models/delta-net-base.cpp)
  * takes the state from llm_graph_context::build_rs() (a ggml_get_rows of the cache row),
  * ggml_gated_delta_net() returns the new state in its dst, and a ggml_cpy() writes it into
- * ssm_states_all; nemotron-h's build_mamba2_layer() does the same around GGML_OP_SSM_SCAN.
+ * ssm_states_all; nemotron-h's build_mamba2_layer() (graph-context-mamba.cpp) has
+ * GGML_OP_SSM_SCAN read the cache rows (get_ssm_rows) and stores the last state with a ggml_cpy().
  * vLLM's fused_recurrent_gated_delta_rule loads the state and stores the final one in place.
  * Counted here: one read and one write of the state in DRAM (the get_rows copy and the op's
  * dst are read back right after they are written, from the last-level cache).  Until #28 the
@@ -744,7 +745,31 @@ cuda_graphs_off (const Sizing *z)
  *    the gated RMS_NORM·SILU(z) and the output MUL_MAT — about twice an attention half's
  *    dispatches) costs HR_CAL_VK_RECURRENT_MIXER transformer blocks in place of the
  *    attention half.
- * Returns the step's fixed cost in transformer-block equivalents. */
+ * Returns the step's fixed cost in transformer-block equivalents.
+ *
+ * The Gated DeltaNet mixer is modelled as the newest code runs it: one GGML_OP_GATED_DELTA_NET
+ * (delta-net-base.cpp, build_delta_net_fused; CPU/CUDA from PR #19504, 2026-02; Vulkan from
+ * PR #20334, 2026-03-10; Metal in b8192, its state reads made coalesced in b8333, per
+ * ggml-org/Llama-macOS issue #67; PR #27877,
+ * 2026-08, removed the unfused paths, a backend without the op falls back to the CPU).  Older
+ * builds ran more, and Headroom, which has no build number, does not model them:
+ *  - from PR #17996 (2025-12-13/16) to the fused op, build_delta_net_autoregressive(): about a
+ *    dozen kernels over the [S_v, S_v, H_v] F32 state (EXP, MUL by the gate, MUL·k + SUM_ROWS,
+ *    SUB, MUL by beta, REPEAT, MUL, ADD, MUL·q + SUM_ROWS: ~13 state-sized passes against the
+ *    fused op's read and write; PR #20091: "12 ops saved" a layer).  A GGML_VULKAN_PERF profile
+ *    of that path (Qwen3-Next-80B-A3B Q8_0 on Strix Halo, tg256 = 1281 tokens, a comment of
+ *    2026-01-01 on PR #18467) shows 312 MUL a token at 10.1 µs (3.1 ms), 600 CONT at 2.7 µs
+ *    (1.6 ms), 144 CONCAT (0.9 ms), 110 ADD (0.7 ms): ~7 ms of a ~44 ms step.  The fused
+ *    Vulkan op took Qwen3-Coder-Next (the same qwen3next graph) on Strix Halo from 38.0 to
+ *    46.6 t/s (PR #20334);
+ *  - before PR #17996 a one-token step ran build_delta_net_chunking(): the token padded to a
+ *    64-token chunk (CS = 64) through CUMSUM, TRI, SOLVE_TRI and the chunk mat-muls; #17996
+ *    ("short circuits all the recurrent computations for n_seq_tokens == 1") gave "roughly a
+ *    40 % bump in token generation".
+ * The held-out Qwen3-Next-80B-A3B Q4_K_M row on Strix Halo Vulkan (28.4 t/s, build c6f7a423c
+ * (7189) of 2025-11-28, PR #16095) is of that first kind: +91 % against the newest code's
+ * estimate.  Carried forward by the two published speed-ups (× 1.4 × 1.226 ≈ 48.8 t/s) it sits
+ * ~10 % under the estimate (53.8 t/s).  Not fitted and not excluded. */
 static double
 vk_layer_dispatch_equivalents (const HrModel *m)
 {
