@@ -44,7 +44,11 @@ static const HrCalibration calibrations[HR_N_BACKENDS] = {
  * layer); Vulkan prefill from coopmat/coopmat2 runs on RTX 3090/4090/5090 and AMD; ROCm prefill
  * from RX 7900 XTX and Radeon PRO W7900 runs.  Vulkan decode re-fitted once gpt-oss GGUF
  * mixes counted their experts at MXFP4 (29 rows: ~90 % of peak bandwidth, ~58 µs per layer
- * without CUDA graphs; the low end of the range at 0.70 as in 2024 builds).  CPU, CANN, MUSA
+ * without CUDA graphs; the low end of the range at 0.70 as in 2024 builds).  Two of those
+ * rows, an RTX 3090 on the PR #13506 branch of 2025-05-14, ran a Vulkan step of the 2024 kind
+ * (before the summer-2025 fusions; tests/accuracy/accuracy.c, vulkan_build_before_fusions)
+ * and are now replayed as such: the other 27 sit at a median 7.2 %, bias −1.6 %, with the
+ * constants unchanged.  CPU, CANN, MUSA
  * and vendor stacks were not fitted again: they have no row here and keep the table above.
  * CUDA prefill attention runs through the mma flash-attention kernels at 70 % of the matmul
  * rate (attn 0.35 × the flash-attention gain): fitted on llama.cpp's benches/dgx-spark.md

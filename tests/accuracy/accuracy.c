@@ -1450,6 +1450,36 @@ modern_row_backend (const char *device,
   return NULL;
 }
 
+/* ggml-vulkan's per-layer dispatch chain was cut in the summer of 2025: RMS_NORM+MUL fusion
+ * (llama.cpp PR #14366, authored 2025-06-29), SET_ROWS writes of the KV cache (PR #14587,
+ * 2025-07-12), ADD fusion (PR #15252, 2025-08-16), larger mat-vec workgroups on NVIDIA and
+ * Intel (PR #15355, 2025-08-17), then the synchronization rewrite that drops most barriers
+ * (PR #15489, 2025-08-23) and graph_optimize (2025-09).  Before the first of these, a Vulkan
+ * step ran every node as its own dispatch behind a full barrier, as the 2023-24 builds did:
+ * the RTX 3090 Llama 3 8B Q4_0 tg128 of the PR #13506 branch (2025-05-14) ran at 103-106
+ * t/s, the same card and model on master of 2026-05 (PR #21024) at 147.  Such a row is
+ * replayed with the 2024 speed constants and counted with the 2024 builds (decode only).  Only a build that
+ * names its date ("(2025-05-14)", "(2025-05)": the month's last day) is classified; the
+ * current Vulkan rows with a date all lie after 2025-08-15 (PR #15355's branch: RX 9070 XT,
+ * gpt-oss-20b, +4 % with the current constants, -16 % with the 2024 ones). */
+static gboolean
+vulkan_build_before_fusions (const char *build)
+{
+  for (const char *p = build != NULL ? build : ""; *p != '\0'; p++)
+    {
+      int y, m, d = 31, n = 0;
+
+      if (*p != '(' || sscanf (p, "(%4d-%2d%n", &y, &m, &n) != 2 || n != 8)
+        continue;
+      if (p[n] == '-' && sscanf (p + n, "-%2d", &d) != 1)
+        d = 31;
+      if (y < 2025 || m < 1 || m > 12)
+        continue;
+      return y == 2025 && (m < 6 || (m == 6 && d < 29));
+    }
+  return FALSE;
+}
+
 static void
 run_bench (Report          *rep,
            Models          *models,
@@ -1600,6 +1630,18 @@ run_bench (Report          *rep,
         {
           exclude (rep, dataset, "several unified-memory machines");
           continue;
+        }
+      if (!c.prefill && version == HR_ENGINE_VERSION_CURRENT &&
+          (c.backend_known ? c.backend : c.gpu->backend) == HR_BACKEND_VULKAN &&
+          vulkan_build_before_fusions (build))
+        {
+          /* a decode step of a 2024-era Vulkan dispatch chain (vulkan_build_before_fusions());
+           * the replay of current rows through the 2024 fit has it already.  Prefill keeps
+           * the current constants: a pp512 ubatch spreads the step's fixed cost over 512
+           * tokens, and its matrix kernels (coopmat / coopmat2) were those of today. */
+          if (fit != HR_ENGINE_VERSION_CURRENT)
+            continue;
+          c.version = c.fit = HR_ENGINE_VERSION_2024;
         }
       evaluate_speed (rep, &c, dataset);
     }
