@@ -794,30 +794,30 @@ vk_layer_dispatch_equivalents (const HrModel *m)
   return (blocks - recurrent) + recurrent * (HR_CAL_VK_RECURRENT_MIXER + 0.5);
 }
 
-/* Checked for #28, Vulkan decode on NVIDIA (no term added; what a term would need):
- * on the geerlingguy/ai-benchmarks Intel 265K PC (one host, llama-bench tg128, builds of
- * 2025-11-28 … 2025-12-18: 7293 on the RTX 3060, 7340 on the RTX 4090, 7474 on the RTX 2080
- * Ti), solving each card's tinyllama / Llama 3.2 3B / DeepSeek-R1-Distill-Qwen-14B rows for a
- * per-layer cost and a streaming share gives Ada (RTX 4090, 4070 Ti) 23–28 µs a layer at ~89 %
- * of peak, Turing and Ampere (RTX 2080 Ti, 3060, 3080 Ti) 45–60 µs at 65–74 % for the 14B
- * (which is why one t_layer_us of 58 µs under-predicts Ada's small models and over-predicts
- * the Turing/Ampere 14B rows).  ggml-vulkan.cpp has no code path that tells Ampere from Ada:
+/* Checked for #28, Vulkan decode on NVIDIA (no term added; what a term would need): on the
+ * geerlingguy/ai-benchmarks Intel 265K PC (one host, llama-bench tg128, builds of 2025-11-28 …
+ * 2025-12-18: 7293 on the RTX 3060, 7340 on the RTX 4090, 7474 on the RTX 2080 Ti), solving
+ * each card's tinyllama / Llama 3.2 3B / DeepSeek-R1-Distill-Qwen-14B rows for a per-layer cost
+ * and a streaming share gives Ada (RTX 4090, 4070 Ti) 23–28 µs a layer at ~89 % of peak, Turing
+ * and Ampere (RTX 2080 Ti, 3060, 3080 Ti) 45–60 µs at 65–74 % for the 14B (which is why one
+ * t_layer_us of 58 µs under-predicts Ada's small models and over-predicts the Turing/Ampere 14B
+ * rows).  ggml-vulkan.cpp has no code path that tells Ampere from Ada:
  * get_device_architecture() knows NVIDIA_PRE_TURING (no VK_KHR_cooperative_matrix) and
  * NVIDIA_TURING (shaderWarpsPerSM 32); GA10x and AD10x (48 warps) are both OTHER.  Rows per
  * mat-vec workgroup (rm_stdq 1, rm_kq 2 on NVIDIA), the workgroup size rule
  * (ggml_vk_get_dequantize_mul_mat_vec: four subgroups when m ≤ 8192 and k ≥ 1024, Q6_K only
- * below m 4096), the integer-dot choice (ggml_vk_should_use_mmvq: NVIDIA k > 4096 except
- * Q8_0 / MXFP4 from Turing on), flash attention at N = 1 (get_fa_tuning_params: scalar) and
- * submission (ggml_backend_vk_graph_compute: every 100 nodes or a FLOP share) are the same
- * on both.  Hardware candidates not modelled: resident workgroups per SM for the
- * one-subgroup mat-vecs (16 on compute capability 7.5 and 8.6, 24 on 8.9, 32 on 9.0+; CUDA
- * Programming Guide, technical specifications per compute capability) needs SM counts the
- * catalog lacks and does not order Turing below Ampere as the rows do; the GPU clock
- * (dispatch latency in cycles) is not in the catalog either.  The RTX 3090 rows of 2026-05
- * (llama.cpp PR #21024, Llama 3 8B Q8_0 at 95 t/s: 98 % of peak with 58 µs a layer, 88 % with
- * 25 µs) contradict a blanket Ampere streaming penalty.  The RTX 3090 rows at +34 / +37 % were
- * another era: the PR #13506 branch of 2025-05-14, before the summer-2025 fusions; the
- * accuracy test replays those with the 2024 constants (tests/accuracy/accuracy.c,
+ * below m 4096), the integer-dot choice (ggml_vk_should_use_mmvq on NVIDIA: Q2_K / Q3_K always,
+ * otherwise k > 4096, never Q6_K, Q8_0 / MXFP4 only before Turing), flash attention at N = 1
+ * (get_fa_tuning_params: scalar) and submission (ggml_backend_vk_graph_compute: every 100 nodes
+ * or a FLOP share) are the same on both.  Hardware candidates not modelled: resident workgroups
+ * per SM for the one-subgroup mat-vecs (16 on compute capability 7.5 and 8.6, 24 on 8.9 and
+ * 12.x, 32 on 8.0, 9.0 and 10.0; CUDA Programming Guide, technical specifications per compute
+ * capability) needs SM counts the catalog lacks and does not order Turing below Ampere as the
+ * rows do; the GPU clock (dispatch latency in cycles) is not in the catalog either.  The RTX
+ * 3090 rows of 2026-05 (llama.cpp PR #21024, Llama 3 8B Q8_0 at 95 t/s: 98 % of peak with 58 µs
+ * a layer, 88 % with 25 µs) contradict a blanket Ampere streaming penalty.  The RTX 3090 rows
+ * at +34 / +37 % were another era: the PR #13506 branch of 2025-05-14, before the summer-2025
+ * fusions; the accuracy test replays those with the 2024 constants (tests/accuracy/accuracy.c,
  * vulkan_build_before_fusions). */
 /* Seconds of fixed cost per decode step or ubatch: kernel launches and syncs per layer, graph
  * launch and sampling per token (the calibration's t_layer_us, t_token_us).  The current CUDA

@@ -1455,13 +1455,14 @@ modern_row_backend (const char *device,
  * 2025-07-12), ADD fusion (PR #15252, 2025-08-16), larger mat-vec workgroups on NVIDIA and
  * Intel (PR #15355, 2025-08-17), then the synchronization rewrite that drops most barriers
  * (PR #15489, 2025-08-23) and graph_optimize (2025-09).  Before the first of these, a Vulkan
- * step ran every node as its own dispatch behind a full barrier, as the 2023-24 builds did:
- * the RTX 3090 Llama 3 8B Q4_0 tg128 of the PR #13506 branch (2025-05-14) ran at 103-106
- * t/s, the same card and model on master of 2026-05 (PR #21024) at 147.  Such a row is
- * replayed with the 2024 speed constants and counted with the 2024 builds (decode only).  Only a build that
- * names its date ("(2025-05-14)", "(2025-05)": the month's last day) is classified; the
- * current Vulkan rows with a date all lie after 2025-08-15 (PR #15355's branch: RX 9070 XT,
- * gpt-oss-20b, +4 % with the current constants, -16 % with the 2024 ones). */
+ * step ran each node as its own dispatch with a pipeline barrier (ggml_vk_sync_buffers)
+ * before nearly every one, as the 2023-24 builds did: the RTX 3090 Llama 3 8B Q4_0 tg128 of
+ * the PR #13506 branch (2025-05-14) ran at 103-106 t/s, the same card and model on master of
+ * 2026-05 (PR #21024) at 147.  Such a decode row is replayed with the 2024 speed constants and
+ * counted with the 2024 builds.  Only a build that names its date ("(2025-05-14)";
+ * "(2025-05)" counts as the month's last day) is classified; the other dated Vulkan rows are
+ * of 2025-08-15 or later (PR #15355's branch: RX 9070 XT gpt-oss-20b, +4 % with the current
+ * constants, -16 % with the 2024 ones). */
 static gboolean
 vulkan_build_before_fusions (const char *build)
 {
