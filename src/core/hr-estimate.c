@@ -796,7 +796,7 @@ vk_layer_dispatch_equivalents (const HrModel *m)
 
 /* Checked for #28, Vulkan decode on NVIDIA (no term added; what a term would need): on the
  * geerlingguy/ai-benchmarks Intel 265K PC (one host, llama-bench tg128, builds of 2025-11-28 …
- * 2025-12-18: 7293 on the RTX 3060, 7340 on the RTX 4090, 7474 on the RTX 2080 Ti), solving
+ * 2025-12-18; the issues name builds 7340 for the RTX 4090 and 7474 for the RTX 2080 Ti), solving
  * each card's tinyllama / Llama 3.2 3B / DeepSeek-R1-Distill-Qwen-14B rows for a per-layer cost
  * and a streaming share gives Ada (RTX 4090, 4070 Ti) 23–28 µs a layer at ~89 % of peak, Turing
  * and Ampere (RTX 2080 Ti, 3060, 3080 Ti) 45–60 µs at 65–74 % for the 14B (which is why one
