@@ -650,6 +650,58 @@ test_vulkan_dispatch_chain (void)
   g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 48 * 58e-3), <, 1e-9);
 }
 
+/* ggml-cuda's mat-vec on RDNA under ROCm: calc_nwarps() (mmvq.cu) gives the RDNA 4 table
+ * (MMVQ_PARAMETERS_RDNA4, llama.cpp PR #19478) eight warps of 32 a block for the types with a
+ * simple vec_dot (Q4_0 … Q8_0, Q2_K, Q4_K, Q5_K, Q6_K, IQ4_NL, IQ4_XS), and the RDNA 3 table
+ * eight for the legacy quants and IQ4_NL, two for Q6_K; everything else keeps the one warp of
+ * the RDNA 2 table that ROCm's bw_eff 0.80 stands for.  Eight warps put more loads in flight a
+ * block than CUDA's four on NVIDIA: those types stream at CUDA's 0.92.  The R9700 Llama 8B
+ * Q6_K row (PR #18816, 80.1 t/s) was 70.4 estimated (−12 %), 78.2 now (−2.4 %); the RX 9070
+ * Qwen3-8B Q4_K_M row of PR #24386 (89.0 t/s) is estimated at 87.9. */
+static void
+test_rocm_rdna_mmvq_warps (void)
+{
+  static const struct { const char *model, *gpu, *quant; double eff; } cases[] = {
+    { "llama-3.1-8b", "radeon-ai-pro-r9700-32gb", "Q6_K", 0.92 },
+    { "llama-3.1-8b", "radeon-ai-pro-r9700-32gb", "Q4_K_M", 0.92 },
+    { "llama-3.1-8b", "radeon-ai-pro-r9700-32gb", "IQ4_XS", 0.92 },
+    /* Q3_K and MXFP4 are not in the RDNA 4 table: one warp */
+    { "llama-3.1-8b", "radeon-ai-pro-r9700-32gb", "Q3_K_M", 0.80 },
+    { "gpt-oss-20b", "rx-9070-xt-16gb", "MXFP4_MOE", 0.80 },
+    /* RDNA 3: legacy quants eight warps, Q6_K two, the k-quants one */
+    { "llama-3.1-8b", "w7900-48gb", "Q4_0", 0.92 },
+    { "llama-3.1-8b", "w7900-48gb", "Q6_K", 0.80 },
+    { "llama-3.1-8b", "rx-7900-xtx-24gb", "Q4_K_M", 0.80 },
+  };
+  HrScenario s;
+  HrEstimate e;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      decode_on (&s, cases[i].model, cases[i].gpu, cases[i].quant, HR_BACKEND_ROCM);
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      g_assert_cmpfloat (fabs (e.decode_efficiency - cases[i].eff), <, 1e-12);
+    }
+
+  decode_on (&s, "llama-3.1-8b", "radeon-ai-pro-r9700-32gb", "Q6_K", HR_BACKEND_ROCM);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  text = hr_basis_text (&e.decode_basis);
+  g_assert_nonnull (strstr (text, "at 92% of 640 GB/s"));
+
+  /* 2024 builds, Vulkan on the same card and RDNA 3.5 (Strix Halo: the RDNA 2 table) keep
+   * their own figures */
+  s.engine_version = HR_ENGINE_VERSION_2024;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_efficiency - 0.80), <, 1e-12);
+  decode_on (&s, "llama-3.1-8b", "radeon-ai-pro-r9700-32gb", "Q6_K", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_efficiency - 0.90), <, 1e-12);
+  decode_on (&s, "llama-3.1-8b", "ryzen-ai-max-395-128gb", "Q4_K_M", HR_BACKEND_ROCM);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_efficiency - HR_CAL_LPDDR_PEAK_SHARE), <, 1e-12);
+}
+
 static void
 test_lpddr_ceiling (void)
 {
@@ -1826,6 +1878,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/generation/cuda-graphs", test_cuda_graphs_by_generation);
   g_test_add_func ("/estimate/generation/pascal-slow-fp16", test_pascal_slow_fp16);
   g_test_add_func ("/estimate/decode/lpddr-ceiling", test_lpddr_ceiling);
+  g_test_add_func ("/estimate/decode/rocm-rdna-mmvq-warps", test_rocm_rdna_mmvq_warps);
   g_test_add_func ("/estimate/prefill/dp4a-types", test_prefill_dp4a_types);
   g_test_add_func ("/estimate/decode/moe-expert-rate", test_moe_expert_rate);
   g_test_add_func ("/estimate/prefill/without-matrix-units", test_prefill_without_matrix_units);

@@ -841,13 +841,73 @@ step_fixed_seconds (const Sizing *z)
  * mmvq.cuh, MMVQ_MAX_BATCH_SIZE), larger ones through the tiled MMQ / GEMM kernels. */
 #define LLAMA_MMVQ_MAX_TOKENS 8
 
+/* The weights' main type as a llama-quantize mix names it: "Q4_K" of "Q4_K_M" and
+ * "UD-Q4_K_XL", "Q6_K" of "Q6_K", "IQ4_XS" of "IQ4_XS", "MXFP4" of "MXFP4_MOE". */
+static gboolean
+quant_main_type_is (const char *quant,
+                    const char *type)
+{
+  gsize n = strlen (type);
+
+  if (quant == NULL)
+    return FALSE;
+  if (g_str_has_prefix (quant, "UD-"))
+    quant += 3;
+  return g_ascii_strncasecmp (quant, type, n) == 0 && (quant[n] == '\0' || quant[n] == '_');
+}
+
+/* How many warps of 32 ggml-cuda's mul_mat_vec_q gives a block for one token on an AMD RDNA
+ * card under ROCm (mmvq.cu, calc_nwarps() with ncols_dst 1; the ids-indexed MUL_MAT_ID of a
+ * decode step takes the same kernel):
+ *  - RDNA 4 (MMVQ_PARAMETERS_RDNA4, ggml-org/llama.cpp PR #19478, 2026-03): 8 for the types
+ *    with a simple vec_dot — Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q4_K, Q5_K, Q6_K, IQ4_NL,
+ *    IQ4_XS — and 1 for the others ("Q3_K, IQ2_*, IQ3_* regress due to register pressure"),
+ *    MXFP4 among them;
+ *  - RDNA 3 (gfx1100-1102, MMVQ_PARAMETERS_RDNA3_0, same PR): 8 for Q4_0, Q4_1, Q5_0, Q5_1,
+ *    Q8_0 and IQ4_NL, 2 for Q6_K (PR #23349, 2026-05), 1 otherwise;
+ *  - RDNA 2 and RDNA 3.5 (MMVQ_PARAMETERS_RDNA2): 1.
+ * 0 for a card that is not RDNA. */
+static int
+rdna_mmvq_warps (const HrGpu *gpu,
+                 const char  *quant)
+{
+  static const char *const rdna4_wide[] = { "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q4_K",
+                                            "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS" };
+  static const char *const rdna3_wide[] = { "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "IQ4_NL" };
+
+  if (gpu == NULL)
+    return 0;
+  switch (gpu->generation)
+    {
+    case HR_GEN_RDNA4:
+      for (guint i = 0; i < G_N_ELEMENTS (rdna4_wide); i++)
+        if (quant_main_type_is (quant, rdna4_wide[i]))
+          return 8;
+      return 1;
+    case HR_GEN_RDNA3:
+      for (guint i = 0; i < G_N_ELEMENTS (rdna3_wide); i++)
+        if (quant_main_type_is (quant, rdna3_wide[i]))
+          return 8;
+      return quant_main_type_is (quant, "Q6_K") ? 2 : 1;
+    case HR_GEN_RDNA2:
+    case HR_GEN_RDNA3_5:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
 /* Weight columns one block of ggml-cuda's mul_mat_vec_q covers per pass of its loop over a row
  * (mmvq.cu: blocks_per_iter = vdr × nwarps × warp_size / qi quant blocks of qk weights).  With
  * one token (ncols_dst 1) calc_nwarps() gives 4 warps of 32 on NVIDIA and GCN/CDNA (2 of 64),
  * 128 threads, each reading vdr 32-bit ints of quants: 2048 weights for the 4- and 5-bit types
  * (Q4_0, Q4_K, Q5_K, MXFP4: vdr 2, 8 weights an int; Q2_K/Q3_K vdr 1, 16), 1024 for Q6_K
  * (vdr 1) and Q8_0 (4 weights an int).  RDNA takes one warp of 32 (MMVQ_PARAMETERS_RDNA2):
- * a quarter of that. */
+ * a quarter of that.  The RDNA 4 and RDNA 3 tables of current code give some types eight
+ * warps (rdna_mmvq_warps()); the expert step model is not widened to them: there is no MoE
+ * row of a discrete RDNA card under ROCm to check what wider blocks cost on short expert
+ * rows (the one public RX 9070 Gemma 4 26B-A4B run, ggml-org/llama.cpp PR #24386, loads
+ * 15.6 GiB on a 16 GB card and is left out as not fitting). */
 static double
 mmvq_cols_per_pass (const HrGpu *gpu,
                     double       bpw)
@@ -1036,6 +1096,13 @@ moe_expert_rate_seconds (const Sizing *z,
 static double
 decode_bw_eff (const Sizing *z)
 {
+  if (z->backend == HR_BACKEND_ROCM && z->current && !z->on_cpu && rdna_mmvq_warps (z->gpu, z->s->quant) >= 4)
+    /* ROCm's 0.80 stands for the one-warp block of the RDNA 2 table (lpddr_factor()); a type
+     * the RDNA 4 / RDNA 3 tables give eight warps (rdna_mmvq_warps()) runs more loads in
+     * flight a block than CUDA's four on NVIDIA, so it streams at CUDA's bw_eff — not a fit:
+     * the R9700 Q6_K row (ggml-org/llama.cpp PR #18816, 80.1 t/s, a build from before the RDNA 4
+     * table) already streamed its weights at ≥ 0.9 of the peak with one warp */
+    return MAX (z->cal->bw_eff, hr_calibration_speed (HR_BACKEND_CUDA, HR_ENGINE_VERSION_CURRENT)->bw_eff);
   if ((z->backend == HR_BACKEND_SYCL || z->backend == HR_BACKEND_VULKAN) && !z->on_cpu &&
       z->gpu->generation == HR_GEN_XE_HPG)
     return MIN (z->cal->bw_eff, HR_CAL_XE_HPG_DECODE_EFF);
@@ -1051,7 +1118,8 @@ decode_bw_eff (const Sizing *z)
  * 0.80 is its mat-vec on RDNA: mmvq.cu runs one warp of 32 per block there (calc_nwarps(),
  * MMVQ_PARAMETERS_RDNA2; 4 warps on NVIDIA), a quarter of the loads in flight per block, a
  * limit that binds on a 7900 XTX's 960 GB/s over 96 CUs (10 GB/s a CU) more than on Strix
- * Halo's 256 GB/s over 40 CUs (6.4).  The fitted Strix Halo row of current builds (ROCm,
+ * Halo's 256 GB/s over 40 CUs (6.4); the types the RDNA 4 / RDNA 3 tables give eight warps
+ * stream at CUDA's rate (decode_bw_eff()).  The fitted Strix Halo row of current builds (ROCm,
  * Llama 3.2 3B Q4_K_M: 75.0 t/s) sits at the ceiling (0.64 of the peak said 66.8). */
 static double
 lpddr_factor (const Sizing *z)

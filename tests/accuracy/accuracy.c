@@ -498,6 +498,7 @@ model_for (Models      *models,
     { "Nemotron-3-Nano-30B-A3B", NULL, "nemotron-3-nano-30b-a3b" },
     { "Qwen3-8B", NULL, "qwen3-8b" },
     { "Qwen3-14B", NULL, "qwen3-14b" },
+    { "Qwen3-4B", NULL, "qwen3-4b" },
     { "qwen3moe 32B.A3B", NULL, "qwen3-30b-a3b" },
     { "Qwen3-30B-A3B", NULL, "qwen3-30b-a3b" },
     { "gemma-4-31B", NULL, "gemma-4-31b" },
@@ -883,6 +884,16 @@ gpu_for (Gpus        *gpus,
       HrGpu *g = datasheet_gpu (gpus, device, 16, 512, 32.3, HR_FORM_CONSUMER, HR_BACKEND_ROCM);
       g->vendor = g_strdup ("AMD");
       g->generation = HR_GEN_RDNA2;
+      return g;
+    }
+  if (has (device, "RX 9070") && !has (device, "RX 9070 XT"))
+    {
+      /* AMD Radeon RX 9070 (https://multiplayer.it/notizie/amd-radeon-rx-9070-xt-rx-9070-specifiche.html):
+       * Navi 48 (RDNA 4, gfx1201) with 56 of its 64 CUs, 16 GB GDDR6 at 20 Gbps on 256 bits,
+       * 640 GB/s; no dense matrix rate given there, so decode rows only */
+      HrGpu *g = datasheet_gpu (gpus, device, 16, 640, NAN, HR_FORM_CONSUMER, HR_BACKEND_ROCM);
+      g->vendor = g_strdup ("AMD");
+      g->generation = HR_GEN_RDNA4;
       return g;
     }
   *why = "accelerator not in the catalog and no datasheet cited";
