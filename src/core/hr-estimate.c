@@ -819,6 +819,38 @@ vk_layer_dispatch_equivalents (const HrModel *m)
  * at +34 / +37 % were another era: the PR #13506 branch of 2025-05-14, before the summer-2025
  * fusions; the accuracy test replays those with the 2024 constants (tests/accuracy/accuracy.c,
  * vulkan_build_before_fusions). */
+
+/* Checked for #28, AMD RDNA under Vulkan; no term added, for want of a code path that differs:
+ *  - The RX 9070 XT dense rows of b9174 (2026-06, RADV Mesa 26.1.2; maeddesg/vulkanforge wiki,
+ *    Benchmarks) are all estimated 15 % low: Llama 3.1 8B Q4_K_M at 119.6 t/s is 8.36 ms a
+ *    token, of which 4.63 GB take 7.23 ms at the full 640 GB/s — at bw_eff 0.90 the rest is
+ *    10–16 µs a layer, not the table's 58.  The same die (Radeon AI PRO R9700,
+ *    geerlingguy/ai-benchmarks#35, an older build, driver not stated) runs at the 58–79 µs the
+ *    table holds, an RTX 3090 of PR #21024 (2026-05) at ~51.  ggml-vulkan does the same on RDNA
+ *    3 and 4 (RDNA 4 is reported as AMD_RDNA3 by get_device_architecture() and has no
+ *    gpu_pipeline_configs entry, so RADV's subgroup size 64 stands): one subgroup a mat-vec
+ *    workgroup on AMD (ggml_vk_get_dequantize_mul_mat_vec; DMMV_WG_SIZE_LARGE is NVIDIA's and
+ *    Intel's), rm_kq 2 / rm_stdq 1 rows on every non-GCN AMD (ggml_vk_load_shaders), the
+ *    integer-dot MMVQ from k ≥ 2048 (ggml_vk_should_use_mmvq; PR #16900 measured +2 % tg on an
+ *    8060S), vendor-neutral fusions and submits (ggml_backend_vk_graph_compute; only AMD cards
+ *    under 24 CUs submit more often).  What a dispatch and barrier cost is the driver's and the
+ *    card's, not something the code says; the rows disagree by build and driver era, not by
+ *    generation.
+ *  - Strix Halo (RDNA 3.5) Vulkan rows run above HR_CAL_LPDDR_PEAK_SHARE (fitted on GB10 under
+ *    CUDA) whatever the fixed cost: Llama 8B Q4_0 at 45.4 t/s (PR #18280) is 198 GB/s with
+ *    none, 0.78 of 256; a memory controller's figure (rocm_bandwidth_test ~0.83), not a path.
+ *  - Gemma 4 26B-A4B decodes slower than estimated on every backend (RX 9070 XT Vulkan Q3_K_M
+ *    +24 %, held out; RTX 3090 CUDA Q4_0 +12 %, +24 % at depth 32768): its block
+ *    (src/models/gemma4-iswa.cpp) adds Q/K/V norms, a post-attention norm, a dense GEGLU MLP
+ *    beside the routed experts, pre/post norms of each, the router's own RMS_NORM·SCALE·MUL and
+ *    an out_scale MUL — about 31 dispatches after graph_compute's fusions against a llama
+ *    block's 14.  Counting that needs a per-architecture dispatch count the catalog does not
+ *    carry yet.
+ *  - ROCm rows left high: the W7900 Llama 8B Q6_K -ub 1 row (+28 %, master of PR #17576,
+ *    2025-11) streamed at 0.46 of 864 GB/s even with no fixed cost, with the one warp a block
+ *    Q6_K had on RDNA 3 until PR #23349 (2026-05, two warps); the MI50 row at depth 32768
+ *    (+29 %) is the master column of the gfx906 flash-attention PR #17505.  Older code than
+ *    Headroom's current builds describe. */
 /* Seconds of fixed cost per decode step or ubatch: kernel launches and syncs per layer, graph
  * launch and sampling per token (the calibration's t_layer_us, t_token_us).  The current CUDA
  * figure (25 µs a layer) is that of cards that replay the step as one CUDA graph.  A card
