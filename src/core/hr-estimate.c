@@ -827,8 +827,9 @@ vk_layer_dispatch_equivalents (const HrModel *m)
  *    10–16 µs a layer, not the table's 58.  The same die (Radeon AI PRO R9700,
  *    geerlingguy/ai-benchmarks#35, an older build, driver not stated) runs at the 58–79 µs the
  *    table holds, an RTX 3090 of PR #21024 (2026-05) at ~51.  ggml-vulkan does the same on RDNA
- *    3 and 4 (RDNA 4 is reported as AMD_RDNA3 by get_device_architecture() and has no
- *    gpu_pipeline_configs entry, so RADV's subgroup size 64 stands): one subgroup a mat-vec
+ *    3 and 4 (get_device_architecture() has no RDNA 4; the mat-vec pipelines are created with
+ *    full subgroups of the device's size, RADV's 64, so gpu_pipeline_configs' wave32 default
+ *    does not reach them): one subgroup a mat-vec
  *    workgroup on AMD (ggml_vk_get_dequantize_mul_mat_vec; DMMV_WG_SIZE_LARGE is NVIDIA's and
  *    Intel's), rm_kq 2 / rm_stdq 1 rows on every non-GCN AMD (ggml_vk_load_shaders), the
  *    integer-dot MMVQ from k ≥ 2048 (ggml_vk_should_use_mmvq; PR #16900 measured +2 % tg on an
