@@ -782,6 +782,18 @@ USED_MARKET = {"rtx-3090-24gb", "a100-40gb-sxm", "a100-80gb-sxm", "v100-32gb-sxm
 # Strix Halo: ~108 GB of 128 usable by the GPU on Linux (gpu_specs.md section 3).
 STRIX_HALO_SHARE = 108.0 / 128.0
 
+# Unified machines: what a public memory benchmark reached on the GPU (GB/s) and where it is
+# published; the estimate's streaming ceiling for that machine (hr-estimate.c, lpddr_factor()).
+# A machine without a measurement found (DGX Spark / GB10) is not listed and keeps the default.
+MEASURED_BANDWIDTH = {
+    "ryzen-ai-max-395-128gb": (
+        212,
+        "https://llm-tracker.info/_TOORG/Strix-Halo ; rocm_bandwidth_test on a Ryzen AI Max+ 395 "
+        "(LPDDR5X-8000, 256-bit): \"about 212 GB/s peak bandwidth\", the author's r/LocalLLaMA "
+        "post (mirror https://reddit.birdcat.cafe/r/MetaAI+LocalLlama), \"roughly in line with "
+        "the max MBW tested by ThePhawx, jack stone, and others\""),
+}
+
 
 # Accelerators with no gpu_specs.csv row, each number from the source named beside it.  The
 # dense BF16/FP16 (FP32-accumulate) figure follows gpu_specs.md section 2: NVIDIA's headline
@@ -1123,6 +1135,9 @@ def build_gpus(ref):
             "stack": row["software_stack"].strip() or None,
             "backend": gpu_backend(vendor, name),
             "unified_share": share,
+            **({"bandwidth_measured_gbs": MEASURED_BANDWIDTH[gid][0],
+                "bandwidth_measured_source": MEASURED_BANDWIDTH[gid][1]}
+               if gid in MEASURED_BANDWIDTH else {}),
             "gpu_cores": cores,
             "confidence": gpu_confidence(row["confidence"]),
             "source": source,

@@ -343,6 +343,13 @@ test_bundled_gpus (void)
         }
       if (gpu->form != HR_FORM_UNIFIED)
         g_assert_cmpfloat (gpu->unified_share, ==, 0);
+      /* a measured bandwidth is a unified machine's, below its peak, and cited */
+      if (!isnan (gpu->bandwidth_measured_gbs))
+        {
+          g_assert_cmpint (gpu->form, ==, HR_FORM_UNIFIED);
+          g_assert_cmpfloat (gpu->bandwidth_measured_gbs, <=, gpu->bandwidth_gbs);
+          g_assert_nonnull (strstr (gpu->bandwidth_measured_source, "https://"));
+        }
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (seed_gpu_ids); i++)
@@ -619,6 +626,30 @@ test_hostile_gpus (void)
       "\"backend\":\"cuda\",\"memory_gb\":24,\"unified_share\":0.7}]}", "unified_share" },
     { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
       "\"backend\":\"cuda\",\"memory_gb\":24,\"used_market\":1}]}", "used_market" },
+    /* a measured bandwidth: unified machines only, at most the peak, with its source */
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"consumer\","
+      "\"backend\":\"cuda\",\"memory_gb\":24,\"bandwidth_gbs\":1008,"
+      "\"bandwidth_measured_gbs\":900,\"bandwidth_measured_source\":\"x\"}]}",
+      "bandwidth_measured_gbs" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"unified\","
+      "\"backend\":\"rocm\",\"memory_gb\":128,\"bandwidth_gbs\":256,"
+      "\"bandwidth_measured_gbs\":300,\"bandwidth_measured_source\":\"x\"}]}",
+      "bandwidth_measured_gbs" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"unified\","
+      "\"backend\":\"rocm\",\"memory_gb\":128,"
+      "\"bandwidth_measured_gbs\":200,\"bandwidth_measured_source\":\"x\"}]}",
+      "bandwidth_measured_gbs" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"unified\","
+      "\"backend\":\"rocm\",\"memory_gb\":128,\"bandwidth_gbs\":256,"
+      "\"bandwidth_measured_gbs\":-1,\"bandwidth_measured_source\":\"x\"}]}",
+      "bandwidth_measured_gbs" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"unified\","
+      "\"backend\":\"rocm\",\"memory_gb\":128,\"bandwidth_gbs\":256,"
+      "\"bandwidth_measured_gbs\":212}]}", "bandwidth_measured_source" },
+    { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"unified\","
+      "\"backend\":\"rocm\",\"memory_gb\":128,\"bandwidth_gbs\":256,"
+      "\"bandwidth_measured_gbs\":212,\"bandwidth_measured_source\":7}]}",
+      "bandwidth_measured_source" },
     { "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":[],\"form\":\"consumer\","
       "\"backend\":\"cuda\",\"memory_gb\":24}]}", "name" },
     { "{\"schema\":1,\"gpus\":[" GOOD_GPU "," GOOD_GPU "]}", "“g”" },
@@ -630,6 +661,10 @@ test_hostile_gpus (void)
       expect_error (hr_catalog_load_gpus, cases[i][0], -1, cases[i][1]);
     }
   expect_ok (hr_catalog_load_gpus, "{\"schema\":1,\"gpus\":[" GOOD_GPU "]}");
+  expect_ok (hr_catalog_load_gpus,
+             "{\"schema\":1,\"gpus\":[{\"id\":\"g\",\"name\":\"G\",\"form\":\"unified\","
+             "\"backend\":\"rocm\",\"memory_gb\":128,\"bandwidth_gbs\":256,"
+             "\"bandwidth_measured_gbs\":212,\"bandwidth_measured_source\":\"https://x\"}]}");
 }
 
 static void

@@ -384,6 +384,31 @@ test_serializers (void)
   doc = g_strdup_printf ("{\"schema\": 1, \"gpus\": [%s]}", gjson);
   g_assert_true (hr_catalog_load_gpus (catalog, doc, -1, &error));
   g_assert_no_error (error);
+  /* a unified machine's measured bandwidth and its source come back; a figure above the peak
+   * (an edited bandwidth_gbs) is not written, so the file still loads */
+  {
+    g_autoptr(HrGpu) unified = hr_gpu_copy (gpu);
+    g_autoptr(HrCatalog) back = hr_catalog_new_empty ();
+    g_autofree char *ujson = NULL;
+    g_autofree char *udoc = NULL;
+    const HrGpu *read;
+
+    unified->form = HR_FORM_UNIFIED;
+    unified->bandwidth_measured_gbs = 212;
+    unified->bandwidth_measured_source = g_strdup ("https://llm-tracker.info/_TOORG/Strix-Halo");
+    ujson = hr_gpu_to_json (unified);
+    udoc = g_strdup_printf ("{\"schema\": 1, \"gpus\": [%s]}", ujson);
+    g_assert_true (hr_catalog_load_gpus (back, udoc, -1, &error));
+    g_assert_no_error (error);
+    read = hr_catalog_get_gpu (back, 0);
+    g_assert_cmpfloat (read->bandwidth_measured_gbs, ==, 212);
+    g_assert_cmpstr (read->bandwidth_measured_source, ==, unified->bandwidth_measured_source);
+
+    unified->bandwidth_gbs = 200;
+    g_clear_pointer (&ujson, g_free);
+    ujson = hr_gpu_to_json (unified);
+    g_assert_null (strstr (ujson, "bandwidth_measured"));
+  }
 
   /* A "user:" prefix is not written: the file holds catalog slugs. */
   g_free (model->id);

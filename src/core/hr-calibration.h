@@ -104,7 +104,9 @@ double               hr_calibration_prefill_flops (const HrGpu         *gpu,
 #define HR_CAL_TURING_VECTOR_SHARE 0.5
 /* Current builds on LPDDR5X unified memory other than Apple's (GB10, Strix Halo): the decode
  * mat-vecs stream weights at no more than this fraction of the memory's peak, whatever the
- * backend reaches on a discrete card.  0.736 = 0.80 × CUDA's bw_eff 0.92, as fitted on the
+ * backend reaches on a discrete card — the default, for a machine whose catalog entry carries
+ * no measured bandwidth (bandwidth_measured_gbs; Strix Halo has one, GB10 none found: see
+ * lpddr_factor() in hr-estimate.c).  0.736 = 0.80 × CUDA's bw_eff 0.92, as fitted on the
  * GB10 rows of current builds (the figure was a factor of 0.80 on every backend's rate); below
  * what a copy test reaches on Strix Halo (rocm_bandwidth_test ~212 of 256 GB/s, 0.83:
  * https://llm-tracker.info/_TOORG/Strix-Halo). */

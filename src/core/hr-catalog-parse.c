@@ -448,7 +448,40 @@ static const HrField gpu_specs[] = {
   { "interconnect", HR_FIELD_STRING, GPU (interconnect), FALSE, 0, MAX_NAME_CHARS },
   { "stack", HR_FIELD_STRING, GPU (stack), FALSE, 0, MAX_NAME_CHARS },
   { "unified_share", HR_FIELD_NUMBER, GPU (unified_share), FALSE, 0, 1 },
+  { "bandwidth_measured_gbs", HR_FIELD_NUMBER, GPU (bandwidth_measured_gbs), FALSE, 0, 1e6 },
+  { "bandwidth_measured_source", HR_FIELD_STRING, GPU (bandwidth_measured_source), FALSE, 0,
+    MAX_SOURCE_CHARS },
 };
+
+/* "bandwidth_measured_gbs": what a public memory benchmark reached on a unified machine's GPU
+ * (hr-estimate.c, lpddr_factor(), takes it as that machine's streaming ceiling), never above
+ * the peak it measures against, and always with the page it comes from. */
+static gboolean
+check_measured_bandwidth (const HrEntry  *entry,
+                          const HrGpu    *gpu,
+                          GError        **error)
+{
+  if (!isfinite (gpu->bandwidth_measured_gbs))
+    return TRUE;
+  if (gpu->form != HR_FORM_UNIFIED)
+    {
+      hr_entry_error (error, entry, "bandwidth_measured_gbs", _("is only for unified-memory machines"));
+      return FALSE;
+    }
+  if (!(gpu->bandwidth_measured_gbs <= gpu->bandwidth_gbs))
+    {
+      hr_entry_error (error, entry, "bandwidth_measured_gbs", _("is %g, out of range (%s%g … %g)"),
+                      gpu->bandwidth_measured_gbs, "> ", 0.0,
+                      isfinite (gpu->bandwidth_gbs) ? gpu->bandwidth_gbs : 0.0);
+      return FALSE;
+    }
+  if (gpu->bandwidth_measured_source == NULL)
+    {
+      hr_entry_error (error, entry, "bandwidth_measured_source", _("is missing"));
+      return FALSE;
+    }
+  return TRUE;
+}
 
 static const HrField gpu_sources[] = {
   { "gpu_cores", HR_FIELD_COUNT, GPU (gpu_cores), FALSE, 0, 100000 },
@@ -508,6 +541,7 @@ parse_gpu (GArray          *types,
       hr_entry_error (error, entry, "unified_share", _("is only for unified-memory machines"));
       ok = FALSE;
     }
+  ok = ok && check_measured_bandwidth (entry, gpu, error);
   ok = ok && hr_entry_read_fields (entry, gpu_sources, G_N_ELEMENTS (gpu_sources), gpu, error);
   ok = ok && parse_generation (entry, gpu, error);
 

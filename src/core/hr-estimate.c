@@ -837,9 +837,10 @@ vk_layer_dispatch_equivalents (const HrModel *m)
  *    under 24 CUs submit more often).  What a dispatch and barrier cost is the driver's and the
  *    card's, not something the code says; the rows disagree by build and driver era, not by
  *    generation.
- *  - Strix Halo (RDNA 3.5) Vulkan rows run above HR_CAL_LPDDR_PEAK_SHARE (fitted on GB10 under
+ *  - Strix Halo (RDNA 3.5) Vulkan rows ran above HR_CAL_LPDDR_PEAK_SHARE (fitted on GB10 under
  *    CUDA) whatever the fixed cost: Llama 8B Q4_0 at 45.4 t/s (PR #18280) is 198 GB/s with
- *    none, 0.78 of 256; a memory controller's figure (rocm_bandwidth_test ~0.83), not a path.
+ *    none, 0.78 of 256; a memory controller's figure (rocm_bandwidth_test 212 GB/s, 0.83), not
+ *    a path — now the machine's ceiling from the catalog (lpddr_factor()).
  *  - Gemma 4 26B-A4B decodes slower than estimated on every backend (RX 9070 XT Vulkan Q3_K_M
  *    +24 %, held out; RTX 3090 CUDA Q4_0 +12 %, +24 % at depth 32768): its block
  *    (src/models/gemma4-iswa.cpp) adds Q/K/V norms, a post-attention norm, a dense GEGLU MLP
@@ -1152,8 +1153,25 @@ decode_bw_eff (const Sizing *z)
  * MMVQ_PARAMETERS_RDNA2; 4 warps on NVIDIA), a quarter of the loads in flight per block, a
  * limit that binds on a 7900 XTX's 960 GB/s over 96 CUs (10 GB/s a CU) more than on Strix
  * Halo's 256 GB/s over 40 CUs (6.4); the types the RDNA 4 / RDNA 3 tables give eight warps
- * stream at CUDA's rate (decode_bw_eff()).  The fitted Strix Halo row of current builds (ROCm,
- * Llama 3.2 3B Q4_K_M: 75.0 t/s) sits at the ceiling (0.64 of the peak said 66.8). */
+ * stream at CUDA's rate (decode_bw_eff()).
+ *
+ * The ceiling is the memory subsystem's, not the engine's: where the catalog records what a
+ * public memory benchmark reached on the device's GPU (bandwidth_measured_gbs, with its source
+ * in data/gpus.json: Strix Halo's rocm_bandwidth_test, 212 of 256 GB/s), the share of the peak
+ * it measured; HR_CAL_LPDDR_PEAK_SHARE (fitted on GB10 under CUDA) only where no measurement is
+ * known — GB10 / DGX Spark among them: no public GPU memory-bandwidth test of it was found.  On
+ * Strix Halo ROCm's one-warp 0.80 then binds below the memory's 0.83: the Strix Halo ROCm row
+ * of current builds (Llama 3.2 3B Q4_K_M, 75.0 t/s), at the 0.736 ceiling before, is estimated
+ * 6.5 % high; Vulkan's dense rows, 9–18 % low under 0.736, come within a few percent. */
+static double
+lpddr_peak_share (const HrGpu *gpu)
+{
+  if (gpu->bandwidth_measured_gbs > 0 && gpu->bandwidth_gbs > 0
+      && gpu->bandwidth_measured_gbs <= gpu->bandwidth_gbs)
+    return gpu->bandwidth_measured_gbs / gpu->bandwidth_gbs;
+  return HR_CAL_LPDDR_PEAK_SHARE;
+}
+
 static double
 lpddr_factor (const Sizing *z)
 {
@@ -1161,7 +1179,7 @@ lpddr_factor (const Sizing *z)
 
   if (!(z->current && z->unified && !z->on_cpu && z->backend != HR_BACKEND_METAL) || !(bw_eff > 0))
     return 1.0;
-  return MIN (1.0, HR_CAL_LPDDR_PEAK_SHARE / bw_eff);
+  return MIN (1.0, lpddr_peak_share (z->gpu) / bw_eff);
 }
 
 /* The parts of one decode step for this scenario (decode_step() adds them up). */

@@ -186,6 +186,7 @@ parse_bool (const char  *key,
 static const HrGpu unknown_gpu = {
   .form = HR_FORM_CONSUMER,
   .bandwidth_gbs = NAN,
+  .bandwidth_measured_gbs = NAN,
   .fp16_tflops = NAN,
   .fp8_tflops = NAN,
   .tdp_w = NAN,
@@ -204,6 +205,7 @@ static const gsize gpu_strings[] = {
   G_STRUCT_OFFSET (HrGpu, stack),
   G_STRUCT_OFFSET (HrGpu, source),
   G_STRUCT_OFFSET (HrGpu, confidence),
+  G_STRUCT_OFFSET (HrGpu, bandwidth_measured_source),
 };
 
 HrGpu *

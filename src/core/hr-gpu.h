@@ -78,6 +78,10 @@ typedef struct
   HrGpuForm form;
   double memory_gib;      /* marketed GB, which is binary: 80 GB = 80 GiB */
   double bandwidth_gbs;   /* decimal GB/s; NAN when unknown */
+  double bandwidth_measured_gbs;  /* unified machines: what a public memory benchmark of the
+                                   * GPU reached (GB/s, at most bandwidth_gbs); NAN when no
+                                   * measurement is known */
+  char *bandwidth_measured_source; /* that benchmark's public page (and tool) */
   double fp16_tflops;     /* dense FP16/BF16 with FP32 accumulate; NAN when unknown */
   double fp8_tflops;      /* dense FP8; NAN when unknown */
   double tdp_w;           /* NAN when unknown */

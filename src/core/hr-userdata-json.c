@@ -349,6 +349,13 @@ hr_gpu_write_json (HrJsonWriter *w,
   /* 0 on a unified machine means "not known"; other forms have no share at all. */
   json_exact (w, "unified_share",
               gpu->form == HR_FORM_UNIFIED && gpu->unified_share > 0 ? gpu->unified_share : NAN);
+  /* only a known measurement, and only one the catalog reader takes back (unified, ≤ peak, with its source) */
+  if (gpu->form == HR_FORM_UNIFIED && gpu->bandwidth_measured_gbs > 0
+      && gpu->bandwidth_measured_gbs <= gpu->bandwidth_gbs && gpu->bandwidth_measured_source != NULL)
+    {
+      json_exact (w, "bandwidth_measured_gbs", gpu->bandwidth_measured_gbs);
+      json_opt_string (w, "bandwidth_measured_source", gpu->bandwidth_measured_source);
+    }
   json_count (w, "gpu_cores", gpu->gpu_cores);
   if (hr_gpu_generation_info (gpu->generation) != NULL)
     hr_json_member_string (w, "generation", hr_gpu_generation_info (gpu->generation)->id);

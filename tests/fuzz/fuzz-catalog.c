@@ -44,7 +44,16 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
     g_assert (ok == (error == NULL));
     for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
-      g_assert (hr_catalog_find_gpu (catalog, hr_catalog_get_gpu (catalog, i)->id) != NULL);
+      {
+        const HrGpu *g = hr_catalog_get_gpu (catalog, i);
+
+        g_assert (hr_catalog_find_gpu (catalog, g->id) != NULL);
+        /* a measured bandwidth is read only with a unified form, a peak above it and a source */
+        g_assert (isnan (g->bandwidth_measured_gbs)
+                  || (g->form == HR_FORM_UNIFIED && g->bandwidth_measured_gbs > 0
+                      && g->bandwidth_measured_gbs <= g->bandwidth_gbs
+                      && g->bandwidth_measured_source != NULL));
+      }
   }
   {
     g_autoptr(HrCatalog) catalog = hr_catalog_new_empty ();
