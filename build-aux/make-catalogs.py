@@ -618,6 +618,11 @@ def build_model(row, rows_by_name, sizes):
         "ffn_ungated": True if "M=Mamba2" in src_row["layer_pattern"] else None,
         "tie_embeddings": boolval(src_row["tie_word_embeddings"]),
     }
+    if name.startswith("Gemma 4"):
+        # Kernels a llama.cpp decode block runs beyond a llama block's (llama.cpp
+        # src/models/gemma4-iswa.cpp; counted in src/core/hr-model.c,
+        # hr_model_llama_extra_block_kernels): 11 with the MoE block, 2 without.
+        arch["extra_block_kernels"] = 11 if moe else 2
     arch.update(ov.get("arch", {}))
 
     if "kv_groups" in ov:

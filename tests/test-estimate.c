@@ -343,6 +343,68 @@ test_vulkan_moe_id_steps (void)
   g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 32 * 58e-3), <, 1e-9);
 }
 
+/* Gemma 4's block (llama.cpp src/models/gemma4-iswa.cpp) runs 11 kernels beyond a llama MoE
+ * block's 14 (a dense GEGLU MLP beside the experts with its two norms, the router's own
+ * RMS_NORM·SCALE·MUL, the experts' post norm, the ADD of both, V's RMS_NORM, out_scale), 2 in
+ * its dense form: each costs a fourteenth of the calibrated per-layer cost on every llama.cpp
+ * GPU backend; a llama or Gemma 3 block none. */
+static void
+test_block_extra_kernels (void)
+{
+  static const struct
+  {
+    HrBackend backend;
+    const char *gpu;
+    const char *quant;
+    double t_layer_ms;
+  } cases[] = {
+    { HR_BACKEND_CUDA, "rtx-3090-24gb", "Q4_0", 25e-3 },
+    { HR_BACKEND_ROCM, "rx-7900-xtx-24gb", "Q6_K", 95e-3 },
+    { HR_BACKEND_VULKAN, "rx-9070-xt-16gb", "Q3_K_M", 58e-3 },
+    { HR_BACKEND_METAL, "m3-ultra-512gb", "Q4_K_M", 146e-3 },
+  };
+  HrScenario s;
+  HrEstimate e, plain;
+
+  g_assert_cmpint (hr_catalog_find_model (catalog, "gemma-4-26b-a4b")->extra_block_kernels, ==, 11);
+  g_assert_cmpint (hr_catalog_find_model (catalog, "gemma-4-31b")->extra_block_kernels, ==, 2);
+  g_assert_cmpint (hr_model_llama_extra_block_kernels ("gemma4", TRUE), ==, 11);
+  g_assert_cmpint (hr_model_llama_extra_block_kernels ("gemma4_text", FALSE), ==, 2);
+  g_assert_cmpint (hr_model_llama_extra_block_kernels ("gemma3", FALSE), ==, 0);
+  g_assert_cmpint (hr_model_llama_extra_block_kernels ("llama", FALSE), ==, 0);
+
+  /* 16 sequences on CUDA: the tiled kernels, no MUL_MAT_ID loss; only the blocks' launches */
+  scenario (&s, "gemma-4-26b-a4b", "rtx-3090-24gb");
+  g_strlcpy (s.quant, "Q4_0", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.batch = 16;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 30 * 25e-3 * (14 + 11) / 14.0), <, 1e-9);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (HrModel) llama_like = NULL;
+
+      decode_on (&s, "gemma-4-26b-a4b", cases[i].gpu, cases[i].quant, cases[i].backend);
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      llama_like = hr_model_copy (s.model);
+      llama_like->extra_block_kernels = 0;
+      s.model = llama_like;
+      g_assert_true (hr_estimate_compute (&s, NULL, &plain, NULL));
+      g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - plain.decode_basis.figures[3] -
+                               30 * cases[i].t_layer_ms * 11 / 14.0), <, 1e-9);
+      g_assert_cmpfloat (e.decode_tps, <, plain.decode_tps);
+    }
+
+  /* the dense Gemma 4: 2 more a block; Gemma 3: none */
+  decode_on (&s, "gemma-4-31b", "rtx-3090-24gb", "Q4_K_M", HR_BACKEND_CUDA);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 60 * 25e-3 * 16 / 14.0), <, 1e-9);
+  decode_on (&s, "gemma-3-4b", "rtx-3090-24gb", "Q4_0", HR_BACKEND_CUDA);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - s.model->n_layers * 25e-3), <, 1e-9);
+}
+
 /* Intel Xe-HPG (Arc A-series) under SYCL and Vulkan: llama.cpp's mat-vecs run each row on one
  * 16-lane subgroup on 8-wide vector engines and reach 0.27 of the bandwidth (SYCL guide: an
  * A770 decodes llama-2-7b Q4_0 at 37 t/s), where the same card named Xe2 keeps the backend's
@@ -1943,6 +2005,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/multi-gpu-offload", test_multi_gpu_and_offload);
   g_test_add_func ("/estimate/depth", test_depth);
   g_test_add_func ("/estimate/prompt-depth", test_prompt_depth);
+  g_test_add_func ("/estimate/block-extra-kernels", test_block_extra_kernels);
   g_test_add_func ("/estimate/reverse", test_reverse_questions);
   g_test_add_func ("/estimate/reverse/in-diagnosis", test_reverse_in_diagnosis);
   g_test_add_func ("/estimate/recommendations", test_recommendations);

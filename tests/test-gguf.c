@@ -836,6 +836,8 @@ test_gemma4_pattern_array (void)
   g_assert_cmpint (swa->kv_heads, ==, 8);
   g_assert_cmpint (swa->k_dim, ==, 256);
   g_assert_cmpint (swa->window, ==, 1024);
+  /* no expert_count: the dense Gemma 4 block, V's RMS_NORM and out_scale beyond a llama one's */
+  g_assert_cmpint (model->extra_block_kernels, ==, 2);
 }
 
 static void

@@ -158,6 +158,7 @@ test_gemma3 (void)
   g_assert_cmpint (m->vocab, ==, 262208);
   g_assert_cmpint (m->max_context, ==, 131072);
   g_assert_true (m->tie_embeddings);
+  g_assert_cmpint (m->extra_block_kernels, ==, 0);  /* Gemma 3: a llama block's kernels */
   g_assert_nonnull (full);
   g_assert_nonnull (swa);
   g_assert_cmpint (full->count, ==, 10);   /* layer i global when (i + 1) % 6 == 0 */

@@ -418,7 +418,8 @@ test_serializers (void)
   g_assert_nonnull (strstr (mjson, "\"id\": \"abc\""));
 }
 
-/* What only some models have (FFN-only blocks, ungated FFNs, a vision tower) is saved too:
+/* What only some models have (FFN-only blocks, ungated FFNs, a vision tower, kernels beyond a
+ * llama block's) is saved too:
  * a Nemotron-H config imported and saved sizes exactly as before after a restart. */
 static void
 test_serializers_sparse_fields (void)
@@ -437,6 +438,7 @@ test_serializers_sparse_fields (void)
   g_assert_true (model->ffn_ungated);
   g_assert_cmpint (model->n_ffn_layers, >, 0);
   model->vision_params = 0.55e9;
+  model->extra_block_kernels = 11;
   json = hr_model_to_json (model);
   doc = g_strdup_printf ("{\"schema\": 1, \"models\": [%s]}", json);
   g_assert_true (hr_catalog_load_models (catalog, doc, -1, &error));
@@ -446,17 +448,20 @@ test_serializers_sparse_fields (void)
   g_assert_true (back->ffn_ungated);
   g_assert_cmpint (back->n_ffn_layers, ==, model->n_ffn_layers);
   g_assert_cmpfloat_with_epsilon (back->vision_params, 0.55e9, 1);
+  g_assert_cmpint (back->extra_block_kernels, ==, 11);
   g_assert_true (hr_weights_derive (model, "BF16", &before, NULL));
   g_assert_true (hr_weights_derive (back, "BF16", &after, NULL));
   g_assert_cmpfloat (after.bytes, ==, before.bytes);
 
-  /* A model without them writes none of the three. */
+  /* A model without them writes none of them. */
   model->ffn_ungated = FALSE;
   model->n_ffn_layers = 0;
   model->vision_params = 0;
+  model->extra_block_kernels = 0;
   g_clear_pointer (&json, g_free);
   json = hr_model_to_json (model);
   g_assert_null (strstr (json, "ffn_"));
+  g_assert_null (strstr (json, "extra_block_kernels"));
   g_assert_null (strstr (json, "vision_params_b"));
 }
 

@@ -90,6 +90,7 @@ parse_arch (const HrEntry *model_entry,
       { "ffn_layers", HR_FIELD_COUNT, MODEL (n_ffn_layers), FALSE, 0, n_layers },
       { "tie_embeddings", HR_FIELD_BOOL, MODEL (tie_embeddings) },
       { "ffn_ungated", HR_FIELD_BOOL, MODEL (ffn_ungated) },
+      { "extra_block_kernels", HR_FIELD_COUNT, MODEL (extra_block_kernels), FALSE, 0, 256 },
     };
 
     if (!hr_entry_read_fields (entry, fields, G_N_ELEMENTS (fields), model, error))

@@ -846,8 +846,7 @@ vk_layer_dispatch_equivalents (const HrModel *m)
  *    (src/models/gemma4-iswa.cpp) adds Q/K/V norms, a post-attention norm, a dense GEGLU MLP
  *    beside the routed experts, pre/post norms of each, the router's own RMS_NORM·SCALE·MUL and
  *    an out_scale MUL — about 31 dispatches after graph_compute's fusions against a llama
- *    block's 14.  Counting that needs a per-architecture dispatch count the catalog does not
- *    carry yet.
+ *    block's 14.  Now counted: HrModel.extra_block_kernels (step_fixed_seconds()).
  *  - ROCm rows left high: the W7900 Llama 8B Q6_K -ub 1 row (+28 %, master of PR #17576,
  *    2025-11) streamed at 0.46 of 864 GB/s even with no fixed cost, with the one warp a block
  *    Q6_K had on RDNA 3 until PR #23349 (2026-05, two warps); the MI50 row at depth 32768
@@ -860,6 +859,18 @@ vk_layer_dispatch_equivalents (const HrModel *m)
  * per-layer cost of the CUDA table fitted on 2023–24 builds, most of them from before graphs
  * (hr_calibration_for(), 121 µs).  Not fitted on a Pascal row of current builds: the one
  * there, a Tesla P40, is held out. */
+/* The calibrated t_layer_us is that of a llama block's ~14 kernels (hr_model_llama_extra_block_kernels()):
+ * on every llama.cpp GPU backend of current builds a block that runs more (Gemma 4: 2 dense,
+ * 11 MoE) pays each of them a fourteenth of it — the launch (or dispatch and barrier) and the
+ * tail of one dependent small kernel, which is what the per-layer cost is.  Not fitted: the
+ * counts are read from the graph builders, the per-kernel cost is the calibration's.  Checked
+ * for #28: Gemma 4 26B-A4B decoded 21–64 % slower than estimated on ROCm (RX 7900 XTX, R9700,
+ * Strix Halo) and Vulkan (RX 9070 XT, Strix Halo) while Llama 3.1 8B on the same ROCm cards
+ * sat within ±5 % and the RX 9070 XT's dense Vulkan rows 15 % under; with the count they are
+ * +2 % (Vulkan, RX 9070 XT) to +26 % (ROCm, RX 7900 XTX).  The RTX 3090 CUDA table
+ * (+12 % → 0 %) misses alike on Llama 3.1 8B Q4_0 (+22 %), so it shows little. */
+#define HR_LLAMA_BLOCK_KERNELS 14.0
+
 static double
 step_fixed_seconds (const Sizing *z)
 {
@@ -868,6 +879,8 @@ step_fixed_seconds (const Sizing *z)
 
   if (z->current && z->llama && !z->on_cpu && z->backend == HR_BACKEND_VULKAN)
     layers = vk_layer_dispatch_equivalents (z->m);
+  if (z->current && z->llama && !z->on_cpu && z->m->extra_block_kernels > 0)
+    layers += (double) z->m->n_layers * z->m->extra_block_kernels / HR_LLAMA_BLOCK_KERNELS;
   return (t_layer * layers + z->cal->t_token_us) * 1e-6;
 }
 

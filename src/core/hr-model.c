@@ -168,6 +168,34 @@ hr_model_moe_layers (const HrModel *model)
   return MAX (ffn_blocks - model->n_dense_layers, 1);
 }
 
+/* A llama block runs about 14 kernels a decode step after the fusions of ggml-cuda
+ * (ggml_cuda_graph_evaluate_and_capture: RMS_NORM·MUL(·ADD)(·ROPE(·SET_ROWS)), ROPE·SET_ROWS,
+ * the gate·up·GLU mat-vec, TOPK_MOE) and ggml-vulkan (ggml_backend_vk_graph_compute: the same
+ * norm and rope chains, MUL_MAT·ADD, multi-ADD): RMS_NORM·MUL, Q, K, V, ROPE, ROPE·SET_ROWS,
+ * SET_ROWS, FLASH_ATTN_EXT, the output MUL_MAT, ADD, RMS_NORM·MUL, gate·up·GLU, down, ADD.  A
+ * Qwen3-style block is the same count (its Q/K norms fuse into the ROPEs) and an MoE block with
+ * one router and TOPK_MOE in place of the FFN is counted as one such block by the calibration.
+ * Gemma 4 (ggml-org/llama.cpp src/models/gemma4-iswa.cpp, llm_build_gemma4_iswa) runs, beyond
+ * that:
+ *  - a bare RMS_NORM of V (no weight; nothing fuses it with the cache's SET_ROWS): 1;
+ *  - the layer_scalar MUL (out_scale) at the block's end: 1;
+ *  - MoE blocks (enable_moe_block): a dense GEGLU MLP beside the routed experts, with its own
+ *    ffn_norm and ffn_post_norm_1 (RMS_NORM·MUL, gate·up·GEGLU, down, RMS_NORM·MUL: 4), the
+ *    router's own RMS_NORM, SCALE and MUL on attn_out (3), the experts' ffn_post_norm_2 (1)
+ *    and the ADD of the two branches (1): 9 more.
+ * Its post-attention and post-FFN norms end in the residual ADD (RMS_NORM·MUL·ADD on CUDA);
+ * ggml-vulkan has no such fusion and runs two or three more, which are not counted here.  So
+ * 2 for a dense Gemma 4 block, 11 for an MoE one; Gemma 3 (gemma3.cpp) has Q/K norms and the
+ * post norms only: 0. */
+int
+hr_model_llama_extra_block_kernels (const char *arch,
+                                    gboolean    moe)
+{
+  if (arch == NULL || !g_str_has_prefix (arch, "gemma4"))
+    return 0;
+  return moe ? 11 : 2;
+}
+
 char *
 hr_head_shape_problem (const HrHeadShape *s)
 {

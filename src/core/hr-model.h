@@ -114,6 +114,8 @@ typedef struct
   gboolean tie_embeddings;
   gboolean ffn_ungated;  /* FFN/experts without a gate projection (squared-ReLU MLPs of
                           * Nemotron-H: up and down only) */
+  int extra_block_kernels; /* kernels a decode block of llama.cpp's graph runs beyond a llama
+                            * block of its kind (hr_model_llama_extra_block_kernels()); 0: none */
   gint64 max_context;
 
   GArray *layers;      /* HrLayerGroup */
@@ -154,6 +156,10 @@ const HrQuantSize *hr_model_find_size       (const HrModel   *model,
 gboolean        hr_model_is_moe             (const HrModel   *model);
 /* Blocks with routed experts (for --n-cpu-moe and expert offload). */
 int             hr_model_moe_layers         (const HrModel   *model);
+/* Kernels a decode block of llama.cpp's graph for @arch (general.architecture, or a config's
+ * model_type) runs beyond a llama block of its kind; 0 for a llama-like block. */
+int             hr_model_llama_extra_block_kernels (const char *arch,
+                                                    gboolean    moe);
 /* Checks the fields the memory model needs; sets a message naming the missing ones. */
 gboolean        hr_model_validate           (const HrModel   *model,
                                              GError         **error);

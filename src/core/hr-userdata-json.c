@@ -214,6 +214,8 @@ write_arch (HrJsonWriter  *w,
   hr_json_member_bool (w, "tie_embeddings", m->tie_embeddings);
   if (m->ffn_ungated)
     hr_json_member_bool (w, "ffn_ungated", TRUE);
+  if (m->extra_block_kernels > 0)
+    hr_json_member_int (w, "extra_block_kernels", m->extra_block_kernels);
   hr_json_end_object (w);
 }
 
