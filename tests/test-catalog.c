@@ -557,11 +557,11 @@ test_hostile_models (void)
       "\"extra_block_kernels\":-5},\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,"
       "\"k_dim\":64,\"v_dim\":64}]}]}", "extra_block_kernels" },
     { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2,"
-      "\"extra_block_kernels\":1e300},\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,"
-      "\"k_dim\":64,\"v_dim\":64}]}]}", "extra_block_kernels" },
+      "\"extra_block_kernels\":1e300},\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,"
+      "\"kv_heads\":1,\"k_dim\":64,\"v_dim\":64}]}]}", "extra_block_kernels" },
     { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2,"
-      "\"extra_block_kernels\":\"many\"},\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,"
-      "\"k_dim\":64,\"v_dim\":64}]}]}", "extra_block_kernels" },
+      "\"extra_block_kernels\":\"many\"},\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,"
+      "\"kv_heads\":1,\"k_dim\":64,\"v_dim\":64}]}]}", "extra_block_kernels" },
     /* a vision projector (#31): an object with its file's bytes and dtype */
     { "{\"schema\":1,\"models\":[{\"id\":\"m\",\"name\":\"M\",\"arch\":{\"layers\":2},"
       "\"kv_groups\":[{\"kind\":\"full\",\"layers\":2,\"kv_heads\":1,\"k_dim\":64,"

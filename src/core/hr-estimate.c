@@ -859,10 +859,11 @@ vk_layer_dispatch_equivalents (const HrModel *m)
  * per-layer cost of the CUDA table fitted on 2023–24 builds, most of them from before graphs
  * (hr_calibration_for(), 121 µs).  Not fitted on a Pascal row of current builds: the one
  * there, a Tesla P40, is held out. */
-/* The calibrated t_layer_us is that of a llama block's ~14 kernels (hr_model_llama_extra_block_kernels()):
- * on every llama.cpp GPU backend of current builds a block that runs more (Gemma 4: 2 dense,
- * 11 MoE) pays each of them a fourteenth of it — the launch (or dispatch and barrier) and the
- * tail of one dependent small kernel, which is what the per-layer cost is.  Not fitted: the
+/* The calibrated t_layer_us is that of a llama block's ~14 kernels
+ * (hr_model_llama_extra_block_kernels()): on every llama.cpp GPU backend of current builds a
+ * block that runs more (Gemma 4: 2 dense, 11 MoE) pays each of them a fourteenth of it — the
+ * launch (or dispatch and barrier) and the tail of one dependent small kernel, which is what
+ * the per-layer cost is.  Not fitted: the
  * counts are read from the graph builders, the per-kernel cost is the calibration's.  Checked
  * for #28: Gemma 4 26B-A4B decoded 21–64 % slower than estimated on ROCm (RX 7900 XTX, R9700,
  * Strix Halo) and Vulkan (RX 9070 XT, Strix Halo) while Llama 3.1 8B on the same ROCm cards

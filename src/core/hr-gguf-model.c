@@ -657,7 +657,8 @@ fill_dims (Ctx     *ctx,
               FALSE);
   if (model->n_experts_used > model->n_experts)
     model->n_experts_used = model->n_experts;
-  model->extra_block_kernels = hr_model_llama_extra_block_kernels (ctx->arch, hr_model_is_moe (model));
+  model->extra_block_kernels = hr_model_llama_extra_block_kernels (ctx->arch,
+                                                                   hr_model_is_moe (model));
 
   if (ctx->is_mla)
     {

@@ -402,7 +402,8 @@ fill_dims (Cfg        *cfg,
   model->n_shared_experts = a->shared_width > 0 ? MAX (a->n_shared, 1) : 0;
   model->moe_intermediate = a->moe_inter;
   model->shared_intermediate = a->shared_width;
-  model->extra_block_kernels = hr_model_llama_extra_block_kernels (a->model_type, hr_model_is_moe (model));
+  model->extra_block_kernels = hr_model_llama_extra_block_kernels (a->model_type,
+                                                                   hr_model_is_moe (model));
   /* Dense-FFN layers of an MoE model: the leading ones (DeepSeek, GLM), or interleaved
    * (Llama 4 Maverick): the count is what sizes the weights. */
   for (int i = 0; i < a->n_layers && a->n_experts > 0; i++)
