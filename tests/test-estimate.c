@@ -777,6 +777,55 @@ test_rocm_rdna_mmvq_warps (void)
   g_assert_cmpfloat (fabs (e.decode_efficiency - 0.80), <, 1e-12);
 }
 
+/* ggml-cuda's batch-1 MUL_MAT_ID under ROCm (ggml_cuda_mul_mat_id: one token →
+ * ggml_cuda_mul_mat_vec_q with ids) launches the blocks calc_nwarps() gives the expert type on
+ * the device's table, ncols_dst 1 — the same as a dense mat-vec (mmvq.cu, calc_launch_params;
+ * no small-K widening on RDNA).  Gemma 4 26B-A4B Q6_K: gate/up experts Q6_K (2816 columns),
+ * down experts Q8_0 (704 columns, no multiple of 256: llama-quantize's fallback).  RDNA 4
+ * (R9700): eight warps for both, 2048 weights a pass; RDNA 3 (RX 7900 XTX): Q6_K two warps (512),
+ * Q8_0 eight (2048); RDNA 2: one (256).  Each expert matrix costs (1 + passes) full passes,
+ * averaged over the experts' bytes; Strix Halo (unified) none.  The fitted rows of PR #26284's
+ * master column: RX 7900 XTX 88.5 t/s (was estimated +23 %), R9700 81.1 (+18.5 %). */
+static void
+test_rocm_rdna_moe_id_blocks (void)
+{
+  static const struct { const char *gpu; int generation; double pass_in, pass_out, eff, bw; } cases[] = {
+    { "radeon-ai-pro-r9700-32gb", -1, 2048, 2048, 0.92, 640e9 },
+    { "rx-7900-xtx-24gb", -1, 512, 2048, 0.80, 960e9 },
+    { "rx-7900-xtx-24gb", HR_GEN_RDNA2, 256, 256, 0.80, 960e9 },
+  };
+  const double bpw_in = 210 * 8 / 256.0, bpw_out = 34 * 8 / 32.0;
+  HrScenario s;
+  HrEstimate e;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(HrGpu) gpu = hr_gpu_copy (hr_catalog_find_gpu (catalog, cases[i].gpu));
+      double f_in = (1 + ceil (2816 / cases[i].pass_in)) * cases[i].pass_in / 2816;
+      double f_out = (1 + ceil (704 / cases[i].pass_out)) * cases[i].pass_out / 704;
+      double factor = (2 * bpw_in * f_in + bpw_out * f_out) / (2 * bpw_in + bpw_out);
+      double experts, loss;
+
+      if (cases[i].generation >= 0)
+        gpu->generation = cases[i].generation;
+      decode_on (&s, "gemma-4-26b-a4b", cases[i].gpu, "Q6_K", HR_BACKEND_ROCM);
+      s.gpu = gpu;
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      g_assert_cmpfloat (fabs (e.decode_efficiency - cases[i].eff), <, 1e-12);
+      experts = e.weights.expert_bytes * 8 / 128;
+      loss = (e.decode_basis.figures[3] - 30 * 95e-3 * (14 + 11) / 14.0) * 1e-3;
+      g_assert_cmpfloat (fabs (loss * cases[i].bw * cases[i].eff / experts / (factor - 1) - 1), <, 1e-3);
+    }
+  /* RDNA 4's eight-warp passes lose more on these short rows than RDNA 3's */
+  g_assert_cmpfloat ((2 * bpw_in * 3 * 2048 / 2816 + bpw_out * 2 * 2048 / 704),
+                     >, (2 * bpw_in * 7 * 512 / 2816 + bpw_out * 2 * 2048 / 704));
+
+  /* unified memory (Strix Halo, RDNA 3.5): the experts at the DRAM rate, no step loss */
+  decode_on (&s, "gemma-4-26b-a4b", "ryzen-ai-max-395-128gb", "Q6_K", HR_BACKEND_ROCM);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 30 * 95e-3 * (14 + 11) / 14.0), <, 1e-9);
+}
+
 /* The LPDDR ceiling is the memory's, so it follows the machine's measured bandwidth where the
  * catalog cites one: Strix Halo's rocm_bandwidth_test, 212 of 256 GB/s (data/gpus.json,
  * bandwidth_measured_source).  Vulkan (bw_eff 0.90 on a discrete card) streams at that 0.828;
@@ -1981,6 +2030,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/generation/pascal-slow-fp16", test_pascal_slow_fp16);
   g_test_add_func ("/estimate/decode/lpddr-ceiling", test_lpddr_ceiling);
   g_test_add_func ("/estimate/decode/rocm-rdna-mmvq-warps", test_rocm_rdna_mmvq_warps);
+  g_test_add_func ("/estimate/decode/rocm-rdna-moe-id-blocks", test_rocm_rdna_moe_id_blocks);
   g_test_add_func ("/estimate/prefill/dp4a-types", test_prefill_dp4a_types);
   g_test_add_func ("/estimate/decode/moe-expert-rate", test_moe_expert_rate);
   g_test_add_func ("/estimate/prefill/without-matrix-units", test_prefill_without_matrix_units);

@@ -72,8 +72,11 @@ static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
  * gpt-oss-20b row (−20 %) was not looked at.  It replaces a flat 340 GB/s ceiling that held
  * every card to the same rate (an RTX 5090 at 1792 GB/s would decode gpt-oss-20b at 195 t/s;
  * the step model says 329) and every row length alike.  Unified memory (GB10, Strix Halo)
- * is left out (see hr-estimate.c).  ROCm runs the same code through HIP (RDNA: one warp a
- * block, a quarter of the pass) and has no MoE row of its own on a discrete card.
+ * is left out (see hr-estimate.c).  ROCm runs the same code through HIP with RDNA's blocks by
+ * type (hr-estimate.c, mmvq_block_warps: RDNA 4 eight warps for Q6_K/Q8_0/4-bit k-quants,
+ * RDNA 3 eight for Q8_0, two for Q6_K, one otherwise); moe_step 1.0 too, not fitted: its two
+ * discrete MoE rows (Gemma 4 26B-A4B Q6_K, PR #26284) come to −8 % (RX 7900 XTX) and −21 %
+ * (R9700).
  * Metal keeps moe_gbs 400 GB/s, a ceiling on kernel_mul_mv_id_*: M3 Ultra gpt-oss-20b and
  * M2 Ultra Qwen3-Coder-30B-A3B (300: −15 / −6 %, 400: −5 / +6 %); chips under ~470 GB/s (M4
  * Max and below) are not affected.  Vulkan takes moe_step 1.0 too: ggml-vulkan's

@@ -946,32 +946,47 @@ rdna_mmvq_warps (const HrGpu *gpu,
 }
 
 /* Weight columns one block of ggml-cuda's mul_mat_vec_q covers per pass of its loop over a row
- * (mmvq.cu: blocks_per_iter = vdr × nwarps × warp_size / qi quant blocks of qk weights).  With
- * one token (ncols_dst 1) calc_nwarps() gives 4 warps of 32 on NVIDIA and GCN/CDNA (2 of 64),
- * 128 threads, each reading vdr 32-bit ints of quants: 2048 weights for the 4- and 5-bit types
- * (Q4_0, Q4_K, Q5_K, MXFP4: vdr 2, 8 weights an int; Q2_K/Q3_K vdr 1, 16), 1024 for Q6_K
- * (vdr 1) and Q8_0 (4 weights an int).  RDNA takes one warp of 32 (MMVQ_PARAMETERS_RDNA2):
- * a quarter of that.  The RDNA 4 and RDNA 3 tables of current code give some types eight
- * warps (rdna_mmvq_warps()); the expert step model is not widened to them: there is no MoE
- * row of a discrete RDNA card under ROCm to check what wider blocks cost on short expert
- * rows (the one public RX 9070 Gemma 4 26B-A4B run, ggml-org/llama.cpp PR #24386, loads
- * 15.6 GiB on a 16 GB card and is left out as not fitting). */
+ * (mmvq.cu: blocks_per_iter = vdr × nwarps × warp_size / qi quant blocks of qk weights), for
+ * experts of @bpw bits per weight run in blocks of @warps warps of 32: each warp covers 512
+ * weights for the 4- and 5-bit types (Q4_0, Q4_K, Q5_K, MXFP4: vdr 2, 8 weights an int; Q2_K/
+ * Q3_K vdr 1, 16) and 256 for Q6_K (vdr 1, VDR_Q6_K_Q8_1_MMVQ on every target) and Q8_0 (4
+ * weights an int).  With one token (ncols_dst 1) calc_nwarps() gives 4 warps of 32 on NVIDIA
+ * and GCN/CDNA (2 of 64): 2048 and 1024 weights.  AMD RDNA: mmvq_block_warps(). */
 static double
-mmvq_cols_per_pass (const HrGpu *gpu,
-                    double       bpw)
+mmvq_cols_per_pass (double bpw,
+                    int    warps)
 {
-  double cols = bpw >= 6.0 ? 1024 : 2048;
+  return (bpw >= 6.0 ? 256 : 512) * warps;
+}
 
-  switch (gpu->generation)
-    {
-    case HR_GEN_RDNA2:
-    case HR_GEN_RDNA3:
-    case HR_GEN_RDNA3_5:
-    case HR_GEN_RDNA4:
-      return cols / 4;
-    default:
-      return cols;
-    }
+/* The warps of 32 in a block of ggml-cuda's batch-1 mul_mat_vec_q for weights of @type_name
+ * (a ggml type, or a mix whose main type it is).  calc_nwarps() picks them by type, one-token
+ * width and the device's table (get_device_table_id()) and nothing else: the ids-indexed
+ * MUL_MAT_ID of a decode step (ncols_dst 1, one channel per chosen expert) launches the same
+ * block shape (calc_launch_params(); the small-K widening is never taken on RDNA,
+ * should_use_small_k()).  4 on NVIDIA and GCN/CDNA (the generic table; GCN's 2 of 64; Turing's
+ * table gives the k-quants 2, not counted: no row to check it on), rdna_mmvq_warps() on RDNA:
+ * RDNA 4 runs Q6_K, Q8_0 and the 4-bit k-quants in eight warps, RDNA 3 Q8_0 in eight and Q6_K
+ * in two, RDNA 2 and RDNA 3.5 in one.  ggml_cuda_mul_mat_id() takes this kernel for one token
+ * on every AMD type (get_mmvq_mmid_max_batch() is 4 or more; the multi-token MoE kernel
+ * mul_mat_vec_q_moe only from two).
+ *
+ * Checked for #28 on the fitted ROCm MoE rows of PR #26284's master column (Gemma 4 26B-A4B
+ * Q6_K, tg64): the RX 7900 XTX (88.5 t/s) was estimated +23 % with one warp counted for every
+ * type, −8 % with these blocks; the R9700 (81.1 t/s) +18.5 % → −21 %: its eight-warp blocks
+ * lose less on the short rows than a full pass a step says — not fitted away, there is one
+ * row.  Strix Halo (RDNA 3.5, unified) runs the same one-warp kernel under ROCm and Vulkan's
+ * mul_mat_vec_id (64-lane workgroups, passes as wide or wider: vk_mat_vec_cols_per_pass())
+ * reads its id first too, so no code path makes ROCm pay id steps that Vulkan does not; both
+ * keep the unified rule (DGX Spark's rows) and the ROCm Qwen3.6-35B-A3B row stays +21 % (Vulkan
+ * +10 %), ROCm's dense row there +6.5 % (Vulkan +2 %). */
+static int
+mmvq_block_warps (const HrGpu *gpu,
+                  const char  *type_name)
+{
+  int rdna = rdna_mmvq_warps (gpu, type_name);
+
+  return rdna > 0 ? rdna : 4;
 }
 
 /* ggml-vulkan's batch-1 MUL_MAT_ID (ggml_vk_mul_mat_vec_id_q_f16) is built the same way as
@@ -1060,12 +1075,74 @@ mmvq_id_row_factor (double ncols,
   return (1.0 + ceil (ncols / pass)) * pass / ncols;
 }
 
+/* ggml-cuda's share of moe_expert_rate_seconds(): @expert_bytes read at @rate, each expert
+ * matrix costing mmvq_id_row_factor() times its bytes with the pass of its own ggml type
+ * (llama-quantize's, hr_quant_tensor_type(), block by block: Q4_K_M gives some blocks' down
+ * experts Q6_K, and rows that are no multiple of 256 fall back to a 32-weight type — Gemma 4
+ * 26B-A4B's 704-column down experts are Q8_0 in its Q6_K file) and the block its type gets
+ * (mmvq_block_warps()).  gpt-oss keeps its experts MXFP4 in every mix; a mix the table does
+ * not know (Unsloth's UD-) is counted at the experts' mean bits per weight and its main type. */
+static double
+mmvq_id_expert_seconds (const Sizing *z,
+                        double        expert_bytes,
+                        double        rate)
+{
+  const HrModel *m = z->m;
+  gboolean mxfp4 = fabs (z->expert_bpw - 4.25) <= 0.01;
+  double num = 0, den = 0, factor;
+
+  for (int b = 0; b < m->n_layers && !mxfp4; b++)
+    {
+      const HrGgmlType *in = hr_quant_tensor_type (z->s->quant, HR_TENSOR_FFN_UP_EXPS, b, m->n_layers,
+                                                   m->n_experts, 1, m->hidden);
+      const HrGgmlType *out = hr_quant_tensor_type (z->s->quant, HR_TENSOR_FFN_DOWN_EXPS, b, m->n_layers,
+                                                    m->n_experts, 1, m->moe_intermediate);
+      double bpw_in, bpw_out, f_in, f_out;
+
+      if (in == NULL || out == NULL || in->name == NULL || out->name == NULL)
+        {
+          num = den = 0;
+          break;
+        }
+      bpw_in = hr_ggml_type_bpw (in);
+      bpw_out = hr_ggml_type_bpw (out);
+      f_in = mmvq_id_row_factor (m->hidden, mmvq_cols_per_pass (bpw_in, mmvq_block_warps (z->gpu, in->name)));
+      f_out = mmvq_id_row_factor (m->moe_intermediate,
+                                  mmvq_cols_per_pass (bpw_out, mmvq_block_warps (z->gpu, out->name)));
+      /* gate and up: moe_intermediate rows of n_embd; down: n_embd rows of moe_intermediate */
+      if (m->ffn_ungated)
+        {
+          num += bpw_in * f_in + bpw_out * f_out;
+          den += bpw_in + bpw_out;
+        }
+      else
+        {
+          num += 2 * bpw_in * f_in + bpw_out * f_out;
+          den += 2 * bpw_in + bpw_out;
+        }
+    }
+  if (den > 0)
+    factor = num / den;
+  else
+    {
+      const char *type = mxfp4 ? "MXFP4" : z->s->quant;
+      double pass = mmvq_cols_per_pass (z->expert_bpw, mmvq_block_warps (z->gpu, type));
+      double f_in = mmvq_id_row_factor (m->hidden, pass);
+      double f_out = mmvq_id_row_factor (m->moe_intermediate, pass);
+
+      factor = m->ffn_ungated ? (f_in + f_out) / 2 : (2 * f_in + f_out) / 3;
+    }
+  factor *= z->cal->moe_step;
+  return factor > 1 ? expert_bytes * (factor - 1) / rate : 0;
+}
+
 /* What a step loses to the expert mat-vecs of its MoE layers.  llama.cpp's MoE FFN
  * (build_moe_ffn in src/llama-graph.cpp) reads the chosen experts through ggml_mul_mat_id for
  * up/gate and down; with a few tokens in the step ggml-cuda runs each as one ids-indexed MMVQ
- * launch (ggml_cuda_mul_mat_vec_q with ids, mmvq.cu mul_mat_vec_q: one block of 128 threads
- * per expert row, grid.y over the k chosen experts; the block first reads its expert id
- * (ids[channel_dst]), only then its row, in passes of mmvq_cols_per_pass() weights).  The
+ * launch (ggml_cuda_mul_mat_vec_q with ids, mmvq.cu mul_mat_vec_q: one block per expert row —
+ * 128 threads on NVIDIA, by type on RDNA, mmvq_block_warps() — grid.y over the k chosen
+ * experts; the block first reads its expert id (ids[channel_dst]), only then its row, in passes
+ * of mmvq_cols_per_pass() weights).  The
  * expert rows are short — gate/up rows are n_embd long, down rows the expert width (768 for
  * Qwen3-30B-A3B: 432 bytes at Q4_0, less than a quarter of a pass; 2880 for gpt-oss-20b: one
  * pass and a half) — so a block spends as many dependent memory latencies on the id read and
@@ -1090,7 +1167,7 @@ moe_expert_rate_seconds (const Sizing *z,
                          double        rate)
 {
   const HrModel *m = z->m;
-  double ceiling = z->cal->moe_gbs * 1e9, expert_bytes, pass, factor;
+  double ceiling = z->cal->moe_gbs * 1e9, expert_bytes, factor;
 
   if (!hr_model_is_moe (m) || !z->llama || tokens > LLAMA_MMVQ_MAX_TOKENS || !(rate > 0))
     return 0;
@@ -1117,11 +1194,7 @@ moe_expert_rate_seconds (const Sizing *z,
                                                                                      m->hidden));
         }
       else
-        {
-          pass = mmvq_cols_per_pass (z->gpu, z->expert_bpw);
-          f_in = mmvq_id_row_factor (m->hidden, pass);
-          f_out = mmvq_id_row_factor (m->moe_intermediate, pass);
-        }
+        return mmvq_id_expert_seconds (z, expert_bytes, rate);
       /* gate and up: moe_intermediate rows of n_embd; down: n_embd rows of moe_intermediate */
       factor = m->ffn_ungated ? (f_in + f_out) / 2 : (2 * f_in + f_out) / 3;
       factor *= z->cal->moe_step;
