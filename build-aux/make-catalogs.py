@@ -800,6 +800,25 @@ MEASURED_BANDWIDTH = {
 }
 
 
+# Dense 16-bit matrix rates (TFLOPS, FP32 accumulate: the CSV column's convention) of CSV rows
+# whose fp16_bf16_dense_tflops cell is blank, each with its source; a vendor figure where one
+# was found, else a derivation from vendor-stated units, clock and per-unit rate.  AMD's RDNA
+# matrix rates per clock and CU are in AMD GPUOpen's table
+# (https://gpuopen.com/learn/using_matrix_core_amd_rdna4: FP16 256 / 512 / 1024 and INT8
+# 512 / 512 / 2048 FLOPS/clock/CU on RDNA 2 / RDNA 3 / RDNA 4), which reproduces the catalog's
+# RDNA 3 figures (RX 7900 XTX: 96 CU x 512 x 2.5 GHz = 122.9).
+TENSOR_RATES = {
+    "radeon-ai-pro-r9700-32gb": (
+        191,
+        "AMD product page (https://www.amd.com/en/products/graphics/workstations/radeon-ai-pro/"
+        "ai-9000-series/amd-radeon-ai-pro-r9700.html) as transcribed in "
+        "https://github.com/d893a/local-ml-models/blob/9af4a8af86bc17dd20723f96afa0fda77f21583a/"
+        "local_ml_hardware_alternatives.md : \"Peak Half Precision (FP16 Matrix) Performance: "
+        "191 TFLOPs\" (383 with structured sparsity; FP16 vector 95.7, FP32 vector 47.8; INT8 "
+        "matrix 383 TOPs dense, 766 with sparsity; INT4 1531 with sparsity); agrees with 64 CU x "
+        "1024 FP16 FLOPS/clock/CU (GPUOpen, RDNA 4) x 2.92 GHz = 191.4"),
+}
+
 # Accelerators with no gpu_specs.csv row, each number from the source named beside it.  The
 # dense BF16/FP16 (FP32-accumulate) figure follows gpu_specs.md section 2: NVIDIA's headline
 # "Tensor TFLOPS" is 2:4-sparse (dense = half), the Ada/Ampere workstation and datacenter
@@ -1007,7 +1026,7 @@ EXTRA_GPUS = [
         "after": "w7900-48gb",
         "id": "rx-9070-xt-16gb", "name": "Radeon RX 9070 XT 16GB", "vendor": "AMD",
         "form": "consumer", "memory_gb": 16, "memory_type": "GDDR6", "bandwidth_gbs": 640,
-        "fp16_tflops": None, "fp8_tflops": None, "tdp_w": 304,
+        "fp16_tflops": 194.64, "fp8_tflops": None, "tdp_w": 304,
         "price_usd": 599, "price_note": "MSRP, Mar 2025",
         "interconnect": "PCIe 5.0 x16", "stack": "ROCm/HIP (gfx1201; also Vulkan)",
         "backend": "rocm", "confidence": "partly sourced",
@@ -1016,7 +1035,12 @@ EXTRA_GPUS = [
                   "https://azhotdeal.com/exploring-amds-radeon-rx-9070-series-specifications/ ; "
                   "note: RDNA4 Navi 48, 64 CU; 16 GB GDDR6 20 Gbps 256-bit = 640 GB/s, TBP 304 W, "
                   "PCIe 5.0 x16 (multiplayer.it); MSRP $599 (purepc). AMD quotes 779 INT8 / 1,557 "
-                  "INT4 AI TOPS (purepc; sparsity not stated): no dense FP16/BF16 matrix or FP8 "
+                  "INT4 AI TOPS (purepc; sparsity not stated). FP16 194.64 derived (no AMD "
+                  "dense matrix figure found): 64 CU x 1024 FP16 FLOPS/clock/CU on RDNA 4 "
+                  "(AMD GPUOpen, https://gpuopen.com/learn/using_matrix_core_amd_rdna4, its "
+                  "RX 9070 XT column) x 2.97 GHz boost (multiplayer.it) = 194.64 dense; INT8 "
+                  "2048/clock/CU gives 389.3 dense, half the 779 AMD quotes (i.e. with "
+                  "sparsity); the same rule gives the R9700's 191.4 against AMD's 191. No FP8 "
                   "figure found - left blank.",
     },
 ]
@@ -1119,6 +1143,12 @@ def build_gpus(ref):
         price = num(row["launch_price_usd"])
         cores = gpu_cores(row["gpu_cores"])
         source = row["source_urls"].strip()
+        fp16 = num(row["fp16_bf16_dense_tflops"])
+        if gid in TENSOR_RATES:
+            if fp16 is not None:
+                raise ValueError("gpu %s: TENSOR_RATES entry for a row with a rate" % gid)
+            fp16, why = TENSOR_RATES[gid]
+            source += " ; fp16_tflops %g: %s" % (fp16, why)
         if name in APPLE_GPU_CORES:
             cores, why = APPLE_GPU_CORES[name]
             source += " ; gpu_cores %d: %s" % (cores, why)
@@ -1130,7 +1160,7 @@ def build_gpus(ref):
             "memory_gb": memory,
             "memory_type": row["memory_type"].strip() or None,
             "bandwidth_gbs": num(row["bandwidth_gbps"]),
-            "fp16_tflops": num(row["fp16_bf16_dense_tflops"]),
+            "fp16_tflops": fp16,
             "fp8_tflops": num(row["fp8_dense_tflops"]),
             "tdp_w": num(row["tdp_w"]),
             "price_usd": price,

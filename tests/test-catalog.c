@@ -941,6 +941,29 @@ test_choice_lists (void)
   g_assert_null (hr_kv_type_display_name (HR_N_KV_TYPES));
 }
 
+/* RDNA 4 matrix rates (#28): AMD's R9700 page gives the dense FP16 matrix figure (191, not the
+ * 95.7 vector one); the RX 9070 XT's follows from its 64 CUs, 2.97 GHz and RDNA 4's 1024 FP16
+ * FLOPS per clock per CU (GPUOpen).  Each figure carries its source in the entry; before, both
+ * were null and prefill on them was unknown. */
+static void
+test_rdna4_tensor_rates (void)
+{
+  g_autoptr(HrCatalog) catalog = load_default ();
+  const HrGpu *r9700, *xt;
+
+  r9700 = hr_catalog_find_gpu (catalog, "radeon-ai-pro-r9700-32gb");
+  xt = hr_catalog_find_gpu (catalog, "rx-9070-xt-16gb");
+  g_assert_nonnull (r9700);
+  g_assert_nonnull (xt);
+  g_assert_cmpfloat (r9700->fp16_tflops, ==, 191);
+  g_assert_nonnull (strstr (r9700->source, "fp16_tflops 191: AMD product page"));
+  g_assert_nonnull (strstr (r9700->source, "https://www.amd.com/"));
+  g_assert_cmpfloat (xt->fp16_tflops, ==, 194.64);
+  g_assert_nonnull (strstr (xt->source, "https://gpuopen.com/learn/using_matrix_core_amd_rdna4"));
+  /* the vector rate is not the matrix rate on RDNA 4 */
+  g_assert_cmpfloat (r9700->fp16_tflops, >, 2 * 95.7 - 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -953,6 +976,7 @@ main (int   argc,
   g_test_add_func ("/catalog/bundled/special-attention", test_special_attention);
   g_test_add_func ("/catalog/bundled/gpus", test_bundled_gpus);
   g_test_add_func ("/catalog/bundled/generations", test_bundled_generations);
+  g_test_add_func ("/catalog/bundled/rdna4-tensor-rates", test_rdna4_tensor_rates);
   g_test_add_func ("/catalog/generation/unknown-string", test_generation_unknown_string);
   g_test_add_func ("/catalog/bundled/quants", test_bundled_quants);
   g_test_add_func ("/catalog/suggestions", test_suggestions);

@@ -826,6 +826,35 @@ test_rocm_rdna_moe_id_blocks (void)
   g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 30 * 95e-3 * (14 + 11) / 14.0), <, 1e-9);
 }
 
+/* RDNA 4 cards prefill on their matrix rate (#28): with the R9700's and RX 9070 XT's FP16
+ * matrix figures in the catalog, prefill there is a compute-bound estimate on ROCm and Vulkan
+ * (unknown before), never above the card's peak.  Replay (tests/accuracy): R9700 ROCm Llama
+ * 3.1 8B Q4_K_M pp2048 3854 t/s (PR #26284) estimated 4031; RX 9070 XT Vulkan Llama 3.1 8B
+ * Q4_K_M pp512 4802 t/s estimated 4341. */
+static void
+test_rdna4_prefill_known (void)
+{
+  static const struct { const char *gpu; HrBackend backend; double peak; } cases[] = {
+    { "radeon-ai-pro-r9700-32gb", HR_BACKEND_ROCM, 191 },
+    { "radeon-ai-pro-r9700-32gb", HR_BACKEND_VULKAN, 191 },
+    { "rx-9070-xt-16gb", HR_BACKEND_VULKAN, 194.64 },
+  };
+  HrScenario s;
+  HrEstimate e;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      decode_on (&s, "llama-3.1-8b", cases[i].gpu, "Q4_K_M", cases[i].backend);
+      s.prompt_tokens = 512;
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      g_assert_true (isfinite (e.prefill_tps));
+      g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+      g_assert_cmpfloat (fabs (e.prefill_basis.figures[2] - cases[i].peak), <, 1e-9);
+      g_assert_cmpfloat (e.prefill_basis.figures[1], <=, e.prefill_basis.figures[2]);
+      g_assert_cmpfloat (e.prefill_tps, >, 1000);
+    }
+}
+
 /* The LPDDR ceiling is the memory's, so it follows the machine's measured bandwidth where the
  * catalog cites one: Strix Halo's rocm_bandwidth_test, 212 of 256 GB/s (data/gpus.json,
  * bandwidth_measured_source).  Vulkan (bw_eff 0.90 on a discrete card) streams at that 0.828;
@@ -2056,6 +2085,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/depth", test_depth);
   g_test_add_func ("/estimate/prompt-depth", test_prompt_depth);
   g_test_add_func ("/estimate/block-extra-kernels", test_block_extra_kernels);
+  g_test_add_func ("/estimate/rdna4-prefill-known", test_rdna4_prefill_known);
   g_test_add_func ("/estimate/reverse", test_reverse_questions);
   g_test_add_func ("/estimate/reverse/in-diagnosis", test_reverse_in_diagnosis);
   g_test_add_func ("/estimate/recommendations", test_recommendations);

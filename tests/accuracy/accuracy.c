@@ -834,10 +834,14 @@ gpu_for (Gpus        *gpus,
     }
   if (has (device, "Arc Pro B70"))
     {
-      /* Intel Arc Pro B70 specifications: 32 GB GDDR6 on 256 bits at 19 Gbps = 608 GB/s; tensor
-       * rate not cited here, so prefill stays unknown; Battlemage, Xe2 (Intel's Arc Pro
-       * B-series overview) */
-      HrGpu *g = datasheet_gpu (gpus, device, 32, 608, NAN, HR_FORM_WORKSTATION, HR_BACKEND_SYCL);
+      /* Intel Arc Pro B70 specifications: 32 GB GDDR6 on 256 bits at 19 Gbps = 608 GB/s; 367
+       * peak INT8 TOPS on its 256 XMX engines (Intel's product page as tabulated at
+       * https://zolotukhin.ai/zinc/docs/intel-gpu-reference/ ; the same 367 at
+       * https://zolotukhin.ai/blog/2026-05-18-intel-arc-pro-b70-deep-dive-and-zincs-t-intel-plan/),
+       * FP16 half of it as on every Xe2 XMX engine (2048 FP16 / 4096 INT8 ops per clock per Xe
+       * core, https://architosh.com/2025/09/product-review-intel-arc-pro-b50-gpu ; the catalog's
+       * Arc Pro B60: 197 → 98.5): 183.5; Battlemage, Xe2 (Intel's Arc Pro B-series overview) */
+      HrGpu *g = datasheet_gpu (gpus, device, 32, 608, 183.5, HR_FORM_WORKSTATION, HR_BACKEND_SYCL);
       g->generation = HR_GEN_XE2;
       return g;
     }
