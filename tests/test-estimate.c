@@ -1014,6 +1014,47 @@ test_prefill_moe_tiles (void)
   g_assert_cmpfloat (ratio[1], <, 1.1);
 }
 
+/* A MoE model's routed experts under ROCm on RDNA 3: ggml_cuda_should_use_mmq sends
+ * MUL_MAT_ID with 64 experts or more to MMQ (mmq.cu, PR #18202), whose tiles of up to 128
+ * tokens run partly empty when an expert holds fewer (moe_mmq_tile_share), as on CUDA.  The
+ * RX 7900 XTX ran Gemma 4 26B-A4B Q6_K (128 experts, top 8) at pp2048 at 2448 t/s with -ub 512
+ * and 3302 t/s with -ub 1024 (llama.cpp PR #26284, master column); the experts' full tiles
+ * alone put -ub 512 at 3632 t/s and -ub 1024 at under 1.1 times that.  A dense model on the
+ * same card gains under 10 %. */
+static void
+test_prefill_moe_tiles_rocm (void)
+{
+  const HrGpu *gpu = hr_catalog_find_gpu (catalog, "rx-7900-xtx-24gb");
+  const char *ids[] = { "gemma-4-26b-a4b", "llama-3.1-8b" };
+  double ratio[2], at512[2];
+
+  g_assert_nonnull (gpu);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      HrScenario s;
+      HrEstimate small, big;
+
+      hr_scenario_init (&s, hr_catalog_find_model (catalog, ids[i]), gpu);
+      g_assert_nonnull (s.model);
+      g_strlcpy (s.quant, "Q6_K", sizeof s.quant);
+      s.backend = HR_BACKEND_ROCM;
+      s.backend_set = TRUE;
+      s.engine_version = HR_ENGINE_VERSION_CURRENT;
+      s.prompt_tokens = 2048;
+      s.ubatch = 512;
+      g_assert_true (hr_estimate_compute (&s, NULL, &small, NULL));
+      s.ubatch = 1024;
+      g_assert_true (hr_estimate_compute (&s, NULL, &big, NULL));
+      ratio[i] = big.prefill_tps / small.prefill_tps;
+      at512[i] = small.prefill_tps;
+      g_test_message ("ROCm RX 7900 XTX %s Q6_K: %.0f t/s at -ub 512, %.0f at -ub 1024",
+                      ids[i], small.prefill_tps, big.prefill_tps);
+    }
+  g_assert_cmpfloat (ratio[0], >, 1.25);
+  g_assert_cmpfloat (fabs (at512[0] / 2448.18 - 1), <, 0.2);
+  g_assert_cmpfloat (ratio[1], <, 1.1);
+}
+
 /* Prefill attention on a GeForce card: ggml-cuda's mma flash-attention kernel accumulates KQ
  * in FP32 (fattn-mma-f16.cuh, T_C_KQ = tile<16, 16, float>), which GeForce tensor cores run at
  * half their FP16-accumulate rate.  An RTX 3090 at pp512 with 32768 tokens in the cache (17 of
@@ -2049,6 +2090,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/capped-at-peak", test_prefill_capped_at_peak);
   g_test_add_func ("/estimate/prefill/int8-mmq", test_prefill_int8_mmq);
   g_test_add_func ("/estimate/prefill/moe-tiles", test_prefill_moe_tiles);
+  g_test_add_func ("/estimate/prefill/moe-tiles-rocm", test_prefill_moe_tiles_rocm);
   g_test_add_func ("/estimate/prefill/fa-accumulate", test_prefill_fa_accumulate);
   g_test_add_func ("/estimate/prefill/turing-vector", test_prefill_turing_vector);
   g_test_add_func ("/estimate/prefill/volta-dequant", test_prefill_volta_dequant);

@@ -1605,6 +1605,75 @@ moe_mmq_tile_share (const HrModel *m,
   return tiles > 0 ? MIN (1.0, lambda / (mmq_x * tiles)) : 1.0;
 }
 
+/* Whether a HIP device of current builds multiplies a MoE layer's routed experts of a ubatch of
+ * @ub tokens with MMQ (so that moe_mmq_tile_share() applies, as on the CUDA int8 path): the
+ * MUL_MAT_ID branch of ggml_cuda_mul_mat_id (ggml-cuda.cu) calls
+ * ggml_cuda_should_use_mmq (src0->type, cc, ne12 = the ubatch's tokens, n_experts = ne02) and
+ * takes ggml_cuda_mul_mat_q with ids when it says so, whose tiles are the ones
+ * moe_mmq_tile_share() counts (mmq.cu: ncols_max = ne12; mul_mat_q_switch_J).  The decision on
+ * AMD (mmq.cu, ggml_cuda_should_use_mmq): RDNA 3 / 3.5 with WMMA-MMQ (llama.cpp PR #17576)
+ * always for 64 experts or more (PR #18202), below that per type (Q2_K up to 128 tokens, Q6_K up
+ * to 128 on RDNA 3 / 256 on RDNA 3.5, IQ2_XS / IQ2_S up to 128 on RDNA 3; the rest always,
+ * PR #18537); RDNA 4 and CDNA 3 always; CDNA 1 / 2 above 64 experts, up to 128 tokens, for
+ * Q4_0 / Q4_1 / Q5_0 / Q5_1, or up to 256 tokens for Q4_K / Q5_K; every other AMD device
+ * (RDNA 2, gfx906: the dp4a MMQ) always.  Types MMQ has no kernel for (16-bit) never. */
+static gboolean
+hip_moe_runs_mmq (const Sizing *z,
+                  double        ub)
+{
+  const HrModel *m = z->m;
+  const HrGgmlType *type;
+  const char *t;
+  static const char *const mmq_types[] = {
+    "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ1_S",
+    "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S", "IQ4_XS", "IQ4_NL", "MXFP4",
+  };
+  gboolean supported = FALSE;
+
+  if (z->backend != HR_BACKEND_ROCM || !z->current || !z->llama || z->on_cpu || z->gpu == NULL ||
+      !hr_model_is_moe (m) || m->n_experts <= 0 || m->n_experts_used <= 0)
+    return FALSE;
+  type = hr_quant_tensor_type (z->s->quant, HR_TENSOR_FFN_UP_EXPS, m->n_layers / 2, m->n_layers,
+                               m->n_experts, 1, m->hidden);
+  if (type == NULL || type->name == NULL)
+    return FALSE;
+  t = type->name;
+  for (gsize i = 0; i < G_N_ELEMENTS (mmq_types); i++)
+    supported = supported || strcmp (t, mmq_types[i]) == 0;
+  if (!supported)
+    return FALSE;
+  switch (z->gpu->generation)
+    {
+    case HR_GEN_RDNA3:
+    case HR_GEN_RDNA3_5:
+      if (m->n_experts >= 64)
+        return TRUE;
+      if (strcmp (t, "Q2_K") == 0)
+        return ub <= 128;
+      if (strcmp (t, "Q6_K") == 0)
+        return ub <= (z->gpu->generation == HR_GEN_RDNA3 ? 128 : 256);
+      if (strcmp (t, "IQ2_XS") == 0 || strcmp (t, "IQ2_S") == 0)
+        return z->gpu->generation == HR_GEN_RDNA3_5 || ub <= 128;
+      return TRUE;
+    case HR_GEN_CDNA3:
+    case HR_GEN_RDNA4:
+      return TRUE;
+    case HR_GEN_CDNA1:
+    case HR_GEN_CDNA2:
+    case HR_GEN_CDNA4:
+      /* gfx950 is MFMA but not GGML_CUDA_CC_IS_CDNA3: the CDNA 1 / 2 rule */
+      return m->n_experts > 64 || ub <= 128 ||
+             strcmp (t, "Q4_0") == 0 || strcmp (t, "Q4_1") == 0 || strcmp (t, "Q5_0") == 0 ||
+             strcmp (t, "Q5_1") == 0 ||
+             (ub <= 256 && (strcmp (t, "Q4_K") == 0 || strcmp (t, "Q5_K") == 0));
+    case HR_GEN_RDNA2:
+    case HR_GEN_GFX906:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* FLOPs per token of the routed experts (gate, up and down of the top-k experts of every MoE
  * layer); 0 for a dense model. */
 static double
@@ -1711,8 +1780,9 @@ prefill_seconds_per_token (const Sizing     *z,
   double ub = MAX (MIN (s->ubatch, s->prompt_tokens), 1);
   double streamed;
 
-  /* on the int8 MMQ path the routed experts' tiles run partly empty (moe_mmq_tile_share) */
-  if (isfinite (z->int8_peak))
+  /* on the int8 MMQ path, and wherever a HIP device runs the experts through MMQ
+   * (hip_moe_runs_mmq), the routed experts' tiles run partly empty (moe_mmq_tile_share) */
+  if (isfinite (z->int8_peak) || hip_moe_runs_mmq (z, ub))
     {
       double f_exp = MIN (prefill_expert_flops (z->m), flops_dense);
 
