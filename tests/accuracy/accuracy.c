@@ -1477,9 +1477,13 @@ modern_row_backend (const char *device,
  * counted with the 2024 builds.  Only a build that names its date ("(2025-05-14)";
  * "(2025-05)" counts as the month's last day) is classified; the other dated Vulkan rows are
  * of 2025-08-15 or later (PR #15355's branch: RX 9070 XT gpt-oss-20b, +4 % with the current
- * constants, -16 % with the 2024 ones). */
+ * constants, -16 % with the 2024 ones).  build_dated_before() reads that date (2025 on) and
+ * tells whether it falls before @year-@month-@day. */
 static gboolean
-vulkan_build_before_fusions (const char *build)
+build_dated_before (const char *build,
+                    int         year,
+                    int         month,
+                    int         day)
 {
   for (const char *p = build != NULL ? build : ""; *p != '\0'; p++)
     {
@@ -1491,9 +1495,28 @@ vulkan_build_before_fusions (const char *build)
         d = 31;
       if (y < 2025 || m < 1 || m > 12)
         continue;
-      return y == 2025 && (m < 6 || (m == 6 && d < 29));
+      return y < year || (y == year && (m < month || (m == month && d < day)));
     }
   return FALSE;
+}
+
+static gboolean
+vulkan_build_before_fusions (const char *build)
+{
+  return build_dated_before (build, 2025, 6, 29);
+}
+
+/* A ROCm row on an RDNA 3 / 3.5 card from a build dated before llama.cpp PR #17576 (merged
+ * 2025-12-05, "HIP: enable WMMA-MMQ INT kernels for RDNA 3"): until then
+ * ggml_cuda_should_use_mmq (mmq.cu) sent RDNA 3 quantized matrices of 64 tokens or more to
+ * dequantization + hipBLAS ("!GGML_CUDA_CC_IS_RDNA3(cc) ... || ne11 < MMQ_DP4A_MAX_BATCH_SIZE")
+ * and smaller ones to the dp4a MMQ, the 2024-era paths, not the int8 WMMA MMQ that current
+ * builds run.  Its prefill is replayed with the 2024 constants, as vulkan_build_before_fusions()
+ * does for decode; decode's mat-vec kernels did not change with that PR. */
+static gboolean
+rocm_rdna3_build_before_wmma_mmq (const char *build)
+{
+  return build_dated_before (build, 2025, 12, 5);
 }
 
 static void
@@ -1655,6 +1678,16 @@ run_bench (Report          *rep,
            * the replay of current rows through the 2024 fit has it already.  Prefill keeps
            * the current constants: a pp512 ubatch spreads the step's fixed cost over 512
            * tokens, and its matrix kernels (coopmat / coopmat2) were those of today. */
+          if (fit != HR_ENGINE_VERSION_CURRENT)
+            continue;
+          c.version = c.fit = HR_ENGINE_VERSION_2024;
+        }
+      if (c.prefill && version == HR_ENGINE_VERSION_CURRENT &&
+          (c.backend_known ? c.backend : c.gpu->backend) == HR_BACKEND_ROCM &&
+          (c.gpu->generation == HR_GEN_RDNA3 || c.gpu->generation == HR_GEN_RDNA3_5) &&
+          rocm_rdna3_build_before_wmma_mmq (build))
+        {
+          /* RDNA 3 prefill before the WMMA MMQ (rocm_rdna3_build_before_wmma_mmq()) */
           if (fit != HR_ENGINE_VERSION_CURRENT)
             continue;
           c.version = c.fit = HR_ENGINE_VERSION_2024;
