@@ -1055,6 +1055,43 @@ test_prefill_moe_tiles_rocm (void)
   g_assert_cmpfloat (ratio[1], <, 1.1);
 }
 
+/* Without flash attention llama.cpp multiplies a ubatch's queries by all n_kv cells in use
+ * (llama-graph.cpp build_attn_mha), and a sliding-window layer's cache holds n_swa + n_ubatch
+ * cells (llama-kv-cache-iswa.cpp): gpt-oss-20b's 12 windowed layers (128 tokens) span the
+ * whole ubatch.  An RTX 4090 ran its pp4096 at 11078 t/s with -ub 1024 and 8951 t/s with
+ * -ub 4096 (llama.cpp PR #15631, master, flash attention off): fewer tokens a second with the
+ * bigger ubatch.  Counting the window alone put -ub 4096 at 15150 t/s, above -ub 1024.  With
+ * flash attention the masked tiles are skipped and the bigger ubatch stays the faster. */
+static void
+test_prefill_dense_kq_spans (void)
+{
+  HrScenario s;
+  HrEstimate small, big, fa_small, fa_big;
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "gpt-oss-20b"),
+                    hr_catalog_find_gpu (catalog, "rtx-4090-24gb"));
+  g_assert_nonnull (s.model);
+  g_assert_nonnull (s.gpu);
+  g_strlcpy (s.quant, "MXFP4", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.prompt_tokens = 4096;
+  s.flash_attn = FALSE;
+  s.ubatch = 1024;
+  g_assert_true (hr_estimate_compute (&s, NULL, &small, NULL));
+  s.ubatch = 4096;
+  g_assert_true (hr_estimate_compute (&s, NULL, &big, NULL));
+  s.flash_attn = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &fa_big, NULL));
+  s.ubatch = 1024;
+  g_assert_true (hr_estimate_compute (&s, NULL, &fa_small, NULL));
+  g_test_message ("RTX 4090 gpt-oss-20b pp4096 without FA: %.0f t/s at -ub 1024 (measured 11078), "
+                  "%.0f at -ub 4096 (8951); with FA %.0f / %.0f",
+                  small.prefill_tps, big.prefill_tps, fa_small.prefill_tps, fa_big.prefill_tps);
+  g_assert_cmpfloat (big.prefill_tps, <, small.prefill_tps);
+  g_assert_cmpfloat (fabs (big.prefill_tps / 8951 - 1), <, 0.15);
+  g_assert_cmpfloat (fa_big.prefill_tps, >, fa_small.prefill_tps);
+}
+
 /* Prefill attention on a GeForce card: ggml-cuda's mma flash-attention kernel accumulates KQ
  * in FP32 (fattn-mma-f16.cuh, T_C_KQ = tile<16, 16, float>), which GeForce tensor cores run at
  * half their FP16-accumulate rate.  An RTX 3090 at pp512 with 32768 tokens in the cache (17 of
@@ -2091,6 +2128,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/int8-mmq", test_prefill_int8_mmq);
   g_test_add_func ("/estimate/prefill/moe-tiles", test_prefill_moe_tiles);
   g_test_add_func ("/estimate/prefill/moe-tiles-rocm", test_prefill_moe_tiles_rocm);
+  g_test_add_func ("/estimate/prefill/dense-kq-spans", test_prefill_dense_kq_spans);
   g_test_add_func ("/estimate/prefill/fa-accumulate", test_prefill_fa_accumulate);
   g_test_add_func ("/estimate/prefill/turing-vector", test_prefill_turing_vector);
   g_test_add_func ("/estimate/prefill/volta-dequant", test_prefill_volta_dequant);

@@ -1528,19 +1528,35 @@ estimate_decode (Sizing     *z,
 }
 
 /* Attention FLOPs of one prompt token: its score span over every layer, on average the tokens
- * already in the cache (HrScenario.prompt_depth) and half the prompt's own. */
+ * already in the cache (HrScenario.prompt_depth) and half the prompt's own.
+ *
+ * Without flash attention llama.cpp multiplies each ubatch's queries by every cell of the KV
+ * view it attends to, masked afterwards (llama-graph.cpp build_attn_mha: kq = ggml_mul_mat (k,
+ * q) over the cache's n_kv cells, then ggml_soft_max_ext with the KQ mask): the span of a
+ * ubatch is n_kv, the cells in use up to and including its own tokens
+ * (llama_kv_cache::get_n_kv), not the causal half.  A sliding-window layer's cache holds
+ * n_swa + n_ubatch cells (llama-kv-cache-iswa.cpp, size_swa, since PR #13194), so its span is
+ * up to the window plus the whole ubatch, not the window.  Averaged over the ubatches of the
+ * prompt: depth + (prompt + ubatch) / 2 for a full layer, at most window + ubatch for a
+ * windowed one.  Flash attention skips the fully masked KV tiles (ggml-cuda fattn-common.cuh
+ * flash_attn_mask_to_KV_max; the Vulkan and Metal kernels' masked-block skips) and keeps the
+ * causal spans.  Taken for llama.cpp engines of current builds; the 2024 constants were
+ * fitted on the causal spans and keep them. */
 static double
 prefill_attention_flops (const Sizing *z)
 {
   const HrModel *m = z->m;
   double prompt_half = (double) z->s->prompt_depth + (double) z->s->prompt_tokens / 2, attn_span_sum = 0;
+  double ub = MAX (MIN ((double) z->s->ubatch, (double) z->s->prompt_tokens), 1);
+  gboolean dense_kq = z->llama && z->current && !z->on_cpu && !z->s->flash_attn;
+  double full_span = dense_kq ? prompt_half + ub / 2 : prompt_half;
 
   for (guint i = 0; i < m->layers->len; i++)
     {
       const HrLayerGroup *g = &g_array_index (m->layers, HrLayerGroup, i);
       double span = (g->kind == HR_LAYER_SLIDING || g->kind == HR_LAYER_CHUNKED)
-                    ? MIN (prompt_half, (double) g->window)
-                    : (g->kind == HR_LAYER_RECURRENT ? 0 : prompt_half);
+                    ? (dense_kq ? MIN (full_span, (double) g->window + ub) : MIN (prompt_half, (double) g->window))
+                    : (g->kind == HR_LAYER_RECURRENT ? 0 : full_span);
       double qk = g->kind == HR_LAYER_MLA ? (double) g->k_dim : (double) MAX (g->k_dim, m->head_dim);
       attn_span_sum += g->count * span * m->n_heads * qk;
     }
