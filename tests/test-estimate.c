@@ -1055,6 +1055,42 @@ test_prefill_moe_tiles_rocm (void)
   g_assert_cmpfloat (ratio[1], <, 1.1);
 }
 
+/* ggml-cuda's CDNA and RDNA 2 MMQ tables stop at tiles of 64 tokens (mmq-config-cdna.cuh,
+ * mmq-config-rdna2.cuh), RDNA 3's at 128: an expert holding 32 tokens of a -ub 512 batch of
+ * Qwen3-30B-A3B (128 experts, top 8) fills half a CDNA tile, a quarter of an RDNA 3 one.  The
+ * same datasheet named CDNA 2 prefills faster at -ub 512 and gains less from -ub 2048. */
+static void
+test_prefill_moe_tiles_cdna (void)
+{
+  HrGpu *g = hr_gpu_copy (hr_catalog_find_gpu (catalog, "rx-7900-xtx-24gb"));
+  double tps[2][2];
+
+  for (guint k = 0; k < 2; k++)
+    {
+      HrScenario s;
+      HrEstimate e;
+
+      g->generation = k == 0 ? HR_GEN_RDNA3 : HR_GEN_CDNA2;
+      hr_scenario_init (&s, hr_catalog_find_model (catalog, "qwen3-30b-a3b"), g);
+      g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+      s.backend = HR_BACKEND_ROCM;
+      s.backend_set = TRUE;
+      s.engine_version = HR_ENGINE_VERSION_CURRENT;
+      s.prompt_tokens = 2048;
+      s.ubatch = 512;
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      tps[k][0] = e.prefill_tps;
+      s.ubatch = 2048;
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      tps[k][1] = e.prefill_tps;
+      g_test_message ("%s: %.0f t/s at -ub 512, %.0f at -ub 2048", k == 0 ? "RDNA 3" : "CDNA 2",
+                      tps[k][0], tps[k][1]);
+    }
+  g_assert_cmpfloat (tps[1][0], >, 1.2 * tps[0][0]);
+  g_assert_cmpfloat (tps[1][1] / tps[1][0], <, tps[0][1] / tps[0][0]);
+  hr_gpu_free (g);
+}
+
 /* Without flash attention llama.cpp multiplies a ubatch's queries by all n_kv cells in use
  * (llama-graph.cpp build_attn_mha), and a sliding-window layer's cache holds n_swa + n_ubatch
  * cells (llama-kv-cache-iswa.cpp): gpt-oss-20b's 12 windowed layers (128 tokens) span the
@@ -2128,6 +2164,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/int8-mmq", test_prefill_int8_mmq);
   g_test_add_func ("/estimate/prefill/moe-tiles", test_prefill_moe_tiles);
   g_test_add_func ("/estimate/prefill/moe-tiles-rocm", test_prefill_moe_tiles_rocm);
+  g_test_add_func ("/estimate/prefill/moe-tiles-cdna", test_prefill_moe_tiles_cdna);
   g_test_add_func ("/estimate/prefill/dense-kq-spans", test_prefill_dense_kq_spans);
   g_test_add_func ("/estimate/prefill/fa-accumulate", test_prefill_fa_accumulate);
   g_test_add_func ("/estimate/prefill/turing-vector", test_prefill_turing_vector);

@@ -1596,10 +1596,12 @@ prefill_dense_rate (const Sizing *z,
  * granularity 16 from 48 on); an expert's tiles past its own tokens are skipped
  * (launch_mul_mat_q: expert_bounds), its last tile is computed whole.  An expert receives
  * ubatch × top-k / experts tokens on average; with random routing its count is Poisson, and
- * the share is that mean over mmq_x × E[⌈tokens / mmq_x⌉]. */
+ * the share is that mean over mmq_x × E[⌈tokens / mmq_x⌉].  @x_max is the widest tile the
+ * device's MMQ configuration has (mmq_x_max()). */
 static double
 moe_mmq_tile_share (const HrModel *m,
-                    double         ubatch)
+                    double         ubatch,
+                    double         x_max)
 {
   double lambda, mmq_x, tiles = 0, p, hi;
 
@@ -1608,7 +1610,7 @@ moe_mmq_tile_share (const HrModel *m,
     return 1.0;
   lambda = ubatch * m->n_experts_used / m->n_experts;
   mmq_x = ubatch >= 128 ? 128 : ceil (ubatch / (ubatch >= 48 ? 16.0 : 8.0)) * (ubatch >= 48 ? 16.0 : 8.0);
-  mmq_x = MIN (mmq_x, 128);
+  mmq_x = MIN (mmq_x, x_max);
   /* E[⌈t / mmq_x⌉] over t ~ Poisson(lambda), summed to far past the mean */
   p = exp (-lambda);
   hi = lambda + 12 * sqrt (lambda) + 20;
@@ -1619,6 +1621,26 @@ moe_mmq_tile_share (const HrModel *m,
       tiles += p * ceil (t / mmq_x);
     }
   return tiles > 0 ? MIN (1.0, lambda / (mmq_x * tiles)) : 1.0;
+}
+
+/* The widest MMQ tile (tokens, J) of the device's configuration: 128 with NVIDIA's int8 MMA
+ * and on RDNA 3 / 3.5 / 4; 64 in ggml-cuda's RDNA 2 table (which every other non-CDNA AMD
+ * device, gfx906 included, takes) and its CDNA table (mmq.cuh ggml_cuda_mmq_get_config;
+ * mmq-config-rdna2.cuh, mmq-config-cdna.cuh). */
+static double
+mmq_x_max (const Sizing *z)
+{
+  if (z->backend != HR_BACKEND_ROCM || z->gpu == NULL)
+    return 128;
+  switch (z->gpu->generation)
+    {
+    case HR_GEN_RDNA3:
+    case HR_GEN_RDNA3_5:
+    case HR_GEN_RDNA4:
+      return 128;
+    default:
+      return 64;
+    }
 }
 
 /* Whether a HIP device of current builds multiplies a MoE layer's routed experts of a ubatch of
@@ -1802,7 +1824,7 @@ prefill_seconds_per_token (const Sizing     *z,
     {
       double f_exp = MIN (prefill_expert_flops (z->m), flops_dense);
 
-      flops_dense += f_exp * (1.0 / moe_mmq_tile_share (z->m, ub) - 1.0);
+      flops_dense += f_exp * (1.0 / moe_mmq_tile_share (z->m, ub, mmq_x_max (z)) - 1.0);
     }
   t_tok = flops_dense / (prefill_dense_rate (z, util) * par) +
           flops_attn / (z->tflops * par * attn_util * prefill_fa_accumulate_share (z));
