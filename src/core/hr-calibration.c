@@ -52,7 +52,16 @@ static const HrCalibration calibrations[HR_N_BACKENDS] = {
  * and vendor stacks were not fitted again: they have no row here and keep the table above.
  * CUDA prefill attention runs through the mma flash-attention kernels at 70 % of the matmul
  * rate (attn 0.35 × the flash-attention gain): fitted on llama.cpp's benches/dgx-spark.md
- * (GB10, pp2048 at depth 0 and 16384, build 6918) and an RTX 3090 pp512 at depth 32768. */
+ * (GB10, pp2048 at depth 0 and 16384, build 6918) and an RTX 3090 pp512 at depth 32768.
+ * ROCm's attn 0.20 was not refitted for #28, though the RX 7900 XTX pairs at depth 0 and 4096
+ * of llama.cpp PR #26284 (flash attention off; -ub 512 Q4_K_M, -ub 64 Q5_K_M) put its
+ * attention, with the dense n_kv spans, at 31–36 TFLOPS, about 0.5 of the 66 TFLOPS blend:
+ * ROCm's rows run three attention paths (rocBLAS batched GEMMs without flash attention, the
+ * mma kernel on RDNA 3 since PR #22880, the tile kernel on RDNA 2 and gfx906), and 0.5 for all
+ * of them put the RX 6800 pp16384 flash-attention rows from +12 % to +46 %.  Also checked,
+ * not modelled: RDNA's MMQ runs without stream-k (every mmq-config-rdna*.cuh entry has
+ * stream_k false, so a small ubatch leaves CUs idle); counting whole waves of tiles predicts
+ * 1.17–1.19x from -ub 512 to 1024 for Llama 8B on the RX 7900 XTX, against 1.03x measured. */
 static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
   /*                     name      bw    t_layer t_tok  ppref rt_MiB dlo   dhi   plo   phi   kv    attn  hop  moe_gbs moe_step */
   [HR_BACKEND_CUDA]   = { "CUDA",   0.92, 25.0,  0,    31.0, 350,   0.80, 1.15, 0.62, 1.55, 0.92, 0.35, 71, 0,  1.0 },
