@@ -424,6 +424,38 @@ test_amd_dgpu (void)
   tree_free (t);
 }
 
+/* The catalog's Strix Halo entry on a detected device: its generation, measured bandwidth and
+ * sources, where detection alone knows none of them. */
+static void
+assert_strix_halo_facts (const HrGpu *dev)
+{
+  g_assert_cmpint (dev->form, ==, HR_FORM_UNIFIED);
+  g_assert_cmpint (dev->backend, ==, HR_BACKEND_ROCM);
+  g_assert_cmpint (dev->generation, ==, HR_GEN_RDNA3_5);
+  g_assert_cmpfloat (dev->bandwidth_gbs, ==, 256);
+  g_assert_cmpfloat (dev->bandwidth_measured_gbs, ==, 212);
+  g_assert_nonnull (strstr (dev->bandwidth_measured_source, "rocm_bandwidth_test"));
+  g_assert_cmpstr (dev->name, ==, "Ryzen AI Max+ 395 128GB (Strix Halo)");
+  g_assert_nonnull (strstr (dev->source, "specs: catalog ryzen-ai-max-395-128gb"));
+}
+
+/* The decode speed on @dev and on the catalog's entry with @dev's memory: the same, since what
+ * sets it (the measured bandwidth, not the 0.736 default share of the peak) is the entry's. */
+static void
+assert_decode_as_catalog (const HrGpu *dev,
+                          const char  *catalog_id)
+{
+  g_autoptr(HrGpu) listed = hr_gpu_copy (hr_catalog_find_gpu (catalog, catalog_id));
+  HrEstimate a, b;
+
+  listed->memory_gib = dev->memory_gib;
+  listed->unified_share = dev->unified_share;
+  estimate_on (dev, 1, &a);
+  estimate_on (listed, 1, &b);
+  g_assert_true (isfinite (a.decode_tps));
+  g_assert_cmpfloat_with_epsilon (a.decode_tps, b.decode_tps, 1e-9);
+}
+
 static void
 test_amd_apu (void)
 {
@@ -437,23 +469,169 @@ test_amd_apu (void)
   tree_put (t, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
                                "model name\t: AMD RYZEN AI MAX+ 395 w/ Radeon 8060S\n");
   tree_put (t, "proc/meminfo", "MemTotal:       130023424 kB\nMemAvailable:   120000000 kB\n");
-  /* a 512 MiB carve-out and 62 GiB of GTT */
+  /* a 512 MiB carve-out and 62 GiB of GTT; no revision file: the CPU model names the GPU */
   tree_amd_card (t, "card0", "0x1586\n", "536870912\n", "209715200\n", "66571993088\n");
   sys = detect (t);
   g_assert_cmpfloat (sys->ram_bandwidth_gbs, ==, 256);
   d = sys->gpus->pdata[0];
   g_assert_true (d->integrated);
-  g_assert_null (d->match);                              /* newer than the PCI id table */
+  g_assert_nonnull (d->match);
+  g_assert_cmpstr (d->match->id, ==, "ryzen-ai-max-395-128gb");
+  g_assert_cmpstr (d->match_by, ==, "CPU model");
   dev = hr_system_make_device (sys, FALSE, &n);
-  g_assert_cmpint (dev->form, ==, HR_FORM_UNIFIED);
+  assert_strix_halo_facts (dev);
+  /* the memory the GPU may map here, not the entry's 128 GB */
   g_assert_cmpfloat (dev->memory_gib * HR_GIB, ==, 536870912.0 + 66571993088.0);
-  g_assert_cmpfloat (dev->bandwidth_gbs, ==, 256);       /* the APU reads system RAM */
-  g_assert_true (isnan (dev->fp16_tflops));              /* unknown stays unknown */
+  g_assert_cmpfloat (dev->unified_share, ==, 1.0 - HR_DEFAULT_RESERVE);
+  g_assert_cmpfloat (dev->price_usd, ==, 1999);          /* 124 GiB + 0.5: the 128 GB machine */
+  g_assert_true (isnan (dev->fp16_tflops));              /* the entry does not know it either */
   estimate_on (dev, n, &est);
   g_assert_cmpfloat_with_epsilon (est.usable_bytes, (536870912.0 + 66571993088.0) * 0.95, 1);
   g_assert_cmpint (est.verdict, ==, HR_VERDICT_FITS);
   g_assert_true (isfinite (est.decode_tps));
   g_assert_true (isnan (est.prefill_tps));
+  assert_decode_as_catalog (dev, "ryzen-ai-max-395-128gb");
+  tree_free (t);
+}
+
+/* A 64 GB Strix Halo as its sysfs shows it: 1002:1586 rev c1 (a Radeon 8060S, libdrm's
+ * amdgpu.ids) matches the one (128 GB) catalog entry by PCI id; the machine keeps its own
+ * memory, and the entry's price, that of the 128 GB configuration, is dropped. */
+static void
+test_strix_halo_64g (void)
+{
+  Tree *t = tree_new (FALSE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL, dev_free = NULL;
+  const HrDetectedGpu *d;
+  int n = 0;
+
+  /* MemTotal of a 64 GB Ryzen AI Max+ 395 machine as a public benchmark report gives it */
+  tree_put (t, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+                               "model name\t: AMD RYZEN AI MAX+ 395 w/ Radeon 8060S\n");
+  tree_put (t, "proc/meminfo", "MemTotal:       64566284 kB\nMemAvailable:   60000000 kB\n");
+  tree_amd_card (t, "card1", "0x1586\n", "536870912\n", "104857600\n", "33056894976\n");
+  tree_put (t, "sys/class/drm/card1/device/revision", "0xc1\n");
+  sys = detect (t);
+  d = sys->gpus->pdata[0];
+  g_assert_true (d->has_revision);
+  g_assert_cmpuint (d->pci_revision, ==, 0xc1);
+  g_assert_nonnull (d->match);
+  g_assert_cmpstr (d->match->id, ==, "ryzen-ai-max-395-128gb");
+  g_assert_cmpstr (d->match_by, ==, "PCI id");
+  dev = hr_system_make_device (sys, FALSE, &n);
+  assert_strix_halo_facts (dev);
+  g_assert_cmpfloat (dev->memory_gib * HR_GIB, ==, 536870912.0 + 33056894976.0);
+  g_assert_true (isnan (dev->price_usd));
+  g_assert_null (dev->price_note);
+  g_assert_cmpfloat (hr_system_used_bytes (sys), ==, 104857600.0);
+  dev_free = hr_system_make_device (sys, TRUE, NULL);
+  g_assert_cmpfloat (dev_free->memory_gib * HR_GIB, ==, 536870912.0 + 33056894976.0 - 104857600.0);
+  assert_decode_as_catalog (dev, "ryzen-ai-max-395-128gb");
+  tree_free (t);
+}
+
+/* One AMD device id is several products, told apart by the revision (libdrm's amdgpu.ids):
+ * only those the catalog has match, whatever the memory or the CPU model would suggest. */
+static void
+test_amd_revisions (void)
+{
+  static const struct
+  {
+    const char *device, *revision, *vram, *gtt, *cpu;
+    const char *expect;     /* NULL: no match */
+  } cases[] = {
+    /* Ryzen AI Max 390: an 8050S (32 CUs), not the catalog's 8060S */
+    { "0x1586", "0xc2", "536870912", "33056894976", "AMD Ryzen AI Max 390 w/ Radeon 8050S", NULL },
+    /* an 8060S whose CPU model does not say so: the revision does */
+    { "0x1586", "0xd1", "536870912", "33056894976", "AMD Eng Sample", "ryzen-ai-max-395-128gb" },
+    { "0x7550", "0xc0", "17095983104", "33056894976", NULL, "rx-9070-xt-16gb" },
+    { "0x7550", "0xc3", "17095983104", "33056894976", NULL, NULL },          /* RX 9070 */
+    { "0x7551", "0xc0", "34342961152", "33056894976", NULL, "radeon-ai-pro-r9700-32gb" },
+    { "0x744c", "0xcc", "21458059264", "33056894976", NULL, "rx-7900-xt-20gb" },
+    /* a 7900 GRE (16 GB) shares 744c: not the XT its memory is nearest to */
+    { "0x744c", "0xce", "17163091968", "33056894976", NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Tree *t = tree_new (cases[i].cpu == NULL);
+      g_autoptr(HrSystem) sys = NULL;
+      g_autofree char *dev = g_strdup_printf ("%s\n", cases[i].device);
+      g_autofree char *vram = g_strdup_printf ("%s\n", cases[i].vram);
+      g_autofree char *gtt = g_strdup_printf ("%s\n", cases[i].gtt);
+      g_autofree char *rev = g_strdup_printf ("%s\n", cases[i].revision);
+      const HrDetectedGpu *d;
+
+      if (cases[i].cpu != NULL)
+        {
+          g_autofree char *cpuinfo = g_strdup_printf ("processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+                                                      "model name\t: %s\n", cases[i].cpu);
+          tree_put (t, "proc/cpuinfo", cpuinfo);
+          tree_put (t, "proc/meminfo", meminfo_64g);
+        }
+      tree_amd_card (t, "card0", dev, vram, "0\n", gtt);
+      tree_put (t, "sys/class/drm/card0/device/revision", rev);
+      sys = detect (t);
+      g_assert_cmpuint (sys->gpus->len, ==, 1);
+      d = sys->gpus->pdata[0];
+      g_test_message ("%s rev %s", cases[i].device, cases[i].revision);
+      if (cases[i].expect == NULL)
+        g_assert_null (d->match);
+      else
+        {
+          g_assert_nonnull (d->match);
+          g_assert_cmpstr (d->match->id, ==, cases[i].expect);
+          g_assert_cmpstr (d->match_by, ==, "PCI id");
+        }
+      tree_free (t);
+    }
+}
+
+/* A DGX Spark: nvidia-smi names the GPU "NVIDIA GB10" and reports no memory ([N/A]: unified
+ * LPDDR5X, NVIDIA's DGX Spark known issues); the catalog entry is matched by that name and
+ * the memory is the machine's RAM (MemTotal of a GB10 box as a public hardware listing
+ * gives it), its share of it the entry's, as when the DGX Spark is picked from the list. */
+static void
+test_gb10 (void)
+{
+  Tree *t = tree_new (FALSE);
+  g_autoptr(HrSystem) sys = NULL;
+  g_autoptr(HrGpu) dev = NULL, dev_free = NULL;
+  const HrDetectedGpu *d;
+  const HrGpu *listed = hr_catalog_find_gpu (catalog, "dgx-spark-128gb");
+  HrEstimate est;
+  int n = 0;
+
+  /* aarch64: no "model name" line */
+  tree_put (t, "proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 2000.00\nCPU implementer\t: 0x41\n");
+  tree_put (t, "proc/meminfo", "MemTotal:       127598748 kB\nMemAvailable:   120000000 kB\n");
+  tree_smi (t, "0, NVIDIA GB10, 0x2E1210DE, [N/A], [N/A]\\n");
+  sys = detect (t);
+  g_assert_cmpuint (sys->gpus->len, ==, 1);
+  d = sys->gpus->pdata[0];
+  g_assert_true (isnan (d->vram_total));
+  g_assert_nonnull (d->match);
+  g_assert_cmpstr (d->match->id, ==, "dgx-spark-128gb");
+  g_assert_cmpstr (d->match_by, ==, "name");
+  g_assert_true (d->integrated);
+  dev = hr_system_make_device (sys, FALSE, &n);
+  g_assert_nonnull (dev);
+  g_assert_cmpint (n, ==, 1);
+  g_assert_cmpint (dev->form, ==, HR_FORM_UNIFIED);
+  g_assert_cmpint (dev->generation, ==, HR_GEN_BLACKWELL);
+  g_assert_cmpfloat (dev->memory_gib * HR_GIB, ==, 127598748.0 * 1024);
+  g_assert_cmpfloat (dev->bandwidth_gbs, ==, 273);
+  g_assert_cmpfloat (dev->fp16_tflops, ==, listed->fp16_tflops);
+  g_assert_cmpfloat (dev->unified_share, ==, listed->unified_share);
+  g_assert_cmpfloat (dev->price_usd, ==, 3999);          /* 121.7 GiB: the 128 GB machine */
+  /* in use now: the RAM in use, as NVIDIA tells DGX Spark users to read it */
+  g_assert_cmpfloat (hr_system_used_bytes (sys), ==, (127598748.0 - 120000000.0) * 1024);
+  dev_free = hr_system_make_device (sys, TRUE, NULL);
+  g_assert_cmpfloat (dev_free->memory_gib * HR_GIB, ==, 120000000.0 * 1024);
+  estimate_on (dev, n, &est);
+  g_assert_cmpint (est.verdict, ==, HR_VERDICT_FITS);
+  assert_decode_as_catalog (dev, "dgx-spark-128gb");
   tree_free (t);
 }
 
@@ -778,6 +956,9 @@ main (int    argc,
   g_test_add_func ("/detect/two-nvidia", test_two_nvidia);
   g_test_add_func ("/detect/amd-dgpu", test_amd_dgpu);
   g_test_add_func ("/detect/amd-apu", test_amd_apu);
+  g_test_add_func ("/detect/strix-halo-64g", test_strix_halo_64g);
+  g_test_add_func ("/detect/amd-revisions", test_amd_revisions);
+  g_test_add_func ("/detect/gb10", test_gb10);
   g_test_add_func ("/detect/no-gpu", test_no_gpu);
   g_test_add_func ("/detect/unreadable", test_unreadable);
   g_test_add_func ("/detect/garbage", test_garbage);

@@ -57,6 +57,64 @@ static const PciRow pci_rows[] = {
   { "rx-7900-xtx-24gb", 0x1002, 0x744c }, { "rx-7900-xt-20gb", 0x1002, 0x744c },
 };
 
+/* ---- AMD device id and revision ----------------------------------------------------------
+ * Source: libdrm's data/amdgpu.ids, the marketing name of each device id and revision
+ * (https://gitlab.freedesktop.org/mesa/drm/-/blob/main/data/amdgpu.ids; read from the mirror
+ * github.com/X11Libre/mirror.fdo.drm at 06675b4).  One id is often several products: 1002:1586
+ * (Strix Halo) is a Radeon 8060S at C1, C3, C6 and D1, an 8050S at C2, C4, D2, D4 and an 8040S
+ * at D5; 744c is the 7900 XTX at C8, the XT at CC, the GRE at CE.  So for a device id in this
+ * table with its revision known, the table decides (a GRE or an 8050S matches nothing); with
+ * the revision unknown, the rows above and the CPU model below do. */
+typedef struct
+{
+  const char *gpu_id;
+  guint16 device;
+  guint8 revision;
+} AmdRow;
+
+static const AmdRow amd_rows[] = {
+  /* "AMD Radeon 8060S Graphics": the Ryzen AI Max+ 395's GPU (a GMKtec: 1002:1586 rev c1 with
+   * "AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", lspci and lscpu) */
+  { "ryzen-ai-max-395-128gb", 0x1586, 0xc1 }, { "ryzen-ai-max-395-128gb", 0x1586, 0xc3 },
+  { "ryzen-ai-max-395-128gb", 0x1586, 0xc6 }, { "ryzen-ai-max-395-128gb", 0x1586, 0xd1 },
+  { "w7900-48gb", 0x7448, 0x00 },
+  { "rx-7900-xtx-24gb", 0x744c, 0xc8 }, { "rx-7900-xt-20gb", 0x744c, 0xcc },
+  { "mi300x-192gb", 0x74a1, 0x00 },
+  { "mi325x-256gb", 0x74a5, 0x00 },
+  { "rx-9070-xt-16gb", 0x7550, 0xc0 },
+  { "radeon-ai-pro-r9700-32gb", 0x7551, 0xc0 },
+  { "mi355x-288gb", 0x75a3, 0x00 },
+};
+
+/* ---- integrated GPUs by the CPU they are part of -----------------------------------------
+ * /proc/cpuinfo's model name names an AMD APU's GPU ("AMD RYZEN AI MAX+ 395 w/ Radeon 8060S",
+ * as lscpu prints it on Strix Halo machines); used for an integrated GPU of @vendor that its
+ * PCI id (without a revision) did not match. */
+typedef struct
+{
+  const char *gpu_id;
+  guint16 vendor;
+  const char *cpu;        /* a case-insensitive substring of the model name */
+} CpuGpuRow;
+
+static const CpuGpuRow cpu_gpu_rows[] = {
+  { "ryzen-ai-max-395-128gb", 0x1002, "Radeon 8060S" },
+};
+
+/* ---- names ------------------------------------------------------------------------------
+ * Names a tool reports that are not the catalog's: nvidia-smi calls the DGX Spark's GPU
+ * "NVIDIA GB10" (NVIDIA, DGX Spark known issues, https://docs.nvidia.com/dgx/dgx-spark/known-issues.html,
+ * quoted with its nvidia-smi output in github.com/unslothai/unsloth pull 10703). */
+typedef struct
+{
+  const char *key;        /* name_key () of the reported name */
+  const char *gpu_id;
+} NameRow;
+
+static const NameRow name_rows[] = {
+  { "gb10", "dgx-spark-128gb" },
+};
+
 /* ---- peak RAM bandwidth by CPU model -----------------------------------------------------
  * channels × 8 bytes × MT/s, at the memory speed the vendor specifies for the part. */
 typedef struct
@@ -371,13 +429,25 @@ nearest_memory (GPtrArray *candidates,
 
 static void
 match_one (HrDetectedGpu   *d,
-           const HrCatalog *catalog)
+           const HrCatalog *catalog,
+           const char      *cpu_model)
 {
   g_autoptr(GPtrArray) by_pci = g_ptr_array_new ();
   g_autoptr(GPtrArray) by_name = g_ptr_array_new ();
   g_autofree char *key = d->name ? name_key (d->name) : NULL;
+  gboolean revision_decides = FALSE;
 
-  for (guint i = 0; i < G_N_ELEMENTS (pci_rows); i++)
+  if (d->pci_vendor == 0x1002 && d->has_revision)
+    for (guint i = 0; i < G_N_ELEMENTS (amd_rows); i++)
+      if (amd_rows[i].device == d->pci_device)
+        {
+          const HrGpu *g = hr_catalog_find_gpu (catalog, amd_rows[i].gpu_id);
+
+          revision_decides = TRUE;
+          if (g != NULL && amd_rows[i].revision == d->pci_revision)
+            g_ptr_array_add (by_pci, (gpointer) g);
+        }
+  for (guint i = 0; i < G_N_ELEMENTS (pci_rows) && !revision_decides; i++)
     if (pci_rows[i].vendor == d->pci_vendor && pci_rows[i].device == d->pci_device && d->pci_device != 0)
       {
         const HrGpu *g = hr_catalog_find_gpu (catalog, pci_rows[i].gpu_id);
@@ -390,23 +460,54 @@ match_one (HrDetectedGpu   *d,
       d->match_by = "PCI id";
       return;
     }
-  if (key == NULL || *key == '\0')
-    return;
-  for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+  if (revision_decides)
+    return;   /* a product of that id the catalog does not have (an 8050S, a 7900 GRE) */
+  if (key != NULL && *key != '\0')
     {
-      const HrGpu *g = hr_catalog_get_gpu (catalog, i);
-      g_autofree char *gkey = g->name ? name_key (g->name) : NULL;
+      for (guint i = 0; i < hr_catalog_n_gpus (catalog); i++)
+        {
+          const HrGpu *g = hr_catalog_get_gpu (catalog, i);
+          g_autofree char *gkey = g->name ? name_key (g->name) : NULL;
 
-      if (g->user_defined || gkey == NULL || g_strcmp0 (gkey, key) != 0)
-        continue;
-      if (g->vendor && d->vendor && g_ascii_strcasecmp (g->vendor, d->vendor) != 0)
-        continue;
-      g_ptr_array_add (by_name, (gpointer) g);
+          if (g->user_defined || gkey == NULL || g_strcmp0 (gkey, key) != 0)
+            continue;
+          if (g->vendor && d->vendor && g_ascii_strcasecmp (g->vendor, d->vendor) != 0)
+            continue;
+          g_ptr_array_add (by_name, (gpointer) g);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (name_rows); i++)
+        if (g_str_equal (name_rows[i].key, key))
+          {
+            const HrGpu *g = hr_catalog_find_gpu (catalog, name_rows[i].gpu_id);
+            if (g != NULL)
+              g_ptr_array_add (by_name, (gpointer) g);
+          }
     }
   if (by_name->len > 0)
     {
       d->match = nearest_memory (by_name, d->vram_total);
       d->match_by = "name";
+      return;
+    }
+  if (d->integrated && cpu_model != NULL)
+    {
+      g_autofree char *hay = g_ascii_strdown (cpu_model, -1);
+
+      for (guint i = 0; i < G_N_ELEMENTS (cpu_gpu_rows); i++)
+        {
+          g_autofree char *needle = g_ascii_strdown (cpu_gpu_rows[i].cpu, -1);
+          const HrGpu *g;
+
+          if (cpu_gpu_rows[i].vendor != d->pci_vendor || strstr (hay, needle) == NULL)
+            continue;
+          g = hr_catalog_find_gpu (catalog, cpu_gpu_rows[i].gpu_id);
+          if (g != NULL)
+            {
+              d->match = g;
+              d->match_by = "CPU model";
+              return;
+            }
+        }
     }
 }
 
@@ -422,7 +523,7 @@ hr_system_match (HrSystem        *system,
 
       d->match = NULL;
       d->match_by = NULL;
-      match_one (d, catalog);
+      match_one (d, catalog, system->cpu_model);
       if (d->match != NULL && d->match->form == HR_FORM_UNIFIED)
         d->integrated = TRUE;
     }
@@ -430,18 +531,55 @@ hr_system_match (HrSystem        *system,
 
 /* ---- devices ------------------------------------------------------------------------------ */
 
-/* Bytes the GPU can hold: its VRAM, plus the GTT an APU maps from system RAM; the catalog's
- * figure when the driver gives none (nouveau, i915 on a discrete Arc); NAN when unknown. */
+/* A unified GPU whose driver reports no memory of its own: the DGX Spark's GB10 (nvidia-smi
+ * and NVML answer [N/A] / Not Supported there; NVIDIA: "read GPU memory from /proc/meminfo").
+ * Its memory is the machine's RAM. */
+static gboolean
+uses_system_ram (const HrDetectedGpu *d)
+{
+  return d->match != NULL && d->match->form == HR_FORM_UNIFIED && d->pci_vendor != 0x1002 &&
+         isnan (d->vram_total);
+}
+
+/* Bytes the GPU can hold: its VRAM, plus the GTT an APU maps from system RAM; the system RAM
+ * of a unified GPU that reports none; the catalog's figure when the driver of a discrete card
+ * gives none (nouveau, i915 on a discrete Arc); NAN when unknown. */
 static double
-gpu_capacity (const HrDetectedGpu *d)
+gpu_capacity (const HrSystem      *system,
+              const HrDetectedGpu *d)
 {
   if (d->integrated && d->pci_vendor == 0x1002 && isfinite (d->gtt_total))
     return (isfinite (d->vram_total) ? d->vram_total : 0) + d->gtt_total;
   if (isfinite (d->vram_total))
     return d->vram_total;
+  if (uses_system_ram (d))
+    return system->mem_total;
   if (d->match != NULL && !d->integrated)
     return d->match->memory_gib * HR_GIB;
   return NAN;
+}
+
+/* Bytes of it in use now: the driver's figure; the RAM in use for one that has the RAM. */
+static double
+gpu_used (const HrSystem      *system,
+          const HrDetectedGpu *d)
+{
+  if (isfinite (d->vram_used) || !uses_system_ram (d))
+    return d->vram_used;
+  return system->mem_total - system->mem_available;
+}
+
+/* The machine's memory as a unified catalog entry counts it: the system RAM and an APU's
+ * carve-out.  NAN when unknown. */
+static double
+unified_machine_bytes (const HrSystem      *system,
+                       const HrDetectedGpu *d)
+{
+  if (!isfinite (system->mem_total))
+    return NAN;
+  if (d->pci_vendor == 0x1002 && isfinite (d->vram_total))
+    return system->mem_total + d->vram_total;
+  return system->mem_total;
 }
 
 static HrBackend
@@ -473,11 +611,11 @@ hr_system_make_gpu_device (const HrSystem *system,
   if (index >= system->gpus->len)
     return NULL;
   d = g_ptr_array_index (system->gpus, index);
-  capacity = gpu_capacity (d);
+  capacity = gpu_capacity (system, d);
   if (!(capacity > 0))
     return NULL;
-  if (free_memory && isfinite (d->vram_used))
-    capacity -= d->vram_used;
+  if (free_memory && isfinite (gpu_used (system, d)))
+    capacity -= gpu_used (system, d);
 
   if (d->match != NULL)
     gpu = hr_gpu_copy (d->match);
@@ -494,6 +632,8 @@ hr_system_make_gpu_device (const HrSystem *system,
     }
   g_free (gpu->id);
   gpu->id = g_strdup_printf ("this-gpu%u", index);
+  g_free (gpu->detected_as);
+  gpu->detected_as = g_strdup (d->match ? d->match->id : NULL);
   g_free (gpu->source);
   gpu->source = g_strdup_printf ("detected (%s)%s%s", hr_detect_source_to_string (d->source),
                                  d->match ? "; specs: catalog " : "", d->match ? d->match->id : "");
@@ -504,11 +644,27 @@ hr_system_make_gpu_device (const HrSystem *system,
   gpu->host_ram_gbs = isfinite (system->ram_bandwidth_gbs) ? system->ram_bandwidth_gbs : 0;
   if (d->integrated)
     {
-      /* the GTT limit is already the kernel's cap on what the GPU may map */
       gpu->form = HR_FORM_UNIFIED;
-      gpu->unified_share = 1.0 - HR_DEFAULT_RESERVE;
+      /* the GTT limit is already the kernel's cap on what the GPU may map; a GPU that has the
+       * whole RAM keeps the share the catalog entry gives it, as when picked from the list */
+      if (!uses_system_ram (d))
+        gpu->unified_share = 1.0 - HR_DEFAULT_RESERVE;
       if (!isfinite (gpu->bandwidth_gbs))
         gpu->bandwidth_gbs = system->ram_bandwidth_gbs;
+    }
+  if (d->match != NULL && d->match->form == HR_FORM_UNIFIED)
+    {
+      double machine = unified_machine_bytes (system, d);
+      double entry = d->match->memory_gib * HR_GIB;
+
+      /* a unified machine is sold by its memory: the entry's price (the 128 GB Strix Halo's)
+       * is not that of this one when its RAM and carve-out are more than an eighth off (a
+       * 128 GB machine shows ~125 GiB of MemTotal, a 64 GB one ~62 GiB) */
+      if (!(fabs (machine - entry) <= entry / 8))
+        {
+          gpu->price_usd = NAN;
+          g_clear_pointer (&gpu->price_note, g_free);
+        }
     }
   return gpu;
 }
@@ -556,7 +712,7 @@ pick_group (const HrSystem *system,
   for (guint i = 0; i < system->gpus->len; i++)
     {
       const HrDetectedGpu *a = g_ptr_array_index (system->gpus, i);
-      double cap = gpu_capacity (a);
+      double cap = gpu_capacity (system, a);
       int n = 0;
 
       if (!(cap > 0))
@@ -567,7 +723,7 @@ pick_group (const HrSystem *system,
           gboolean alike = a->match ? a->match == b->match
                                     : b->match == NULL && g_strcmp0 (a->name, b->name) == 0 &&
                                       a->pci_device == b->pci_device;
-          if (alike && gpu_capacity (b) == cap)
+          if (alike && gpu_capacity (system, b) == cap)
             n++;
         }
       if (n > best_count || (n == best_count && cap > best_cap))
@@ -612,7 +768,7 @@ hr_system_used_bytes (const HrSystem *system)
   if (index >= 0)
     {
       const HrDetectedGpu *d = g_ptr_array_index (system->gpus, index);
-      return d->vram_used;
+      return gpu_used (system, d);
     }
   if (isfinite (system->mem_total) && isfinite (system->mem_available))
     return system->mem_total - system->mem_available;
@@ -638,7 +794,7 @@ hr_system_other_gpus (const HrSystem *system)
       guint k;
 
       /* the picked kind is "this"; an unmatched GPU has no catalog entry to size with */
-      if (d->match == NULL || d->match == first->match || !(gpu_capacity (d) > 0) || d->integrated)
+      if (d->match == NULL || d->match == first->match || !(gpu_capacity (system, d) > 0) || d->integrated)
         continue;
       if (!g_ptr_array_find (kinds, d->match, &k))
         {

@@ -326,10 +326,11 @@ detect_drm_card (HrSystem   *system,
   g_autofree char *real = realpath (abs, NULL);
   g_autofree char *vendor_rel = g_build_filename (dir, "vendor", NULL);
   g_autofree char *device_rel = g_build_filename (dir, "device", NULL);
+  g_autofree char *revision_rel = g_build_filename (dir, "revision", NULL);
   g_autofree char *vram_rel = g_build_filename (dir, "mem_info_vram_total", NULL);
   g_autofree char *used_rel = g_build_filename (dir, "mem_info_vram_used", NULL);
   g_autofree char *gtt_rel = g_build_filename (dir, "mem_info_gtt_total", NULL);
-  guint64 vendor = 0, pci_dev = 0;
+  guint64 vendor = 0, pci_dev = 0, revision = 0;
   HrDetectedGpu *gpu;
 
   /* card0 and card0-DP-1 … share one PCI device; so may two DRM minors */
@@ -348,6 +349,13 @@ detect_drm_card (HrSystem   *system,
   gpu->source = HR_DETECT_DRM;
   gpu->pci_vendor = (guint16) vendor;
   gpu->pci_device = pci_dev <= 0xffff ? (guint16) pci_dev : 0;
+  /* one id can be several products told apart by the revision (1002:1586 C1 is a Radeon
+   * 8060S, C2 an 8050S) */
+  if (read_u64 (system, sysroot, revision_rel, &revision) && revision <= 0xff)
+    {
+      gpu->pci_revision = (guint8) revision;
+      gpu->has_revision = TRUE;
+    }
   gpu->vendor = g_strdup (vendor == PCI_VENDOR_AMD ? "AMD" : vendor == PCI_VENDOR_INTEL ? "Intel" : "NVIDIA");
   gpu->vram_total = read_bytes (system, sysroot, vram_rel);
   gpu->vram_used = read_bytes (system, sysroot, used_rel);

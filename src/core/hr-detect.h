@@ -30,6 +30,8 @@ typedef struct
   char *vendor;          /* "NVIDIA", "AMD", "Intel" */
   guint16 pci_vendor;    /* 0x10de, 0x1002, 0x8086; 0 when unknown */
   guint16 pci_device;    /* 0 when unknown */
+  guint8 pci_revision;   /* the PCI revision (DRM: device/revision); valid when has_revision */
+  gboolean has_revision;
   double vram_total;     /* bytes; NAN when unknown */
   double vram_used;      /* bytes in use now (the desktop, other programs); NAN when unknown */
   double gtt_total;      /* AMD: system memory the GPU may map (GTT); NAN when unknown */
@@ -38,7 +40,7 @@ typedef struct
 
   /* filled by hr_system_match () */
   const HrGpu *match;    /* borrowed catalog entry; NULL when unknown */
-  const char *match_by;  /* "PCI id", "name"; NULL when unmatched */
+  const char *match_by;  /* "PCI id", "name", "CPU model"; NULL when unmatched */
 } HrDetectedGpu;
 
 typedef struct
@@ -81,7 +83,9 @@ HrSystem       *hr_system_detect_at         (const char      *sysroot,
                                              HrRamMeasure        measure);
 void            hr_system_free              (HrSystem        *system);
 
-/* Matches every detected GPU to a catalog entry: by PCI device id, then by name. */
+/* Matches every detected GPU to a catalog entry: by PCI device id (and revision, where one
+ * id is several products), then by name, then an integrated GPU by the CPU model it is part
+ * of.  A match to a unified-memory entry makes the GPU integrated; to another, discrete. */
 void            hr_system_match             (HrSystem        *system,
                                              const HrCatalog *catalog);
 
@@ -95,8 +99,12 @@ HrGpu          *hr_system_make_device       (const HrSystem  *system,
 /* The CPU + system RAM as a device (llama.cpp's CPU backend).  NULL without MemTotal. */
 HrGpu          *hr_system_make_cpu_device   (const HrSystem  *system,
                                              gboolean         free_memory);
-/* One detected GPU as a device: the matched catalog entry with the detected memory, or a
- * custom device with the detected memory and everything else unknown. */
+/* One detected GPU as a device: the matched catalog entry (its generation, FP16 rate, measured
+ * bandwidth, sources) with the detected memory, or a custom device with the detected memory
+ * and everything else unknown.  A unified machine whose memory is not the entry's (a 64 GB
+ * Strix Halo matched to the 128 GB entry) keeps its own memory and loses the entry's price,
+ * which is that of another configuration.  A unified GPU whose driver reports no memory of
+ * its own (GB10: nvidia-smi says [N/A]) has the system RAM. */
 HrGpu          *hr_system_make_gpu_device   (const HrSystem  *system,
                                              guint            index,
                                              gboolean         free_memory);

@@ -206,6 +206,7 @@ static const gsize gpu_strings[] = {
   G_STRUCT_OFFSET (HrGpu, source),
   G_STRUCT_OFFSET (HrGpu, confidence),
   G_STRUCT_OFFSET (HrGpu, bandwidth_measured_source),
+  G_STRUCT_OFFSET (HrGpu, detected_as),
 };
 
 HrGpu *

@@ -101,6 +101,8 @@ typedef struct
   gboolean user_defined;
   char *source;
   char *confidence;
+  char *detected_as;      /* "This Computer": the id of the catalog entry detection matched,
+                           * whose specs it carries; NULL for every other device */
 } HrGpu;
 
 HrGpu          *hr_gpu_new                  (void);
