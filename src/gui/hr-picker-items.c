@@ -112,6 +112,20 @@ this_summary (const HrCatalog *catalog,
   const HrGpu *total = hr_catalog_find_gpu (catalog, "this");
   g_autofree char *used = NULL;
 
+  if (g_strcmp0 (gpu->id, "this") == 0 && gpu->backend != HR_BACKEND_CPU)
+    {
+      g_autofree char *figures = hr_size_gpu_summary (gpu);
+
+      /* the name is the catalog entry's when detection recognized the machine */
+      return g_strdup_printf ("%s · %s", figures,
+                              gpu->detected_as != NULL
+                              /* TRANSLATORS: "This Computer" in the GPU list: detection
+                               * recognized it as the entry of the list it is named after */
+                              ? _("recognized: the list’s specifications")
+                              /* TRANSLATORS: "This Computer" in the GPU list: no entry of the
+                               * list is this GPU, so only what detection read is known */
+                              : _("not in the list: detected figures only"));
+    }
   if (g_strcmp0 (gpu->id, "this-free") != 0 || total == NULL)
     return hr_size_gpu_summary (gpu);
   used = hr_size_format_number (total->memory_gib - gpu->memory_gib, 1);
