@@ -427,7 +427,8 @@ test_amd_dgpu (void)
 /* The catalog's Strix Halo entry on a detected device: its generation, measured bandwidth and
  * sources, where detection alone knows none of them. */
 static void
-assert_strix_halo_facts (const HrGpu *dev)
+assert_strix_halo_facts (const HrGpu *dev,
+                         const char  *name)
 {
   g_assert_cmpint (dev->form, ==, HR_FORM_UNIFIED);
   g_assert_cmpint (dev->backend, ==, HR_BACKEND_ROCM);
@@ -435,7 +436,8 @@ assert_strix_halo_facts (const HrGpu *dev)
   g_assert_cmpfloat (dev->bandwidth_gbs, ==, 256);
   g_assert_cmpfloat (dev->bandwidth_measured_gbs, ==, 212);
   g_assert_nonnull (strstr (dev->bandwidth_measured_source, "rocm_bandwidth_test"));
-  g_assert_cmpstr (dev->name, ==, "Ryzen AI Max+ 395 128GB (Strix Halo)");
+  g_assert_cmpstr (dev->name, ==, name);
+  g_assert_cmpstr (dev->detected_as, ==, "ryzen-ai-max-395-128gb");
   g_assert_nonnull (strstr (dev->source, "specs: catalog ryzen-ai-max-395-128gb"));
 }
 
@@ -479,7 +481,7 @@ test_amd_apu (void)
   g_assert_cmpstr (d->match->id, ==, "ryzen-ai-max-395-128gb");
   g_assert_cmpstr (d->match_by, ==, "CPU model");
   dev = hr_system_make_device (sys, FALSE, &n);
-  assert_strix_halo_facts (dev);
+  assert_strix_halo_facts (dev, "Ryzen AI Max+ 395 128GB (Strix Halo)");
   /* the memory the GPU may map here, not the entry's 128 GB */
   g_assert_cmpfloat (dev->memory_gib * HR_GIB, ==, 536870912.0 + 66571993088.0);
   g_assert_cmpfloat (dev->unified_share, ==, 1.0 - HR_DEFAULT_RESERVE);
@@ -496,7 +498,8 @@ test_amd_apu (void)
 
 /* A 64 GB Strix Halo as its sysfs shows it: 1002:1586 rev c1 (a Radeon 8060S, libdrm's
  * amdgpu.ids) matches the one (128 GB) catalog entry by PCI id; the machine keeps its own
- * memory, and the entry's price, that of the 128 GB configuration, is dropped. */
+ * memory, and the entry's price and the size in its name, those of the 128 GB configuration,
+ * are dropped. */
 static void
 test_strix_halo_64g (void)
 {
@@ -520,7 +523,8 @@ test_strix_halo_64g (void)
   g_assert_cmpstr (d->match->id, ==, "ryzen-ai-max-395-128gb");
   g_assert_cmpstr (d->match_by, ==, "PCI id");
   dev = hr_system_make_device (sys, FALSE, &n);
-  assert_strix_halo_facts (dev);
+  /* nor the 128 GB in its name */
+  assert_strix_halo_facts (dev, "Ryzen AI Max+ 395 (Strix Halo)");
   g_assert_cmpfloat (dev->memory_gib * HR_GIB, ==, 536870912.0 + 33056894976.0);
   g_assert_true (isnan (dev->price_usd));
   g_assert_null (dev->price_note);
@@ -625,6 +629,7 @@ test_gb10 (void)
   g_assert_cmpfloat (dev->fp16_tflops, ==, listed->fp16_tflops);
   g_assert_cmpfloat (dev->unified_share, ==, listed->unified_share);
   g_assert_cmpfloat (dev->price_usd, ==, 3999);          /* 121.7 GiB: the 128 GB machine */
+  g_assert_cmpstr (dev->name, ==, "DGX Spark (GB10 128GB)");
   /* in use now: the RAM in use, as NVIDIA tells DGX Spark users to read it */
   g_assert_cmpfloat (hr_system_used_bytes (sys), ==, (127598748.0 - 120000000.0) * 1024);
   dev_free = hr_system_make_device (sys, TRUE, NULL);

@@ -73,7 +73,7 @@ test_picker_group (void)
   /* "This Computer" says it was recognized as the list's entry it is named after */
   g_assert_cmpstr (hr_picker_item_get_title (g_ptr_array_index (items, 0)), ==, "RTX 4090 24GB");
   g_assert_cmpstr (hr_picker_item_get_subtitle (g_ptr_array_index (items, 0)), ==,
-                   "24 GB · 1008 GB/s · recognized: the list’s specifications");
+                   "24 GB · 1008 GB/s · recognized as RTX 4090 24GB in the list");
   g_assert_cmpstr (hr_picker_item_get_subtitle (g_ptr_array_index (items, 1)), ==,
                    "The desktop already uses 1.3 GiB of this GPU");
   g_assert_cmpstr (hr_picker_item_get_group (g_ptr_array_index (items, 3)), !=, "This Computer");

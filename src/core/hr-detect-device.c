@@ -582,6 +582,34 @@ unified_machine_bytes (const HrSystem      *system,
   return system->mem_total;
 }
 
+/* "Ryzen AI Max+ 395 128GB (Strix Halo)" → "Ryzen AI Max+ 395 (Strix Halo)", "Apple M1
+ * (16GB)" → "Apple M1": a catalog name without the memory size it names. */
+static char *
+name_without_size (const char *name)
+{
+  static const char *const patterns[][2] = {
+    { "\\s*\\b[0-9]+(\\.[0-9]+)?\\s?GB\\b", "" },
+    { "\\(\\s*\\)", "" },
+    { "\\(\\s+", "(" },
+    { "\\s+\\)", ")" },
+    { "\\s{2,}", " " },
+  };
+  char *out = g_strdup (name);
+
+  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
+    {
+      g_autoptr(GRegex) re = g_regex_new (patterns[i][0], 0, 0, NULL);
+      char *next = re ? g_regex_replace (re, out, -1, 0, patterns[i][1], 0, NULL) : NULL;
+
+      if (next != NULL)
+        {
+          g_free (out);
+          out = next;
+        }
+    }
+  return g_strstrip (out);
+}
+
 static HrBackend
 backend_for_vendor (guint16 vendor)
 {
@@ -664,6 +692,9 @@ hr_system_make_gpu_device (const HrSystem *system,
         {
           gpu->price_usd = NAN;
           g_clear_pointer (&gpu->price_note, g_free);
+          /* nor is the size in its name: "Ryzen AI Max+ 395 (Strix Halo)" */
+          g_free (gpu->name);
+          gpu->name = name_without_size (d->match->name);
         }
     }
   return gpu;

@@ -102,8 +102,8 @@ HrGpu          *hr_system_make_cpu_device   (const HrSystem  *system,
 /* One detected GPU as a device: the matched catalog entry (its generation, FP16 rate, measured
  * bandwidth, sources) with the detected memory, or a custom device with the detected memory
  * and everything else unknown.  A unified machine whose memory is not the entry's (a 64 GB
- * Strix Halo matched to the 128 GB entry) keeps its own memory and loses the entry's price,
- * which is that of another configuration.  A unified GPU whose driver reports no memory of
+ * Strix Halo matched to the 128 GB entry) keeps its own memory and loses the entry's price
+ * and the size in its name, which are those of another configuration.  A unified GPU whose driver reports no memory of
  * its own (GB10: nvidia-smi says [N/A]) has the system RAM. */
 HrGpu          *hr_system_make_gpu_device   (const HrSystem  *system,
                                              guint            index,

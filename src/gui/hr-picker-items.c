@@ -115,16 +115,17 @@ this_summary (const HrCatalog *catalog,
   if (g_strcmp0 (gpu->id, "this") == 0 && gpu->backend != HR_BACKEND_CPU)
     {
       g_autofree char *figures = hr_size_gpu_summary (gpu);
+      const HrGpu *entry = gpu->detected_as ? hr_catalog_find_gpu (catalog, gpu->detected_as) : NULL;
 
-      /* the name is the catalog entry's when detection recognized the machine */
-      return g_strdup_printf ("%s · %s", figures,
-                              gpu->detected_as != NULL
-                              /* TRANSLATORS: "This Computer" in the GPU list: detection
-                               * recognized it as the entry of the list it is named after */
-                              ? _("recognized: the list’s specifications")
-                              /* TRANSLATORS: "This Computer" in the GPU list: no entry of the
-                               * list is this GPU, so only what detection read is known */
-                              : _("not in the list: detected figures only"));
+      if (entry != NULL)
+        /* TRANSLATORS: "This Computer" in the GPU list: the figures, then the entry of the list
+         * detection recognized it as, e.g. "31 GB unified · 256 GB/s · recognized as Ryzen AI
+         * Max+ 395 128GB (Strix Halo) in the list" */
+        return g_strdup_printf (_("%s · recognized as %s in the list"), figures,
+                                entry->name ? entry->name : entry->id);
+      /* TRANSLATORS: "This Computer" in the GPU list: no entry of the list is this GPU, so only
+       * what detection read is known, e.g. "31 GB unified · 256 GB/s · not in the list: …" */
+      return g_strdup_printf (_("%s · not in the list: detected figures only"), figures);
     }
   if (g_strcmp0 (gpu->id, "this-free") != 0 || total == NULL)
     return hr_size_gpu_summary (gpu);

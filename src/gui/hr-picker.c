@@ -641,6 +641,10 @@ hr_picker_row_new (const char *title,
   gtk_label_set_xalign (GTK_LABEL (title_label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (subtitle_label), 0);
+  /* two lines before it is cut: "This Computer" names the list's entry it was recognized as */
+  gtk_label_set_wrap (GTK_LABEL (subtitle_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (subtitle_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (subtitle_label), 2);
   gtk_label_set_ellipsize (GTK_LABEL (subtitle_label), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (subtitle_label, "caption");
   gtk_widget_add_css_class (subtitle_label, "dim-label");
