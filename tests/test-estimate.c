@@ -2088,6 +2088,42 @@ test_reverse_in_diagnosis (void)
     g_assert_null (strstr (g_ptr_array_index (told, 0), r.best_quant->id));
 }
 
+/* A unified-memory machine that cannot hold the model: its GPU comes with the machine, so "use
+ * 4 GPUs" is no answer (the hardware picks leave out sets of them too), and layers or experts
+ * "in system RAM" stay in the same memory: DeepSeek R1 (377 GiB at Q4_K_M) on a 128 GB Strix
+ * Halo was told "use 4 GPUs or offload 75 % of layers to system RAM" and "--n-cpu-moe 42 makes
+ * it fit".  An offload the machine does hold is still offered (Llama 3.1 70B Q8_0 at 128K). */
+static void
+test_unified_advice (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  HrFix fix;
+  g_autoptr(GPtrArray) lines = NULL;
+
+  scenario (&s, "deepseek-r1", "ryzen-ai-max-395-128gb");
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  g_assert_cmpint (hr_advice_min_gpus (&s, 64), ==, 0);
+  g_assert_false (hr_advice_fix (&s, catalog, NULL, &fix));
+  lines = hr_advice_diagnosis (&s, &e, catalog);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const char *line = g_ptr_array_index (lines, i);
+
+      g_assert_null (strstr (line, "GPUs"));
+      g_assert_null (strstr (line, "offload"));
+      g_assert_null (strstr (line, "--n-cpu-moe"));
+    }
+
+  scenario (&s, "llama-3.1-70b", "ryzen-ai-max-395-128gb");
+  g_strlcpy (s.quant, "Q8_0", sizeof s.quant);
+  s.context = 131072;
+  g_assert_true (hr_advice_fix (&s, catalog, NULL, &fix));
+  g_assert_cmpint (fix.kind, !=, HR_FIX_GPUS);
+  g_assert_cmpint (hr_advice_min_gpus (&s, 64), ==, 0);
+}
+
 static void
 test_recommendations (void)
 {
@@ -2206,6 +2242,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/reverse", test_reverse_questions);
   g_test_add_func ("/estimate/reverse/in-diagnosis", test_reverse_in_diagnosis);
   g_test_add_func ("/estimate/recommendations", test_recommendations);
+  g_test_add_func ("/estimate/advice/unified-machine", test_unified_advice);
   g_test_add_func ("/estimate/advice/suggested-cost-without-offload", test_suggested_cost_without_offload);
   g_test_add_func ("/estimate/advice/smallest-fit-without-offload", test_smallest_fit_without_offload);
   rc = g_test_run ();

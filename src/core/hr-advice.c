@@ -8,6 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+/* Whether @s fits.  On a unified-memory machine the layers or experts "in system RAM" stay in
+ * the same memory as the GPU's part: a suggestion that moves them there only fits when the
+ * machine holds both, short of the reserve left to the system. */
 static gboolean
 fits (const HrScenario *s,
       HrEstimate       *e)
@@ -17,6 +20,9 @@ fits (const HrScenario *s,
   if (e == NULL)
     e = &local;
   if (!hr_estimate_compute (s, NULL, e, NULL))
+    return FALSE;
+  if (s->gpu != NULL && hr_gpu_is_unified (s->gpu) && e->system_ram_bytes > 0 &&
+      e->required_bytes + e->system_ram_bytes > e->physical_bytes * (1.0 - s->reserve))
     return FALSE;
   return e->verdict != HR_VERDICT_EXCEEDS;
 }
@@ -128,8 +134,11 @@ hr_advice_min_gpus (const HrScenario *scenario,
 {
   HrScenario s = *scenario;
 
-  /* more of one kind is no answer for a setup of different GPUs (its placement search is) */
-  if (on_system_ram (scenario) || hr_scenario_is_mixed (scenario))
+  /* more of one kind is no answer for a setup of different GPUs (its placement search is),
+   * nor for a unified-memory machine: its GPU comes with the machine (the hardware picks
+   * leave out sets of them too) */
+  if (on_system_ram (scenario) || hr_scenario_is_mixed (scenario) ||
+      (scenario->gpu != NULL && hr_gpu_is_unified (scenario->gpu)))
     return 0;
   for (int n = 1; n <= MIN (max_gpus, HR_MAX_GPUS); n = n < 8 ? n + 1 : n * 2)
     {
