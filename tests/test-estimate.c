@@ -980,6 +980,36 @@ test_prefill_int8_mmq (void)
   hr_gpu_free (volta);
 }
 
+/* Prefill of a 2048-token prompt by @model at -ub @ub_small and @ub_big on @gpu (current
+ * builds; @backend -1: the GPU's own), into @small and @big. */
+static void
+prefill_at_ubatches (const char  *model,
+                     const HrGpu *gpu,
+                     const char  *quant,
+                     int          backend,
+                     int          ub_small,
+                     int          ub_big,
+                     HrEstimate  *small,
+                     HrEstimate  *big)
+{
+  HrScenario s;
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, model), gpu);
+  g_assert_nonnull (s.model);
+  g_strlcpy (s.quant, quant, sizeof s.quant);
+  if (backend >= 0)
+    {
+      s.backend = backend;
+      s.backend_set = TRUE;
+    }
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.prompt_tokens = 2048;
+  s.ubatch = ub_small;
+  g_assert_true (hr_estimate_compute (&s, NULL, small, NULL));
+  s.ubatch = ub_big;
+  g_assert_true (hr_estimate_compute (&s, NULL, big, NULL));
+}
+
 /* MoE prefill on the int8 MMQ path: each expert gets ubatch × top-k / experts tokens and runs
  * whole tiles of up to 128 of them (mmq.cuh, mul_mat_q_case / launch_mul_mat_q), so a
  * 128-expert top-8 model at ubatch 512 (32 tokens an expert: a quarter of each tile) prefills
@@ -995,18 +1025,9 @@ test_prefill_moe_tiles (void)
   g_assert_nonnull (gpu);
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
-      HrScenario s;
       HrEstimate small, big;
 
-      hr_scenario_init (&s, hr_catalog_find_model (catalog, ids[i]), gpu);
-      g_assert_nonnull (s.model);
-      g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
-      s.engine_version = HR_ENGINE_VERSION_CURRENT;
-      s.prompt_tokens = 2048;
-      s.ubatch = 512;
-      g_assert_true (hr_estimate_compute (&s, NULL, &small, NULL));
-      s.ubatch = 2048;
-      g_assert_true (hr_estimate_compute (&s, NULL, &big, NULL));
+      prefill_at_ubatches (ids[i], gpu, "Q4_K_M", -1, 512, 2048, &small, &big);
       ratio[i] = big.prefill_tps / small.prefill_tps;
       g_test_message ("%s: %.0f t/s at -ub 512, %.0f at -ub 2048", ids[i], small.prefill_tps, big.prefill_tps);
     }
@@ -1031,20 +1052,9 @@ test_prefill_moe_tiles_rocm (void)
   g_assert_nonnull (gpu);
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
-      HrScenario s;
       HrEstimate small, big;
 
-      hr_scenario_init (&s, hr_catalog_find_model (catalog, ids[i]), gpu);
-      g_assert_nonnull (s.model);
-      g_strlcpy (s.quant, "Q6_K", sizeof s.quant);
-      s.backend = HR_BACKEND_ROCM;
-      s.backend_set = TRUE;
-      s.engine_version = HR_ENGINE_VERSION_CURRENT;
-      s.prompt_tokens = 2048;
-      s.ubatch = 512;
-      g_assert_true (hr_estimate_compute (&s, NULL, &small, NULL));
-      s.ubatch = 1024;
-      g_assert_true (hr_estimate_compute (&s, NULL, &big, NULL));
+      prefill_at_ubatches (ids[i], gpu, "Q6_K", HR_BACKEND_ROCM, 512, 1024, &small, &big);
       ratio[i] = big.prefill_tps / small.prefill_tps;
       at512[i] = small.prefill_tps;
       g_test_message ("ROCm RX 7900 XTX %s Q6_K: %.0f t/s at -ub 512, %.0f at -ub 1024",
