@@ -2126,12 +2126,36 @@ test_unified_advice (void)
       g_assert_null (strstr (line, "--n-cpu-moe"));
     }
 
+  /* set by hand, the offload keeps the verdict: the machine holds 0.95 × 128 GiB */
+  s.offload_pct = 75;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.required_bytes, <, e.usable_bytes);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  g_assert_cmpfloat (e.machine_bytes, ==, 128 * HR_GIB * 0.95);
+  g_assert_cmpfloat_with_epsilon (e.margin_bytes, e.machine_bytes - e.required_bytes - e.system_ram_bytes, 1);
+  g_clear_pointer (&lines, g_ptr_array_unref);
+  lines = hr_advice_diagnosis (&s, &e, catalog);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (lines, 0), "Does not fit: the GPU"));
+  g_assert_nonnull (strstr (g_ptr_array_index (lines, 0), "same memory on this machine"));
+
   scenario (&s, "llama-3.1-70b", "ryzen-ai-max-395-128gb");
   g_strlcpy (s.quant, "Q8_0", sizeof s.quant);
   s.context = 131072;
   g_assert_true (hr_advice_fix (&s, catalog, NULL, &fix));
   g_assert_cmpint (fix.kind, !=, HR_FIX_GPUS);
   g_assert_cmpint (hr_advice_min_gpus (&s, 64), ==, 0);
+  /* an offload the machine holds fits */
+  s.offload_pct = 5;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
+  g_assert_cmpfloat (e.machine_bytes, >, 0);
+
+  /* a discrete card's offload goes to RAM of its own: no machine figure */
+  scenario (&s, "llama-3.1-70b", "rtx-4090-24gb");
+  s.offload_pct = 50;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (e.machine_bytes, ==, 0);
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_EXCEEDS);
 }
 
 static void

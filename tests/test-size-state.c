@@ -366,6 +366,28 @@ test_tight (void)
   g_assert_cmpstr (st.verdict_icon, ==, "dialog-warning-symbolic");
 }
 
+/* Unified memory with layers in system RAM (the same memory): the banner says why a GPU part
+ * that fits its share still does not fit the machine (DeepSeek R1 Q4_K_M on a 128 GB Strix
+ * Halo with 75 % of its layers offloaded: 94.38 GiB on the GPU, 282.94 GiB in RAM). */
+static void
+test_unified_offload_banner (void)
+{
+  HrScenario s;
+  HrEstimate e;
+  g_auto(HrSizeState) st;
+
+  scenario_for (&s, "deepseek-r1", "ryzen-ai-max-395-128gb", "Q4_K_M", 8192);
+  s.offload_pct = 75;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_EXCEEDS);
+  hr_size_state_init (&st);
+  hr_size_state_from_estimate (&st, &s, &e);
+  g_assert_cmpstr (st.verdict_title, ==, "Does not fit");
+  g_assert_true (g_str_has_prefix (st.verdict_detail, "The GPU’s 94.38 GiB fit in 108 GiB usable, ")
+                 || g_str_has_prefix (st.verdict_detail, "The GPU's 94.38 GiB fit in 108 GiB usable, "));
+  g_assert_nonnull (strstr (st.verdict_detail, "same memory on this machine"));
+}
+
 static void
 test_error (void)
 {
@@ -869,6 +891,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/size-state/format", test_format);
+  g_test_add_func ("/size-state/unified-offload-banner", test_unified_offload_banner);
   g_test_add_func ("/size-state/engine-loads-banner", test_engine_loads_banner);
   g_test_add_func ("/size-state/format-grouping", test_format_grouping);
   g_test_add_func ("/size-state/context-step", test_context_step);

@@ -101,16 +101,20 @@ summary_text (const HrChartBreakdown *data)
                           data->required_gib * 1.073741824);
   if (isfinite (data->usable_gib) && isfinite (data->physical_gib))
     {
+      double margin = data->usable_gib - data->required_gib;
+
       g_string_append (summary, "  ·  ");
       /* TRANSLATORS: "usable 60.8 GiB of 64 GiB" */
       g_string_append_printf (summary, _("usable %s of %s"),
                               hr_fmt_gib (a, sizeof a, data->usable_gib),
                               hr_fmt_gib (b, sizeof b, data->physical_gib));
+      /* on unified memory the part in system RAM is in the same memory (HrEstimate.margin_bytes) */
+      if (data->machine_gib > 0)
+        margin = MIN (margin, data->machine_gib - data->required_gib - data->system_ram_gib);
       g_string_append (summary, "  ·  ");
-      hr_fmt_gib (m, sizeof m, fabs (data->usable_gib - data->required_gib));
+      hr_fmt_gib (m, sizeof m, fabs (margin));
       /* TRANSLATORS: the safety margin, "+6.04 GiB" or "−9.16 GiB" */
-      g_string_append_printf (summary, _("margin %s%s"),
-                              data->usable_gib >= data->required_gib ? "+" : "\u2212", m);
+      g_string_append_printf (summary, _("margin %s%s"), margin >= 0 ? "+" : "\u2212", m);
     }
   if (data->system_ram_gib > 0)
     {

@@ -154,6 +154,7 @@ hr_chart_breakdown_from_estimate (const HrScenario *scenario,
   out->required_gib = hr_to_gib (estimate->required_bytes);
   out->physical_gib = hr_to_gib (estimate->physical_bytes);
   out->usable_gib = hr_to_gib (estimate->usable_bytes);
+  out->machine_gib = hr_to_gib (estimate->machine_bytes);
   out->verdict = hr_chart_verdict_from_core (estimate->verdict);
 }
 

@@ -111,6 +111,8 @@ typedef struct
   double required_gib;             /* device memory over all devices */
   double physical_gib;             /* over all devices */
   double usable_gib;
+  double machine_gib;              /* unified memory with an offload: what the machine holds for
+                                    * the GPU's part and the system-RAM part together; 0: none */
   HrChartVerdict verdict;
 } HrChartBreakdown;
 

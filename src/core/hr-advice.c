@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-/* Whether @s fits.  On a unified-memory machine the layers or experts "in system RAM" stay in
- * the same memory as the GPU's part: a suggestion that moves them there only fits when the
- * machine holds both, short of the reserve left to the system. */
+/* Whether @s fits (on a unified-memory machine an offload suggestion fits only when the
+ * machine holds the GPU's part and the part moved to system RAM together: the estimate's
+ * verdict says so, HrEstimate.machine_bytes). */
 static gboolean
 fits (const HrScenario *s,
       HrEstimate       *e)
@@ -20,9 +20,6 @@ fits (const HrScenario *s,
   if (e == NULL)
     e = &local;
   if (!hr_estimate_compute (s, NULL, e, NULL))
-    return FALSE;
-  if (s->gpu != NULL && hr_gpu_is_unified (s->gpu) && e->system_ram_bytes > 0 &&
-      e->required_bytes + e->system_ram_bytes > e->physical_bytes * (1.0 - s->reserve))
     return FALSE;
   return e->verdict != HR_VERDICT_EXCEEDS;
 }
@@ -633,8 +630,15 @@ verdict_line (const HrScenario *scenario,
               const HrEstimate *e,
               const HrReverse  *reverse)
 {
-  char a[64], b[64], c[64];
+  char a[64], b[64], c[64], d[64], f[64];
 
+  if (e->verdict == HR_VERDICT_EXCEEDS && e->machine_bytes > 0 && e->required_bytes <= e->usable_bytes)
+    return g_strdup_printf (_("Does not fit: the GPU's %s GiB fit in %s GiB usable, but the %s GiB kept in system RAM are in the same memory on this machine: %s GiB in all, %s GiB available."),
+                            fmt_num (a, 64, hr_to_gib (e->required_bytes), 2),
+                            fmt_num (b, 64, hr_to_gib (e->usable_bytes), 2),
+                            fmt_num (c, 64, hr_to_gib (e->system_ram_bytes), 2),
+                            fmt_num (d, 64, hr_to_gib (e->required_bytes + e->system_ram_bytes), 2),
+                            fmt_num (f, 64, hr_to_gib (e->machine_bytes), 2));
   if (e->verdict == HR_VERDICT_EXCEEDS)
     {
       g_autofree char *tries = fix_suggestions (scenario, reverse);

@@ -610,6 +610,21 @@ check_capacity (const Sizing *z,
   out->margin_bytes = out->usable_bytes - out->required_bytes;
   out->utilization = out->required_bytes / out->physical_bytes;
   out->verdict = hr_verdict_for (out->per_gpu_required, gpu_mem, usable_per_gpu);
+  /* On a unified-memory machine what is moved "to system RAM" (--offload, --n-cpu-moe) stays in
+   * the same memory: the GPU's part must fit its share and the machine both parts, short of the
+   * reserve left to the system (the CPU's part is not bound by the GPU's share: GTT on Linux,
+   * the working-set limit on macOS). */
+  out->machine_bytes = 0;
+  if (z->unified && (s->offload_pct > 0 || s->n_cpu_moe > 0))
+    {
+      double machine = out->physical_bytes * (1.0 - s->reserve);
+      double total = out->required_bytes + out->system_ram_bytes;
+
+      out->machine_bytes = machine;
+      out->margin_bytes = MIN (out->margin_bytes, machine - total);
+      if (total > machine)
+        out->verdict = HR_VERDICT_EXCEEDS;
+    }
   if (hr_estimate_serving_applies (s))
     hr_estimate_server_capacity (s, out->weights_gpu, out);
   else if (z->server)

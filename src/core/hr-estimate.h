@@ -163,8 +163,12 @@ typedef struct
   double per_gpu_required; /* the largest single device's share */
   double physical_bytes;   /* n_gpus × physical */
   double usable_bytes;     /* n_gpus × physical × (1 − reserve), or the unified share */
-  double margin_bytes;     /* usable − required */
+  double margin_bytes;     /* usable − required; with offload on unified memory, at most what
+                            * the machine has left (machine_bytes − required − system RAM) */
   double utilization;      /* required / physical */
+  /* unified memory with layers, experts or KV moved to system RAM (the same memory): what the
+   * machine holds for the model, physical less the reserve; 0 otherwise */
+  double machine_bytes;
   HrVerdict verdict;
   double kv_bytes_per_token; /* growing part, for one sequence */
   /* vLLM/SGLang serving capacity (0 for other engines) */

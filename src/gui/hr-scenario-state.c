@@ -449,6 +449,17 @@ verdict_detail (const SizeFigures *f)
 {
   g_autofree char *margin = hr_size_format_gib (fabs (f->e->margin_bytes));
 
+  /* unified memory with an offload: the GPU's part fits, the machine cannot hold both parts */
+  if (f->e->verdict == HR_VERDICT_EXCEEDS && f->e->machine_bytes > 0 &&
+      f->e->required_bytes <= f->e->usable_bytes)
+    {
+      g_autofree char *ram = hr_size_format_gib (f->e->system_ram_bytes);
+      g_autofree char *total = hr_size_format_gib (f->e->required_bytes + f->e->system_ram_bytes);
+      g_autofree char *machine = hr_size_format_gib (f->e->machine_bytes);
+
+      return g_strdup_printf (_("The GPU's %s fit in %s usable, but the %s kept in system RAM are in the same memory on this machine: %s in all, %s available."),
+                              f->required, f->usable, ram, total, machine);
+    }
   switch (f->e->verdict)
     {
     case HR_VERDICT_FITS:
