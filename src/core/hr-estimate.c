@@ -346,6 +346,7 @@ typedef struct
   double cpu_weight_bytes;    /* weights in system RAM: offloaded layers and CPU experts */
   double gpu_expert_bytes;    /* routed experts kept on the devices */
   double expert_bpw;          /* bits per weight of the routed experts (0: unknown) */
+  double moe_id_factor;       /* an expert byte's cost in the ids-indexed mat-vec (moe_id_step_factor) */
   double peak_flops;          /* the device's dense tensor peak (NAN: none published) */
   HrComputePath path;         /* the ALUs tflops and peak_flops describe (pascal_compute_path) */
   double int8_peak;           /* quantized prefill's int8 MMQ peak (prefill_int8_peak), NAN: another path */
@@ -458,6 +459,8 @@ sizing_init (Sizing           *z,
   z->int8_peak = prefill_int8_peak (z);
 }
 
+static double moe_id_step_factor (const Sizing *z);
+
 /* The weights the engine loads. */
 static gboolean
 load_weights (const Sizing  *z,
@@ -512,6 +515,7 @@ place_weights (Sizing     *z,
 
       z->expert_bpw = expert_params > 0 ? out->weights.expert_bytes * 8 / expert_params : 0;
     }
+  z->moe_id_factor = moe_id_step_factor (z);
   /* llama.cpp keeps the input embedding on the CPU ("very little benefit to offloading the
    * input layer"): one row is looked up per token.  A tied table is duplicated as the output
    * head on the device.  On unified memory it is the same pool either way.  llama.cpp also
@@ -1090,17 +1094,15 @@ mmvq_id_row_factor (double ncols,
   return (1.0 + ceil (ncols / pass)) * pass / ncols;
 }
 
-/* ggml-cuda's share of moe_expert_rate_seconds(): @expert_bytes read at @rate, each expert
- * matrix costing mmvq_id_row_factor() times its bytes with the pass of its own ggml type
+/* ggml-cuda's expert factor for moe_id_step_factor(): each expert
+ * matrix costs mmvq_id_row_factor() times its bytes with the pass of its own ggml type
  * (llama-quantize's, hr_quant_tensor_type(), block by block: Q4_K_M gives some blocks' down
  * experts Q6_K, and rows that are no multiple of 256 fall back to a 32-weight type — Gemma 4
  * 26B-A4B's 704-column down experts are Q8_0 in its Q6_K file) and the block its type gets
  * (mmvq_block_warps()).  gpt-oss keeps its experts MXFP4 in every mix; a mix the table does
  * not know (Unsloth's UD-) is counted at the experts' mean bits per weight and its main type. */
 static double
-mmvq_id_expert_seconds (const Sizing *z,
-                        double        expert_bytes,
-                        double        rate)
+mmvq_id_expert_factor (const Sizing *z)
 {
   const HrModel *m = z->m;
   gboolean mxfp4 = fabs (z->expert_bpw - 4.25) <= 0.01;
@@ -1147,8 +1149,42 @@ mmvq_id_expert_seconds (const Sizing *z,
 
       factor = m->ffn_ungated ? (f_in + f_out) / 2 : (2 * f_in + f_out) / 3;
     }
-  factor *= z->cal->moe_step;
-  return factor > 1 ? expert_bytes * (factor - 1) / rate : 0;
+  return factor;
+}
+
+/* What one byte of a routed expert costs in bytes' time in the ids-indexed mat-vec of a step
+ * of a few tokens (moe_expert_rate_seconds()), from the experts' types, shapes and the device:
+ * the same for every step of one estimate, so it is worked out once, when the experts' bits per
+ * weight are known (a ggml-cuda estimate walks every block's tensor types).  1: no loss; 0: the step model does not
+ * apply (unified memory, unknown expert shapes, a calibration without it: the ceiling rule). */
+static double
+moe_id_step_factor (const Sizing *z)
+{
+  const HrModel *m = z->m;
+  double f_in, f_out, factor;
+
+  if (!hr_model_is_moe (m) || !z->llama || !(z->cal->moe_step > 0) || z->unified ||
+      !(z->expert_bpw > 0) || m->hidden <= 0 || m->moe_intermediate <= 0)
+    return 0;
+  if (z->backend != HR_BACKEND_VULKAN)
+    factor = mmvq_id_expert_factor (z);
+  else
+    {
+      /* the experts' type: MXFP4 (4.25 bits, gpt-oss in every GGUF mix) and the legacy
+       * quants run mul_mat_vec.comp, the k-quant mixes their own shaders */
+      gboolean kquant = fabs (z->expert_bpw - 4.25) > 0.01 && strstr (z->s->quant, "_K") != NULL;
+
+      if (!vk_id_steps_exposed (z->gpu))
+        return 1;
+      /* gate and up: moe_intermediate rows of n_embd; down: n_embd rows of moe_intermediate */
+      f_in = mmvq_id_row_factor (m->hidden, vk_mat_vec_cols_per_pass (z->gpu, kquant, m->hidden,
+                                                                      m->moe_intermediate));
+      f_out = mmvq_id_row_factor (m->moe_intermediate, vk_mat_vec_cols_per_pass (z->gpu, kquant,
+                                                                                 m->moe_intermediate,
+                                                                                 m->hidden));
+      factor = m->ffn_ungated ? (f_in + f_out) / 2 : (2 * f_in + f_out) / 3;
+    }
+  return MAX (factor * z->cal->moe_step, 1.0);
 }
 
 /* What a step loses to the expert mat-vecs of its MoE layers.  llama.cpp's MoE FFN
@@ -1182,39 +1218,14 @@ moe_expert_rate_seconds (const Sizing *z,
                          double        rate)
 {
   const HrModel *m = z->m;
-  double ceiling = z->cal->moe_gbs * 1e9, expert_bytes, factor;
+  double ceiling = z->cal->moe_gbs * 1e9, expert_bytes;
 
   if (!hr_model_is_moe (m) || !z->llama || tokens > LLAMA_MMVQ_MAX_TOKENS || !(rate > 0))
     return 0;
   /* the experts one step reads on the device */
   expert_bytes = z->gpu_expert_bytes * expert_union_share (m, tokens);
-  if (z->cal->moe_step > 0 && !z->unified && z->expert_bpw > 0 && m->hidden > 0 &&
-      m->moe_intermediate > 0)
-    {
-      double f_in, f_out;
-
-      if (z->backend == HR_BACKEND_VULKAN)
-        {
-          /* the experts' type: MXFP4 (4.25 bits, gpt-oss in every GGUF mix) and the legacy
-           * quants run mul_mat_vec.comp, the k-quant mixes their own shaders */
-          gboolean kquant = fabs (z->expert_bpw - 4.25) > 0.01 && strstr (z->s->quant, "_K") != NULL;
-
-          if (!vk_id_steps_exposed (z->gpu))
-            return 0;
-          /* gate and up: moe_intermediate rows of n_embd; down: n_embd rows of moe_intermediate */
-          f_in = mmvq_id_row_factor (m->hidden, vk_mat_vec_cols_per_pass (z->gpu, kquant, m->hidden,
-                                                                          m->moe_intermediate));
-          f_out = mmvq_id_row_factor (m->moe_intermediate, vk_mat_vec_cols_per_pass (z->gpu, kquant,
-                                                                                     m->moe_intermediate,
-                                                                                     m->hidden));
-        }
-      else
-        return mmvq_id_expert_seconds (z, expert_bytes, rate);
-      /* gate and up: moe_intermediate rows of n_embd; down: n_embd rows of moe_intermediate */
-      factor = m->ffn_ungated ? (f_in + f_out) / 2 : (2 * f_in + f_out) / 3;
-      factor *= z->cal->moe_step;
-      return factor > 1 ? expert_bytes * (factor - 1) / rate : 0;
-    }
+  if (z->moe_id_factor > 0)
+    return expert_bytes * (z->moe_id_factor - 1) / rate;
   if (!(ceiling > 0) || !(rate > ceiling))
     return 0;
   return expert_bytes / ceiling - expert_bytes / rate;
