@@ -474,6 +474,26 @@ test_hostile (void)
   assert_close (run_at (runs, 0)->measured[HR_MEASURE_KV], 448.0 * HR_MIB, 1e-12);
   g_clear_pointer (&runs, g_ptr_array_unref);
 
+  /* a version of 200 bytes is kept on its own but not with the "vLLM " before it (found by
+   * fuzz-runs): every text field stays within 200 bytes, or is dropped */
+  for (int line = 0; line < 2; line++)
+    {
+      g_autoptr(GString) vllm = g_string_new (line == 0 ? "INFO vLLM API server version " : "INFO LLM engine (v");
+      for (int i = 0; i < 198; i++)
+        g_string_append_c (vllm, '7');
+      g_string_append (vllm, line == 0 ? "\n" : ") with config: model='Qwen/Qwen3-8B'\n");
+      g_string_append (vllm, "INFO GPU KV cache size: 100,000 tokens\n");
+      runs = hr_runs_parse (vllm->str, vllm->len, &error);
+      g_assert_no_error (error);
+      g_assert_null (run_at (runs, 0)->build);
+      g_assert_cmpfloat (run_at (runs, 0)->measured[HR_MEASURE_KV_TOKENS], ==, 100000);
+      g_clear_pointer (&runs, g_ptr_array_unref);
+    }
+  runs = hr_runs_parse ("INFO vLLM API server version 0.11.0\nINFO GPU KV cache size: 100,000 tokens\n", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (run_at (runs, 0)->build, ==, "vLLM 0.11.0");
+  g_clear_pointer (&runs, g_ptr_array_unref);
+
   /* names with controls or bidi overrides are not kept */
   runs = hr_runs_parse (HEADER "| llama\u202e 3B Q4_0 | 1.87 GiB | 3.21 B | CUDA | 99 | tg128 | 10 |\n", -1, &error);
   g_assert_no_error (error);

@@ -365,19 +365,22 @@ vllm_line (const char *line,
   if ((p = strstr (line, "vLLM API server version ")) != NULL)
     {
       g_autofree char *ver = hr_runs_clean_text (p + strlen ("vLLM API server version "), -1);
-      if (ver != NULL)
-        hr_runs_set_string (&run->build, g_strconcat ("vLLM ", ver, NULL));
+      /* the prefix counts against the 200 bytes kept like any other text */
+      g_autofree char *build = ver ? g_strconcat ("vLLM ", ver, NULL) : NULL;
+      if (build != NULL)
+        hr_runs_set_string (&run->build, hr_runs_clean_text (build, -1));
       return TRUE;
     }
   if ((p = strstr (line, "LLM engine (v")) != NULL && strstr (line, "with config") != NULL)
     {
       const char *stop = strchr (p + 13, ')');
       g_autofree char *ver = stop ? hr_runs_clean_text (p + 13, stop - (p + 13)) : NULL;
+      g_autofree char *build = ver ? g_strconcat ("vLLM ", ver, NULL) : NULL;
       static const ServerArgKeys keys = { "model=", "tensor_parallel_size=", "max_seq_len=", NULL,
                                           "quantization=", "kv_cache_dtype=" };
 
-      if (ver != NULL && run->build == NULL)
-        run->build = g_strconcat ("vLLM ", ver, NULL);
+      if (build != NULL && run->build == NULL)
+        run->build = hr_runs_clean_text (build, -1);
       server_args (log, line, hr_runs_value_after, &keys);
       return TRUE;
     }
