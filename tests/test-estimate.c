@@ -855,6 +855,51 @@ test_rdna4_prefill_known (void)
     }
 }
 
+/* Strix Halo (RDNA 3.5) prefills on the share of its matrix peak that the ROCm blend's Navi 31
+ * cards reach (hr-estimate.c, rdna35_prefill_share): the catalog's 39.1 TFLOPS (40 CU × 512
+ * FLOPs × the 1.91 GHz held under GEMM load) × √(reference / 122.8), on ROCm and on Vulkan.
+ * Prefill was unknown before (no FP16 figure); the datasheet-clock 59.4 with the plain blend
+ * came out about twice every kyuz0 row.  kyuz0's toolboxes (tests/accuracy/bench_public.csv,
+ * build 9187): Gemma 4 31B UD-Q4_K_XL pp512 322.69 t/s on ROCm, 301.53 on Vulkan.  The same
+ * figure on a device named RDNA 3 keeps the blend (√(39.1 × 36) = 37.5, near the peak). */
+static void
+test_rdna35_prefill_share (void)
+{
+  static const struct { HrBackend backend; double ref, measured; } cases[] = {
+    { HR_BACKEND_ROCM, 36.0, 322.69 },
+    { HR_BACKEND_VULKAN, 31.0, 301.53 },
+  };
+  const HrGpu *halo = hr_catalog_find_gpu (catalog, "ryzen-ai-max-395-128gb");
+  g_autoptr(HrGpu) rdna3 = hr_gpu_copy (halo);
+  HrScenario s;
+  HrEstimate e, r3;
+
+  g_assert_cmpfloat (halo->fp16_tflops, ==, 39.1);
+  g_assert_cmpint (halo->generation, ==, HR_GEN_RDNA3_5);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double share = sqrt (cases[i].ref / 122.8);
+
+      decode_on (&s, "gemma-4-31b", "ryzen-ai-max-395-128gb", "UD-Q4_K_XL", cases[i].backend);
+      s.prompt_tokens = 512;
+      s.depth = 0;
+      s.flash_attn = TRUE;
+      g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+      g_assert_true (isfinite (e.prefill_tps));
+      g_assert_cmpint (e.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+      g_assert_cmpfloat (fabs (e.prefill_basis.figures[2] - 39.1), <, 1e-9);
+      g_assert_cmpfloat (fabs (e.prefill_basis.figures[1] - 39.1 * share), <, 1e-9);
+      g_assert_cmpfloat (fabs (e.prefill_tps / cases[i].measured - 1), <, 0.10);
+
+      /* the same chip named RDNA 3: the blend, not the Navi 31 share */
+      s.gpu = rdna3;
+      rdna3->generation = HR_GEN_RDNA3;
+      g_assert_true (hr_estimate_compute (&s, NULL, &r3, NULL));
+      g_assert_cmpfloat (fabs (r3.prefill_basis.figures[1] - MIN (39.1, sqrt (39.1 * cases[i].ref))), <, 1e-9);
+      g_assert_cmpfloat (r3.prefill_tps, >, 1.5 * e.prefill_tps);
+    }
+}
+
 /* The LPDDR ceiling is the memory's, so it follows the machine's measured bandwidth where the
  * catalog cites one: Strix Halo's rocm_bandwidth_test, 212 of 256 GB/s (data/gpus.json,
  * bandwidth_measured_source).  Vulkan (bw_eff 0.90 on a discrete card) streams at that 0.828;
@@ -2277,6 +2322,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/reverse/in-diagnosis", test_reverse_in_diagnosis);
   g_test_add_func ("/estimate/recommendations", test_recommendations);
   g_test_add_func ("/estimate/advice/unified-machine", test_unified_advice);
+  g_test_add_func ("/estimate/prefill/rdna35-share", test_rdna35_prefill_share);
   g_test_add_func ("/estimate/advice/suggested-cost-without-offload", test_suggested_cost_without_offload);
   g_test_add_func ("/estimate/advice/smallest-fit-without-offload", test_smallest_fit_without_offload);
   rc = g_test_run ();

@@ -434,6 +434,49 @@ prefill_int8_peak (const Sizing *z)
   return 2.0 * z->peak_flops;
 }
 
+/* RDNA 3.5 (gfx1150/1151: Strix Point, Strix Halo) runs prefill on the CU design of RDNA 3:
+ * ggml-cuda counts gfx115x as RDNA 3 (common.cuh: GGML_CUDA_CC_IS_RDNA3() holds for
+ * GGML_CUDA_CC_IS_RDNA3_5()), so amd_wmma_available() is true and ggml_cuda_should_use_mmq()
+ * (mmq.cu) takes the same WMMA MMQ branch for the 4-5-bit and k-quant types as on Navi 31;
+ * under Vulkan, ggml-vulkan reports "RADV GFX1151 ... int dot: 1 | matrix cores: KHR_coopmat"
+ * (public llama-bench logs) and ggml_vk_mul_mat_q_f16() runs the MMQ shader on q8_1
+ * activations where the type has one, else the dequantizing coopmat mul_mm — on the same CUs
+ * either way.  The WMMA rate per CU per clock is
+ * RDNA 3's (512 dense FP16 FLOPs with WMMA: https://llm-tracker.info/_TOORG/Strix-Halo, after
+ * https://gpuopen.com/learn/wmma_on_rdna3/ for gfx11; AMD's RX 7900 XTX 122.8 TFLOPS = 96 CU
+ * x 512 x 2.5 GHz), and so are the vector ALUs per
+ * CU that run the non-tensor work (tile dequantization, q8_1 quantization, norms, softmax).
+ * The prefill blend's reference (hr_calibration_prefill_flops: √(peak × reference), the
+ * reference standing for that non-tensor work) was fitted for ROCm on the 96-CU Navi 31 (RX
+ * 7900 XTX, Radeon PRO W7900; hr-calibration.c), where it credits 0.54 of the peak; with a
+ * fixed reference, a device of the same CUs with a third of the CU-clocks would be credited
+ * 0.96 of its peak, as if its non-tensor work had not shrunk with its CU count.  Scaling the
+ * reference by the device's CU-clocks against Navi 31's — the vector-lane argument the blend
+ * already makes for Turing (HR_CAL_TURING_VECTOR_SHARE) — gives the same share of the peak
+ * as Navi 31: peak × √(reference / Navi 31's peak).  Checked on the Strix Halo rows of
+ * tests/accuracy/bench_public.csv (kyuz0's toolboxes, ROCm and Vulkan), with the catalog's
+ * FP16 figure taken at the clock the chip holds under matrix load (data/gpus.json: 1.91 GHz,
+ * not 2.9): the kyuz0 rows' estimates went from about 2x the measured speed (59.4 TFLOPS and
+ * the plain blend) to −8…+14 % (pp512 and pp2048, dense and MoE, both backends), but for
+ * ROCm gpt-oss (−40 %, −66 %: moe_mmq_tile_share() charges 32- and 128-expert MXFP4 layers
+ * whole 128-token tiles; without that term they land at −9 % and +22 %, not changed here).
+ * Vulkan's reference comes from other devices (RTX 30/40/50, RDNA 4) and is used as it
+ * stands.  Current builds only (the WMMA MMQ is llama.cpp PR #17576; the 2024 table was not
+ * fitted on Navi 31).  Smaller RDNA 3 dies (Navi 32 / 33) would follow by the same argument;
+ * no row of them is in the accuracy set, so they keep the blend. */
+#define RDNA3_NAVI31_FP16_TFLOPS 122.8
+
+static void
+rdna35_prefill_share (Sizing *z)
+{
+  double peak = z->peak_flops, ref = z->cal->prefill_util * 1e12;
+
+  if (z->on_cpu || !z->llama || !z->current || z->gpu->generation != HR_GEN_RDNA3_5 ||
+      !isfinite (peak) || (z->backend != HR_BACKEND_ROCM && z->backend != HR_BACKEND_VULKAN))
+    return;
+  z->tflops = MIN (peak, peak * sqrt (ref / (RDNA3_NAVI31_FP16_TFLOPS * 1e12)));
+}
+
 static void
 sizing_init (Sizing           *z,
              const HrScenario *s)
@@ -456,6 +499,7 @@ sizing_init (Sizing           *z,
   z->peak_flops = !z->on_cpu && isfinite (z->gpu->fp16_tflops) && z->gpu->fp16_tflops > 0
                   ? hr_calibration_tensor_flops (z->gpu) : NAN;
   pascal_compute_path (z);
+  rdna35_prefill_share (z);
   z->int8_peak = prefill_int8_peak (z);
 }
 
