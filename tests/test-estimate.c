@@ -1280,6 +1280,53 @@ test_prefill_volta_dequant (void)
   hr_gpu_free (g);
 }
 
+/* Current llama.cpp SYCL builds run a prompt's matrix products on Intel's XMX engines as oneDNN
+ * FP16 GEMMs after converting the weights to FP16 (ggml_sycl_op_mul_mat_sycl), and KQ / KQV as
+ * batched oneDNN FP16 GEMMs (ggml_sycl_mul_mat_batched_sycl): a share of the XMX FP16 peak for
+ * both, plus 4 bytes a weight of conversion traffic a ubatch.  An Arc Pro B70 (608 GB/s, 183.5
+ * FP16 XMX TFLOPS) prefilled Gemma 4 31B UD-Q4_K_XL at 759 t/s (pp512) and 656 (pp16384, 0.86 of
+ * it; llama.cpp PR #22078, flash attention off); the square-root blend and SYCL's 0.15
+ * attention share gave 633 and 392, 0.62 of it.  The same card under Vulkan keeps its blend. */
+static void
+test_prefill_sycl_xmx_gemm (void)
+{
+  g_autoptr(HrGpu) b70 = hr_gpu_new_from_spec ("memory_gib=32,bandwidth_gbs=608,fp16_tflops=183.5,backend=sycl,generation=xe2", NULL);
+  HrScenario s;
+  HrEstimate pp512, pp16k, e;
+
+  g_assert_nonnull (b70);
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "gemma-4-31b"), b70);
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.flash_attn = FALSE;
+  s.context = 32768;
+  s.prompt_tokens = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &pp512, NULL));
+  s.prompt_tokens = 16384;
+  g_assert_true (hr_estimate_compute (&s, NULL, &pp16k, NULL));
+  g_test_message ("B70 Gemma 4 31B Q4_K_M: pp512 %.0f t/s (measured 759), pp16384 %.0f (656)",
+                  pp512.prefill_tps, pp16k.prefill_tps);
+  g_assert_cmpint (pp512.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+  g_assert_cmpfloat (fabs (pp512.prefill_basis.figures[1] - 183.5 * 0.5), <, 0.05);
+  g_assert_cmpfloat (fabs (pp512.prefill_tps / 759.1 - 1), <, 0.12);
+  g_assert_cmpfloat (fabs (pp16k.prefill_tps / 655.6 - 1), <, 0.12);
+  g_assert_cmpfloat (pp16k.prefill_tps / pp512.prefill_tps, >, 0.8);
+
+  /* BF16 weights take the same GEMM without the conversion: the same rate, faster per token */
+  g_strlcpy (s.quant, "BF16", sizeof s.quant);
+  s.context = 4096;
+  s.prompt_tokens = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.prefill_basis.figures[1] - 183.5 * 0.5), <, 0.05);
+
+  /* Vulkan on the same card: the blend with Vulkan's 31 TFLOPS reference, as before */
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.backend = HR_BACKEND_VULKAN;
+  s.backend_set = TRUE;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_assert_cmpfloat (fabs (e.prefill_basis.figures[1] - sqrt (183.5 * 31)), <, 0.05);
+}
+
 static void
 test_prefill_capped_at_peak (void)
 {
@@ -2284,6 +2331,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/fa-accumulate", test_prefill_fa_accumulate);
   g_test_add_func ("/estimate/prefill/turing-vector", test_prefill_turing_vector);
   g_test_add_func ("/estimate/prefill/volta-dequant", test_prefill_volta_dequant);
+  g_test_add_func ("/estimate/prefill/sycl-xmx-gemm", test_prefill_sycl_xmx_gemm);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);

@@ -125,6 +125,14 @@ double               hr_calibration_prefill_flops (const HrGpu         *gpu,
 /* Current builds on discrete GPUs: quantized prefill kernels fill the device from this hidden
  * size on; narrower models (1–3B) run proportionally fewer tiles per matrix and reach less. */
 #define HR_CAL_PREFILL_FULL_WIDTH 4096.0
+/* Current llama.cpp SYCL builds on an Intel GPU with XMX engines (Xe-HPG, Xe2): a prompt
+ * ubatch's matrix products run as oneDNN FP16 GEMMs on the XMX engines (hr-estimate.c,
+ * sycl_xmx_gemm_path), at this share of the FP16 XMX peak.  Fitted, with the FP16 conversion
+ * traffic counted (prefill_dequant_bytes), on the current SYCL prefill rows not held out:
+ * Arc B580 Llama 2 7B Q4_0 pp512 (+2.6 %), Arc Pro B70 Gemma 4 31B UD-Q4_K_XL pp512 / pp16384
+ * (−7.4 / +2.2 %) and Qwen2.5 1.5B Q4_K_M pp512 (−13.1 %); 0.45 and 0.55 put them at
+ * −3…−19 % and −7…+8 %.  The held-out Qwen2.5 1.5B Q8_0 row (−20 %) was not looked at. */
+#define HR_CAL_SYCL_XMX_GEMM_SHARE 0.50
 /* llama.cpp layer split: each further device in the pipeline adds this fraction of one
  * device's prefill rate (when the logical batch holds enough ubatches). */
 #define HR_CAL_PIPELINE_EFF 0.44

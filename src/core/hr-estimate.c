@@ -350,6 +350,7 @@ typedef struct
   double peak_flops;          /* the device's dense tensor peak (NAN: none published) */
   HrComputePath path;         /* the ALUs tflops and peak_flops describe (pascal_compute_path) */
   double int8_peak;           /* quantized prefill's int8 MMQ peak (prefill_int8_peak), NAN: another path */
+  gboolean sycl_xmx_gemm;     /* prompt products as oneDNN FP16 GEMMs on XMX (sycl_xmx_gemm_path) */
   double host_embd;           /* llama.cpp's input embedding, kept in system RAM */
   double kv_per_gpu;
   double compute_per_gpu, runtime_gpu;
@@ -398,6 +399,30 @@ pascal_compute_path (Sizing *z)
       z->peak_flops = fp32 * HR_PASCAL_DP4A_PER_FP32;
       z->tflops = z->peak_flops * PASCAL_DP4A_SHARE;
     }
+}
+
+/* Current llama.cpp SYCL builds on an Intel GPU with XMX engines (Xe-HPG, Xe2) run a prompt
+ * ubatch's matrix products as FP16 GEMMs in oneDNN.  ggml-sycl.cpp, ggml_sycl_mul_mat: past
+ * MMVQ_MAX_BATCH_SIZE (8) columns a quantized matrix takes neither DMMV nor MMVQ, and never
+ * MMQ (ggml_sycl_supports_mmq returns false: "TODO: accuracy issues in MMQ"), so it goes to
+ * ggml_sycl_op_mul_mat_sycl, which in a GGML_SYCL_F16 build converts the weights to FP16 with
+ * to_fp16_sycl into a pool buffer (prefill_dequant_bytes counts that traffic) and multiplies
+ * them with DnnlGemmWrapper::row_gemm (oneMKL's dpct::gemm when GGML_SYCL_DISABLE_DNN is set),
+ * FP16 in, FP32 out, on the XMX engines; F16 / BF16 weights take the same GEMM without the
+ * conversion.  The dequantization is its own kernel, not work interleaved with the matrix
+ * engines as in ggml-cuda's MMQ tiles, so the product runs at a share of the XMX FP16 peak
+ * (HR_CAL_SYCL_XMX_GEMM_SHARE) instead of the square-root blend that describes those.  Every
+ * SYCL row measured ran this path: their dense rates (Arc B580 29 TFLOPS, Arc Pro B70 47) are
+ * above the cards' FP32 vector peaks.  A build without GGML_SYCL_F16 (CMake's default) converts
+ * to FP32 and runs an FP32 GEMM on the vector engines instead: not modelled. */
+static void
+sycl_xmx_gemm_path (Sizing *z)
+{
+  if (z->on_cpu || z->backend != HR_BACKEND_SYCL || !z->current || !z->llama || !isfinite (z->peak_flops) ||
+      (z->gpu->generation != HR_GEN_XE_HPG && z->gpu->generation != HR_GEN_XE2))
+    return;
+  z->sycl_xmx_gemm = TRUE;
+  z->tflops = z->peak_flops * HR_CAL_SYCL_XMX_GEMM_SHARE;
 }
 
 /* The int8 tensor rate (OP/s) quantized prefill runs at on current CUDA builds, NAN when
@@ -500,6 +525,7 @@ sizing_init (Sizing           *z,
                   ? hr_calibration_tensor_flops (z->gpu) : NAN;
   pascal_compute_path (z);
   rdna35_prefill_share (z);
+  sycl_xmx_gemm_path (z);
   z->int8_peak = prefill_int8_peak (z);
 }
 
@@ -1825,7 +1851,8 @@ static double
 prefill_utilization (const Sizing *z)
 {
   if (hr_quant_is_16bit (z->s->quant))
-    return HR_CAL_F16_PREFILL_GAIN;
+    /* on SYCL's XMX path 16-bit weights take the GEMM quantized ones take (sycl_xmx_gemm_path) */
+    return z->sycl_xmx_gemm ? 1.0 : HR_CAL_F16_PREFILL_GAIN;
   if (z->current && z->backend != HR_BACKEND_METAL && z->backend != HR_BACKEND_CPU && z->m->hidden > 0)
     return MIN (1.0, z->m->hidden / HR_CAL_PREFILL_FULL_WIDTH) * mmq_dp4a_type_factor (z);
   return 1.0;
@@ -1851,26 +1878,45 @@ prefill_fa_accumulate_share (const Sizing *z)
 }
 
 /* Bytes per ubatch a Volta card moves to dequantize quantized weights for cuBLAS on current
- * builds (0 elsewhere).  ggml_cuda_should_use_mmq sends a batch of MMQ_DP4A_MAX_BATCH_SIZE (64)
- * tokens or more on a card with FP16 MMA but no int8 MMA to cuBLAS, and
- * ggml_cuda_op_mul_mat_cublas converts src0 to FP16 first (to_fp16_cuda into a pool buffer):
- * every matrix of the ubatch is written once in FP16 and read once by the GEMM, 4 bytes a
- * weight on top of the quantized read the weight stream already counts.  A MoE layer converts
- * the experts its tokens chose. */
+ * builds, and an Intel GPU for oneDNN (0 elsewhere).  ggml_cuda_should_use_mmq sends a batch of
+ * MMQ_DP4A_MAX_BATCH_SIZE (64) tokens or more on a card with FP16 MMA but no int8 MMA to cuBLAS,
+ * and ggml_cuda_op_mul_mat_cublas converts src0 to FP16 first (to_fp16_cuda into a pool buffer);
+ * ggml-sycl's ggml_sycl_op_mul_mat_sycl does the same with to_fp16_sycl past
+ * MMVQ_MAX_BATCH_SIZE (8) columns (sycl_xmx_gemm_path): every matrix of the ubatch is written
+ * once in FP16 and read once by the GEMM, 4 bytes a weight on top of the quantized read the
+ * weight stream already counts.  A MoE layer converts the experts its tokens chose (SYCL's
+ * ggml_sycl_mul_mat_id runs one ggml_sycl_mul_mat per expert that holds tokens). */
 static double
 prefill_dequant_bytes (const Sizing *z,
                        double        ub)
 {
   const HrModel *m = z->m;
   double params = z->active_params;
+  gboolean volta = z->backend == HR_BACKEND_CUDA && z->current && !z->on_cpu &&
+                   z->gpu->generation == HR_GEN_VOLTA && ub >= 64;
+  gboolean sycl = z->sycl_xmx_gemm && ub > LLAMA_MMVQ_MAX_TOKENS;
 
-  if (z->backend != HR_BACKEND_CUDA || !z->current || z->on_cpu || z->gpu->generation != HR_GEN_VOLTA ||
-      hr_quant_is_16bit (z->s->quant) || ub < 64)
+  if ((!volta && !sycl) || hr_quant_is_16bit (z->s->quant))
     return 0;
   if (hr_model_is_moe (m) && m->hidden > 0 && m->moe_intermediate > 0 && m->n_experts > 0)
     params += prefill_expert_flops (m) / 2 / m->n_experts_used * m->n_experts *
               (expert_union_share (m, ub) - (double) m->n_experts_used / m->n_experts);
   return 4.0 * params * (1.0 - z->cpu_layers_frac);
+}
+
+/* Prefill attention's share of the achieved dense rate.  Without flash attention SYCL's XMX
+ * path runs KQ and KQV as batched FP16 GEMMs in oneDNN (ggml-sycl.cpp, ggml_sycl_mul_mat: F16
+ * K / V views with more than one batch go to ggml_sycl_mul_mat_batched_sycl, which converts Q
+ * to FP16 and calls DnnlGemmWrapper::gemm), the GEMM the weights take: the dense rate.  The
+ * Arc Pro B70's Gemma 4 31B pp16384 row (655.6 t/s against 759.1 at pp512, 0.86) puts the
+ * attention of its 16384-token spans at 33 TFLOPS, where SYCL's 0.15 of the blend gave 7 and
+ * 0.62 of the pp512 rate.  Elsewhere the backend's calibration, doubled with flash attention. */
+static double
+prefill_attn_util (const Sizing *z)
+{
+  if (z->sycl_xmx_gemm && !z->s->flash_attn)
+    return 1.0;
+  return z->s->flash_attn ? MIN (1.0, z->cal->attn_util * HR_CAL_FA_KV_GAIN) : z->cal->attn_util;
 }
 
 /* Seconds per prompt token. */
@@ -1884,7 +1930,7 @@ prefill_seconds_per_token (const Sizing     *z,
   const HrScenario *s = z->s;
   const HrCalibration *cal = z->cal;
   double n = z->n, par = z->server ? n : 1, t_tok, ubatches, pipe;
-  double attn_util = s->flash_attn ? MIN (1.0, cal->attn_util * HR_CAL_FA_KV_GAIN) : cal->attn_util;
+  double attn_util = prefill_attn_util (z);
   double ub = MAX (MIN (s->ubatch, s->prompt_tokens), 1);
   double streamed;
 
