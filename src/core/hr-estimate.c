@@ -412,9 +412,11 @@ pascal_compute_path (Sizing *z)
  * conversion.  The dequantization is its own kernel, not work interleaved with the matrix
  * engines as in ggml-cuda's MMQ tiles, so the product runs at a share of the XMX FP16 peak
  * (HR_CAL_SYCL_XMX_GEMM_SHARE) instead of the square-root blend that describes those.  Every
- * SYCL row measured ran this path: their dense rates (Arc B580 29 TFLOPS, Arc Pro B70 47) are
- * above the cards' FP32 vector peaks.  A build without GGML_SYCL_F16 (CMake's default) converts
- * to FP32 and runs an FP32 GEMM on the vector engines instead: not modelled. */
+ * SYCL prefill row measured ran this path: their dense rates (Arc B580 29 TFLOPS on 20 Xe
+ * cores, Arc Pro B70 47 on 32; 128 FP32 lanes a core, 8 vector engines of 16) would need
+ * vector clocks above 5.6 GHz as FP32 FMAs.  A build without GGML_SYCL_F16 (CMake's default;
+ * examples/sycl/build.sh: "faster for long-prompt inference" with it) converts to FP32 and runs
+ * an FP32 GEMM on the vector engines instead: not modelled. */
 static void
 sycl_xmx_gemm_path (Sizing *z)
 {
