@@ -248,7 +248,7 @@ test_bundled_generations (void)
     { "h100-80gb-sxm", HR_GEN_HOPPER }, { "t4-16gb", HR_GEN_TURING }, { "v100-32gb-sxm", HR_GEN_VOLTA },
     { "rx-7900-xtx-24gb", HR_GEN_RDNA3 }, { "rx-9070-xt-16gb", HR_GEN_RDNA4 },
     { "ryzen-ai-max-395-128gb", HR_GEN_RDNA3_5 }, { "mi300x-192gb", HR_GEN_CDNA3 },
-    { "arc-pro-b60-24gb", HR_GEN_XE2 }, { "arc-a770-16gb", HR_GEN_XE_HPG }, { "arc-a750-8gb", HR_GEN_XE_HPG },
+    { "arc-pro-b60-24gb", HR_GEN_XE2 }, { "arc-pro-b70-32gb", HR_GEN_XE2 }, { "arc-a770-16gb", HR_GEN_XE_HPG }, { "arc-a750-8gb", HR_GEN_XE_HPG },
     { "m3-ultra-512gb", HR_GEN_APPLE_M3 },
     { "ascend-910b-64gb", HR_GEN_UNKNOWN },
   };

@@ -733,6 +733,8 @@ gpu_for (Gpus        *gpus,
     { "AI Pro R9700", "radeon-ai-pro-r9700-32gb" }, { "AI PRO R9700", "radeon-ai-pro-r9700-32gb" }, { "RX 9070 XT", "rx-9070-xt-16gb" },
     { "Framework Mainboard", "ryzen-ai-max-395-128gb" },
     { "Arc Pro B60", "arc-pro-b60-24gb" },
+    /* data/gpus.json cites the Arc Pro B70's figures: 608 GB/s, 367 INT8 TOPS → 183.5 FP16 */
+    { "Arc Pro B70", "arc-pro-b70-32gb" },
     /* catalog entries (data/gpus.json cites their sources): the RTX 5060 Ti 16 GB and the
      * RTX PRO 6000 Blackwell Workstation Edition (600 W, 1792 GB/s); the Max-Q and Server
      * Editions are other products with other power limits and are not mapped to it */
@@ -830,19 +832,6 @@ gpu_for (Gpus        *gpus,
        * A-series overview) */
       HrGpu *g = datasheet_gpu (gpus, device, 16, 560, NAN, HR_FORM_CONSUMER, HR_BACKEND_SYCL);
       g->generation = HR_GEN_XE_HPG;
-      return g;
-    }
-  if (has (device, "Arc Pro B70"))
-    {
-      /* Intel Arc Pro B70 specifications: 32 GB GDDR6 on 256 bits at 19 Gbps = 608 GB/s; 367
-       * peak INT8 TOPS on its 256 XMX engines (Intel's product page as tabulated at
-       * https://zolotukhin.ai/zinc/docs/intel-gpu-reference/ ; the same 367 at
-       * https://zolotukhin.ai/blog/2026-05-18-intel-arc-pro-b70-deep-dive-and-zincs-t-intel-plan/),
-       * FP16 half of it as on every Xe2 XMX engine (2048 FP16 / 4096 INT8 ops per clock per Xe
-       * core, https://architosh.com/2025/09/product-review-intel-arc-pro-b50-gpu ; the catalog's
-       * Arc Pro B60: 197 → 98.5): 183.5; Battlemage, Xe2 (Intel's Arc Pro B-series overview) */
-      HrGpu *g = datasheet_gpu (gpus, device, 32, 608, 183.5, HR_FORM_WORKSTATION, HR_BACKEND_SYCL);
-      g->generation = HR_GEN_XE2;
       return g;
     }
   if (hasi (device, "Pro W7900"))
