@@ -1327,6 +1327,28 @@ test_prefill_sycl_xmx_gemm (void)
   g_assert_cmpfloat (fabs (e.prefill_basis.figures[1] - sqrt (183.5 * 31)), <, 0.05);
 }
 
+/* SYCL's MUL_MAT_ID loops over the experts on the host: every expert holding tokens of a
+ * ubatch costs six queued device operations (ggml_sycl_mul_mat_id), each a kernel's share of
+ * the decode block cost.  An Arc Pro B60 prefilled Qwen3.6-35B-A3B Q4_K_M at 373.5 t/s (pp512,
+ * llama.cpp issue #22413): 256 experts in 40 MoE layers make 30720 expert products a ubatch;
+ * without them it was credited 746. */
+static void
+test_prefill_sycl_moe_expert_loop (void)
+{
+  HrScenario s;
+  HrEstimate e;
+
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "qwen3.6-35b-a3b"),
+                    hr_catalog_find_gpu (catalog, "arc-pro-b60-24gb"));
+  g_strlcpy (s.quant, "Q4_K_M", sizeof s.quant);
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.flash_attn = FALSE;
+  s.prompt_tokens = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_test_message ("B60 Qwen3.6-35B-A3B Q4_K_M pp512: %.0f t/s (measured 373.5)", e.prefill_tps);
+  g_assert_cmpfloat (fabs (e.prefill_tps / 373.5 - 1), <, 0.15);
+}
+
 static void
 test_prefill_capped_at_peak (void)
 {
@@ -2332,6 +2354,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/turing-vector", test_prefill_turing_vector);
   g_test_add_func ("/estimate/prefill/volta-dequant", test_prefill_volta_dequant);
   g_test_add_func ("/estimate/prefill/sycl-xmx-gemm", test_prefill_sycl_xmx_gemm);
+  g_test_add_func ("/estimate/prefill/sycl-moe-expert-loop", test_prefill_sycl_moe_expert_loop);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);

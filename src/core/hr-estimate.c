@@ -1906,6 +1906,34 @@ prefill_dequant_bytes (const Sizing *z,
   return 4.0 * params * (1.0 - z->cpu_layers_frac);
 }
 
+/* Seconds per ubatch of @ub tokens that SYCL's MUL_MAT_ID spends on the host loop over the
+ * experts.  ggml-sycl.cpp, ggml_sycl_mul_mat_id, with more than one token (ne12 > 1): the ids
+ * are copied to the host and every expert that holds tokens of the ubatch gets its own
+ * sequence of device operations, one after another on the queue — a memset of the row counter,
+ * k_copy_src1_to_contiguous, ggml_sycl_mul_mat on the expert's matrix (to_fp16_sycl of the
+ * weights and of the gathered rows, the oneDNN GEMM: sycl_xmx_gemm_path) and
+ * k_copy_dst_from_contiguous: six operations.  Each costs what one kernel of a decode block
+ * costs, the calibration's t_layer_us over HR_LLAMA_BLOCK_KERNELS (as extra block kernels do
+ * in step_fixed_seconds): not fitted.  The Arc Pro B60's Qwen3.6-35B-A3B pp512 row (256
+ * experts, 40 MoE layers, 3 expert matrices each: 30720 expert products a ubatch, 0.79 s) goes
+ * from +100 % to −7 % with it (one row, from a build whose log says asserts were enabled; its
+ * Gated DeltaNet layers run ggml-sycl's gated_delta_net.cpp, not modelled apart). */
+#define SYCL_MMID_EXPERT_OPS 6.0
+
+static double
+sycl_mmid_expert_seconds (const Sizing *z,
+                          double        ub)
+{
+  const HrModel *m = z->m;
+  double calls;
+
+  if (!z->sycl_xmx_gemm || !hr_model_is_moe (m) || m->n_experts <= 0 || m->n_experts_used <= 0 || ub < 2)
+    return 0;
+  calls = (double) hr_model_moe_layers (m) * (m->ffn_ungated ? 2 : 3) * m->n_experts *
+          expert_union_share (m, ub) * (1.0 - z->cpu_layers_frac);
+  return calls * SYCL_MMID_EXPERT_OPS * z->cal->t_layer_us / HR_LLAMA_BLOCK_KERNELS * 1e-6;
+}
+
 /* Prefill attention's share of the achieved dense rate.  Without flash attention SYCL's XMX
  * path runs KQ and KQV as batched FP16 GEMMs in oneDNN (ggml-sycl.cpp, ggml_sycl_mul_mat: F16
  * K / V views with more than one batch go to ggml_sycl_mul_mat_batched_sycl, which converts Q
@@ -1963,7 +1991,8 @@ prefill_seconds_per_token (const Sizing     *z,
   if (isfinite (z->bw))
     t_tok += (streamed + prefill_dequant_bytes (z, ub)) / n / (z->bw * cal->bw_eff * lpddr_factor (z)) / ub;
   if (z->llama && isfinite (z->bw))
-    t_tok += (step_fixed_seconds (z) + moe_expert_rate_seconds (z, ub, z->bw * cal->bw_eff * lpddr_factor (z))) / ub;
+    t_tok += (step_fixed_seconds (z) + moe_expert_rate_seconds (z, ub, z->bw * cal->bw_eff * lpddr_factor (z)) +
+              sycl_mmid_expert_seconds (z, ub)) / ub;
   else if (z->llama)
     t_tok += step_fixed_seconds (z) / ub;
   /* a layer split pipelines the ubatches of one logical batch across the devices */
