@@ -41,7 +41,9 @@ static const HrCalibration calibrations[HR_N_BACKENDS] = {
  * µs, flash attention is on by default, quantized prefill runs int8 tensor-core MMQ kernels;
  * fitted on bench_dev_modern.csv and tests/accuracy/bench_public.csv.  SYCL from the Arc B580
  * and Arc Pro B70 runs of 2025–26 (reordered MMVQ kernels: ~62 % of peak bandwidth, ~60 µs per
- * layer); Vulkan prefill from coopmat/coopmat2 runs on RTX 3090/4090/5090 and AMD; ROCm prefill
+ * layer; llama.cpp prefill on XMX devices runs oneDNN GEMMs at HR_CAL_SYCL_XMX_GEMM_SHARE of
+ * the peak, so SYCL's 12 TFLOPS reference and 0.15 attention share serve only other SYCL
+ * devices and engines: hr-estimate.c, sycl_xmx_gemm_path); Vulkan prefill from coopmat/coopmat2 runs on RTX 3090/4090/5090 and AMD; ROCm prefill
  * from RX 7900 XTX and Radeon PRO W7900 runs.  Vulkan decode re-fitted once gpt-oss GGUF
  * mixes counted their experts at MXFP4 (29 rows: ~90 % of peak bandwidth, ~58 µs per layer
  * without CUDA graphs; the low end of the range at 0.70 as in 2024 builds).  Two of those
