@@ -1495,8 +1495,31 @@ vulkan_build_before_fusions (const char *build)
   return build_dated_before (build, 2025, 6, 29);
 }
 
+/* llama.cpp's build number (the count of commits on master, which its releases are tagged by)
+ * as a row names it: "c81de6e1 (6092)", "10217 (ddd4ec142)", "b9174 (0253fb21f)"; 0 when the
+ * row names none. */
+static int
+build_number (const char *build)
+{
+  const char *p = build != NULL ? build : "";
+  char hash[41];
+  int n = 0, len = 0;
+
+  /* only at the start, beside a commit hash: "(2026)" after a PR is a year */
+  if ((sscanf (p, "%6d (%40[0-9a-f])%n", &n, hash, &len) == 2 && len > 0) ||
+      (sscanf (p, "b%6d%n", &n, &len) == 1 && len > 0) ||
+      (sscanf (p, "%40[0-9a-f] (%6d)%n", hash, &n, &len) == 2 && len > 0 && strlen (hash) >= 7))
+    return n;
+  return 0;
+}
+
+/* The last llama.cpp release known to predate PR #17576: b7205, which the ggml bot published
+ * on 2025-11-30 (https://github.com/microsoft/winget-pkgs/pull/318407). */
+#define LLAMA_BUILD_BEFORE_WMMA_MMQ 7205
+
 /* A ROCm row on an RDNA 3 / 3.5 card from a build dated before llama.cpp PR #17576 (merged
- * 2025-12-05, "HIP: enable WMMA-MMQ INT kernels for RDNA 3"): until then
+ * 2025-12-05, "HIP: enable WMMA-MMQ INT kernels for RDNA 3"), or numbered no later than
+ * LLAMA_BUILD_BEFORE_WMMA_MMQ when it names no date: until then
  * ggml_cuda_should_use_mmq (mmq.cu) sent RDNA 3 quantized matrices of 64 tokens or more to
  * dequantization + hipBLAS ("!GGML_CUDA_CC_IS_RDNA3(cc) ... || ne11 < MMQ_DP4A_MAX_BATCH_SIZE")
  * and smaller ones to the dp4a MMQ, the 2024-era paths, not the int8 WMMA MMQ that current
@@ -1505,7 +1528,9 @@ vulkan_build_before_fusions (const char *build)
 static gboolean
 rocm_rdna3_build_before_wmma_mmq (const char *build)
 {
-  return build_dated_before (build, 2025, 12, 5);
+  int n = build_number (build);
+
+  return build_dated_before (build, 2025, 12, 5) || (n > 0 && n <= LLAMA_BUILD_BEFORE_WMMA_MMQ);
 }
 
 static void
