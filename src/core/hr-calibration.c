@@ -96,10 +96,12 @@ static const HrCalibration calibrations_current[HR_N_BACKENDS] = {
  * (Turing/Ampere, RDNA: vk_id_steps_exposed) — RTX 3060 gpt-oss-20b +40 → +17 %, RTX A4000
  * +51 → +27 %, RTX 3090 +24 → +8 %, RX 9070 XT +13 → +4 %, R9700 +14 → +3 %; the held-out RX
  * 9070 XT Gemma 4 26B-A4B +53 → +24 %; Ada and Blackwell (RTX 4090 −9 %, 4070 Ti −5 %, 5090
- * −8 / −22 %) stream it at the DRAM rate and are left alone.  SYCL keeps none (its
- * MUL_MAT_ID copies the ids to the host and runs one mat-vec per chosen expert,
- * ggml_sycl_mul_mat_id; no MoE row of a current build to size that by).  Intel Xe-HPG decode
- * under SYCL and Vulkan: HR_CAL_XE_HPG_DECODE_EFF. */
+ * −8 / −22 %) stream it at the DRAM rate and are left alone.  SYCL keeps none: since
+ * llama.cpp PR #21920 (merged 2026-04-22) ggml_sycl_mul_mat_id runs one token's experts as one
+ * ids-indexed launch (ggml_sycl_mul_mat_id_mmvq_fused, mul_mat_vec_q_moe), no longer one
+ * mat-vec per chosen expert after a host copy of the ids, and no row sizes its id steps
+ * (hr-estimate.c, "SYCL MoE decode, checked for #28").  Intel Xe-HPG decode under SYCL and
+ * Vulkan: HR_CAL_XE_HPG_DECODE_EFF. */
 
 /* Metal decode of small models, checked for #28 and left as it is.  ggml-metal splits a step's
  * graph over n_cb command buffers encoded on host threads (ggml-metal-context.m,

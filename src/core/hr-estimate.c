@@ -1934,6 +1934,34 @@ sycl_mmid_expert_seconds (const Sizing *z,
   return calls * SYCL_MMID_EXPERT_OPS * z->cal->t_layer_us / HR_LLAMA_BLOCK_KERNELS * 1e-6;
 }
 
+/* SYCL MoE decode, checked for #28: no per-expert term, for want of a build that runs one.
+ * Until llama.cpp PR #21920 (merged 2026-04-22: its squash commit's date as ggml-org/ggml's
+ * sync carries it, 267de612) ggml_sycl_mul_mat_id took one token (ne12 == 1) through the
+ * loop above's decode twin: a device-to-host copy of the ids and a blocking stream->wait(), then
+ * for each chosen expert one ggml_sycl_mul_mat on a one-row view — DMMV, since
+ * should_reorder_tensor() wants GGML_OP_MUL_MAT and the view keeps MUL_MAT_ID, so the MMVQ
+ * preference never applied: one dequantize_mul_mat_vec launch for a k-quant, two for a legacy
+ * quant or F16 in a GGML_SYCL_F16 build (dmmv.cpp converts src1 to half first).  Since the PR
+ * ggml_sycl_mul_mat_id first tries ggml_sycl_mul_mat_id_mmvq_fused(): one quantize_q8_1 and one
+ * mul_mat_vec_q_moe launch a MUL_MAT_ID (mmvq.cpp: grid.y over the chosen experts, one 16-lane
+ * subgroup a row that reads ids_dev, then walks its row a super-block a pass), no host copy;
+ * it falls back to the loop only for types it lacks (the IQ quants), a non-contiguous src1 or
+ * more than one token.  Counted at t_layer_us / HR_LLAMA_BLOCK_KERNELS a launch, the old path's
+ * seven extra launches on each of Qwen3.5-35B-A3B's 120 MUL_MAT_IDs cost 3.6 ms a token; the
+ * PR's own Arc Pro B70 run (tg128 at depth 16384, 33.3 -> 46.0 t/s) lost 8.3 ms: the other
+ * 4.7 ms, some 39 us a MUL_MAT_ID, is the blocking wait, which no launch count prices.  Every
+ * SYCL MoE decode row here is of a later build (the B60 Qwen3.6-35B-A3B row b9159 of
+ * 2026-05-18, the B70 dev row of build 9739), so a term by build date would move none;
+ * Headroom's current estimate is the fused path.  Those rows still run high (the B60 row +86 %,
+ * held out; the B70 dev row, which the 2024 constants replay, 80.15 t/s where the current ones
+ * say 125), as the B60's Vulkan Qwen3-30B-A3B row does (+60 %): what Xe2 loses there is not
+ * the expert loop.  The fused kernel's id read and part-filled passes (mmvq_id_row_factor()
+ * with 256-weight passes) come to ×1.19 on Qwen3-30B-A3B's expert bytes, about a tenth of the
+ * step.  For prefill, PR #23142 (merged
+ * 2026-05-22, b9291: one k_copy_src1_to_contiguous and one k_copy_dst_from_contiguous over all
+ * routed rows, no row-counter memset) leaves three of the six operations per expert above to
+ * current builds; the pp512 row that sized them is of b9159. */
+
 /* Prefill attention's share of the achieved dense rate.  Without flash attention SYCL's XMX
  * path runs KQ and KQV as batched FP16 GEMMs in oneDNN (ggml-sycl.cpp, ggml_sycl_mul_mat: F16
  * K / V views with more than one batch go to ggml_sycl_mul_mat_batched_sycl, which converts Q
