@@ -1909,16 +1909,20 @@ prefill_dequant_bytes (const Sizing *z,
 /* Seconds per ubatch of @ub tokens that SYCL's MUL_MAT_ID spends on the host loop over the
  * experts.  ggml-sycl.cpp, ggml_sycl_mul_mat_id, with more than one token (ne12 > 1): the ids
  * are copied to the host and every expert that holds tokens of the ubatch gets its own
- * sequence of device operations, one after another on the queue — a memset of the row counter,
- * k_copy_src1_to_contiguous, ggml_sycl_mul_mat on the expert's matrix (to_fp16_sycl of the
- * weights and of the gathered rows, the oneDNN GEMM: sycl_xmx_gemm_path) and
- * k_copy_dst_from_contiguous: six operations.  Each costs what one kernel of a decode block
- * costs, the calibration's t_layer_us over HR_LLAMA_BLOCK_KERNELS (as extra block kernels do
- * in step_fixed_seconds): not fitted.  The Arc Pro B60's Qwen3.6-35B-A3B pp512 row (256
- * experts, 40 MoE layers, 3 expert matrices each: 30720 expert products a ubatch, 0.79 s) goes
- * from +100 % to −7 % with it (one row, from a build whose log says asserts were enabled; its
- * Gated DeltaNet layers run ggml-sycl's gated_delta_net.cpp, not modelled apart). */
-#define SYCL_MMID_EXPERT_OPS 6.0
+ * ggml_sycl_mul_mat on its matrix, one after another on the queue — to_fp16_sycl of the
+ * weights and of the gathered rows, then the oneDNN GEMM (sycl_xmx_gemm_path): three
+ * operations.  Each costs what one kernel of a decode block costs, the calibration's
+ * t_layer_us over HR_LLAMA_BLOCK_KERNELS (as extra block kernels do in step_fixed_seconds):
+ * not fitted.  Until llama.cpp PR #23142 ("[SYCL] improve MoE prefill throughput", merged
+ * 2026-05-22, release b9291) each expert also had its own row-counter memset and its own
+ * k_copy_src1_to_contiguous / k_copy_dst_from_contiguous launches, six operations; the PR
+ * gathers and scatters all routed rows in one launch each, which current builds run.  The Arc
+ * Pro B60's Qwen3.6-35B-A3B pp512 row (256 experts, 40 MoE layers, 3 expert matrices each:
+ * 30720 expert products a ubatch) is build b9159, before that PR: with six operations it reads
+ * −7 % (+100 % without the loop), with the current three it reads high (one row, from a build
+ * whose log says asserts were enabled; its Gated DeltaNet layers run ggml-sycl's
+ * gated_delta_net.cpp, not modelled apart). */
+#define SYCL_MMID_EXPERT_OPS 3.0
 
 static double
 sycl_mmid_expert_seconds (const Sizing *z,
