@@ -2074,6 +2074,28 @@ write_prefill_basis (const Sizing *z,
     };
 }
 
+/* The dense FLOPs charged here are 2 × the published active parameters for every prompt token,
+ * input embedding and output head included.  Checked for #28, not modelled: the engines pay
+ * neither for every token — the embedding is a row lookup (llama.cpp
+ * llm_graph_context::build_inp_embd(), src/llama-graph.cpp: ggml_get_rows of tok_embd), and the
+ * head and the last layer's FFN run only for the outputting rows (no_output_skipped_bytes(): one
+ * token per llama_decode() call of min(prompt, n_batch) tokens; vLLM's model runner takes
+ * logits_indices = query_start_loc[1:] - 1 before compute_logits, vllm/v1/worker/
+ * gpu_model_runner.py, and SGLang's LogitsProcessor._get_pruned_states the last index of each
+ * extend, both running every layer on every token).  Charging 2 × (body − FFN_last) +
+ * 2 × (head + FFN_last) / tokens-per-call on current builds, with vocab × hidden taken off the
+ * count once per table, cuts Llama 3.1 8B from 16.3 to 13.9 GFLOP a token and gpt-oss-20b from
+ * 7.3 to 4.8.  Refitting the existing constants on their own development rows to keep each
+ * backend's dev bias (MMQ int8 share 0.33 → 0.28, prefill reference CUDA 31 → 26, ROCm 36 → 27,
+ * Vulkan 31 → 20, Metal 1.20 → 0.89, SYCL XMX share 0.50 → 0.46, CPU 60 → 52 GFLOPS a core)
+ * left every dev prefill median worse (all 11.6 → 15.7 %, CUDA 8.4 → 15.7 %, Vulkan 14.0 →
+ * 20.6 %), MoE rows above dense ones (dev bias +4.0 → +15.0 % against −1.1 → −2.8 %), small
+ * models (< 4B active) further above large ones (+3.0 / −1.9 → +7.5 / −4.2 %), and the #28
+ * held-out prefill rows worse (median 14.0 → 15.4 %, bias −8.4 → −11.9 %); a refit of
+ * HR_CAL_PREFILL_FULL_WIDTH (2048–8192) did not bring the dev median under 15.6 %.  The
+ * large-vocabulary MoE rows (gpt-oss, Qwen3.x-A3B on Vulkan, ROCm, GB10) carry a cost the
+ * head's FLOPs stood in for — small expert GEMMs, not modelled outside the int8 MMQ path
+ * (moe_mmq_tile_share) — so the count stays as fitted until such a term has its own mechanism. */
 /* Prefill speed (compute-bound) and the time to the first token. */
 static void
 estimate_prefill (const Sizing *z,
