@@ -2074,7 +2074,9 @@ write_prefill_basis (const Sizing *z,
     };
 }
 
-/* The dense FLOPs charged here are 2 × the published active parameters for every prompt token,
+/* Prefill speed (compute-bound) and the time to the first token.
+ *
+ * The dense FLOPs charged here are 2 × the published active parameters for every prompt token,
  * input embedding and output head included.  Checked for #28, not modelled: the engines pay
  * neither for every token — the embedding is a row lookup (llama.cpp
  * llm_graph_context::build_inp_embd(), src/llama-graph.cpp: ggml_get_rows of tok_embd), and the
@@ -2096,7 +2098,6 @@ write_prefill_basis (const Sizing *z,
  * large-vocabulary MoE rows (gpt-oss, Qwen3.x-A3B on Vulkan, ROCm, GB10) carry a cost the
  * head's FLOPs stood in for — small expert GEMMs, not modelled outside the int8 MMQ path
  * (moe_mmq_tile_share) — so the count stays as fitted until such a term has its own mechanism. */
-/* Prefill speed (compute-bound) and the time to the first token. */
 static void
 estimate_prefill (const Sizing *z,
                   HrEstimate   *out)
