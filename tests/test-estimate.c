@@ -1353,6 +1353,49 @@ test_prefill_sycl_moe_expert_loop (void)
   g_assert_cmpfloat (e.prefill_tps, <, 373.5 * 1.70);
 }
 
+/* ggml-sycl runs the n_used − 1 ADDs that sum an MoE layer's experts (build_moe_ffn, views
+ * ordered before the ADDs) as one kernel each: its graph_compute fuses no ADD chain
+ * (ggml_sycl_fuse: MUL_MAT·MUL_MAT·GLU, RMS_NORM·MUL, UNARY·MUL; the top-k MoE), where ggml-cuda
+ * and ggml-vulkan run the chain as one kernel.  Qwen3.6-35B-A3B (40 MoE layers, 8 experts a
+ * token) on an Arc Pro B60 under SYCL pays n_used − 2 = 6 kernels more a layer, each a
+ * fourteenth of SYCL's 60 µs; a dense model, the same MoE model under Vulkan and one of two
+ * experts a token pay none. */
+static void
+test_sycl_moe_expert_sum (void)
+{
+  HrScenario s;
+  HrEstimate e, two, dense, vk, vk_copy;
+  g_autoptr (HrModel) two_used = NULL;
+  g_autoptr (HrModel) vk_more = NULL;
+
+  decode_on (&s, "qwen3.6-35b-a3b", "arc-pro-b60-24gb", "Q4_K_M", HR_BACKEND_SYCL);
+  g_assert_cmpint (s.model->n_experts_used, ==, 8);
+  g_assert_cmpint (s.model->extra_block_kernels, ==, 0);
+  g_assert_true (hr_estimate_compute (&s, NULL, &e, NULL));
+  g_test_message ("B60 SYCL Qwen3.6-35B-A3B Q4_K_M decode: %.1f t/s, fixed %.3f ms", e.decode_tps,
+                  e.decode_basis.figures[3]);
+  g_assert_cmpfloat (fabs (e.decode_basis.figures[3] - 60e-3 * (40 + 40 * 6 / 14.0)), <, 1e-9);
+
+  two_used = hr_model_copy (s.model);
+  two_used->n_experts_used = 2;
+  s.model = two_used;
+  g_assert_true (hr_estimate_compute (&s, NULL, &two, NULL));
+  g_assert_cmpfloat (fabs (two.decode_basis.figures[3] - 60e-3 * 40), <, 1e-9);
+
+  decode_on (&s, "llama-3.1-8b", "arc-pro-b60-24gb", "Q4_K_M", HR_BACKEND_SYCL);
+  g_assert_true (hr_estimate_compute (&s, NULL, &dense, NULL));
+  g_assert_cmpfloat (fabs (dense.decode_basis.figures[3] - 60e-3 * 32), <, 1e-9);
+
+  /* Vulkan's multi-ADD: the MoE model costs what its blocks do, nothing for the sum */
+  decode_on (&s, "qwen3.6-35b-a3b", "arc-pro-b60-24gb", "Q4_K_M", HR_BACKEND_VULKAN);
+  g_assert_true (hr_estimate_compute (&s, NULL, &vk, NULL));
+  vk_more = hr_model_copy (s.model);
+  vk_more->n_experts_used = 2;
+  s.model = vk_more;
+  g_assert_true (hr_estimate_compute (&s, NULL, &vk_copy, NULL));
+  g_assert_cmpfloat (fabs (vk.decode_basis.figures[3] - vk_copy.decode_basis.figures[3]), <, 1e-9);
+}
+
 static void
 test_prefill_capped_at_peak (void)
 {
@@ -2359,6 +2402,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/prefill/volta-dequant", test_prefill_volta_dequant);
   g_test_add_func ("/estimate/prefill/sycl-xmx-gemm", test_prefill_sycl_xmx_gemm);
   g_test_add_func ("/estimate/prefill/sycl-moe-expert-loop", test_prefill_sycl_moe_expert_loop);
+  g_test_add_func ("/estimate/decode/sycl-moe-expert-sum", test_sycl_moe_expert_sum);
   g_test_add_func ("/estimate/generation/mechanisms", test_generation_mechanisms);
   g_test_add_func ("/estimate/vulkan/moe-id-steps", test_vulkan_moe_id_steps);
   g_test_add_func ("/estimate/generation/xe-hpg-decode", test_xe_hpg_decode);

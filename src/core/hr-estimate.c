@@ -963,6 +963,31 @@ vk_layer_dispatch_equivalents (const HrModel *m)
  * (+12 % → 0 %) misses alike on Llama 3.1 8B Q4_0 (+22 %), so it shows little. */
 #define HR_LLAMA_BLOCK_KERNELS 14.0
 
+/* SYCL MoE decode, the experts' sum, checked for #28 (Intel Xe2 MoE decode rows 55–86 % high on
+ * SYCL and Vulkan while the dense rows of the same cards fit).  llama.cpp's build_moe_ffn
+ * (src/llama-graph.cpp) adds the n_used weighted expert outputs with n_used − 1 ADD nodes, their
+ * views ordered first so the ADDs stand next to each other.  ggml-cuda runs such a chain as one
+ * kernel (ggml_cuda_graph_evaluate_and_capture, "multi-(add or mul)": up to eight ADDs,
+ * ggml_cuda_op_fused_add), ggml-vulkan too (multi_add, MAX_FUSED_ADDS); ggml-sycl has no such
+ * fusion — its graph_compute fuses only what ggml_sycl_fuse (fusion.cpp: MUL_MAT·MUL_MAT·GLU,
+ * RMS_NORM·MUL, UNARY·MUL) and the top-k MoE (topk-moe.cpp, llama.cpp PR #25217) take, as of
+ * ggml-org/ggml of 2026-08-21 — so each ADD is a kernel of its own: n_used − 2 more than a
+ * calibrated MoE block (hr_model_llama_extra_block_kernels()) on every MoE layer, each a
+ * fourteenth of SYCL's t_layer_us (6 for Qwen3's and Qwen3.5's eight experts: 1.0 ms a token on
+ * an Arc Pro B60, Qwen3.6-35B-A3B).  Counted, not fitted; no fitted row is a current SYCL MoE
+ * decode row.  Builds before PR #25217 (merged 2026-07-13) also ran the routing that it fuses
+ * (SOFT_MAX, ARGSORT, GET_ROWS, SUM_ROWS, CLAMP, DIV: 6 kernels for its one): the accuracy
+ * harness replays rows of such builds with those 5 more (tests/accuracy/accuracy.c,
+ * sycl_build_before_topk_moe).  Neither explains the Xe2 gap: the Arc Pro B60 Qwen3.6-35B-A3B
+ * row (b9159) goes from +86 % to +58 % with both. */
+static double
+sycl_moe_unfused_kernels (const Sizing *z)
+{
+  if (!(z->current && z->llama && !z->on_cpu && z->backend == HR_BACKEND_SYCL) || !hr_model_is_moe (z->m))
+    return 0;
+  return (double) hr_model_moe_layers (z->m) * MAX (z->m->n_experts_used - 2, 0);
+}
+
 static double
 step_fixed_seconds (const Sizing *z)
 {
@@ -973,6 +998,7 @@ step_fixed_seconds (const Sizing *z)
     layers = vk_layer_dispatch_equivalents (z->m);
   if (z->current && z->llama && !z->on_cpu && z->m->extra_block_kernels > 0)
     layers += (double) z->m->n_layers * z->m->extra_block_kernels / HR_LLAMA_BLOCK_KERNELS;
+  layers += sycl_moe_unfused_kernels (z) / HR_LLAMA_BLOCK_KERNELS;
   return (t_layer * layers + z->cal->t_token_us) * 1e-6;
 }
 
@@ -1137,7 +1163,22 @@ vk_mat_vec_cols_per_pass (const HrGpu *gpu,
  * code path is the same on all NVIDIA parts from Turing on; Ada and Blackwell hide the
  * dependent id read and the short rows' partial passes, for a reason we have not pinned down
  * (the RTX 4080's CUDA row, −20 % with the step model, points the same way).  Unknown and
- * other generations: no loss claimed. */
+ * other generations: no loss claimed.
+ *
+ * Intel Xe2, checked for #28 and left out: the code gives it NVIDIA's structure — the f32-B
+ * mul_mat_vec_id workgroups of four 16-lane subgroups for ≤ 8192 rows of ≥ 1024 columns
+ * (ggml_vk_get_dequantize_mul_mat_vec_id), one subgroup for the integer-dot variant on Intel,
+ * which ggml_vk_should_use_mmvq gives Xe2 for Q2_K / Q3_K / Q6_K and, on the Windows
+ * proprietary driver, nothing else (llama.cpp issue #17628, PR #23056) — so nothing in it puts
+ * Xe2 with Ampere rather than Ada; by this list's rule its rows would have to show the step
+ * model's loss, and the one fitted Xe2 Vulkan MoE row does not single it out: the Arc Pro B60
+ * Qwen3-30B-A3B Q4_K_M tg128 (b9837, Windows prebuilt; 83.4 t/s) is +60 % without the steps
+ * and still +38 % with them (115.4 t/s), a gap of ~3 ms a token the expert bytes do not
+ * explain.  Nor does the routing: ggml-vulkan fuses it for every vendor since PR #16641
+ * (2025-10-18, ggml_vk_can_fuse_topk_moe); its multi-ADD of the experts' sum needs
+ * shaderRoundingModeRTEFloat16 (device->multi_add), a driver property no source here states
+ * for Intel's Windows driver.  No dense Xe2 Vulkan row of current builds exists to size
+ * that driver's per-dispatch cost, the other candidate. */
 static gboolean
 vk_id_steps_exposed (const HrGpu *gpu)
 {
