@@ -1533,6 +1533,31 @@ rocm_rdna3_build_before_wmma_mmq (const char *build)
   return build_dated_before (build, 2025, 12, 5) || (n > 0 && n <= LLAMA_BUILD_BEFORE_WMMA_MMQ);
 }
 
+/* The last llama.cpp release known to predate PR #25217: b9291, which carries PR #23142 (merged
+ * 2026-05-22; https://sourceforge.net/projects/llama-cpp.mirror/files/b9291/). */
+#define LLAMA_BUILD_BEFORE_SYCL_TOPK_MOE 9291
+
+/* A SYCL row from a build dated before llama.cpp PR #25217 (merged 2026-07-13, "sycl: add fused
+ * top-k MoE"; ggml-org/ggml 0d93bb6d), or numbered no later than
+ * LLAMA_BUILD_BEFORE_SYCL_TOPK_MOE when it names no date: until then ggml-sycl ran an MoE
+ * layer's routing as the graph builds it (build_moe_ffn, llama-graph.cpp), one kernel a node —
+ * SOFT_MAX, ARGSORT (its top-k VIEW runs nothing), GET_ROWS of the weights, SUM_ROWS, CLAMP, DIV
+ * (topk-moe.cpp, ggml_sycl_topk_moe_fusion: the chain it fuses for softmax gating with norm_w,
+ * Qwen3's and Qwen3.5's) — where current builds run one TOPK_MOE, as the calibrated MoE block of
+ * hr_model_llama_extra_block_kernels() does: SYCL_UNFUSED_ROUTING_KERNELS more on every MoE
+ * layer, replayed as extra block kernels (HrModel.extra_block_kernels, a fourteenth of
+ * t_layer_us each).  The current builds' unfused expert sum is the estimate's own
+ * (hr-estimate.c, sycl_moe_unfused_kernels). */
+#define SYCL_UNFUSED_ROUTING_KERNELS 5
+
+static gboolean
+sycl_build_before_topk_moe (const char *build)
+{
+  int n = build_number (build);
+
+  return build_dated_before (build, 2026, 7, 13) || (n > 0 && n <= LLAMA_BUILD_BEFORE_SYCL_TOPK_MOE);
+}
+
 static void
 run_bench (Report          *rep,
            Models          *models,
@@ -1705,6 +1730,20 @@ run_bench (Report          *rep,
           if (fit != HR_ENGINE_VERSION_CURRENT)
             continue;
           c.version = c.fit = HR_ENGINE_VERSION_2024;
+        }
+      if (c.version == HR_ENGINE_VERSION_CURRENT && hr_model_is_moe (c.model) && c.model->n_layers > 0 &&
+          (c.backend_known ? c.backend : c.gpu->backend) == HR_BACKEND_SYCL &&
+          sycl_build_before_topk_moe (build))
+        {
+          /* the routing of a build before the SYCL top-k MoE fusion
+           * (sycl_build_before_topk_moe()), on each MoE layer */
+          g_autoptr(HrModel) old = hr_model_copy (c.model);
+
+          old->extra_block_kernels += (int) lround ((double) SYCL_UNFUSED_ROUTING_KERNELS *
+                                                    hr_model_moe_layers (old) / old->n_layers);
+          c.model = old;
+          evaluate_speed (rep, &c, dataset);
+          continue;
         }
       evaluate_speed (rep, &c, dataset);
     }
