@@ -978,8 +978,12 @@ vk_layer_dispatch_equivalents (const HrModel *m)
  * decode row.  Builds before PR #25217 (merged 2026-07-13) also ran the routing that it fuses
  * (SOFT_MAX, ARGSORT, GET_ROWS, SUM_ROWS, CLAMP, DIV: 6 kernels for its one): the accuracy
  * harness replays rows of such builds with those 5 more (tests/accuracy/accuracy.c,
- * sycl_build_before_topk_moe).  Neither explains the Xe2 gap: the Arc Pro B60 Qwen3.6-35B-A3B
- * row (b9159) goes from +86 % to +58 % with both. */
+ * sycl_build_before_topk_moe).  With both, the Arc Pro B60 Qwen3.6-35B-A3B Q4_K_M tg128 rows
+ * of the same tester go from +36 / +49 % to +16 / +26 % (llama.cpp PR #24452, 2026-06-13: 68.79
+ * t/s on the PR's branch, 62.84 on master before it, whose experts still ran the non-reordered
+ * MMVQ layout — the PR reorders Q4_K/Q5_K/Q6_K experts for the fused MUL_MAT_ID as dense
+ * weights are; that era is not modelled) and the b9159 row from +86 % to +58 % (50.29 t/s on a
+ * build whose log warns "asserts enabled, performance may be affected"). */
 static double
 sycl_moe_unfused_kernels (const Sizing *z)
 {
