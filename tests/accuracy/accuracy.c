@@ -1533,9 +1533,13 @@ rocm_rdna3_build_before_wmma_mmq (const char *build)
   return build_dated_before (build, 2025, 12, 5) || (n > 0 && n <= LLAMA_BUILD_BEFORE_WMMA_MMQ);
 }
 
-/* The last llama.cpp release known to predate PR #25217: b9291, which carries PR #23142 (merged
- * 2026-05-22; https://sourceforge.net/projects/llama-cpp.mirror/files/b9291/). */
-#define LLAMA_BUILD_BEFORE_SYCL_TOPK_MOE 9291
+/* The last llama.cpp release known to predate PR #25217: b9775, published 2026-06-23
+ * (https://thetesserapress.com/articles/ggerganovllamacpp-b9775: "The b9775 release of
+ * llama.cpp landed on June 23"; b9291 carries PR #23142 of 2026-05-22,
+ * https://sourceforge.net/projects/llama-cpp.mirror/files/b9291/).  The Arc Pro B70 rows of
+ * build 9739 in reference/bench_dev.csv fall before it; they replay in the 2024 set, where no
+ * current-build term applies. */
+#define LLAMA_BUILD_BEFORE_SYCL_TOPK_MOE 9775
 
 /* A SYCL row from a build dated before llama.cpp PR #25217 (merged 2026-07-13, "sycl: add fused
  * top-k MoE"; ggml-org/ggml 0d93bb6d), or numbered no later than
