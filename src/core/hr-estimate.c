@@ -1951,65 +1951,22 @@ prefill_dequant_bytes (const Sizing *z,
   return 4.0 * params * (1.0 - z->cpu_layers_frac);
 }
 
-/* Seconds per ubatch of @ub tokens that SYCL's MUL_MAT_ID spends on the host loop over the
- * experts.  ggml-sycl.cpp, ggml_sycl_mul_mat_id, with more than one token (ne12 > 1): the ids
- * are copied to the host and every expert that holds tokens of the ubatch gets its own
- * ggml_sycl_mul_mat on its matrix, one after another on the queue — to_fp16_sycl of the
- * weights and of the gathered rows, then the oneDNN GEMM (sycl_xmx_gemm_path): three
- * operations.  Each costs what one kernel of a decode block costs, the calibration's
- * t_layer_us over HR_LLAMA_BLOCK_KERNELS (as extra block kernels do in step_fixed_seconds):
- * not fitted.  Until llama.cpp PR #23142 ("[SYCL] improve MoE prefill throughput", merged
- * 2026-05-22, release b9291) each expert also had its own row-counter memset and its own
- * k_copy_src1_to_contiguous / k_copy_dst_from_contiguous launches, six operations; the PR
- * gathers and scatters all routed rows in one launch each, which current builds run.  The Arc
- * Pro B60's Qwen3.6-35B-A3B pp512 row (256 experts, 40 MoE layers, 3 expert matrices each:
- * 30720 expert products a ubatch) is build b9159, before that PR: with six operations it reads
- * −7 % (+100 % without the loop), with the current three it reads high (one row, from a build
- * whose log says asserts were enabled; its Gated DeltaNet layers run ggml-sycl's
- * gated_delta_net.cpp, not modelled apart). */
-#define SYCL_MMID_EXPERT_OPS 3.0
-
-static double
-sycl_mmid_expert_seconds (const Sizing *z,
-                          double        ub)
-{
-  const HrModel *m = z->m;
-  double calls;
-
-  if (!z->sycl_xmx_gemm || !hr_model_is_moe (m) || m->n_experts <= 0 || m->n_experts_used <= 0 || ub < 2)
-    return 0;
-  calls = (double) hr_model_moe_layers (m) * (m->ffn_ungated ? 2 : 3) * m->n_experts *
-          expert_union_share (m, ub) * (1.0 - z->cpu_layers_frac);
-  return calls * SYCL_MMID_EXPERT_OPS * z->cal->t_layer_us / HR_LLAMA_BLOCK_KERNELS * 1e-6;
-}
-
-/* SYCL MoE decode, checked for #28: no per-expert term, for want of a build that runs one.
- * Until llama.cpp PR #21920 (merged 2026-04-22: its squash commit's date as ggml-org/ggml's
- * sync carries it, 267de612) ggml_sycl_mul_mat_id took one token (ne12 == 1) through the
- * loop above's decode twin: a device-to-host copy of the ids and a blocking stream->wait(), then
- * for each chosen expert one ggml_sycl_mul_mat on a one-row view — DMMV, since
- * should_reorder_tensor() wants GGML_OP_MUL_MAT and the view keeps MUL_MAT_ID, so the MMVQ
- * preference never applied: one dequantize_mul_mat_vec launch for a k-quant, two for a legacy
- * quant or F16 in a GGML_SYCL_F16 build (dmmv.cpp converts src1 to half first).  Since the PR
- * ggml_sycl_mul_mat_id first tries ggml_sycl_mul_mat_id_mmvq_fused(): one quantize_q8_1 and one
- * mul_mat_vec_q_moe launch a MUL_MAT_ID (mmvq.cpp: grid.y over the chosen experts, one 16-lane
- * subgroup a row that reads ids_dev, then walks its row a super-block a pass), no host copy;
- * it falls back to the loop only for types it lacks (the IQ quants), a non-contiguous src1 or
- * more than one token.  Counted at t_layer_us / HR_LLAMA_BLOCK_KERNELS a launch, the old path's
- * seven extra launches on each of Qwen3.5-35B-A3B's 120 MUL_MAT_IDs cost 3.6 ms a token; the
- * PR's own Arc Pro B70 run (tg128 at depth 16384, 33.3 -> 46.0 t/s) lost 8.3 ms: the other
- * 4.7 ms, some 39 us a MUL_MAT_ID, is the blocking wait, which no launch count prices.  Every
- * SYCL MoE decode row here is of a later build (the B60 Qwen3.6-35B-A3B row b9159 of
- * 2026-05-18, the B70 dev row of build 9739), so a term by build date would move none;
- * Headroom's current estimate is the fused path.  Those rows still run high (the B60 row +86 %,
- * held out; the B70 dev row, which the 2024 constants replay, 80.15 t/s where the current ones
- * say 125), as the B60's Vulkan Qwen3-30B-A3B row does (+60 %): what Xe2 loses there is not
- * the expert loop.  The fused kernel's id read and part-filled passes (mmvq_id_row_factor()
- * with 256-weight passes) come to ×1.19 on Qwen3-30B-A3B's expert bytes, about a tenth of the
- * step.  For prefill, PR #23142 (merged
- * 2026-05-22, b9291: one k_copy_src1_to_contiguous and one k_copy_dst_from_contiguous over all
- * routed rows, no row-counter memset) leaves three of the six operations per expert above to
- * current builds; the pp512 row that sized them is of b9159. */
+/* SYCL's MUL_MAT_ID in prefill, checked for #28: ggml-sycl.cpp, ggml_sycl_mul_mat_id, with
+ * more than one token (ne12 > 1), copies the ids to the host once, sorts the routed rows there
+ * and runs one ggml_sycl_mul_mat per expert that holds tokens (to_fp16_sycl of the weights and
+ * of the gathered rows, the oneDNN GEMM: sycl_xmx_gemm_path) — hundreds of small queued
+ * operations a layer.  Current builds charge them nothing beyond the work the FLOPs and the
+ * conversion traffic count: the matmuls are enqueued without a host wait (ggml_sycl_op_mul_mat
+ * does none on a single device, and the graph loop none between nodes — llama.cpp PR #24635,
+ * 2026-06, describes them piling up in flight), so their submission overlaps the device's
+ * work.  The Arc Pro B60 Qwen3.6-35B-A3B Q4_K_M pp512 rows of master after PR #23142
+ * (llama.cpp PR #24452's review, 2026-06-13: 722.87 and 722.62 t/s) sit +3 % from the estimate
+ * without a loop term; counting three kernel-equivalents an expert (t_layer_us / 14 each, as
+ * extra block kernels) put them at −35 %.  Builds before PR #23142 (merged 2026-05-22, release
+ * b9291: "[SYCL] improve MoE prefill throughput (+70 % with Qwen3.6-35B)") also ran a
+ * row-counter memset and a gather and a scatter kernel per expert and measured far slower —
+ * the same card and model at 373.5 t/s on b9159 (issue #22413), about 22 µs an expert — which
+ * current code does not do; such rows read high here. */
 
 /* Prefill attention's share of the achieved dense rate.  Without flash attention SYCL's XMX
  * path runs KQ and KQV as batched FP16 GEMMs in oneDNN (ggml-sycl.cpp, ggml_sycl_mul_mat: F16
@@ -2068,8 +2025,7 @@ prefill_seconds_per_token (const Sizing     *z,
   if (isfinite (z->bw))
     t_tok += (streamed + prefill_dequant_bytes (z, ub)) / n / (z->bw * cal->bw_eff * lpddr_factor (z)) / ub;
   if (z->llama && isfinite (z->bw))
-    t_tok += (step_fixed_seconds (z) + moe_expert_rate_seconds (z, ub, z->bw * cal->bw_eff * lpddr_factor (z)) +
-              sycl_mmid_expert_seconds (z, ub)) / ub;
+    t_tok += (step_fixed_seconds (z) + moe_expert_rate_seconds (z, ub, z->bw * cal->bw_eff * lpddr_factor (z))) / ub;
   else if (z->llama)
     t_tok += step_fixed_seconds (z) / ub;
   /* a layer split pipelines the ubatches of one logical batch across the devices */
