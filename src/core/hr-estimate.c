@@ -486,7 +486,8 @@ prefill_int8_peak (const Sizing *z)
  * not 2.9): the kyuz0 rows' estimates went from about 2x the measured speed (59.4 TFLOPS and
  * the plain blend) to −8…+14 % (pp512 and pp2048, dense and MoE, both backends), but for
  * ROCm gpt-oss (−40 %, −66 %: moe_mmq_tile_share() charges 32- and 128-expert MXFP4 layers
- * whole 128-token tiles; without that term they land at −9 % and +22 %, not changed here).
+ * whole 128-token tiles, as ggml-cuda computes them on gfx1151; without that term they land at
+ * −9 % and +22 %; checked against the code there, not changed).
  * Vulkan's reference comes from other devices (RTX 30/40/50, RDNA 4) and is used as it
  * stands.  Current builds only (the WMMA MMQ is llama.cpp PR #17576; the 2024 table was not
  * fitted on Navi 31).  Smaller RDNA 3 dies (Navi 32 / 33) would follow by the same argument;
@@ -1740,7 +1741,40 @@ prefill_dense_rate (const Sizing *z,
  * (launch_mul_mat_q: expert_bounds), its last tile is computed whole.  An expert receives
  * ubatch × top-k / experts tokens on average; with random routing its count is Poisson, and
  * the share is that mean over mmq_x × E[⌈tokens / mmq_x⌉].  @x_max is the widest tile the
- * device's MMQ configuration has (mmq_x_max()). */
+ * device's MMQ configuration has (mmq_x_max()).
+ *
+ * Checked for #28 on gfx1151 (Radeon 8060S), whose ROCm gpt-oss pp512 rows this term puts at
+ * −40 % (20b) and −66 % (120b) where without it they land at −9 % and +22 %: ggml-cuda gives
+ * gfx1151 no cheaper path, so the term stays.  At the rows' build (b9187, May 2026; the ggml
+ * mirror's mmq.cu / mmq.cuh after llama/22298): ggml_cuda_should_use_mmq lists MXFP4 as an MMQ
+ * type, and gfx1151 is amd_wmma_available (GGML_CUDA_CC_IS_RDNA3 covers RDNA 3.5) — 64 experts
+ * or more always, below that the type switch's default (true) for MXFP4, so gpt-oss-20b's 32
+ * experts take MMQ too; ggml_cuda_mul_mat_id sends a ubatch of more than MMVQ_MAX_BATCH_SIZE
+ * tokens to ggml_cuda_mul_mat_q with ids, whose mul_mat_q_case picks mmq_x from ncols_max =
+ * ne12 (the ubatch, 512) up to get_mmq_x_max_host() = 128 (amd_wmma_available; granularity 32
+ * at 128: mmq_get_granularity_host) — no RDNA 3.5 case; HIP runs non-CDNA devices with
+ * conventional tiling (use_stream_k false), a block past its expert's expert_bounds returns,
+ * and the last one computes all mmq_x columns (mul_mat_q_process_tile → vec_dot_q8_0_q8_1_mma
+ * loops j0 < mmq_x).  Current master chooses J the same way (mul_mat_q_switch_J over the
+ * mmq-config-rdna3-5.cuh table, MXFP4 J up to 128, PRs #24127 / #26199); PR #28552 (2026-09)
+ * sizes J from ne12 × n_expert_used / ne02 on RDNA 3.0 and RDNA 4 only, and PR #28924, which
+ * would add RDNA 3.5, was closed unmerged.  #28552 postdates every ROCm MoE row here (the
+ * RX 7900 XTX / R9700 Gemma 4 26B-A4B Q6_K rows are "master before PR #26284", July 2026, and
+ * sit at −8…−15 % with this term, +31…+43 % without), so it is not modelled until rows of such
+ * a build exist.  What the gfx1151 rows show is unexplained by the code: no MoE row of that
+ * chip shows the whole-tile cost (its UD-Q4_K_XL Gemma 4 26B-A4B and Qwen3.6-35B-A3B rows,
+ * 128 / 256 experts and MMQ by the code, escape the term only because hr_quant_tensor_type()
+ * resolves no UD mix, and land at +2…+14 % without it); the baseline of a tile-sizing patch
+ * measured on gfx1151 outside master (AMD-Ecosystem/llama.cpp PR #39: Qwen3.6-35B-A3B Q4_K_M
+ * pp1024 1133.77 t/s with whole 128-token tiles, 1580.15 with tiles sized to the experts'
+ * tokens) is estimated at 473 t/s with this term.  Charging the padded columns at the path's
+ * peak instead (they add mma work, not x-tile dequantization or q8_1 quantization) was tried:
+ * the gpt-oss rows moved only to −24 / −38 %, while the RTX PRO 6000 gpt-oss-20b rows went from
+ * −16 to +58 %, one RTX 3090 Gemma 4 26B-A4B row from −11 to +31 % and the RX 7900 XTX / R9700
+ * Gemma rows to +9…+19 % — not taken.  (mul_mat_q_case's search — the smallest mmq_x with the
+ * fewest tiles, in AMD's granularity of 16 below 128 and 32 at it, 8 on dp4a devices — differs
+ * from the steps above only for ubatches that are not a multiple of 128 tokens: 200 takes
+ * mmq_x 112; every ROCm MoE row here runs 512-token ubatches.) */
 static double
 moe_mmq_tile_share (const HrModel *m,
                     double         ubatch,
