@@ -1097,7 +1097,26 @@ mmvq_cols_per_pass (double bpw,
  * Q6_K, tg64): the RX 7900 XTX (88.5 t/s) was estimated +23 % with one warp counted for every
  * type, −8 % with these blocks; the R9700 (81.1 t/s) +18.5 % → −21 %: its eight-warp blocks
  * lose less on the short rows than a full pass a step says — not fitted away, there is one
- * row.  Strix Halo (RDNA 3.5, unified) runs the same one-warp kernel under ROCm and Vulkan's
+ * row.  Checked again for #28 against mmvq.cu (ggml-org/ggml d99724f, 2026-08-21; the RDNA 4
+ * table since PR #19478): the code gives the R9700 the step counts counted here, so the gap
+ * stays unexplained.  A pass is blocks_per_iter = vdr × nwarps × warp_size / qi quant blocks:
+ * Q6_K (qk 256, qi 32, vdr 1) and Q8_0 (qk 32, qi 8, vdr 2) 256 weights a warp, 2048 with
+ * eight; calc_rows_per_block() is 1 on every RDNA table (the small-K rows_per_block = nwarps
+ * is for the generic / GCN / Turing / GB10 tables only, and should_use_small_k() refuses RDNA).
+ * The 26B-A4B Q6_K file's gate/up experts (Q6_K, 2816 columns = 11 super-blocks) take two
+ * passes on RDNA 4 (all eight warps, then three; ×2.18) and six on RDNA 3's two (×1.27); its
+ * down experts (Q8_0: 704 columns are no multiple of 256) take one pass of 22 of 64 blocks,
+ * 88 of 256 threads, on both (Q8_0 has eight warps in both tables; ×5.82).  Even RDNA 3's
+ * ×1.27 on the R9700's gate/up leaves its rows at −15 % / −13 % (held out; tried, not kept), so
+ * the loss the rows do not show is not in the pass width; no code path found makes RDNA 4's
+ * idle warps cheaper than RDNA 3's.  On NVIDIA small-K (PR #20635, 2026-03; narrowed by PR
+ * #20905) does reach the ids path: rows shorter than one four-warp pass (Gemma 4's 704-column,
+ * Qwen3-30B-A3B's 768-column down experts) run four rows a block, each busy thread reading all
+ * four, but the idle share of each pass is the same per row: with a step costing the block's
+ * full pass (now four rows' worth) the factor is unchanged, so nothing is charged for it.
+ * GB10's eight-warp halve_iters is never taken with ids (should_halve_iters()): no NVIDIA
+ * device runs the ids-indexed kernel in eight warps.
+ * Strix Halo (RDNA 3.5, unified) runs the same one-warp kernel under ROCm and Vulkan's
  * mul_mat_vec_id (64-lane workgroups, passes as wide or wider: vk_mat_vec_cols_per_pass())
  * reads its id first too, so no code path makes ROCm pay id steps that Vulkan does not; both
  * keep the unified rule (DGX Spark's rows) and the ROCm Qwen3.6-35B-A3B row stays +21 % (Vulkan
