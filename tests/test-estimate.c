@@ -1025,6 +1025,82 @@ test_prefill_int8_mmq (void)
   hr_gpu_free (volta);
 }
 
+/* Vulkan on NVIDIA GA10x / AD10x / GB20x runs quantized prompt batches through coopmat2's
+ * mul_mm_cm2 (FP16 with FP16 accumulation, the blocks decoded in the tensor loads), which scales
+ * with the FP16-accumulate tensor peak: HR_CAL_VK_CM2_SHARE of it, times the width factor, not
+ * the square-root blend.  Turing and AMD (RDNA 4 under RADV: int-dot MMQ) keep the blend, and so
+ * does the CUDA backend's int8 MMQ path on the same card. */
+static void
+prefill_vulkan_on (const char *gpu_id,
+                   const char *quant,
+                   int         generation,
+                   int         backend,
+                   HrEstimate *e)
+{
+  const HrGpu *gpu = hr_catalog_find_gpu (catalog, gpu_id);
+  HrGpu *copy;
+  HrScenario s;
+
+  g_assert_nonnull (gpu);
+  copy = hr_gpu_copy (gpu);
+  if (generation >= 0)
+    copy->generation = generation;
+  hr_scenario_init (&s, hr_catalog_find_model (catalog, "llama-3.1-8b"), copy);
+  g_assert_nonnull (s.model);
+  g_strlcpy (s.quant, quant, sizeof s.quant);
+  s.backend = backend;
+  s.backend_set = TRUE;
+  s.engine_version = HR_ENGINE_VERSION_CURRENT;
+  s.prompt_tokens = 512;
+  g_assert_true (hr_estimate_compute (&s, NULL, e, NULL));
+  hr_gpu_free (copy);
+}
+
+static void
+test_prefill_vulkan_coopmat2 (void)
+{
+  const HrGpu *rtx3090 = hr_catalog_find_gpu (catalog, "rtx-3090-24gb");
+  const HrGpu *rtx4090 = hr_catalog_find_gpu (catalog, "rtx-4090-24gb");
+  const HrGpu *rx9070 = hr_catalog_find_gpu (catalog, "rx-9070-xt-16gb");
+  const HrCalibration *vk = hr_calibration_speed (HR_BACKEND_VULKAN, HR_ENGINE_VERSION_CURRENT);
+  HrEstimate a, b;
+  double peak3090, peak4090;
+
+  g_assert_nonnull (rtx3090);
+  g_assert_nonnull (rtx4090);
+  g_assert_nonnull (rx9070);
+  peak3090 = hr_calibration_tensor_flops (rtx3090) / 1e12;
+  peak4090 = hr_calibration_tensor_flops (rtx4090) / 1e12;
+
+  /* Llama 3.1 8B (hidden 4096: width factor 1) Q4_0 on an RTX 3090: 0.553 of 142 TFLOPS, where
+   * the blend gave 66 and the estimate 3.8 k t/s against 4.3–4.8 k measured */
+  prefill_vulkan_on ("rtx-3090-24gb", "Q4_0", -1, HR_BACKEND_VULKAN, &a);
+  g_assert_cmpint (a.prefill_basis.kind, ==, HR_BASIS_PREFILL_TENSOR);
+  g_assert_cmpfloat_with_epsilon (a.prefill_basis.figures[2], peak3090, 1e-6);
+  g_assert_cmpfloat_with_epsilon (a.prefill_basis.figures[1], peak3090 * HR_CAL_VK_CM2_SHARE, 1e-6);
+  g_assert_cmpfloat (a.prefill_tps, >, 4200);
+  g_assert_cmpfloat (a.prefill_tps, <, 5200);
+
+  /* linear in the peak: the RTX 4090 runs 330 / 142 times the rate, not the square root */
+  prefill_vulkan_on ("rtx-4090-24gb", "Q4_0", -1, HR_BACKEND_VULKAN, &b);
+  g_assert_cmpfloat_with_epsilon (b.prefill_basis.figures[1] / a.prefill_basis.figures[1],
+                                  peak4090 / peak3090, 1e-9);
+
+  /* Turing keeps the blend with its halved reference */
+  prefill_vulkan_on ("rtx-3090-24gb", "Q4_0", HR_GEN_TURING, HR_BACKEND_VULKAN, &b);
+  g_assert_cmpfloat_with_epsilon (b.prefill_basis.figures[1],
+                                  sqrt (peak3090 * vk->prefill_util * HR_CAL_TURING_VECTOR_SHARE), 1e-6);
+
+  /* RDNA 4 under Vulkan: the blend, as before */
+  prefill_vulkan_on ("rx-9070-xt-16gb", "Q4_K_M", -1, HR_BACKEND_VULKAN, &b);
+  g_assert_cmpfloat_with_epsilon (b.prefill_basis.figures[1],
+                                  hr_calibration_prefill_flops (rx9070, vk) / 1e12, 1e-6);
+
+  /* the CUDA backend on the same card: int8 MMQ */
+  prefill_vulkan_on ("rtx-3090-24gb", "Q4_0", -1, HR_BACKEND_CUDA, &b);
+  g_assert_cmpint (b.prefill_basis.kind, ==, HR_BASIS_PREFILL_INT8);
+}
+
 /* Prefill of a 2048-token prompt by @model at -ub @ub_small and @ub_big on @gpu (current
  * builds; @backend -1: the GPU's own), into @small and @big. */
 static void
@@ -2389,6 +2465,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/metal/prefill-per-generation", test_metal_prefill_per_generation);
   g_test_add_func ("/estimate/prefill/capped-at-peak", test_prefill_capped_at_peak);
   g_test_add_func ("/estimate/prefill/int8-mmq", test_prefill_int8_mmq);
+  g_test_add_func ("/estimate/prefill/vulkan-coopmat2", test_prefill_vulkan_coopmat2);
   g_test_add_func ("/estimate/prefill/moe-tiles", test_prefill_moe_tiles);
   g_test_add_func ("/estimate/prefill/moe-tiles-rocm", test_prefill_moe_tiles_rocm);
   g_test_add_func ("/estimate/prefill/moe-tiles-cdna", test_prefill_moe_tiles_cdna);

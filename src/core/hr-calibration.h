@@ -89,6 +89,13 @@ double               hr_calibration_prefill_flops (const HrGpu         *gpu,
  * Q5_0 0.94), the MI50 of PR #27841 IQ4_XS at 0.59 of Q4_0.  Vulkan's shaders keep the one
  * share. */
 #define HR_CAL_DP4A_LOOKUP_SHARE 0.39
+/* Current builds, Vulkan on NVIDIA's coopmat2 path (hr-estimate.c, vk_cm2_peak): the share of the
+ * FP16-accumulate tensor rate the dequantizing mul_mm_cm2 shaders reach.  Not fitted on the
+ * accuracy rows: llama.cpp PR #12767 (0cc4m, 2025-04-05, RTX 3090, Llama 8B Q4_0 pp512) measured
+ * 4247.01 t/s with coopmat2 against 5069.38 with CUDA on one machine and build, and CUDA's MMQ
+ * reaches HR_CAL_MMQ_INT8_SHARE of the int8 rate, twice the FP16-accumulate one:
+ * 4247.01 / 5069.38 × 2 × 0.33 = 0.553. */
+#define HR_CAL_VK_CM2_SHARE (4247.01 / 5069.38 * 2.0 * HR_CAL_MMQ_INT8_SHARE)
 /* Intel Xe-HPG (Arc A-series) under SYCL and Vulkan: the share of the datasheet bandwidth the
  * one-subgroup-per-row mat-vecs reach (hr-estimate.c, decode_bw_eff).  Derived from a public
  * figure that is not an accuracy row: llama.cpp's SYCL guide (docs/backend/SYCL.md, release notes

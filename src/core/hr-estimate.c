@@ -350,6 +350,7 @@ typedef struct
   double peak_flops;          /* the device's dense tensor peak (NAN: none published) */
   HrComputePath path;         /* the ALUs tflops and peak_flops describe (pascal_compute_path) */
   double int8_peak;           /* quantized prefill's int8 MMQ peak (prefill_int8_peak), NAN: another path */
+  double vk_cm2_peak;         /* quantized prefill's FP16-accumulate coopmat2 peak (vk_cm2_peak), NAN: another path */
   gboolean sycl_xmx_gemm;     /* prompt products as oneDNN FP16 GEMMs on XMX (sycl_xmx_gemm_path) */
   double host_embd;           /* llama.cpp's input embedding, kept in system RAM */
   double kv_per_gpu;
@@ -461,6 +462,59 @@ prefill_int8_peak (const Sizing *z)
   return 2.0 * z->peak_flops;
 }
 
+/* The tensor rate (FLOP/s) quantized prefill runs at under Vulkan on NVIDIA's coopmat2 path,
+ * NAN when another path runs.  Which matrix-multiply shader ggml-vulkan gives a quantized prompt
+ * batch (ggml-vulkan.cpp, ggml_vk_mul_mat_q_f16 and ggml_vk_get_mul_mat_mat_pipeline; ggml-org/ggml
+ * mirror, 2025-12 and 2026-08 alike):
+ *  - device->coopmat2 (VK_NV_cooperative_matrix2 with workgroup scope, flexible dimensions,
+ *    reductions, conversions and 256-invocation FP16 shapes: NVIDIA's driver; "matrix cores:
+ *    NV_coopmat2"): y_non_contig is forced for F32 activations, so quantize_y (the int8 MMQ) is
+ *    never taken, and the weights go to pipeline_dequant_mul_mat_mat_f16[type].f16acc
+ *    (mul_mm_cm2.comp), which decodes each quantized block inside the tensor load
+ *    (dequant_funcs_cm2.glsl) and multiplies FP16 with FP16 accumulation under GGML_PREC_DEFAULT
+ *    — the tensor cores at the rate hr_calibration_tensor_flops() credits a GeForce card;
+ *  - otherwise, with device->integer_dot_product (integerDotProduct4x8BitPackedSignedAccelerated),
+ *    the legacy quants, MXFP4 and (llama.cpp PR #16536, 2025-10-29) the k-quants take
+ *    mul_mmq.comp — dotPacked4x8EXT on the vector ALUs, no cooperative matrix — even on a
+ *    KHR_coopmat device (RDNA 3/3.5/4 under RADV, NVIDIA without coopmat2, Xe2);
+ *  - the IQ types there, and every type without integer dot, the dequantizing mul_mm.comp: with
+ *    KHR_cooperative_matrix (ggml_vk_khr_cooperative_matrix_support: NVIDIA always, AMD's own
+ *    drivers only on RDNA 3, Intel Xe2) on the matrix units, else scalar.
+ * The coopmat2 path has no separate tile unpack on the vector lanes beside the tensor cores, so
+ * it scales with the tensor peak as ggml-cuda's int8 MMQ does (prefill_int8_peak), not with the
+ * square-root blend: the RTX 3090 dense rows sit at 0.54 of its 142 TFLOPS FP16-accumulate peak,
+ * the RTX 4090 Llama 3.2 3B row at 0.54 of 330 × the width factor.  The share,
+ * HR_CAL_VK_CM2_SHARE, is not fitted on these rows: it is the coopmat2 / CUDA ratio of one public
+ * table times CUDA's MMQ share.  Taken for the dies prefill_int8_peak() takes (GA10x / AD10x /
+ * GB20x GeForce and RTX workstation cards); Turing stays on the blend (half the FP32 lanes per
+ * tensor rate: HR_CAL_TURING_VECTOR_SHARE), as do datacenter and unified parts, and every
+ * non-NVIDIA device (no coopmat2).  Headroom cannot see the driver: a card whose driver or
+ * glslc lacks coopmat2 (the RTX 5090 row of llama.cpp PR #18352's base, "matrix cores:
+ * KHR_coopmat") runs MMQ and reads high (+30 % -> +53 %).  Routed experts take mul_mm_cm2 with
+ * MUL_MAT_ID, whose tiles (l_mmqid_wg_denoms: 128 tokens past a 64-token ubatch) run partly
+ * empty as in moe_mmq_tile_share(); builds before PR #15546 (2025-08-24, "mul_mat_id coopmat2
+ * optimizations") were slower there (the RTX 5090 gpt-oss-20b row before it: +21 % -> +43 %;
+ * the one of 2025-12 before PR #18332: -8 % -> +9 %).  Checked, not an accuracy row: PR #23541's
+ * RTX 5090 (2026, coopmat2 with decode_vector) runs Llama 3B Q8_0 pp512 at 26.5 k t/s, where
+ * this path says 21.7 k and the blend said about 11 k; its 7B Q4_0 at 13.3 k is 0.43 of the
+ * 419 TFLOPS peak, under the 0.55 share — the share may not hold whole on GB20x. */
+static double
+vk_cm2_peak (const Sizing *z)
+{
+  const HrGpu *gpu = z->gpu;
+
+  if (z->backend != HR_BACKEND_VULKAN || !z->current || !z->llama || z->on_cpu || z->unified ||
+      hr_quant_is_16bit (z->s->quant) || !isfinite (z->peak_flops) || gpu->vendor == NULL ||
+      g_ascii_strcasecmp (gpu->vendor, "NVIDIA") != 0)
+    return NAN;
+  if (gpu->form != HR_FORM_CONSUMER && gpu->form != HR_FORM_WORKSTATION)
+    return NAN;
+  if (gpu->generation != HR_GEN_AMPERE && gpu->generation != HR_GEN_ADA &&
+      gpu->generation != HR_GEN_BLACKWELL)
+    return NAN;
+  return z->peak_flops;
+}
+
 /* RDNA 3.5 (gfx1150/1151: Strix Point, Strix Halo) runs prefill on the CU design of RDNA 3:
  * ggml-cuda counts gfx115x as RDNA 3 (common.cuh: GGML_CUDA_CC_IS_RDNA3() holds for
  * GGML_CUDA_CC_IS_RDNA3_5()), so amd_wmma_available() is true and ggml_cuda_should_use_mmq()
@@ -530,6 +584,7 @@ sizing_init (Sizing           *z,
   rdna35_prefill_share (z);
   sycl_xmx_gemm_path (z);
   z->int8_peak = prefill_int8_peak (z);
+  z->vk_cm2_peak = vk_cm2_peak (z);
 }
 
 static double moe_id_step_factor (const Sizing *z);
@@ -1733,7 +1788,7 @@ prefill_path_peak (const Sizing *z)
 {
   double int8 = z->int8_peak;
 
-  return isfinite (int8) ? int8 : z->peak_flops;
+  return isfinite (int8) ? int8 : isfinite (z->vk_cm2_peak) ? z->vk_cm2_peak : z->peak_flops;
 }
 
 /* The dense matrix rate prefill reaches with @util (FLOP/s): never above the peak of the path
@@ -1745,7 +1800,9 @@ prefill_dense_rate (const Sizing *z,
                     double        util)
 {
   double int8 = z->int8_peak;
-  double rate = isfinite (int8) ? int8 * HR_CAL_MMQ_INT8_SHARE * util : z->tflops * util;
+  double rate = isfinite (int8) ? int8 * HR_CAL_MMQ_INT8_SHARE * util
+                : isfinite (z->vk_cm2_peak) ? z->vk_cm2_peak * HR_CAL_VK_CM2_SHARE * util
+                : z->tflops * util;
   double peak = prefill_path_peak (z);
 
   return isfinite (peak) ? MIN (rate, peak) : rate;
@@ -2051,9 +2108,10 @@ prefill_seconds_per_token (const Sizing     *z,
   double ub = MAX (MIN (s->ubatch, s->prompt_tokens), 1);
   double streamed;
 
-  /* on the int8 MMQ path, and wherever a HIP device runs the experts through MMQ
-   * (hip_moe_runs_mmq), the routed experts' tiles run partly empty (moe_mmq_tile_share) */
-  if (isfinite (z->int8_peak) || hip_moe_runs_mmq (z, ub))
+  /* on the int8 MMQ path, wherever a HIP device runs the experts through MMQ
+   * (hip_moe_runs_mmq), and on Vulkan's coopmat2 path (vk_cm2_peak: 128-token MUL_MAT_ID tiles,
+   * mmq_x_max()'s 128), the routed experts' tiles run partly empty (moe_mmq_tile_share) */
+  if (isfinite (z->int8_peak) || isfinite (z->vk_cm2_peak) || hip_moe_runs_mmq (z, ub))
     {
       double f_exp = MIN (prefill_expert_flops (z->m), flops_dense);
 
