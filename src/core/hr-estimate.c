@@ -497,7 +497,13 @@ prefill_int8_peak (const Sizing *z)
  * the one of 2025-12 before PR #18332: -8 % -> +9 %).  Checked, not an accuracy row: PR #23541's
  * RTX 5090 (2026, coopmat2 with decode_vector) runs Llama 3B Q8_0 pp512 at 26.5 k t/s, where
  * this path says 21.7 k and the blend said about 11 k; its 7B Q4_0 at 13.3 k is 0.43 of the
- * 419 TFLOPS peak, under the 0.55 share — the share may not hold whole on GB20x. */
+ * 419 TFLOPS peak, under the 0.55 share — the share may not hold whole on GB20x.  PR #12833's
+ * RTX 3070 ("matrix cores: NV_coopmat2", 2025-04) ran Llama 3 8B Q4_K_M pp512 at 2607 t/s,
+ * 0.52 of its 81 TFLOPS.  ggml-vulkan itself names no NVIDIA generation for coopmat2: the
+ * driver exposes the extension and the features checked above or not; Turing is left on the
+ * blend for the vector-lane reason, not because the code excludes it (its rows: TinyLlama
+ * pp512 / pp4096 +14 %, Llama 3.2 3B -6 %; on this path at half the share they would read
+ * about -8 %, -7 % and -27 %). */
 static double
 vk_cm2_peak (const Sizing *z)
 {
