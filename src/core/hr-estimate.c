@@ -502,8 +502,8 @@ prefill_int8_peak (const Sizing *z)
  * 0.52 of its 81 TFLOPS.  ggml-vulkan itself names no NVIDIA generation for coopmat2: the
  * driver exposes the extension and the features checked above or not; Turing is left on the
  * blend for the vector-lane reason, not because the code excludes it (its rows: TinyLlama
- * pp512 / pp4096 +14 %, Llama 3.2 3B -6 %; on this path at half the share they would read
- * about -8 %, -7 % and -27 %). */
+ * pp512 / pp4096 +14 %, Llama 3.2 3B -6 %; on this path at half the share they read -14 % /
+ * -9 % and -29 %, worse on the whole). */
 static double
 vk_cm2_peak (const Sizing *z)
 {
