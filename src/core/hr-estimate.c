@@ -446,18 +446,21 @@ sycl_xmx_gemm_path (Sizing *z)
  * row, an RTX 2080 Ti, reaches 0.19 of the int8 rate) and the unified GB10 (a shared power
  * budget; its Qwen2.5 7B and gpt-oss rows sit within −5…+9 % of the blend, its Gemma 3 4B and
  * Qwen3-Coder rows 22–47 % under it, unexplained). */
+/* The GA10x / AD10x / GB20x dies of GeForce and RTX workstation cards, the ones the tensor
+ * prefill paths below are taken for. */
+static gboolean
+geforce_class_die (const HrGpu *gpu)
+{
+  return (gpu->form == HR_FORM_CONSUMER || gpu->form == HR_FORM_WORKSTATION) &&
+         (gpu->generation == HR_GEN_AMPERE || gpu->generation == HR_GEN_ADA ||
+          gpu->generation == HR_GEN_BLACKWELL);
+}
+
 static double
 prefill_int8_peak (const Sizing *z)
 {
-  const HrGpu *gpu = z->gpu;
-
   if (z->backend != HR_BACKEND_CUDA || !z->current || z->on_cpu || z->unified ||
-      hr_quant_is_16bit (z->s->quant) || !isfinite (z->peak_flops))
-    return NAN;
-  if (gpu->form != HR_FORM_CONSUMER && gpu->form != HR_FORM_WORKSTATION)
-    return NAN;
-  if (gpu->generation != HR_GEN_AMPERE && gpu->generation != HR_GEN_ADA &&
-      gpu->generation != HR_GEN_BLACKWELL)
+      hr_quant_is_16bit (z->s->quant) || !isfinite (z->peak_flops) || !geforce_class_die (z->gpu))
     return NAN;
   return 2.0 * z->peak_flops;
 }
@@ -511,12 +514,7 @@ vk_cm2_peak (const Sizing *z)
 
   if (z->backend != HR_BACKEND_VULKAN || !z->current || !z->llama || z->on_cpu || z->unified ||
       hr_quant_is_16bit (z->s->quant) || !isfinite (z->peak_flops) || gpu->vendor == NULL ||
-      g_ascii_strcasecmp (gpu->vendor, "NVIDIA") != 0)
-    return NAN;
-  if (gpu->form != HR_FORM_CONSUMER && gpu->form != HR_FORM_WORKSTATION)
-    return NAN;
-  if (gpu->generation != HR_GEN_AMPERE && gpu->generation != HR_GEN_ADA &&
-      gpu->generation != HR_GEN_BLACKWELL)
+      g_ascii_strcasecmp (gpu->vendor, "NVIDIA") != 0 || !geforce_class_die (gpu))
     return NAN;
   return z->peak_flops;
 }
