@@ -43,12 +43,12 @@ static const HrCalibration calibrations[HR_N_BACKENDS] = {
  * and Arc Pro B70 runs of 2025–26 (reordered MMVQ kernels: ~62 % of peak bandwidth, ~60 µs per
  * layer; llama.cpp prefill on XMX devices runs oneDNN GEMMs at HR_CAL_SYCL_XMX_GEMM_SHARE of
  * the peak, so SYCL's 12 TFLOPS reference and 0.15 attention share serve only other SYCL
- * devices and engines: hr-estimate.c, sycl_xmx_gemm_path); Vulkan prefill from coopmat/coopmat2 runs on RTX 3090/4090/5090 and AMD
- * (since #28 quantized weights on NVIDIA GA10x / AD10x / GB20x take the coopmat2 path's own share,
- * HR_CAL_VK_CM2_SHARE, hr-estimate.c vk_cm2_peak; Vulkan's 31 still serves their attention,
- * Turing, AMD and Intel, and was not refitted: of the 13 dev rows only the two RTX 2080 Ti ones
- * remain on it); ROCm prefill
- * from RX 7900 XTX and Radeon PRO W7900 runs.  Vulkan decode re-fitted once gpt-oss GGUF
+ * devices and engines: hr-estimate.c, sycl_xmx_gemm_path); Vulkan prefill from
+ * coopmat/coopmat2 runs on RTX 3090/4090/5090 and AMD (since #28 quantized weights on NVIDIA
+ * GA10x / AD10x / GB20x take the coopmat2 path's own share, HR_CAL_VK_CM2_SHARE, hr-estimate.c
+ * vk_cm2_peak; Vulkan's 31 still serves their attention, Turing, AMD and Intel, and was not
+ * refitted: of the 13 dev rows only the two RTX 2080 Ti ones remain on it); ROCm prefill from
+ * RX 7900 XTX and Radeon PRO W7900 runs.  Vulkan decode re-fitted once gpt-oss GGUF
  * mixes counted their experts at MXFP4 (29 rows: ~90 % of peak bandwidth, ~58 µs per layer
  * without CUDA graphs; the low end of the range at 0.70 as in 2024 builds).  Two of those
  * rows, an RTX 3090 on the PR #13506 branch of 2025-05-14, ran a Vulkan step of the 2024 kind
