@@ -920,7 +920,9 @@ cuda_graphs_off (const Sizing *z)
  * The held-out Qwen3-Next-80B-A3B Q4_K_M row on Strix Halo Vulkan (28.4 t/s, build c6f7a423c
  * (7189) of 2025-11-28, PR #16095) is of that first kind: +91 % against the newest code's
  * estimate.  Carried forward by the two published speed-ups (× 1.4 × 1.226 ≈ 48.8 t/s) it sits
- * ~10 % under the estimate (53.8 t/s).  Not fitted and not excluded. */
+ * ~10 % under the estimate (53.8 t/s).  Not fitted; the accuracy harness counts it (and the
+ * build's pp512 row) apart by build, as it does every Gated DeltaNet row of a build before the
+ * fused op (tests/accuracy/accuracy.c, delta_net_build_before_fused_op()). */
 static double
 vk_layer_dispatch_equivalents (const HrModel *m)
 {

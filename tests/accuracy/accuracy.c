@@ -1562,6 +1562,69 @@ sycl_build_before_topk_moe (const char *build)
   return build_dated_before (build, 2026, 7, 13) || (n > 0 && n <= LLAMA_BUILD_BEFORE_SYCL_TOPK_MOE);
 }
 
+/* The last llama.cpp release known to predate PR #18749 and PR #19504: b7205 of 2025-11-30 (see
+ * LLAMA_BUILD_BEFORE_WMMA_MMQ); a build numbered no later than it is of 2025-11 at the latest. */
+#define LLAMA_BUILD_BEFORE_2026 LLAMA_BUILD_BEFORE_WMMA_MMQ
+
+/* A Vulkan prefill row on an AMD RDNA 3 / 3.5 / 4 device (VK_KHR_cooperative_matrix under RADV,
+ * "matrix cores: KHR_coopmat") from a build dated before llama.cpp PR #18749 (authored
+ * 2026-01-11, "Vulkan: Optimize Matmul parameters for AMD GPUs with Coopmat support"; ggml-org/ggml
+ * 3febb7ea), or numbered no later than LLAMA_BUILD_BEFORE_2026 when it names no date.  Until then
+ * ggml_vk_get_device (ggml-vulkan.cpp) set device->mul_mat_l[i] = false for every AMD device, so
+ * every quantized or FP16 prompt matmul — the int-dot mul_mmq (the legacy quants, and the k-quants
+ * from PR #16536 of 2025-10-29) and the dequantizing coopmat mul_mm alike — ran the medium 64x64
+ * tile (m_warptile*); the PR enables the 128x128 tile on AMD with coopmat (mul_mat_l =
+ * coopmat_support) with its own l_warptile / l_warptile_mmq / l_warptile_mmq_int_k, and PR #18763
+ * (the next day) keeps it off AMD's proprietary driver.  Current builds (the ggml-org/ggml mirror
+ * of 2026-08) still carry that code, and the estimate models them.  The PR's own table, Radeon
+ * 8060S (RADV GFX1151), llama 8B pp512 before -> after: Q4_0 644.84 -> 875.24 (+35.7 %), Q4_K_S
+ * 529.50 -> 793.51 (+49.9 %), Q8_0 422.37 -> 742.46 (+75.8 %); "a brief test also showed
+ * improvements on AMD RX 9060 XT" (https://github.com/ggml-org/llama.cpp/pull/18749).  MUL_MAT_ID
+ * (routed experts) keeps mul_mat_id_l false on AMD before and after.  A row of AMD's proprietary
+ * driver would run the medium tile before and after; none is in the set (its rows name RADV), and
+ * Headroom cannot tell the driver, so the rule goes by generation.  Such a row is counted apart,
+ * not replayed with the 2024 constants: its kernels are neither the 2024 builds' (no int-dot MMQ
+ * on Vulkan before PR #12135 of 2025-03, none for the k-quants before PR #16536; the 2024 table
+ * has no RDNA 3.5 prefill share, rdna35_prefill_share() being current-only) nor today's. */
+static gboolean
+vulkan_amd_build_before_large_tiles (const char *build)
+{
+  int n = build_number (build);
+
+  return build_dated_before (build, 2026, 1, 11) || (n > 0 && n <= LLAMA_BUILD_BEFORE_2026);
+}
+
+/* A row of a Gated DeltaNet model (Qwen3-Next, Qwen3.5 / 3.6: qwen3next / qwen35 / qwen35moe,
+ * HR_LAYER_RECURRENT layers) from a build dated before the fused GGML_OP_GATED_DELTA_NET reached
+ * its backend — llama.cpp PR #20334 for Vulkan (authored 2026-03-12, ggml-org/ggml 2f322193),
+ * PR #19504 for the others (2026-03-07, ggml-org/ggml 36ae4059) — or numbered no later than
+ * LLAMA_BUILD_BEFORE_2026.  The estimate models the fused op (vk_layer_dispatch_equivalents(),
+ * hr-estimate.c); before it the mixer ran as a graph of primitive ops
+ * (build_delta_net_chunking(): CUMSUM, TRI, SOLVE_TRI and the chunk matmuls, prompt and — before
+ * PR #17996 of 2025-12 — one-token steps alike; then build_delta_net_autoregressive() for decode),
+ * code PR #27877 (2026-08) removed.  Such a row, prefill or decode, is counted apart. */
+static gboolean
+delta_net_build_before_fused_op (const char   *build,
+                                 HrBackend     backend)
+{
+  int n = build_number (build);
+
+  return (backend == HR_BACKEND_VULKAN ? build_dated_before (build, 2026, 3, 12)
+                                       : build_dated_before (build, 2026, 3, 7)) ||
+         (n > 0 && n <= LLAMA_BUILD_BEFORE_2026);
+}
+
+static gboolean
+model_has_gated_delta_net (const HrModel *m)
+{
+  if (m->family == NULL || !g_str_has_prefix (m->family, "Qwen3"))
+    return FALSE;
+  for (guint i = 0; m->layers != NULL && i < m->layers->len; i++)
+    if (g_array_index (m->layers, HrLayerGroup, i).kind == HR_LAYER_RECURRENT)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 run_bench (Report          *rep,
            Models          *models,
@@ -1711,6 +1774,21 @@ run_bench (Report          *rep,
       if (c.model->n_layers > 0 && c.gpu->form == HR_FORM_UNIFIED && c.n_gpus > 1)
         {
           exclude (rep, dataset, "several unified-memory machines");
+          continue;
+        }
+      if (c.prefill && version == HR_ENGINE_VERSION_CURRENT &&
+          (c.backend_known ? c.backend : c.gpu->backend) == HR_BACKEND_VULKAN &&
+          (c.gpu->generation == HR_GEN_RDNA3 || c.gpu->generation == HR_GEN_RDNA3_5 ||
+           c.gpu->generation == HR_GEN_RDNA4) &&
+          vulkan_amd_build_before_large_tiles (build))
+        {
+          exclude (rep, dataset, "Vulkan prefill on AMD before the large coopmat tiles (llama.cpp PR #18749, 2026-01-11)");
+          continue;
+        }
+      if (version == HR_ENGINE_VERSION_CURRENT && model_has_gated_delta_net (c.model) &&
+          delta_net_build_before_fused_op (build, c.backend_known ? c.backend : c.gpu->backend))
+        {
+          exclude (rep, dataset, "Gated DeltaNet before the fused op (llama.cpp PRs #19504 / #20334, 2026-03)");
           continue;
         }
       if (!c.prefill && version == HR_ENGINE_VERSION_CURRENT &&
