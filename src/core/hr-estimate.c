@@ -350,7 +350,9 @@ typedef struct
   double peak_flops;          /* the device's dense tensor peak (NAN: none published) */
   HrComputePath path;         /* the ALUs tflops and peak_flops describe (pascal_compute_path) */
   double int8_peak;           /* quantized prefill's int8 MMQ peak (prefill_int8_peak), NAN: another path */
-  double vk_cm2_peak;         /* quantized prefill's FP16-accumulate coopmat2 peak (vk_cm2_peak), NAN: another path */
+  double tile_peak;           /* the peak of a tensor path quantized prefill reaches a fixed share of:
+                               * the int8 MMQ's or Vulkan's coopmat2 (NAN: the blend) */
+  double tile_share;          /* that share (HR_CAL_MMQ_INT8_SHARE, HR_CAL_VK_CM2_SHARE) */
   gboolean sycl_xmx_gemm;     /* prompt products as oneDNN FP16 GEMMs on XMX (sycl_xmx_gemm_path) */
   double host_embd;           /* llama.cpp's input embedding, kept in system RAM */
   double kv_per_gpu;
@@ -588,7 +590,8 @@ sizing_init (Sizing           *z,
   rdna35_prefill_share (z);
   sycl_xmx_gemm_path (z);
   z->int8_peak = prefill_int8_peak (z);
-  z->vk_cm2_peak = vk_cm2_peak (z);
+  z->tile_peak = isfinite (z->int8_peak) ? z->int8_peak : vk_cm2_peak (z);
+  z->tile_share = isfinite (z->int8_peak) ? HR_CAL_MMQ_INT8_SHARE : HR_CAL_VK_CM2_SHARE;
 }
 
 static double moe_id_step_factor (const Sizing *z);
@@ -1787,28 +1790,23 @@ prefill_attention_flops (const Sizing *z)
   return 4.0 * attn_span_sum;
 }
 
-/* The peak of the path prefill's matrix multiplications take: int8 MMQ or the 16-bit tensor
- * rate (NAN: none published). */
+/* The peak of the path prefill's matrix multiplications take: int8 MMQ, Vulkan's coopmat2 or
+ * the 16-bit tensor rate (NAN: none published). */
 static double
 prefill_path_peak (const Sizing *z)
 {
-  double int8 = z->int8_peak;
-
-  return isfinite (int8) ? int8 : isfinite (z->vk_cm2_peak) ? z->vk_cm2_peak : z->peak_flops;
+  return isfinite (z->tile_peak) ? z->tile_peak : z->peak_flops;
 }
 
 /* The dense matrix rate prefill reaches with @util (FLOP/s): never above the peak of the path
- * it runs, whatever the 16-bit gain on top of the blend.  The int8 MMQ path reaches a share of
- * its peak (the MMQ tiles dequantize on the same SMs that run the mma: one share for one SM
- * design). */
+ * it runs, whatever the 16-bit gain on top of the blend.  The int8 MMQ and coopmat2 paths reach
+ * a share of their peak (the tiles dequantize on the same SMs that run the mma: one share for one
+ * SM design). */
 static double
 prefill_dense_rate (const Sizing *z,
                     double        util)
 {
-  double int8 = z->int8_peak;
-  double rate = isfinite (int8) ? int8 * HR_CAL_MMQ_INT8_SHARE * util
-                : isfinite (z->vk_cm2_peak) ? z->vk_cm2_peak * HR_CAL_VK_CM2_SHARE * util
-                : z->tflops * util;
+  double rate = isfinite (z->tile_peak) ? z->tile_peak * z->tile_share * util : z->tflops * util;
   double peak = prefill_path_peak (z);
 
   return isfinite (peak) ? MIN (rate, peak) : rate;
@@ -2117,7 +2115,7 @@ prefill_seconds_per_token (const Sizing     *z,
   /* on the int8 MMQ path, wherever a HIP device runs the experts through MMQ
    * (hip_moe_runs_mmq), and on Vulkan's coopmat2 path (vk_cm2_peak: 128-token MUL_MAT_ID tiles,
    * mmq_x_max()'s 128), the routed experts' tiles run partly empty (moe_mmq_tile_share) */
-  if (isfinite (z->int8_peak) || isfinite (z->vk_cm2_peak) || hip_moe_runs_mmq (z, ub))
+  if (isfinite (z->tile_peak) || hip_moe_runs_mmq (z, ub))
     {
       double f_exp = MIN (prefill_expert_flops (z->m), flops_dense);
 
